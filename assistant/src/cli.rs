@@ -1,0 +1,54 @@
+//! The command line (`clap`). Each subcommand's work lives in `crate::cmd::*`.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::cmd;
+
+/// tandem: a draughts assistant for blind and visually impaired players.
+#[derive(Debug, Parser)]
+#[command(name = "tandem", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Count the leaf nodes of the move tree (move generator check and benchmark).
+    Perft(cmd::perft::Args),
+    /// Check or export PDN game records.
+    #[command(subcommand)]
+    Pdn(cmd::pdn::PdnCommand),
+    /// Time controls: list presets, replay logged clock presses.
+    #[command(subcommand)]
+    Clock(cmd::clock::ClockCommand),
+}
+
+/// Parses the command line, runs the command and maps the outcome to an exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => cmd::perft::run(args),
+        Command::Pdn(c) => cmd::pdn::run(c),
+        Command::Clock(c) => cmd::clock::run(c),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            if is_broken_pipe(&err) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("tandem: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

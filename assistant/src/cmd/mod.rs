@@ -1,0 +1,3 @@
+pub mod clock;
+pub mod pdn;
+pub mod perft;

@@ -1,0 +1,1 @@
+//! `tandem perft`: placeholder until the rules CLI lands.

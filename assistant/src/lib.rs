@@ -1,0 +1,7 @@
+//! tandem: the daemon and command line that seat a blind or visually impaired
+//! draughts player at the table on equal terms (Polish Draughts Code, ch. VIII).
+//!
+//! Everything testable lives in this library; `main.rs` only calls [`cli::main`].
+
+pub mod cli;
+pub mod cmd;

@@ -1,0 +1,28 @@
+//! tandem's rules engine: international draughts (10x10, squares 1-50) and
+//! 64-square draughts as the Polish Draughts Code defines them, with move
+//! generation, notation, PDN FEN, PDN records, draw rules and clock arithmetic.
+//!
+//! The crate is pure: no I/O, no clocks read, no logging. Time is passed in.
+//!
+//! ```
+//! use tandem_rules::{Position, Variant};
+//! let mut pos = Position::start(Variant::International);
+//! let m = pos.legal_moves().into_iter().find(|m| m.from().number() == 32 && m.to().number() == 28).unwrap();
+//! pos.play_unchecked(&m);
+//! assert_eq!(pos.turn(), tandem_rules::Color::Black);
+//! ```
+#![forbid(unsafe_code)]
+
+pub mod fen;
+mod mv;
+mod perft;
+mod position;
+mod types;
+mod variant;
+
+pub use fen::FenError;
+pub use mv::{Move, MAX_CAPTURES};
+pub use perft::{perft, perft_divide};
+pub use position::{IllegalMove, Position};
+pub use types::{Color, Piece, Role, Square};
+pub use variant::{ParseVariantError, Variant};

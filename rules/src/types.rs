@@ -1,0 +1,132 @@
+//! The vocabulary: colours, piece roles, pieces and squares.
+
+use std::fmt;
+
+/// A side. White moves first (001 ch. I 3.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Color {
+    /// The side that starts on squares 31-50 (a1..h3 in 64) and moves first.
+    White,
+    /// The side that starts on squares 1-20 (b6..h8 in 64).
+    Black,
+}
+
+impl Color {
+    /// The other side.
+    ///
+    /// ```
+    /// use tandem_rules::Color;
+    /// assert_eq!(Color::White.other(), Color::Black);
+    /// ```
+    #[must_use]
+    pub fn other(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+
+    /// `'W'` or `'B'`, as in PDN FEN.
+    #[must_use]
+    pub fn fen_char(self) -> char {
+        match self {
+            Color::White => 'W',
+            Color::Black => 'B',
+        }
+    }
+
+    /// `"white"` or `"black"`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A man or a king (001 ch. I 3.1, 3.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// A man (pion): moves one square forward, captures both ways.
+    Man,
+    /// A king (damka): flies along diagonals (001 ch. I 3.9).
+    King,
+}
+
+/// A coloured piece.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct Piece {
+    /// Whose piece it is.
+    pub color: Color,
+    /// Man or king.
+    pub role: Role,
+}
+
+impl Piece {
+    /// Words for logs and JSON: `"white man"`, `"black king"`.
+    ///
+    /// ```
+    /// use tandem_rules::{Color, Piece, Role};
+    /// assert_eq!(Piece { color: Color::Black, role: Role::King }.name(), "black king");
+    /// ```
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match (self.color, self.role) {
+            (Color::White, Role::Man) => "white man",
+            (Color::White, Role::King) => "white king",
+            (Color::Black, Role::Man) => "black man",
+            (Color::Black, Role::King) => "black king",
+        }
+    }
+}
+
+/// A playable (dark) square by its number: 1-50 in international draughts
+/// (001 ch. I 2.6), 1-32 in 64-square draughts, where it is also named
+/// algebraically (2.6.4); see [`crate::Variant::square_name`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Square(u8);
+
+impl Square {
+    /// A square by number; `None` for 0 or numbers above 50. Whether the
+    /// number exists in a variant is [`crate::Variant::contains`].
+    ///
+    /// ```
+    /// use tandem_rules::Square;
+    /// assert_eq!(Square::new(32).unwrap().number(), 32);
+    /// assert!(Square::new(0).is_none());
+    /// ```
+    #[must_use]
+    pub const fn new(n: u8) -> Option<Square> {
+        if n >= 1 && n <= 50 {
+            Some(Square(n))
+        } else {
+            None
+        }
+    }
+
+    /// The square's number, 1-based.
+    #[must_use]
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    pub(crate) const fn from_number_unchecked(n: u8) -> Square {
+        Square(n)
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
