@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 
 pub mod fen;
+pub mod notation;
 mod mv;
 mod perft;
 mod position;

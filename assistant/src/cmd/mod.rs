@@ -1,3 +1,13 @@
+//! One module per subcommand.
+
 pub mod clock;
 pub mod pdn;
 pub mod perft;
+
+use tandem_rules::{Move, Position};
+
+/// A move's strict notation in `pos` (001 ch. I 8.2).
+#[must_use]
+pub fn notation_of(pos: &Position, m: &Move) -> String {
+    tandem_rules::notation::write_move(pos, m)
+}

@@ -1,1 +1,71 @@
-//! `tandem perft`: placeholder until the rules CLI lands.
+//! `tandem perft [--variant V] [--fen FEN] [--divide] [--json] DEPTH`
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use tandem_rules::{perft, perft_divide, Position, Variant};
+
+use crate::cmd::notation_of;
+
+/// Arguments of `tandem perft`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// international or sixty-four.
+    #[arg(long, default_value = "international")]
+    pub variant: Variant,
+    /// Start from this PDN FEN instead of the initial position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Print the count below each legal move.
+    #[arg(long)]
+    pub divide: bool,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Plies to search.
+    pub depth: u32,
+}
+
+/// Runs `tandem perft`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let pos = match &args.fen {
+        Some(f) => Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?,
+        None => Position::start(args.variant),
+    };
+    let t = Instant::now();
+    let (nodes, divide) = if args.divide {
+        let d = perft_divide(&pos, args.depth);
+        (d.iter().map(|(_, n)| n).sum::<u64>(), Some(d))
+    } else {
+        (perft(&pos, args.depth), None)
+    };
+    let secs = t.elapsed().as_secs_f64();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let mut obj = serde_json::json!({
+            "variant": args.variant.name(),
+            "fen": pos.to_fen(),
+            "depth": args.depth,
+            "nodes": nodes,
+            "seconds": secs,
+            "nodes_per_second": if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
+        });
+        if let Some(d) = &divide {
+            obj["divide"] = d
+                .iter()
+                .map(|(m, n)| serde_json::json!({"move": notation_of(&pos, m), "nodes": n}))
+                .collect();
+        }
+        writeln!(out, "{obj}")?;
+    } else {
+        if let Some(d) = &divide {
+            for (m, n) in d {
+                writeln!(out, "{} {n}", notation_of(&pos, m))?;
+            }
+        }
+        writeln!(out, "depth {} nodes {nodes} time {secs:.3}s", args.depth)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
