@@ -24,6 +24,13 @@ pub enum Command {
     /// Time controls: list presets, replay logged clock presses.
     #[command(subcommand)]
     Clock(cmd::clock::ClockCommand),
+    /// Print (and optionally speak to a WAV file) the announcement of a move.
+    Say(cmd::say::Args),
+    /// Understand a spoken move or command, from a WAV file or a transcript.
+    Hear(cmd::hear::Args),
+    /// Braille views of a position.
+    #[command(subcommand)]
+    Braille(cmd::braille::BrailleCommand),
 }
 
 /// Parses the command line, runs the command and maps the outcome to an exit code.
@@ -33,6 +40,9 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => cmd::perft::run(args),
         Command::Pdn(c) => cmd::pdn::run(c),
         Command::Clock(c) => cmd::clock::run(c),
+        Command::Say(a) => cmd::say::run(a),
+        Command::Hear(a) => cmd::hear::run(a),
+        Command::Braille(c) => cmd::braille::run(c),
     };
     match result {
         Ok(code) => code,

@@ -1,8 +1,11 @@
 //! One module per subcommand.
 
+pub mod braille;
 pub mod clock;
+pub mod hear;
 pub mod pdn;
 pub mod perft;
+pub mod say;
 
 use tandem_rules::{Move, Position};
 
