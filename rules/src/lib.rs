@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 
 pub mod fen;
+pub mod game;
 pub mod notation;
 mod mv;
 mod perft;
@@ -22,6 +23,7 @@ mod types;
 mod variant;
 
 pub use fen::FenError;
+pub use game::{DrawCount, DrawReason, DrawRule, Game, GameOptions, Outcome, PlayError, WinReason};
 pub use mv::{Move, MAX_CAPTURES};
 pub use perft::{perft, perft_divide};
 pub use position::{IllegalMove, Position};

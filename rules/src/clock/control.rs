@@ -1,0 +1,847 @@
+//! [`TimeControl`]: periods, a bonus, the written form and its parser.
+
+use std::fmt;
+use std::ops::Range;
+use std::str::FromStr;
+use std::time::Duration;
+
+use super::time::write_fraction;
+
+/// The longest time a written control may give (a period or a bonus): 1000
+/// hours. Longer is a typo, and the limit keeps all sums far from overflow.
+pub const MAX_TIME: Duration = Duration::from_secs(1000 * 3600);
+
+/// The largest move count a written control may name.
+pub const MAX_MOVES: u32 = 10_000;
+
+/// A period of a time control: `time` for `moves` moves (001 ch. II 6.1.1),
+/// or for the rest of the game when `moves` is `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Period {
+    /// Time added when the period begins (the first period's time is the
+    /// starting time; later periods add to the time saved, 001 ch. II 6.1.4).
+    pub time: Duration,
+    /// Moves to make in the period, or `None`: to the end of the game.
+    pub moves: Option<u32>,
+}
+
+/// How a per-move bonus works (001 ch. II 6.1.2; EUBGF 3.5(v)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BonusKind {
+    /// 001 ch. II 6.1.2.1: the bonus is added to the player's time each time
+    /// they complete a move, whether they used it or not. The default when a
+    /// bonus is not further described (6.1.3).
+    Fischer,
+    /// 001 ch. II 6.1.2.2: the bonus is added after the move but returns at
+    /// most the time the move took, so moving faster saves nothing.
+    Bronstein,
+    /// Simple delay, EUBGF 3.5(v): each turn the player's time starts running
+    /// only after the delay; unused delay is lost.
+    Delay,
+}
+
+impl BonusKind {
+    /// The word of the written form: `fischer`, `bronstein`, `delay`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            BonusKind::Fischer => "fischer",
+            BonusKind::Bronstein => "bronstein",
+            BonusKind::Delay => "delay",
+        }
+    }
+}
+
+impl fmt::Display for BonusKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A per-move bonus, from a given move to the end of the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bonus {
+    /// Fischer, Bronstein or simple delay.
+    pub kind: BonusKind,
+    /// Seconds per move (or the delay).
+    pub amount: Duration,
+    /// The first of the player's own moves that gets the bonus (1 = every
+    /// move; 46 in the FMJD preferred control, 001 ch. II 6.1.5.2).
+    pub from_move: u32,
+}
+
+impl Bonus {
+    /// Whether the player's `n`-th move (counted from 1) gets this bonus.
+    #[must_use]
+    pub fn applies_to(&self, n: u32) -> bool {
+        n >= self.from_move
+    }
+}
+
+/// A time control ("tempo gry", 001 ch. II 6.1): one or more periods, the
+/// last of which runs to the end of the game or repeats, plus an optional
+/// per-move bonus.
+///
+/// Build it from a preset ([`TimeControl::preset`]), from its written form
+/// (`"90m/45, 30m +30s@46".parse()`, grammar in the [module docs](super)), or
+/// with [`TimeControl::new`]. `Display` writes the canonical written form,
+/// which parses back to an equal control.
+///
+/// ```
+/// use std::time::Duration;
+/// use tandem_rules::clock::{BonusKind, TimeControl};
+/// let tc: TimeControl = "90m/45, 30m + 30s @46".parse().unwrap();
+/// assert_eq!(tc.to_string(), "90m/45,30m+30s@46");
+/// assert_eq!(tc.periods()[1].time, Duration::from_secs(30 * 60));
+/// assert_eq!(tc.bonus().unwrap().kind, BonusKind::Fischer);
+/// assert_eq!(tc, TimeControl::preset("fmjd-preferred").unwrap());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TimeControl {
+    periods: Vec<Period>,
+    repeat_last: bool,
+    bonus: Option<Bonus>,
+}
+
+/// Why a [`TimeControl`] cannot be built from its parts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InvalidTimeControl {
+    /// No period at all.
+    NoPeriods,
+    /// The first period gives no time.
+    ZeroFirstPeriod,
+    /// A period other than the last has no move count (index from 0).
+    MissingMoves(usize),
+    /// A period has a move count of 0 (index from 0).
+    ZeroMoves(usize),
+    /// The last period has a move count but does not repeat: the game would
+    /// go on after it with no rule for more time.
+    LastPeriodEnds,
+    /// `repeat_last` is set but the last period runs to the end.
+    RepeatWithoutMoves,
+    /// The bonus is zero.
+    ZeroBonus,
+    /// The bonus starts from move 0 (moves count from 1).
+    ZeroFromMove,
+    /// A time longer than [`MAX_TIME`] or a count above [`MAX_MOVES`].
+    TooLarge,
+}
+
+impl fmt::Display for InvalidTimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InvalidTimeControl::NoPeriods => f.write_str("a time control needs at least one period"),
+            InvalidTimeControl::ZeroFirstPeriod => f.write_str("the first period must give some time"),
+            InvalidTimeControl::MissingMoves(i) => write!(
+                f,
+                "period {} needs a number of moves (like 2h/50): only the last period may run to the end",
+                i + 1
+            ),
+            InvalidTimeControl::ZeroMoves(i) => write!(f, "period {} has zero moves", i + 1),
+            InvalidTimeControl::LastPeriodEnds => f.write_str(
+                "the last period must run to the end of the game (no /moves) or repeat (/moves*)",
+            ),
+            InvalidTimeControl::RepeatWithoutMoves => f.write_str("only a period with a number of moves can repeat"),
+            InvalidTimeControl::ZeroBonus => f.write_str("the bonus must not be zero"),
+            InvalidTimeControl::ZeroFromMove => f.write_str("moves count from 1, so the bonus cannot start at move 0"),
+            InvalidTimeControl::TooLarge => write!(
+                f,
+                "too large: times go up to {} hours and move counts up to {MAX_MOVES}",
+                MAX_TIME.as_secs() / 3600
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InvalidTimeControl {}
+
+impl TimeControl {
+    /// A control from its parts, checked: at least one period, the first
+    /// giving time; every period but the last with a move count ≥ 1; the last
+    /// either to the end (`moves: None`) or repeating (`repeat_last` with a
+    /// move count); a bonus, if any, non-zero and from move ≥ 1.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tandem_rules::clock::{Period, TimeControl, InvalidTimeControl};
+    /// let h = Duration::from_secs(3600);
+    /// let classic = TimeControl::new(
+    ///     vec![Period { time: 2 * h, moves: Some(50) }, Period { time: h, moves: Some(25) }],
+    ///     true,
+    ///     None,
+    /// ).unwrap();
+    /// assert_eq!(classic.to_string(), "2h/50,1h/25*");
+    /// let bad = TimeControl::new(vec![Period { time: 2 * h, moves: Some(50) }], false, None);
+    /// assert_eq!(bad, Err(InvalidTimeControl::LastPeriodEnds));
+    /// ```
+    pub fn new(periods: Vec<Period>, repeat_last: bool, bonus: Option<Bonus>) -> Result<TimeControl, InvalidTimeControl> {
+        let Some(last) = periods.last() else {
+            return Err(InvalidTimeControl::NoPeriods);
+        };
+        if periods[0].time.is_zero() {
+            return Err(InvalidTimeControl::ZeroFirstPeriod);
+        }
+        let last_index = periods.len() - 1;
+        for (i, p) in periods.iter().enumerate() {
+            if p.time > MAX_TIME || p.moves.is_some_and(|m| m > MAX_MOVES) {
+                return Err(InvalidTimeControl::TooLarge);
+            }
+            match p.moves {
+                Some(0) => return Err(InvalidTimeControl::ZeroMoves(i)),
+                None if i < last_index => return Err(InvalidTimeControl::MissingMoves(i)),
+                _ => {}
+            }
+        }
+        match (last.moves, repeat_last) {
+            (Some(_), false) => return Err(InvalidTimeControl::LastPeriodEnds),
+            (None, true) => return Err(InvalidTimeControl::RepeatWithoutMoves),
+            _ => {}
+        }
+        if let Some(b) = bonus {
+            if b.amount.is_zero() {
+                return Err(InvalidTimeControl::ZeroBonus);
+            }
+            if b.from_move == 0 {
+                return Err(InvalidTimeControl::ZeroFromMove);
+            }
+            if b.amount > MAX_TIME || b.from_move > MAX_MOVES {
+                return Err(InvalidTimeControl::TooLarge);
+            }
+        }
+        Ok(TimeControl { periods, repeat_last, bonus })
+    }
+
+    /// `time` for the whole game, no bonus ("90 minut na całą partię").
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tandem_rules::clock::TimeControl;
+    /// assert_eq!(TimeControl::game(Duration::from_secs(5400)).unwrap().to_string(), "90m");
+    /// ```
+    pub fn game(time: Duration) -> Result<TimeControl, InvalidTimeControl> {
+        TimeControl::new(vec![Period { time, moves: None }], false, None)
+    }
+
+    /// This control with `bonus` per move (replacing any bonus it had).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tandem_rules::clock::{Bonus, BonusKind, TimeControl};
+    /// let tc = TimeControl::game(Duration::from_secs(180)).unwrap()
+    ///     .with_bonus(Bonus { kind: BonusKind::Bronstein, amount: Duration::from_secs(2), from_move: 1 })
+    ///     .unwrap();
+    /// assert_eq!(tc.to_string(), "3m+2s:bronstein");
+    /// ```
+    pub fn with_bonus(self, bonus: Bonus) -> Result<TimeControl, InvalidTimeControl> {
+        TimeControl::new(self.periods, self.repeat_last, Some(bonus))
+    }
+
+    /// The periods, in order. Never empty.
+    #[must_use]
+    pub fn periods(&self) -> &[Period] {
+        &self.periods
+    }
+
+    /// Whether the last period repeats (`*`): "1 hour for every further 25
+    /// moves" (001 ch. II 6.1.1).
+    #[must_use]
+    pub fn repeats_last(&self) -> bool {
+        self.repeat_last
+    }
+
+    /// The per-move bonus, if any.
+    #[must_use]
+    pub fn bonus(&self) -> Option<Bonus> {
+        self.bonus
+    }
+
+    /// Each player's time at the start: the first period's time.
+    #[must_use]
+    pub fn initial_time(&self) -> Duration {
+        self.periods[0].time
+    }
+
+    /// The period that follows period `i` once its moves are made: the next
+    /// one, or `i` again when the last period repeats. `None` when period `i`
+    /// runs to the end.
+    #[must_use]
+    pub fn next_period(&self, i: usize) -> Option<usize> {
+        self.periods.get(i)?.moves?;
+        if i + 1 < self.periods.len() {
+            Some(i + 1)
+        } else if self.repeat_last {
+            Some(i)
+        } else {
+            None
+        }
+    }
+
+    /// The period a player is in after making `moves` moves, and how many of
+    /// that period's moves they have made.
+    ///
+    /// ```
+    /// use tandem_rules::clock::TimeControl;
+    /// let classic = TimeControl::preset("fmjd-classic").unwrap(); // 2h/50,1h/25*
+    /// assert_eq!(classic.period_at(0), (0, 0));
+    /// assert_eq!(classic.period_at(49), (0, 49));
+    /// assert_eq!(classic.period_at(50), (1, 0));
+    /// assert_eq!(classic.period_at(80), (1, 5));
+    /// ```
+    #[must_use]
+    pub fn period_at(&self, moves: u32) -> (usize, u32) {
+        let mut left = moves;
+        let mut i = 0;
+        loop {
+            let Some(k) = self.periods[i].moves else {
+                return (i, left);
+            };
+            if left < k {
+                return (i, left);
+            }
+            match self.next_period(i) {
+                Some(next) if next == i => return (i, left % k),
+                Some(next) => {
+                    left -= k;
+                    i = next;
+                }
+                // Unreachable for a validated control (a period with moves is
+                // followed by another or repeats); stay in the period.
+                None => return (i, left),
+            }
+        }
+    }
+
+    /// The EUBGF clock for a backgammon match (EUBGF 3.5(v)-(vi)): each player
+    /// gets `((pa + pb) / 2) · per_point`, where `pa` and `pb` are the points
+    /// each player still needs, with a simple delay of `delay` per move. For a
+    /// new N-point match, `pa = pb = N`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tandem_rules::clock::TimeControl;
+    /// let (min, s) = (Duration::from_secs(60), Duration::from_secs(1));
+    /// // A 7-point match resumed at 4-6: the players need 3 and 1 points.
+    /// let tc = TimeControl::eubgf(3, 1, 2 * min, 12 * s).unwrap();
+    /// assert_eq!(tc.to_string(), "4m+12s:delay");
+    /// assert_eq!(TimeControl::eubgf(3, 4, 2 * min, 12 * s).unwrap().to_string(), "7m+12s:delay");
+    /// ```
+    pub fn eubgf(pa: u32, pb: u32, per_point: Duration, delay: Duration) -> Result<TimeControl, InvalidTimeControl> {
+        // (pa + pb) / 2 · Tm, computed as (pa + pb) · Tm / 2 to stay exact.
+        let sum = pa.checked_add(pb).ok_or(InvalidTimeControl::TooLarge)?;
+        let time = per_point.checked_mul(sum).ok_or(InvalidTimeControl::TooLarge)? / 2;
+        TimeControl::game(time)?.with_bonus(Bonus { kind: BonusKind::Delay, amount: delay, from_move: 1 })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// The canonical written form (see the [module docs](super)).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let last = self.periods.len() - 1;
+        for (i, p) in self.periods.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write_duration(f, p.time)?;
+            if let Some(m) = p.moves {
+                write!(f, "/{m}")?;
+                if i == last && self.repeat_last {
+                    f.write_str("*")?;
+                }
+            }
+        }
+        if let Some(b) = self.bonus {
+            f.write_str("+")?;
+            write_duration(f, b.amount)?;
+            if b.from_move != 1 {
+                write!(f, "@{}", b.from_move)?;
+            }
+            if b.kind != BonusKind::Fischer {
+                write!(f, ":{}", b.kind)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes a duration in the written form: `2h`, `90m`, `1m30s`, `2.5s`, `0s`.
+/// Whole hours are written in hours, other whole minutes in minutes (the code
+/// says "90 minut", not "1 h 30 min").
+pub(crate) fn write_duration(f: &mut impl fmt::Write, d: Duration) -> fmt::Result {
+    let secs = d.as_secs();
+    let nanos = d.subsec_nanos();
+    if nanos == 0 && secs > 0 && secs % 3600 == 0 {
+        return write!(f, "{}h", secs / 3600);
+    }
+    if nanos == 0 && secs > 0 && secs % 60 == 0 {
+        return write!(f, "{}m", secs / 60);
+    }
+    let (m, s) = (secs / 60, secs % 60);
+    if m > 0 {
+        write!(f, "{m}m")?;
+        if s == 0 && nanos == 0 {
+            return Ok(());
+        }
+    }
+    write!(f, "{s}")?;
+    write_fraction(f, nanos)?;
+    f.write_str("s")
+}
+
+/// What is wrong in a written time control.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseReason {
+    /// Nothing but spaces.
+    Empty,
+    /// A number was expected here.
+    ExpectedNumber,
+    /// A time without a unit (`90` instead of `90m`), or an unknown unit.
+    ExpectedUnit,
+    /// Units out of order or repeated (`30s1m`, `1m1m`).
+    UnitOrder,
+    /// A fraction on hours or minutes (`1.5m`): write `1m30s`.
+    FractionNotSeconds,
+    /// More than 9 decimal places.
+    TooPrecise,
+    /// A number too large.
+    TooLarge,
+    /// Not a whole number of moves ≥ 1.
+    BadMoves,
+    /// `*` on a period that is not the last.
+    RepeatNotLast,
+    /// An unknown bonus kind after `:`.
+    BadKind,
+    /// Text where the control should have ended.
+    Trailing,
+    /// Well-formed, but not a valid control.
+    Invalid(InvalidTimeControl),
+}
+
+impl fmt::Display for ParseReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseReason::Empty => f.write_str("the time control is empty"),
+            ParseReason::ExpectedNumber => f.write_str("expected a number"),
+            ParseReason::ExpectedUnit => f.write_str("a time needs a unit: h, m or s"),
+            ParseReason::UnitOrder => f.write_str("units must come in the order h, m, s, each at most once"),
+            ParseReason::FractionNotSeconds => f.write_str("only seconds may have a fraction (write 1m30s, not 1.5m)"),
+            ParseReason::TooPrecise => f.write_str("more than 9 decimal places"),
+            ParseReason::TooLarge => f.write_str("number too large"),
+            ParseReason::BadMoves => f.write_str("a number of moves must be a whole number from 1"),
+            ParseReason::RepeatNotLast => f.write_str("only the last period may repeat (*)"),
+            ParseReason::BadKind => f.write_str("unknown bonus kind: expected fischer, bronstein or delay"),
+            ParseReason::Trailing => f.write_str("unexpected text"),
+            ParseReason::Invalid(e) => fmt::Display::fmt(e, f),
+        }
+    }
+}
+
+/// A written time control that does not parse: the input, the byte range of
+/// the part that is wrong, and why.
+///
+/// ```
+/// use tandem_rules::clock::{ParseReason, TimeControl};
+/// let err = "90m/4x5".parse::<TimeControl>().unwrap_err();
+/// assert_eq!(err.part(), "x5");
+/// assert_eq!(err.reason(), &ParseReason::Trailing);
+/// assert_eq!(err.to_string(), r#"time control "90m/4x5": unexpected text at "x5""#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseTimeControlError {
+    input: String,
+    span: Range<usize>,
+    reason: ParseReason,
+}
+
+impl ParseTimeControlError {
+    /// The text that was parsed.
+    #[must_use]
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+
+    /// Byte range of the wrong part within [`input`](Self::input).
+    #[must_use]
+    pub fn span(&self) -> Range<usize> {
+        self.span.clone()
+    }
+
+    /// The wrong part itself (the whole input when the control as a whole is
+    /// invalid).
+    #[must_use]
+    pub fn part(&self) -> &str {
+        self.input.get(self.span.clone()).unwrap_or(&self.input)
+    }
+
+    /// Why it is wrong.
+    #[must_use]
+    pub fn reason(&self) -> &ParseReason {
+        &self.reason
+    }
+}
+
+impl fmt::Display for ParseTimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "time control {:?}: {}", self.input, self.reason)?;
+        let part = self.part();
+        if part.is_empty() {
+            f.write_str(" at the end")
+        } else if part != self.input {
+            write!(f, " at {part:?}")
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl std::error::Error for ParseTimeControlError {}
+
+impl FromStr for TimeControl {
+    type Err = ParseTimeControlError;
+
+    /// Parses the written form (grammar in the [module docs](super)). The
+    /// parser is relaxed: spaces between parts, any letter case, `min`/`'`
+    /// for minutes and `sec`/`"` for seconds; `Display` writes the strict form.
+    fn from_str(s: &str) -> Result<TimeControl, ParseTimeControlError> {
+        Parser { s, pos: 0 }.control().map_err(|(span, reason)| ParseTimeControlError {
+            input: s.to_owned(),
+            span,
+            reason,
+        })
+    }
+}
+
+impl serde::Serialize for TimeControl {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        ser.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TimeControl {
+    /// From the written form or a preset name.
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<TimeControl, D::Error> {
+        let s = <std::borrow::Cow<'de, str>>::deserialize(de)?;
+        TimeControl::lookup(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+type PResult<T> = Result<T, (Range<usize>, ParseReason)>;
+
+/// A cursor over the written form. Positions are byte offsets; every token is
+/// ASCII, so slicing at them is safe even in non-ASCII input (a non-ASCII
+/// character is never consumed, only reported).
+struct Parser<'a> {
+    s: &'a str,
+    pos: usize,
+}
+
+impl Parser<'_> {
+    fn skip_ws(&mut self) {
+        while let Some(c) = self.peek_char() {
+            if !c.is_whitespace() {
+                break;
+            }
+            self.pos += c.len_utf8();
+        }
+    }
+
+    fn peek_char(&self) -> Option<char> {
+        self.s[self.pos..].chars().next()
+    }
+
+    /// Skips spaces, then consumes `c` if it comes next.
+    fn eat(&mut self, c: char) -> bool {
+        self.skip_ws();
+        if self.peek_char() == Some(c) {
+            self.pos += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The span from `start` to the end of the current word (up to a
+    /// separator), for errors that name the wrong part.
+    fn word_from(&self, start: usize) -> Range<usize> {
+        let rest = &self.s[start..];
+        let len = rest.find(|c: char| c.is_whitespace() || ",/+@:*".contains(c)).unwrap_or(rest.len());
+        start..start + len.max(rest.chars().next().map_or(0, char::len_utf8))
+    }
+
+    fn control(&mut self) -> PResult<TimeControl> {
+        self.skip_ws();
+        if self.pos == self.s.len() {
+            return Err((0..self.s.len(), ParseReason::Empty));
+        }
+        let mut periods = Vec::new();
+        let mut repeat_last = false;
+        loop {
+            self.skip_ws();
+            let start = self.pos;
+            let time = self.duration()?;
+            let mut moves = None;
+            if self.eat('/') {
+                moves = Some(self.count()?);
+                let star_at = self.pos;
+                if self.eat('*') {
+                    repeat_last = true;
+                    self.skip_ws();
+                    if self.peek_char() == Some(',') {
+                        return Err((star_at..self.pos, ParseReason::RepeatNotLast));
+                    }
+                }
+            }
+            periods.push((start..self.pos, Period { time, moves }));
+            if !self.eat(',') {
+                break;
+            }
+        }
+        let mut bonus = None;
+        if self.eat('+') {
+            self.skip_ws();
+            let amount = self.duration()?;
+            let mut from_move = 1;
+            if self.eat('@') {
+                from_move = self.count()?;
+            }
+            let mut kind = BonusKind::Fischer;
+            if self.eat(':') {
+                self.skip_ws();
+                let start = self.pos;
+                let word = self.s[start..].split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+                kind = match word.to_ascii_lowercase().as_str() {
+                    "fischer" => BonusKind::Fischer,
+                    "bronstein" => BonusKind::Bronstein,
+                    "delay" => BonusKind::Delay,
+                    _ => return Err((self.word_from(start), ParseReason::BadKind)),
+                };
+                self.pos += word.len();
+            }
+            bonus = Some(Bonus { kind, amount, from_move });
+        }
+        self.skip_ws();
+        if self.pos < self.s.len() {
+            return Err((self.pos..self.s.len(), ParseReason::Trailing));
+        }
+        let spans: Vec<Range<usize>> = periods.iter().map(|(r, _)| r.clone()).collect();
+        let periods = periods.into_iter().map(|(_, p)| p).collect();
+        TimeControl::new(periods, repeat_last, bonus).map_err(|e| {
+            // Point at the period at fault where there is one.
+            let span = match &e {
+                InvalidTimeControl::MissingMoves(i) | InvalidTimeControl::ZeroMoves(i) => spans[*i].clone(),
+                InvalidTimeControl::ZeroFirstPeriod => spans[0].clone(),
+                InvalidTimeControl::LastPeriodEnds => spans[spans.len() - 1].clone(),
+                _ => 0..self.s.len(),
+            };
+            (span, ParseReason::Invalid(e))
+        })
+    }
+
+    /// A number of moves ≥ 1.
+    fn count(&mut self) -> PResult<u32> {
+        self.skip_ws();
+        let start = self.pos;
+        let digits = self.s[start..].bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return Err((self.word_from(start), ParseReason::BadMoves));
+        }
+        self.pos += digits;
+        match self.s[start..self.pos].parse::<u32>() {
+            Ok(0) => Err((start..self.pos, ParseReason::BadMoves)),
+            Ok(n) if n <= MAX_MOVES => Ok(n),
+            _ => Err((start..self.pos, ParseReason::TooLarge)),
+        }
+    }
+
+    /// `1h30m`, `90m`, `15'`, `2.5s`, `5"`: one or more number-unit pairs.
+    fn duration(&mut self) -> PResult<Duration> {
+        let start = self.pos;
+        let mut total = Duration::ZERO;
+        // Rank of the last unit read: 3 = none yet, 2 = h, 1 = m, 0 = s.
+        let mut last_rank = 3;
+        loop {
+            if last_rank != 3 {
+                // Another number-unit pair may follow, after spaces (`1h 30m`).
+                let before = self.pos;
+                self.skip_ws();
+                if !self.s[self.pos..].starts_with(|c: char| c.is_ascii_digit()) {
+                    self.pos = before;
+                    break;
+                }
+            }
+            let num_start = self.pos;
+            let int_len = self.s[num_start..].bytes().take_while(u8::is_ascii_digit).count();
+            if int_len == 0 {
+                if last_rank == 3 {
+                    return Err((self.word_from(num_start), ParseReason::ExpectedNumber));
+                }
+                break;
+            }
+            self.pos += int_len;
+            let int: u64 = self.s[num_start..self.pos]
+                .parse()
+                .map_err(|_| (num_start..self.pos, ParseReason::TooLarge))?;
+            let mut nanos: u32 = 0;
+            let mut has_fraction = false;
+            if self.s[self.pos..].starts_with('.') {
+                let frac_len = self.s[self.pos + 1..].bytes().take_while(u8::is_ascii_digit).count();
+                if frac_len == 0 {
+                    return Err((self.word_from(num_start), ParseReason::ExpectedNumber));
+                }
+                if frac_len > 9 {
+                    return Err((num_start..self.pos + 1 + frac_len, ParseReason::TooPrecise));
+                }
+                let frac = &self.s[self.pos + 1..self.pos + 1 + frac_len];
+                // At most 9 ASCII digits: fits a u32.
+                nanos = frac.parse::<u32>().unwrap_or(0) * 10u32.pow(9 - frac_len as u32);
+                has_fraction = true;
+                self.pos += 1 + frac_len;
+            }
+            let num_end = self.pos;
+            let (rank, unit_len) = self.unit();
+            if unit_len == 0 {
+                return Err((self.word_from(num_start), ParseReason::ExpectedUnit));
+            }
+            self.pos += unit_len;
+            if rank >= last_rank {
+                return Err((num_start..self.pos, ParseReason::UnitOrder));
+            }
+            if has_fraction && rank != 0 {
+                return Err((num_start..self.pos, ParseReason::FractionNotSeconds));
+            }
+            last_rank = rank;
+            let scale = [1, 60, 3600][rank];
+            let part = int
+                .checked_mul(scale)
+                .map(|secs| Duration::new(secs, nanos))
+                .filter(|d| *d <= MAX_TIME)
+                .ok_or((num_start..num_end, ParseReason::TooLarge))?;
+            total += part;
+            if total > MAX_TIME {
+                return Err((start..self.pos, ParseReason::TooLarge));
+            }
+            if rank == 0 {
+                break;
+            }
+        }
+        Ok(total)
+    }
+
+    /// The unit at the cursor: (rank, length in bytes), or length 0 when
+    /// there is none. Rank 2 = hours, 1 = minutes, 0 = seconds.
+    /// Spaces may come between the number and the unit (`80 min`).
+    fn unit(&self) -> (usize, usize) {
+        let after = &self.s[self.pos..];
+        let rest = after.trim_start();
+        let ws = after.len() - rest.len();
+        let word_len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+        let word = rest[..word_len].to_ascii_lowercase();
+        let (rank, len) = match word.as_str() {
+            "h" => (2, 1),
+            "m" | "min" => (1, word_len),
+            "s" | "sec" => (0, word_len),
+            "" if rest.starts_with('\'') => (1, 1),
+            "" if rest.starts_with('"') => (0, 1),
+            _ => return (0, 0),
+        };
+        (rank, ws + len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(s: &str) -> (String, ParseReason) {
+        let e = s.parse::<TimeControl>().unwrap_err();
+        (e.part().to_owned(), e.reason().clone())
+    }
+
+    #[test]
+    fn relaxed_input_strict_output() {
+        for (input, canonical) in [
+            ("90m", "90m"),
+            ("1h30m", "90m"),
+            ("5400s", "90m"),
+            ("80 min + 1 min", "80m+1m"),
+            ("15' + 5\"", "15m+5s"),
+            ("2H/50, 1H/25 *", "2h/50,1h/25*"),
+            ("3m+2s:Bronstein", "3m+2s:bronstein"),
+            ("3m+2s:fischer", "3m+2s"),
+            ("10m + 12 s : delay", "10m+12s:delay"),
+            ("90m/45,30m+30s@46", "90m/45,30m+30s@46"),
+            ("1m30s", "1m30s"),
+            ("90.5s", "1m30.5s"),
+            ("2.250s", "2.25s"),
+            ("1h0m1s", "60m1s"),
+            ("0.000000001s", "0.000000001s"),
+        ] {
+            let tc: TimeControl = input.parse().unwrap_or_else(|e| panic!("{input}: {e}"));
+            assert_eq!(tc.to_string(), canonical, "{input}");
+        }
+    }
+
+    #[test]
+    fn errors_name_the_wrong_part() {
+        assert_eq!(err(""), (String::new(), ParseReason::Empty));
+        assert_eq!(err("   "), ("   ".into(), ParseReason::Empty));
+        assert_eq!(err("90"), ("90".into(), ParseReason::ExpectedUnit));
+        assert_eq!(err("90x"), ("90x".into(), ParseReason::ExpectedUnit));
+        assert_eq!(err("90m/x"), ("x".into(), ParseReason::BadMoves));
+        assert_eq!(err("90m/0"), ("0".into(), ParseReason::BadMoves));
+        assert_eq!(err("2h/50*,1h"), ("*".into(), ParseReason::RepeatNotLast));
+        assert_eq!(err("30s1m"), ("1m".into(), ParseReason::UnitOrder));
+        assert_eq!(err("1.5m"), ("1.5m".into(), ParseReason::FractionNotSeconds));
+        assert_eq!(err("1.s"), ("1.s".into(), ParseReason::ExpectedNumber));
+        assert_eq!(err("1.0000000001s"), ("1.0000000001".into(), ParseReason::TooPrecise));
+        assert_eq!(err("3m+2s:bernstein"), ("bernstein".into(), ParseReason::BadKind));
+        assert_eq!(err("3m+"), (String::new(), ParseReason::ExpectedNumber));
+        assert_eq!(err("3m+2s extra"), ("extra".into(), ParseReason::Trailing));
+        assert_eq!(err("3m+2s@x"), ("x".into(), ParseReason::BadMoves));
+        assert_eq!(err("99999999999999999999h"), ("99999999999999999999".into(), ParseReason::TooLarge));
+        assert_eq!(err("1001h"), ("1001".into(), ParseReason::TooLarge));
+        assert_eq!(err("2h,1h"), ("2h".into(), ParseReason::Invalid(InvalidTimeControl::MissingMoves(0))));
+        assert_eq!(err("0m"), ("0m".into(), ParseReason::Invalid(InvalidTimeControl::ZeroFirstPeriod)));
+        assert_eq!(err("2h/50,1h/25"), ("1h/25".into(), ParseReason::Invalid(InvalidTimeControl::LastPeriodEnds)));
+        assert_eq!(err("3m+0s"), ("3m+0s".into(), ParseReason::Invalid(InvalidTimeControl::ZeroBonus)));
+        assert_eq!(err("blitz-5"), ("blitz-5".into(), ParseReason::ExpectedNumber));
+        assert_eq!(err("5m–3s"), ("–3s".into(), ParseReason::Trailing));
+    }
+
+    #[test]
+    fn error_messages() {
+        let e = "2h/50,1h/25".parse::<TimeControl>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "time control \"2h/50,1h/25\": the last period must run to the end of the game (no /moves) \
+             or repeat (/moves*) at \"1h/25\""
+        );
+        let e = "3m+".parse::<TimeControl>().unwrap_err();
+        assert_eq!(e.to_string(), "time control \"3m+\": expected a number at the end");
+    }
+
+    #[test]
+    fn period_at_walks_the_periods() {
+        let tc: TimeControl = "2h/50,1h/25*".parse().unwrap();
+        assert_eq!(tc.period_at(74), (1, 24));
+        assert_eq!(tc.period_at(75), (1, 0));
+        assert_eq!(tc.period_at(100), (1, 0));
+        let tc: TimeControl = "90m/45,30m".parse().unwrap();
+        assert_eq!(tc.period_at(45), (1, 0));
+        assert_eq!(tc.period_at(200), (1, 155));
+        let tc: TimeControl = "40m/10*".parse().unwrap();
+        assert_eq!(tc.period_at(25), (0, 5));
+    }
+
+    #[test]
+    fn serde_uses_the_written_form() {
+        let tc: TimeControl = "90m/45,30m+30s@46".parse().unwrap();
+        let json = serde_json::to_string(&tc).unwrap();
+        assert_eq!(json, "\"90m/45,30m+30s@46\"");
+        assert_eq!(serde_json::from_str::<TimeControl>(&json).unwrap(), tc);
+        assert_eq!(serde_json::from_str::<TimeControl>("\"fmjd-preferred\"").unwrap(), tc);
+        assert!(serde_json::from_str::<TimeControl>("\"nonsense\"").is_err());
+    }
+}
