@@ -1,0 +1,605 @@
+//! From a position's LEGAL moves to every way a player says them, and from a
+//! transcript back to a move or a command (pure, table-tested).
+//!
+//! A move is only ever reported when the transcript is close to a phrasing of
+//! a legal move and clearly closer to it than to any other meaning. A phrase
+//! that names an illegal move is reported as [`Heard::Illegal`] with the
+//! reason; a near-tie as [`Heard::Ambiguous`] with the candidates; anything
+//! else as [`Heard::Unknown`]. Nothing is played on a guess.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+use tandem_rules::{notation::write_move, Color, Move, Position, Square};
+
+use super::lexicon::{words_of, CommandKind, Lexicon, Slot, Template, Words};
+use super::matcher::{Costs, MAX_COST, TIE_WINDOW};
+use super::Transcript;
+
+/// What a phrase means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Meaning {
+    /// The legal move at this index of [`Grammar::moves`].
+    Move(usize),
+    /// A command, with the square for `square N`.
+    Command(CommandKind, Option<u8>),
+}
+
+/// One phrasing and its meaning.
+#[derive(Debug, Clone)]
+pub struct Phrase {
+    /// The words.
+    pub words: Words,
+    /// What they mean.
+    pub meaning: Meaning,
+}
+
+/// Every phrase a player may say in one position.
+#[derive(Debug, Clone)]
+pub struct Grammar {
+    /// The legal moves, in the rules engine's order.
+    pub moves: Vec<Move>,
+    /// Their strict notation (`32-28`, `27x18`).
+    pub notations: Vec<String>,
+    /// All phrasings.
+    pub phrases: Vec<Phrase>,
+}
+
+fn fill(t: &Template, lex: &Lexicon, from: u8, to: u8, n: u8) -> Vec<Words> {
+    let mut out: Vec<Words> = vec![Vec::new()];
+    for slot in t {
+        let forms: Vec<Words> = match slot {
+            Slot::Word(w) => vec![vec![w.clone()]],
+            Slot::From => lex.number(from).to_vec(),
+            Slot::FromGen => lex.number_from(from).to_vec(),
+            Slot::To => lex.number(to).to_vec(),
+            Slot::N => lex.number(n).to_vec(),
+        };
+        out = out
+            .iter()
+            .flat_map(|prefix| {
+                forms
+                    .iter()
+                    .map(move |f| prefix.iter().chain(f).cloned().collect())
+            })
+            .collect();
+    }
+    out
+}
+
+impl Grammar {
+    /// The phrases for `pos`: every legal move in every phrasing of `lex`
+    /// (captures also followed by the captured squares in capture order, to
+    /// settle an ambiguous capture), and every command.
+    ///
+    /// Squares are spoken by number in both variants (001 ch. I 2.6).
+    #[must_use]
+    pub fn build(pos: &Position, lex: &Lexicon) -> Grammar {
+        let moves = pos.legal_moves();
+        let notations = moves.iter().map(|m| write_move(pos, m)).collect();
+        let mut phrases = Vec::new();
+        for (i, m) in moves.iter().enumerate() {
+            let (from, to) = (m.from().number(), m.to().number());
+            let templates = if m.is_capture() {
+                &lex.captures
+            } else {
+                &lex.moves
+            };
+            for t in templates {
+                for words in fill(t, lex, from, to, 0) {
+                    if m.is_capture() {
+                        let mut tails: Vec<Words> = vec![Vec::new()];
+                        for sq in m.captured() {
+                            let forms = lex.number(sq.number());
+                            tails = tails
+                                .iter()
+                                .flat_map(|p| {
+                                    forms
+                                        .iter()
+                                        .map(move |f| p.iter().chain(f).cloned().collect())
+                                })
+                                .collect();
+                        }
+                        for tail in &tails {
+                            for lead in lex.taken.iter().chain(std::iter::once(&Vec::new())) {
+                                let w = words.iter().chain(lead).chain(tail).cloned().collect();
+                                phrases.push(Phrase {
+                                    words: w,
+                                    meaning: Meaning::Move(i),
+                                });
+                            }
+                        }
+                    }
+                    phrases.push(Phrase {
+                        words,
+                        meaning: Meaning::Move(i),
+                    });
+                }
+            }
+        }
+        for (&kind, templates) in &lex.commands {
+            for t in templates {
+                if t.contains(&Slot::N) {
+                    for sq in pos.variant().all_squares() {
+                        for words in fill(t, lex, 0, 0, sq.number()) {
+                            phrases.push(Phrase {
+                                words,
+                                meaning: Meaning::Command(kind, Some(sq.number())),
+                            });
+                        }
+                    }
+                } else {
+                    for words in fill(t, lex, 0, 0, 0) {
+                        phrases.push(Phrase {
+                            words,
+                            meaning: Meaning::Command(kind, None),
+                        });
+                    }
+                }
+            }
+        }
+        Grammar {
+            moves,
+            notations,
+            phrases,
+        }
+    }
+
+    /// The phrase list to give the recognizer: each distinct phrase once,
+    /// plus `[unk]` so speech outside the grammar comes back as unknown
+    /// instead of being forced onto the nearest phrase.
+    #[must_use]
+    pub fn recognizer_phrases(&self) -> Vec<String> {
+        let set: BTreeSet<String> = self.phrases.iter().map(|p| p.words.join(" ")).collect();
+        let mut v: Vec<String> = set.into_iter().collect();
+        v.push("[unk]".to_owned());
+        v
+    }
+
+    /// Every distinct word of the grammar (to check against a model).
+    #[must_use]
+    pub fn words(&self) -> BTreeSet<String> {
+        self.phrases
+            .iter()
+            .flat_map(|p| p.words.iter().cloned())
+            .collect()
+    }
+}
+
+/// A legal move the player may have meant.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Candidate {
+    /// Strict notation.
+    #[serde(rename = "move")]
+    pub notation: String,
+    /// The captured squares in capture order (empty for a quiet move).
+    pub captured: Vec<u8>,
+    /// Match cost (0 = exact).
+    pub cost: f64,
+}
+
+/// Why a spoken move is not legal (a code for programs, and words for logs;
+/// what the player hears comes from the phrasebook).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum IllegalReason {
+    /// No piece stands on the start square.
+    NoPiece,
+    /// The piece there belongs to the opponent.
+    NotYourPiece,
+    /// A capture is compulsory (001 ch. I 4.13) and this move does not capture enough.
+    CaptureCompulsory,
+    /// The piece cannot get there.
+    Unreachable,
+    /// The square does not exist on this board.
+    BadSquare,
+}
+
+/// What tandem understood from what was heard.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Heard {
+    /// A legal move.
+    Move {
+        /// Strict notation (`32-28`).
+        #[serde(rename = "move")]
+        notation: String,
+        /// Captured squares in capture order.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        captured: Vec<u8>,
+        /// 0..1: the recognizer's confidence times how well the phrase matched.
+        confidence: f64,
+        /// What the recognizer returned.
+        transcript: String,
+        /// The move itself.
+        #[serde(skip)]
+        mv: Move,
+    },
+    /// A command.
+    Command {
+        /// Which.
+        command: CommandKind,
+        /// The square of `square N`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        square: Option<u8>,
+        /// 0..1, as for moves.
+        confidence: f64,
+        /// What the recognizer returned.
+        transcript: String,
+    },
+    /// Several legal moves (or meanings) fit about equally well: ask which.
+    Ambiguous {
+        /// The moves, best first.
+        candidates: Vec<Candidate>,
+        /// What the recognizer returned.
+        transcript: String,
+    },
+    /// The words name a move that is not legal here.
+    Illegal {
+        /// Start square as spoken.
+        from: u8,
+        /// End square as spoken.
+        to: u8,
+        /// Why it is not legal.
+        reason: IllegalReason,
+        /// The same in words, for logs.
+        message: String,
+        /// What the recognizer returned.
+        transcript: String,
+    },
+    /// Nothing understood clearly: ask the player to repeat.
+    Unknown {
+        /// What the recognizer returned.
+        transcript: String,
+    },
+}
+
+/// When a spoken move is read back and must be confirmed with yes/no.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ConfirmPolicy {
+    /// Every move and every command with consequences.
+    Always,
+    /// Only when the confidence is below this (0..1).
+    BelowConfidence(f64),
+    /// Never (resignation and draw are still confirmed).
+    Never,
+}
+
+impl Heard {
+    /// The confidence of a move or command (0 for the others).
+    #[must_use]
+    pub fn confidence(&self) -> f64 {
+        match self {
+            Heard::Move { confidence, .. } | Heard::Command { confidence, .. } => *confidence,
+            _ => 0.0,
+        }
+    }
+
+    /// Whether the daemon must read this back and wait for yes/no before
+    /// acting. Resigning and offering a draw cannot be taken back, so they
+    /// are always confirmed; yes/no/cancel/repeat and read-outs never are.
+    /// Ambiguous, illegal and unknown results are never acted on at all.
+    #[must_use]
+    pub fn needs_confirmation(&self, policy: ConfirmPolicy) -> bool {
+        let by_policy = |c: f64| match policy {
+            ConfirmPolicy::Always => true,
+            ConfirmPolicy::BelowConfidence(t) => c < t,
+            ConfirmPolicy::Never => false,
+        };
+        match self {
+            Heard::Move { confidence, .. } => by_policy(*confidence),
+            Heard::Command {
+                command: CommandKind::Resign | CommandKind::Draw,
+                ..
+            } => true,
+            Heard::Command {
+                command: CommandKind::Done,
+                confidence,
+                ..
+            } => by_policy(*confidence),
+            _ => false,
+        }
+    }
+
+    /// The transcript this came from.
+    #[must_use]
+    pub fn transcript(&self) -> &str {
+        match self {
+            Heard::Move { transcript, .. }
+            | Heard::Command { transcript, .. }
+            | Heard::Ambiguous { transcript, .. }
+            | Heard::Illegal { transcript, .. }
+            | Heard::Unknown { transcript } => transcript,
+        }
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// Turns digits in a transcript into the lexicon's words ("32 28" is
+/// understood like "trzydzieści dwa dwadzieścia osiem"), so typed text and
+/// recognizers that write numbers as digits work too.
+fn normalize(text: &str, lex: &Lexicon) -> Words {
+    let mut out = Vec::new();
+    for w in words_of(text) {
+        match w.parse::<u8>() {
+            Ok(n) if (1..=50).contains(&n) => match lex.number(n).first() {
+                Some(f) => out.extend(f.iter().cloned()),
+                None => out.push(w),
+            },
+            _ => out.push(w),
+        }
+    }
+    out
+}
+
+/// Understands the recognizer's n-best transcripts in `grammar`'s position.
+/// Alternatives are tried best first; the first that yields a move, a
+/// command or an ambiguity wins. An illegal move is reported only when no
+/// alternative fits a legal one.
+#[must_use]
+pub fn understand(
+    pos: &Position,
+    grammar: &Grammar,
+    lex: &Lexicon,
+    transcripts: &[Transcript],
+) -> Heard {
+    let mut fallback: Option<Heard> = None;
+    for t in transcripts {
+        let h = understand_one(pos, grammar, lex, t);
+        match h {
+            Heard::Move { .. } | Heard::Command { .. } | Heard::Ambiguous { .. } => return h,
+            Heard::Illegal { .. } if !matches!(fallback, Some(Heard::Illegal { .. })) => {
+                fallback = Some(h)
+            }
+            Heard::Unknown { .. } if fallback.is_none() => fallback = Some(h),
+            _ => {}
+        }
+    }
+    fallback.unwrap_or_else(|| Heard::Unknown {
+        transcript: String::new(),
+    })
+}
+
+fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcript) -> Heard {
+    let transcript = t.text.clone();
+    let heard: Words = normalize(&t.text, lex)
+        .into_iter()
+        .filter(|w| w != "[unk]")
+        .collect();
+    if heard.is_empty() {
+        return Heard::Unknown { transcript };
+    }
+    let costs = Costs::new(lex);
+    // Best cost per meaning.
+    let mut best: Vec<(Meaning, f32)> = Vec::new();
+    for p in &grammar.phrases {
+        let c = costs.distance(&heard, &p.words);
+        if c > MAX_COST + TIE_WINDOW {
+            continue;
+        }
+        match best.iter_mut().find(|(m, _)| *m == p.meaning) {
+            Some(e) => e.1 = e.1.min(c),
+            None => best.push((p.meaning, c)),
+        }
+    }
+    best.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let Some(&(meaning, cost)) = best.first().filter(|(_, c)| *c <= MAX_COST) else {
+        return illegal_or_unknown(pos, lex, &heard, transcript);
+    };
+    let rivals: Vec<(Meaning, f32)> = best
+        .iter()
+        .copied()
+        .filter(|(_, c)| *c - cost < TIE_WINDOW)
+        .collect();
+    let confidence =
+        round2(f64::from(t.confidence.clamp(0.0, 1.0)) * f64::from(1.0 - cost).max(0.0));
+    if rivals.len() > 1 {
+        let candidates = rivals
+            .iter()
+            .filter_map(|(m, c)| match m {
+                Meaning::Move(i) => Some(Candidate {
+                    notation: grammar.notations[*i].clone(),
+                    captured: grammar.moves[*i].captured().map(|s| s.number()).collect(),
+                    cost: round2(f64::from(*c)),
+                }),
+                Meaning::Command(..) => None,
+            })
+            .collect::<Vec<_>>();
+        if candidates.is_empty() {
+            // Two commands tie: nothing sensible to offer; ask to repeat.
+            return Heard::Unknown { transcript };
+        }
+        return Heard::Ambiguous {
+            candidates,
+            transcript,
+        };
+    }
+    match meaning {
+        Meaning::Move(i) => {
+            let mv = grammar.moves[i];
+            Heard::Move {
+                notation: grammar.notations[i].clone(),
+                captured: mv.captured().map(|s| s.number()).collect(),
+                confidence,
+                transcript,
+                mv,
+            }
+        }
+        Meaning::Command(command, square) => Heard::Command {
+            command,
+            square,
+            confidence,
+            transcript,
+        },
+    }
+}
+
+/// Reads the words as "start square, connectives, end square" by exact
+/// number words; if that names a move that is not legal, say why.
+fn illegal_or_unknown(
+    pos: &Position,
+    lex: &Lexicon,
+    heard: &[String],
+    transcript: String,
+) -> Heard {
+    let mut numbers = Vec::new();
+    let mut i = 0;
+    while i < heard.len() {
+        if let Some((n, len)) = lex.read_number(&heard[i..]) {
+            numbers.push(n);
+            i += len;
+        } else {
+            i += 1;
+        }
+    }
+    let [from, to, ..] = numbers[..] else {
+        return Heard::Unknown { transcript };
+    };
+    let (reason, message) = why_illegal(pos, from, to);
+    Heard::Illegal {
+        from,
+        to,
+        reason,
+        message,
+        transcript,
+    }
+}
+
+/// Why `from`-`to` is not a legal move in `pos` (the caller checked that it
+/// is not).
+#[must_use]
+pub fn why_illegal(pos: &Position, from: u8, to: u8) -> (IllegalReason, String) {
+    let v = pos.variant();
+    let (Some(f), Some(t)) = (Square::new(from), Square::new(to)) else {
+        return (
+            IllegalReason::BadSquare,
+            format!("there is no square {from} or {to}"),
+        );
+    };
+    if !v.contains(f) || !v.contains(t) {
+        return (
+            IllegalReason::BadSquare,
+            format!(
+                "the board has no square {}",
+                if v.contains(f) { to } else { from }
+            ),
+        );
+    }
+    let Some(piece) = pos.piece_at(f) else {
+        return (
+            IllegalReason::NoPiece,
+            format!("there is no piece on {from}"),
+        );
+    };
+    let turn: Color = pos.turn();
+    if piece.color != turn {
+        return (
+            IllegalReason::NotYourPiece,
+            format!(
+                "the piece on {from} is {}'s, and it is {turn}'s move",
+                piece.color
+            ),
+        );
+    }
+    let moves = pos.legal_moves();
+    if let Some(c) = moves.iter().find(|m| m.is_capture()) {
+        // 001 ch. I 4.13: capturing is compulsory, and the largest capture must be taken.
+        let mut by: Vec<u8> = moves.iter().map(|m| m.from().number()).collect();
+        by.sort_unstable();
+        by.dedup();
+        let by: Vec<String> = by.iter().map(u8::to_string).collect();
+        return (
+            IllegalReason::CaptureCompulsory,
+            format!(
+                "capture is compulsory: {} piece(s) must be taken, by {}",
+                c.capture_count(),
+                by.join(" or ")
+            ),
+        );
+    }
+    (
+        IllegalReason::Unreachable,
+        format!("the piece on {from} cannot move to {to}"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tandem_rules::Variant;
+
+    fn hear(lex: &Lexicon, fen: Option<&str>, text: &str) -> Heard {
+        let pos = fen.map_or_else(
+            || Position::start(Variant::International),
+            |f| Position::from_fen(Variant::International, f).unwrap(),
+        );
+        let g = Grammar::build(&pos, lex);
+        understand(&pos, &g, lex, &[Transcript::text(text)])
+    }
+
+    #[test]
+    fn start_position_phrases_cover_every_legal_move() {
+        let pos = Position::start(Variant::International);
+        let g = Grammar::build(&pos, &Lexicon::polish());
+        for i in 0..g.moves.len() {
+            assert!(g.phrases.iter().any(|p| p.meaning == Meaning::Move(i)));
+        }
+        let phr = g.recognizer_phrases();
+        assert!(phr.contains(&"z trzydziestu dwóch na dwadzieścia osiem".to_owned()));
+        assert_eq!(phr.last().map(String::as_str), Some("[unk]"));
+    }
+
+    #[test]
+    fn exact_move_has_full_confidence() {
+        let h = hear(
+            &Lexicon::polish(),
+            None,
+            "trzydzieści dwa na dwadzieścia osiem",
+        );
+        assert!(
+            matches!(&h, Heard::Move { notation, confidence, .. } if notation == "32-28" && *confidence == 1.0),
+            "{h:?}"
+        );
+        assert!(!h.needs_confirmation(ConfirmPolicy::BelowConfidence(0.9)));
+        assert!(h.needs_confirmation(ConfirmPolicy::Always));
+    }
+
+    #[test]
+    fn illegal_move_is_never_a_move() {
+        let h = hear(&Lexicon::english(), None, "thirty two twenty seven");
+        assert!(
+            matches!(
+                h,
+                Heard::Illegal {
+                    from: 32,
+                    to: 27,
+                    reason: IllegalReason::Unreachable,
+                    ..
+                }
+            ),
+            "{h:?}"
+        );
+        let h = hear(&Lexicon::english(), None, "eighteen twenty three");
+        assert!(
+            matches!(
+                h,
+                Heard::Illegal {
+                    reason: IllegalReason::NotYourPiece,
+                    ..
+                }
+            ),
+            "{h:?}"
+        );
+    }
+
+    #[test]
+    fn resign_is_always_confirmed() {
+        let h = hear(&Lexicon::english(), None, "resign");
+        assert!(h.needs_confirmation(ConfirmPolicy::Never));
+    }
+}

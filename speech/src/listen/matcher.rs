@@ -1,0 +1,179 @@
+//! Weighted word-level edit distance between what was heard and a phrase.
+//!
+//! A Vosk grammar only limits the vocabulary: the decoder can return other
+//! sequences of the grammar's words (real-components.md). So the transcript
+//! is never trusted as is; it is compared with every phrase the position
+//! allows, the way Lichess's voice input does (per-word substitution costs,
+//! a cost threshold, near-ties asked back to the player).
+//!
+//! Costs (0 = certain, 1 = unrelated), chosen so that a wrong *number* is
+//! always expensive (it changes the move) and a wrong *little word* is cheap:
+//!
+//! | edit | cost |
+//! | --- | --- |
+//! | same word | 0 |
+//! | same word without diacritics ("piec"/"pięć") | 0.05 |
+//! | listed mis-hearing (`confusion = heard meant cost`) | as listed |
+//! | one connective for another ("na"/"do") | 0.3 |
+//! | other substitution | 0.3 + 0.7 x letter edit distance / longer length |
+//! | connective or filler heard but not in the phrase | 0.35 (`[unk]`: 0.5) |
+//! | connective of the phrase not heard | 0.35 |
+//! | number word added or dropped | 1.0 |
+
+use std::collections::HashSet;
+
+use super::lexicon::{fold, Lexicon};
+
+/// The cost above which a phrase is not considered heard at all.
+pub const MAX_COST: f32 = 0.75;
+/// Two meanings whose costs differ by less than this are a near-tie: the
+/// player is asked which one they meant.
+pub const TIE_WINDOW: f32 = 0.2;
+
+const FOLDED: f32 = 0.05;
+const CONNECTIVE_SWAP: f32 = 0.3;
+const CONNECTIVE_INDEL: f32 = 0.35;
+const UNK_INSERT: f32 = 0.5;
+const NUMBER_INDEL: f32 = 1.0;
+
+/// Costs derived from a lexicon.
+#[derive(Debug, Clone)]
+pub struct Costs<'a> {
+    lex: &'a Lexicon,
+    number_words: HashSet<String>,
+}
+
+impl<'a> Costs<'a> {
+    /// Costs for a lexicon's words.
+    #[must_use]
+    pub fn new(lex: &'a Lexicon) -> Costs<'a> {
+        let mut number_words = HashSet::new();
+        for n in 1..=50 {
+            for w in lex.number(n).iter().chain(lex.number_from(n)).flatten() {
+                number_words.insert(fold(w));
+            }
+        }
+        Costs { lex, number_words }
+    }
+
+    fn is_number(&self, w: &str) -> bool {
+        self.number_words.contains(&fold(w))
+    }
+
+    /// Cost of hearing `heard` where the phrase has `meant`.
+    #[must_use]
+    pub fn substitute(&self, heard: &str, meant: &str) -> f32 {
+        if heard == meant {
+            return 0.0;
+        }
+        if let Some(&c) = self
+            .lex
+            .confusions
+            .get(&(heard.to_owned(), meant.to_owned()))
+        {
+            return c;
+        }
+        let (fh, fm) = (fold(heard), fold(meant));
+        if fh == fm {
+            return FOLDED;
+        }
+        if !self.is_number(heard) && !self.is_number(meant) && heard != "[unk]" {
+            return CONNECTIVE_SWAP;
+        }
+        let a: Vec<char> = fh.chars().collect();
+        let b: Vec<char> = fm.chars().collect();
+        let longer = a.len().max(b.len()).max(1) as f32;
+        (0.3 + 0.7 * levenshtein(&a, &b) as f32 / longer).min(1.0)
+    }
+
+    /// Cost of a heard word the phrase does not have.
+    #[must_use]
+    pub fn insert(&self, heard: &str) -> f32 {
+        if heard == "[unk]" {
+            UNK_INSERT
+        } else if self.is_number(heard) {
+            NUMBER_INDEL
+        } else {
+            CONNECTIVE_INDEL
+        }
+    }
+
+    /// Cost of a phrase word that was not heard.
+    #[must_use]
+    pub fn delete(&self, meant: &str) -> f32 {
+        if self.is_number(meant) {
+            NUMBER_INDEL
+        } else {
+            CONNECTIVE_INDEL
+        }
+    }
+
+    /// The weighted edit distance from `heard` to `phrase`.
+    #[must_use]
+    pub fn distance(&self, heard: &[String], phrase: &[String]) -> f32 {
+        let mut prev: Vec<f32> = Vec::with_capacity(phrase.len() + 1);
+        prev.push(0.0);
+        for m in phrase {
+            let last = prev[prev.len() - 1];
+            prev.push(last + self.delete(m));
+        }
+        let mut cur = vec![0.0f32; phrase.len() + 1];
+        for h in heard {
+            cur[0] = prev[0] + self.insert(h);
+            for (j, m) in phrase.iter().enumerate() {
+                let sub = prev[j] + self.substitute(h, m);
+                let ins = prev[j + 1] + self.insert(h);
+                let del = cur[j] + self.delete(m);
+                cur[j + 1] = sub.min(ins).min(del);
+            }
+            std::mem::swap(&mut prev, &mut cur);
+        }
+        prev[phrase.len()]
+    }
+}
+
+fn levenshtein(a: &[char], b: &[char]) -> usize {
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::listen::lexicon::words_of;
+
+    #[test]
+    fn exact_phrase_costs_nothing_and_numbers_cost_most() {
+        let pl = Lexicon::polish();
+        let c = Costs::new(&pl);
+        let p = words_of("trzydzieści dwa na dwadzieścia osiem");
+        assert_eq!(c.distance(&p, &p), 0.0);
+        // A dropped connective is cheap, a dropped number is not.
+        assert!(
+            (c.distance(&words_of("trzydzieści dwa dwadzieścia osiem"), &p) - 0.35).abs() < 1e-6
+        );
+        assert!(c.distance(&words_of("trzydzieści na dwadzieścia osiem"), &p) >= 1.0);
+        // Listed mis-hearing and lost diacritics.
+        assert!(
+            (c.distance(&words_of("trzydzieści dwie na dwadzieścia osiem"), &p) - 0.1).abs() < 1e-6
+        );
+        assert!((c.substitute("piec", "pięć") - 0.05).abs() < 1e-6);
+    }
+
+    #[test]
+    fn levenshtein_counts_letters() {
+        let v = |s: &str| s.chars().collect::<Vec<_>>();
+        assert_eq!(levenshtein(&v("kitten"), &v("sitting")), 3);
+        assert_eq!(levenshtein(&v(""), &v("abc")), 3);
+    }
+}

@@ -1,0 +1,178 @@
+//! Speech input: the blind player moves and asks by voice.
+//!
+//! - [`lexicon`]: the words per language (numbers 1-50, phrasings, commands,
+//!   typical mis-hearings), from data files.
+//! - [`grammar`]: for a position, every phrasing of every LEGAL move and of the
+//!   commands; a transcript matched against them with a weighted edit
+//!   distance ([`matcher`]) becomes a [`Heard`]. Pure and table-tested.
+//! - [`Recognizer`]: n-best transcripts with confidences from audio. Backends:
+//!   [`vosk::VoskRecognizer`] (feature `vosk`) and [`ScriptedRecognizer`]
+//!   (a fake for unit tests of code that consumes transcripts).
+//! - [`audio`]: energy-based endpointing, muting while tandem speaks,
+//!   push-to-talk; [`mic`] (feature `mic`): cpal capture at 16 kHz mono.
+//!
+//! The recognizer's transcript is never played as such: a Vosk grammar only
+//! limits the vocabulary, and the decoder may return other word sequences.
+
+pub mod audio;
+pub mod grammar;
+pub mod lexicon;
+pub mod matcher;
+#[cfg(feature = "mic")]
+pub mod mic;
+#[cfg(feature = "vosk")]
+pub mod vosk;
+
+use std::fmt;
+
+pub use grammar::{understand, Candidate, ConfirmPolicy, Grammar, Heard, IllegalReason};
+pub use lexicon::{CommandKind, Lexicon, LexiconError};
+
+/// The sample rate every recognizer takes: 16 kHz, mono, signed 16 bit.
+pub const SAMPLE_RATE: u32 = 16_000;
+
+/// One recognition hypothesis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transcript {
+    /// The words as recognized.
+    pub text: String,
+    /// 0..1 (the mean of the recognizer's word confidences).
+    pub confidence: f32,
+}
+
+impl Transcript {
+    /// A typed transcript: certain.
+    #[must_use]
+    pub fn text(text: &str) -> Transcript {
+        Transcript {
+            text: text.to_owned(),
+            confidence: 1.0,
+        }
+    }
+}
+
+/// Why speech input failed.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ListenError {
+    /// The model folder could not be loaded.
+    Model(String),
+    /// The recognizer rejected its grammar or the audio.
+    Recognizer(String),
+    /// Audio could not be read or captured.
+    Audio(String),
+}
+
+impl fmt::Display for ListenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ListenError::Model(m) => write!(f, "speech model: {m}"),
+            ListenError::Recognizer(m) => write!(f, "speech recognizer: {m}"),
+            ListenError::Audio(m) => write!(f, "audio input: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ListenError {}
+
+/// A speech recognizer fed 16 kHz mono audio, one utterance at a time.
+pub trait Recognizer: Send {
+    /// Restricts recognition to these phrases (plus `[unk]`), keeping the
+    /// loaded model and the recognizer.
+    ///
+    /// # Errors
+    /// The recognizer rejects the grammar.
+    fn set_grammar(&mut self, phrases: &[String]) -> Result<(), ListenError>;
+
+    /// Feeds audio of the current utterance.
+    ///
+    /// # Errors
+    /// The recognizer fails on the audio.
+    fn accept(&mut self, samples: &[i16]) -> Result<(), ListenError>;
+
+    /// Ends the utterance: the n-best transcripts, best first, and resets
+    /// for the next utterance.
+    ///
+    /// # Errors
+    /// The recognizer's result cannot be read.
+    fn finish(&mut self) -> Result<Vec<Transcript>, ListenError>;
+
+    /// Which of these words the model does not know (they would be dropped
+    /// from a grammar with only a warning).
+    fn missing_words(&mut self, words: &[String]) -> Vec<String>;
+}
+
+/// A fake recognizer that returns prepared transcripts in turn, whatever the
+/// audio: for testing code that consumes transcripts. It is not a substitute
+/// for the Vosk tests.
+#[derive(Debug, Default)]
+pub struct ScriptedRecognizer {
+    script: std::collections::VecDeque<Vec<Transcript>>,
+    /// The last grammar set.
+    pub grammar: Vec<String>,
+    /// Samples fed since the last `finish`.
+    pub samples: usize,
+}
+
+impl ScriptedRecognizer {
+    /// A recognizer that answers these utterances in order.
+    #[must_use]
+    pub fn new(script: Vec<Vec<Transcript>>) -> ScriptedRecognizer {
+        ScriptedRecognizer {
+            script: script.into(),
+            ..ScriptedRecognizer::default()
+        }
+    }
+}
+
+impl Recognizer for ScriptedRecognizer {
+    fn set_grammar(&mut self, phrases: &[String]) -> Result<(), ListenError> {
+        self.grammar = phrases.to_vec();
+        Ok(())
+    }
+
+    fn accept(&mut self, samples: &[i16]) -> Result<(), ListenError> {
+        self.samples += samples.len();
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<Vec<Transcript>, ListenError> {
+        self.samples = 0;
+        Ok(self.script.pop_front().unwrap_or_default())
+    }
+
+    fn missing_words(&mut self, _words: &[String]) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Reads a WAV file as 16 kHz mono i16 (other rates and stereo are
+/// converted: channels averaged, rate changed by linear interpolation, which
+/// is enough for files; live capture uses a proper resampler).
+///
+/// # Errors
+/// The file cannot be read or is not PCM WAV.
+pub fn read_wav_16k(path: &std::path::Path) -> Result<Vec<i16>, ListenError> {
+    let mut r = hound::WavReader::open(path)
+        .map_err(|e| ListenError::Audio(format!("{}: {e}", path.display())))?;
+    let spec = r.spec();
+    let bad = |e: hound::Error| ListenError::Audio(format!("{}: {e}", path.display()));
+    let mono: Vec<f32> = match spec.sample_format {
+        hound::SampleFormat::Int => {
+            let scale = f32::from(1u16 << (spec.bits_per_sample.clamp(1, 16) - 1));
+            let shift = u32::from(spec.bits_per_sample.saturating_sub(16));
+            let all: Vec<i32> = r.samples::<i32>().collect::<Result<_, _>>().map_err(bad)?;
+            let all: Vec<f32> = all.iter().map(|&s| (s >> shift) as f32 / scale).collect();
+            audio::downmix(&all, usize::from(spec.channels))
+        }
+        hound::SampleFormat::Float => {
+            let all: Vec<f32> = r.samples::<f32>().collect::<Result<_, _>>().map_err(bad)?;
+            audio::downmix(&all, usize::from(spec.channels))
+        }
+    };
+    Ok(audio::to_i16(&audio::resample_linear(
+        &mono,
+        spec.sample_rate,
+        SAMPLE_RATE,
+    )))
+}
