@@ -13,15 +13,18 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod clock;
 pub mod fen;
 pub mod game;
 pub mod notation;
+pub mod pdn;
 mod mv;
 mod perft;
 mod position;
 mod types;
 mod variant;
 
+pub use clock::{Clock, ClockReport, GameTime, TimeControl};
 pub use fen::FenError;
 pub use game::{DrawCount, DrawReason, DrawRule, Game, GameOptions, Outcome, PlayError, WinReason};
 pub use mv::{Move, MAX_CAPTURES};

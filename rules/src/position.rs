@@ -143,10 +143,6 @@ impl Position {
         }
     }
 
-    pub(crate) fn kings_bits(&self) -> u64 {
-        self.kings
-    }
-
     /// The legal moves (001 ch. I 3-4), captures first by the majority rule.
     ///
     /// ```

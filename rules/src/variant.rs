@@ -242,7 +242,6 @@ impl FromStr for Variant {
 #[derive(Debug)]
 pub(crate) struct Geo {
     pub size: u8,
-    pub half: u8,
     pub squares: u8,
     /// Bits of real squares.
     pub valid: u64,
@@ -281,7 +280,6 @@ const fn make_geo(size: u8) -> Geo {
     }
     Geo {
         size,
-        half,
         squares,
         valid,
         sq_to_bit,

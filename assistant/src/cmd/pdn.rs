@@ -1,22 +1,81 @@
-//! `tandem pdn check|export` (being built).
+//! `tandem pdn check [--json] FILE...`: replay every game and report the
+//! first illegal move of each.
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use anyhow::Context;
+use serde_json::json;
+use tandem_rules::pdn::{parse_pdn, replay, PdnGame, Replay};
+use tandem_rules::Variant;
 
 /// `tandem pdn` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub enum PdnCommand {
     /// Replay every game in the files and report the first illegal move of each.
     Check {
-        /// Print one JSON object per game and a summary object.
+        /// Print one JSON object per game (one a line) and a summary object.
         #[arg(long)]
         json: bool,
+        /// Variant for games without a `[GameType]` tag.
+        #[arg(long, default_value = "international")]
+        variant: Variant,
         /// PDN files.
         #[arg(required = true)]
-        files: Vec<std::path::PathBuf>,
+        files: Vec<PathBuf>,
     },
 }
 
 /// Runs `tandem pdn`.
-pub fn run(_c: PdnCommand) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("pdn check is not built yet")
+pub fn run(c: PdnCommand) -> anyhow::Result<ExitCode> {
+    match c {
+        PdnCommand::Check { json, variant, files } => check(&files, variant, json),
+    }
+}
+
+fn check(files: &[PathBuf], variant: Variant, as_json: bool) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    let (mut total, mut ok) = (0usize, 0usize);
+    for file in files {
+        let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+        let text = String::from_utf8_lossy(&bytes);
+        let mut games = parse_pdn(&text);
+        if games.is_empty() {
+            games.push(PdnGame { line: 1, error: Some("no game found in the file".into()), ..PdnGame::default() });
+        }
+        for g in &games {
+            total += 1;
+            let r = replay(g, variant);
+            let players = format!("{} - {}", g.tag("White").unwrap_or("?"), g.tag("Black").unwrap_or("?"));
+            let obj = match &r {
+                Replay::Ok(game) => {
+                    ok += 1;
+                    json!({"index": total, "file": file.display().to_string(), "line": g.line, "players": players,
+                           "status": "ok", "plies": game.ply(), "ply": null, "move": null, "reason": null})
+                }
+                Replay::Illegal { ply, text, reason, game } => json!({
+                    "index": total, "file": file.display().to_string(), "line": g.line, "players": players,
+                    "status": "illegal", "ply": ply, "move": text, "reason": reason.to_string(),
+                    "fen": game.position().to_fen(), "move_line": g.moves[ply - 1].line,
+                }),
+                Replay::Unreadable(why) => json!({
+                    "index": total, "file": file.display().to_string(), "line": g.line, "players": players,
+                    "status": "unreadable", "ply": null, "move": null, "reason": why,
+                }),
+            };
+            if as_json {
+                writeln!(out, "{obj}")?;
+            } else {
+                writeln!(out, "{}:{}: game {total} ({players}): {r}", file.display(), g.line)?;
+            }
+        }
+    }
+    let failed = total - ok;
+    if as_json {
+        writeln!(out, "{}", json!({"games": total, "ok": ok, "failed": failed}))?;
+    } else {
+        writeln!(out, "{total} games, {ok} ok, {failed} failed")?;
+    }
+    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

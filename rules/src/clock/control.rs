@@ -172,7 +172,7 @@ impl TimeControl {
     ///     true,
     ///     None,
     /// ).unwrap();
-    /// assert_eq!(classic.to_string(), "2h/50,1h/25*");
+    /// assert_eq!(classic.to_string(), "2h/50,60m/25*");
     /// let bad = TimeControl::new(vec![Period { time: 2 * h, moves: Some(50) }], false, None);
     /// assert_eq!(bad, Err(InvalidTimeControl::LastPeriodEnds));
     /// ```
@@ -283,7 +283,7 @@ impl TimeControl {
     ///
     /// ```
     /// use tandem_rules::clock::TimeControl;
-    /// let classic = TimeControl::preset("fmjd-classic").unwrap(); // 2h/50,1h/25*
+    /// let classic = TimeControl::preset("fmjd-classic").unwrap(); // 2h/50,60m/25*
     /// assert_eq!(classic.period_at(0), (0, 0));
     /// assert_eq!(classic.period_at(49), (0, 49));
     /// assert_eq!(classic.period_at(50), (1, 0));
@@ -365,13 +365,14 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// Writes a duration in the written form: `2h`, `90m`, `1m30s`, `2.5s`, `0s`.
-/// Whole hours are written in hours, other whole minutes in minutes (the code
-/// says "90 minut", not "1 h 30 min").
+/// Writes a duration in the written form: `2h`, `90m`, `60m`, `1m30s`,
+/// `2.5s`, `0s`. Whole hours from 2 h up are written in hours, other whole
+/// minutes in minutes, as the code words them ("2 godziny", "60 minut", "90
+/// minut").
 pub(crate) fn write_duration(f: &mut impl fmt::Write, d: Duration) -> fmt::Result {
     let secs = d.as_secs();
     let nanos = d.subsec_nanos();
-    if nanos == 0 && secs > 0 && secs % 3600 == 0 {
+    if nanos == 0 && secs >= 2 * 3600 && secs % 3600 == 0 {
         return write!(f, "{}h", secs / 3600);
     }
     if nanos == 0 && secs > 0 && secs % 60 == 0 {
@@ -722,9 +723,6 @@ impl Parser<'_> {
             if total > MAX_TIME {
                 return Err((start..self.pos, ParseReason::TooLarge));
             }
-            if rank == 0 {
-                break;
-            }
         }
         Ok(total)
     }
@@ -767,7 +765,7 @@ mod tests {
             ("5400s", "90m"),
             ("80 min + 1 min", "80m+1m"),
             ("15' + 5\"", "15m+5s"),
-            ("2H/50, 1H/25 *", "2h/50,1h/25*"),
+            ("2H/50, 1H/25 *", "2h/50,60m/25*"),
             ("3m+2s:Bronstein", "3m+2s:bronstein"),
             ("3m+2s:fischer", "3m+2s"),
             ("10m + 12 s : delay", "10m+12s:delay"),
@@ -776,6 +774,9 @@ mod tests {
             ("90.5s", "1m30.5s"),
             ("2.250s", "2.25s"),
             ("1h0m1s", "60m1s"),
+            ("1 h 30 min", "90m"),
+            ("3h", "3h"),
+            ("1h", "60m"),
             ("0.000000001s", "0.000000001s"),
         ] {
             let tc: TimeControl = input.parse().unwrap_or_else(|e| panic!("{input}: {e}"));
@@ -824,7 +825,7 @@ mod tests {
 
     #[test]
     fn period_at_walks_the_periods() {
-        let tc: TimeControl = "2h/50,1h/25*".parse().unwrap();
+        let tc: TimeControl = "2h/50,60m/25*".parse().unwrap();
         assert_eq!(tc.period_at(74), (1, 24));
         assert_eq!(tc.period_at(75), (1, 0));
         assert_eq!(tc.period_at(100), (1, 0));

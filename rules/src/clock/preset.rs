@@ -35,8 +35,8 @@ impl Preset {
 pub const PRESETS: &[Preset] = &[
     Preset { name: "fmjd-basic", written: "80m+1m", source: "001 ch. II 6.1.5.1", description: "FMJD basic: 80 min + 1 min per move (Fischer)" },
     Preset { name: "fmjd-preferred", written: "90m/45,30m+30s@46", source: "001 ch. II 6.1.5.2", description: "FMJD preferred: 90 min for 45 moves, then 30 min to the end with 30 s per move (Fischer) from move 46" },
-    Preset { name: "fmjd-classic", written: "2h/50,1h/25*", source: "001 ch. II 6.1.5.3.1", description: "FMJD classic: 2 h for 50 moves, then 1 h for every further 25 moves" },
-    Preset { name: "fmjd-classic-finish", written: "2h/50,1h", source: "001 ch. II 6.1.5.3.2", description: "FMJD classic with a finish: 2 h for 50 moves, then 1 h to the end" },
+    Preset { name: "fmjd-classic", written: "2h/50,60m/25*", source: "001 ch. II 6.1.5.3.1", description: "FMJD classic: 2 h for 50 moves, then 1 h for every further 25 moves" },
+    Preset { name: "fmjd-classic-finish", written: "2h/50,60m", source: "001 ch. II 6.1.5.3.2", description: "FMJD classic with a finish: 2 h for 50 moves, then 1 h to the end" },
     Preset { name: "pzwarc-90", written: "90m", source: "001 ch. II 6.1.5.4.1", description: "PZWarc short: 90 min for the game" },
     Preset { name: "pzwarc-60+30", written: "60m+30s", source: "001 ch. II 6.1.5.4.2", description: "PZWarc short: 60 min + 30 s per move (Fischer)" },
     Preset { name: "64-60", written: "60m", source: "001 ch. II 6.2.1", description: "64-square: 60 min for the game" },
