@@ -176,7 +176,11 @@ impl TimeControl {
     /// let bad = TimeControl::new(vec![Period { time: 2 * h, moves: Some(50) }], false, None);
     /// assert_eq!(bad, Err(InvalidTimeControl::LastPeriodEnds));
     /// ```
-    pub fn new(periods: Vec<Period>, repeat_last: bool, bonus: Option<Bonus>) -> Result<TimeControl, InvalidTimeControl> {
+    pub fn new(
+        periods: Vec<Period>,
+        repeat_last: bool,
+        bonus: Option<Bonus>,
+    ) -> Result<TimeControl, InvalidTimeControl> {
         let Some(last) = periods.last() else {
             return Err(InvalidTimeControl::NoPeriods);
         };
@@ -210,7 +214,11 @@ impl TimeControl {
                 return Err(InvalidTimeControl::TooLarge);
             }
         }
-        Ok(TimeControl { periods, repeat_last, bonus })
+        Ok(TimeControl {
+            periods,
+            repeat_last,
+            bonus,
+        })
     }
 
     /// `time` for the whole game, no bonus ("90 minut na całą partię").
@@ -327,11 +335,23 @@ impl TimeControl {
     /// assert_eq!(tc.to_string(), "4m+12s:delay");
     /// assert_eq!(TimeControl::eubgf(3, 4, 2 * min, 12 * s).unwrap().to_string(), "7m+12s:delay");
     /// ```
-    pub fn eubgf(pa: u32, pb: u32, per_point: Duration, delay: Duration) -> Result<TimeControl, InvalidTimeControl> {
+    pub fn eubgf(
+        pa: u32,
+        pb: u32,
+        per_point: Duration,
+        delay: Duration,
+    ) -> Result<TimeControl, InvalidTimeControl> {
         // (pa + pb) / 2 · Tm, computed as (pa + pb) · Tm / 2 to stay exact.
         let sum = pa.checked_add(pb).ok_or(InvalidTimeControl::TooLarge)?;
-        let time = per_point.checked_mul(sum).ok_or(InvalidTimeControl::TooLarge)? / 2;
-        TimeControl::game(time)?.with_bonus(Bonus { kind: BonusKind::Delay, amount: delay, from_move: 1 })
+        let time = per_point
+            .checked_mul(sum)
+            .ok_or(InvalidTimeControl::TooLarge)?
+            / 2;
+        TimeControl::game(time)?.with_bonus(Bonus {
+            kind: BonusKind::Delay,
+            amount: delay,
+            from_move: 1,
+        })
     }
 }
 
@@ -426,13 +446,19 @@ impl fmt::Display for ParseReason {
             ParseReason::Empty => f.write_str("the time control is empty"),
             ParseReason::ExpectedNumber => f.write_str("expected a number"),
             ParseReason::ExpectedUnit => f.write_str("a time needs a unit: h, m or s"),
-            ParseReason::UnitOrder => f.write_str("units must come in the order h, m, s, each at most once"),
-            ParseReason::FractionNotSeconds => f.write_str("only seconds may have a fraction (write 1m30s, not 1.5m)"),
+            ParseReason::UnitOrder => {
+                f.write_str("units must come in the order h, m, s, each at most once")
+            }
+            ParseReason::FractionNotSeconds => {
+                f.write_str("only seconds may have a fraction (write 1m30s, not 1.5m)")
+            }
             ParseReason::TooPrecise => f.write_str("more than 9 decimal places"),
             ParseReason::TooLarge => f.write_str("number too large"),
             ParseReason::BadMoves => f.write_str("a number of moves must be a whole number from 1"),
             ParseReason::RepeatNotLast => f.write_str("only the last period may repeat (*)"),
-            ParseReason::BadKind => f.write_str("unknown bonus kind: expected fischer, bronstein or delay"),
+            ParseReason::BadKind => {
+                f.write_str("unknown bonus kind: expected fischer, bronstein or delay")
+            }
             ParseReason::Trailing => f.write_str("unexpected text"),
             ParseReason::Invalid(e) => fmt::Display::fmt(e, f),
         }
@@ -506,11 +532,13 @@ impl FromStr for TimeControl {
     /// parser is relaxed: spaces between parts, any letter case, `min`/`'`
     /// for minutes and `sec`/`"` for seconds; `Display` writes the strict form.
     fn from_str(s: &str) -> Result<TimeControl, ParseTimeControlError> {
-        Parser { s, pos: 0 }.control().map_err(|(span, reason)| ParseTimeControlError {
-            input: s.to_owned(),
-            span,
-            reason,
-        })
+        Parser { s, pos: 0 }
+            .control()
+            .map_err(|(span, reason)| ParseTimeControlError {
+                input: s.to_owned(),
+                span,
+                reason,
+            })
     }
 }
 
@@ -567,7 +595,9 @@ impl Parser<'_> {
     /// separator), for errors that name the wrong part.
     fn word_from(&self, start: usize) -> Range<usize> {
         let rest = &self.s[start..];
-        let len = rest.find(|c: char| c.is_whitespace() || ",/+@:*".contains(c)).unwrap_or(rest.len());
+        let len = rest
+            .find(|c: char| c.is_whitespace() || ",/+@:*".contains(c))
+            .unwrap_or(rest.len());
         start..start + len.max(rest.chars().next().map_or(0, char::len_utf8))
     }
 
@@ -611,7 +641,10 @@ impl Parser<'_> {
             if self.eat(':') {
                 self.skip_ws();
                 let start = self.pos;
-                let word = self.s[start..].split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+                let word = self.s[start..]
+                    .split(|c: char| !c.is_ascii_alphabetic())
+                    .next()
+                    .unwrap_or("");
                 kind = match word.to_ascii_lowercase().as_str() {
                     "fischer" => BonusKind::Fischer,
                     "bronstein" => BonusKind::Bronstein,
@@ -620,7 +653,11 @@ impl Parser<'_> {
                 };
                 self.pos += word.len();
             }
-            bonus = Some(Bonus { kind, amount, from_move });
+            bonus = Some(Bonus {
+                kind,
+                amount,
+                from_move,
+            });
         }
         self.skip_ws();
         if self.pos < self.s.len() {
@@ -631,7 +668,9 @@ impl Parser<'_> {
         TimeControl::new(periods, repeat_last, bonus).map_err(|e| {
             // Point at the period at fault where there is one.
             let span = match &e {
-                InvalidTimeControl::MissingMoves(i) | InvalidTimeControl::ZeroMoves(i) => spans[*i].clone(),
+                InvalidTimeControl::MissingMoves(i) | InvalidTimeControl::ZeroMoves(i) => {
+                    spans[*i].clone()
+                }
                 InvalidTimeControl::ZeroFirstPeriod => spans[0].clone(),
                 InvalidTimeControl::LastPeriodEnds => spans[spans.len() - 1].clone(),
                 _ => 0..self.s.len(),
@@ -644,7 +683,10 @@ impl Parser<'_> {
     fn count(&mut self) -> PResult<u32> {
         self.skip_ws();
         let start = self.pos;
-        let digits = self.s[start..].bytes().take_while(u8::is_ascii_digit).count();
+        let digits = self.s[start..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
         if digits == 0 {
             return Err((self.word_from(start), ParseReason::BadMoves));
         }
@@ -673,7 +715,10 @@ impl Parser<'_> {
                 }
             }
             let num_start = self.pos;
-            let int_len = self.s[num_start..].bytes().take_while(u8::is_ascii_digit).count();
+            let int_len = self.s[num_start..]
+                .bytes()
+                .take_while(u8::is_ascii_digit)
+                .count();
             if int_len == 0 {
                 if last_rank == 3 {
                     return Err((self.word_from(num_start), ParseReason::ExpectedNumber));
@@ -687,7 +732,10 @@ impl Parser<'_> {
             let mut nanos: u32 = 0;
             let mut has_fraction = false;
             if self.s[self.pos..].starts_with('.') {
-                let frac_len = self.s[self.pos + 1..].bytes().take_while(u8::is_ascii_digit).count();
+                let frac_len = self.s[self.pos + 1..]
+                    .bytes()
+                    .take_while(u8::is_ascii_digit)
+                    .count();
                 if frac_len == 0 {
                     return Err((self.word_from(num_start), ParseReason::ExpectedNumber));
                 }
@@ -794,20 +842,59 @@ mod tests {
         assert_eq!(err("90m/0"), ("0".into(), ParseReason::BadMoves));
         assert_eq!(err("2h/50*,1h"), ("*".into(), ParseReason::RepeatNotLast));
         assert_eq!(err("30s1m"), ("1m".into(), ParseReason::UnitOrder));
-        assert_eq!(err("1.5m"), ("1.5m".into(), ParseReason::FractionNotSeconds));
+        assert_eq!(
+            err("1.5m"),
+            ("1.5m".into(), ParseReason::FractionNotSeconds)
+        );
         assert_eq!(err("1.s"), ("1.s".into(), ParseReason::ExpectedNumber));
-        assert_eq!(err("1.0000000001s"), ("1.0000000001".into(), ParseReason::TooPrecise));
-        assert_eq!(err("3m+2s:bernstein"), ("bernstein".into(), ParseReason::BadKind));
+        assert_eq!(
+            err("1.0000000001s"),
+            ("1.0000000001".into(), ParseReason::TooPrecise)
+        );
+        assert_eq!(
+            err("3m+2s:bernstein"),
+            ("bernstein".into(), ParseReason::BadKind)
+        );
         assert_eq!(err("3m+"), (String::new(), ParseReason::ExpectedNumber));
         assert_eq!(err("3m+2s extra"), ("extra".into(), ParseReason::Trailing));
         assert_eq!(err("3m+2s@x"), ("x".into(), ParseReason::BadMoves));
-        assert_eq!(err("99999999999999999999h"), ("99999999999999999999".into(), ParseReason::TooLarge));
+        assert_eq!(
+            err("99999999999999999999h"),
+            ("99999999999999999999".into(), ParseReason::TooLarge)
+        );
         assert_eq!(err("1001h"), ("1001".into(), ParseReason::TooLarge));
-        assert_eq!(err("2h,1h"), ("2h".into(), ParseReason::Invalid(InvalidTimeControl::MissingMoves(0))));
-        assert_eq!(err("0m"), ("0m".into(), ParseReason::Invalid(InvalidTimeControl::ZeroFirstPeriod)));
-        assert_eq!(err("2h/50,1h/25"), ("1h/25".into(), ParseReason::Invalid(InvalidTimeControl::LastPeriodEnds)));
-        assert_eq!(err("3m+0s"), ("3m+0s".into(), ParseReason::Invalid(InvalidTimeControl::ZeroBonus)));
-        assert_eq!(err("blitz-5"), ("blitz-5".into(), ParseReason::ExpectedNumber));
+        assert_eq!(
+            err("2h,1h"),
+            (
+                "2h".into(),
+                ParseReason::Invalid(InvalidTimeControl::MissingMoves(0))
+            )
+        );
+        assert_eq!(
+            err("0m"),
+            (
+                "0m".into(),
+                ParseReason::Invalid(InvalidTimeControl::ZeroFirstPeriod)
+            )
+        );
+        assert_eq!(
+            err("2h/50,1h/25"),
+            (
+                "1h/25".into(),
+                ParseReason::Invalid(InvalidTimeControl::LastPeriodEnds)
+            )
+        );
+        assert_eq!(
+            err("3m+0s"),
+            (
+                "3m+0s".into(),
+                ParseReason::Invalid(InvalidTimeControl::ZeroBonus)
+            )
+        );
+        assert_eq!(
+            err("blitz-5"),
+            ("blitz-5".into(), ParseReason::ExpectedNumber)
+        );
         assert_eq!(err("5m–3s"), ("–3s".into(), ParseReason::Trailing));
     }
 
@@ -820,7 +907,10 @@ mod tests {
              or repeat (/moves*) at \"1h/25\""
         );
         let e = "3m+".parse::<TimeControl>().unwrap_err();
-        assert_eq!(e.to_string(), "time control \"3m+\": expected a number at the end");
+        assert_eq!(
+            e.to_string(),
+            "time control \"3m+\": expected a number at the end"
+        );
     }
 
     #[test]
@@ -842,7 +932,10 @@ mod tests {
         let json = serde_json::to_string(&tc).unwrap();
         assert_eq!(json, "\"90m/45,30m+30s@46\"");
         assert_eq!(serde_json::from_str::<TimeControl>(&json).unwrap(), tc);
-        assert_eq!(serde_json::from_str::<TimeControl>("\"fmjd-preferred\"").unwrap(), tc);
+        assert_eq!(
+            serde_json::from_str::<TimeControl>("\"fmjd-preferred\"").unwrap(),
+            tc
+        );
         assert!(serde_json::from_str::<TimeControl>("\"nonsense\"").is_err());
     }
 }

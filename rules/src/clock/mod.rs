@@ -94,11 +94,13 @@ mod state;
 mod time;
 
 pub use control::{
-    Bonus, BonusKind, InvalidTimeControl, ParseReason, ParseTimeControlError, Period, TimeControl, MAX_MOVES, MAX_TIME,
+    Bonus, BonusKind, InvalidTimeControl, ParseReason, ParseTimeControlError, Period, TimeControl,
+    MAX_MOVES, MAX_TIME,
 };
 pub use preset::{LookupError, Preset, PresetFamily, PRESETS, PRESET_FAMILIES};
 pub use report::{ClockReport, FlagReport, SideReport};
 pub use state::{
-    Clock, ClockError, ClockEvent, ClockEventKind, Press, DEFAULT_WARNINGS, MAX_WARNINGS, TIME_TROUBLE,
+    Clock, ClockError, ClockEvent, ClockEventKind, Press, DEFAULT_WARNINGS, MAX_WARNINGS,
+    TIME_TROUBLE,
 };
 pub use time::GameTime;

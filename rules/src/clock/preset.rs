@@ -24,7 +24,9 @@ impl Preset {
     pub fn control(&self) -> TimeControl {
         // Every `written` form in PRESETS parses and displays back to itself:
         // checked for each entry by the test `every_preset_is_canonical`.
-        self.written.parse().expect("preset written forms are valid (tested)")
+        self.written
+            .parse()
+            .expect("preset written forms are valid (tested)")
     }
 }
 
@@ -169,9 +171,16 @@ impl TimeControl {
         match eubgf_preset(name) {
             Ok(Some(tc)) => return Ok(tc),
             Ok(None) => {}
-            Err(()) => return Err(LookupError::BadMatchLength { name: name_or_spec.to_owned() }),
+            Err(()) => {
+                return Err(LookupError::BadMatchLength {
+                    name: name_or_spec.to_owned(),
+                })
+            }
         }
-        name_or_spec.parse().map_err(|spec| LookupError::Neither { name: name_or_spec.to_owned(), spec })
+        name_or_spec.parse().map_err(|spec| LookupError::Neither {
+            name: name_or_spec.to_owned(),
+            spec,
+        })
     }
 }
 
@@ -182,7 +191,12 @@ fn eubgf_preset(name: &str) -> Result<Option<TimeControl>, ()> {
     let Some(rest) = lower.strip_prefix("eubgf-") else {
         return Ok(None);
     };
-    let points = |s: &str| s.parse::<u32>().ok().filter(|&n| (1..=1000).contains(&n)).ok_or(());
+    let points = |s: &str| {
+        s.parse::<u32>()
+            .ok()
+            .filter(|&n| (1..=1000).contains(&n))
+            .ok_or(())
+    };
     let (pa, pb) = match rest.strip_prefix("away-") {
         Some(ab) => {
             let (a, b) = ab.split_once('-').ok_or(())?;
@@ -205,13 +219,25 @@ mod tests {
     #[test]
     fn every_preset_is_canonical() {
         for p in PRESETS {
-            let tc: TimeControl = p.written.parse().unwrap_or_else(|e| panic!("{}: {e}", p.name));
-            assert_eq!(tc.to_string(), p.written, "{} is not written canonically", p.name);
+            let tc: TimeControl = p
+                .written
+                .parse()
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            assert_eq!(
+                tc.to_string(),
+                p.written,
+                "{} is not written canonically",
+                p.name
+            );
             assert_eq!(TimeControl::preset(p.name), Some(tc.clone()));
             assert_eq!(TimeControl::lookup(p.name), Ok(tc));
         }
         for fam in PRESET_FAMILIES {
-            assert!(TimeControl::preset(fam.example).is_some(), "{}", fam.example);
+            assert!(
+                TimeControl::preset(fam.example).is_some(),
+                "{}",
+                fam.example
+            );
         }
     }
 
@@ -225,13 +251,34 @@ mod tests {
 
     #[test]
     fn eubgf_names() {
-        assert_eq!(TimeControl::preset("eubgf-1").unwrap().to_string(), "2m+12s:delay");
-        assert_eq!(TimeControl::preset("EUBGF-11").unwrap().to_string(), "22m+12s:delay");
+        assert_eq!(
+            TimeControl::preset("eubgf-1").unwrap().to_string(),
+            "2m+12s:delay"
+        );
+        assert_eq!(
+            TimeControl::preset("EUBGF-11").unwrap().to_string(),
+            "22m+12s:delay"
+        );
         // (3 + 4) / 2 · 2 min = 7 min
-        assert_eq!(TimeControl::preset("eubgf-away-3-4").unwrap().to_string(), "7m+12s:delay");
-        for bad in ["eubgf-0", "eubgf-", "eubgf-x", "eubgf-away-3", "eubgf-away-0-1", "eubgf-1001", "eubgf-away-1-2-3"] {
+        assert_eq!(
+            TimeControl::preset("eubgf-away-3-4").unwrap().to_string(),
+            "7m+12s:delay"
+        );
+        for bad in [
+            "eubgf-0",
+            "eubgf-",
+            "eubgf-x",
+            "eubgf-away-3",
+            "eubgf-away-0-1",
+            "eubgf-1001",
+            "eubgf-away-1-2-3",
+        ] {
             assert_eq!(TimeControl::preset(bad), None, "{bad}");
-            assert_eq!(TimeControl::lookup(bad), Err(LookupError::BadMatchLength { name: bad.into() }), "{bad}");
+            assert_eq!(
+                TimeControl::lookup(bad),
+                Err(LookupError::BadMatchLength { name: bad.into() }),
+                "{bad}"
+            );
         }
     }
 

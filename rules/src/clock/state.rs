@@ -136,7 +136,11 @@ struct Burn {
 
 fn burn(since: GameTime, delay_left: Duration, elapsed: Duration) -> Burn {
     let d = delay_left.min(elapsed);
-    Burn { count_from: since + d, delay_left: delay_left - d, rest: elapsed - d }
+    Burn {
+        count_from: since + d,
+        delay_left: delay_left - d,
+        rest: elapsed - d,
+    }
 }
 
 /// A two-sided game clock: it runs a [`TimeControl`] on times the caller
@@ -298,7 +302,10 @@ impl Clock {
 
     fn check_time(&mut self, at: GameTime) -> Result<(), ClockError> {
         if at < self.last {
-            return Err(ClockError::TimeWentBackwards { last: self.last, at });
+            return Err(ClockError::TimeWentBackwards {
+                last: self.last,
+                at,
+            });
         }
         self.last = at;
         Ok(())
@@ -307,7 +314,9 @@ impl Clock {
     /// The delay `c` gets at the start of their next turn.
     fn delay_for(&self, c: Color) -> Duration {
         match self.control.bonus() {
-            Some(b) if b.kind == BonusKind::Delay && b.applies_to(self.sides[idx(c)].moves + 1) => b.amount,
+            Some(b) if b.kind == BonusKind::Delay && b.applies_to(self.sides[idx(c)].moves + 1) => {
+                b.amount
+            }
             _ => Duration::ZERO,
         }
     }
@@ -338,7 +347,11 @@ impl Clock {
         if s.flag.is_none() && b.rest >= before {
             let fell = b.count_from + before;
             s.flag = Some(fell);
-            events.push(ClockEvent { at: fell, side: side_color, kind: ClockEventKind::Flag });
+            events.push(ClockEvent {
+                at: fell,
+                side: side_color,
+                kind: ClockEventKind::Flag,
+            });
         }
         s.remaining = before.saturating_sub(b.rest);
         s.used += elapsed;
@@ -406,7 +419,15 @@ impl Clock {
         self.thinking = Duration::ZERO;
         self.delay_left = self.delay_for(self.turn);
         self.run = Run::Running { since: at };
-        Ok(Press { side, move_number, move_time, bonus, control_reached, period_time, events })
+        Ok(Press {
+            side,
+            move_number,
+            move_time,
+            bonus,
+            control_reached,
+            period_time,
+            events,
+        })
     }
 
     /// Stops the clock at `at` (the arbiter is called, 001 ch. III 7).
@@ -439,7 +460,12 @@ impl Clock {
     /// arbiter should also correct the time"; ch. II 6.19). A non-zero time
     /// lifts that side's flag; zero makes it fall at `at` if it had not.
     /// Warnings are re-armed for the new time. Returns what happened before.
-    pub fn set_remaining(&mut self, side: Color, remaining: Duration, at: GameTime) -> Result<Vec<ClockEvent>, ClockError> {
+    pub fn set_remaining(
+        &mut self,
+        side: Color,
+        remaining: Duration,
+        at: GameTime,
+    ) -> Result<Vec<ClockEvent>, ClockError> {
         let mut events = self.settle(at)?;
         let s = &mut self.sides[idx(side)];
         s.remaining = remaining;
@@ -447,7 +473,11 @@ impl Clock {
             s.flag = None;
         } else if s.flag.is_none() {
             s.flag = Some(at);
-            events.push(ClockEvent { at, side, kind: ClockEventKind::Flag });
+            events.push(ClockEvent {
+                at,
+                side,
+                kind: ClockEventKind::Flag,
+            });
         }
         self.arm(side);
         Ok(events)
@@ -458,7 +488,12 @@ impl Clock {
     /// period follows from the count; the list of move times is cut to it
     /// (and is shorter than the count if the count was raised). Time is not
     /// changed: set it with [`set_remaining`](Self::set_remaining).
-    pub fn set_moves(&mut self, side: Color, moves: u32, at: GameTime) -> Result<Vec<ClockEvent>, ClockError> {
+    pub fn set_moves(
+        &mut self,
+        side: Color,
+        moves: u32,
+        at: GameTime,
+    ) -> Result<Vec<ClockEvent>, ClockError> {
         let events = self.settle(at)?;
         let (period, period_moves) = self.control.period_at(moves);
         let s = &mut self.sides[idx(side)];
@@ -520,21 +555,30 @@ impl Clock {
             }
         }
         if s.flag.is_none() {
-            consider(ClockEvent { at: count_from + s.remaining, side: self.turn, kind: ClockEventKind::Flag });
+            consider(ClockEvent {
+                at: count_from + s.remaining,
+                side: self.turn,
+                kind: ClockEventKind::Flag,
+            });
         }
         best
     }
 
     /// The running side's state projected to `at`: (remaining, used,
     /// thinking, delay left, flag). `None` for a stopped clock.
-    fn live(&self, at: GameTime) -> Option<(Duration, Duration, Duration, Duration, Option<GameTime>)> {
+    fn live(
+        &self,
+        at: GameTime,
+    ) -> Option<(Duration, Duration, Duration, Duration, Option<GameTime>)> {
         let Run::Running { since } = self.run else {
             return None;
         };
         let s = &self.sides[idx(self.turn)];
         let elapsed = at.saturating_since(since);
         let b = burn(since, self.delay_left, elapsed);
-        let flag = s.flag.or_else(|| (b.rest >= s.remaining).then(|| b.count_from + s.remaining));
+        let flag = s
+            .flag
+            .or_else(|| (b.rest >= s.remaining).then(|| b.count_from + s.remaining));
         Some((
             s.remaining.saturating_sub(b.rest),
             s.used + elapsed,
@@ -544,7 +588,11 @@ impl Clock {
         ))
     }
 
-    fn live_for(&self, side: Color, at: GameTime) -> Option<(Duration, Duration, Duration, Duration, Option<GameTime>)> {
+    fn live_for(
+        &self,
+        side: Color,
+        at: GameTime,
+    ) -> Option<(Duration, Duration, Duration, Duration, Option<GameTime>)> {
         if side == self.turn {
             self.live(at)
         } else {
@@ -555,14 +603,16 @@ impl Clock {
     /// `side`'s remaining time at `at` (zero once their flag has fallen).
     #[must_use]
     pub fn remaining(&self, side: Color, at: GameTime) -> Duration {
-        self.live_for(side, at).map_or(self.sides[idx(side)].remaining, |l| l.0)
+        self.live_for(side, at)
+            .map_or(self.sides[idx(side)].remaining, |l| l.0)
     }
 
     /// The time `side` has used at `at` (pauses excluded; delays included,
     /// as the player did spend them).
     #[must_use]
     pub fn used(&self, side: Color, at: GameTime) -> Duration {
-        self.live_for(side, at).map_or(self.sides[idx(side)].used, |l| l.1)
+        self.live_for(side, at)
+            .map_or(self.sides[idx(side)].used, |l| l.1)
     }
 
     /// The time the side to move has spent on the current move at `at`.
@@ -581,7 +631,8 @@ impl Clock {
     /// When `side`'s flag fell, if it has by `at`.
     #[must_use]
     pub fn flag(&self, side: Color, at: GameTime) -> Option<GameTime> {
-        self.live_for(side, at).map_or(self.sides[idx(side)].flag, |l| l.4)
+        self.live_for(side, at)
+            .map_or(self.sides[idx(side)].flag, |l| l.4)
     }
 
     /// The first flag to fall by `at`, and when (001 ch. II 3.5.5: with both
@@ -632,7 +683,9 @@ impl Clock {
     #[must_use]
     pub fn moves_to_control(&self, side: Color) -> Option<u32> {
         let s = &self.sides[idx(side)];
-        self.control.periods()[s.period].moves.map(|k| k.saturating_sub(s.period_moves))
+        self.control.periods()[s.period]
+            .moves
+            .map(|k| k.saturating_sub(s.period_moves))
     }
 
     /// The period `side` is in (0 = the first).
@@ -644,7 +697,9 @@ impl Clock {
     /// Whether `side`'s next move gets a per-move bonus (or delay).
     #[must_use]
     pub fn bonus_applies(&self, side: Color) -> bool {
-        self.control.bonus().is_some_and(|b| b.applies_to(self.sides[idx(side)].moves + 1))
+        self.control
+            .bonus()
+            .is_some_and(|b| b.applies_to(self.sides[idx(side)].moves + 1))
     }
 
     /// 001 ch. II 6.13: whether `side` is in time trouble at `at`: 5 minutes
@@ -652,7 +707,9 @@ impl Clock {
     /// flag not fallen.
     #[must_use]
     pub fn in_time_trouble(&self, side: Color, at: GameTime) -> bool {
-        !self.bonus_applies(side) && self.flag(side, at).is_none() && self.remaining(side, at) <= TIME_TROUBLE
+        !self.bonus_applies(side)
+            && self.flag(side, at).is_none()
+            && self.remaining(side, at) <= TIME_TROUBLE
     }
 
     /// The time each of `side`'s moves took, in order (pauses excluded).
@@ -704,7 +761,10 @@ impl Clock {
             delay_left_ms: millis(self.delay_left(at)),
             white: side(Color::White),
             black: side(Color::Black),
-            first_flag: self.first_flag(at).map(|(side, t)| FlagReport { side, at_ms: t.as_millis() }),
+            first_flag: self.first_flag(at).map(|(side, t)| FlagReport {
+                side,
+                at_ms: t.as_millis(),
+            }),
         }
     }
 }

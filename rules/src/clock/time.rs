@@ -131,14 +131,20 @@ mod tests {
         assert_eq!(GameTime::from_secs(5 * 60).to_string(), "5:00");
         assert_eq!(GameTime::from_secs(2 * 3600 + 61).to_string(), "2:01:01");
         assert_eq!(GameTime::from_millis(1_250).to_string(), "0:01.25");
-        assert_eq!(GameTime::from_duration(Duration::from_nanos(1)).to_string(), "0:00.000000001");
+        assert_eq!(
+            GameTime::from_duration(Duration::from_nanos(1)).to_string(),
+            "0:00.000000001"
+        );
     }
 
     #[test]
     fn add_saturates() {
         let t = GameTime::from_duration(Duration::MAX) + Duration::from_secs(1);
         assert_eq!(t.since_start(), Duration::MAX);
-        assert_eq!(GameTime::from_duration(Duration::MAX).checked_add(Duration::from_secs(1)), None);
+        assert_eq!(
+            GameTime::from_duration(Duration::MAX).checked_add(Duration::from_secs(1)),
+            None
+        );
         assert_eq!(GameTime::from_duration(Duration::MAX).as_millis(), u64::MAX);
     }
 }
