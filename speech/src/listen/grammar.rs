@@ -30,6 +30,8 @@ pub enum Meaning {
 pub struct Phrase {
     /// The words.
     pub words: Words,
+    /// The units the matcher compares ([`Lexicon::tokens`]).
+    pub tokens: Words,
     /// What they mean.
     pub meaning: Meaning,
 }
@@ -104,6 +106,7 @@ impl Grammar {
                             for lead in lex.taken.iter().chain(std::iter::once(&Vec::new())) {
                                 let w = words.iter().chain(lead).chain(tail).cloned().collect();
                                 phrases.push(Phrase {
+                                    tokens: Vec::new(),
                                     words: w,
                                     meaning: Meaning::Move(i),
                                 });
@@ -111,6 +114,7 @@ impl Grammar {
                         }
                     }
                     phrases.push(Phrase {
+                        tokens: Vec::new(),
                         words,
                         meaning: Meaning::Move(i),
                     });
@@ -123,6 +127,7 @@ impl Grammar {
                     for sq in pos.variant().all_squares() {
                         for words in fill(t, lex, 0, 0, sq.number()) {
                             phrases.push(Phrase {
+                                tokens: Vec::new(),
                                 words,
                                 meaning: Meaning::Command(kind, Some(sq.number())),
                             });
@@ -131,12 +136,16 @@ impl Grammar {
                 } else {
                     for words in fill(t, lex, 0, 0, 0) {
                         phrases.push(Phrase {
+                            tokens: Vec::new(),
                             words,
                             meaning: Meaning::Command(kind, None),
                         });
                     }
                 }
             }
+        }
+        for p in &mut phrases {
+            p.tokens = lex.tokens(&p.words);
         }
         Grammar {
             moves,
@@ -371,6 +380,7 @@ fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcri
         .into_iter()
         .filter(|w| w != "[unk]")
         .collect();
+    let heard = lex.tokens(&heard);
     if heard.is_empty() {
         return Heard::Unknown { transcript };
     }
@@ -378,7 +388,7 @@ fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcri
     // Best cost per meaning.
     let mut best: Vec<(Meaning, f32)> = Vec::new();
     for p in &grammar.phrases {
-        let c = costs.distance(&heard, &p.words);
+        let c = costs.distance(&heard, &p.tokens);
         if c > MAX_COST + TIE_WINDOW {
             continue;
         }
@@ -457,7 +467,9 @@ fn illegal_or_unknown(
             i += 1;
         }
     }
-    let [from, to, ..] = numbers[..] else {
+    // Exactly two squares and nothing else that counts: otherwise the words
+    // are too garbled to say which move was meant.
+    let [from, to] = numbers[..] else {
         return Heard::Unknown { transcript };
     };
     let (reason, message) = why_illegal(pos, from, to);
@@ -571,7 +583,7 @@ mod tests {
 
     #[test]
     fn illegal_move_is_never_a_move() {
-        let h = hear(&Lexicon::english(), None, "thirty two twenty seven");
+        let h = hear(&Lexicon::english(), None, "thirty two twenty six");
         assert!(
             matches!(
                 h,

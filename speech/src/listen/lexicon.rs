@@ -171,6 +171,10 @@ pub struct Lexicon {
     pub commands: BTreeMap<CommandKind, Vec<Template>>,
     /// Typical mis-hearings: (heard, meant) -> cost in 0..=1.
     pub confusions: BTreeMap<(String, String), f32>,
+    /// Compare syllable by syllable (`match = syllables`), for languages
+    /// whose recognizers split words unpredictably: the Korean model hears
+    /// "삼십사" (34) as "삼십 사" or "삼 십사".
+    pub match_syllables: bool,
 }
 
 const POLISH: &str = include_str!("lexicons/pl.txt");
@@ -246,6 +250,16 @@ impl Lexicon {
             let alternatives = || value.split('|').map(str::trim);
             if key == "lang" {
                 lex.lang = value.to_owned();
+            } else if key == "match" {
+                lex.match_syllables = match value {
+                    "words" => false,
+                    "syllables" => true,
+                    _ => {
+                        return Err(err(format!(
+                            "match is `words` or `syllables`, got {value:?}"
+                        )))
+                    }
+                };
             } else if let Some(n) = key.strip_prefix("number.") {
                 let n = parse_square_number(n)
                     .ok_or_else(|| err(format!("bad square number in {key:?}")))?;
@@ -387,13 +401,27 @@ impl Lexicon {
         out
     }
 
-    /// Reads a number spoken as words at the start of `words`, longest match
-    /// first (nominative or "from" forms): `(number, words used)`.
+    /// The units the matcher compares: the words, or their syllables.
+    #[must_use]
+    pub fn tokens(&self, words: &[String]) -> Words {
+        if self.match_syllables {
+            words
+                .iter()
+                .flat_map(|w| w.chars().map(String::from))
+                .collect()
+        } else {
+            words.to_vec()
+        }
+    }
+
+    /// Reads a number spoken at the start of `tokens` (see [`Lexicon::tokens`]),
+    /// longest match first (nominative or "from" forms): `(number, tokens used)`.
     #[must_use]
     pub fn read_number(&self, words: &[String]) -> Option<(u8, usize)> {
         let mut best: Option<(u8, usize)> = None;
         for (&n, forms) in self.numbers.iter().chain(self.numbers_from.iter()) {
             for f in forms {
+                let f = &self.tokens(f);
                 let len = f.len();
                 if words.len() >= len
                     && words[..len].iter().zip(f).all(|(a, b)| fold(a) == fold(b))

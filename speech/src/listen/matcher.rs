@@ -18,11 +18,11 @@
 //! | other substitution | 0.3 + 0.7 x letter edit distance / longer length |
 //! | connective or filler heard but not in the phrase | 0.35 (`[unk]`: 0.5) |
 //! | connective of the phrase not heard | 0.35 |
-//! | number word added or dropped | 1.0 |
+//! | number word or command word ("zegar") added or dropped | 1.0 |
 
 use std::collections::HashSet;
 
-use super::lexicon::{fold, Lexicon};
+use super::lexicon::{fold, Lexicon, Slot};
 
 /// The cost above which a phrase is not considered heard at all.
 pub const MAX_COST: f32 = 0.75;
@@ -41,6 +41,7 @@ const NUMBER_INDEL: f32 = 1.0;
 pub struct Costs<'a> {
     lex: &'a Lexicon,
     number_words: HashSet<String>,
+    keywords: HashSet<String>,
 }
 
 impl<'a> Costs<'a> {
@@ -49,11 +50,42 @@ impl<'a> Costs<'a> {
     pub fn new(lex: &'a Lexicon) -> Costs<'a> {
         let mut number_words = HashSet::new();
         for n in 1..=50 {
-            for w in lex.number(n).iter().chain(lex.number_from(n)).flatten() {
-                number_words.insert(fold(w));
+            for form in lex.number(n).iter().chain(lex.number_from(n)) {
+                for w in lex.tokens(form) {
+                    number_words.insert(fold(&w));
+                }
             }
         }
-        Costs { lex, number_words }
+        // Words that only commands use ("zegar", "pole"): what makes a
+        // command a command, so dropping or adding one is as bad as a number.
+        let mut connectives = HashSet::new();
+        for t in lex.moves.iter().chain(&lex.captures) {
+            for s in t {
+                if let Slot::Word(w) = s {
+                    connectives.extend(lex.tokens(std::slice::from_ref(w)));
+                }
+            }
+        }
+        for w in &lex.taken {
+            connectives.extend(lex.tokens(w));
+        }
+        let mut keywords = HashSet::new();
+        for t in lex.commands.values().flatten() {
+            for s in t {
+                if let Slot::Word(w) = s {
+                    keywords.extend(
+                        lex.tokens(std::slice::from_ref(w))
+                            .into_iter()
+                            .filter(|k| !connectives.contains(k)),
+                    );
+                }
+            }
+        }
+        Costs {
+            lex,
+            number_words,
+            keywords,
+        }
     }
 
     fn is_number(&self, w: &str) -> bool {
@@ -91,7 +123,7 @@ impl<'a> Costs<'a> {
     pub fn insert(&self, heard: &str) -> f32 {
         if heard == "[unk]" {
             UNK_INSERT
-        } else if self.is_number(heard) {
+        } else if self.is_number(heard) || self.keywords.contains(heard) {
             NUMBER_INDEL
         } else {
             CONNECTIVE_INDEL
@@ -101,7 +133,7 @@ impl<'a> Costs<'a> {
     /// Cost of a phrase word that was not heard.
     #[must_use]
     pub fn delete(&self, meant: &str) -> f32 {
-        if self.is_number(meant) {
+        if self.is_number(meant) || self.keywords.contains(meant) {
             NUMBER_INDEL
         } else {
             CONNECTIVE_INDEL
