@@ -589,7 +589,7 @@ mod tests {
                 h,
                 Heard::Illegal {
                     from: 32,
-                    to: 27,
+                    to: 26,
                     reason: IllegalReason::Unreachable,
                     ..
                 }
