@@ -1,1 +1,31 @@
-//! placeholder
+//! tandem's braille: what a refreshable braille display shows of the game
+//! (list, rows, 8-dot graphic and status views; [`render`]) apart from how
+//! it is shown ([`display`]: BrlAPI/BRLTTY, a terminal, memory), and what its
+//! keys do ([`ui`], [`keymap`]).
+//!
+//! ```
+//! use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+//! use tandem_rules::{Position, Variant};
+//! let pos = Position::from_fen(Variant::International, "W:W31,32,33,K45:B1,2,3,K12").unwrap();
+//! let lines = StandardRenderer::default().render(&pos, &StatusInfo::new(pos.turn()), View::List, Width::new(40).unwrap());
+//! assert_eq!(lines[0].text(), "W 31 32 33 K45 | B 1 2 3 K12");
+//! assert_eq!(lines[0].cell_to_square(2).map(|s| s.number()), Some(31));
+//! ```
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod cell;
+pub mod display;
+pub mod driver;
+pub mod keymap;
+pub mod line;
+pub mod render;
+pub mod table;
+#[cfg(feature = "testing")]
+pub mod testing;
+pub mod ui;
+
+pub use cell::Cell;
+pub use display::{BrailleDisplay, DisplayError, Geometry};
+pub use line::{BrailleLine, CellKind};
+pub use render::{BrailleRenderer, GraphicPatterns, StandardRenderer, StatusInfo, View, Width};
+pub use ui::{Action, BrailleUi, Key, KeyCommand};

@@ -1,0 +1,287 @@
+//! The display driver: a [`BrailleUi`] bound to a [`BrailleDisplay`].
+//!
+//! [`DisplayDriver`] is synchronous: the daemon calls [`DisplayDriver::update`]
+//! when a move is accepted and [`DisplayDriver::poll`] to take keys.
+//! [`spawn`] runs one on its own thread, fed by a channel, so that a slow or
+//! vanished display never holds up the game: display errors come back as
+//! [`DriverEvent::Unavailable`] (once per outage) and the UI keeps its state;
+//! the next successful write is reported as [`DriverEvent::Available`].
+
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use tandem_rules::Position;
+
+use crate::display::{BrailleDisplay, DisplayError};
+use crate::render::{StatusInfo, View, Width};
+use crate::ui::{Action, BrailleUi, Key};
+
+/// A UI and the display it shows on.
+#[derive(Debug)]
+pub struct DisplayDriver<D: BrailleDisplay> {
+    display: D,
+    ui: BrailleUi,
+}
+
+impl<D: BrailleDisplay> DisplayDriver<D> {
+    /// Binds a display; lines are rendered for its width (40 until it reports one).
+    pub fn new(display: D, position: Position, status: StatusInfo, view: View) -> DisplayDriver<D> {
+        let width = display
+            .geometry()
+            .map_or(Width::DEFAULT, |g| Width::clamped(g.width));
+        DisplayDriver {
+            display,
+            ui: BrailleUi::new(position, status, view, width),
+        }
+    }
+
+    /// The UI state.
+    #[must_use]
+    pub fn ui(&self) -> &BrailleUi {
+        &self.ui
+    }
+
+    /// The display.
+    #[must_use]
+    pub fn display(&self) -> &D {
+        &self.display
+    }
+
+    /// A move was accepted (or the clock or the boards changed): render and write.
+    pub fn update(&mut self, position: &Position, status: &StatusInfo) -> Result<(), DisplayError> {
+        self.ui.update(position, status);
+        self.redraw()
+    }
+
+    /// Shows a message until the next key.
+    pub fn show_message(&mut self, text: &str) -> Result<(), DisplayError> {
+        self.ui.show_message(text);
+        self.redraw()
+    }
+
+    /// Writes the current line (after adapting to the display's width).
+    pub fn redraw(&mut self) -> Result<(), DisplayError> {
+        if let Ok(g) = self.display.geometry() {
+            self.ui.set_width(Width::clamped(g.width));
+        }
+        self.display.write(&self.ui.current_line())
+    }
+
+    /// Handles a key as if pressed (and redraws if needed).
+    pub fn press(&mut self, key: Key) -> Result<Vec<Action>, DisplayError> {
+        let actions = self.ui.handle(key);
+        if actions.contains(&Action::Redraw) {
+            self.redraw()?;
+        }
+        Ok(actions)
+    }
+
+    /// Waits up to `timeout` for a key and handles it.
+    pub fn poll(&mut self, timeout: Duration) -> Result<Vec<Action>, DisplayError> {
+        match self.display.read_key(timeout)? {
+            Some(k) => self.press(k),
+            None => Ok(Vec::new()),
+        }
+    }
+}
+
+/// What the daemon sends to a spawned driver.
+#[derive(Debug, Clone)]
+pub enum DriverInput {
+    /// A new position and status (a move accepted, a clock tick).
+    Update {
+        /// The position to show.
+        position: Position,
+        /// The status line's facts.
+        status: StatusInfo,
+    },
+    /// A message to show until the next key.
+    Message(String),
+    /// Stop the driver thread.
+    Shutdown,
+}
+
+/// What a spawned driver reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DriverEvent {
+    /// A key gave an action (a move request, a command…).
+    Action(Action),
+    /// The display failed; reported once until it works again. The game goes on.
+    Unavailable(DisplayError),
+    /// The display works again after [`DriverEvent::Unavailable`].
+    Available,
+}
+
+/// A running driver thread.
+#[derive(Debug)]
+pub struct DriverHandle {
+    /// Send updates here.
+    pub input: Sender<DriverInput>,
+    /// Receive actions and display state changes here.
+    pub events: Receiver<DriverEvent>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl DriverHandle {
+    /// Stops the thread and waits for it.
+    pub fn shutdown(mut self) {
+        let _ = self.input.send(DriverInput::Shutdown);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for DriverHandle {
+    fn drop(&mut self) {
+        let _ = self.input.send(DriverInput::Shutdown);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// How often a spawned driver looks for keys between updates.
+pub const KEY_POLL: Duration = Duration::from_millis(10);
+
+/// Runs `driver` on its own thread. Updates are written as soon as they
+/// arrive; keys are polled every [`KEY_POLL`].
+pub fn spawn<D: BrailleDisplay + 'static>(
+    mut driver: DisplayDriver<D>,
+) -> std::io::Result<DriverHandle> {
+    let (in_tx, in_rx) = mpsc::channel::<DriverInput>();
+    let (ev_tx, ev_rx) = mpsc::channel::<DriverEvent>();
+    let thread = std::thread::Builder::new()
+        .name("tandem-braille".into())
+        .spawn(move || {
+            let mut down = false;
+            let mut report = |r: Result<(), DisplayError>, tx: &Sender<DriverEvent>| match r {
+                Ok(()) if down => {
+                    down = false;
+                    let _ = tx.send(DriverEvent::Available);
+                }
+                Ok(()) => {}
+                Err(e) if !down => {
+                    down = true;
+                    tracing::warn!("{e}");
+                    let _ = tx.send(DriverEvent::Unavailable(e));
+                }
+                Err(_) => {}
+            };
+            let first = driver.redraw();
+            report(first, &ev_tx);
+            loop {
+                match in_rx.recv_timeout(KEY_POLL) {
+                    Ok(DriverInput::Update { position, status }) => {
+                        let r = driver.update(&position, &status);
+                        report(r, &ev_tx);
+                    }
+                    Ok(DriverInput::Message(m)) => {
+                        let r = driver.show_message(&m);
+                        report(r, &ev_tx);
+                    }
+                    Ok(DriverInput::Shutdown) | Err(RecvTimeoutError::Disconnected) => return,
+                    Err(RecvTimeoutError::Timeout) => {}
+                }
+                match driver.poll(Duration::ZERO) {
+                    Ok(actions) => {
+                        for a in actions {
+                            if a != Action::Redraw && ev_tx.send(DriverEvent::Action(a)).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    Err(DisplayError::Closed) => return,
+                    Err(e) => report(Err(e), &ev_tx),
+                }
+            }
+        })?;
+    Ok(DriverHandle {
+        input: in_tx,
+        events: ev_rx,
+        thread: Some(thread),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::display::memory::MemoryDisplay;
+    use crate::table::text_cells;
+    use tandem_rules::{Color, Square, Variant};
+
+    #[test]
+    fn update_writes_the_view_at_the_display_width() {
+        let (d, h) = MemoryDisplay::new(20);
+        let pos = Position::start(Variant::International);
+        let mut drv = DisplayDriver::new(d, pos, StatusInfo::new(Color::White), View::Graphic);
+        drv.update(&pos, &StatusInfo::new(Color::White)).unwrap();
+        let mut want = text_cells("1 ");
+        want.extend([crate::GraphicPatterns::default().black_man; 5]);
+        want.resize(20, crate::Cell::BLANK);
+        assert_eq!(h.cells().unwrap(), want);
+    }
+
+    #[test]
+    fn an_unplugged_display_is_reported_once_and_the_game_goes_on() {
+        let (d, h) = MemoryDisplay::new(40);
+        let pos = Position::start(Variant::International);
+        let drv = DisplayDriver::new(d, pos, StatusInfo::new(Color::White), View::Rows);
+        let handle = spawn(drv).unwrap();
+        h.set_unplugged(true);
+        // A clock tick: same position, new status.
+        let pos2 = pos;
+        handle
+            .input
+            .send(DriverInput::Update {
+                position: pos2,
+                status: StatusInfo::new(Color::Black),
+            })
+            .unwrap();
+        let ev = handle.events.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert!(
+            matches!(ev, DriverEvent::Unavailable(DisplayError::Disconnected(_))),
+            "{ev:?}"
+        );
+        h.set_unplugged(false);
+        handle
+            .input
+            .send(DriverInput::Update {
+                position: pos2,
+                status: StatusInfo::new(Color::Black),
+            })
+            .unwrap();
+        assert_eq!(
+            handle.events.recv_timeout(Duration::from_secs(5)).unwrap(),
+            DriverEvent::Available
+        );
+        // Keys still work: two routing presses give a move request.
+        for _ in 0..6 {
+            h.press(Key::LineDown);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        let line = h.text().unwrap();
+        assert!(line.starts_with("31:w"), "{line}");
+        h.press(Key::Routing(5)); // over "32:w"
+        h.press(Key::LineUp);
+        h.press(Key::Routing(10)); // over "28:-" on the row above
+        let mut got = Vec::new();
+        while let Ok(DriverEvent::Action(a)) = handle.events.recv_timeout(Duration::from_secs(5)) {
+            let done = matches!(a, Action::MoveRequest { .. });
+            got.push(a);
+            if done {
+                break;
+            }
+        }
+        let sq = |n| Square::new(n).unwrap();
+        assert!(
+            got.contains(&Action::MoveRequest {
+                from: sq(32),
+                to: sq(28)
+            }),
+            "{got:?}"
+        );
+        handle.shutdown();
+    }
+}

@@ -1,0 +1,228 @@
+//! A rendered line: cells, the text they came from, and the square under each cell.
+
+use tandem_rules::Square;
+
+use crate::cell::{cells_to_string, Cell};
+use crate::table::text_cell;
+
+/// What a cell carries, which decides how a display writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CellKind {
+    /// A character of text: BrlAPI writes it through its text call so the
+    /// user's own braille table applies; elsewhere the NABCC table does.
+    Text,
+    /// A dot pattern (the graphic view): written as dots everywhere.
+    Graphic,
+}
+
+/// One line of a braille view.
+///
+/// The four vectors have the same length, one entry per cell:
+/// - `text`: one character per cell (for a graphic cell, a letter naming
+///   what it shows: `-`, `w`, `b`, `W`, `B`),
+/// - `cells`: the dots (NABCC for text cells),
+/// - `squares`: the square a cell shows, so that a routing key over cell `n`
+///   selects `squares[n]` (like NVDA's `brailleToRawPos`),
+/// - `kinds`: text or graphic.
+///
+/// Lines are not padded: a display blanks the cells past the end.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BrailleLine {
+    text: Vec<char>,
+    cells: Vec<Cell>,
+    squares: Vec<Option<Square>>,
+    kinds: Vec<CellKind>,
+}
+
+impl BrailleLine {
+    /// An empty line.
+    #[must_use]
+    pub fn new() -> BrailleLine {
+        BrailleLine::default()
+    }
+
+    /// A line of plain text (NABCC cells) that shows no square.
+    ///
+    /// ```
+    /// use tandem_braille::BrailleLine;
+    /// let l = BrailleLine::from_text("ok");
+    /// assert_eq!(l.cells_string(), "⠕⠅");
+    /// assert_eq!(l.squares(), &[None, None]);
+    /// ```
+    #[must_use]
+    pub fn from_text(text: &str) -> BrailleLine {
+        let mut l = BrailleLine::new();
+        l.push_text(text, None);
+        l
+    }
+
+    /// Appends text whose every cell shows `square`.
+    pub fn push_text(&mut self, text: &str, square: Option<Square>) {
+        for c in text.chars() {
+            self.text.push(c);
+            self.cells.push(text_cell(c));
+            self.squares.push(square);
+            self.kinds.push(CellKind::Text);
+        }
+    }
+
+    /// Appends one graphic cell, named by `letter` in the text.
+    pub fn push_graphic(&mut self, cell: Cell, letter: char, square: Option<Square>) {
+        self.text.push(letter);
+        self.cells.push(cell);
+        self.squares.push(square);
+        self.kinds.push(CellKind::Graphic);
+    }
+
+    /// Appends another line.
+    pub fn extend(&mut self, other: &BrailleLine) {
+        self.text.extend_from_slice(&other.text);
+        self.cells.extend_from_slice(&other.cells);
+        self.squares.extend_from_slice(&other.squares);
+        self.kinds.extend_from_slice(&other.kinds);
+    }
+
+    /// Number of cells.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether the line has no cells.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The text, one character per cell.
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.text.iter().collect()
+    }
+
+    /// The text characters, one per cell.
+    #[must_use]
+    pub fn chars(&self) -> &[char] {
+        &self.text
+    }
+
+    /// The cells.
+    #[must_use]
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// The cells as Unicode braille.
+    #[must_use]
+    pub fn cells_string(&self) -> String {
+        cells_to_string(&self.cells)
+    }
+
+    /// The square under each cell.
+    #[must_use]
+    pub fn squares(&self) -> &[Option<Square>] {
+        &self.squares
+    }
+
+    /// The square cell `n` shows (`None` past the end or over a label).
+    #[must_use]
+    pub fn cell_to_square(&self, n: usize) -> Option<Square> {
+        self.squares.get(n).copied().flatten()
+    }
+
+    /// Text or graphic, per cell.
+    #[must_use]
+    pub fn kinds(&self) -> &[CellKind] {
+        &self.kinds
+    }
+
+    /// Whether some cells are text and others graphic.
+    #[must_use]
+    pub fn is_mixed(&self) -> bool {
+        self.kinds.contains(&CellKind::Text) && self.kinds.contains(&CellKind::Graphic)
+    }
+
+    /// Adds `dots` to every cell that shows `square` (the selection mark).
+    pub fn mark(&mut self, square: Square, dots: Cell) {
+        for (c, s) in self.cells.iter_mut().zip(&self.squares) {
+            if *s == Some(square) {
+                *c = c.union(dots);
+            }
+        }
+    }
+
+    /// Extra dots per cell over what the text call writes: the graphic cells'
+    /// dots and any marks on text cells; for BrlAPI's `orMask`.
+    #[must_use]
+    pub fn overlay(&self) -> Vec<Cell> {
+        self.cells
+            .iter()
+            .zip(&self.text)
+            .zip(&self.kinds)
+            .map(|((c, t), k)| match k {
+                CellKind::Graphic => *c,
+                CellKind::Text => Cell(c.0 & !text_cell(*t).0),
+            })
+            .collect()
+    }
+
+    /// The cells padded with blanks (or cut) to `width`.
+    #[must_use]
+    pub fn cells_padded(&self, width: usize) -> Vec<Cell> {
+        let mut v: Vec<Cell> = self.cells.iter().copied().take(width).collect();
+        v.resize(width, Cell::BLANK);
+        v
+    }
+
+    /// The text a BrlAPI text call writes: text cells as they are, graphic
+    /// cells as spaces (their dots come from [`Self::overlay`]), padded or cut to `width`.
+    #[must_use]
+    pub fn text_padded(&self, width: usize) -> String {
+        let mut s: String = self
+            .text
+            .iter()
+            .zip(&self.kinds)
+            .take(width)
+            .map(|(t, k)| if *k == CellKind::Graphic { ' ' } else { *t })
+            .collect();
+        let n = s.chars().count();
+        s.extend(std::iter::repeat(' ').take(width.saturating_sub(n)));
+        s
+    }
+
+    /// Whether any cell carries dots the text call does not write.
+    #[must_use]
+    pub fn has_overlay(&self) -> bool {
+        self.overlay().iter().any(|c| c.0 != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(n: u8) -> Option<Square> {
+        Square::new(n)
+    }
+
+    #[test]
+    fn mark_and_overlay_touch_only_the_square() {
+        let mut l = BrailleLine::new();
+        l.push_text("16", None);
+        l.push_text(" ", None);
+        l.push_graphic(Cell(0x03), 'w', sq(16));
+        l.push_text("17", sq(17));
+        assert!(l.is_mixed());
+        assert_eq!(
+            l.overlay(),
+            vec![Cell(0), Cell(0), Cell(0), Cell(0x03), Cell(0), Cell(0)]
+        );
+        l.mark(Square::new(17).unwrap(), Cell::UNDERLINE);
+        assert_eq!(l.cells()[4], text_cell('1').union(Cell::UNDERLINE));
+        assert_eq!(l.overlay()[4], Cell::UNDERLINE);
+        assert_eq!(l.text_padded(8), "16  17  ");
+        assert_eq!(l.cells_padded(3).len(), 3);
+        assert_eq!(l.cell_to_square(3), sq(16));
+        assert_eq!(l.cell_to_square(99), None);
+    }
+}

@@ -1,0 +1,627 @@
+//! Renderers: a position (and the daemon's status) to braille lines of a
+//! given width. Pure and golden-tested (`tests/golden/*.txt`).
+//!
+//! The views, for international draughts (64-square draughts names its
+//! squares algebraically, 001 ch. I 2.6.4):
+//! - **list**: `W 31 32 33 K45 | B 1 2 3 K12`: white's pieces then black's by
+//!   square, kings with `K`; wrapped over further lines at word boundaries;
+//! - **rows**: one board row per line, every square with what stands on it:
+//!   `16:b 17:b 18:- 19:w 20:wk` (row 4 holds 16-20); `-` empty, `w`/`b` a
+//!   white/black man, `wk`/`bk` a king; a row too long for the display
+//!   continues on the next line;
+//! - **graphic**: the row's first square, a space, then one 8-dot cell per
+//!   square of the row (see [`GraphicPatterns`]);
+//! - **status**: `last 32-28 | black to move | W 4:59 B 5:00 | behind W 0 B 1`.
+//!
+//! Every cell keeps the square it shows ([`BrailleLine::squares`]).
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use tandem_rules::{Color, Piece, Position, Role, Square, Variant};
+
+use crate::cell::Cell;
+use crate::line::BrailleLine;
+
+/// What to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum View {
+    /// The pieces by square number.
+    List,
+    /// One board row per line, in words.
+    Rows,
+    /// One board row per line, one dot pattern per square.
+    Graphic,
+    /// Last move, side to move, clocks, how far each board is behind.
+    Status,
+}
+
+impl View {
+    /// Every view, in the order the "next view" key cycles through them.
+    pub const ALL: [View; 4] = [View::List, View::Rows, View::Graphic, View::Status];
+
+    /// The name used on the command line.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            View::List => "list",
+            View::Rows => "rows",
+            View::Graphic => "graphic",
+            View::Status => "status",
+        }
+    }
+
+    /// The view after this one (wrapping around).
+    #[must_use]
+    pub fn next(self) -> View {
+        match self {
+            View::List => View::Rows,
+            View::Rows => View::Graphic,
+            View::Graphic => View::Status,
+            View::Status => View::List,
+        }
+    }
+}
+
+impl fmt::Display for View {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An unknown view name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseViewError(pub String);
+
+impl fmt::Display for ParseViewError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown view {:?} (expected list, rows, graphic or status)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseViewError {}
+
+impl FromStr for View {
+    type Err = ParseViewError;
+
+    fn from_str(s: &str) -> Result<View, ParseViewError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "list" => Ok(View::List),
+            "rows" | "row" => Ok(View::Rows),
+            "graphic" | "graphics" => Ok(View::Graphic),
+            "status" => Ok(View::Status),
+            _ => Err(ParseViewError(s.to_owned())),
+        }
+    }
+}
+
+/// A display width in cells, 14 to 80 (the widths braille displays come in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Width(u16);
+
+impl Width {
+    /// The narrowest width supported.
+    pub const MIN: u16 = 14;
+    /// The widest width supported.
+    pub const MAX: u16 = 80;
+    /// The usual 40-cell display.
+    pub const DEFAULT: Width = Width(40);
+
+    /// A width, if it is within 14..=80.
+    ///
+    /// ```
+    /// use tandem_braille::Width;
+    /// assert_eq!(Width::new(40).unwrap().get(), 40);
+    /// assert!(Width::new(12).is_err());
+    /// ```
+    pub fn new(n: u16) -> Result<Width, WidthError> {
+        if (Width::MIN..=Width::MAX).contains(&n) {
+            Ok(Width(n))
+        } else {
+            Err(WidthError(n))
+        }
+    }
+
+    /// The width nearest to `n` within 14..=80 (for a display that reports
+    /// an unusual size: a 12-cell display still gets 14-cell lines, cut).
+    #[must_use]
+    pub fn clamped(n: usize) -> Width {
+        Width(n.clamp(Width::MIN.into(), Width::MAX.into()) as u16)
+    }
+
+    /// Cells.
+    #[must_use]
+    pub fn get(self) -> usize {
+        self.0.into()
+    }
+}
+
+/// A width outside 14..=80.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WidthError(pub u16);
+
+impl fmt::Display for WidthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "display width {} is outside {}..={}",
+            self.0,
+            Width::MIN,
+            Width::MAX
+        )
+    }
+}
+
+impl std::error::Error for WidthError {}
+
+/// What the status line shows. The daemon owns these facts (the game record,
+/// the clock, the boards' progress) and passes them in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusInfo {
+    /// The last move in strict notation (`32-28`), if any.
+    pub last_move: Option<String>,
+    /// The side to move.
+    pub to_move: Color,
+    /// White's remaining time, if a clock runs.
+    pub white_clock: Option<Duration>,
+    /// Black's remaining time, if a clock runs.
+    pub black_clock: Option<Duration>,
+    /// Moves (plies) the white player's board still lacks (001 ch. VIII: each
+    /// player has a board; the moves are made on both).
+    pub white_behind: u32,
+    /// Moves (plies) the black player's board still lacks.
+    pub black_behind: u32,
+}
+
+impl StatusInfo {
+    /// No move yet, no clock, both boards up to date, `to_move` to move.
+    #[must_use]
+    pub fn new(to_move: Color) -> StatusInfo {
+        StatusInfo {
+            last_move: None,
+            to_move,
+            white_clock: None,
+            black_clock: None,
+            white_behind: 0,
+            black_behind: 0,
+        }
+    }
+}
+
+/// A clock reading: `m:ss`, or `h:mm:ss` from one hour on; `--:--` when no clock runs.
+///
+/// ```
+/// use std::time::Duration;
+/// use tandem_braille::render::format_clock;
+/// assert_eq!(format_clock(Some(Duration::from_secs(299))), "4:59");
+/// assert_eq!(format_clock(Some(Duration::from_secs(3723))), "1:02:03");
+/// assert_eq!(format_clock(None), "--:--");
+/// ```
+#[must_use]
+pub fn format_clock(d: Option<Duration>) -> String {
+    let Some(d) = d else {
+        return "--:--".to_owned();
+    };
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// The dot patterns of the graphic view, one cell per square.
+///
+/// Defaults, chosen to be told apart by touch: the left column is white, the
+/// right column black, a man is two dots high and a king three (a king is a
+/// man "standing taller"); an empty square is a low line, so every square is
+/// felt and can be counted. Dots 7-8 stay free for the selection mark.
+///
+/// | square      | dots  | cell |
+/// |-------------|-------|------|
+/// | empty       | 3 6   | ⠤    |
+/// | white man   | 1 2   | ⠃    |
+/// | white king  | 1 2 3 | ⠇    |
+/// | black man   | 4 5   | ⠘    |
+/// | black king  | 4 5 6 | ⠸    |
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GraphicPatterns {
+    /// An empty square.
+    pub empty: Cell,
+    /// A white man.
+    pub white_man: Cell,
+    /// A white king.
+    pub white_king: Cell,
+    /// A black man.
+    pub black_man: Cell,
+    /// A black king.
+    pub black_king: Cell,
+}
+
+impl Default for GraphicPatterns {
+    fn default() -> GraphicPatterns {
+        GraphicPatterns {
+            empty: Cell(0b0010_0100),      // dots 3 6
+            white_man: Cell(0b0000_0011),  // dots 1 2
+            white_king: Cell(0b0000_0111), // dots 1 2 3
+            black_man: Cell(0b0001_1000),  // dots 4 5
+            black_king: Cell(0b0011_1000), // dots 4 5 6
+        }
+    }
+}
+
+impl GraphicPatterns {
+    /// The cell for what stands on a square.
+    #[must_use]
+    pub fn cell(&self, piece: Option<Piece>) -> Cell {
+        match piece {
+            None => self.empty,
+            Some(Piece {
+                color: Color::White,
+                role: Role::Man,
+            }) => self.white_man,
+            Some(Piece {
+                color: Color::White,
+                role: Role::King,
+            }) => self.white_king,
+            Some(Piece {
+                color: Color::Black,
+                role: Role::Man,
+            }) => self.black_man,
+            Some(Piece {
+                color: Color::Black,
+                role: Role::King,
+            }) => self.black_king,
+        }
+    }
+}
+
+/// The letter naming a graphic cell in the line's text: `-`, `w`, `W`, `b`, `B`.
+#[must_use]
+pub fn graphic_letter(piece: Option<Piece>) -> char {
+    match piece {
+        None => '-',
+        Some(Piece {
+            color: Color::White,
+            role: Role::Man,
+        }) => 'w',
+        Some(Piece {
+            color: Color::White,
+            role: Role::King,
+        }) => 'W',
+        Some(Piece {
+            color: Color::Black,
+            role: Role::Man,
+        }) => 'b',
+        Some(Piece {
+            color: Color::Black,
+            role: Role::King,
+        }) => 'B',
+    }
+}
+
+/// The rows view's word for what stands on a square.
+#[must_use]
+pub fn piece_code(piece: Option<Piece>) -> &'static str {
+    match piece {
+        None => "-",
+        Some(Piece {
+            color: Color::White,
+            role: Role::Man,
+        }) => "w",
+        Some(Piece {
+            color: Color::White,
+            role: Role::King,
+        }) => "wk",
+        Some(Piece {
+            color: Color::Black,
+            role: Role::Man,
+        }) => "b",
+        Some(Piece {
+            color: Color::Black,
+            role: Role::King,
+        }) => "bk",
+    }
+}
+
+/// Turns a position into braille lines (what to show, not how).
+pub trait BrailleRenderer {
+    /// The lines of `view` for a display `width` cells wide.
+    fn render(
+        &self,
+        pos: &Position,
+        status: &StatusInfo,
+        view: View,
+        width: Width,
+    ) -> Vec<BrailleLine>;
+}
+
+/// tandem's renderer (the views described in the module docs).
+#[derive(Debug, Clone, Default)]
+pub struct StandardRenderer {
+    /// The graphic view's dot patterns.
+    pub patterns: GraphicPatterns,
+}
+
+impl BrailleRenderer for StandardRenderer {
+    fn render(
+        &self,
+        pos: &Position,
+        status: &StatusInfo,
+        view: View,
+        width: Width,
+    ) -> Vec<BrailleLine> {
+        match view {
+            View::List => wrap(&list_atoms(pos), " ", width),
+            View::Rows => rows(pos, width),
+            View::Graphic => self.graphic(pos, width),
+            View::Status => status_lines(status, width),
+        }
+    }
+}
+
+impl StandardRenderer {
+    fn graphic(&self, pos: &Position, width: Width) -> Vec<BrailleLine> {
+        let v = pos.variant();
+        board_rows(v)
+            .map(|row| {
+                let mut line = BrailleLine::new();
+                // Every row has at least one square: rows of a board are never empty.
+                if let Some(&first) = row.first() {
+                    line.push_text(&v.square_name(first), None);
+                    line.push_text(" ", None);
+                }
+                for sq in row {
+                    let p = pos.piece_at(sq);
+                    line.push_graphic(self.patterns.cell(p), graphic_letter(p), Some(sq));
+                }
+                cut(line, width)
+            })
+            .collect()
+    }
+}
+
+/// The squares of each board row, top (black's side) to bottom.
+fn board_rows(v: Variant) -> impl Iterator<Item = Vec<Square>> {
+    (0..v.size()).map(move |r| (0..v.size()).filter_map(|c| v.square_at(r, c)).collect())
+}
+
+/// An unbreakable piece of a line.
+type Atom = BrailleLine;
+
+fn list_atoms(pos: &Position) -> Vec<Atom> {
+    let v = pos.variant();
+    let mut atoms = Vec::new();
+    for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
+        let mut first = true;
+        let prefix = if i == 0 { "W " } else { "| B " };
+        for (sq, piece) in pos.pieces().filter(|(_, p)| p.color == color) {
+            let mut a = Atom::new();
+            if first {
+                a.push_text(prefix, None);
+                first = false;
+            }
+            let king = if piece.role == Role::King { "K" } else { "" };
+            a.push_text(&format!("{king}{}", v.square_name(sq)), Some(sq));
+            atoms.push(a);
+        }
+        if first {
+            let mut a = Atom::new();
+            a.push_text(prefix, None);
+            a.push_text("-", None);
+            atoms.push(a);
+        }
+    }
+    atoms
+}
+
+fn rows(pos: &Position, width: Width) -> Vec<BrailleLine> {
+    let v = pos.variant();
+    board_rows(v)
+        .flat_map(|row| {
+            let atoms: Vec<Atom> = row
+                .into_iter()
+                .map(|sq| {
+                    let mut a = Atom::new();
+                    a.push_text(
+                        &format!("{}:{}", v.square_name(sq), piece_code(pos.piece_at(sq))),
+                        Some(sq),
+                    );
+                    a
+                })
+                .collect();
+            wrap(&atoms, " ", width)
+        })
+        .collect()
+}
+
+fn status_lines(s: &StatusInfo, width: Width) -> Vec<BrailleLine> {
+    let fields = [
+        format!("last {}", s.last_move.as_deref().unwrap_or("none")),
+        format!("{} to move", s.to_move.name()),
+        format!(
+            "W {} B {}",
+            format_clock(s.white_clock),
+            format_clock(s.black_clock)
+        ),
+        format!("behind W {} B {}", s.white_behind, s.black_behind),
+    ];
+    let mut atoms = Vec::new();
+    for f in &fields {
+        if f.chars().count() <= width.get() {
+            atoms.push(BrailleLine::from_text(f));
+        } else {
+            // A field wider than the display: its words wrap on their own.
+            let words: Vec<Atom> = f.split(' ').map(BrailleLine::from_text).collect();
+            for l in wrap(&words, " ", width) {
+                atoms.push(l);
+            }
+        }
+    }
+    wrap(&atoms, " | ", width)
+}
+
+/// Greedy wrapping: atoms joined by `sep`, a new line when the next atom
+/// does not fit; an atom wider than the display is cut into pieces.
+fn wrap(atoms: &[Atom], sep: &str, width: Width) -> Vec<BrailleLine> {
+    let w = width.get();
+    let sep_len = sep.chars().count();
+    let mut lines = Vec::new();
+    let mut cur = BrailleLine::new();
+    for atom in atoms {
+        let mut atom = atom.clone();
+        if !cur.is_empty() && cur.len() + sep_len + atom.len() <= w {
+            cur.push_text(sep, None);
+            cur.extend(&atom);
+            continue;
+        }
+        if !cur.is_empty() {
+            lines.push(std::mem::take(&mut cur));
+        }
+        while atom.len() > w {
+            let (head, tail) = split_at(&atom, w);
+            lines.push(head);
+            atom = tail;
+        }
+        cur = atom;
+    }
+    if !cur.is_empty() || lines.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+fn split_at(line: &BrailleLine, n: usize) -> (BrailleLine, BrailleLine) {
+    let mut head = BrailleLine::new();
+    let mut tail = BrailleLine::new();
+    for (i, ((c, sq), kind)) in line
+        .chars()
+        .iter()
+        .zip(line.squares())
+        .zip(line.kinds())
+        .enumerate()
+    {
+        let target = if i < n { &mut head } else { &mut tail };
+        match kind {
+            crate::line::CellKind::Text => target.push_text(&c.to_string(), *sq),
+            crate::line::CellKind::Graphic => target.push_graphic(line.cells()[i], *c, *sq),
+        }
+    }
+    (head, tail)
+}
+
+fn cut(line: BrailleLine, width: Width) -> BrailleLine {
+    if line.len() <= width.get() {
+        line
+    } else {
+        split_at(&line, width.get()).0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(fen: Option<&str>, v: Variant, view: View, w: u16) -> Vec<BrailleLine> {
+        let pos = match fen {
+            Some(f) => Position::from_fen(v, f).unwrap(),
+            None => Position::start(v),
+        };
+        StandardRenderer::default().render(
+            &pos,
+            &StatusInfo::new(pos.turn()),
+            view,
+            Width::new(w).unwrap(),
+        )
+    }
+
+    #[test]
+    fn list_view_matches_the_issue_example() {
+        let lines = render(
+            Some("W:W31,32,33,K45:B1,2,3,K12"),
+            Variant::International,
+            View::List,
+            40,
+        );
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].text(), "W 31 32 33 K45 | B 1 2 3 K12");
+        let l = &lines[0];
+        assert_eq!(l.cell_to_square(0), None);
+        assert_eq!(l.cell_to_square(2), Square::new(31));
+        assert_eq!(l.cell_to_square(11), Square::new(45)); // the K of K45
+        assert_eq!(l.cell_to_square(15), None); // the bar
+    }
+
+    #[test]
+    fn rows_view_row_4_holds_16_to_20() {
+        let lines = render(None, Variant::International, View::Rows, 40);
+        assert_eq!(lines.len(), 10);
+        assert_eq!(lines[3].text(), "16:b 17:b 18:b 19:b 20:b");
+        for (i, sq) in lines[3].squares().iter().enumerate() {
+            if lines[3].chars()[i] != ' ' {
+                assert!((16..=20).contains(&sq.unwrap().number()));
+            }
+        }
+    }
+
+    #[test]
+    fn every_view_fits_every_width_and_maps_every_square() {
+        for v in Variant::ALL {
+            let pos = Position::from_fen(v, "W:W31,32,K27:B1,K2,3").unwrap();
+            for w in Width::MIN..=Width::MAX {
+                for view in View::ALL {
+                    let lines = StandardRenderer::default().render(
+                        &pos,
+                        &StatusInfo::new(Color::White),
+                        view,
+                        Width::new(w).unwrap(),
+                    );
+                    assert!(!lines.is_empty());
+                    for l in &lines {
+                        assert!(l.len() <= w.into(), "{view} {w}: {:?}", l.text());
+                        assert_eq!(l.cells().len(), l.squares().len());
+                    }
+                    if matches!(view, View::Rows | View::Graphic) {
+                        let mut seen: Vec<u8> = lines
+                            .iter()
+                            .flat_map(|l| l.squares().iter().flatten().map(|s| s.number()))
+                            .collect();
+                        seen.dedup();
+                        assert_eq!(seen, (1..=v.squares()).collect::<Vec<_>>(), "{view} {w}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn graphic_patterns_are_distinct() {
+        let p = GraphicPatterns::default();
+        let all = [
+            p.empty,
+            p.white_man,
+            p.white_king,
+            p.black_man,
+            p.black_king,
+        ];
+        for (i, a) in all.iter().enumerate() {
+            assert_eq!(a.0 & 0xC0, 0, "dots 7-8 are kept for the selection mark");
+            for b in &all[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn view_names_round_trip() {
+        for v in View::ALL {
+            assert_eq!(v.name().parse::<View>().unwrap(), v);
+        }
+        assert!("board".parse::<View>().is_err());
+    }
+}

@@ -1,0 +1,2 @@
+//! Test fixtures.
+pub mod brltty;
