@@ -14,7 +14,7 @@
 //! | same word | 0 |
 //! | same word without diacritics ("piec"/"pięć") | 0.05 |
 //! | listed mis-hearing (`confusion = heard meant cost`) | as listed |
-//! | one connective for another ("na"/"do") | 0.3 |
+//! | one connective or filler for another ("na"/"do") | 0.3 |
 //! | other substitution | 0.3 + 0.7 x letter edit distance / longer length |
 //! | connective or filler heard but not in the phrase | 0.35 (`[unk]`: 0.5) |
 //! | connective of the phrase not heard | 0.35 |
@@ -109,7 +109,8 @@ impl<'a> Costs<'a> {
         if fh == fm {
             return FOLDED;
         }
-        if !self.is_number(heard) && !self.is_number(meant) && heard != "[unk]" {
+        let plain = |w: &str| !self.is_number(w) && !self.keywords.contains(w) && w != "[unk]";
+        if plain(heard) && plain(meant) {
             return CONNECTIVE_SWAP;
         }
         let a: Vec<char> = fh.chars().collect();
