@@ -10,3 +10,5 @@ fn main() {
         println!("{d} {n} {:.3}s {:.1} Mn/s", s, n as f64 / s / 1e6);
     }
 }
+#[allow(dead_code)]
+fn dbg() {}

@@ -128,6 +128,10 @@ impl MoveText {
             }
             vec![v]
         } else if t.bytes().all(|b| b.is_ascii_digit()) {
+            // One or two digits are one square, never "3-2".
+            if t.len() <= 2 {
+                return Err(ParseMoveError::TooFewSquares);
+            }
             let r = digit_splits(variant, t.as_bytes());
             if r.is_empty() {
                 return Err(if t.len() <= 2 {
@@ -431,8 +435,18 @@ fn diagnose(pos: &Position, legal: &[Move], r: &[Square]) -> ResolveError {
     }
     let required = legal[0].capture_count();
     if required > 0 {
-        if let Some(c) = pos.all_captures().iter().find(|m| m.from() == from && m.to() == to) {
+        let all = pos.all_captures();
+        if let Some(c) = all.iter().find(|m| m.from() == from && m.to() == to) {
             return ResolveError::NotLargestCapture { required, given: c.capture_count() };
+        }
+        // Stopping part-way through a capture (001 ch. I 5.4.9) takes fewer too.
+        if let Some(given) = all
+            .iter()
+            .filter(|m| m.from() == from)
+            .filter_map(|m| m.landings().position(|l| l == to).map(|i| i + 1))
+            .min()
+        {
+            return ResolveError::NotLargestCapture { required, given };
         }
         let mut capturers: Vec<Square> = legal.iter().map(Move::from).collect();
         capturers.sort();
