@@ -392,7 +392,7 @@ impl Clock {
         if let Some(b) = bonus_rule.filter(|b| b.applies_to(move_number) && !flagged) {
             bonus = match b.kind {
                 BonusKind::Fischer => b.amount,
-                BonusKind::Bronstein => b.amount,
+                BonusKind::Bronstein => b.amount.min(move_time),
                 BonusKind::Delay => Duration::ZERO,
             };
         }
