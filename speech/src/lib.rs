@@ -1,1 +1,35 @@
-//! placeholder
+//! tandem's speech: what to say, apart from how to say it.
+//!
+//! - [`Phrasebook`]: the words and sentence templates of a language, from a
+//!   TOML data file (Polish and English built in), for both directions:
+//!   what tandem says and the words speech input listens for.
+//! - [`Announcer`]: moves, clock reports, rejections and game events to
+//!   [`Utterance`]s with a [`Priority`]. Pure and golden-tested.
+//! - [`output`]: the [`SpeechOutput`](output::SpeechOutput) trait and its
+//!   backends (speech-dispatcher, espeak-ng, text, a recording fake), and the
+//!   [`SpeechWorker`](output::worker::SpeechWorker) thread that keeps priorities.
+//! - `listen`: speech input (see its module docs).
+//!
+//! ```
+//! use tandem_rules::{notation::resolve, Position, Variant};
+//! use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
+//! let pos = Position::start(Variant::International);
+//! let m = resolve(&pos, "32-28").unwrap();
+//! let a = Announcer::new(Phrasebook::polish(), AnnounceOptions::default());
+//! assert_eq!(a.on_move(&pos, &m).text(), "Trzydzieści dwa na dwadzieścia osiem.");
+//! ```
+
+pub mod announcer;
+pub mod output;
+pub mod phrasebook;
+#[cfg(feature = "testing")]
+pub mod testing;
+pub mod utterance;
+
+pub use announcer::{AnnounceOptions, Announcer, ClockReport, SideClock, SquareDiff};
+pub use phrasebook::{
+    CommandWord, ListenWords, Phrasebook, PhrasebookError, SquareStyle, SquareWords, Value,
+};
+pub use utterance::{Kind, Priority, Utterance};
+
+pub mod listen;

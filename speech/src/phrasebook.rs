@@ -1,0 +1,1206 @@
+//! [`Phrasebook`]: the words and sentence templates of one language, loaded
+//! from a TOML data file, so a language can be added without code.
+//!
+//! Polish and English are built in ([`Phrasebook::polish`],
+//! [`Phrasebook::english`]); [`Phrasebook::from_file`] loads any other. The
+//! file format is documented at the top of `speech/phrasebooks/pl.toml`.
+//!
+//! A phrasebook is checked completely when it is loaded: every template key
+//! must be there, every placeholder must be one the template may use, every
+//! noun must have a form for every plural category of the language (CLDR
+//! rules, through `intl_pluralrules`), and the number lists must be complete.
+//! Rendering afterwards cannot fail.
+//!
+//! The same data serves both directions: the announcer renders sentences from
+//! it, and speech input reads the square words ([`Phrasebook::square_words`]),
+//! the genitive forms, the move connectives and the command words
+//! ([`Phrasebook::listen`]) to build its grammar.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+use std::path::Path;
+
+use intl_pluralrules::{PluralCategory, PluralRuleType, PluralRules};
+use tandem_rules::{Color, Piece, Role, Square, Variant};
+use unic_langid::LanguageIdentifier;
+
+/// The Polish phrasebook's source (`speech/phrasebooks/pl.toml`).
+pub const POLISH_TOML: &str = include_str!("../phrasebooks/pl.toml");
+/// The English phrasebook's source (`speech/phrasebooks/en.toml`).
+pub const ENGLISH_TOML: &str = include_str!("../phrasebooks/en.toml");
+
+/// What kind of value a placeholder stands for; decides which `:form`s it takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ArgKind {
+    /// A square: `{from}`, `{from:genitive}`.
+    Square,
+    /// A count: `{count}`, `{count:piece}` (a noun).
+    Number,
+    /// A side: `{side}`, `{side:genitive}` (a case in `[sides]`).
+    Side,
+    /// Ready-made words (a list of squares, a move phrase, a duration).
+    Text,
+}
+
+fn arg_kind(name: &str) -> ArgKind {
+    match name {
+        "from" | "to" | "square" => ArgKind::Square,
+        "count" | "left" | "limit" | "required" | "given" => ArgKind::Number,
+        "side" => ArgKind::Side,
+        _ => ArgKind::Text,
+    }
+}
+
+/// Every template key and the arguments it may use. Speech input and the
+/// announcer rely on all of them being present.
+pub const TEMPLATE_KEYS: &[(&str, &[&str])] = &[
+    ("move.quiet", &["from", "to"]),
+    ("move.capture", &["from", "to"]),
+    ("move.remove_one", &["square"]),
+    ("move.remove_many", &["count", "squares"]),
+    ("move.landings", &["squares"]),
+    ("move.promotion", &["square"]),
+    ("move.confirm", &["move"]),
+    ("move.confirmed", &["move"]),
+    ("move.cancelled", &[]),
+    ("move.last", &["move"]),
+    ("move.no_last", &[]),
+    ("turn.to_move", &["side"]),
+    ("clock.side", &["side", "used", "left"]),
+    ("clock.moves_made", &["count"]),
+    ("clock.to_control", &["count"]),
+    ("clock.low_time", &["side", "left"]),
+    ("clock.flag_fall", &["side"]),
+    ("clock.stopped", &[]),
+    ("reject.syntax", &["text"]),
+    ("reject.no_moves", &[]),
+    ("reject.no_piece", &["square"]),
+    ("reject.not_your_piece", &["square", "side"]),
+    ("reject.capture_compulsory", &["count"]),
+    ("reject.capturers_one", &["square"]),
+    ("reject.capturers_many", &["squares"]),
+    ("reject.not_largest", &["required", "given"]),
+    ("reject.wrong_direction", &["from", "to"]),
+    ("reject.occupied", &["square"]),
+    ("reject.unreachable", &["from", "to"]),
+    ("reject.no_such_route", &["options"]),
+    ("reject.ambiguous", &["to", "options"]),
+    ("reject.game_over", &[]),
+    ("reject.not_understood", &[]),
+    ("draw.repetition", &[]),
+    ("draw.kings_only", &["left"]),
+    ("draw.endgame", &["left"]),
+    ("end.white_wins", &[]),
+    ("end.black_wins", &[]),
+    ("end.draw", &[]),
+    ("end.no_moves", &["side"]),
+    ("end.flag", &["side"]),
+    ("end.resigned", &["side"]),
+    ("end.agreed", &[]),
+    ("end.repetition", &[]),
+    ("end.kings_only", &["limit"]),
+    ("end.endgame", &[]),
+    ("sync.behind_one", &["move"]),
+    ("sync.behind_many", &["count", "move"]),
+    ("sync.other_behind", &["move"]),
+    ("sync.in_sync", &[]),
+    ("sync.differ", &[]),
+    ("sync.differ_square", &["square", "expected", "actual"]),
+    ("sync.resumed", &["count"]),
+    ("describe.square", &["square", "piece"]),
+    ("describe.men", &["side", "squares"]),
+    ("describe.kings", &["side", "squares"]),
+    ("describe.none", &["side"]),
+    ("help.text", &[]),
+];
+
+/// The nouns the announcer counts with; each must be in `[nouns]`.
+pub const NOUNS: &[&str] = &["piece", "move", "hour", "minute", "second"];
+
+/// A command a player can speak (the words are in `[listen.commands]`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandWord {
+    /// Read the clock (001 ch. VIII 5.1).
+    Clock,
+    /// Read the position.
+    Position,
+    /// Repeat the last move.
+    LastMove,
+    /// Repeat the last message.
+    Repeat,
+    /// Say what stands on square N ("pole N").
+    Square,
+    /// The other board has been brought up to date.
+    Done,
+    /// Confirm.
+    Yes,
+    /// Deny.
+    No,
+    /// Offer or accept a draw.
+    Draw,
+    /// Resign.
+    Resign,
+    /// What can be said.
+    Help,
+    /// Cancel what is being entered.
+    Cancel,
+}
+
+impl CommandWord {
+    /// Every command, in a fixed order.
+    pub const ALL: [CommandWord; 12] = [
+        CommandWord::Clock,
+        CommandWord::Position,
+        CommandWord::LastMove,
+        CommandWord::Repeat,
+        CommandWord::Square,
+        CommandWord::Done,
+        CommandWord::Yes,
+        CommandWord::No,
+        CommandWord::Draw,
+        CommandWord::Resign,
+        CommandWord::Help,
+        CommandWord::Cancel,
+    ];
+
+    /// The key in `[listen.commands]`.
+    #[must_use]
+    pub fn key(self) -> &'static str {
+        match self {
+            CommandWord::Clock => "clock",
+            CommandWord::Position => "position",
+            CommandWord::LastMove => "last_move",
+            CommandWord::Repeat => "repeat",
+            CommandWord::Square => "square",
+            CommandWord::Done => "done",
+            CommandWord::Yes => "yes",
+            CommandWord::No => "no",
+            CommandWord::Draw => "draw",
+            CommandWord::Resign => "resign",
+            CommandWord::Help => "help",
+            CommandWord::Cancel => "cancel",
+        }
+    }
+}
+
+/// The words speech input listens for (`[listen]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListenWords {
+    /// Between the start and end of a move ("na", "to").
+    pub to: Vec<String>,
+    /// Between the start and end of a capture ("bije", "takes", "x").
+    pub takes: Vec<String>,
+    /// Before a start square in the genitive ("z").
+    pub from: Vec<String>,
+    /// Before the captured squares of an ambiguous capture ("zbijając").
+    pub taking: Vec<String>,
+    /// Every command's phrases.
+    pub commands: BTreeMap<CommandWord, Vec<String>>,
+}
+
+/// How 64-square draughts squares are spoken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SquareStyle {
+    /// As the variant writes them: numbers in international draughts,
+    /// letter and rank in 64-square draughts ("ce trzy").
+    #[default]
+    Notation,
+    /// 64-square with the names of FIDE annex E.2.1 ("Cesar trzy").
+    AnnexE,
+    /// Always the square number, also in 64-square draughts.
+    Numbers,
+}
+
+/// A square's spoken forms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SquareWords {
+    /// As named: "trzydzieści dwa", "thirty-two", "ce trzy".
+    pub nominative: String,
+    /// After "z" ("trzydziestu dwóch"); the nominative where the language has
+    /// no genitive list or the square has a letter.
+    pub genitive: String,
+}
+
+/// Why a phrasebook was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PhrasebookError {
+    /// Not TOML at all.
+    Toml(String),
+    /// The file could not be read.
+    Io(String),
+    /// A required key is missing.
+    Missing(String),
+    /// A key has the wrong type or size.
+    Invalid {
+        /// The key.
+        key: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A template uses a placeholder it may not.
+    BadPlaceholder {
+        /// The template key.
+        key: String,
+        /// The placeholder as written.
+        placeholder: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+impl fmt::Display for PhrasebookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PhrasebookError::Toml(e) => write!(f, "not a valid TOML phrasebook: {e}"),
+            PhrasebookError::Io(e) => write!(f, "cannot read the phrasebook: {e}"),
+            PhrasebookError::Missing(k) => write!(f, "missing key `{k}`"),
+            PhrasebookError::Invalid { key, reason } => write!(f, "key `{key}`: {reason}"),
+            PhrasebookError::BadPlaceholder {
+                key,
+                placeholder,
+                reason,
+            } => {
+                write!(
+                    f,
+                    "template `{key}`: placeholder `{{{placeholder}}}` {reason}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for PhrasebookError {}
+
+/// One piece of a parsed template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Lit(String),
+    Arg { name: String, form: Option<String> },
+}
+
+/// A value for a placeholder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// A square's spoken forms.
+    Square(SquareWords),
+    /// A count, spoken in words (with a noun where the template asks).
+    Number(u64),
+    /// A side.
+    Side(Color),
+    /// Ready-made words.
+    Text(String),
+}
+
+#[derive(Debug, Clone)]
+struct Noun {
+    gender: String,
+    forms: HashMap<&'static str, String>,
+}
+
+/// The words and templates of one language. See the [module docs](self).
+#[derive(Clone)]
+pub struct Phrasebook {
+    name: String,
+    language: String,
+    plural: PluralRules,
+    espeak_voice: String,
+    list_separator: String,
+    list_last: String,
+    alternative: String,
+    cardinal: Vec<String>,
+    hundreds: Vec<String>,
+    genitive: Option<Vec<String>>,
+    gender_numbers: HashMap<String, HashMap<u64, String>>,
+    nouns: HashMap<String, Noun>,
+    letters: Vec<String>,
+    letter_names: Option<Vec<String>>,
+    sides: [HashMap<String, String>; 2],
+    pieces: [String; 5],
+    templates: HashMap<&'static str, Vec<Part>>,
+    listen: ListenWords,
+}
+
+impl fmt::Debug for Phrasebook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Phrasebook")
+            .field("language", &self.language)
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+fn category_key(c: &PluralCategory) -> &'static str {
+    match c {
+        PluralCategory::ZERO => "zero",
+        PluralCategory::ONE => "one",
+        PluralCategory::TWO => "two",
+        PluralCategory::FEW => "few",
+        PluralCategory::MANY => "many",
+        PluralCategory::OTHER => "other",
+    }
+}
+
+/// A view of a TOML table that reports missing and mistyped keys by their full path.
+struct Tab<'a> {
+    path: String,
+    t: &'a toml::Table,
+}
+
+impl<'a> Tab<'a> {
+    fn full(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+    fn get(&self, key: &str) -> Result<&'a toml::Value, PhrasebookError> {
+        self.t
+            .get(key)
+            .ok_or_else(|| PhrasebookError::Missing(self.full(key)))
+    }
+    fn table(&self, key: &str) -> Result<Tab<'a>, PhrasebookError> {
+        match self.get(key)? {
+            toml::Value::Table(t) => Ok(Tab {
+                path: self.full(key),
+                t,
+            }),
+            _ => Err(self.invalid(key, "must be a table")),
+        }
+    }
+    fn opt_table(&self, key: &str) -> Result<Option<Tab<'a>>, PhrasebookError> {
+        if self.t.contains_key(key) {
+            self.table(key).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+    fn string(&self, key: &str) -> Result<String, PhrasebookError> {
+        match self.get(key)? {
+            toml::Value::String(s) => Ok(s.clone()),
+            _ => Err(self.invalid(key, "must be a string")),
+        }
+    }
+    fn opt_string(&self, key: &str) -> Result<Option<String>, PhrasebookError> {
+        if self.t.contains_key(key) {
+            self.string(key).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+    fn strings(&self, key: &str, len: Option<usize>) -> Result<Vec<String>, PhrasebookError> {
+        let toml::Value::Array(a) = self.get(key)? else {
+            return Err(self.invalid(key, "must be a list of strings"));
+        };
+        let mut v = Vec::with_capacity(a.len());
+        for (i, x) in a.iter().enumerate() {
+            match x {
+                toml::Value::String(s) if !s.trim().is_empty() => v.push(s.clone()),
+                _ => {
+                    return Err(
+                        self.invalid(key, &format!("entry {} must be a non-empty string", i + 1))
+                    )
+                }
+            }
+        }
+        if let Some(n) = len {
+            if v.len() != n {
+                return Err(self.invalid(
+                    key,
+                    &format!("must have exactly {n} entries, has {}", v.len()),
+                ));
+            }
+        }
+        if v.is_empty() {
+            return Err(self.invalid(key, "must not be empty"));
+        }
+        Ok(v)
+    }
+    fn invalid(&self, key: &str, reason: &str) -> PhrasebookError {
+        PhrasebookError::Invalid {
+            key: self.full(key),
+            reason: reason.to_owned(),
+        }
+    }
+}
+
+fn parse_template(key: &str, text: &str) -> Result<Vec<Part>, PhrasebookError> {
+    let mut parts = Vec::new();
+    let mut lit = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' => {
+                let mut inner = String::new();
+                let mut closed = false;
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        closed = true;
+                        break;
+                    }
+                    inner.push(c);
+                }
+                if !closed {
+                    return Err(PhrasebookError::BadPlaceholder {
+                        key: key.to_owned(),
+                        placeholder: inner,
+                        reason: "is not closed with `}`".to_owned(),
+                    });
+                }
+                if !lit.is_empty() {
+                    parts.push(Part::Lit(std::mem::take(&mut lit)));
+                }
+                let (name, form) = match inner.split_once(':') {
+                    Some((n, f)) => (n.trim().to_owned(), Some(f.trim().to_owned())),
+                    None => (inner.trim().to_owned(), None),
+                };
+                parts.push(Part::Arg { name, form });
+            }
+            '}' => {
+                return Err(PhrasebookError::Invalid {
+                    key: key.to_owned(),
+                    reason: "has a `}` without a `{`".to_owned(),
+                })
+            }
+            c => lit.push(c),
+        }
+    }
+    if !lit.is_empty() {
+        parts.push(Part::Lit(lit));
+    }
+    Ok(parts)
+}
+
+impl Phrasebook {
+    /// The built-in Polish phrasebook.
+    #[must_use]
+    pub fn polish() -> Phrasebook {
+        // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
+        Phrasebook::from_toml_str(POLISH_TOML)
+            .expect("the built-in Polish phrasebook is valid (tested)")
+    }
+
+    /// The built-in English phrasebook.
+    #[must_use]
+    pub fn english() -> Phrasebook {
+        // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
+        Phrasebook::from_toml_str(ENGLISH_TOML)
+            .expect("the built-in English phrasebook is valid (tested)")
+    }
+
+    /// A built-in phrasebook by language code (`pl`, `en`).
+    #[must_use]
+    pub fn builtin(language: &str) -> Option<Phrasebook> {
+        match language {
+            "pl" => Some(Phrasebook::polish()),
+            "en" => Some(Phrasebook::english()),
+            _ => None,
+        }
+    }
+
+    /// Loads and checks a phrasebook file.
+    ///
+    /// # Errors
+    /// [`PhrasebookError`] naming the file's problem (missing key, bad placeholder, ...).
+    pub fn from_file(path: &Path) -> Result<Phrasebook, PhrasebookError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| PhrasebookError::Io(format!("{}: {e}", path.display())))?;
+        Phrasebook::from_toml_str(&text)
+    }
+
+    /// Parses and checks a phrasebook.
+    ///
+    /// ```
+    /// let err = tandem_speech::Phrasebook::from_toml_str("[meta]\nlanguage = \"pl\"").unwrap_err();
+    /// assert_eq!(err.to_string(), "missing key `meta.name`");
+    /// ```
+    ///
+    /// # Errors
+    /// [`PhrasebookError`] for the first problem found.
+    pub fn from_toml_str(text: &str) -> Result<Phrasebook, PhrasebookError> {
+        let root: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| PhrasebookError::Toml(e.message().to_owned()))?;
+        let root = Tab {
+            path: String::new(),
+            t: &root,
+        };
+
+        let meta = root.table("meta")?;
+        let language = meta.string("language")?;
+        let name = meta.string("name")?;
+        let langid: LanguageIdentifier = language
+            .parse()
+            .map_err(|_| meta.invalid("language", "is not a BCP 47 language tag"))?;
+        let plural = PluralRules::create(langid.clone(), PluralRuleType::CARDINAL)
+            .or_else(|_| {
+                let bare: LanguageIdentifier = langid
+                    .language
+                    .as_str()
+                    .parse()
+                    .map_err(|_| "bad language")?;
+                PluralRules::create(bare, PluralRuleType::CARDINAL)
+            })
+            .map_err(|_| meta.invalid("language", "has no CLDR plural rules"))?;
+        let espeak_voice = meta
+            .opt_string("espeak_voice")?
+            .unwrap_or_else(|| language.clone());
+        let list_separator = meta
+            .opt_string("list_separator")?
+            .unwrap_or_else(|| ", ".to_owned());
+        let list_last = meta
+            .opt_string("list_last")?
+            .unwrap_or_else(|| list_separator.clone());
+        let alternative = meta
+            .opt_string("alternative")?
+            .unwrap_or_else(|| list_separator.clone());
+
+        let numbers = root.table("numbers")?;
+        let cardinal = numbers.strings("cardinal", Some(100))?;
+        let hundreds = numbers.strings("hundreds", Some(9))?;
+        let genitive = if numbers.t.contains_key("genitive") {
+            Some(numbers.strings("genitive", Some(50))?)
+        } else {
+            None
+        };
+        let mut gender_numbers = HashMap::new();
+        if let Some(g) = numbers.opt_table("gender")? {
+            for gender in g.t.keys() {
+                let gt = g.table(gender)?;
+                let mut m = HashMap::new();
+                for (k, v) in gt.t {
+                    let n: u64 = k
+                        .parse()
+                        .ok()
+                        .filter(|n| *n < 100)
+                        .ok_or_else(|| gt.invalid(k, "must be a number 0-99"))?;
+                    let toml::Value::String(s) = v else {
+                        return Err(gt.invalid(k, "must be a string"));
+                    };
+                    m.insert(n, s.clone());
+                }
+                gender_numbers.insert(gender.clone(), m);
+            }
+        }
+
+        // Plural categories the language uses for whole numbers.
+        let mut categories = BTreeSet::new();
+        for n in 0u64..=1000 {
+            if let Ok(c) = plural.select(n) {
+                categories.insert(category_key(&c));
+            }
+        }
+        let nouns_t = root.table("nouns")?;
+        let mut nouns = HashMap::new();
+        for noun in NOUNS {
+            let nt = nouns_t.table(noun)?;
+            let gender = nt
+                .opt_string("gender")?
+                .unwrap_or_else(|| "masculine".to_owned());
+            if gender != "masculine" && !gender_numbers.contains_key(&gender) {
+                return Err(nt.invalid("gender", &format!("`{gender}` is not in [numbers.gender]")));
+            }
+            let mut forms = HashMap::new();
+            for c in &categories {
+                forms.insert(*c, nt.string(c)?);
+            }
+            nouns.insert((*noun).to_owned(), Noun { gender, forms });
+        }
+
+        let squares = root.table("squares")?;
+        let letters = squares.strings("letters", Some(8))?;
+        let letter_names = if squares.t.contains_key("letter_names") {
+            Some(squares.strings("letter_names", Some(8))?)
+        } else {
+            None
+        };
+
+        let sides_t = root.table("sides")?;
+        let mut sides: [HashMap<String, String>; 2] = Default::default();
+        for (i, side) in ["white", "black"].iter().enumerate() {
+            let st = sides_t.table(side)?;
+            st.string("nominative")?;
+            for (k, v) in st.t {
+                let toml::Value::String(s) = v else {
+                    return Err(st.invalid(k, "must be a string"));
+                };
+                sides[i].insert(k.clone(), s.clone());
+            }
+        }
+
+        let pieces_t = root.table("pieces")?;
+        let pieces = [
+            pieces_t.string("white_man")?,
+            pieces_t.string("white_king")?,
+            pieces_t.string("black_man")?,
+            pieces_t.string("black_king")?,
+            pieces_t.string("empty")?,
+        ];
+
+        let mut templates = HashMap::new();
+        for (key, allowed) in TEMPLATE_KEYS {
+            let (section, name) = key.split_once('.').unwrap_or(("", key));
+            let text = root.table(section)?.string(name)?;
+            let parts = parse_template(key, &text)?;
+            for p in &parts {
+                let Part::Arg { name, form } = p else {
+                    continue;
+                };
+                let bad = |reason: String| PhrasebookError::BadPlaceholder {
+                    key: (*key).to_owned(),
+                    placeholder: match form {
+                        Some(f) => format!("{name}:{f}"),
+                        None => name.clone(),
+                    },
+                    reason,
+                };
+                if !allowed.contains(&name.as_str()) {
+                    let list = if allowed.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        allowed.join(", ")
+                    };
+                    return Err(bad(format!(
+                        "is not an argument of this template (it has: {list})"
+                    )));
+                }
+                if let Some(form) = form {
+                    match arg_kind(name) {
+                        ArgKind::Square if form == "genitive" => {
+                            if genitive.is_none() {
+                                return Err(bad("needs the list `numbers.genitive`".to_owned()));
+                            }
+                        }
+                        ArgKind::Square => {
+                            return Err(bad(
+                                "has an unknown form (squares have only `genitive`)".to_owned()
+                            ))
+                        }
+                        ArgKind::Number if nouns.contains_key(form) => {}
+                        ArgKind::Number => {
+                            return Err(bad(format!(
+                                "names an unknown noun (nouns: {})",
+                                NOUNS.join(", ")
+                            )));
+                        }
+                        ArgKind::Side => {
+                            if !sides.iter().all(|s| s.contains_key(form)) {
+                                return Err(bad(
+                                    "names a case missing from [sides.white] or [sides.black]"
+                                        .to_owned(),
+                                ));
+                            }
+                        }
+                        ArgKind::Text => return Err(bad("takes no form".to_owned())),
+                    }
+                }
+            }
+            templates.insert(*key, parts);
+        }
+
+        let listen_t = root.table("listen")?;
+        let commands_t = listen_t.table("commands")?;
+        let mut commands = BTreeMap::new();
+        for c in CommandWord::ALL {
+            commands.insert(c, commands_t.strings(c.key(), None)?);
+        }
+        let listen = ListenWords {
+            to: listen_t.strings("to", None)?,
+            takes: listen_t.strings("takes", None)?,
+            from: listen_t.strings("from", None)?,
+            taking: listen_t.strings("taking", None)?,
+            commands,
+        };
+
+        Ok(Phrasebook {
+            name,
+            language,
+            plural,
+            espeak_voice,
+            list_separator,
+            list_last,
+            alternative,
+            cardinal,
+            hundreds,
+            genitive,
+            gender_numbers,
+            nouns,
+            letters,
+            letter_names,
+            sides,
+            pieces,
+            templates,
+            listen,
+        })
+    }
+
+    /// The language tag (`pl`, `en`).
+    #[must_use]
+    pub fn language(&self) -> &str {
+        &self.language
+    }
+
+    /// The language's own name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The espeak-ng voice for this language.
+    #[must_use]
+    pub fn espeak_voice(&self) -> &str {
+        &self.espeak_voice
+    }
+
+    /// The words speech input listens for.
+    #[must_use]
+    pub fn listen(&self) -> &ListenWords {
+        &self.listen
+    }
+
+    /// A whole number in words (masculine / default gender); digits above 999.
+    ///
+    /// ```
+    /// let pl = tandem_speech::Phrasebook::polish();
+    /// assert_eq!(pl.number(32), "trzydzieści dwa");
+    /// assert_eq!(pl.number(125), "sto dwadzieścia pięć");
+    /// ```
+    #[must_use]
+    pub fn number(&self, n: u64) -> String {
+        self.number_gender(n, "masculine")
+    }
+
+    fn number_gender(&self, n: u64, gender: &str) -> String {
+        let below_100 = |n: u64| -> String {
+            if let Some(s) = self.gender_numbers.get(gender).and_then(|m| m.get(&n)) {
+                return s.clone();
+            }
+            // n < 100 and `cardinal` has exactly 100 entries (checked on load).
+            self.cardinal[n as usize].clone()
+        };
+        match n {
+            0..=99 => below_100(n),
+            100..=999 => {
+                // 1 <= n / 100 <= 9 and `hundreds` has exactly 9 entries (checked on load).
+                let mut s = self.hundreds[(n / 100 - 1) as usize].clone();
+                if n % 100 != 0 {
+                    s.push(' ');
+                    s.push_str(&below_100(n % 100));
+                }
+                s
+            }
+            _ => n.to_string(),
+        }
+    }
+
+    /// A number followed by a noun in the right plural form and gender:
+    /// `count(5, "minute")` is "pięć minut", `count(2, "minute")` "dwie minuty".
+    ///
+    /// ```
+    /// let pl = tandem_speech::Phrasebook::polish();
+    /// assert_eq!(pl.count(1, "minute"), "jedna minuta");
+    /// assert_eq!(pl.count(2, "minute"), "dwie minuty");
+    /// assert_eq!(pl.count(5, "minute"), "pięć minut");
+    /// assert_eq!(pl.count(22, "second"), "dwadzieścia dwie sekundy");
+    /// ```
+    #[must_use]
+    pub fn count(&self, n: u64, noun: &str) -> String {
+        let Some(nn) = self.nouns.get(noun) else {
+            return self.number(n);
+        };
+        let cat = self
+            .plural
+            .select(n)
+            .map(|c| category_key(&c))
+            .unwrap_or("other");
+        let form = nn
+            .forms
+            .get(cat)
+            .or_else(|| nn.forms.get("other"))
+            .or_else(|| nn.forms.values().next());
+        let num = self.number_gender(n, &nn.gender);
+        match form {
+            Some(f) => format!("{num} {f}"),
+            None => num,
+        }
+    }
+
+    /// The spoken forms of a square in a variant.
+    ///
+    /// ```
+    /// use tandem_rules::{Square, Variant};
+    /// use tandem_speech::{Phrasebook, SquareStyle};
+    /// let pl = Phrasebook::polish();
+    /// let s = pl.square_words(Variant::International, Square::new(32).unwrap(), SquareStyle::Notation);
+    /// assert_eq!((s.nominative.as_str(), s.genitive.as_str()), ("trzydzieści dwa", "trzydziestu dwóch"));
+    /// let c3 = pl.square_words(Variant::SixtyFour, Square::new(22).unwrap(), SquareStyle::AnnexE);
+    /// assert_eq!(c3.nominative, "Cesar trzy");
+    /// ```
+    #[must_use]
+    pub fn square_words(&self, variant: Variant, sq: Square, style: SquareStyle) -> SquareWords {
+        let algebraic = variant.algebraic_notation() && style != SquareStyle::Numbers;
+        if algebraic {
+            let (file, rank) = variant.algebraic(sq);
+            let i = (file as u8).saturating_sub(b'a') as usize;
+            let letters = match (style, &self.letter_names) {
+                (SquareStyle::AnnexE, Some(names)) => names,
+                _ => &self.letters,
+            };
+            let letter = letters.get(i).cloned().unwrap_or_else(|| file.to_string());
+            let s = format!("{letter} {}", self.number(u64::from(rank)));
+            return SquareWords {
+                nominative: s.clone(),
+                genitive: s,
+            };
+        }
+        let n = u64::from(sq.number());
+        let nominative = self.number(n);
+        let genitive = self
+            .genitive
+            .as_ref()
+            .and_then(|g| g.get(sq.number() as usize - 1))
+            .cloned()
+            .unwrap_or_else(|| nominative.clone());
+        SquareWords {
+            nominative,
+            genitive,
+        }
+    }
+
+    /// The genitive ("z trzydziestu dwóch") of square numbers 1-50, if the
+    /// language has such a list.
+    #[must_use]
+    pub fn genitive_numbers(&self) -> Option<&[String]> {
+        self.genitive.as_deref()
+    }
+
+    /// The words for the files a-h (plain letters and annex E names).
+    #[must_use]
+    pub fn file_words(&self) -> (&[String], Option<&[String]>) {
+        (&self.letters, self.letter_names.as_deref())
+    }
+
+    /// A side in a case (`nominative` when the case is not listed).
+    #[must_use]
+    pub fn side(&self, color: Color, case: &str) -> &str {
+        let m = &self.sides[usize::from(color == Color::Black)];
+        m.get(case)
+            .or_else(|| m.get("nominative"))
+            .map_or("", String::as_str)
+    }
+
+    /// A piece's name, or the word for an empty square.
+    #[must_use]
+    pub fn piece(&self, piece: Option<Piece>) -> &str {
+        let i = match piece {
+            Some(Piece {
+                color: Color::White,
+                role: Role::Man,
+            }) => 0,
+            Some(Piece {
+                color: Color::White,
+                role: Role::King,
+            }) => 1,
+            Some(Piece {
+                color: Color::Black,
+                role: Role::Man,
+            }) => 2,
+            Some(Piece {
+                color: Color::Black,
+                role: Role::King,
+            }) => 3,
+            None => 4,
+        };
+        &self.pieces[i]
+    }
+
+    /// Joins items as a spoken list: "a, b i c".
+    #[must_use]
+    pub fn list<S: AsRef<str>>(&self, items: &[S]) -> String {
+        let mut s = String::new();
+        for (i, it) in items.iter().enumerate() {
+            if i > 0 {
+                s.push_str(if i + 1 == items.len() {
+                    &self.list_last
+                } else {
+                    &self.list_separator
+                });
+            }
+            s.push_str(it.as_ref());
+        }
+        s
+    }
+
+    /// Joins alternatives: "a czy b".
+    #[must_use]
+    pub fn alternatives<S: AsRef<str>>(&self, items: &[S]) -> String {
+        items
+            .iter()
+            .map(AsRef::as_ref)
+            .collect::<Vec<_>>()
+            .join(&self.alternative)
+    }
+
+    /// Renders a template with its arguments. Unknown keys render as nothing
+    /// (every key of [`TEMPLATE_KEYS`] exists in a loaded phrasebook).
+    #[must_use]
+    pub fn render(&self, key: &str, args: &[(&str, Value)]) -> String {
+        let Some(parts) = self.templates.get(key) else {
+            debug_assert!(false, "unknown template key {key}");
+            return String::new();
+        };
+        let mut out = String::new();
+        for p in parts {
+            match p {
+                Part::Lit(s) => out.push_str(s),
+                Part::Arg { name, form } => {
+                    let Some((_, v)) = args.iter().find(|(n, _)| n == name) else {
+                        debug_assert!(false, "template {key} rendered without argument {name}");
+                        continue;
+                    };
+                    match (v, form.as_deref()) {
+                        (Value::Square(w), Some("genitive")) => out.push_str(&w.genitive),
+                        (Value::Square(w), _) => out.push_str(&w.nominative),
+                        (Value::Number(n), Some(noun)) => out.push_str(&self.count(*n, noun)),
+                        (Value::Number(n), None) => out.push_str(&self.number(*n)),
+                        (Value::Side(c), case) => {
+                            out.push_str(self.side(*c, case.unwrap_or("nominative")))
+                        }
+                        (Value::Text(t), _) => out.push_str(t),
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A duration in words: "dwanaście minut pięć sekund", "one hour twenty
+    /// minutes"; zero parts are left out, and nothing at all is "zero sekund".
+    /// Never a clock reading ("5:00").
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let pl = tandem_speech::Phrasebook::polish();
+    /// assert_eq!(pl.duration(Duration::from_secs(305)), "pięć minut pięć sekund");
+    /// let en = tandem_speech::Phrasebook::english();
+    /// assert_eq!(en.duration(Duration::from_secs(3601)), "one hour one second");
+    /// ```
+    #[must_use]
+    pub fn duration(&self, d: std::time::Duration) -> String {
+        let secs = d.as_secs();
+        let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+        let mut parts = Vec::new();
+        if h > 0 {
+            parts.push(self.count(h, "hour"));
+        }
+        if m > 0 {
+            parts.push(self.count(m, "minute"));
+        }
+        if s > 0 || parts.is_empty() {
+            parts.push(self.count(s, "second"));
+        }
+        parts.join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_phrasebooks_load() {
+        for (name, src) in [("pl", POLISH_TOML), ("en", ENGLISH_TOML)] {
+            let b = Phrasebook::from_toml_str(src).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(b.language(), name);
+        }
+    }
+
+    #[test]
+    fn polish_numbers_and_plurals() {
+        let pl = Phrasebook::polish();
+        assert_eq!(pl.number(0), "zero");
+        assert_eq!(pl.number(50), "pięćdziesiąt");
+        assert_eq!(pl.number(200), "dwieście");
+        assert_eq!(pl.number(1234), "1234");
+        assert_eq!(pl.count(1, "piece"), "jeden pion");
+        assert_eq!(pl.count(3, "piece"), "trzy piony");
+        assert_eq!(pl.count(5, "piece"), "pięć pionów");
+        assert_eq!(pl.count(12, "piece"), "dwanaście pionów");
+        assert_eq!(pl.count(22, "piece"), "dwadzieścia dwa piony");
+        assert_eq!(pl.count(1, "move"), "jedno posunięcie");
+        assert_eq!(pl.count(21, "move"), "dwadzieścia jeden posunięć");
+        assert_eq!(pl.count(24, "move"), "dwadzieścia cztery posunięcia");
+        assert_eq!(pl.count(1, "minute"), "jedna minuta");
+        assert_eq!(pl.count(2, "minute"), "dwie minuty");
+        assert_eq!(pl.count(5, "minute"), "pięć minut");
+        assert_eq!(pl.count(32, "second"), "trzydzieści dwie sekundy");
+        assert_eq!(pl.count(0, "second"), "zero sekund");
+        assert_eq!(pl.count(1, "hour"), "jedna godzina");
+        assert_eq!(
+            pl.duration(std::time::Duration::from_secs(4800)),
+            "jedna godzina dwadzieścia minut"
+        );
+    }
+
+    #[test]
+    fn english_numbers_and_plurals() {
+        let en = Phrasebook::english();
+        assert_eq!(en.number(32), "thirty-two");
+        assert_eq!(en.number(120), "one hundred twenty");
+        assert_eq!(en.count(1, "piece"), "one piece");
+        assert_eq!(en.count(3, "piece"), "three pieces");
+        assert_eq!(
+            en.duration(std::time::Duration::from_secs(310)),
+            "five minutes ten seconds"
+        );
+        assert_eq!(en.duration(std::time::Duration::ZERO), "zero seconds");
+    }
+
+    #[test]
+    fn genitive_squares_polish() {
+        let pl = Phrasebook::polish();
+        let g = pl.genitive_numbers().unwrap();
+        assert_eq!(g[0], "jednego");
+        assert_eq!(g[20], "dwudziestu jeden");
+        assert_eq!(g[31], "trzydziestu dwóch");
+        assert_eq!(g[49], "pięćdziesięciu");
+        let sq = |n| Square::new(n).unwrap();
+        assert_eq!(
+            pl.square_words(Variant::International, sq(28), SquareStyle::Notation)
+                .genitive,
+            "dwudziestu ośmiu"
+        );
+    }
+
+    #[test]
+    fn algebraic_squares() {
+        let pl = Phrasebook::polish();
+        let en = Phrasebook::english();
+        let sq = |n| Square::new(n).unwrap();
+        // 29 = a1, 4 = h8 in 64-square numbering.
+        assert_eq!(
+            pl.square_words(Variant::SixtyFour, sq(29), SquareStyle::Notation)
+                .nominative,
+            "a jeden"
+        );
+        assert_eq!(
+            en.square_words(Variant::SixtyFour, sq(4), SquareStyle::AnnexE)
+                .nominative,
+            "Hector eight"
+        );
+        assert_eq!(
+            en.square_words(Variant::SixtyFour, sq(4), SquareStyle::Numbers)
+                .nominative,
+            "four"
+        );
+    }
+
+    fn replace(src: &str, from: &str, to: &str) -> String {
+        assert!(src.contains(from), "{from} not in source");
+        src.replacen(from, to, 1)
+    }
+
+    #[test]
+    fn missing_key_is_named() {
+        let src = replace(POLISH_TOML, "occupied = \"Pole {square} jest zajęte.\"", "");
+        assert_eq!(
+            Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+            "missing key `reject.occupied`"
+        );
+        let src = replace(POLISH_TOML, "many = \"pionów\"", "");
+        assert_eq!(
+            Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+            "missing key `nouns.piece.many`"
+        );
+        let src = replace(POLISH_TOML, "cancel = [\"anuluj\"]", "");
+        assert_eq!(
+            Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+            "missing key `listen.commands.cancel`"
+        );
+    }
+
+    #[test]
+    fn bad_placeholders_are_named() {
+        let src = replace(
+            POLISH_TOML,
+            "Pole {square} jest zajęte.",
+            "Pole {sqare} jest zajęte.",
+        );
+        assert_eq!(
+            Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+            "template `reject.occupied`: placeholder `{sqare}` is not an argument of this template (it has: square)"
+        );
+        let src = replace(
+            POLISH_TOML,
+            "{count:piece}: {squares}",
+            "{count:pieces}: {squares}",
+        );
+        assert!(Phrasebook::from_toml_str(&src)
+            .unwrap_err()
+            .to_string()
+            .contains("unknown noun"));
+        let src = replace(
+            POLISH_TOML,
+            "Pole {square} jest zajęte.",
+            "Pole {square jest zajęte.",
+        );
+        assert!(Phrasebook::from_toml_str(&src)
+            .unwrap_err()
+            .to_string()
+            .contains("is not closed"));
+        let src = replace(
+            POLISH_TOML,
+            "Ruch {side:genitive}.",
+            "Ruch {side:vocative}.",
+        );
+        assert!(Phrasebook::from_toml_str(&src)
+            .unwrap_err()
+            .to_string()
+            .contains("case missing"));
+    }
+
+    #[test]
+    fn wrong_sizes_and_types_are_named() {
+        let src = replace(POLISH_TOML, "\"zero\", \"jeden\",", "\"jeden\",");
+        assert_eq!(
+            Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+            "key `numbers.cardinal`: must have exactly 100 entries, has 99"
+        );
+        let src = replace(POLISH_TOML, "language = \"pl\"", "language = \"qqq\"");
+        assert!(Phrasebook::from_toml_str(&src)
+            .unwrap_err()
+            .to_string()
+            .contains("plural rules"));
+        assert!(matches!(
+            Phrasebook::from_toml_str("not = [toml"),
+            Err(PhrasebookError::Toml(_))
+        ));
+        // English has no genitive list: a template asking for it is refused.
+        let src = replace(
+            ENGLISH_TOML,
+            "\"{from}, {to}\"",
+            "\"{from:genitive}, {to}\"",
+        );
+        assert!(Phrasebook::from_toml_str(&src)
+            .unwrap_err()
+            .to_string()
+            .contains("numbers.genitive"));
+    }
+
+    #[test]
+    fn listen_words_for_both_directions() {
+        let pl = Phrasebook::polish();
+        let l = pl.listen();
+        assert!(l.to.contains(&"na".to_owned()));
+        assert!(l.takes.contains(&"bije".to_owned()));
+        assert_eq!(l.commands[&CommandWord::Clock][0], "zegar");
+        assert_eq!(l.commands.len(), CommandWord::ALL.len());
+        let en = Phrasebook::english();
+        assert!(en.listen().takes.contains(&"takes".to_owned()));
+        assert_eq!(en.listen().commands[&CommandWord::Yes], ["yes"]);
+    }
+}
