@@ -1,12 +1,141 @@
-//! `tandem hear` (being built).
+//! `tandem hear (WAVFILE | --text TRANSCRIPT) [--model DIR] [--lang pl|en]
+//! [--phrasebook FILE] [--variant V] [--fen FEN] [--json]`
+//!
+//! Prints what tandem understood from a recording or a transcript in a
+//! position: a legal move, a command, an ambiguity, an illegal move with the
+//! reason, or nothing. With `--json`, one object:
+//! `{"kind": "move", "move": "32-28", "confidence": 0.93, "transcript": "..."}`.
+//! A phrase naming an illegal move is never `"kind": "move"`.
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use anyhow::Context;
+use tandem_rules::{Position, Variant};
+use tandem_speech::listen::{understand, Grammar, Heard, Lexicon, Transcript};
 
 /// Arguments of `tandem hear`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+#[command(group(clap::ArgGroup::new("input").required(true).args(["wavfile", "text"])))]
+pub struct Args {
+    /// A WAV recording of one utterance (needs a Vosk model and the `vosk` feature).
+    pub wavfile: Option<PathBuf>,
+    /// Understand this transcript instead of audio.
+    #[arg(long)]
+    pub text: Option<String>,
+    /// The Vosk model folder (default: $TANDEM_VOSK_MODEL).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Language of the built-in words: pl or en.
+    #[arg(long, default_value = "pl")]
+    pub lang: String,
+    /// A lexicon file with the words to listen for (replaces --lang).
+    #[arg(long)]
+    pub phrasebook: Option<PathBuf>,
+    /// international or sixty-four.
+    #[arg(long, default_value = "international")]
+    pub variant: Variant,
+    /// The position (PDN FEN); default: the initial position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Runs `tandem hear`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("hear is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let pos = match &args.fen {
+        Some(f) => Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?,
+        None => Position::start(args.variant),
+    };
+    let lex = match &args.phrasebook {
+        Some(p) => Lexicon::from_file(p)?,
+        None => Lexicon::builtin(&args.lang)
+            .with_context(|| format!("no built-in words for --lang {:?} (pl or en; or give --phrasebook)", args.lang))?,
+    };
+    let grammar = Grammar::build(&pos, &lex);
+    let transcripts = match (&args.text, &args.wavfile) {
+        (Some(t), _) => vec![Transcript::text(t)],
+        (None, Some(wav)) => recognize(wav, args.model.as_deref(), &grammar, &lex)?,
+        // clap's "input" group requires one of them.
+        (None, None) => anyhow::bail!("give a WAVFILE or --text TRANSCRIPT"),
+    };
+    let heard = understand(&pos, &grammar, &lex, &transcripts);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&heard)?)?;
+    } else {
+        writeln!(out, "{}", describe(&heard))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn describe(h: &Heard) -> String {
+    match h {
+        Heard::Move { notation, confidence, transcript, .. } => {
+            format!("move {notation} (confidence {confidence:.2}; heard {transcript:?})")
+        }
+        Heard::Command { command, square: Some(sq), confidence, .. } => {
+            format!("command {command} {sq} (confidence {confidence:.2})")
+        }
+        Heard::Command { command, confidence, .. } => format!("command {command} (confidence {confidence:.2})"),
+        Heard::Ambiguous { candidates, .. } => {
+            let c: Vec<String> = candidates
+                .iter()
+                .map(|c| {
+                    let taken: Vec<String> = c.captured.iter().map(u8::to_string).collect();
+                    if taken.is_empty() {
+                        c.notation.clone()
+                    } else {
+                        format!("{} taking {}", c.notation, taken.join(", "))
+                    }
+                })
+                .collect();
+            format!("ambiguous: {}", c.join(" or "))
+        }
+        Heard::Illegal { from, to, message, .. } => format!("illegal: {from}-{to}: {message}"),
+        Heard::Unknown { transcript } => format!("not understood: {transcript:?}"),
+        other => format!("{other:?}"),
+    }
+}
+
+#[cfg(feature = "vosk")]
+fn recognize(
+    wav: &std::path::Path,
+    model: Option<&std::path::Path>,
+    grammar: &Grammar,
+    lex: &Lexicon,
+) -> anyhow::Result<Vec<Transcript>> {
+    use tandem_speech::listen::{read_wav_16k, vosk::VoskRecognizer, Recognizer};
+    let model = match model {
+        Some(m) => m.to_owned(),
+        None => std::env::var_os("TANDEM_VOSK_MODEL")
+            .map(PathBuf::from)
+            .context("no Vosk model: give --model DIR or set TANDEM_VOSK_MODEL")?,
+    };
+    let audio = read_wav_16k(wav)?;
+    tandem_speech::listen::vosk::set_log_level(-1);
+    let mut rec = VoskRecognizer::new(&model, &grammar.recognizer_phrases())?;
+    let words: Vec<String> = lex.all_words().into_iter().collect();
+    let missing = rec.missing_words(&words);
+    if !missing.is_empty() {
+        eprintln!("tandem: the model does not know these words, which cannot be heard: {}", missing.join(" "));
+    }
+    rec.accept(&audio)?;
+    Ok(rec.finish()?)
+}
+
+#[cfg(not(feature = "vosk"))]
+fn recognize(
+    _wav: &std::path::Path,
+    _model: Option<&std::path::Path>,
+    _grammar: &Grammar,
+    _lex: &Lexicon,
+) -> anyhow::Result<Vec<Transcript>> {
+    anyhow::bail!(
+        "this tandem was built without speech recognition: rebuild with `--features vosk` \
+         (and a Vosk model), or use --text TRANSCRIPT"
+    )
 }

