@@ -317,11 +317,20 @@ impl Announcer {
         )
     }
 
+    /// The alternatives of an ambiguous capture, each named by the captured
+    /// squares that set it apart from the others ("trzydzieści trzy czy
+    /// trzydzieści dziewięć"); squares every candidate takes are left out,
+    /// because they do not help the player choose.
     fn options_list(&self, v: Variant, candidates: &[Move]) -> String {
+        let common: Vec<Square> = candidates
+            .first()
+            .map(|f| f.captured().filter(|s| candidates.iter().all(|m| m.captured().any(|c| c == *s))).collect())
+            .unwrap_or_default();
         let opts: Vec<String> = candidates
             .iter()
             .map(|m| {
-                let c: Vec<Square> = m.captured().collect();
+                let own: Vec<Square> = m.captured().filter(|s| !common.contains(s)).collect();
+                let c: Vec<Square> = if own.is_empty() { m.captured().collect() } else { own };
                 self.square_list(v, &c)
             })
             .collect();

@@ -1,12 +1,111 @@
-//! `tandem say` (being built).
+//! `tandem say MOVE [--variant V] [--fen FEN] [--lang pl|en] [--phrasebook FILE] [--wav OUT] [--json]`
+//!
+//! Prints the announcement of MOVE played in FEN (default: the start
+//! position), as tandem would speak it; with `--wav` also writes it as speech
+//! (espeak-ng, the phrasebook's voice) to a WAV file. An illegal MOVE prints
+//! the reason in the same spoken words and exits with status 1.
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use anyhow::Context;
+use tandem_rules::notation::resolve;
+use tandem_rules::{Position, Variant};
+use tandem_speech::output::espeak::synthesize_wav;
+use tandem_speech::output::VoiceParams;
+use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
+
+use crate::cmd::notation_of;
+
+/// The built-in phrasebook languages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Lang {
+    /// Polish.
+    Pl,
+    /// English.
+    En,
+}
 
 /// Arguments of `tandem say`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The move, as written (`32-28`, `32x23`, `32 28`, `c3-d4`).
+    #[arg(value_name = "MOVE")]
+    pub mv: String,
+    /// international or sixty-four.
+    #[arg(long, default_value = "international")]
+    pub variant: Variant,
+    /// The position before the move, as PDN FEN (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// The language of a built-in phrasebook.
+    #[arg(long, value_enum, default_value = "pl")]
+    pub lang: Lang,
+    /// A phrasebook file (TOML, see speech/phrasebooks/pl.toml); overrides --lang.
+    #[arg(long, value_name = "FILE")]
+    pub phrasebook: Option<PathBuf>,
+    /// Also write the announcement as speech to this WAV file (espeak-ng).
+    #[arg(long, value_name = "OUT")]
+    pub wav: Option<PathBuf>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// Runs `tandem say`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("say is not built yet")
+///
+/// # Errors
+/// A bad FEN or phrasebook, or a WAV that cannot be written (exit status 2).
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let book = match &args.phrasebook {
+        Some(path) => {
+            Phrasebook::from_file(path).with_context(|| format!("loading the phrasebook {}", path.display()))?
+        }
+        None => match args.lang {
+            Lang::Pl => Phrasebook::polish(),
+            Lang::En => Phrasebook::english(),
+        },
+    };
+    let pos = match &args.fen {
+        Some(f) => Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?,
+        None => Position::start(args.variant),
+    };
+    let announcer = Announcer::new(book, AnnounceOptions::default());
+    let (utterance, played, error) = match resolve(&pos, &args.mv) {
+        Ok(m) => (announcer.on_move(&pos, &m), Some(notation_of(&pos, &m)), None),
+        Err(e) => (announcer.on_rejected(&pos, &args.mv, &e), None, Some(e.to_string())),
+    };
+    let text = utterance.text();
+    let wav = match &args.wav {
+        Some(out) => {
+            let params = VoiceParams {
+                voice: Some(announcer.phrasebook().espeak_voice().to_owned()),
+                ..VoiceParams::for_language(announcer.phrasebook().language())
+            };
+            Some(synthesize_wav(&text, &params, out).with_context(|| format!("writing {}", out.display()))?)
+        }
+        None => None,
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let obj = serde_json::json!({
+            "input": args.mv,
+            "legal": played.is_some(),
+            "move": played,
+            "error": error,
+            "variant": args.variant.name(),
+            "fen": pos.to_fen(),
+            "lang": announcer.phrasebook().language(),
+            "priority": utterance.priority,
+            "kind": utterance.kind,
+            "text": text,
+            "sentences": utterance.sentences,
+            "wav": wav.as_ref().map(|p| p.display().to_string()),
+        });
+        writeln!(out, "{obj}")?;
+    } else {
+        writeln!(out, "{text}")?;
+    }
+    Ok(if played.is_some() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
