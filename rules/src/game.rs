@@ -151,7 +151,13 @@ impl DrawRule {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct GameOptions {
     /// The event plays draws with advantage (6.5; not in 64): 6.3 counts 25 moves.
+    #[serde(default)]
     pub draws_with_advantage: bool,
+    /// Accept moves after a draw by rule (6.1-6.4): for replaying records
+    /// from sites that do not apply the rules. The draw is still reported by
+    /// [`Game::rule_draw`].
+    #[serde(default)]
+    pub play_on_after_rule_draw: bool,
 }
 
 /// Error from [`Game::play_text`].
@@ -293,9 +299,7 @@ impl Game {
     /// # Errors
     /// [`PlayError::GameOver`] after the end, [`PlayError::Resolve`] for an illegal move.
     pub fn play(&mut self, m: &Move) -> Result<(), PlayError> {
-        if let Some(o) = self.outcome() {
-            return Err(PlayError::GameOver(o));
-        }
+        self.check_not_over()?;
         let pos = *self.position();
         let Some(m) = pos.legal_moves().into_iter().find(|l| l == m) else {
             return Err(PlayError::Resolve(ResolveError::Unreachable { from: m.from(), to: m.to() }));
@@ -309,13 +313,31 @@ impl Game {
     /// # Errors
     /// As [`Game::play`], with the resolution error saying why.
     pub fn play_text(&mut self, text: &str) -> Result<Move, PlayError> {
-        if let Some(o) = self.outcome() {
-            return Err(PlayError::GameOver(o));
-        }
+        self.check_not_over()?;
         let pos = *self.position();
         let m = notation::resolve(&pos, text).map_err(PlayError::Resolve)?;
         self.push(pos, m);
         Ok(m)
+    }
+
+    fn check_not_over(&self) -> Result<(), PlayError> {
+        match self.outcome() {
+            Some(Outcome::Draw { reason }) if self.options.play_on_after_rule_draw && self.declared.is_none() => {
+                let _ = reason;
+                Ok(())
+            }
+            Some(o) => Err(PlayError::GameOver(o)),
+            None => Ok(()),
+        }
+    }
+
+    /// The draw by rule (6.1-6.4) the position has reached, if any.
+    #[must_use]
+    pub fn rule_draw(&self) -> Option<DrawReason> {
+        match self.outcome() {
+            Some(Outcome::Draw { reason }) if self.declared.is_none() => Some(reason),
+            _ => None,
+        }
     }
 
     fn push(&mut self, pos: Position, m: Move) {

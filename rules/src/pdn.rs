@@ -13,6 +13,7 @@
 use std::fmt;
 
 use crate::game::{Game, GameOptions, PlayError};
+use crate::notation::ResolveError;
 use crate::position::Position;
 use crate::variant::Variant;
 
@@ -76,6 +77,9 @@ impl PdnGame {
         let v = self.variant(default)?;
         match self.tag("FEN") {
             Some(f) if !f.trim().is_empty() => Position::from_fen(v, f).map_err(|e| e.to_string()),
+            _ if self.tag("SetUp").is_some_and(|s| s.trim() == "1") => {
+                Err("the game is set up ([SetUp \"1\"]) but has no [FEN] tag".into())
+            }
             _ => Ok(Position::start(v)),
         }
     }
@@ -102,6 +106,12 @@ pub enum Replay {
 }
 
 /// Replays a game read from PDN.
+///
+/// Lenient where the meaning is clear: a capture the record writes
+/// ambiguously (`36x16` where two sets of pieces can be taken) is tried both
+/// ways and the reading under which the rest of the game is legal is kept;
+/// moves recorded after a draw by rule (6.1-6.4: some sites do not apply
+/// them) are replayed rather than refused.
 #[must_use]
 pub fn replay(pdn: &PdnGame, default: Variant) -> Replay {
     if let Some(e) = &pdn.error {
@@ -111,10 +121,36 @@ pub fn replay(pdn: &PdnGame, default: Variant) -> Replay {
         Ok(p) => p,
         Err(e) => return Replay::Unreadable(e),
     };
-    let mut game = Game::from_position(start, GameOptions::default());
-    for (i, m) in pdn.moves.iter().enumerate() {
-        if let Err(reason) = game.play_text(&m.text) {
-            return Replay::Illegal { ply: i + 1, text: m.text.clone(), reason, game };
+    let options = GameOptions { play_on_after_rule_draw: true, ..GameOptions::default() };
+    let game = Game::from_position(start, options);
+    let mut budget = 64;
+    replay_from(game, &pdn.moves, &mut budget)
+}
+
+fn replay_from(mut game: Game, moves: &[PdnMove], budget: &mut u32) -> Replay {
+    while game.ply() < moves.len() {
+        let i = game.ply();
+        let text = &moves[i].text;
+        match game.play_text(text) {
+            Ok(_) => {}
+            Err(PlayError::Resolve(ResolveError::Ambiguous { candidates })) if *budget > 0 => {
+                *budget -= 1;
+                let mut first_failure = None;
+                for m in &candidates {
+                    let mut g = game.clone();
+                    if g.play(m).is_err() {
+                        continue;
+                    }
+                    match replay_from(g, moves, budget) {
+                        ok @ Replay::Ok(_) => return ok,
+                        other => {
+                            first_failure.get_or_insert(other);
+                        }
+                    }
+                }
+                return first_failure.unwrap_or(Replay::Unreadable("no reading of an ambiguous capture fits".into()));
+            }
+            Err(reason) => return Replay::Illegal { ply: i + 1, text: text.clone(), reason, game },
         }
     }
     Replay::Ok(game)
@@ -152,7 +188,22 @@ fn is_result(tok: &str) -> bool {
         })
 }
 
+/// `4-6`, `1-9`: a non-standard score some files put where the result goes.
+fn is_single_digit_score(tok: &str) -> bool {
+    let b = tok.as_bytes();
+    b.len() == 3 && b[0].is_ascii_digit() && b[1] == b'-' && b[2].is_ascii_digit()
+}
+
 impl Parser<'_> {
+    /// Whether only white space stands between here and the next tag section or the end.
+    fn at_game_end(&self) -> bool {
+        let rest = &self.s[self.i..];
+        match rest.iter().position(|c| !c.is_ascii_whitespace()) {
+            None => true,
+            Some(k) => rest[k] == b'[',
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.s.get(self.i).copied()
     }
@@ -242,7 +293,20 @@ impl Parser<'_> {
                 }
                 _ => {
                     let line = self.line;
-                    let w = self.word();
+                    let mut w = self.word();
+                    // Right-aligned squares: "1- 6", "28x 9" are one move.
+                    while w.ends_with(['-', 'x', 'X', ':']) && w.len() > 1 {
+                        let save = (self.i, self.line);
+                        while self.peek().is_some_and(|c| c == b' ' || c == b'\t') {
+                            self.bump();
+                        }
+                        if self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                            w.push_str(&self.word());
+                        } else {
+                            (self.i, self.line) = save;
+                            break;
+                        }
+                    }
                     if w.is_empty() {
                         self.bump();
                         continue;
@@ -250,7 +314,10 @@ impl Parser<'_> {
                     if cur.moves.is_empty() && !in_moves {
                         in_moves = true;
                     }
-                    if is_result(&w) {
+                    if w.chars().all(|c| c == '.' || c == '…') {
+                        continue;
+                    }
+                    if is_result(&w) || (is_single_digit_score(&w) && self.at_game_end()) {
                         cur.result = Some(w);
                         games.push(std::mem::take(&mut cur));
                         in_moves = false;
