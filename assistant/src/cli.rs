@@ -16,6 +16,14 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run a game at the table: the daemon, the terminal screen, speech and braille.
+    Play(cmd::play::Args),
+    /// Talk to a running daemon over its control socket.
+    Ctl(cmd::ctl::Args),
+    /// Check a game journal.
+    Journal(cmd::journal::Args),
+    /// Arbiter tools: reconcile two records, compare two positions.
+    Arbiter(cmd::arbiter::Args),
     /// Count the leaf nodes of the move tree (move generator check and benchmark).
     Perft(cmd::perft::Args),
     /// Check or export PDN game records.
@@ -37,6 +45,10 @@ pub enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Play(a) => cmd::play::run(a),
+        Command::Ctl(a) => cmd::ctl::run(a),
+        Command::Journal(a) => cmd::journal::run(a),
+        Command::Arbiter(a) => cmd::arbiter::run(a),
         Command::Perft(args) => cmd::perft::run(args),
         Command::Pdn(c) => cmd::pdn::run(c),
         Command::Clock(c) => cmd::clock::run(c),

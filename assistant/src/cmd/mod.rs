@@ -1,10 +1,14 @@
 //! One module per subcommand.
 
+pub mod arbiter;
 pub mod braille;
 pub mod clock;
+pub mod ctl;
 pub mod hear;
+pub mod journal;
 pub mod pdn;
 pub mod perft;
+pub mod play;
 pub mod say;
 
 use tandem_rules::{Move, Position};
