@@ -13,8 +13,8 @@
 //! | `DISPMD` (display mode)         | next view                    |
 //! | `TIME` (date and time)          | clock report                 |
 //! | `HOME` (go to cursor)           | last move                    |
-//! | Return key (keysym `Return`)    | done: my board is up to date |
-//! | Escape key (keysym `Escape`)    | cancel                       |
+//! | Enter (`KEY_ENTER`, keysym Return) | done: my board is up to date |
+//! | Escape (`KEY_ESCAPE`, keysym Escape) | cancel                     |
 //!
 //! The numbers are BrlAPI's (`brlapi_keycodes.h`, `brlapi_constants.h`),
 //! written out here so the mapping is tested without libbrlapi.
@@ -135,8 +135,8 @@ pub fn brltty_command_name(key: Key) -> String {
         Key::Command(KeyCommand::NextView) => "DISPMD".into(),
         Key::Command(KeyCommand::ClockReport) => "TIME".into(),
         Key::Command(KeyCommand::LastMove) => "HOME".into(),
-        Key::Command(KeyCommand::Done) => "Return".into(),
-        Key::Command(KeyCommand::Cancel) => "Escape".into(),
+        Key::Command(KeyCommand::Done) => "KEY_ENTER".into(),
+        Key::Command(KeyCommand::Cancel) => "KEY_ESCAPE".into(),
     }
 }
 

@@ -1,0 +1,243 @@
+//! Against a real BRLTTY (Virtual `vr` driver, display side served by the
+//! test). Needs the Debian package `brltty`; the BrlAPI tests also need the
+//! `brlapi` feature (libbrlapi-dev). Set TANDEM_SKIP_REAL=1 to skip where
+//! BRLTTY cannot run.
+
+use std::time::Duration;
+
+use tandem_braille::testing::brltty::VirtualBrltty;
+
+const T: Duration = Duration::from_secs(10);
+
+fn brltty(cells: usize) -> Option<VirtualBrltty> {
+    match VirtualBrltty::start(cells) {
+        Ok(b) => Some(b),
+        Err(e) if std::env::var_os("TANDEM_SKIP_REAL").is_some() => {
+            eprintln!("skipping (TANDEM_SKIP_REAL): {e}");
+            None
+        }
+        Err(e) => panic!(
+            "BRLTTY is needed for this test (apt-get install brltty, or TANDEM_SKIP_REAL=1): {e}"
+        ),
+    }
+}
+
+#[test]
+fn fixture_reads_brlttys_own_display_and_survives_a_restart() {
+    let Some(mut b) = brltty(40) else { return };
+    // With no client BRLTTY shows its screen driver's message.
+    let s = b
+        .wait_for(T, |s| s.updates > 0 && !s.text.trim().is_empty())
+        .unwrap();
+    assert_eq!(s.cells.len(), 40);
+    assert_eq!(s.text.chars().count(), 40);
+    b.restart().unwrap();
+    assert!(b.is_running());
+    b.wait_for(T, |s| s.connected && s.updates > 1).unwrap();
+    b.kill();
+    assert!(!b.is_running());
+    assert!(!b.api_socket().exists(), "stale BrlAPI socket removed");
+}
+
+#[cfg(feature = "brlapi")]
+mod brlapi {
+    use super::*;
+    use tandem_braille::display::brlapi::{BrlApiDisplay, BrlApiSettings};
+    use tandem_braille::driver::{spawn, DisplayDriver, DriverEvent, DriverInput};
+    use tandem_braille::table::text_cells;
+    use tandem_braille::{Action, BrailleDisplay, BrailleLine, Key, KeyCommand, StatusInfo, View};
+    use tandem_rules::{Color, Position, Square, Variant};
+
+    fn connect(b: &VirtualBrltty) -> BrlApiDisplay {
+        let d = BrlApiDisplay::start(BrlApiSettings {
+            host: Some(b.host()),
+            auth: Some("none".into()),
+            retry: Duration::from_millis(100),
+            ..BrlApiSettings::default()
+        });
+        d.wait_connected(T)
+            .unwrap_or_else(|e| panic!("{e}\nbrltty log:\n{}", b.log()));
+        d
+    }
+
+    #[test]
+    fn text_written_through_brlapi_reads_back_as_nabcc() {
+        let Some(b) = brltty(40) else { return };
+        let mut d = connect(&b);
+        assert_eq!(d.geometry().unwrap().width, 40);
+        d.write(&BrailleLine::from_text("W 31 32 33 K45 | B 1 2 3 K12"))
+            .unwrap();
+        let s = b
+            .wait_for_cells(&text_cells("W 31 32 33 K45 | B 1 2 3 K12"), T)
+            .unwrap();
+        assert!(
+            s.text.starts_with("W 31 32 33 K45 | B 1 2 3 K12"),
+            "{:?}",
+            s.text
+        );
+    }
+
+    fn start_pos() -> Position {
+        Position::start(Variant::International)
+    }
+
+    fn sq(n: u8) -> Square {
+        Square::new(n).unwrap()
+    }
+
+    #[test]
+    fn graphic_view_text_and_dots_read_back_cell_for_cell() {
+        let Some(b) = brltty(40) else { return };
+        let d = connect(&b);
+        let pos = Position::from_fen(Variant::International, "W:W16,K18:B17,K19").unwrap();
+        let mut drv = DisplayDriver::new(d, pos, StatusInfo::new(Color::White), View::Graphic);
+        drv.press(Key::LineDown).unwrap();
+        drv.press(Key::LineDown).unwrap();
+        drv.press(Key::LineDown).unwrap();
+        let line = drv.ui().current_line();
+        assert_eq!(line.text(), "16 wbWB-");
+        // "16 " through the text call (en-nabcc), the five squares as dots.
+        let s = b.wait_for_cells(line.cells(), T).unwrap();
+        assert!(s.text.starts_with("16 "), "{:?}", s.text);
+        // Select 16: dots 7-8 are added through the same write.
+        let actions = drv.press(Key::Routing(3)).unwrap();
+        assert_eq!(actions, vec![Action::Selected(sq(16)), Action::Redraw]);
+        let mut want = line.cells().to_vec();
+        want[3] = want[3].union(tandem_braille::Cell::UNDERLINE);
+        b.wait_for_cells(&want, T).unwrap();
+    }
+
+    #[test]
+    fn display_keys_arrive_as_tandem_keys() {
+        let Some(b) = brltty(40) else { return };
+        let mut d = connect(&b);
+        d.write(&BrailleLine::from_text("keys")).unwrap();
+        b.wait_for(T, |s| s.text.starts_with("keys")).unwrap();
+        assert!(
+            b.route(0).is_err(),
+            "the vr driver cannot press routing key 0"
+        );
+        let keys = [
+            Key::Routing(1),
+            Key::Routing(39),
+            Key::PanLeft,
+            Key::PanRight,
+            Key::LineUp,
+            Key::LineDown,
+            Key::Top,
+            Key::Bottom,
+            Key::Command(KeyCommand::NextView),
+            Key::Command(KeyCommand::ClockReport),
+            Key::Command(KeyCommand::LastMove),
+            Key::Command(KeyCommand::Done),
+            Key::Command(KeyCommand::Cancel),
+        ];
+        for k in keys {
+            b.press_key(k).unwrap();
+            let got = d.read_key(T).unwrap();
+            assert_eq!(got, Some(k), "pressed {k:?}; brltty log:\n{}", b.log());
+        }
+    }
+
+    #[test]
+    fn a_move_entered_with_two_routing_presses() {
+        let Some(b) = brltty(40) else { return };
+        let d = connect(&b);
+        let drv = DisplayDriver::new(d, start_pos(), StatusInfo::new(Color::White), View::Rows);
+        let h = spawn(drv).unwrap();
+        b.wait_for(T, |s| s.text.starts_with("1:b 2:b")).unwrap();
+        for _ in 0..6 {
+            b.press_key(Key::LineDown).unwrap();
+        }
+        let s = b.wait_for(T, |s| s.text.starts_with("31:w 32:w")).unwrap();
+        // Route over the "2" of "32:w", as the player's finger would.
+        let c32 = s.text.find("32:w").unwrap() + 1;
+        b.route(c32).unwrap();
+        assert_eq!(next_action(&h), Action::Selected(sq(32)));
+        // The selected square carries dots 7-8 on the display.
+        b.wait_for(T, |s| s.cells[c32].mask() & 0xC0 == 0xC0)
+            .unwrap();
+        b.press_key(Key::LineUp).unwrap();
+        let s = b.wait_for(T, |s| s.text.starts_with("26:-")).unwrap();
+        b.route(s.text.find("28:-").unwrap()).unwrap();
+        assert_eq!(
+            next_action(&h),
+            Action::MoveRequest {
+                from: sq(32),
+                to: sq(28)
+            }
+        );
+        // The daemon accepts 32-28 and sends the new position.
+        let mut pos = start_pos();
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.from() == sq(32) && m.to() == sq(28))
+            .unwrap();
+        pos.play_unchecked(&m);
+        let mut st = StatusInfo::new(Color::Black);
+        st.last_move = Some("32-28".into());
+        h.input
+            .send(DriverInput::Update {
+                position: pos,
+                status: st,
+            })
+            .unwrap();
+        b.wait_for(T, |s| s.text.starts_with("26:- 27:- 28:w"))
+            .unwrap();
+        h.shutdown();
+    }
+
+    fn next_action(h: &tandem_braille::driver::DriverHandle) -> Action {
+        loop {
+            match h.events.recv_timeout(T).expect("an action from the driver") {
+                DriverEvent::Action(a) => return a,
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn brltty_killed_and_restarted_the_display_comes_back_by_itself() {
+        let Some(mut b) = brltty(40) else { return };
+        let d = connect(&b);
+        let drv = DisplayDriver::new(d, start_pos(), StatusInfo::new(Color::White), View::List);
+        let h = spawn(drv).unwrap();
+        b.wait_for(T, |s| s.text.starts_with("W 31 32")).unwrap();
+
+        b.kill();
+        // The game goes on while BRLTTY is away: a move is accepted.
+        let mut pos = start_pos();
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.from() == sq(32) && m.to() == sq(28))
+            .unwrap();
+        pos.play_unchecked(&m);
+        h.input
+            .send(DriverInput::Update {
+                position: pos,
+                status: StatusInfo::new(Color::Black),
+            })
+            .unwrap();
+        match h.events.recv_timeout(T).expect("the outage is reported") {
+            DriverEvent::Unavailable(e) => assert!(e.to_string().contains("not connected"), "{e}"),
+            other => panic!("unexpected {other:?}"),
+        }
+
+        b.restart().unwrap();
+        // Without touching the client: the newest line appears on the new BRLTTY.
+        let s = b.wait_for(T, |s| s.text.starts_with("W 28 31 33")).unwrap();
+        assert_eq!(s.cells[..4], text_cells("W 28")[..]);
+        // And keys work again on the new connection.
+        b.press_key(Key::Command(KeyCommand::ClockReport)).unwrap();
+        loop {
+            match h.events.recv_timeout(T).expect("the clock-report key") {
+                DriverEvent::Action(Action::ClockReport) => break,
+                DriverEvent::Available | DriverEvent::Unavailable(_) => {}
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        h.shutdown();
+    }
+}
