@@ -38,7 +38,9 @@ impl fmt::Display for FenError {
         match self {
             FenError::Empty => write!(f, "empty fen"),
             FenError::BadTurn(s) => write!(f, "bad side to move {s:?} in fen (expected W or B)"),
-            FenError::BadColor(s) => write!(f, "bad piece list {s:?} in fen (expected W... or B...)"),
+            FenError::BadColor(s) => {
+                write!(f, "bad piece list {s:?} in fen (expected W... or B...)")
+            }
             FenError::BadSquare(s) => write!(f, "bad square {s:?} in fen"),
             FenError::BadRange(s) => write!(f, "bad range {s:?} in fen"),
             FenError::Duplicate(s) => write!(f, "square {s:?} given twice in fen"),
@@ -53,7 +55,12 @@ impl std::error::Error for FenError {}
 /// # Errors
 /// A [`FenError`] naming the part that is wrong.
 pub fn parse_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
-    let fen = fen.trim().trim_matches('"').trim().trim_end_matches('.').trim();
+    let fen = fen
+        .trim()
+        .trim_matches('"')
+        .trim()
+        .trim_end_matches('.')
+        .trim();
     if fen.is_empty() {
         return Err(FenError::Empty);
     }
@@ -90,15 +97,23 @@ pub fn parse_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
             let squares = if let Some((a, b)) = body.split_once('-') {
                 let b = b.trim().trim_start_matches(['K', 'k']);
                 let (a, b) = (
-                    variant.parse_square(a.trim()).ok_or_else(|| FenError::BadRange(item.to_owned()))?,
-                    variant.parse_square(b).ok_or_else(|| FenError::BadRange(item.to_owned()))?,
+                    variant
+                        .parse_square(a.trim())
+                        .ok_or_else(|| FenError::BadRange(item.to_owned()))?,
+                    variant
+                        .parse_square(b)
+                        .ok_or_else(|| FenError::BadRange(item.to_owned()))?,
                 );
                 if a > b {
                     return Err(FenError::BadRange(item.to_owned()));
                 }
-                (a.number()..=b.number()).filter_map(crate::Square::new).collect::<Vec<_>>()
+                (a.number()..=b.number())
+                    .filter_map(crate::Square::new)
+                    .collect::<Vec<_>>()
             } else {
-                vec![variant.parse_square(body).ok_or_else(|| FenError::BadSquare(item.to_owned()))?]
+                vec![variant
+                    .parse_square(body)
+                    .ok_or_else(|| FenError::BadSquare(item.to_owned()))?]
             };
             for sq in squares {
                 if pos.piece_at(sq).is_some() {

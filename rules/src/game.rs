@@ -49,8 +49,14 @@ impl Outcome {
     #[must_use]
     pub fn pdn_result(self) -> &'static str {
         match self {
-            Outcome::Win { winner: Color::White, .. } => "2-0",
-            Outcome::Win { winner: Color::Black, .. } => "0-2",
+            Outcome::Win {
+                winner: Color::White,
+                ..
+            } => "2-0",
+            Outcome::Win {
+                winner: Color::Black,
+                ..
+            } => "0-2",
             Outcome::Draw { .. } => "1-1",
         }
     }
@@ -141,7 +147,9 @@ impl DrawRule {
     fn reason(self) -> DrawReason {
         match self {
             DrawRule::KingMoves => DrawReason::KingMoves,
-            DrawRule::Endgame16 | DrawRule::MainDiagonal5 | DrawRule::ThreeKings15 => DrawReason::Endgame,
+            DrawRule::Endgame16 | DrawRule::MainDiagonal5 | DrawRule::ThreeKings15 => {
+                DrawReason::Endgame
+            }
             DrawRule::Endgame5 => DrawReason::ShortEndgame,
         }
     }
@@ -221,8 +229,22 @@ impl Game {
     /// A game from any position.
     #[must_use]
     pub fn from_position(start: Position, options: GameOptions) -> Game {
-        let mut g = Game { options, positions: vec![start], moves: Vec::new(), counts: Vec::new(), declared: None };
-        let c = Counts { king_plies: 0, endgame: g.endgame_rule(&start).map(|(rule, limit)| DrawCount { rule, limit, plies: 0 }), reversible_from: 0 };
+        let mut g = Game {
+            options,
+            positions: vec![start],
+            moves: Vec::new(),
+            counts: Vec::new(),
+            declared: None,
+        };
+        let c = Counts {
+            king_plies: 0,
+            endgame: g.endgame_rule(&start).map(|(rule, limit)| DrawCount {
+                rule,
+                limit,
+                plies: 0,
+            }),
+            reversible_from: 0,
+        };
         g.counts.push(c);
         g
     }
@@ -248,7 +270,9 @@ impl Game {
     /// The current position.
     #[must_use]
     pub fn position(&self) -> &Position {
-        self.positions.last().expect("a game always holds its start position")
+        self.positions
+            .last()
+            .expect("a game always holds its start position")
     }
 
     /// The position after `ply` plies (0 = the start).
@@ -272,7 +296,11 @@ impl Game {
     /// Strict notation of each move played.
     #[must_use]
     pub fn move_texts(&self) -> Vec<String> {
-        self.moves.iter().enumerate().map(|(i, m)| notation::write_move(&self.positions[i], m)).collect()
+        self.moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| notation::write_move(&self.positions[i], m))
+            .collect()
     }
 
     /// Moves made by `color` so far.
@@ -302,7 +330,10 @@ impl Game {
         self.check_not_over()?;
         let pos = *self.position();
         let Some(m) = pos.legal_moves().into_iter().find(|l| l == m) else {
-            return Err(PlayError::Resolve(ResolveError::Unreachable { from: m.from(), to: m.to() }));
+            return Err(PlayError::Resolve(ResolveError::Unreachable {
+                from: m.from(),
+                to: m.to(),
+            }));
         };
         self.push(pos, m);
         Ok(())
@@ -322,7 +353,9 @@ impl Game {
 
     fn check_not_over(&self) -> Result<(), PlayError> {
         match self.outcome() {
-            Some(Outcome::Draw { reason }) if self.options.play_on_after_rule_draw && self.declared.is_none() => {
+            Some(Outcome::Draw { reason })
+                if self.options.play_on_after_rule_draw && self.declared.is_none() =>
+            {
                 let _ = reason;
                 Ok(())
             }
@@ -343,18 +376,38 @@ impl Game {
     fn push(&mut self, pos: Position, m: Move) {
         let mut next = pos;
         next.play_unchecked(&m);
-        let prev = *self.counts.last().expect("counts has one entry per position");
+        let prev = *self
+            .counts
+            .last()
+            .expect("counts has one entry per position");
         let was_king = pos.piece_at(m.from()).is_some_and(|p| p.role == Role::King);
         let irreversible = m.is_capture() || !was_king;
         let king_plies = if irreversible { 0 } else { prev.king_plies + 1 };
-        let endgame = self.endgame_rule(&next).map(|(rule, limit)| match prev.endgame {
-            Some(c) if c.rule == rule && !m.is_capture() => DrawCount { plies: c.plies + 1, ..c },
-            _ => DrawCount { rule, limit, plies: 0 },
-        });
-        let reversible_from = if irreversible { self.positions.len() } else { prev.reversible_from };
+        let endgame = self
+            .endgame_rule(&next)
+            .map(|(rule, limit)| match prev.endgame {
+                Some(c) if c.rule == rule && !m.is_capture() => DrawCount {
+                    plies: c.plies + 1,
+                    ..c
+                },
+                _ => DrawCount {
+                    rule,
+                    limit,
+                    plies: 0,
+                },
+            });
+        let reversible_from = if irreversible {
+            self.positions.len()
+        } else {
+            prev.reversible_from
+        };
         self.positions.push(next);
         self.moves.push(m);
-        self.counts.push(Counts { king_plies, endgame, reversible_from });
+        self.counts.push(Counts {
+            king_plies,
+            endgame,
+            reversible_from,
+        });
     }
 
     /// Takes back the last ply (an arbiter's correction); `None` at the start.
@@ -383,40 +436,63 @@ impl Game {
         let turn = pos.turn();
         let (men, kings) = pos.count(turn);
         if men + kings == 0 {
-            return Some(Outcome::Win { winner: turn.other(), reason: WinReason::NoPieces });
+            return Some(Outcome::Win {
+                winner: turn.other(),
+                reason: WinReason::NoPieces,
+            });
         }
         if pos.legal_moves().is_empty() {
-            return Some(Outcome::Win { winner: turn.other(), reason: WinReason::Blocked });
+            return Some(Outcome::Win {
+                winner: turn.other(),
+                reason: WinReason::Blocked,
+            });
         }
         if self.repetitions() >= 3 {
-            return Some(Outcome::Draw { reason: DrawReason::Repetition });
+            return Some(Outcome::Draw {
+                reason: DrawReason::Repetition,
+            });
         }
         self.draw_counts()
             .into_iter()
             .find(|c| c.plies >= 2 * c.limit)
-            .map(|c| Outcome::Draw { reason: c.rule.reason() })
+            .map(|c| Outcome::Draw {
+                reason: c.rule.reason(),
+            })
     }
 
     /// How many times the current position (with the same side to move) has
     /// stood on the board, this time included (6.1).
     #[must_use]
     pub fn repetitions(&self) -> usize {
-        let c = self.counts.last().expect("counts has one entry per position");
+        let c = self
+            .counts
+            .last()
+            .expect("counts has one entry per position");
         let cur = self.position();
-        self.positions[c.reversible_from..].iter().filter(|p| *p == cur).count()
+        self.positions[c.reversible_from..]
+            .iter()
+            .filter(|p| *p == cur)
+            .count()
     }
 
     /// The draw rules counting now, with moves left.
     #[must_use]
     pub fn draw_counts(&self) -> Vec<DrawCount> {
-        let c = self.counts.last().expect("counts has one entry per position");
+        let c = self
+            .counts
+            .last()
+            .expect("counts has one entry per position");
         let mut v = Vec::new();
         let limit = match self.variant() {
             Variant::International => 25,
             Variant::SixtyFour => 20,
         };
         if c.king_plies > 0 {
-            v.push(DrawCount { rule: DrawRule::KingMoves, limit, plies: c.king_plies });
+            v.push(DrawCount {
+                rule: DrawRule::KingMoves,
+                limit,
+                plies: c.king_plies,
+            });
         }
         if let Some(e) = c.endgame {
             v.push(e);
@@ -487,10 +563,18 @@ fn endgame_rule(pos: &Position, options: GameOptions) -> Option<(DrawRule, u32)>
         return None;
     }
     match pos.variant() {
-        Variant::International => Some((DrawRule::Endgame16, if options.draws_with_advantage { 25 } else { 16 })),
+        Variant::International => Some((
+            DrawRule::Endgame16,
+            if options.draws_with_advantage { 25 } else { 16 },
+        )),
         Variant::SixtyFour => {
-            let diag: Vec<_> = (0..8).filter_map(|i| pos.variant().square_at(7 - i, i)).collect();
-            let on = |c: Color| diag.iter().any(|&s| pos.piece_at(s).is_some_and(|p| p.color == c));
+            let diag: Vec<_> = (0..8)
+                .filter_map(|i| pos.variant().square_at(7 - i, i))
+                .collect();
+            let on = |c: Color| {
+                diag.iter()
+                    .any(|&s| pos.piece_at(s).is_some_and(|p| p.color == c))
+            };
             if on(weak_color) && !on(weak_color.other()) {
                 Some((DrawRule::MainDiagonal5, 5))
             } else if (men, kings) == (0, 3) && on(weak_color.other()) {

@@ -16,9 +16,9 @@
 pub mod clock;
 pub mod fen;
 pub mod game;
+mod mv;
 pub mod notation;
 pub mod pdn;
-mod mv;
 mod perft;
 mod position;
 mod types;

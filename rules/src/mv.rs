@@ -69,13 +69,17 @@ impl Move {
     /// The captured pieces' squares in the order they are taken: the order in
     /// which they come off the board (001 ch. I 4.5, 4.11).
     pub fn captured(&self) -> impl ExactSizeIterator<Item = Square> + '_ {
-        self.order[..self.ncapt as usize].iter().map(|&n| Square::from_number_unchecked(n))
+        self.order[..self.ncapt as usize]
+            .iter()
+            .map(|&n| Square::from_number_unchecked(n))
     }
 
     /// The squares the piece lands on after each capture, ending with `to`.
     /// Empty for a move that does not capture.
     pub fn landings(&self) -> impl ExactSizeIterator<Item = Square> + '_ {
-        self.landing[..self.ncapt as usize].iter().map(|&n| Square::from_number_unchecked(n))
+        self.landing[..self.ncapt as usize]
+            .iter()
+            .map(|&n| Square::from_number_unchecked(n))
     }
 
     /// Whether a man is crowned by this move (001 ch. I 3.5, 4.15).

@@ -97,22 +97,26 @@ impl MoveText {
     /// let t = MoveText::parse(Variant::International, "32x21").unwrap();
     /// assert_eq!(t.readings[0].iter().map(|s| s.number()).collect::<Vec<_>>(), [32, 21]);
     /// // Digits run together: the two-square reading comes first.
-/// let t = MoveText::parse(Variant::International, "3228").unwrap();
-/// assert_eq!(t.readings[0].iter().map(|s| s.number()).collect::<Vec<_>>(), [32, 28]);
+    /// let t = MoveText::parse(Variant::International, "3228").unwrap();
+    /// assert_eq!(t.readings[0].iter().map(|s| s.number()).collect::<Vec<_>>(), [32, 28]);
     /// assert!(MoveText::parse(Variant::International, "32-51").is_err());
     /// ```
     ///
     /// # Errors
     /// [`ParseMoveError`] when the text names no move at all.
     pub fn parse(variant: Variant, text: &str) -> Result<MoveText, ParseMoveError> {
-        let t = text.trim().trim_end_matches(['!', '?', '+', '*', '=', '#', '.']).trim();
+        let t = text
+            .trim()
+            .trim_end_matches(['!', '?', '+', '*', '=', '#', '.'])
+            .trim();
         if t.is_empty() {
             return Err(ParseMoveError::Empty);
         }
         if t.len() > 200 {
             return Err(ParseMoveError::TooLong);
         }
-        let is_sep = |c: char| matches!(c, '-' | 'x' | 'X' | '×' | ':' | ',' | '–') || c.is_whitespace();
+        let is_sep =
+            |c: char| matches!(c, '-' | 'x' | 'X' | '×' | ':' | ',' | '–') || c.is_whitespace();
         let capture_sign = if t.contains(['x', 'X', '×', ':']) {
             Some(true)
         } else if t.contains(['-', '–']) {
@@ -124,7 +128,11 @@ impl MoveText {
         let readings = if tokens.len() >= 2 {
             let mut v = Vec::with_capacity(tokens.len());
             for tok in &tokens {
-                v.push(variant.parse_square(tok).ok_or_else(|| ParseMoveError::BadSquare((*tok).to_owned()))?);
+                v.push(
+                    variant
+                        .parse_square(tok)
+                        .ok_or_else(|| ParseMoveError::BadSquare((*tok).to_owned()))?,
+                );
             }
             vec![v]
         } else if t.bytes().all(|b| b.is_ascii_digit()) {
@@ -149,8 +157,13 @@ impl MoveText {
             }
             let mut v = Vec::new();
             for pair in t.as_bytes().chunks(2) {
-                let s = std::str::from_utf8(pair).map_err(|_| ParseMoveError::BadSquare(t.to_owned()))?;
-                v.push(variant.parse_square(s).ok_or_else(|| ParseMoveError::BadSquare(s.to_owned()))?);
+                let s = std::str::from_utf8(pair)
+                    .map_err(|_| ParseMoveError::BadSquare(t.to_owned()))?;
+                v.push(
+                    variant
+                        .parse_square(s)
+                        .ok_or_else(|| ParseMoveError::BadSquare(s.to_owned()))?,
+                );
             }
             vec![v]
         } else {
@@ -159,10 +172,16 @@ impl MoveText {
         if readings.iter().all(|r| r.len() < 2) {
             return Err(ParseMoveError::TooFewSquares);
         }
-        if readings.iter().any(|r| r.len() > 2 * crate::MAX_CAPTURES + 2) {
+        if readings
+            .iter()
+            .any(|r| r.len() > 2 * crate::MAX_CAPTURES + 2)
+        {
             return Err(ParseMoveError::TooLong);
         }
-        Ok(MoveText { readings, capture_sign })
+        Ok(MoveText {
+            readings,
+            capture_sign,
+        })
     }
 }
 
@@ -272,22 +291,45 @@ impl fmt::Display for ResolveError {
             ResolveError::Syntax(e) => write!(f, "{e}"),
             ResolveError::NoMoves => write!(f, "no legal moves: the game is over"),
             ResolveError::NoPiece { square } => write!(f, "no piece on {square}"),
-            ResolveError::NotYourPiece { square, turn } => write!(f, "the piece on {square} is not {turn}'s"),
-            ResolveError::CaptureCompulsory { required, capturers } => {
-                write!(f, "capture is compulsory: {required} piece(s) must be taken, by ")?;
+            ResolveError::NotYourPiece { square, turn } => {
+                write!(f, "the piece on {square} is not {turn}'s")
+            }
+            ResolveError::CaptureCompulsory {
+                required,
+                capturers,
+            } => {
+                write!(
+                    f,
+                    "capture is compulsory: {required} piece(s) must be taken, by "
+                )?;
                 write_list(f, capturers)
             }
             ResolveError::NotLargestCapture { required, given } => {
-                write!(f, "not the largest capture: {required} pieces must be taken, not {given}")
+                write!(
+                    f,
+                    "not the largest capture: {required} pieces must be taken, not {given}"
+                )
             }
-            ResolveError::WrongDirection { from, to } => write!(f, "a man cannot move backwards from {from} to {to}"),
+            ResolveError::WrongDirection { from, to } => {
+                write!(f, "a man cannot move backwards from {from} to {to}")
+            }
             ResolveError::Occupied { square } => write!(f, "square {square} is occupied"),
-            ResolveError::Unreachable { from, to } => write!(f, "the piece on {from} cannot go to {to}"),
+            ResolveError::Unreachable { from, to } => {
+                write!(f, "the piece on {from} cannot go to {to}")
+            }
             ResolveError::NoSuchRoute { candidates } => {
-                write!(f, "no capture goes that way; there are {} capture(s) with that start and end", candidates.len())
+                write!(
+                    f,
+                    "no capture goes that way; there are {} capture(s) with that start and end",
+                    candidates.len()
+                )
             }
             ResolveError::Ambiguous { candidates } => {
-                write!(f, "ambiguous: {} moves fit, say which pieces are taken", candidates.len())
+                write!(
+                    f,
+                    "ambiguous: {} moves fit, say which pieces are taken",
+                    candidates.len()
+                )
             }
         }
     }
@@ -364,7 +406,11 @@ pub fn resolve_parsed(pos: &Position, parsed: &MoveText) -> Result<Move, Resolve
 /// squares and end (`26x37x48`, any route); or start, end and captured
 /// squares (`16x1x33`, the form engines such as Scan's Hub and DXP use).
 fn matches_reading(pos: &Position, m: &Move, r: &[Square]) -> bool {
-    if r.len() > 2 && m.from() == r[0] && m.to() == r[1] && r[2..].iter().all(|s| m.captured().any(|c| c == *s)) {
+    if r.len() > 2
+        && m.from() == r[0]
+        && m.to() == r[1]
+        && r[2..].iter().all(|s| m.captured().any(|c| c == *s))
+    {
         return true;
     }
     let (first, last) = (r[0], r[r.len() - 1]);
@@ -379,7 +425,10 @@ fn matches_reading(pos: &Position, m: &Move, r: &[Square]) -> bool {
         return false;
     }
     // Landing squares and/or captured squares named between start and end...
-    if mid.iter().all(|s| m.landings().any(|l| l == *s) || m.captured().any(|c| c == *s)) {
+    if mid
+        .iter()
+        .all(|s| m.landings().any(|l| l == *s) || m.captured().any(|c| c == *s))
+    {
         return true;
     }
     // ...or a full route other than the one the generator kept.
@@ -409,7 +458,9 @@ fn route_captures(pos: &Position, r: &[Square]) -> Option<Vec<Square>> {
             match pos.piece_at(sq) {
                 None => {}
                 Some(_) if sq == r[0] => {}
-                Some(p) if p.color != mover.color && victim.is_none() && !taken.contains(&sq) => victim = Some(sq),
+                Some(p) if p.color != mover.color && victim.is_none() && !taken.contains(&sq) => {
+                    victim = Some(sq)
+                }
                 Some(_) => return None,
             }
         }
@@ -427,17 +478,29 @@ fn diagnose(pos: &Position, legal: &[Move], r: &[Square]) -> ResolveError {
         return ResolveError::NoPiece { square: from };
     };
     if piece.color != pos.turn() {
-        return ResolveError::NotYourPiece { square: from, turn: pos.turn() };
+        return ResolveError::NotYourPiece {
+            square: from,
+            turn: pos.turn(),
+        };
     }
-    let same_ends: Vec<Move> = legal.iter().filter(|m| m.from() == from && m.to() == to).copied().collect();
+    let same_ends: Vec<Move> = legal
+        .iter()
+        .filter(|m| m.from() == from && m.to() == to)
+        .copied()
+        .collect();
     if !same_ends.is_empty() {
-        return ResolveError::NoSuchRoute { candidates: same_ends };
+        return ResolveError::NoSuchRoute {
+            candidates: same_ends,
+        };
     }
     let required = legal[0].capture_count();
     if required > 0 {
         let all = pos.all_captures();
         if let Some(c) = all.iter().find(|m| m.from() == from && m.to() == to) {
-            return ResolveError::NotLargestCapture { required, given: c.capture_count() };
+            return ResolveError::NotLargestCapture {
+                required,
+                given: c.capture_count(),
+            };
         }
         // Stopping part-way through a capture (001 ch. I 5.4.9) takes fewer too.
         if let Some(given) = all
@@ -451,7 +514,10 @@ fn diagnose(pos: &Position, legal: &[Move], r: &[Square]) -> ResolveError {
         let mut capturers: Vec<Square> = legal.iter().map(Move::from).collect();
         capturers.sort();
         capturers.dedup();
-        return ResolveError::CaptureCompulsory { required, capturers };
+        return ResolveError::CaptureCompulsory {
+            required,
+            capturers,
+        };
     }
     if pos.piece_at(to).is_some() {
         return ResolveError::Occupied { square: to };

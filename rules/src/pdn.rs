@@ -51,7 +51,10 @@ impl PdnGame {
     /// The value of a tag (names compared without case).
     #[must_use]
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 
     /// The variant from `[GameType]`, else `default`.
@@ -59,13 +62,17 @@ impl PdnGame {
     /// # Errors
     /// The game type is one tandem does not play.
     pub fn variant(&self, default: Variant) -> Result<Variant, String> {
-        let Some(gt) = self.tag("GameType") else { return Ok(default) };
+        let Some(gt) = self.tag("GameType") else {
+            return Ok(default);
+        };
         let num = gt.split(',').next().unwrap_or("").trim();
         match num {
             "20" => Ok(Variant::International),
             "26" => Ok(Variant::SixtyFour),
             "" => Ok(default),
-            other => Err(format!("game type {other} is not played by tandem (20 international, 26 for 64-square)")),
+            other => Err(format!(
+                "game type {other} is not played by tandem (20 international, 26 for 64-square)"
+            )),
         }
     }
 
@@ -121,7 +128,10 @@ pub fn replay(pdn: &PdnGame, default: Variant) -> Replay {
         Ok(p) => p,
         Err(e) => return Replay::Unreadable(e),
     };
-    let options = GameOptions { play_on_after_rule_draw: true, ..GameOptions::default() };
+    let options = GameOptions {
+        play_on_after_rule_draw: true,
+        ..GameOptions::default()
+    };
     let game = Game::from_position(start, options);
     let mut budget = 64;
     replay_from(game, &pdn.moves, &mut budget)
@@ -148,9 +158,18 @@ fn replay_from(mut game: Game, moves: &[PdnMove], budget: &mut u32) -> Replay {
                         }
                     }
                 }
-                return first_failure.unwrap_or(Replay::Unreadable("no reading of an ambiguous capture fits".into()));
+                return first_failure.unwrap_or(Replay::Unreadable(
+                    "no reading of an ambiguous capture fits".into(),
+                ));
             }
-            Err(reason) => return Replay::Illegal { ply: i + 1, text: text.clone(), reason, game },
+            Err(reason) => {
+                return Replay::Illegal {
+                    ply: i + 1,
+                    text: text.clone(),
+                    reason,
+                    game,
+                }
+            }
         }
     }
     Replay::Ok(game)
@@ -169,7 +188,12 @@ fn replay_from(mut game: Game, moves: &[PdnMove], budget: &mut u32) -> Replay {
 /// ```
 #[must_use]
 pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
-    Parser { s: text.as_bytes(), i: 0, line: 1 }.games()
+    Parser {
+        s: text.as_bytes(),
+        i: 0,
+        line: 1,
+    }
+    .games()
 }
 
 struct Parser<'a> {
@@ -230,7 +254,10 @@ impl Parser<'_> {
 
     fn games(mut self) -> Vec<PdnGame> {
         let mut games = Vec::new();
-        let mut cur = PdnGame { line: self.line, ..PdnGame::default() };
+        let mut cur = PdnGame {
+            line: self.line,
+            ..PdnGame::default()
+        };
         let mut in_moves = false;
         loop {
             self.skip_ws();
@@ -263,10 +290,14 @@ impl Parser<'_> {
                         self.bump();
                     }
                     if self.peek().is_none() {
-                        cur.error.get_or_insert(format!("comment opened on line {start} is never closed"));
+                        cur.error.get_or_insert(format!(
+                            "comment opened on line {start} is never closed"
+                        ));
                         break;
                     }
-                    let text = String::from_utf8_lossy(&self.s[from..self.i]).trim().to_owned();
+                    let text = String::from_utf8_lossy(&self.s[from..self.i])
+                        .trim()
+                        .to_owned();
                     self.bump();
                     if let Some(m) = cur.moves.last_mut() {
                         m.comments.push(text);
@@ -275,7 +306,9 @@ impl Parser<'_> {
                 b'(' => {
                     let start = self.line;
                     if !self.skip_variation() {
-                        cur.error.get_or_insert(format!("variation opened on line {start} is never closed"));
+                        cur.error.get_or_insert(format!(
+                            "variation opened on line {start} is never closed"
+                        ));
                         break;
                     }
                 }
@@ -360,7 +393,9 @@ impl Parser<'_> {
     fn word(&mut self) -> String {
         let from = self.i;
         while let Some(c) = self.peek() {
-            if c.is_ascii_whitespace() || matches!(c, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$') {
+            if c.is_ascii_whitespace()
+                || matches!(c, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$')
+            {
                 break;
             }
             self.bump();
@@ -403,7 +438,10 @@ impl Parser<'_> {
         self.bump(); // '['
         self.skip_ws();
         let from = self.i;
-        while self.peek().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_') {
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+        {
             self.bump();
         }
         let name = String::from_utf8_lossy(&self.s[from..self.i]).into_owned();
@@ -413,7 +451,9 @@ impl Parser<'_> {
             self.bump();
             loop {
                 match self.bump() {
-                    None | Some(b'\n') => return Err(format!("tag {name:?} on line {line} is never closed")),
+                    None | Some(b'\n') => {
+                        return Err(format!("tag {name:?} on line {line} is never closed"))
+                    }
                     Some(b'\\') => {
                         if let Some(c) = self.bump() {
                             value.push(c);
@@ -463,10 +503,26 @@ pub struct PdnHeader {
 pub fn write_pdn(game: &Game, header: &PdnHeader, result: &str) -> String {
     let mut out = String::new();
     let roster = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
-    let get = |k: &str| header.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(k)).map(|(_, v)| v.clone());
+    let get = |k: &str| {
+        header
+            .tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(k))
+            .map(|(_, v)| v.clone())
+    };
     for k in roster {
-        let v = if k == "Result" { Some(result.to_owned()) } else { get(k) };
-        let v = v.unwrap_or_else(|| if k == "Date" { "????.??.??".into() } else { "?".into() });
+        let v = if k == "Result" {
+            Some(result.to_owned())
+        } else {
+            get(k)
+        };
+        let v = v.unwrap_or_else(|| {
+            if k == "Date" {
+                "????.??.??".into()
+            } else {
+                "?".into()
+            }
+        });
         tag_line(&mut out, k, &v);
     }
     let v = game.variant();
@@ -478,7 +534,10 @@ pub fn write_pdn(game: &Game, header: &PdnHeader, result: &str) -> String {
         tag_line(&mut out, "FEN", &start.to_fen());
     }
     for (k, val) in &header.tags {
-        if !roster.iter().any(|r| r.eq_ignore_ascii_case(k)) && !k.eq_ignore_ascii_case("GameType") && !k.eq_ignore_ascii_case("FEN") {
+        if !roster.iter().any(|r| r.eq_ignore_ascii_case(k))
+            && !k.eq_ignore_ascii_case("GameType")
+            && !k.eq_ignore_ascii_case("FEN")
+        {
             tag_line(&mut out, k, val);
         }
     }
@@ -515,14 +574,19 @@ pub fn write_pdn(game: &Game, header: &PdnHeader, result: &str) -> String {
 }
 
 fn tag_line(out: &mut String, k: &str, v: &str) {
-    out.push_str(&format!("[{k} \"{}\"]\n", v.replace('\\', "\\\\").replace('"', "\\\"")));
+    out.push_str(&format!(
+        "[{k} \"{}\"]\n",
+        v.replace('\\', "\\\\").replace('"', "\\\"")
+    ));
 }
 
 impl fmt::Display for Replay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Replay::Ok(g) => write!(f, "ok ({} plies)", g.ply()),
-            Replay::Illegal { ply, text, reason, .. } => write!(f, "illegal move {text} at ply {ply}: {reason}"),
+            Replay::Illegal {
+                ply, text, reason, ..
+            } => write!(f, "illegal move {text} at ply {ply}: {reason}"),
             Replay::Unreadable(why) => write!(f, "unreadable: {why}"),
         }
     }

@@ -23,7 +23,9 @@ fn perft_rec(pos: &Position, depth: u32, stack: &mut [Vec<Move>]) -> u64 {
         0 => 1,
         1 => pos.count_legal(&mut stack[0]) as u64,
         _ => {
-            let (here, rest) = stack.split_last_mut().expect("perft stack has depth+1 buffers");
+            let (here, rest) = stack
+                .split_last_mut()
+                .expect("perft stack has depth+1 buffers");
             pos.legal_moves_into(here);
             let mut n = 0;
             for m in here.iter() {

@@ -51,10 +51,19 @@ impl Position {
         let n = variant.start_rows() * per_row;
         let squares = variant.squares();
         for k in 1..=n {
-            p.set(Square::from_number_unchecked(k), Some(Piece { color: Color::Black, role: Role::Man }));
+            p.set(
+                Square::from_number_unchecked(k),
+                Some(Piece {
+                    color: Color::Black,
+                    role: Role::Man,
+                }),
+            );
             p.set(
                 Square::from_number_unchecked(squares + 1 - k),
-                Some(Piece { color: Color::White, role: Role::Man }),
+                Some(Piece {
+                    color: Color::White,
+                    role: Role::Man,
+                }),
             );
         }
         p
@@ -63,7 +72,13 @@ impl Position {
     /// An empty board with `turn` to move.
     #[must_use]
     pub fn empty(variant: Variant, turn: Color) -> Position {
-        Position { variant, white: 0, black: 0, kings: 0, turn }
+        Position {
+            variant,
+            white: 0,
+            black: 0,
+            kings: 0,
+            turn,
+        }
     }
 
     /// The variant.
@@ -94,11 +109,21 @@ impl Position {
             return None;
         }
         let b = self.bit(sq);
-        let role = if self.kings & b != 0 { Role::King } else { Role::Man };
+        let role = if self.kings & b != 0 {
+            Role::King
+        } else {
+            Role::Man
+        };
         if self.white & b != 0 {
-            Some(Piece { color: Color::White, role })
+            Some(Piece {
+                color: Color::White,
+                role,
+            })
         } else if self.black & b != 0 {
-            Some(Piece { color: Color::Black, role })
+            Some(Piece {
+                color: Color::Black,
+                role,
+            })
         } else {
             None
         }
@@ -126,14 +151,19 @@ impl Position {
 
     /// Every piece with its square, in square order.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.variant.all_squares().filter_map(move |sq| self.piece_at(sq).map(|p| (sq, p)))
+        self.variant
+            .all_squares()
+            .filter_map(move |sq| self.piece_at(sq).map(|p| (sq, p)))
     }
 
     /// How many men and kings a side has.
     #[must_use]
     pub fn count(&self, color: Color) -> (u32, u32) {
         let own = self.side(color);
-        ((own & !self.kings).count_ones(), (own & self.kings).count_ones())
+        (
+            (own & !self.kings).count_ones(),
+            (own & self.kings).count_ones(),
+        )
     }
 
     pub(crate) fn side(&self, color: Color) -> u64 {
@@ -200,7 +230,8 @@ impl Position {
             return scratch.len();
         }
         let fwd = forward_dirs(geo, self.turn);
-        let mut n = (shift(men, fwd[0]) & empty).count_ones() + (shift(men, fwd[1]) & empty).count_ones();
+        let mut n =
+            (shift(men, fwd[0]) & empty).count_ones() + (shift(men, fwd[1]) & empty).count_ones();
         let mut k = kings;
         while k != 0 {
             let b = k.trailing_zeros() as i32;
@@ -315,7 +346,9 @@ fn forward_dirs(geo: &Geo, turn: Color) -> [i8; 2] {
 
 #[inline(always)]
 fn men_can_capture(geo: &Geo, men: u64, opp: u64, empty: u64) -> bool {
-    geo.dirs.iter().any(|&d| shift(shift(men, d) & opp, d) & empty != 0)
+    geo.dirs
+        .iter()
+        .any(|&d| shift(shift(men, d) & opp, d) & empty != 0)
 }
 
 fn kings_can_capture(geo: &Geo, kings: u64, opp: u64, empty: u64) -> bool {
@@ -329,7 +362,11 @@ fn kings_can_capture(geo: &Geo, kings: u64, opp: u64, empty: u64) -> bool {
             while in_board(geo, s) && empty >> s & 1 != 0 {
                 s += d;
             }
-            if in_board(geo, s) && opp >> s & 1 != 0 && in_board(geo, s + d) && empty >> (s + d) & 1 != 0 {
+            if in_board(geo, s)
+                && opp >> s & 1 != 0
+                && in_board(geo, s + d)
+                && empty >> (s + d) & 1 != 0
+            {
                 return true;
             }
         }
@@ -497,7 +534,11 @@ impl<'a> Gen<'a> {
         let to = self.sq(at);
         if n >= 2 {
             // Different routes to the same capture are one move.
-            if self.out.iter().any(|m| m.from == from && m.to == to && m.captured_bits == captured) {
+            if self
+                .out
+                .iter()
+                .any(|m| m.from == from && m.to == to && m.captured_bits == captured)
+            {
                 return;
             }
         }
@@ -523,7 +564,11 @@ impl<'a> Gen<'a> {
                 let to = t.trailing_zeros() as i32;
                 t &= t - 1;
                 let from = to - d as i32;
-                self.out.push(Move::quiet(self.sq(from), self.sq(to), promo >> to & 1 != 0));
+                self.out.push(Move::quiet(
+                    self.sq(from),
+                    self.sq(to),
+                    promo >> to & 1 != 0,
+                ));
             }
         }
         let mut k = self.own & self.kings;

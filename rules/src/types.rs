@@ -3,7 +3,9 @@
 use std::fmt;
 
 /// A side. White moves first (001 ch. I 3.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
     /// The side that starts on squares 31-50 (a1..h3 in 64) and moves first.
@@ -53,7 +55,9 @@ impl fmt::Display for Color {
 }
 
 /// A man or a king (001 ch. I 3.1, 3.5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     /// A man (pion): moves one square forward, captures both ways.
@@ -63,7 +67,9 @@ pub enum Role {
 }
 
 /// A coloured piece.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct Piece {
     /// Whose piece it is.
     pub color: Color,
@@ -92,7 +98,9 @@ impl Piece {
 /// A playable (dark) square by its number: 1-50 in international draughts
 /// (001 ch. I 2.6), 1-32 in 64-square draughts, where it is also named
 /// algebraically (2.6.4); see [`crate::Variant::square_name`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(transparent)]
 pub struct Square(u8);
 

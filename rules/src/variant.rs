@@ -151,7 +151,11 @@ impl Variant {
         }
         if let [f, r @ ..] = b {
             let f = f.to_ascii_lowercase();
-            if f.is_ascii_lowercase() && !r.is_empty() && r.len() <= 2 && r.iter().all(u8::is_ascii_digit) {
+            if f.is_ascii_lowercase()
+                && !r.is_empty()
+                && r.len() <= 2
+                && r.iter().all(u8::is_ascii_digit)
+            {
                 let rank: u8 = std::str::from_utf8(r).ok()?.parse().ok()?;
                 let col = f - b'a';
                 if rank == 0 || rank > self.size() {
@@ -220,7 +224,11 @@ pub struct ParseVariantError(pub String);
 
 impl fmt::Display for ParseVariantError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown variant {:?} (expected international or sixty-four)", self.0)
+        write!(
+            f,
+            "unknown variant {:?} (expected international or sixty-four)",
+            self.0
+        )
     }
 }
 
@@ -232,7 +240,9 @@ impl FromStr for Variant {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.trim().to_ascii_lowercase().as_str() {
             "international" | "intl" | "100" | "10x10" | "20" => Ok(Variant::International),
-            "sixty-four" | "sixtyfour" | "64" | "8x8" | "polish-64" | "brazilian" | "26" => Ok(Variant::SixtyFour),
+            "sixty-four" | "sixtyfour" | "64" | "8x8" | "polish-64" | "brazilian" | "26" => {
+                Ok(Variant::SixtyFour)
+            }
             _ => Err(ParseVariantError(s.to_owned())),
         }
     }
@@ -315,9 +325,15 @@ mod tests {
     #[test]
     fn algebraic_matches_001_2_6_4() {
         let v = Variant::SixtyFour;
-        let names: Vec<String> = [29, 30, 31, 32].iter().map(|&n| v.square_name(Square::new(n).unwrap())).collect();
+        let names: Vec<String> = [29, 30, 31, 32]
+            .iter()
+            .map(|&n| v.square_name(Square::new(n).unwrap()))
+            .collect();
         assert_eq!(names, ["a1", "c1", "e1", "g1"]); // 2.6.4.1
-        let names: Vec<String> = [1, 2, 3, 4].iter().map(|&n| v.square_name(Square::new(n).unwrap())).collect();
+        let names: Vec<String> = [1, 2, 3, 4]
+            .iter()
+            .map(|&n| v.square_name(Square::new(n).unwrap()))
+            .collect();
         assert_eq!(names, ["b8", "d8", "f8", "h8"]);
         for sq in v.all_squares() {
             assert_eq!(v.parse_square(&v.square_name(sq)), Some(sq));

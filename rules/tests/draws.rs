@@ -1,6 +1,9 @@
 //! Results and draw rules of 001 ch. I 6-7 (issue 2 item 6).
 
-use tandem_rules::{Color, DrawReason, DrawRule, Game, GameOptions, Move, Outcome, Position, Role, Variant, WinReason};
+use tandem_rules::{
+    Color, DrawReason, DrawRule, Game, GameOptions, Move, Outcome, Position, Role, Variant,
+    WinReason,
+};
 
 fn game(v: Variant, fen: &str) -> Game {
     Game::from_position(Position::from_fen(v, fen).unwrap(), GameOptions::default())
@@ -41,7 +44,12 @@ fn safe_king_move(g: &Game, fresh: bool) -> Move {
 
 fn play_fresh(g: &mut Game, plies: usize) {
     for _ in 0..plies {
-        assert!(g.outcome().is_none(), "ended early at ply {}: {:?}", g.ply(), g.outcome());
+        assert!(
+            g.outcome().is_none(),
+            "ended early at ply {}: {:?}",
+            g.ply(),
+            g.outcome()
+        );
         let m = safe_king_move(g, true);
         g.play(&m).unwrap();
     }
@@ -52,11 +60,25 @@ fn loss_with_no_pieces_and_when_blocked() {
     // 7.2.3: white takes black's last piece.
     let mut g = game(Variant::International, "W:W28:B23");
     g.play_text("28x19").unwrap();
-    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::White, reason: WinReason::NoPieces }));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::NoPieces
+        })
+    );
     // 7.2.2: black to move, its man on 45 is blocked by the white man on 50.
     let g = game(Variant::International, "B:W50:B45");
-    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::White, reason: WinReason::Blocked }));
-    assert!(game(Variant::International, "B:W40:B45").outcome().is_none());
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Blocked
+        })
+    );
+    assert!(game(Variant::International, "B:W40:B45")
+        .outcome()
+        .is_none());
 }
 
 #[test]
@@ -82,7 +104,12 @@ fn threefold_repetition_6_1() {
     }
     // The start position stood at plies 0, 4 and 8.
     assert_eq!(g.repetitions(), 3);
-    assert_eq!(g.outcome(), Some(Outcome::Draw { reason: DrawReason::Repetition }));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Draw {
+            reason: DrawReason::Repetition
+        })
+    );
 }
 
 #[test]
@@ -90,45 +117,115 @@ fn twenty_five_king_moves_6_2_and_twenty_in_64() {
     // Kings and men on both sides (no endgame rule): 25 moves each of kings only.
     let mut g = game(Variant::International, "W:WK47,K49,36:BK2,K4,15");
     play_fresh(&mut g, 49);
-    let c = g.draw_counts().into_iter().find(|c| c.rule == DrawRule::KingMoves).unwrap();
+    let c = g
+        .draw_counts()
+        .into_iter()
+        .find(|c| c.rule == DrawRule::KingMoves)
+        .unwrap();
     assert_eq!((c.limit, c.plies, c.moves_left()), (25, 49, 1));
     play_fresh(&mut g, 1);
-    assert_eq!(g.outcome(), Some(Outcome::Draw { reason: DrawReason::KingMoves }));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Draw {
+            reason: DrawReason::KingMoves
+        })
+    );
 
     // 64: 20 moves; a man move resets the count.
     let mut g = game(Variant::SixtyFour, "W:WKe1,h2,g1:BKd8,a7,b8");
     play_fresh(&mut g, 3);
-    assert_eq!((g.draw_counts()[0].plies, g.draw_counts()[0].limit), (3, 20));
+    assert_eq!(
+        (g.draw_counts()[0].plies, g.draw_counts()[0].limit),
+        (3, 20)
+    );
     g.play_text("a7-b6").unwrap();
-    assert!(g.draw_counts().iter().all(|c| c.rule != DrawRule::KingMoves));
+    assert!(g
+        .draw_counts()
+        .iter()
+        .all(|c| c.rule != DrawRule::KingMoves));
     play_fresh(&mut g, 40);
-    assert_eq!(g.outcome(), Some(Outcome::Draw { reason: DrawReason::KingMoves }));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Draw {
+            reason: DrawReason::KingMoves
+        })
+    );
 }
 
 #[test]
 fn endgame_rules_6_3_and_6_4() {
     // 6.4: two kings against one, 5 moves each.
     let mut g = game(Variant::International, "W:WK47,K49:BK4");
-    assert_eq!(g.draw_counts().iter().find(|c| c.rule == DrawRule::Endgame5).unwrap().moves_left(), 5);
+    assert_eq!(
+        g.draw_counts()
+            .iter()
+            .find(|c| c.rule == DrawRule::Endgame5)
+            .unwrap()
+            .moves_left(),
+        5
+    );
     play_fresh(&mut g, 9);
-    assert_eq!(g.draw_counts().iter().find(|c| c.rule == DrawRule::Endgame5).unwrap().moves_left(), 1);
+    assert_eq!(
+        g.draw_counts()
+            .iter()
+            .find(|c| c.rule == DrawRule::Endgame5)
+            .unwrap()
+            .moves_left(),
+        1
+    );
     play_fresh(&mut g, 1);
-    assert_eq!(g.outcome(), Some(Outcome::Draw { reason: DrawReason::ShortEndgame }));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Draw {
+            reason: DrawReason::ShortEndgame
+        })
+    );
 
     // 6.3: three kings against one: 16 moves each; 25 with draws with advantage (6.5.3).
     let g = game(Variant::International, "W:WK46,K47,K48:BK5");
-    assert_eq!(g.draw_counts().iter().find(|c| c.rule == DrawRule::Endgame16).unwrap().limit, 16);
+    assert_eq!(
+        g.draw_counts()
+            .iter()
+            .find(|c| c.rule == DrawRule::Endgame16)
+            .unwrap()
+            .limit,
+        16
+    );
     let g = Game::from_position(
         Position::from_fen(Variant::International, "W:WK46,K47,K48:BK5").unwrap(),
-        GameOptions { draws_with_advantage: true },
+        GameOptions {
+            draws_with_advantage: true,
+            ..GameOptions::default()
+        },
     );
-    assert_eq!(g.draw_counts().iter().find(|c| c.rule == DrawRule::Endgame16).unwrap().limit, 25);
+    assert_eq!(
+        g.draw_counts()
+            .iter()
+            .find(|c| c.rule == DrawRule::Endgame16)
+            .unwrap()
+            .limit,
+        25
+    );
     // 64: the weaker side's king holds the main diagonal: 5 moves.
     let g = game(Variant::SixtyFour, "W:WKc1,Ke1,Kg1:BKd4");
-    assert_eq!(g.draw_counts().iter().find(|c| c.rule == DrawRule::MainDiagonal5).unwrap().limit, 5);
+    assert_eq!(
+        g.draw_counts()
+            .iter()
+            .find(|c| c.rule == DrawRule::MainDiagonal5)
+            .unwrap()
+            .limit,
+        5
+    );
     // 64: three kings against one, the stronger side on the main diagonal: 15 moves.
     let g = game(Variant::SixtyFour, "W:WKa1,Ke1,Kg1:BKb8");
-    assert_eq!(g.draw_counts().iter().find(|c| c.rule == DrawRule::ThreeKings15).unwrap().limit, 15);
+    assert_eq!(
+        g.draw_counts()
+            .iter()
+            .find(|c| c.rule == DrawRule::ThreeKings15)
+            .unwrap()
+            .limit,
+        15
+    );
     // 64 otherwise: no 6.3 count, 6.2 applies.
     let g = game(Variant::SixtyFour, "W:WKc1,Ke1,g1:BKb8");
     assert!(g.draw_counts().is_empty());

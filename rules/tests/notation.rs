@@ -10,7 +10,16 @@ fn intl(fen: &str) -> Position {
 #[test]
 fn loose_forms_all_resolve_to_the_same_move() {
     let p = Position::start(Variant::International);
-    for text in ["32-28", "32 28", "3228", "32x28", "32:28", " 32 - 28 ", "32-28!", "32–28"] {
+    for text in [
+        "32-28",
+        "32 28",
+        "3228",
+        "32x28",
+        "32:28",
+        " 32 - 28 ",
+        "32-28!",
+        "32–28",
+    ] {
         let m = resolve(&p, text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(write_move(&p, &m), "32-28", "{text}");
     }
@@ -26,8 +35,14 @@ fn multi_capture_paths() {
     let p = Position::from_fen(Variant::International, "B:W31,42:B26").unwrap();
     let m = resolve(&p, "26x48").unwrap();
     assert_eq!(m.capture_count(), 2);
-    assert_eq!(m.captured().map(|s| s.number()).collect::<Vec<_>>(), [31, 42]);
-    assert_eq!(m.landings().map(|s| s.number()).collect::<Vec<_>>(), [37, 48]);
+    assert_eq!(
+        m.captured().map(|s| s.number()).collect::<Vec<_>>(),
+        [31, 42]
+    );
+    assert_eq!(
+        m.landings().map(|s| s.number()).collect::<Vec<_>>(),
+        [37, 48]
+    );
     assert_eq!(resolve(&p, "26x37x48").unwrap(), m);
     assert_eq!(write_move(&p, &m), "26x48");
 }
@@ -58,25 +73,51 @@ fn ambiguous_capture_is_written_with_its_path_and_asked_back() {
 #[test]
 fn refusals_say_why() {
     let start = Position::start(Variant::International);
-    assert!(matches!(resolve(&start, "28-23"), Err(ResolveError::NoPiece { square }) if square.number() == 28));
-    assert!(matches!(resolve(&start, "19-23"), Err(ResolveError::NotYourPiece { .. })));
-    assert!(matches!(resolve(&start, "37-32"), Err(ResolveError::Occupied { .. })));
-    assert!(matches!(resolve(&start, "32-26"), Err(ResolveError::Unreachable { .. })));
-    assert!(matches!(resolve(&start, "32-60"), Err(ResolveError::Syntax(_))));
+    assert!(
+        matches!(resolve(&start, "28-23"), Err(ResolveError::NoPiece { square }) if square.number() == 28)
+    );
+    assert!(matches!(
+        resolve(&start, "19-23"),
+        Err(ResolveError::NotYourPiece { .. })
+    ));
+    assert!(matches!(
+        resolve(&start, "37-32"),
+        Err(ResolveError::Occupied { .. })
+    ));
+    assert!(matches!(
+        resolve(&start, "32-26"),
+        Err(ResolveError::Unreachable { .. })
+    ));
+    assert!(matches!(
+        resolve(&start, "32-60"),
+        Err(ResolveError::Syntax(_))
+    ));
     assert!(matches!(resolve(&start, ""), Err(ResolveError::Syntax(_))));
-    assert!(matches!(resolve(&start, "32"), Err(ResolveError::Syntax(_))));
+    assert!(matches!(
+        resolve(&start, "32"),
+        Err(ResolveError::Syntax(_))
+    ));
     // A man moving backwards.
     let p = intl("W:W28:B1");
-    assert!(matches!(resolve(&p, "28-33"), Err(ResolveError::WrongDirection { .. })));
+    assert!(matches!(
+        resolve(&p, "28-33"),
+        Err(ResolveError::WrongDirection { .. })
+    ));
     // Capture is compulsory, with how many pieces and by whom.
     let mut g = Game::new(Variant::International);
     for m in ["32-28", "19-23"] {
         g.play_text(m).unwrap();
     }
     match resolve(g.position(), "34-29") {
-        Err(ResolveError::CaptureCompulsory { required, capturers }) => {
+        Err(ResolveError::CaptureCompulsory {
+            required,
+            capturers,
+        }) => {
             assert_eq!(required, 1);
-            assert_eq!(capturers.iter().map(|s| s.number()).collect::<Vec<_>>(), [28]);
+            assert_eq!(
+                capturers.iter().map(|s| s.number()).collect::<Vec<_>>(),
+                [28]
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -85,7 +126,10 @@ fn refusals_say_why() {
     let largest = p.legal_moves()[0].capture_count();
     assert_eq!(largest, 2);
     match resolve(&p, "27x18") {
-        Err(ResolveError::NotLargestCapture { required: 2, given: 1 }) => {}
+        Err(ResolveError::NotLargestCapture {
+            required: 2,
+            given: 1,
+        }) => {}
         other => panic!("{other:?}"),
     }
 }

@@ -36,7 +36,9 @@ fn every_real_game_replays() {
 }
 
 fn statuses(file: &str) -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pdn/bad").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/pdn/bad")
+        .join(file);
     parse_pdn(&read(&path))
         .iter()
         .map(|g| match replay(g, Variant::International) {
@@ -49,14 +51,23 @@ fn statuses(file: &str) -> Vec<String> {
 
 #[test]
 fn broken_records_fail_where_expected() {
-    assert_eq!(statuses("illegal-move.pdn"), ["ok", "illegal 6 20-26", "ok"]);
+    assert_eq!(
+        statuses("illegal-move.pdn"),
+        ["ok", "illegal 6 20-26", "ok"]
+    );
     assert_eq!(statuses("capture-ignored.pdn"), ["illegal 9 32-27", "ok"]);
     let t = statuses("truncated.pdn");
     assert_eq!(t[0], "ok");
-    assert!(t[1].starts_with("illegal 16 17-") || t[1].starts_with("unreadable"), "{t:?}");
+    assert!(
+        t[1].starts_with("illegal 16 17-") || t[1].starts_with("unreadable"),
+        "{t:?}"
+    );
     let g = statuses("garbage-tag.pdn");
     assert_eq!((g[0].as_str(), g[2].as_str()), ("ok", "ok"));
     assert!(g[1].starts_with("unreadable"), "{g:?}");
     let f = statuses("bad-fen.pdn");
-    assert!(f[0].starts_with("unreadable") && f[0].contains("51"), "{f:?}");
+    assert!(
+        f[0].starts_with("unreadable") && f[0].contains("51"),
+        "{f:?}"
+    );
 }

@@ -14,18 +14,33 @@ fn cases() -> Vec<Case> {
     let mut out: Vec<Case> = Vec::new();
     let mut variant = Variant::International;
     let mut name = String::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
         let (key, rest) = line.split_once(' ').expect("key value");
         match key {
             "name" => name = rest.to_owned(),
             "variant" => variant = rest.parse().expect("variant"),
             "fen" => {
-                let pos = if rest == "start" { Position::start(variant) } else { Position::from_fen(variant, rest).expect("fen") };
-                out.push(Case { name: name.clone(), pos, counts: Vec::new() });
+                let pos = if rest == "start" {
+                    Position::start(variant)
+                } else {
+                    Position::from_fen(variant, rest).expect("fen")
+                };
+                out.push(Case {
+                    name: name.clone(),
+                    pos,
+                    counts: Vec::new(),
+                });
             }
             "perft" => {
                 let (d, n) = rest.split_once(' ').expect("depth count");
-                out.last_mut().expect("perft after fen").counts.push((d.parse().unwrap(), n.parse().unwrap()));
+                out.last_mut()
+                    .expect("perft after fen")
+                    .counts
+                    .push((d.parse().unwrap(), n.parse().unwrap()));
             }
             other => panic!("unknown key {other}"),
         }
@@ -45,7 +60,11 @@ fn run(limit: u64) {
 
 #[test]
 fn perft_published_counts_up_to_a_million_nodes() {
-    run(if cfg!(debug_assertions) { 1_100_000 } else { 50_000_000 });
+    run(if cfg!(debug_assertions) {
+        1_100_000
+    } else {
+        50_000_000
+    });
 }
 
 #[test]
