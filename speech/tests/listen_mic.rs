@@ -22,22 +22,29 @@ use tandem_speech::listen::{read_wav_16k, understand, Grammar, Heard, Lexicon};
 /// Writes 20 ms of audio every 20 ms into the pipe: silence, and the
 /// utterance once `inject` is set. Reopens the pipe when ALSA closes it
 /// (device probes open and close it).
-fn writer(fifo: std::path::PathBuf, utterance: Vec<i16>, inject: Arc<AtomicBool>, stop: Arc<AtomicBool>) {
+fn writer(
+    fifo: std::path::PathBuf,
+    utterance: Vec<i16>,
+    inject: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+) {
     let silence = [0u8; 640];
     let bytes: Vec<u8> = utterance.iter().flat_map(|s| s.to_le_bytes()).collect();
     let mut pos = 0usize;
     while !stop.load(Ordering::SeqCst) {
-        let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&fifo) else { return };
+        let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&fifo) else {
+            return;
+        };
         let mut next = Instant::now();
         loop {
             if stop.load(Ordering::SeqCst) {
                 return;
             }
+            // ALSA's file plugin reads the pipe without waiting for a full
+            // period: the utterance goes in whole, so every read is full of it.
             let chunk: &[u8] = if inject.load(Ordering::SeqCst) && pos < bytes.len() {
-                let end = (pos + 640).min(bytes.len());
-                let c = &bytes[pos..end];
-                pos = end;
-                c
+                pos = bytes.len();
+                &bytes
             } else {
                 &silence
             };
@@ -56,7 +63,10 @@ fn a_spoken_move_through_alsa_cpal_and_vosk_is_that_move() {
     set_log_level(-1);
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("mic.fifo");
-    let st = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    let st = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
     assert!(st.success());
     let conf = dir.path().join("test-asound.conf");
     std::fs::write(
@@ -72,9 +82,15 @@ fn a_spoken_move_through_alsa_cpal_and_vosk_is_that_move() {
     .unwrap();
     // SAFETY (edition 2021: safe call): set before any thread reads the
     // environment; this file holds a single test.
-    std::env::set_var("ALSA_CONFIG_PATH", format!("/usr/share/alsa/alsa.conf:{}", conf.display()));
+    std::env::set_var(
+        "ALSA_CONFIG_PATH",
+        format!("/usr/share/alsa/alsa.conf:{}", conf.display()),
+    );
 
-    let utterance = read_wav_16k(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ko-33-29.wav")).unwrap();
+    let utterance = read_wav_16k(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ko-33-29.wav"),
+    )
+    .unwrap();
     let inject = Arc::new(AtomicBool::new(false));
     let stop = Arc::new(AtomicBool::new(false));
     let w = {
@@ -87,11 +103,13 @@ fn a_spoken_move_through_alsa_cpal_and_vosk_is_that_move() {
     let g = Grammar::build(&pos, &lex);
     let mut rec = VoskRecognizer::new(&model, &g.recognizer_phrases()).unwrap();
 
-    let mic = Microphone::open_default().expect("cpal opens ALSA's default capture device (the pipe)");
+    let mic =
+        Microphone::open_default().expect("cpal opens ALSA's default capture device (the pipe)");
     std::thread::sleep(Duration::from_millis(500));
     inject.store(true, Ordering::SeqCst);
     let mut gate = Gate::new(Mode::Voice(VadConfig::default()), MuteSwitch::default());
-    let (t, timing) = listen_once(&mut rec, &mic.frames, &mut gate, Duration::from_secs(20)).unwrap();
+    let (t, timing) =
+        listen_once(&mut rec, &mic.frames, &mut gate, Duration::from_secs(20)).unwrap();
     stop.store(true, Ordering::SeqCst);
     drop(mic);
     let _ = w.join();
@@ -99,5 +117,8 @@ fn a_spoken_move_through_alsa_cpal_and_vosk_is_that_move() {
     let timing = timing.expect("an utterance was heard");
     assert!(timing.audio > Duration::from_millis(800), "{timing:?}");
     let h = understand(&pos, &g, &lex, &t);
-    assert!(matches!(&h, Heard::Move { notation, .. } if notation == "33-29"), "{t:?} -> {h:?}");
+    assert!(
+        matches!(&h, Heard::Move { notation, .. } if notation == "33-29"),
+        "{t:?} -> {h:?}"
+    );
 }
