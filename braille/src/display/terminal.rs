@@ -12,15 +12,27 @@ use crate::ui::Key;
 /// `Vec<u8>` in tests). It has no keys: the terminal's keyboard belongs to
 /// the daemon's own input.
 #[derive(Debug)]
-pub struct TerminalDisplay<W: Write + Send> {
+pub struct TerminalDisplay<W: Write> {
     out: W,
     width: usize,
 }
 
-impl<W: Write + Send> TerminalDisplay<W> {
+impl<W: Write> TerminalDisplay<W> {
     /// A terminal view `width` cells wide.
     pub fn new(out: W, width: usize) -> TerminalDisplay<W> {
         TerminalDisplay { out, width }
+    }
+
+    /// Writes one line: the cells padded to the width, two spaces, the text.
+    pub fn write_line(&mut self, line: &BrailleLine) -> std::io::Result<()> {
+        let cells: String = line
+            .cells_padded(self.width)
+            .iter()
+            .map(|c| c.to_char())
+            .collect();
+        let text: String = line.chars().iter().take(self.width).collect();
+        writeln!(self.out, "{cells}  {}", text.trim_end())?;
+        self.out.flush()
     }
 
     /// The sink, back.

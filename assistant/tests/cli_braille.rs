@@ -1,0 +1,123 @@
+//! `tandem braille render`: the exact command line and JSON contract.
+
+use std::process::Command;
+
+fn tandem(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(args)
+        .output()
+        .expect("run tandem");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = tandem(args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 1, "one JSON object: {out}");
+    serde_json::from_str(&out).expect("valid JSON")
+}
+
+#[test]
+fn json_list_view_maps_cells_to_squares() {
+    let v = json(&[
+        "braille",
+        "render",
+        "--fen",
+        "W:W31,32,33,K45:B1,2,3,K12",
+        "--json",
+    ]);
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 1);
+    let l = &lines[0];
+    assert_eq!(l["text"], "W 31 32 33 K45 | B 1 2 3 K12");
+    let cells = l["cells"].as_str().unwrap();
+    assert_eq!(cells.chars().count(), 28);
+    assert!(cells
+        .chars()
+        .all(|c| ('\u{2800}'..='\u{28FF}').contains(&c)));
+    assert!(cells.starts_with("⡺⠀⠒⠂"), "{cells}");
+    let squares = l["squares"].as_array().unwrap();
+    assert_eq!(squares.len(), 28);
+    assert_eq!(squares[0], serde_json::Value::Null);
+    assert_eq!(squares[2], 31);
+    assert_eq!(squares[3], 31);
+    assert_eq!(squares[11], 45);
+}
+
+#[test]
+fn defaults_are_international_start_width_40() {
+    let v = json(&["braille", "render", "--json"]);
+    let lines = v["lines"].as_array().unwrap();
+    assert!(lines[0]["text"].as_str().unwrap().starts_with("W 31 32"));
+    for l in lines {
+        assert!(l["cells"].as_str().unwrap().chars().count() <= 40);
+    }
+}
+
+#[test]
+fn every_view_and_width() {
+    for view in ["list", "rows", "graphic", "status"] {
+        for width in ["14", "40", "80"] {
+            let v = json(&[
+                "braille", "render", "--view", view, "--width", width, "--json",
+            ]);
+            for l in v["lines"].as_array().unwrap() {
+                let n = l["cells"].as_str().unwrap().chars().count();
+                assert!(n <= width.parse().unwrap(), "{view} {width}: {l}");
+                assert_eq!(l["squares"].as_array().unwrap().len(), n);
+                assert_eq!(l["text"].as_str().unwrap().chars().count(), n);
+            }
+        }
+    }
+    let v = json(&["braille", "render", "--view", "rows", "--json"]);
+    assert_eq!(v["lines"][3]["text"], "16:b 17:b 18:b 19:b 20:b");
+    let v = json(&["braille", "render", "--view", "graphic", "--json"]);
+    assert_eq!(v["lines"][9]["text"], "46 wwwww");
+    assert_eq!(v["lines"][9]["cells"], "⠲⠖⠀⠃⠃⠃⠃⠃");
+    assert_eq!(
+        v["lines"][9]["squares"],
+        serde_json::json!([null, null, null, 46, 47, 48, 49, 50])
+    );
+}
+
+#[test]
+fn sixty_four_uses_algebraic_names() {
+    let v = json(&[
+        "braille",
+        "render",
+        "--variant",
+        "sixty-four",
+        "--view",
+        "rows",
+        "--json",
+    ]);
+    assert_eq!(v["lines"][7]["text"], "a1:w c1:w e1:w g1:w");
+    assert_eq!(v["lines"][7]["squares"][0], 29);
+}
+
+#[test]
+fn plain_output_is_braille_then_text() {
+    let (code, out, err) = tandem(&["braille", "render", "--view", "graphic", "--width", "14"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 10);
+    assert_eq!(lines[0], "⠂⠀⠘⠘⠘⠘⠘⠀⠀⠀⠀⠀⠀⠀  1 bbbbb");
+}
+
+#[test]
+fn bad_input_gets_a_clear_message() {
+    let (code, _, err) = tandem(&["braille", "render", "--width", "10"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("10") && err.contains("14"), "{err}");
+    let (code, _, err) = tandem(&["braille", "render", "--view", "board"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("board"), "{err}");
+    let (code, _, err) = tandem(&["braille", "render", "--fen", "W:W99"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--fen"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
