@@ -5,3 +5,4 @@
 
 pub mod cli;
 pub mod cmd;
+pub mod journal;

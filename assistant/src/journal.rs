@@ -1,0 +1,657 @@
+//! The game journal: append-only JSON lines, one event a line, each line
+//! carrying the SHA-256 of the line before it, so that an edit, a removal or
+//! a reordering of lines is detectable (`tandem journal verify`).
+//!
+//! ```text
+//! {"seq":1,"wall":"2026-05-02T10:00:00.000Z","t_ms":0,"prev":"000…0","event":{"type":"start",…}}
+//! {"seq":2,"wall":"2026-05-02T10:00:41.250Z","t_ms":41250,"prev":"<sha256 of line 1>","event":{"type":"move",…}}
+//! ```
+//!
+//! - `seq` counts lines from 1; `wall` is the wall clock (UTC, RFC 3339);
+//!   `t_ms` is the monotonic game time in milliseconds (never goes back,
+//!   continues across a resume); `prev` is the lowercase hex SHA-256 of the
+//!   previous line's bytes (without its newline), 64 zeros on the first line.
+//! - Every line is written with one `write` and `fsync`ed before the caller
+//!   goes on: a move is on disk before it is announced (design: "The flow of
+//!   one move", step 3).
+//! - A power loss can leave the last line torn (no newline, or garbage). A
+//!   reader reports it and drops it ([`Journal::torn`]); a resumed daemon cuts
+//!   it off the file before appending ([`JournalWriter::resume`]).
+//!
+//! The event schema is documented in `docs/protocol.md`.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tandem_rules::{Color, GameOptions, Outcome};
+
+/// `prev` of the first line.
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// Where an input came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// Typed on the screen or stdin.
+    Typed,
+    /// Spoken and recognized.
+    Spoken,
+    /// Braille display keys.
+    Keys,
+    /// The control socket (`tandem ctl`).
+    Control,
+    /// tandem itself (clock events, resume).
+    Tandem,
+}
+
+/// What the game was started with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartInfo {
+    /// `international` or `sixty-four`.
+    pub variant: String,
+    /// The start position (PDN FEN).
+    pub fen: String,
+    /// The time control in its written form (`rules::clock`).
+    pub control: String,
+    /// Warning thresholds in seconds.
+    pub warnings_s: Vec<u64>,
+    /// Names and event.
+    #[serde(default)]
+    pub white: Option<String>,
+    /// Black's name.
+    #[serde(default)]
+    pub black: Option<String>,
+    /// The event's name.
+    #[serde(default)]
+    pub event: Option<String>,
+    /// Which side(s) are blind: `white`, `black`, `both`, `none`.
+    pub blind: String,
+    /// Speech language (`pl`, `en`).
+    pub lang: String,
+    /// Rule options.
+    #[serde(default)]
+    pub options: GameOptions,
+    /// The tandem version that wrote the journal.
+    pub version: String,
+}
+
+/// One journal event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Event {
+    /// The game started (always line 1).
+    Start(StartInfo),
+    /// A move was played and the clock pressed.
+    Move {
+        /// Ply number, from 1.
+        ply: u32,
+        /// Who moved.
+        side: Color,
+        /// Strict notation (`32-28`, `28x19`).
+        text: String,
+        /// What was entered.
+        input: String,
+        /// Where it came from.
+        source: Source,
+        /// The move's time on the clock.
+        move_ms: u64,
+        /// Remaining times after the press.
+        white_ms: u64,
+        /// Black's remaining time after the press.
+        black_ms: u64,
+    },
+    /// An announcement was handed to speech (what was said, for the record).
+    Announced {
+        /// `move`, `clock`, `sync`, … (see `tandem_speech::Kind`).
+        kind: String,
+        /// `now`, `next`, `normal`.
+        priority: String,
+        /// The words.
+        text: String,
+    },
+    /// A side's board was brought up to date through `ply` (001 ch. VIII 1.3, 2.3).
+    BoardDone {
+        /// Whose board.
+        side: Color,
+        /// The ply it now shows.
+        ply: u32,
+        /// Who said so.
+        source: Source,
+    },
+    /// Someone reported that the boards differ (001 ch. VIII 3.1).
+    Mismatch {
+        /// Who reported it.
+        source: Source,
+        /// The position read back from a board, if given.
+        #[serde(default)]
+        board_fen: Option<String>,
+        /// The differing squares (`"23: record white man, board empty"`).
+        #[serde(default)]
+        diffs: Vec<String>,
+    },
+    /// The clock was stopped.
+    Pause {
+        /// Why (`mismatch`, `arbiter`, `resume`, …).
+        reason: String,
+    },
+    /// The clock was restarted.
+    Resume,
+    /// A low-time warning was given.
+    Warning {
+        /// Whose time.
+        side: Color,
+        /// The threshold, in milliseconds.
+        left_ms: u64,
+    },
+    /// A flag fell (001 ch. VIII 4.1.4).
+    Flag {
+        /// Whose.
+        side: Color,
+        /// When, in game time.
+        at_ms: u64,
+    },
+    /// A draw offer (001 ch. II 5.1).
+    DrawOffer {
+        /// Who offered.
+        side: Color,
+    },
+    /// A draw offer was declined (by answer or by a move).
+    DrawDeclined {
+        /// Who declined.
+        side: Color,
+    },
+    /// The game ended.
+    Result {
+        /// PDN result (`2-0`, `0-2`, `1-1`).
+        result: String,
+        /// How.
+        outcome: Outcome,
+    },
+    /// An input was refused (illegal move, unknown command); nothing changed.
+    Rejected {
+        /// Where it came from.
+        source: Source,
+        /// What was entered.
+        input: String,
+        /// Why (log wording; the player heard the phrasebook's).
+        reason: String,
+    },
+    /// A message spoken on request (`tandem ctl say`).
+    Say {
+        /// The words.
+        text: String,
+    },
+    /// The daemon resumed this journal after a restart.
+    Resumed {
+        /// Good lines found.
+        lines: u64,
+        /// Whether a torn last line was dropped.
+        torn: bool,
+    },
+}
+
+/// One line of the journal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// Line number, from 1.
+    pub seq: u64,
+    /// Wall clock, UTC, RFC 3339 with milliseconds.
+    pub wall: String,
+    /// Game time in milliseconds.
+    pub t_ms: u64,
+    /// SHA-256 (hex) of the previous line.
+    pub prev: String,
+    /// What happened.
+    pub event: Event,
+}
+
+/// The SHA-256 of a line, lowercase hex.
+#[must_use]
+pub fn line_hash(line: &[u8]) -> String {
+    let digest = Sha256::digest(line);
+    let mut s = String::with_capacity(64);
+    for b in digest {
+        use std::fmt::Write as _;
+        let _ = write!(s, "{b:02x}");
+    }
+    s
+}
+
+/// The first thing wrong in a journal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BadLine {
+    /// 1-based line number.
+    pub line: u64,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// A torn last line (an incomplete write), dropped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TornLine {
+    /// 1-based line number.
+    pub line: u64,
+    /// Its bytes (lossy UTF-8), for the report.
+    pub text: String,
+    /// Why it counts as torn.
+    pub reason: String,
+}
+
+/// A journal as read from disk.
+#[derive(Debug, Clone, Default)]
+pub struct Journal {
+    /// The good records, in order.
+    pub records: Vec<Record>,
+    /// The hash of the last good line (`GENESIS` when there is none).
+    pub head: String,
+    /// Bytes of the file that hold good lines (the torn tail starts here).
+    pub good_len: u64,
+    /// A torn last line that was dropped.
+    pub torn: Option<TornLine>,
+    /// The first bad line, if the chain is broken (an edit, a removal, a reordering).
+    pub bad: Option<BadLine>,
+}
+
+impl Journal {
+    /// Reads and checks a journal file.
+    ///
+    /// # Errors
+    /// Only when the file cannot be read; a bad chain is reported in [`Journal::bad`].
+    pub fn read(path: &Path) -> io::Result<Journal> {
+        let bytes = std::fs::read(path)?;
+        Ok(Journal::parse(&bytes))
+    }
+
+    /// Checks journal bytes: the hash chain, the line numbers, game time never
+    /// going back, and line 1 being the start. Stops at the first bad line.
+    #[must_use]
+    pub fn parse(bytes: &[u8]) -> Journal {
+        let mut j = Journal {
+            head: GENESIS.to_owned(),
+            ..Journal::default()
+        };
+        let mut offset = 0usize;
+        let mut n = 0u64;
+        let mut last_t = 0u64;
+        while offset < bytes.len() {
+            n += 1;
+            let rest = &bytes[offset..];
+            let (line, complete) = match rest.iter().position(|&b| b == b'\n') {
+                Some(i) => (&rest[..i], true),
+                None => (rest, false),
+            };
+            let is_last = offset + line.len() + usize::from(complete) >= bytes.len();
+            let parsed = std::str::from_utf8(line)
+                .map_err(|e| format!("not UTF-8: {e}"))
+                .and_then(|s| {
+                    serde_json::from_str::<Record>(s)
+                        .map_err(|e| format!("not a journal record: {e}"))
+                });
+            let torn = |reason: String| TornLine {
+                line: n,
+                text: String::from_utf8_lossy(line).into_owned(),
+                reason,
+            };
+            if !complete {
+                // An incomplete write: whatever it holds, it was never acknowledged.
+                j.torn = Some(torn("no end of line (an incomplete write)".into()));
+                break;
+            }
+            let record = match parsed {
+                Ok(r) => r,
+                Err(reason) if is_last => {
+                    // A power loss can leave garbage (zeros) in the last block.
+                    j.torn = Some(torn(reason));
+                    break;
+                }
+                Err(reason) => {
+                    j.bad = Some(BadLine { line: n, reason });
+                    break;
+                }
+            };
+            let problem = if record.seq != n {
+                Some(format!(
+                    "line number {} where {n} was expected (a line was removed, added or moved)",
+                    record.seq
+                ))
+            } else if record.prev != j.head {
+                Some("its hash of the previous line does not match (that line was edited, removed or moved)".to_owned())
+            } else if record.t_ms < last_t {
+                Some(format!(
+                    "game time {} ms goes back from {last_t} ms",
+                    record.t_ms
+                ))
+            } else if (n == 1) != matches!(record.event, Event::Start(_)) {
+                Some(if n == 1 {
+                    "the first line is not the game start".to_owned()
+                } else {
+                    "a second game start".to_owned()
+                })
+            } else {
+                None
+            };
+            if let Some(reason) = problem {
+                j.bad = Some(BadLine { line: n, reason });
+                break;
+            }
+            last_t = record.t_ms;
+            j.head = line_hash(line);
+            offset += line.len() + 1;
+            j.good_len = offset as u64;
+            j.records.push(record);
+        }
+        j
+    }
+
+    /// The game's start, if the journal has one.
+    #[must_use]
+    pub fn start(&self) -> Option<&StartInfo> {
+        match self.records.first().map(|r| &r.event) {
+            Some(Event::Start(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Game time of the last record, in milliseconds.
+    #[must_use]
+    pub fn last_t_ms(&self) -> u64 {
+        self.records.last().map_or(0, |r| r.t_ms)
+    }
+}
+
+/// Appends records to a journal file, each one `fsync`ed.
+#[derive(Debug)]
+pub struct JournalWriter {
+    file: File,
+    path: PathBuf,
+    seq: u64,
+    head: String,
+    last_t_ms: u64,
+    buf: Vec<u8>,
+}
+
+/// The wall clock as RFC 3339 (UTC, milliseconds).
+#[must_use]
+pub fn wall_now() -> String {
+    humantime::format_rfc3339_millis(SystemTime::now()).to_string()
+}
+
+impl JournalWriter {
+    /// Creates a new journal; refuses to overwrite an existing file (resume it instead).
+    ///
+    /// # Errors
+    /// The file exists or cannot be created.
+    pub fn create(path: &Path) -> io::Result<JournalWriter> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .open(path)?;
+        // The new directory entry must survive a power loss too.
+        sync_dir(path);
+        Ok(JournalWriter {
+            file,
+            path: path.to_owned(),
+            seq: 0,
+            head: GENESIS.to_owned(),
+            last_t_ms: 0,
+            buf: Vec::with_capacity(512),
+        })
+    }
+
+    /// Opens a journal read with [`Journal::read`] for appending: a torn tail
+    /// is cut off first (and the cut `fsync`ed).
+    ///
+    /// # Errors
+    /// The file cannot be opened or truncated, or its chain is broken
+    /// (`InvalidData`: a tampered journal is for the arbiter, not to be continued).
+    pub fn resume(path: &Path, journal: &Journal) -> io::Result<JournalWriter> {
+        if let Some(bad) = &journal.bad {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: line {}: {}", path.display(), bad.line, bad.reason),
+            ));
+        }
+        let file = OpenOptions::new().read(true).append(true).open(path)?;
+        if file.metadata()?.len() != journal.good_len {
+            file.set_len(journal.good_len)?;
+            file.sync_all()?;
+        }
+        Ok(JournalWriter {
+            file,
+            path: path.to_owned(),
+            seq: journal.records.len() as u64,
+            head: journal.head.clone(),
+            last_t_ms: journal.last_t_ms(),
+            buf: Vec::with_capacity(512),
+        })
+    }
+
+    /// The file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Lines written so far (including those read on resume).
+    #[must_use]
+    pub fn len(&self) -> u64 {
+        self.seq
+    }
+
+    /// Whether nothing has been written.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.seq == 0
+    }
+
+    /// Appends one event at game time `t_ms` and `fsync`s it (data only:
+    /// the file's size is data). Returns the record written.
+    ///
+    /// # Errors
+    /// Writing or syncing failed; the caller must not act on the event.
+    pub fn append(&mut self, t_ms: u64, event: Event) -> io::Result<Record> {
+        // Game time never goes back in the journal, even if the caller's clock did.
+        let t_ms = t_ms.max(self.last_t_ms);
+        let record = Record {
+            seq: self.seq + 1,
+            wall: wall_now(),
+            t_ms,
+            prev: self.head.clone(),
+            event,
+        };
+        self.buf.clear();
+        serde_json::to_writer(&mut self.buf, &record).map_err(io::Error::other)?;
+        let hash = line_hash(&self.buf);
+        self.buf.push(b'\n');
+        self.file.write_all(&self.buf)?;
+        self.file.sync_data()?;
+        self.seq += 1;
+        self.head = hash;
+        self.last_t_ms = t_ms;
+        Ok(record)
+    }
+}
+
+fn sync_dir(path: &Path) {
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start() -> Event {
+        Event::Start(StartInfo {
+            variant: "international".into(),
+            fen: "W:W31-50:B1-20".into(),
+            control: "90m".into(),
+            warnings_s: vec![300, 60, 10],
+            white: Some("A".into()),
+            black: None,
+            event: None,
+            blind: "white".into(),
+            lang: "pl".into(),
+            options: GameOptions::default(),
+            version: "test".into(),
+        })
+    }
+
+    fn mv(ply: u32, text: &str) -> Event {
+        Event::Move {
+            ply,
+            side: if ply % 2 == 1 {
+                Color::White
+            } else {
+                Color::Black
+            },
+            text: text.into(),
+            input: text.into(),
+            source: Source::Typed,
+            move_ms: 1000,
+            white_ms: 5_399_000,
+            black_ms: 5_400_000,
+        }
+    }
+
+    fn sample() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("g.jsonl");
+        let mut w = JournalWriter::create(&p).unwrap();
+        w.append(0, start()).unwrap();
+        w.append(1000, mv(1, "32-28")).unwrap();
+        w.append(2000, mv(2, "19-23")).unwrap();
+        w.append(
+            2500,
+            Event::BoardDone {
+                side: Color::White,
+                ply: 2,
+                source: Source::Control,
+            },
+        )
+        .unwrap();
+        (dir, p)
+    }
+
+    #[test]
+    fn a_written_journal_reads_back_and_verifies() {
+        let (_d, p) = sample();
+        let j = Journal::read(&p).unwrap();
+        assert_eq!(j.records.len(), 4);
+        assert!(j.bad.is_none() && j.torn.is_none());
+        assert_eq!(j.records[1].event, mv(1, "32-28"));
+        assert_eq!(j.records[0].prev, GENESIS);
+        assert!(j.start().is_some());
+        assert_eq!(j.last_t_ms(), 2500);
+    }
+
+    #[test]
+    fn an_edited_line_is_named() {
+        let (_d, p) = sample();
+        let text = std::fs::read_to_string(&p)
+            .unwrap()
+            .replace("19-23", "19-24");
+        std::fs::write(&p, text).unwrap();
+        let j = Journal::read(&p).unwrap();
+        // The edited line 3 itself parses; line 4's hash of it no longer matches.
+        assert_eq!(j.bad.as_ref().unwrap().line, 4, "{:?}", j.bad);
+        assert_eq!(j.records.len(), 3);
+    }
+
+    #[test]
+    fn a_removed_or_swapped_line_is_named() {
+        let (_d, p) = sample();
+        let lines: Vec<String> = std::fs::read_to_string(&p)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        let removed = format!("{}\n{}\n{}\n", lines[0], lines[1], lines[3]);
+        let j = Journal::parse(removed.as_bytes());
+        assert_eq!(j.bad.unwrap().line, 3);
+        let swapped = format!("{}\n{}\n{}\n{}\n", lines[0], lines[2], lines[1], lines[3]);
+        let j = Journal::parse(swapped.as_bytes());
+        assert_eq!(j.bad.unwrap().line, 2);
+    }
+
+    #[test]
+    fn a_torn_last_line_is_dropped_and_cut_on_resume() {
+        let (_d, p) = sample();
+        let full = std::fs::read(&p).unwrap();
+        let mut torn = full.clone();
+        torn.extend_from_slice(br#"{"seq":5,"wall":"2026"#);
+        std::fs::write(&p, &torn).unwrap();
+        let j = Journal::read(&p).unwrap();
+        assert_eq!(j.records.len(), 4);
+        assert!(j.bad.is_none());
+        assert_eq!(j.torn.as_ref().unwrap().line, 5);
+        let mut w = JournalWriter::resume(&p, &j).unwrap();
+        w.append(
+            3000,
+            Event::Resumed {
+                lines: 4,
+                torn: true,
+            },
+        )
+        .unwrap();
+        let j2 = Journal::read(&p).unwrap();
+        assert!(
+            j2.bad.is_none() && j2.torn.is_none(),
+            "{:?} {:?}",
+            j2.bad,
+            j2.torn
+        );
+        assert_eq!(j2.records.len(), 5);
+        assert!(std::fs::read(&p).unwrap().starts_with(&full));
+    }
+
+    #[test]
+    fn garbage_after_a_power_loss_is_torn_not_bad() {
+        let (_d, p) = sample();
+        let mut bytes = std::fs::read(&p).unwrap();
+        bytes.extend_from_slice(&[0u8; 40]);
+        bytes.push(b'\n');
+        let j = Journal::parse(&bytes);
+        assert!(j.bad.is_none());
+        assert_eq!(j.torn.unwrap().line, 5);
+    }
+
+    #[test]
+    fn create_refuses_to_overwrite() {
+        let (_d, p) = sample();
+        assert_eq!(
+            JournalWriter::create(&p).unwrap_err().kind(),
+            io::ErrorKind::AlreadyExists
+        );
+    }
+
+    #[test]
+    fn a_tampered_journal_is_not_resumed() {
+        let (_d, p) = sample();
+        let text = std::fs::read_to_string(&p)
+            .unwrap()
+            .replace("32-28", "33-28");
+        std::fs::write(&p, text).unwrap();
+        let j = Journal::read(&p).unwrap();
+        assert_eq!(
+            JournalWriter::resume(&p, &j).unwrap_err().kind(),
+            io::ErrorKind::InvalidData
+        );
+    }
+}
