@@ -13,6 +13,7 @@
 //! ```
 #![forbid(unsafe_code)]
 
+pub mod arbiter;
 pub mod clock;
 pub mod fen;
 pub mod game;

@@ -1,0 +1,982 @@
+//! Arbiter tools: two boards that differ, two records that differ
+//! (001 ch. VIII 3.1; 002 annex E.7-E.8).
+//!
+//! - [`reconcile`] replays two records of one game from the same start and
+//!   finds how many plies they agree on, the first ply where they differ
+//!   (with both versions and whether each is legal there), the first illegal
+//!   move of each, what kind of slip it looks like ([`Finding`]: a wrong
+//!   move, a missing ply, two moves swapped) and whether the records reach
+//!   the same position again in another order ([`Transposition`]).
+//!   [`reconcile_game`] does the same for a running game against a record
+//!   the arbiter types in.
+//! - [`diff_positions`] names the squares where two positions differ and
+//!   [`SquareChange::fix`] what to do on the second board to make it equal
+//!   the first. [`parse_readback`] reads the position a player reads back
+//!   (a FEN, or `square:piece` items), and [`compare_readback`] compares it
+//!   with the game's position, square by square.
+//!
+//! Pure: no I/O. The command line (`tandem arbiter`) and the daemon
+//! (`tandem ctl mismatch`) present the results.
+//!
+//! ```
+//! use tandem_rules::arbiter::{reconcile, Finding, Side};
+//! use tandem_rules::{Position, Variant};
+//! let start = Position::start(Variant::International);
+//! // Record B wrote 33-29 where A has 32-28 ... at ply 3.
+//! let a = ["32-28", "19-23", "28x19", "14x23"];
+//! let b = ["32-28", "19-23", "33-29", "14-19"];
+//! let r = reconcile(&start, &a, &b);
+//! assert_eq!(r.agreed_plies, 2);
+//! let d = r.first_difference.as_ref().unwrap();
+//! assert_eq!((d.ply, d.a.as_deref(), d.b.as_deref()), (3, Some("28x19"), Some("33-29")));
+//! assert!(d.a_legal() == Some(true) && d.b_legal() == Some(false)); // capture is compulsory
+//! assert_eq!(r.illegal(Side::B).unwrap().ply, 3);
+//! assert_eq!(r.agreed_position().to_fen(), "W:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,20,23");
+//! assert!(!r.agree());
+//! assert!(matches!(r.finding, Finding::Differ { .. }));
+//! ```
+
+use std::fmt;
+
+use crate::game::{Game, GameOptions, PlayError};
+use crate::notation::MoveText;
+use crate::pdn::{replay, PdnGame, PdnMove, Replay};
+use crate::position::Position;
+use crate::types::{Color, Piece, Role, Square};
+use crate::variant::Variant;
+use crate::Move;
+
+/// One of the two records being compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// The first record (`A` on the command line; the game's own record in
+    /// [`reconcile_game`]).
+    A,
+    /// The second record (`B`; the record the arbiter typed in).
+    B,
+}
+
+impl Side {
+    /// `"a"` or `"b"`, as in JSON.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::A => "a",
+            Side::B => "b",
+        }
+    }
+
+    /// The other record.
+    #[must_use]
+    pub fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::A => "A",
+            Side::B => "B",
+        })
+    }
+}
+
+/// The first move of a record that cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalPly {
+    /// 1-based ply.
+    pub ply: usize,
+    /// The move as written.
+    pub text: String,
+    /// Why it cannot be played there.
+    pub reason: PlayError,
+}
+
+/// One record replayed from the start as far as its moves are legal.
+#[derive(Debug, Clone)]
+pub struct RecordReplay {
+    /// Every move as written (the legal ones and those after).
+    pub texts: Vec<String>,
+    /// The game up to the first illegal move (or the whole record).
+    pub game: Game,
+    /// The first illegal move, if any.
+    pub illegal: Option<IllegalPly>,
+}
+
+impl RecordReplay {
+    /// Plies written.
+    #[must_use]
+    pub fn written(&self) -> usize {
+        self.texts.len()
+    }
+
+    /// Plies replayed (legal).
+    #[must_use]
+    pub fn legal(&self) -> usize {
+        self.game.ply()
+    }
+}
+
+/// Replays a record (move texts as written, loose notation accepted) from
+/// `start`, stopping at the first illegal move. A capture written
+/// ambiguously (`36x16` where two sets of pieces can be taken) is read the
+/// way that lets the rest of the record be played, as [`crate::pdn::replay`] does.
+///
+/// ```
+/// use tandem_rules::arbiter::replay_record;
+/// use tandem_rules::{Position, Variant};
+/// let r = replay_record(&Position::start(Variant::International), &["32-28", "19-23", "28-22"]);
+/// assert_eq!(r.legal(), 2);
+/// assert_eq!(r.illegal.unwrap().ply, 3); // 28x19 is compulsory
+/// ```
+#[must_use]
+pub fn replay_record<S: AsRef<str>>(start: &Position, texts: &[S]) -> RecordReplay {
+    let texts: Vec<String> = texts.iter().map(|t| t.as_ref().trim().to_owned()).collect();
+    let pdn = PdnGame {
+        tags: vec![("FEN".to_owned(), start.to_fen())],
+        moves: texts
+            .iter()
+            .map(|t| PdnMove {
+                text: t.clone(),
+                marks: String::new(),
+                nags: Vec::new(),
+                comments: Vec::new(),
+                line: 0,
+            })
+            .collect(),
+        result: None,
+        line: 0,
+        error: None,
+    };
+    match replay(&pdn, start.variant()) {
+        Replay::Ok(game) => RecordReplay {
+            texts,
+            game,
+            illegal: None,
+        },
+        Replay::Illegal {
+            ply,
+            text,
+            reason,
+            game,
+        } => RecordReplay {
+            texts,
+            game,
+            illegal: Some(IllegalPly { ply, text, reason }),
+        },
+        // Only a start position or ambiguity the PDN replay cannot settle
+        // ends here; play the record move by move instead.
+        Replay::Unreadable(_) => plain_replay(start, texts),
+    }
+}
+
+/// Plays a record move by move, without trying both readings of an ambiguous capture.
+fn plain_replay(start: &Position, texts: Vec<String>) -> RecordReplay {
+    let mut game = Game::from_position(*start, replay_options());
+    for (i, t) in texts.iter().enumerate() {
+        if let Err(reason) = game.play_text(t) {
+            let illegal = Some(IllegalPly {
+                ply: i + 1,
+                text: t.clone(),
+                reason,
+            });
+            return RecordReplay {
+                texts,
+                game,
+                illegal,
+            };
+        }
+    }
+    RecordReplay {
+        texts,
+        game,
+        illegal: None,
+    }
+}
+
+fn replay_options() -> GameOptions {
+    GameOptions {
+        play_on_after_rule_draw: true,
+        ..GameOptions::default()
+    }
+}
+
+/// The first ply where two records differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// 1-based ply.
+    pub ply: usize,
+    /// Record A's move there as written (`None`: A ends before it).
+    pub a: Option<String>,
+    /// Record B's move there as written.
+    pub b: Option<String>,
+    /// A's move played in the last agreed position: the move, or why not.
+    pub a_result: Option<Result<Move, PlayError>>,
+    /// B's move played in the last agreed position.
+    pub b_result: Option<Result<Move, PlayError>>,
+}
+
+impl Difference {
+    /// Whether A's move is legal there (`None`: A has no move there).
+    #[must_use]
+    pub fn a_legal(&self) -> Option<bool> {
+        self.a_result.as_ref().map(Result::is_ok)
+    }
+
+    /// Whether B's move is legal there.
+    #[must_use]
+    pub fn b_legal(&self) -> Option<bool> {
+        self.b_result.as_ref().map(Result::is_ok)
+    }
+
+    /// The text of one side's move.
+    #[must_use]
+    pub fn text(&self, side: Side) -> Option<&str> {
+        match side {
+            Side::A => self.a.as_deref(),
+            Side::B => self.b.as_deref(),
+        }
+    }
+
+    /// One side's move, played in the last agreed position.
+    #[must_use]
+    pub fn result(&self, side: Side) -> Option<&Result<Move, PlayError>> {
+        match side {
+            Side::A => self.a_result.as_ref(),
+            Side::B => self.b_result.as_ref(),
+        }
+    }
+}
+
+/// What kind of slip the difference looks like, judged from the texts of
+/// the moves that follow it. The arbiter decides; this only points.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Finding {
+    /// The records are the same, move for move.
+    Agree,
+    /// One record stops where the other goes on; the moves they share agree.
+    Ends {
+        /// The record that stops.
+        shorter: Side,
+        /// Plies it holds.
+        plies: usize,
+    },
+    /// One record has a different move at `ply` and the same moves after it.
+    WrongMove {
+        /// 1-based ply.
+        ply: usize,
+    },
+    /// One record lacks the ply the other has at `ply`; the moves after it
+    /// are the same, one ply apart.
+    MissingPly {
+        /// The record without the ply.
+        record: Side,
+        /// 1-based ply (in the other record).
+        ply: usize,
+    },
+    /// The moves at `first` and `second` are written in the other order;
+    /// the rest agrees.
+    Swapped {
+        /// 1-based ply.
+        first: usize,
+        /// 1-based ply.
+        second: usize,
+    },
+    /// Both records have the same move at `ply`, and it is illegal there.
+    SameIllegal {
+        /// 1-based ply.
+        ply: usize,
+    },
+    /// The records differ from `ply` on in no simple pattern.
+    Differ {
+        /// 1-based ply.
+        ply: usize,
+    },
+}
+
+/// The records reach the same position again after playing moves in
+/// another order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transposition {
+    /// The first ply where the order differs.
+    pub from_ply: usize,
+    /// Both records reach the same position after this many plies.
+    pub same_after: usize,
+    /// From there, how many further plies both records agree on.
+    pub agree_again: usize,
+    /// The position after `same_after + agree_again` plies: the last
+    /// position both records reach.
+    pub last_common: Position,
+}
+
+impl Transposition {
+    /// Plies up to the last position both records reach.
+    #[must_use]
+    pub fn last_common_ply(&self) -> usize {
+        self.same_after + self.agree_again
+    }
+}
+
+/// The comparison of two records. See the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct Reconciliation {
+    /// Record A replayed.
+    pub a: RecordReplay,
+    /// Record B replayed.
+    pub b: RecordReplay,
+    /// Plies on which both records agree (the same legal move, however written).
+    pub agreed_plies: usize,
+    /// The first ply where they differ, `None` if they agree to the end.
+    pub first_difference: Option<Difference>,
+    /// What the difference looks like.
+    pub finding: Finding,
+    /// The records reach the same position again later, if they do.
+    pub transposition: Option<Transposition>,
+}
+
+impl Reconciliation {
+    /// The position after the agreed plies: where play goes back to
+    /// (001 ch. VIII 3.1.2; 002 E.8).
+    #[must_use]
+    pub fn agreed_position(&self) -> &Position {
+        // agreed_plies <= a.legal(), so the position exists.
+        self.a
+            .game
+            .position_at(self.agreed_plies)
+            .unwrap_or_else(|| self.a.game.position())
+    }
+
+    /// The agreed moves in strict notation.
+    #[must_use]
+    pub fn agreed_moves(&self) -> Vec<String> {
+        let mut v = self.a.game.move_texts();
+        v.truncate(self.agreed_plies);
+        v
+    }
+
+    /// Whether the records agree completely (same moves, all legal, same length).
+    #[must_use]
+    pub fn agree(&self) -> bool {
+        self.first_difference.is_none() && self.a.illegal.is_none() && self.b.illegal.is_none()
+    }
+
+    /// A record's first illegal move, if any.
+    #[must_use]
+    pub fn illegal(&self, side: Side) -> Option<&IllegalPly> {
+        match side {
+            Side::A => self.a.illegal.as_ref(),
+            Side::B => self.b.illegal.as_ref(),
+        }
+    }
+
+    /// A record replayed.
+    #[must_use]
+    pub fn record(&self, side: Side) -> &RecordReplay {
+        match side {
+            Side::A => &self.a,
+            Side::B => &self.b,
+        }
+    }
+}
+
+/// Compares two records of one game played from `start`.
+///
+/// They agree on a ply when both name the same legal move, however written
+/// (`32-28`, `32 28`, `3228`). See the [module docs](self) for an example.
+#[must_use]
+pub fn reconcile<S: AsRef<str>, T: AsRef<str>>(
+    start: &Position,
+    a: &[S],
+    b: &[T],
+) -> Reconciliation {
+    let a = replay_record(start, a);
+    let b = replay_record(start, b);
+    let (am, bm) = (a.game.moves(), b.game.moves());
+    let agreed = am.iter().zip(bm).take_while(|(x, y)| x == y).count();
+    let same_texts = agreed == a.written() && agreed == b.written();
+    let first_difference = if same_texts {
+        // Equal lengths and all agreed: both were fully legal.
+        None
+    } else {
+        let ply = agreed + 1;
+        let pos = *a
+            .game
+            .position_at(agreed)
+            .unwrap_or_else(|| a.game.position());
+        let result =
+            |r: &RecordReplay| -> Option<Result<Move, PlayError>> {
+                r.texts.get(agreed)?;
+                Some(match r.game.moves().get(agreed) {
+                    Some(m) => Ok(*m),
+                    None => {
+                        // The record's replay stopped here: its own reason.
+                        let reason =
+                            r.illegal
+                                .as_ref()
+                                .map(|i| i.reason.clone())
+                                .unwrap_or_else(|| {
+                                    let mut g = Game::from_position(pos, replay_options());
+                                    g.play_text(&r.texts[agreed]).err().unwrap_or(
+                                        PlayError::Resolve(crate::notation::ResolveError::NoMoves),
+                                    )
+                                });
+                        Err(reason)
+                    }
+                })
+            };
+        Some(Difference {
+            ply,
+            a: a.texts.get(agreed).cloned(),
+            b: b.texts.get(agreed).cloned(),
+            a_result: result(&a),
+            b_result: result(&b),
+        })
+    };
+    let finding = match &first_difference {
+        None => Finding::Agree,
+        Some(_) => classify(start.variant(), &a.texts, &b.texts, agreed),
+    };
+    let transposition = first_difference
+        .as_ref()
+        .and_then(|_| find_transposition(&a, &b, agreed));
+    Reconciliation {
+        a,
+        b,
+        agreed_plies: agreed,
+        first_difference,
+        finding,
+        transposition,
+    }
+}
+
+/// [`reconcile`] for a running game (record A, strict notation) against a
+/// record the arbiter types in (record B), from the game's start position.
+///
+/// ```
+/// use tandem_rules::arbiter::{reconcile_game, Finding, Side};
+/// use tandem_rules::{Game, Variant};
+/// let mut g = Game::new(Variant::International);
+/// for m in ["32-28", "19-23", "28x19", "14x23"] { g.play_text(m).unwrap(); }
+/// // The arbiter types the blind player's braille record, which lacks 19-23.
+/// let r = reconcile_game(&g, &["32-28", "28x19", "14x23"]);
+/// assert_eq!(r.agreed_plies, 1);
+/// assert_eq!(r.finding, Finding::MissingPly { record: Side::B, ply: 2 });
+/// ```
+#[must_use]
+pub fn reconcile_game<S: AsRef<str>>(game: &Game, typed: &[S]) -> Reconciliation {
+    reconcile(game.start(), &game.move_texts(), typed)
+}
+
+/// A move text reduced to its squares, to compare records written in
+/// different styles (`32-28`, `32 28`, `3228`).
+fn key(variant: Variant, text: &str) -> String {
+    match MoveText::parse(variant, text) {
+        Ok(t) => t.readings[0]
+            .iter()
+            .map(|s| s.number().to_string())
+            .collect::<Vec<_>>()
+            .join("-"),
+        Err(_) => text.trim().to_ascii_lowercase(),
+    }
+}
+
+fn classify(variant: Variant, a: &[String], b: &[String], agreed: usize) -> Finding {
+    let ka: Vec<String> = a.iter().map(|t| key(variant, t)).collect();
+    let kb: Vec<String> = b.iter().map(|t| key(variant, t)).collect();
+    let k = agreed;
+    let ply = k + 1;
+    if ka.len() == k || kb.len() == k {
+        // One record has nothing at the first difference. Moves up to here
+        // agree (as moves); one record simply stops.
+        if ka.len() == k && kb.len() == k {
+            // Same length, agreeing moves, yet an illegal move: nothing shorter.
+            return Finding::Differ { ply };
+        }
+        let shorter = if ka.len() == k { Side::A } else { Side::B };
+        return Finding::Ends { shorter, plies: k };
+    }
+    if ka[k] == kb[k] {
+        return Finding::SameIllegal { ply };
+    }
+    // Texts after position k are compared; from position k on the records
+    // may be written differently though they agree as moves (ambiguity), so
+    // compare keys, which is what a human arbiter does with two sheets.
+    let tail_eq = |x: &[String], y: &[String]| {
+        !x.is_empty() && !y.is_empty() && x.iter().zip(y).all(|(p, q)| p == q)
+    };
+    let rest_a = &ka[k + 1..];
+    let rest_b = &kb[k + 1..];
+    if tail_eq(rest_a, rest_b) || (rest_a.is_empty() && rest_b.is_empty()) {
+        return Finding::WrongMove { ply };
+    }
+    // Swapped: ply k with ply k+d (d = 1: written in the wrong order; d = 2:
+    // the same side's two moves in the other order).
+    for d in [1usize, 2] {
+        if ka.len() > k + d
+            && kb.len() > k + d
+            && ka[k] == kb[k + d]
+            && ka[k + d] == kb[k]
+            && ka[k + 1..k + d] == kb[k + 1..k + d]
+            && (ka[k + d + 1..]
+                .iter()
+                .zip(&kb[k + d + 1..])
+                .all(|(p, q)| p == q))
+        {
+            return Finding::Swapped {
+                first: ply,
+                second: ply + d,
+            };
+        }
+    }
+    // Missing ply: one record skips the other's ply k and goes on the same.
+    if ka.len() > k + 1 && tail_eq(&ka[k + 1..], &kb[k..]) {
+        return Finding::MissingPly {
+            record: Side::B,
+            ply,
+        };
+    }
+    if kb.len() > k + 1 && tail_eq(&ka[k..], &kb[k + 1..]) {
+        return Finding::MissingPly {
+            record: Side::A,
+            ply,
+        };
+    }
+    Finding::Differ { ply }
+}
+
+fn find_transposition(a: &RecordReplay, b: &RecordReplay, agreed: usize) -> Option<Transposition> {
+    let (ga, gb) = (&a.game, &b.game);
+    let common = ga.ply().min(gb.ply());
+    let j = (agreed + 1..=common).find(|&j| ga.position_at(j) == gb.position_at(j))?;
+    let again = ga.moves()[j..]
+        .iter()
+        .zip(&gb.moves()[j..])
+        .take_while(|(x, y)| x == y)
+        .count();
+    let last_common = *ga.position_at(j + again)?;
+    Some(Transposition {
+        from_ply: agreed + 1,
+        same_after: j,
+        agree_again: again,
+        last_common,
+    })
+}
+
+/// A square whose contents differ between two positions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SquareChange {
+    /// The square.
+    pub square: Square,
+    /// What stands there in the first position (the record, the game).
+    pub a: Option<Piece>,
+    /// What stands there in the second (the board to correct).
+    pub b: Option<Piece>,
+}
+
+/// What to do on a square of the second board to make it equal the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fix {
+    /// Take `piece` off `square`.
+    Remove {
+        /// The square.
+        square: Square,
+        /// The piece to take off.
+        piece: Piece,
+    },
+    /// Put `piece` on `square`.
+    Put {
+        /// The square.
+        square: Square,
+        /// The piece to put there.
+        piece: Piece,
+    },
+    /// Take `remove` off `square` and put `put` there (a man that should be
+    /// a king: crown it).
+    Replace {
+        /// The square.
+        square: Square,
+        /// The piece to take off.
+        remove: Piece,
+        /// The piece to put there.
+        put: Piece,
+    },
+}
+
+impl SquareChange {
+    /// What to do on the second board for this square. `None` only if the
+    /// two sides are equal (never for a change [`diff_positions`] returns).
+    ///
+    /// ```
+    /// use tandem_rules::arbiter::{diff_positions, Fix};
+    /// use tandem_rules::{Position, Variant};
+    /// let v = Variant::International;
+    /// let a = Position::from_fen(v, "B:W28:B19").unwrap();
+    /// let b = Position::from_fen(v, "B:W32:B19").unwrap();
+    /// let fixes: Vec<Fix> = diff_positions(&a, &b).unwrap().changes.iter().filter_map(|c| c.fix()).collect();
+    /// assert!(matches!(fixes[0], Fix::Put { square, .. } if square.number() == 28));
+    /// assert!(matches!(fixes[1], Fix::Remove { square, .. } if square.number() == 32));
+    /// ```
+    #[must_use]
+    pub fn fix(&self) -> Option<Fix> {
+        match (self.a, self.b) {
+            (Some(want), None) => Some(Fix::Put {
+                square: self.square,
+                piece: want,
+            }),
+            (None, Some(has)) => Some(Fix::Remove {
+                square: self.square,
+                piece: has,
+            }),
+            (Some(want), Some(has)) if want != has => Some(Fix::Replace {
+                square: self.square,
+                remove: has,
+                put: want,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// How two positions differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionDiff {
+    /// The squares that differ, in square order.
+    pub changes: Vec<SquareChange>,
+    /// `Some((a, b))` if the side to move differs.
+    pub turn: Option<(Color, Color)>,
+}
+
+impl PositionDiff {
+    /// Whether the positions are the same.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty() && self.turn.is_none()
+    }
+}
+
+/// Two positions of different variants cannot be compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VariantMismatch {
+    /// The first position's variant.
+    pub a: Variant,
+    /// The second's.
+    pub b: Variant,
+}
+
+impl fmt::Display for VariantMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the positions are of different variants ({} and {})",
+            self.a.name(),
+            self.b.name()
+        )
+    }
+}
+
+impl std::error::Error for VariantMismatch {}
+
+/// The squares where `a` and `b` differ, and whether the side to move
+/// differs (001 ch. VIII 3.1.1: the arbiter corrects the boards).
+///
+/// ```
+/// use tandem_rules::arbiter::diff_positions;
+/// use tandem_rules::{Position, Variant};
+/// let v = Variant::International;
+/// let a = Position::from_fen(v, "W:W32,33:B19").unwrap();
+/// let b = Position::from_fen(v, "W:W28,33:BK19").unwrap();
+/// let d = diff_positions(&a, &b).unwrap();
+/// let sq: Vec<u8> = d.changes.iter().map(|c| c.square.number()).collect();
+/// assert_eq!(sq, [19, 28, 32]);
+/// assert_eq!(d.changes[1].b.unwrap().name(), "white man");
+/// assert!(d.turn.is_none());
+/// ```
+///
+/// # Errors
+/// [`VariantMismatch`] if the positions are of different variants.
+pub fn diff_positions(a: &Position, b: &Position) -> Result<PositionDiff, VariantMismatch> {
+    if a.variant() != b.variant() {
+        return Err(VariantMismatch {
+            a: a.variant(),
+            b: b.variant(),
+        });
+    }
+    let changes = a
+        .variant()
+        .all_squares()
+        .filter_map(|square| {
+            let (pa, pb) = (a.piece_at(square), b.piece_at(square));
+            (pa != pb).then_some(SquareChange {
+                square,
+                a: pa,
+                b: pb,
+            })
+        })
+        .collect();
+    let turn = (a.turn() != b.turn()).then_some((a.turn(), b.turn()));
+    Ok(PositionDiff { changes, turn })
+}
+
+/// A position as a player reads it back from their board: some squares
+/// with what stands on them (`None`: empty), and whether the reading
+/// covers the whole board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Readback {
+    /// Squares read, in the order given.
+    pub squares: Vec<(Square, Option<Piece>)>,
+    /// `true` for a whole position (a FEN): every square not listed is empty.
+    pub complete: bool,
+}
+
+/// Why a read-back cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReadbackError {
+    /// Nothing was given.
+    Empty,
+    /// A FEN that does not read.
+    Fen(crate::FenError),
+    /// An item that is not `square:piece`.
+    BadItem(String),
+    /// A square that is not on this board.
+    BadSquare(String),
+    /// A piece word that is not known.
+    BadPiece(String),
+    /// A square given twice with different contents.
+    Conflict(String),
+}
+
+impl fmt::Display for ReadbackError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadbackError::Empty => write!(f, "empty read-back"),
+            ReadbackError::Fen(e) => write!(f, "{e}"),
+            ReadbackError::BadItem(s) => write!(
+                f,
+                "{s:?} is not square:piece (for example 28:w, 45:wk, 19:b, 7:bk, 30:empty)"
+            ),
+            ReadbackError::BadSquare(s) => write!(f, "{s:?} is not a square of this board"),
+            ReadbackError::BadPiece(s) => {
+                write!(f, "{s:?} is not a piece (w, wk, b, bk, white man, white king, black man, black king, empty)")
+            }
+            ReadbackError::Conflict(s) => {
+                write!(f, "square {s} is given twice with different pieces")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReadbackError {}
+
+fn parse_piece(word: &str) -> Option<Option<Piece>> {
+    let w = word.trim().to_ascii_lowercase();
+    let w = w.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (color, role) = match w.as_str() {
+        "w" | "wm" | "white" | "white man" | "man white" => (Color::White, Role::Man),
+        "wk" | "kw" | "white king" | "king white" => (Color::White, Role::King),
+        "b" | "bm" | "black" | "black man" | "man black" => (Color::Black, Role::Man),
+        "bk" | "kb" | "black king" | "king black" => (Color::Black, Role::King),
+        "e" | "empty" | "-" | "0" | "." | "none" => return Some(None),
+        _ => return None,
+    };
+    Some(Some(Piece { color, role }))
+}
+
+/// Reads a position read back from a board: a FEN (`W:W28,32:B19,K7`, the
+/// whole board), or `square:piece` items separated by commas, semicolons or
+/// new lines (`28:w, 45:wk, 19:b, 7:bk, 30:empty`; also `28 white man`),
+/// which cover only the squares named. Pieces: `w`, `wk`, `b`, `bk`, the
+/// words of [`Piece::name`], or `empty` (also `e`, `-`, `0`). In 64-square
+/// draughts, squares may be named algebraically (`c3:w`).
+///
+/// ```
+/// use tandem_rules::arbiter::parse_readback;
+/// use tandem_rules::Variant;
+/// let r = parse_readback(Variant::International, "28:w, 45:wk; 19 black man\n30:empty").unwrap();
+/// assert_eq!(r.squares.len(), 4);
+/// assert!(!r.complete);
+/// assert!(parse_readback(Variant::International, "W:W28:B19").unwrap().complete);
+/// assert!(parse_readback(Variant::International, "51:w").is_err());
+/// ```
+///
+/// # Errors
+/// A [`ReadbackError`] naming the item that is wrong.
+pub fn parse_readback(variant: Variant, text: &str) -> Result<Readback, ReadbackError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(ReadbackError::Empty);
+    }
+    let first = t.trim_matches('"').trim_start();
+    let looks_fen = first.len() > 1
+        && matches!(first.as_bytes()[0].to_ascii_uppercase(), b'W' | b'B')
+        && first[1..].trim_start().starts_with(':');
+    if looks_fen {
+        let pos = Position::from_fen(variant, t).map_err(ReadbackError::Fen)?;
+        return Ok(Readback {
+            squares: pos.pieces().map(|(s, p)| (s, Some(p))).collect(),
+            complete: true,
+        });
+    }
+    let mut squares: Vec<(Square, Option<Piece>)> = Vec::new();
+    for item in t
+        .split([',', ';', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        let (sq, piece) = match item.split_once([':', '=']) {
+            Some((s, p)) => (s.trim(), p.trim()),
+            None => match item.split_once(char::is_whitespace) {
+                Some((s, p)) => (s.trim(), p.trim()),
+                None => return Err(ReadbackError::BadItem(item.to_owned())),
+            },
+        };
+        let square = variant
+            .parse_square(sq)
+            .ok_or_else(|| ReadbackError::BadSquare(sq.to_owned()))?;
+        let piece = parse_piece(piece).ok_or_else(|| ReadbackError::BadPiece(piece.to_owned()))?;
+        match squares.iter().find(|(s, _)| *s == square) {
+            Some((_, p)) if *p != piece => {
+                return Err(ReadbackError::Conflict(variant.square_name(square)))
+            }
+            Some(_) => {}
+            None => squares.push((square, piece)),
+        }
+    }
+    Ok(Readback {
+        squares,
+        complete: false,
+    })
+}
+
+/// Compares the game's position (`a`) with a position read back from a
+/// board (`b`): every square for a complete read-back, only the squares
+/// named otherwise. The changes say what to do on that board
+/// ([`SquareChange::fix`]).
+///
+/// ```
+/// use tandem_rules::arbiter::{compare_readback, parse_readback};
+/// use tandem_rules::{Position, Variant};
+/// let v = Variant::International;
+/// let game = Position::from_fen(v, "B:W28,33:B19").unwrap();
+/// let rb = parse_readback(v, "28:empty, 32:w, 19:b").unwrap();
+/// let c = compare_readback(&game, &rb);
+/// assert_eq!(c.iter().map(|c| c.square.number()).collect::<Vec<_>>(), [28, 32]);
+/// ```
+#[must_use]
+pub fn compare_readback(a: &Position, rb: &Readback) -> Vec<SquareChange> {
+    if rb.complete {
+        let mut b = Position::empty(a.variant(), a.turn());
+        for (s, p) in &rb.squares {
+            b.set(*s, *p);
+        }
+        return diff_positions(a, &b).map(|d| d.changes).unwrap_or_default();
+    }
+    let mut out: Vec<SquareChange> = rb
+        .squares
+        .iter()
+        .filter(|(s, _)| a.variant().contains(*s))
+        .filter_map(|&(square, b)| {
+            let pa = a.piece_at(square);
+            (pa != b).then_some(SquareChange { square, a: pa, b })
+        })
+        .collect();
+    out.sort_by_key(|c| c.square);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start() -> Position {
+        Position::start(Variant::International)
+    }
+
+    #[test]
+    fn identical_records_agree() {
+        let m = ["32-28", "19-23", "28x19", "14x23"];
+        let r = reconcile(&start(), &m, &m);
+        assert!(r.agree());
+        assert_eq!(r.agreed_plies, 4);
+        assert_eq!(r.finding, Finding::Agree);
+        assert!(r.transposition.is_none());
+    }
+
+    #[test]
+    fn styles_of_writing_agree() {
+        let r = reconcile(
+            &start(),
+            &["32-28", "19-23", "28x19"],
+            &["3228", "19 23", "28-19"],
+        );
+        assert!(r.agree(), "{:?}", r.first_difference);
+    }
+
+    #[test]
+    fn shorter_record_ends() {
+        let r = reconcile(&start(), &["32-28", "19-23", "28x19"], &["32-28", "19-23"]);
+        assert_eq!(r.agreed_plies, 2);
+        assert_eq!(
+            r.finding,
+            Finding::Ends {
+                shorter: Side::B,
+                plies: 2
+            }
+        );
+        let d = r.first_difference.unwrap();
+        assert_eq!(d.b, None);
+        assert_eq!(d.b_legal(), None);
+        assert_eq!(d.a_legal(), Some(true));
+    }
+
+    #[test]
+    fn swapped_same_side_moves_transpose() {
+        let a = ["31-26", "20-24", "32-27", "15-20", "37-31"];
+        let b = ["32-27", "20-24", "31-26", "15-20", "37-31"];
+        let r = reconcile(&start(), &a, &b);
+        assert_eq!(r.agreed_plies, 0);
+        assert_eq!(
+            r.finding,
+            Finding::Swapped {
+                first: 1,
+                second: 3
+            }
+        );
+        let t = r.transposition.unwrap();
+        assert_eq!(
+            (t.from_ply, t.same_after, t.agree_again, t.last_common_ply()),
+            (1, 3, 2, 5)
+        );
+    }
+
+    #[test]
+    fn readback_conflict_and_words() {
+        let v = Variant::International;
+        assert!(matches!(
+            parse_readback(v, "28:w, 28:b"),
+            Err(ReadbackError::Conflict(_))
+        ));
+        assert!(matches!(
+            parse_readback(v, "28:x"),
+            Err(ReadbackError::BadPiece(_))
+        ));
+        assert!(matches!(
+            parse_readback(v, "28"),
+            Err(ReadbackError::BadItem(_))
+        ));
+        assert!(matches!(parse_readback(v, "  "), Err(ReadbackError::Empty)));
+        let r = parse_readback(Variant::SixtyFour, "c3:wk").unwrap();
+        assert_eq!(Variant::SixtyFour.square_name(r.squares[0].0), "c3");
+    }
+
+    #[test]
+    fn diff_refuses_mixed_variants() {
+        assert!(diff_positions(&start(), &Position::start(Variant::SixtyFour)).is_err());
+    }
+}
