@@ -106,6 +106,8 @@ pub const TEMPLATE_KEYS: &[(&str, &[&str])] = &[
     ("sync.in_sync", &[]),
     ("sync.differ", &[]),
     ("sync.differ_square", &["square", "expected", "actual"]),
+    ("sync.fix_remove", &["square", "piece"]),
+    ("sync.fix_put", &["square", "piece"]),
     ("sync.resumed", &["count"]),
     ("describe.square", &["square", "piece"]),
     ("describe.men", &["side", "squares"]),
