@@ -324,13 +324,21 @@ impl Announcer {
     fn options_list(&self, v: Variant, candidates: &[Move]) -> String {
         let common: Vec<Square> = candidates
             .first()
-            .map(|f| f.captured().filter(|s| candidates.iter().all(|m| m.captured().any(|c| c == *s))).collect())
+            .map(|f| {
+                f.captured()
+                    .filter(|s| candidates.iter().all(|m| m.captured().any(|c| c == *s)))
+                    .collect()
+            })
             .unwrap_or_default();
         let opts: Vec<String> = candidates
             .iter()
             .map(|m| {
                 let own: Vec<Square> = m.captured().filter(|s| !common.contains(s)).collect();
-                let c: Vec<Square> = if own.is_empty() { m.captured().collect() } else { own };
+                let c: Vec<Square> = if own.is_empty() {
+                    m.captured().collect()
+                } else {
+                    own
+                };
                 self.square_list(v, &c)
             })
             .collect();

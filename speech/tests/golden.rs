@@ -62,7 +62,7 @@ fn scenarios(book: &Phrasebook) -> String {
 
     // Moves (001 ch. VIII 2.2: start and end square; captures: what to take off).
     let moves: &[(&str, Position, &str)] = &[
-        ("quiet move", start.clone(), "32-28"),
+        ("quiet move", start, "32-28"),
         ("black's move", intl("B:W32:B19"), "19-23"),
         ("single capture", intl("W:W33:B28"), "33x22"),
         (
@@ -105,11 +105,11 @@ fn scenarios(book: &Phrasebook) -> String {
 
     // Rejections: every ResolveError variant.
     let rejections: &[(&str, Position, &str)] = &[
-        ("syntax", start.clone(), "hello"),
-        ("no piece", start.clone(), "28-23"),
-        ("not your piece", start.clone(), "19-23"),
-        ("occupied", start.clone(), "32-37"),
-        ("unreachable", start.clone(), "32-26"),
+        ("syntax", start, "hello"),
+        ("no piece", start, "28-23"),
+        ("not your piece", start, "19-23"),
+        ("occupied", start, "32-37"),
+        ("unreachable", start, "32-26"),
         ("wrong direction", intl("W:W28:B5"), "28-32"),
         (
             "capture compulsory, one capturer",

@@ -59,22 +59,31 @@ pub struct Args {
 /// A bad FEN or phrasebook, or a WAV that cannot be written (exit status 2).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let book = match &args.phrasebook {
-        Some(path) => {
-            Phrasebook::from_file(path).with_context(|| format!("loading the phrasebook {}", path.display()))?
-        }
+        Some(path) => Phrasebook::from_file(path)
+            .with_context(|| format!("loading the phrasebook {}", path.display()))?,
         None => match args.lang {
             Lang::Pl => Phrasebook::polish(),
             Lang::En => Phrasebook::english(),
         },
     };
     let pos = match &args.fen {
-        Some(f) => Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?,
+        Some(f) => {
+            Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?
+        }
         None => Position::start(args.variant),
     };
     let announcer = Announcer::new(book, AnnounceOptions::default());
     let (utterance, played, error) = match resolve(&pos, &args.mv) {
-        Ok(m) => (announcer.on_move(&pos, &m), Some(notation_of(&pos, &m)), None),
-        Err(e) => (announcer.on_rejected(&pos, &args.mv, &e), None, Some(e.to_string())),
+        Ok(m) => (
+            announcer.on_move(&pos, &m),
+            Some(notation_of(&pos, &m)),
+            None,
+        ),
+        Err(e) => (
+            announcer.on_rejected(&pos, &args.mv, &e),
+            None,
+            Some(e.to_string()),
+        ),
     };
     let text = utterance.text();
     let wav = match &args.wav {
@@ -83,7 +92,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 voice: Some(announcer.phrasebook().espeak_voice().to_owned()),
                 ..VoiceParams::for_language(announcer.phrasebook().language())
             };
-            Some(synthesize_wav(&text, &params, out).with_context(|| format!("writing {}", out.display()))?)
+            Some(
+                synthesize_wav(&text, &params, out)
+                    .with_context(|| format!("writing {}", out.display()))?,
+            )
         }
         None => None,
     };
@@ -107,5 +119,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         writeln!(out, "{text}")?;
     }
-    Ok(if played.is_some() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if played.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

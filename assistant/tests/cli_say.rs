@@ -1,0 +1,172 @@
+//! `tandem say`: the exact command line, its output, its exit codes, and a
+//! real WAV written by espeak-ng (measured with sox).
+
+use std::path::Path;
+use std::process::Command;
+
+fn tandem(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(args)
+        .output()
+        .expect("run tandem");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).expect("utf-8 stdout"),
+        String::from_utf8(out.stderr).expect("utf-8 stderr"),
+    )
+}
+
+#[test]
+fn announces_a_move_from_the_start_position_in_polish() {
+    let (code, out, _) = tandem(&["say", "32-28"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "Trzydzieści dwa na dwadzieścia osiem.\n");
+}
+
+#[test]
+fn announces_a_capture_in_english_with_the_pieces_to_take_off() {
+    let (code, out, _) = tandem(&["say", "32x3", "--fen", "W:W32:B27,17,8", "--lang", "en"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "Thirty-two takes three. Remove three pieces: twenty-seven, seventeen and eight. Crowned: a king on three.\n"
+    );
+}
+
+#[test]
+fn loose_move_text_and_sixty_four() {
+    let (code, out, _) = tandem(&["say", "32 28", "--lang", "en"]);
+    assert_eq!((code, out.as_str()), (0, "Thirty-two, twenty-eight.\n"));
+    let (code, out, _) = tandem(&["say", "c3-d4", "--variant", "sixty-four"]);
+    assert_eq!((code, out.as_str()), (0, "Ce trzy na de cztery.\n"));
+}
+
+#[test]
+fn illegal_move_gets_the_spoken_reason_and_status_1() {
+    let (code, out, _) = tandem(&["say", "40-34", "--fen", "W:W33,40:B28"]);
+    assert_eq!(code, 1);
+    assert_eq!(out, "Bicie jest obowiązkowe: trzeba zbić jeden pion. Bić może bierka z pola trzydzieści trzy.\n");
+    let (code, out, _) = tandem(&["say", "32-26", "--lang", "en"]);
+    assert_eq!(
+        (code, out.as_str()),
+        (1, "The piece on thirty-two cannot reach twenty-six.\n")
+    );
+}
+
+#[test]
+fn json_output() {
+    let (code, out, _) = tandem(&["say", "33x22", "--fen", "W:W33:B28", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["legal"], true);
+    assert_eq!(v["move"], "33x22");
+    assert_eq!(v["priority"], "next");
+    assert_eq!(v["kind"], "move");
+    assert_eq!(v["lang"], "pl");
+    assert_eq!(v["sentences"][1], "Zdejmij z pola dwadzieścia osiem.");
+    let (code, out, _) = tandem(&["say", "19-23", "--json", "--lang", "en"]);
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["legal"], false);
+    assert_eq!(v["move"], serde_json::Value::Null);
+    assert_eq!(v["text"], "The piece on nineteen is black's.");
+    assert_eq!(v["error"], "the piece on 19 is not white's");
+}
+
+#[test]
+fn phrasebook_from_a_file_and_its_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let en = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks/en.toml"),
+    )
+    .unwrap();
+    // A user's variant of the English phrasebook, loaded without code.
+    let mine = dir.path().join("mine.toml");
+    std::fs::write(
+        &mine,
+        en.replace("quiet = \"{from}, {to}\"", "quiet = \"{from} to {to}\""),
+    )
+    .unwrap();
+    let (code, out, _) = tandem(&["say", "32-28", "--phrasebook", mine.to_str().unwrap()]);
+    assert_eq!((code, out.as_str()), (0, "Thirty-two to twenty-eight.\n"));
+    // A broken one is refused with the key and the placeholder named.
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(
+        &bad,
+        en.replace("quiet = \"{from}, {to}\"", "quiet = \"{from}, {too}\""),
+    )
+    .unwrap();
+    let (code, out, err) = tandem(&["say", "32-28", "--phrasebook", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(out, "");
+    assert!(
+        err.contains("template `move.quiet`: placeholder `{too}` is not an argument"),
+        "{err}"
+    );
+    let (code, _, err) = tandem(&["say", "32-28", "--phrasebook", "/nonexistent/x.toml"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/x.toml"), "{err}");
+}
+
+#[test]
+fn bad_fen_is_a_clear_error() {
+    let (code, out, err) = tandem(&["say", "32-28", "--fen", "nonsense"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with("tandem: reading --fen \"nonsense\""),
+        "{err}"
+    );
+}
+
+fn sox_stat(path: &Path) -> (f64, f64) {
+    let out = Command::new("sox")
+        .arg(path)
+        .args(["-n", "stat"])
+        .output()
+        .expect("sox (install the sox package)");
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    let field = |name: &str| -> f64 {
+        text.lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split(':').nth(1))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {name} in sox output: {text}"))
+    };
+    (field("Length (seconds)"), field("RMS     amplitude"))
+}
+
+#[test]
+fn wav_holds_real_speech_in_both_languages() {
+    if std::env::var("TANDEM_SKIP_REAL").is_ok_and(|v| v == "1") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for lang in ["pl", "en"] {
+        let wav = dir.path().join(format!("{lang}.wav"));
+        let (code, out, err) = tandem(&[
+            "say",
+            "32x3",
+            "--fen",
+            "W:W32:B27,17,8",
+            "--lang",
+            lang,
+            "--wav",
+            wav.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err} (needs espeak-ng)");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["wav"], wav.to_str().unwrap());
+        let (seconds, rms) = sox_stat(&wav);
+        assert!(
+            seconds > 3.0,
+            "{lang}: {seconds} s is too short for the announcement"
+        );
+        assert!(rms > 0.02, "{lang}: rms {rms} is too quiet to be speech");
+    }
+    // An illegal move is also written as speech (the reason), with status 1.
+    let wav = dir.path().join("illegal.wav");
+    let (code, _, _) = tandem(&["say", "32-26", "--wav", wav.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(sox_stat(&wav).0 > 1.5);
+}
