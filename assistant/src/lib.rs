@@ -6,3 +6,5 @@
 pub mod cli;
 pub mod cmd;
 pub mod journal;
+pub mod messages;
+pub mod session;

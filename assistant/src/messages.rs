@@ -1,0 +1,193 @@
+//! The daemon's own sentences that the speech crate's phrasebooks do not
+//! have yet (clock running, draw offers, unknown commands, journal failure,
+//! speech fallback). Polish and English; every other language falls back to
+//! English. These belong in the phrasebook files (`speech/phrasebooks/*.toml`)
+//! and move there when the phrasebook gains the keys.
+
+use tandem_rules::Color;
+use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
+
+/// A daemon message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Msg {
+    /// The clock runs again.
+    ClockRunning,
+    /// A move or clock command while the clock is stopped.
+    ClockStoppedRefusal,
+    /// Resume while the clock runs.
+    NotPaused,
+    /// Pause while stopped.
+    AlreadyPaused,
+    /// `side` offers a draw.
+    DrawOffered(Color),
+    /// The offer was declined.
+    DrawDeclined,
+    /// 001 ch. II 5.1: at least `n` moves each first.
+    DrawTooEarly(u32),
+    /// 5.1: the offer follows one's own move, before the opponent moves.
+    DrawNotYourTime,
+    /// 5.1: after a refusal the same player may not repeat the offer until the opponent offers.
+    DrawBarred,
+    /// Accept/decline with no offer pending, or one's own offer.
+    NoDrawOffer,
+    /// An unknown command.
+    UnknownCommand(String),
+    /// The journal could not be written: the move was not played.
+    JournalFailed,
+    /// Speech moved to another backend.
+    SpeechFallback(String),
+    /// A board read back could not be parsed.
+    BoardNotRead(String),
+    /// The board read back matches the record.
+    BoardMatches,
+}
+
+/// Renders [`Msg`]s in the phrasebook's language.
+#[derive(Debug, Clone)]
+pub struct Messages {
+    book: Phrasebook,
+    polish: bool,
+}
+
+fn cap(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+impl Messages {
+    /// Messages in `book`'s language.
+    #[must_use]
+    pub fn new(book: Phrasebook) -> Messages {
+        let polish = book.language() == "pl";
+        Messages { book, polish }
+    }
+
+    /// The sentence for `m`.
+    #[must_use]
+    pub fn text(&self, m: &Msg) -> String {
+        let side = |c: Color| cap(self.book.side(c, "nominative"));
+        let pl = self.polish;
+        match m {
+            Msg::ClockRunning => if pl { "Zegar chodzi." } else { "Clock running." }.into(),
+            Msg::ClockStoppedRefusal => if pl {
+                "Zegar jest zatrzymany. Najpierw wznów grę."
+            } else {
+                "The clock is stopped. Resume the game first."
+            }
+            .into(),
+            Msg::NotPaused => if pl { "Zegar już chodzi." } else { "The clock is already running." }.into(),
+            Msg::AlreadyPaused => if pl { "Zegar już stoi." } else { "The clock is already stopped." }.into(),
+            Msg::DrawOffered(c) => {
+                if pl {
+                    format!("{} proponują remis.", side(*c))
+                } else {
+                    format!("{} offers a draw.", side(*c))
+                }
+            }
+            Msg::DrawDeclined => if pl { "Remis odrzucony." } else { "Draw declined." }.into(),
+            Msg::DrawTooEarly(n) => {
+                let n = self.book.number(u64::from(*n));
+                if pl {
+                    format!("Remis można zaproponować dopiero po {n} posunięciach każdego z graczy.")
+                } else {
+                    format!("A draw may be offered only after {n} moves each.")
+                }
+            }
+            Msg::DrawNotYourTime => if pl {
+                "Remis proponuje się zaraz po własnym posunięciu."
+            } else {
+                "A draw is offered right after one's own move."
+            }
+            .into(),
+            Msg::DrawBarred => if pl {
+                "Propozycja została odrzucona. Nie można jej powtórzyć, dopóki przeciwnik nie zaproponuje remisu."
+            } else {
+                "Your offer was declined. You may not repeat it until your opponent offers a draw."
+            }
+            .into(),
+            Msg::NoDrawOffer => if pl { "Nie ma propozycji remisu." } else { "There is no draw offer." }.into(),
+            Msg::UnknownCommand(t) => {
+                if pl {
+                    format!("Nieznane polecenie: {t}.")
+                } else {
+                    format!("Unknown command: {t}.")
+                }
+            }
+            Msg::JournalFailed => if pl {
+                "Nie udało się zapisać posunięcia, więc nie zostało wykonane. Wezwij sędziego."
+            } else {
+                "The move could not be recorded, so it was not played. Call the arbiter."
+            }
+            .into(),
+            Msg::SpeechFallback(n) => {
+                if pl {
+                    format!("Mowa przełączona na {n}.")
+                } else {
+                    format!("Speech switched to {n}.")
+                }
+            }
+            Msg::BoardNotRead(t) => {
+                if pl {
+                    format!("Nie rozumiem pozycji {t}.")
+                } else {
+                    format!("I cannot read the position {t}.")
+                }
+            }
+            Msg::BoardMatches => if pl {
+                "Ta pozycja zgadza się z zapisem."
+            } else {
+                "That position matches the record."
+            }
+            .into(),
+        }
+    }
+
+    /// `m` as an utterance.
+    #[must_use]
+    pub fn utter(&self, priority: Priority, kind: Kind, m: &Msg) -> Utterance {
+        Utterance::new(priority, kind, vec![self.text(m)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_languages_render_every_message() {
+        for book in [Phrasebook::polish(), Phrasebook::english()] {
+            let m = Messages::new(book);
+            for msg in [
+                Msg::ClockRunning,
+                Msg::DrawOffered(Color::White),
+                Msg::DrawTooEarly(40),
+                Msg::UnknownCommand("foo".into()),
+                Msg::SpeechFallback("espeak-ng".into()),
+            ] {
+                let t = m.text(&msg);
+                assert!(
+                    t.ends_with('.') && t.chars().next().is_some_and(char::is_uppercase),
+                    "{t}"
+                );
+            }
+        }
+        let en = Messages::new(Phrasebook::english());
+        assert_eq!(
+            en.text(&Msg::DrawOffered(Color::Black)),
+            "Black offers a draw."
+        );
+        assert_eq!(
+            en.text(&Msg::DrawTooEarly(15)),
+            "A draw may be offered only after fifteen moves each."
+        );
+        let pl = Messages::new(Phrasebook::polish());
+        assert_eq!(
+            pl.text(&Msg::DrawOffered(Color::White)),
+            "Białe proponują remis."
+        );
+    }
+}

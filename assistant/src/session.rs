@@ -1,0 +1,1444 @@
+//! The session actor: one tokio task owns the game (rules), the clock, the
+//! two boards' sync state and the journal. Inputs (typed, spoken, braille
+//! keys, control socket) arrive as [`SessionMsg`]s through a
+//! [`SessionHandle`]; outputs (speech [`Utterance`]s, braille updates,
+//! [`Notice`]s for the screen and event subscribers) leave through channels
+//! that never block, so a slow synthesizer or display never holds up the
+//! clock (Alice Ryhl's "Actors with Tokio").
+//!
+//! Every change follows "decide, journal, apply, announce": an input is
+//! checked against the rules and the clock; the resulting [`Event`] is
+//! appended to the journal and `fsync`ed; only then is it applied to the
+//! state and announced. A restarted daemon replays the same events with the
+//! same [`apply`](Table::apply), so the game it rebuilds is the one that was
+//! announced.
+//!
+//! Time comes from tokio's clock (tests use `tokio::time::pause()`), counted
+//! in whole milliseconds of game time so that live play and replay press the
+//! rules clock at exactly the same moments.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::time::Instant;
+
+use tandem_braille::driver::DriverInput;
+use tandem_braille::StatusInfo;
+use tandem_rules::clock::{ClockEventKind, GameTime, TimeControl};
+use tandem_rules::notation;
+use tandem_rules::{
+    Clock, Color, DrawReason, Game, GameOptions, Outcome, Position, Variant, WinReason,
+};
+use tandem_speech::{
+    AnnounceOptions, Announcer, Kind, Phrasebook, Priority, SquareDiff, Utterance,
+};
+
+use crate::journal::{Event, Journal, JournalWriter, Record, Source, StartInfo};
+use crate::messages::{Messages, Msg};
+
+/// Which players cannot see the board (001 ch. VIII).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Blind {
+    /// White is blind or visually impaired.
+    #[default]
+    White,
+    /// Black is.
+    Black,
+    /// Both are.
+    Both,
+    /// Neither (tandem as a plain recorder and clock).
+    None,
+}
+
+impl Blind {
+    /// The name used in the journal and the config file.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Blind::White => "white",
+            Blind::Black => "black",
+            Blind::Both => "both",
+            Blind::None => "none",
+        }
+    }
+
+    /// The one blind side, if exactly one.
+    #[must_use]
+    pub fn side(self) -> Option<Color> {
+        match self {
+            Blind::White => Some(Color::White),
+            Blind::Black => Some(Color::Black),
+            _ => None,
+        }
+    }
+}
+
+/// What a new game is started with.
+#[derive(Debug, Clone)]
+pub struct GameSetup {
+    /// The start position.
+    pub start: Position,
+    /// The time control.
+    pub control: TimeControl,
+    /// Warning thresholds (default 5 min, 1 min, 10 s).
+    pub warnings: Vec<Duration>,
+    /// Names.
+    pub white: Option<String>,
+    /// Black's name.
+    pub black: Option<String>,
+    /// The event.
+    pub event: Option<String>,
+    /// Who is blind.
+    pub blind: Blind,
+    /// Speech language (`pl`, `en`).
+    pub lang: String,
+    /// Rule options.
+    pub options: GameOptions,
+}
+
+/// The default warning thresholds: 5 minutes, 1 minute, 10 seconds.
+pub const DEFAULT_WARNINGS: [Duration; 3] = [
+    Duration::from_secs(300),
+    Duration::from_secs(60),
+    Duration::from_secs(10),
+];
+
+/// What a draw command does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawCmd {
+    /// Offer a draw (after one's own move, 001 ch. II 5.1).
+    Offer,
+    /// Accept the opponent's offer.
+    Accept,
+    /// Decline it.
+    Decline,
+}
+
+/// A request to the session, from any input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Cmd {
+    /// Play a move (loose text: `32-28`, `32 28`, `3228`, `28x19`).
+    Move(String),
+    /// A board is up to date (`None`: the one that is behind).
+    Done(Option<Color>),
+    /// What a board is missing (`None`: the blind player's, else the one behind).
+    Missing(Option<Color>),
+    /// The clock report (001 ch. VIII 5.1).
+    Clock,
+    /// Read the position.
+    Position,
+    /// The last move again.
+    Last,
+    /// The state as JSON (no speech).
+    State,
+    /// The boards differ; optionally the position one board shows (FEN).
+    Mismatch(Option<String>),
+    /// Stop the clock.
+    Pause,
+    /// Restart the clock.
+    Resume,
+    /// A draw offer or its answer; the side is the one that offers or answers.
+    Draw(DrawCmd, Option<Color>),
+    /// Resignation (`None`: the side to move).
+    Resign(Option<Color>),
+    /// Speak a text.
+    Say(String),
+    /// Help.
+    Help,
+    /// A command not understood (answered with an error, nothing changes).
+    Unknown(String),
+}
+
+fn parse_side(s: &str) -> Option<Color> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "white" | "w" | "białe" | "biale" => Some(Color::White),
+        "black" | "b" | "czarne" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+impl Cmd {
+    /// A line typed on the screen or stdin: a command word (English or
+    /// Polish) or else a move.
+    #[must_use]
+    pub fn parse_line(line: &str) -> Cmd {
+        let line = line.trim();
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let side = || {
+            if rest.is_empty() {
+                Ok(None)
+            } else {
+                parse_side(rest).map(Some).ok_or(())
+            }
+        };
+        match word.to_lowercase().as_str() {
+            "clock" | "zegar" | "czas" if rest.is_empty() => Cmd::Clock,
+            "position" | "pozycja" if rest.is_empty() => Cmd::Position,
+            "last" | "ostatni" if rest.is_empty() => Cmd::Last,
+            "state" if rest.is_empty() => Cmd::State,
+            "help" | "pomoc" if rest.is_empty() => Cmd::Help,
+            "pause" | "stop" | "pauza" if rest.is_empty() => Cmd::Pause,
+            "resume" | "wznów" | "wznow" if rest.is_empty() => Cmd::Resume,
+            "done" | "zrobione" | "gotowe" => {
+                side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Done)
+            }
+            "missing" | "brakuje" => {
+                side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Missing)
+            }
+            "resign" | "poddaję" | "poddaje" => {
+                side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Resign)
+            }
+            "mismatch" | "różnica" | "roznica" => {
+                Cmd::Mismatch((!rest.is_empty()).then(|| rest.to_owned()))
+            }
+            "say" | "powiedz" => Cmd::Say(rest.to_owned()),
+            "draw" | "remis" => {
+                let mut it = rest.split_whitespace();
+                let what = match it.next().map(str::to_lowercase).as_deref() {
+                    Some("offer" | "propozycja") | None => Some(DrawCmd::Offer),
+                    Some("accept" | "przyjmuję" | "tak") => Some(DrawCmd::Accept),
+                    Some("decline" | "odrzucam" | "nie") => Some(DrawCmd::Decline),
+                    _ => None,
+                };
+                let side = it.next().map(parse_side);
+                match (what, side) {
+                    (Some(w), None) => Cmd::Draw(w, None),
+                    (Some(w), Some(Some(c))) => Cmd::Draw(w, Some(c)),
+                    _ => Cmd::Unknown(line.into()),
+                }
+            }
+            _ => Cmd::Move(line.to_owned()),
+        }
+    }
+}
+
+/// The answer to a request.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Reply {
+    /// Whether the request was carried out.
+    pub ok: bool,
+    /// Why not (log wording; `said` has what the player heard).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// What tandem said in answer, in order.
+    pub said: Vec<String>,
+    /// The state, for `state` (and after every change, for convenience).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<StateView>,
+}
+
+/// One side's clock in [`StateView`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClockView {
+    /// Remaining time.
+    pub remaining_ms: u64,
+    /// Time used.
+    pub used_ms: u64,
+    /// Moves made.
+    pub moves: u32,
+    /// When the flag fell (game time), if it did.
+    pub flag_ms: Option<u64>,
+}
+
+/// One board's sync state in [`StateView`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardView {
+    /// The ply the board shows.
+    pub ply: u32,
+    /// Moves (plies) it lacks.
+    pub behind: u32,
+}
+
+/// The session's state as the `state` command reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StateView {
+    /// `international` or `sixty-four`.
+    pub variant: String,
+    /// The position (PDN FEN).
+    pub fen: String,
+    /// Plies played.
+    pub ply: u32,
+    /// Side to move.
+    pub turn: Color,
+    /// The moves in strict notation.
+    pub moves: Vec<String>,
+    /// Both clocks.
+    pub clocks: ClocksView,
+    /// Each board's sync state.
+    pub boards: BoardsView,
+    /// PDN result (`2-0`, `0-2`, `1-1`) or `null` while the game goes on.
+    pub result: Option<String>,
+    /// How the game ended.
+    pub outcome: Option<Outcome>,
+    /// A pending draw offer: who made it.
+    pub draw_offer: Option<Color>,
+    /// Game time in milliseconds.
+    pub t_ms: u64,
+    /// The journal file.
+    pub journal: PathBuf,
+}
+
+/// Both clocks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClocksView {
+    /// White's.
+    pub white: ClockView,
+    /// Black's.
+    pub black: ClockView,
+    /// Whether the clock runs.
+    pub running: bool,
+    /// Whether it was stopped (mismatch, arbiter, resume).
+    pub paused: bool,
+    /// The time control, written form.
+    pub control: String,
+}
+
+/// Both boards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardsView {
+    /// White's board.
+    pub white: BoardView,
+    /// Black's board.
+    pub black: BoardView,
+}
+
+/// What subscribers (the screen, `ctl` event streams) are told.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Notice {
+    /// Something was said.
+    Speech {
+        /// `now`, `next`, `normal`.
+        priority: Priority,
+        /// What about.
+        kind: Kind,
+        /// The words.
+        text: String,
+    },
+    /// The state changed (a move, a clock event, a board confirmation…).
+    State(Box<StateView>),
+}
+
+/// A message to the actor.
+#[derive(Debug)]
+pub enum SessionMsg {
+    /// A command, with its source and where to send the answer.
+    Cmd {
+        /// The command.
+        cmd: Cmd,
+        /// Where it came from.
+        source: Source,
+        /// The answer (none for fire-and-forget inputs).
+        reply: Option<oneshot::Sender<Reply>>,
+    },
+    /// Stop the actor (the journal is already synced line by line).
+    Shutdown,
+}
+
+/// Where the session's outputs go.
+#[derive(Debug, Clone)]
+pub struct Outputs {
+    /// Speech: the speech task speaks these in priority order.
+    pub speech: mpsc::UnboundedSender<Utterance>,
+    /// Braille: the display driver thread.
+    pub braille: Option<std::sync::mpsc::Sender<DriverInput>>,
+    /// Notices for the screen and subscribers.
+    pub notices: broadcast::Sender<Notice>,
+}
+
+/// A cloneable handle to the actor.
+#[derive(Debug, Clone)]
+pub struct SessionHandle {
+    tx: mpsc::Sender<SessionMsg>,
+    notices: broadcast::Sender<Notice>,
+}
+
+impl SessionHandle {
+    /// Sends `cmd` and waits for the answer.
+    ///
+    /// # Errors
+    /// The session has stopped.
+    pub async fn request(&self, cmd: Cmd, source: Source) -> anyhow::Result<Reply> {
+        let (tx, rx) = oneshot::channel();
+        self.tx
+            .send(SessionMsg::Cmd {
+                cmd,
+                source,
+                reply: Some(tx),
+            })
+            .await
+            .map_err(|_| anyhow::anyhow!("the session has stopped"))?;
+        rx.await
+            .map_err(|_| anyhow::anyhow!("the session stopped before answering"))
+    }
+
+    /// [`SessionHandle::request`] from a plain thread (stdin, braille keys).
+    ///
+    /// # Errors
+    /// The session has stopped.
+    pub fn blocking_request(&self, cmd: Cmd, source: Source) -> anyhow::Result<Reply> {
+        let (tx, rx) = oneshot::channel();
+        self.tx
+            .blocking_send(SessionMsg::Cmd {
+                cmd,
+                source,
+                reply: Some(tx),
+            })
+            .map_err(|_| anyhow::anyhow!("the session has stopped"))?;
+        rx.blocking_recv()
+            .map_err(|_| anyhow::anyhow!("the session stopped before answering"))
+    }
+
+    /// Notices from now on.
+    #[must_use]
+    pub fn subscribe(&self) -> broadcast::Receiver<Notice> {
+        self.notices.subscribe()
+    }
+
+    /// Asks the actor to stop.
+    pub async fn shutdown(&self) {
+        let _ = self.tx.send(SessionMsg::Shutdown).await;
+    }
+
+    /// Whether the actor has stopped.
+    #[must_use]
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+/// The game state rebuilt from journal events: game, clock, boards, draw offers.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// The start info (journal line 1).
+    pub info: StartInfo,
+    /// The game.
+    pub game: Game,
+    /// The clock.
+    pub clock: Clock,
+    /// The ply each side's board shows.
+    pub boards: [u32; 2],
+    /// A pending draw offer and who made it.
+    pub draw_offer: Option<Color>,
+    /// Sides whose offer was declined and may not offer again yet (001 ch. II 5.1).
+    pub barred: [bool; 2],
+    /// A result event was recorded.
+    pub result: Option<Outcome>,
+}
+
+fn idx(c: Color) -> usize {
+    match c {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+fn ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl Table {
+    /// The state at the start of a game; the clock starts at game time zero.
+    ///
+    /// # Errors
+    /// The start info names an unknown variant, a bad FEN or time control.
+    pub fn new(info: StartInfo) -> anyhow::Result<Table> {
+        let variant: Variant = info.variant.parse()?;
+        let start = Position::from_fen(variant, &info.fen)
+            .map_err(|e| anyhow::anyhow!("FEN {:?}: {e}", info.fen))?;
+        let control = TimeControl::lookup(&info.control).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut clock = Clock::new(control)
+            .with_warnings(info.warnings_s.iter().map(|s| Duration::from_secs(*s)));
+        clock
+            .start_with(start.turn(), GameTime::ZERO)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(Table {
+            game: Game::from_position(start, info.options),
+            info,
+            clock,
+            boards: [0, 0],
+            draw_offer: None,
+            barred: [false, false],
+            result: None,
+        })
+    }
+
+    /// Rebuilds the state from a journal's records.
+    ///
+    /// # Errors
+    /// The journal has no start, or an event cannot be applied (a journal
+    /// written by another program).
+    pub fn replay(records: &[Record]) -> anyhow::Result<Table> {
+        let Some(Record {
+            event: Event::Start(info),
+            ..
+        }) = records.first()
+        else {
+            anyhow::bail!("the journal does not begin with a game start");
+        };
+        let mut t = Table::new(info.clone())?;
+        for r in &records[1..] {
+            t.apply(&r.event, GameTime::from_millis(r.t_ms))
+                .map_err(|e| anyhow::anyhow!("journal line {}: {e}", r.seq))?;
+        }
+        Ok(t)
+    }
+
+    /// Applies an event that has been journaled.
+    ///
+    /// # Errors
+    /// The event contradicts the state (only for a foreign journal: the
+    /// session decides every event against this state before writing it).
+    pub fn apply(&mut self, event: &Event, at: GameTime) -> anyhow::Result<()> {
+        match event {
+            Event::Move { text, side, .. } => {
+                anyhow::ensure!(
+                    *side == self.game.position().turn(),
+                    "{side} moved out of turn"
+                );
+                self.game
+                    .play_text(text)
+                    .map_err(|e| anyhow::anyhow!("move {text}: {e}"))?;
+                if self.clock.is_running() {
+                    self.clock
+                        .press(at)
+                        .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
+                } else {
+                    // A move entered while the clock was stopped (not done by
+                    // the session) still changes the side whose time runs.
+                    let _ = self.clock.set_turn(side.other(), at);
+                }
+                // The mover made it on their own board; that confirms the
+                // earlier moves too (design: "The flow of one move", 4).
+                self.boards[idx(*side)] = self.game.ply() as u32;
+                if self.draw_offer == Some(side.other()) {
+                    self.draw_offer = None;
+                }
+            }
+            Event::BoardDone { side, ply, .. } => {
+                self.boards[idx(*side)] = (*ply).min(self.game.ply() as u32)
+            }
+            Event::Pause { .. } => {
+                if self.clock.is_running() {
+                    self.clock
+                        .pause(at)
+                        .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
+                }
+            }
+            Event::Resume => {
+                if self.clock.is_paused() {
+                    self.clock
+                        .resume(at)
+                        .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
+                }
+            }
+            Event::DrawOffer { side } => {
+                self.draw_offer = Some(*side);
+                // An offer from the opponent lifts one's own bar.
+                self.barred[idx(side.other())] = false;
+            }
+            Event::DrawDeclined { side } => {
+                self.draw_offer = None;
+                self.barred[idx(side.other())] = true;
+            }
+            Event::Result { outcome, .. } => {
+                self.game.declare(*outcome);
+                self.result = Some(*outcome);
+                self.draw_offer = None;
+                if self.clock.is_running() {
+                    let _ = self.clock.pause(at);
+                }
+            }
+            // The clock gave these itself: settle it at that moment so it
+            // does not give them again.
+            Event::Flag { .. } | Event::Warning { .. } => {
+                let _ = self.clock.advance(at);
+            }
+            Event::Start(_) => anyhow::bail!("a second game start"),
+            Event::Announced { .. }
+            | Event::Mismatch { .. }
+            | Event::Rejected { .. }
+            | Event::Say { .. }
+            | Event::Resumed { .. } => {}
+        }
+        Ok(())
+    }
+
+    /// Plies a side's board lacks.
+    #[must_use]
+    pub fn behind(&self, side: Color) -> u32 {
+        (self.game.ply() as u32).saturating_sub(self.boards[idx(side)])
+    }
+
+    /// The state as reported.
+    #[must_use]
+    pub fn view(&self, at: GameTime, journal: &Path) -> StateView {
+        let side = |c: Color| ClockView {
+            remaining_ms: ms(self.clock.remaining(c, at)),
+            used_ms: ms(self.clock.used(c, at)),
+            moves: self.game.moves_made(c),
+            flag_ms: self.clock.flag(c, at).map(GameTime::as_millis),
+        };
+        let board = |c: Color| BoardView {
+            ply: self.boards[idx(c)],
+            behind: self.behind(c),
+        };
+        let outcome = self.game.outcome();
+        StateView {
+            variant: self.game.variant().to_string(),
+            fen: self.game.position().to_fen(),
+            ply: self.game.ply() as u32,
+            turn: self.game.position().turn(),
+            moves: self.game.move_texts(),
+            clocks: ClocksView {
+                white: side(Color::White),
+                black: side(Color::Black),
+                running: self.clock.is_running(),
+                paused: self.clock.is_paused(),
+                control: self.clock.control().to_string(),
+            },
+            boards: BoardsView {
+                white: board(Color::White),
+                black: board(Color::Black),
+            },
+            result: outcome.map(|o| o.pdn_result().to_owned()),
+            outcome,
+            draw_offer: self.draw_offer,
+            t_ms: at.as_millis(),
+            journal: journal.to_owned(),
+        }
+    }
+
+    /// The braille status line's facts.
+    #[must_use]
+    pub fn status(&self, at: GameTime) -> StatusInfo {
+        let ply = self.game.ply();
+        StatusInfo {
+            last_move: ply.checked_sub(1).and_then(|i| {
+                let before = self.game.position_at(i)?;
+                Some(notation::write_move(before, &self.game.moves()[i]))
+            }),
+            to_move: self.game.position().turn(),
+            white_clock: Some(self.clock.remaining(Color::White, at)),
+            black_clock: Some(self.clock.remaining(Color::Black, at)),
+            white_behind: self.behind(Color::White),
+            black_behind: self.behind(Color::Black),
+        }
+    }
+}
+
+/// Builds the start info of a new game.
+#[must_use]
+pub fn start_info(setup: &GameSetup) -> StartInfo {
+    StartInfo {
+        variant: setup.start.variant().to_string(),
+        fen: setup.start.to_fen(),
+        control: setup.control.to_string(),
+        warnings_s: setup.warnings.iter().map(Duration::as_secs).collect(),
+        white: setup.white.clone(),
+        black: setup.black.clone(),
+        event: setup.event.clone(),
+        blind: setup.blind.name().to_owned(),
+        lang: setup.lang.clone(),
+        options: setup.options,
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+    }
+}
+
+/// The actor's state.
+pub struct Session {
+    table: Table,
+    journal: JournalWriter,
+    announcer: Announcer,
+    msgs: Messages,
+    blind: Blind,
+    out: Outputs,
+    /// Tokio instant of game time `base_ms`.
+    origin: Instant,
+    base_ms: u64,
+    /// What was said while handling the current request.
+    said: Vec<String>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("journal", &self.journal.path())
+            .finish_non_exhaustive()
+    }
+}
+
+fn phrasebook(lang: &str) -> Phrasebook {
+    Phrasebook::builtin(lang).unwrap_or_else(Phrasebook::english)
+}
+
+impl Session {
+    /// Starts a new game: creates the journal and writes its start line.
+    ///
+    /// # Errors
+    /// The journal cannot be created (it exists: resume it instead).
+    pub fn start(setup: &GameSetup, journal: &Path, out: Outputs) -> anyhow::Result<Session> {
+        let info = start_info(setup);
+        let table = Table::new(info.clone())?;
+        let mut writer = JournalWriter::create(journal)
+            .map_err(|e| anyhow::anyhow!("cannot create the journal {}: {e}", journal.display()))?;
+        writer.append(0, Event::Start(info))?;
+        let mut s = Session::with(table, writer, 0, out);
+        s.announce(s.announcer.turn(s.table.game.position().turn()));
+        s.refresh();
+        Ok(s)
+    }
+
+    /// Resumes the game of a journal after a crash: a torn last line is
+    /// dropped (and cut off), the game, boards and clock are rebuilt, the
+    /// clock is stopped, and tandem says that it resumed.
+    ///
+    /// # Errors
+    /// The journal cannot be read, its chain is broken, or it is not a game.
+    pub fn resume(journal: &Path, out: Outputs) -> anyhow::Result<Session> {
+        let j = Journal::read(journal)
+            .map_err(|e| anyhow::anyhow!("cannot read the journal {}: {e}", journal.display()))?;
+        if let Some(t) = &j.torn {
+            tracing::warn!(
+                "{}: line {} torn ({}), dropped",
+                journal.display(),
+                t.line,
+                t.reason
+            );
+        }
+        let table = Table::replay(&j.records)?;
+        let writer = JournalWriter::resume(journal, &j)?;
+        let base = j.last_t_ms();
+        let mut s = Session::with(table, writer, base, out);
+        let lines = j.records.len() as u64;
+        s.record(Event::Resumed {
+            lines,
+            torn: j.torn.is_some(),
+        })?;
+        if s.table.clock.is_running() {
+            s.record(Event::Pause {
+                reason: "resume".into(),
+            })?;
+        }
+        let g = &s.table.game;
+        let made = g.moves_made(Color::White).max(g.moves_made(Color::Black));
+        s.announce(s.announcer.resumed(made, g.position().turn()));
+        if s.table.result.is_none() {
+            s.announce(s.announcer.clock_stopped());
+        } else if let Some(o) = s.table.game.outcome() {
+            s.announce(s.announcer.game_over(s.table.game.variant(), &o));
+        }
+        s.refresh();
+        Ok(s)
+    }
+
+    fn with(table: Table, journal: JournalWriter, base_ms: u64, out: Outputs) -> Session {
+        let book = phrasebook(&table.info.lang);
+        let blind = match table.info.blind.as_str() {
+            "black" => Blind::Black,
+            "both" => Blind::Both,
+            "none" => Blind::None,
+            _ => Blind::White,
+        };
+        Session {
+            announcer: Announcer::new(book.clone(), AnnounceOptions::default()),
+            msgs: Messages::new(book),
+            blind,
+            table,
+            journal,
+            out,
+            origin: Instant::now(),
+            base_ms,
+            said: Vec::new(),
+        }
+    }
+
+    /// The state.
+    #[must_use]
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// Game time now, in whole milliseconds (never before the journal's last line).
+    #[must_use]
+    pub fn now(&self) -> GameTime {
+        let since = Instant::now().saturating_duration_since(self.origin);
+        GameTime::from_millis(self.base_ms.saturating_add(ms(since)))
+    }
+
+    fn instant_of(&self, t: GameTime) -> Instant {
+        self.origin + Duration::from_millis(t.as_millis().saturating_sub(self.base_ms))
+    }
+
+    /// The state report.
+    #[must_use]
+    pub fn view(&self) -> StateView {
+        self.table.view(self.now(), self.journal.path())
+    }
+
+    /// Journals an event, then applies it. Nothing changes if the write fails.
+    fn record(&mut self, event: Event) -> anyhow::Result<Record> {
+        let t = self.now().as_millis();
+        let rec = self.journal.append(t, event)?;
+        self.table
+            .apply(&rec.event, GameTime::from_millis(rec.t_ms))?;
+        Ok(rec)
+    }
+
+    fn announce(&mut self, u: Utterance) {
+        let text = u.text();
+        if text.is_empty() {
+            return;
+        }
+        let _ = self.out.speech.send(u.clone());
+        let _ = self.out.notices.send(Notice::Speech {
+            priority: u.priority,
+            kind: u.kind,
+            text: text.clone(),
+        });
+        // The record of what was said (001 ch. VIII 2.2): after the words are queued.
+        let ev = Event::Announced {
+            kind: kind_name(u.kind),
+            priority: u.priority.name().to_owned(),
+            text: text.clone(),
+        };
+        if let Err(e) = self.journal.append(self.now().as_millis(), ev) {
+            tracing::error!("journal: {e}");
+        }
+        self.said.push(text);
+    }
+
+    fn say_msg(&mut self, priority: Priority, kind: Kind, m: &Msg) {
+        let u = self.msgs.utter(priority, kind, m);
+        self.announce(u);
+    }
+
+    /// Sends the braille and screen updates.
+    fn refresh(&mut self) {
+        let now = self.now();
+        if let Some(b) = &self.out.braille {
+            let _ = b.send(DriverInput::Update {
+                position: *self.table.game.position(),
+                status: self.table.status(now),
+            });
+        }
+        let _ = self.out.notices.send(Notice::State(Box::new(self.view())));
+    }
+
+    fn refuse(&mut self, source: Source, input: &str, reason: String, u: Utterance) -> Reply {
+        self.announce(u);
+        if let Err(e) = self.journal.append(
+            self.now().as_millis(),
+            Event::Rejected {
+                source,
+                input: input.to_owned(),
+                reason: reason.clone(),
+            },
+        ) {
+            tracing::error!("journal: {e}");
+        }
+        Reply {
+            ok: false,
+            error: Some(reason),
+            said: std::mem::take(&mut self.said),
+            state: None,
+        }
+    }
+
+    fn refuse_msg(&mut self, source: Source, input: &str, m: &Msg) -> Reply {
+        let u = self.msgs.utter(Priority::Now, Kind::Rejection, m);
+        let reason = self.msgs.text(m);
+        self.refuse(source, input, reason, u)
+    }
+
+    fn ok(&mut self) -> Reply {
+        Reply {
+            ok: true,
+            error: None,
+            said: std::mem::take(&mut self.said),
+            state: None,
+        }
+    }
+
+    /// The next moment the clock has something to say (a warning, a flag).
+    #[must_use]
+    pub fn next_deadline(&self) -> Option<Instant> {
+        if self.table.result.is_some() {
+            return None;
+        }
+        self.table
+            .clock
+            .next_event(self.now())
+            .map(|e| self.instant_of(e.at))
+    }
+
+    /// Gives the clock's warnings and flag falls up to now (001 ch. VIII 4.1.4).
+    pub fn poll_clock(&mut self) {
+        if self.table.result.is_some() || !self.table.clock.is_running() {
+            return;
+        }
+        let now = self.now();
+        let mut probe = self.table.clock.clone();
+        let events = match probe.advance(now) {
+            Ok(e) => e,
+            Err(e) => {
+                tracing::error!("clock: {e}");
+                return;
+            }
+        };
+        for e in events {
+            let event = match e.kind {
+                ClockEventKind::Warning(left) => Event::Warning {
+                    side: e.side,
+                    left_ms: ms(left),
+                },
+                ClockEventKind::Flag => Event::Flag {
+                    side: e.side,
+                    at_ms: e.at.as_millis(),
+                },
+                _ => continue,
+            };
+            if let Err(err) = self.record(event) {
+                tracing::error!("journal: {err}");
+                continue;
+            }
+            match e.kind {
+                ClockEventKind::Warning(left) => {
+                    self.announce(self.announcer.low_time(e.side, left));
+                }
+                ClockEventKind::Flag => {
+                    // 001 ch. VIII 4.1.4: the flag fall is claimed and recorded.
+                    self.announce(self.announcer.flag_fall(e.side));
+                    self.finish(Outcome::Win {
+                        winner: e.side.other(),
+                        reason: WinReason::Time,
+                    });
+                }
+                _ => {}
+            }
+        }
+        self.refresh();
+    }
+
+    fn finish(&mut self, outcome: Outcome) {
+        if self.table.result.is_some() {
+            return;
+        }
+        match self.record(Event::Result {
+            result: outcome.pdn_result().to_owned(),
+            outcome,
+        }) {
+            Ok(_) => {
+                let u = self
+                    .announcer
+                    .game_over(self.table.game.variant(), &outcome);
+                self.announce(u);
+            }
+            Err(e) => tracing::error!("journal: {e}"),
+        }
+    }
+
+    /// Handles one command.
+    pub fn handle(&mut self, cmd: Cmd, source: Source) -> Reply {
+        self.said.clear();
+        self.poll_clock();
+        self.said.clear();
+        let reply = match cmd {
+            Cmd::Move(text) => self.play(&text, source),
+            Cmd::Done(side) => self.done(side, source),
+            Cmd::Missing(side) => {
+                let side = side
+                    .or(self.blind.side())
+                    .unwrap_or_else(|| self.behind_side());
+                self.tell_missing(side);
+                self.ok()
+            }
+            Cmd::Clock => {
+                let r = self.clock_report();
+                self.announce(self.announcer.on_clock(&r));
+                self.ok()
+            }
+            Cmd::Position => {
+                self.announce(self.announcer.describe_position(self.table.game.position()));
+                self.ok()
+            }
+            Cmd::Last => {
+                let g = &self.table.game;
+                let last = g
+                    .ply()
+                    .checked_sub(1)
+                    .and_then(|i| Some((*g.position_at(i)?, g.moves()[i])));
+                self.announce(self.announcer.last_move(last.as_ref().map(|(p, m)| (p, m))));
+                self.ok()
+            }
+            Cmd::State => Reply {
+                ok: true,
+                state: Some(self.view()),
+                ..Reply::default()
+            },
+            Cmd::Mismatch(board) => self.mismatch(board, source),
+            Cmd::Pause => self.pause(source),
+            Cmd::Resume => self.resume_clock(source),
+            Cmd::Draw(what, side) => self.draw(what, side, source),
+            Cmd::Resign(side) => {
+                if let Some(o) = self.table.game.outcome() {
+                    let _ = o;
+                    let u = self.announcer.game_over_refusal();
+                    return self.refuse(source, "resign", "the game is over".into(), u);
+                }
+                let side = side.unwrap_or_else(|| self.table.game.position().turn());
+                self.finish(Outcome::Win {
+                    winner: side.other(),
+                    reason: WinReason::Resignation,
+                });
+                self.ok()
+            }
+            Cmd::Say(text) => {
+                if text.trim().is_empty() {
+                    return self.refuse_msg(source, "say", &Msg::UnknownCommand("say".into()));
+                }
+                if let Err(e) = self
+                    .journal
+                    .append(self.now().as_millis(), Event::Say { text: text.clone() })
+                {
+                    tracing::error!("journal: {e}");
+                }
+                self.announce(Utterance::new(Priority::Next, Kind::Help, vec![text]));
+                self.ok()
+            }
+            Cmd::Help => {
+                self.announce(self.announcer.help());
+                self.ok()
+            }
+            Cmd::Unknown(text) => {
+                self.refuse_msg(source, &text, &Msg::UnknownCommand(text.clone()))
+            }
+        };
+        if reply.ok {
+            self.refresh();
+        }
+        reply
+    }
+
+    fn behind_side(&self) -> Color {
+        let (w, b) = (
+            self.table.behind(Color::White),
+            self.table.behind(Color::Black),
+        );
+        if w > 0 && b == 0 {
+            Color::White
+        } else if b > 0 && w == 0 {
+            Color::Black
+        } else {
+            self.table.game.position().turn()
+        }
+    }
+
+    fn tell_missing(&mut self, side: Color) {
+        let behind = self.table.behind(side);
+        if behind == 0 {
+            self.announce(self.announcer.boards_in_sync());
+            return;
+        }
+        let at = self.table.boards[idx(side)] as usize;
+        let g = &self.table.game;
+        if let (Some(before), Some(m)) = (g.position_at(at), g.moves().get(at)) {
+            let u = self.announcer.board_behind(behind, before, m);
+            self.announce(u);
+        }
+    }
+
+    fn clock_report(&self) -> tandem_speech::ClockReport {
+        let now = self.now();
+        let c = &self.table.clock;
+        let side = |s: Color| tandem_speech::SideClock {
+            used: c.used(s, now),
+            remaining: c.remaining(s, now),
+        };
+        let g = &self.table.game;
+        tandem_speech::ClockReport {
+            white: side(Color::White),
+            black: side(Color::Black),
+            // 001 ch. VIII 5.1: the number of moves made.
+            moves_made: g.moves_made(Color::White).max(g.moves_made(Color::Black)),
+            moves_to_control: c.moves_to_control(g.position().turn()),
+        }
+    }
+
+    fn play(&mut self, text: &str, source: Source) -> Reply {
+        if let Some(o) = self.table.game.outcome() {
+            let u = self.announcer.game_over_refusal();
+            return self.refuse(
+                source,
+                text,
+                format!("the game is over ({})", o.pdn_result()),
+                u,
+            );
+        }
+        if self.table.clock.is_paused() {
+            return self.refuse_msg(source, text, &Msg::ClockStoppedRefusal);
+        }
+        let before = *self.table.game.position();
+        let m = match notation::resolve(&before, text) {
+            Ok(m) => m,
+            Err(e) => {
+                let u = self.announcer.on_rejected(&before, text, &e);
+                return self.refuse(source, text, e.to_string(), u);
+            }
+        };
+        let side = before.turn();
+        // A move answers a pending offer from the opponent: no (001 ch. II 5.1).
+        if self.table.draw_offer == Some(side.other()) {
+            if let Err(e) = self.record(Event::DrawDeclined { side }) {
+                tracing::error!("journal: {e}");
+            }
+        }
+        let t = self.now();
+        let mut probe = self.table.clock.clone();
+        let press = match probe.press(t) {
+            Ok(p) => p,
+            Err(e) => {
+                return self.refuse(
+                    source,
+                    text,
+                    format!("clock: {e}"),
+                    self.announcer.not_understood(),
+                )
+            }
+        };
+        let event = Event::Move {
+            ply: self.table.game.ply() as u32 + 1,
+            side,
+            text: notation::write_move(&before, &m),
+            input: text.to_owned(),
+            source,
+            move_ms: ms(press.move_time),
+            white_ms: ms(probe.remaining(Color::White, t)),
+            black_ms: ms(probe.remaining(Color::Black, t)),
+        };
+        // Journal first (fsync), then announce (design: "The flow of one move", 3).
+        if let Err(e) = self.record(event) {
+            tracing::error!("journal: {e}");
+            return self.refuse_msg(source, text, &Msg::JournalFailed);
+        }
+        self.announce(self.announcer.on_move(&before, &m));
+        for e in press
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, ClockEventKind::Flag))
+        {
+            let _ = self.record(Event::Flag {
+                side: e.side,
+                at_ms: e.at.as_millis(),
+            });
+            self.announce(self.announcer.flag_fall(e.side));
+            self.finish(Outcome::Win {
+                winner: e.side.other(),
+                reason: WinReason::Time,
+            });
+        }
+        self.refresh();
+        if let Some(o) = self.table.game.outcome() {
+            self.finish(o);
+        } else if self.table.game.repetitions() == 2 {
+            self.announce(self.announcer.repetition_warning());
+        }
+        self.ok()
+    }
+
+    fn done(&mut self, side: Option<Color>, source: Source) -> Reply {
+        let side = side.unwrap_or_else(|| self.behind_side());
+        let ply = self.table.game.ply() as u32;
+        if let Err(e) = self.record(Event::BoardDone { side, ply, source }) {
+            return self.refuse(
+                source,
+                "done",
+                format!("journal: {e}"),
+                self.msgs
+                    .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
+            );
+        }
+        if self.table.behind(Color::White) == 0 && self.table.behind(Color::Black) == 0 {
+            self.announce(self.announcer.boards_in_sync());
+        } else {
+            let other = side.other();
+            self.tell_missing(other);
+        }
+        self.ok()
+    }
+
+    fn mismatch(&mut self, board: Option<String>, source: Source) -> Reply {
+        let variant = self.table.game.variant();
+        let read = match board
+            .as_deref()
+            .map(|b| read_board(variant, b, self.table.game.position().turn()))
+        {
+            Some(Err(())) => {
+                let b = board.unwrap_or_default();
+                return self.refuse_msg(source, &b, &Msg::BoardNotRead(b.clone()));
+            }
+            Some(Ok(p)) => Some(p),
+            None => None,
+        };
+        let current = *self.table.game.position();
+        let diffs = read.map(|p| board_diffs(&current, &p));
+        // A board that shows an earlier position of the record is only behind.
+        if let Some(p) = read {
+            if diffs.as_ref().is_some_and(Vec::is_empty) {
+                self.say_msg(Priority::Next, Kind::Sync, &Msg::BoardMatches);
+                return self.ok();
+            }
+            let g = &self.table.game;
+            if let Some(ply) = (0..g.ply()).rev().find(|&i| {
+                g.position_at(i)
+                    .is_some_and(|q| board_diffs(q, &p).is_empty())
+            }) {
+                let (before, m) = (*g.position_at(ply).unwrap_or(&current), g.moves()[ply]);
+                let behind = (g.ply() - ply) as u32;
+                self.announce(self.announcer.board_behind(behind, &before, &m));
+                return self.ok();
+            }
+        }
+        let texts: Vec<String> = diffs
+            .iter()
+            .flatten()
+            .map(|d| {
+                format!(
+                    "{}: record {}, board {}",
+                    variant.square_name(d.square),
+                    piece_name(d.expected),
+                    piece_name(d.actual)
+                )
+            })
+            .collect();
+        if let Err(e) = self.record(Event::Mismatch {
+            source,
+            board_fen: read.map(|p| p.to_fen()),
+            diffs: texts,
+        }) {
+            tracing::error!("journal: {e}");
+        }
+        // 001 ch. VIII 3.1: stop the clock; the arbiter corrects the boards.
+        if self.table.clock.is_running() {
+            if let Err(e) = self.record(Event::Pause {
+                reason: "mismatch".into(),
+            }) {
+                tracing::error!("journal: {e}");
+            }
+        }
+        let u = self
+            .announcer
+            .boards_differ(variant, diffs.as_deref().unwrap_or(&[]));
+        self.announce(u);
+        if diffs.is_none() {
+            // Help to find the difference: the record's position, read out.
+            self.announce(self.announcer.describe_position(&current));
+        }
+        self.ok()
+    }
+
+    fn pause(&mut self, source: Source) -> Reply {
+        if !self.table.clock.is_running() {
+            return self.refuse_msg(source, "pause", &Msg::AlreadyPaused);
+        }
+        if let Err(e) = self.record(Event::Pause {
+            reason: format!("{source:?}").to_lowercase(),
+        }) {
+            return self.refuse(
+                source,
+                "pause",
+                format!("journal: {e}"),
+                self.msgs
+                    .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
+            );
+        }
+        self.announce(self.announcer.clock_stopped());
+        self.ok()
+    }
+
+    fn resume_clock(&mut self, source: Source) -> Reply {
+        if !self.table.clock.is_paused() || self.table.result.is_some() {
+            return self.refuse_msg(source, "resume", &Msg::NotPaused);
+        }
+        if let Err(e) = self.record(Event::Resume) {
+            return self.refuse(
+                source,
+                "resume",
+                format!("journal: {e}"),
+                self.msgs
+                    .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
+            );
+        }
+        self.say_msg(Priority::Next, Kind::Clock, &Msg::ClockRunning);
+        self.announce(self.announcer.turn(self.table.game.position().turn()));
+        self.ok()
+    }
+
+    fn draw(&mut self, what: DrawCmd, side: Option<Color>, source: Source) -> Reply {
+        let input = format!("draw {what:?}").to_lowercase();
+        if self.table.game.outcome().is_some() {
+            let u = self.announcer.game_over_refusal();
+            return self.refuse(source, &input, "the game is over".into(), u);
+        }
+        let turn = self.table.game.position().turn();
+        match what {
+            DrawCmd::Offer => {
+                // 001 ch. II 5.1: on one's own time, right after one's own move.
+                let side = side.unwrap_or(turn.other());
+                let g = &self.table.game;
+                if g.ply() == 0 || side != turn.other() {
+                    return self.refuse_msg(source, &input, &Msg::DrawNotYourTime);
+                }
+                if !g.may_offer_draw(side) {
+                    let n = g.variant().draw_offer_min_moves();
+                    return self.refuse_msg(source, &input, &Msg::DrawTooEarly(n));
+                }
+                if self.table.barred[idx(side)] {
+                    return self.refuse_msg(source, &input, &Msg::DrawBarred);
+                }
+                if self.table.draw_offer.is_some() {
+                    return self.refuse_msg(source, &input, &Msg::DrawNotYourTime);
+                }
+                if let Err(e) = self.record(Event::DrawOffer { side }) {
+                    return self.refuse(
+                        source,
+                        &input,
+                        format!("journal: {e}"),
+                        self.msgs
+                            .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
+                    );
+                }
+                self.say_msg(Priority::Next, Kind::Draw, &Msg::DrawOffered(side));
+                self.ok()
+            }
+            DrawCmd::Accept | DrawCmd::Decline => {
+                let answerer = side.unwrap_or(turn);
+                if self.table.draw_offer != Some(answerer.other()) {
+                    return self.refuse_msg(source, &input, &Msg::NoDrawOffer);
+                }
+                if what == DrawCmd::Accept {
+                    self.finish(Outcome::Draw {
+                        reason: DrawReason::Agreement,
+                    });
+                } else {
+                    if let Err(e) = self.record(Event::DrawDeclined { side: answerer }) {
+                        tracing::error!("journal: {e}");
+                    }
+                    self.say_msg(Priority::Next, Kind::Draw, &Msg::DrawDeclined);
+                }
+                self.ok()
+            }
+        }
+    }
+
+    /// Runs the actor until shutdown or until every handle is dropped.
+    pub async fn run(mut self, mut rx: mpsc::Receiver<SessionMsg>) {
+        loop {
+            let deadline = self.next_deadline();
+            let sleep = async move {
+                match deadline {
+                    Some(d) => tokio::time::sleep_until(d).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(SessionMsg::Cmd { cmd, source, reply }) => {
+                        let r = self.handle(cmd, source);
+                        if let Some(tx) = reply {
+                            let _ = tx.send(r);
+                        }
+                    }
+                    Some(SessionMsg::Shutdown) | None => break,
+                },
+                () = sleep => self.poll_clock(),
+            }
+        }
+    }
+
+    /// Spawns the actor on the current tokio runtime.
+    #[must_use]
+    pub fn spawn(self) -> (SessionHandle, tokio::task::JoinHandle<()>) {
+        let (tx, rx) = mpsc::channel(64);
+        let handle = SessionHandle {
+            tx,
+            notices: self.out.notices.clone(),
+        };
+        let task = tokio::spawn(self.run(rx));
+        (handle, task)
+    }
+}
+
+fn kind_name(k: Kind) -> String {
+    serde_json::to_value(k)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn piece_name(p: Option<tandem_rules::Piece>) -> &'static str {
+    use tandem_rules::{Piece, Role};
+    match p {
+        None => "empty",
+        Some(Piece {
+            color: Color::White,
+            role: Role::Man,
+        }) => "white man",
+        Some(Piece {
+            color: Color::White,
+            role: Role::King,
+        }) => "white king",
+        Some(Piece {
+            color: Color::Black,
+            role: Role::Man,
+        }) => "black man",
+        Some(Piece {
+            color: Color::Black,
+            role: Role::King,
+        }) => "black king",
+    }
+}
+
+/// Reads a position a player reads back: a PDN FEN (`W:W31,32:B1,2`), with
+/// or without the side to move (then `turn`).
+fn read_board(variant: Variant, text: &str, turn: Color) -> Result<Position, ()> {
+    let t = text.trim();
+    if let Ok(p) = Position::from_fen(variant, t) {
+        return Ok(p);
+    }
+    let prefix = if turn == Color::White { "W:" } else { "B:" };
+    Position::from_fen(variant, &format!("{prefix}{t}")).map_err(|_| ())
+}
+
+/// Squares whose contents differ between the record and a board.
+#[must_use]
+pub fn board_diffs(record: &Position, board: &Position) -> Vec<SquareDiff> {
+    record
+        .variant()
+        .all_squares()
+        .filter_map(|sq| {
+            let (e, a) = (record.piece_at(sq), board.piece_at(sq));
+            (e != a).then_some(SquareDiff {
+                square: sq,
+                expected: e,
+                actual: a,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,377 @@
+//! Session actor tests with tokio's paused clock: moves, refusals, the two
+//! boards, the clock (reports, warnings, flag fall), draw offers, mismatches,
+//! and resuming from the journal.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tandem::journal::Source;
+use tandem::journal::{Event, Journal};
+use tandem::session::{Blind, Cmd, DrawCmd, GameSetup, Outputs, Session, DEFAULT_WARNINGS};
+use tandem_rules::clock::TimeControl;
+use tandem_rules::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::{Color, GameOptions, Position, Variant};
+use tandem_speech::Utterance;
+use tokio::sync::{broadcast, mpsc};
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    journal: PathBuf,
+    speech: mpsc::UnboundedReceiver<Utterance>,
+    out: Outputs,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("game.jsonl");
+    let (tx, speech) = mpsc::unbounded_channel();
+    let (notices, _) = broadcast::channel(256);
+    Fixture {
+        _dir: dir,
+        journal,
+        speech,
+        out: Outputs {
+            speech: tx,
+            braille: None,
+            notices,
+        },
+    }
+}
+
+fn setup(variant: Variant, control: &str) -> GameSetup {
+    GameSetup {
+        start: Position::start(variant),
+        control: TimeControl::lookup(control).unwrap(),
+        warnings: DEFAULT_WARNINGS.to_vec(),
+        white: Some("Alice".into()),
+        black: Some("Bob".into()),
+        event: None,
+        blind: Blind::White,
+        lang: "en".into(),
+        options: GameOptions::default(),
+    }
+}
+
+fn drain(rx: &mut mpsc::UnboundedReceiver<Utterance>) -> Vec<String> {
+    let mut v = Vec::new();
+    while let Ok(u) = rx.try_recv() {
+        v.push(u.text());
+    }
+    v
+}
+
+fn game_moves(file: &str, n: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(format!(
+        "{}/../rules/tests/data/pdn/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let games = parse_pdn(&text);
+    let Replay::Ok(g) = replay(&games[n], Variant::International) else {
+        panic!("game {n} of {file} does not replay")
+    };
+    g.move_texts()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_move_is_journaled_then_announced_and_the_clock_switches() {
+    let mut f = fixture();
+    let mut s = Session::start(
+        &setup(Variant::International, "90m"),
+        &f.journal,
+        f.out.clone(),
+    )
+    .unwrap();
+    assert_eq!(drain(&mut f.speech), ["White to move."]);
+    tokio::time::advance(Duration::from_secs(12)).await;
+    let r = s.handle(Cmd::Move("32 28".into()), Source::Typed);
+    assert!(r.ok, "{r:?}");
+    assert_eq!(r.said, ["Thirty-two, twenty-eight."]);
+    let j = Journal::read(&f.journal).unwrap();
+    let i = j
+        .records
+        .iter()
+        .position(|r| matches!(r.event, Event::Move { .. }))
+        .unwrap();
+    let Event::Move {
+        text,
+        move_ms,
+        white_ms,
+        black_ms,
+        ..
+    } = &j.records[i].event
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        (text.as_str(), *move_ms, *white_ms, *black_ms),
+        ("32-28", 12_000, 90 * 60_000 - 12_000, 90 * 60_000)
+    );
+    // The move line comes before the line recording its announcement.
+    assert!(
+        matches!(&j.records[i + 1].event, Event::Announced { text, .. } if text == "Thirty-two, twenty-eight.")
+    );
+    tokio::time::advance(Duration::from_secs(30)).await;
+    let st = s.view();
+    assert_eq!((st.ply, st.turn), (1, Color::Black));
+    assert_eq!(st.clocks.black.remaining_ms, 90 * 60_000 - 30_000);
+    assert_eq!(st.boards.white.behind, 0);
+    assert_eq!(st.boards.black.behind, 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_illegal_move_is_refused_with_the_reason_and_changes_nothing() {
+    let mut f = fixture();
+    let mut s = Session::start(
+        &setup(Variant::International, "90m"),
+        &f.journal,
+        f.out.clone(),
+    )
+    .unwrap();
+    for m in ["32-28", "19-23"] {
+        assert!(s.handle(Cmd::Move(m.into()), Source::Control).ok);
+    }
+    drain(&mut f.speech);
+    let lines_before = Journal::read(&f.journal).unwrap().records.len();
+    let r = s.handle(Cmd::Move("31-27".into()), Source::Control);
+    assert!(!r.ok);
+    assert_eq!(r.said, ["Capture is compulsory: you must take one piece. The piece on twenty-eight can capture."]);
+    assert!(r.error.is_some());
+    assert_eq!(s.view().ply, 2);
+    let j = Journal::read(&f.journal).unwrap();
+    // Only the refusal's announcement and the refusal itself were recorded.
+    assert_eq!(j.records.len(), lines_before + 2);
+    assert!(
+        matches!(&j.records.last().unwrap().event, Event::Rejected { input, .. } if input == "31-27")
+    );
+    let r = s.handle(Cmd::Unknown("dance".into()), Source::Control);
+    assert!(!r.ok);
+    assert_eq!(r.said, ["Unknown command: dance."]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_other_board_is_one_move_behind_until_done() {
+    let f = fixture();
+    let mut s = Session::start(
+        &setup(Variant::International, "90m"),
+        &f.journal,
+        f.out.clone(),
+    )
+    .unwrap();
+    s.handle(Cmd::Move("32-28".into()), Source::Typed);
+    let r = s.handle(Cmd::Missing(Some(Color::Black)), Source::Control);
+    assert_eq!(
+        r.said,
+        ["Your board is one move behind: play thirty-two, twenty-eight."]
+    );
+    let r = s.handle(Cmd::Done(None), Source::Control);
+    assert_eq!(r.said, ["Both boards agree."]);
+    assert_eq!(s.view().boards.black.behind, 0);
+    s.handle(Cmd::Move("19-23".into()), Source::Typed);
+    assert_eq!(s.view().boards.white.behind, 1);
+    // Entering one's own next move counts as done.
+    s.handle(Cmd::Move("28x19".into()), Source::Typed);
+    let v = s.view();
+    assert_eq!((v.boards.white.behind, v.boards.black.behind), (0, 1));
+    let r = s.handle(Cmd::Missing(None), Source::Typed);
+    // The blind player (white) is up to date.
+    assert_eq!(r.said, ["Both boards agree."]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn clock_reports_warnings_and_a_flag_fall() {
+    let mut f = fixture();
+    let s = Session::start(
+        &setup(Variant::International, "2m"),
+        &f.journal,
+        f.out.clone(),
+    )
+    .unwrap();
+    let (h, task) = s_spawn(s);
+    tokio::time::advance(Duration::from_secs(5)).await;
+    let r = h
+        .request(Cmd::Move("32-28".into()), Source::Typed)
+        .await
+        .unwrap();
+    assert!(r.ok);
+    tokio::time::advance(Duration::from_secs(3)).await;
+    let r = h.request(Cmd::Clock, Source::Typed).await.unwrap();
+    assert_eq!(
+        r.said,
+        ["White: used five seconds, left one minute fifty-five seconds. Black: used three seconds, left one minute fifty-seven seconds. One move made."]
+    );
+    drain(&mut f.speech);
+    // Black thinks: one minute left, ten seconds left, flag.
+    tokio::time::sleep(Duration::from_secs(57)).await;
+    tokio::task::yield_now().await;
+    assert_eq!(drain(&mut f.speech), ["Warning, black: one minute left."]);
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    tokio::task::yield_now().await;
+    assert_eq!(
+        drain(&mut f.speech),
+        [
+            "Warning, black: ten seconds left.",
+            "Black's flag has fallen.",
+            "Game over. White wins. Black lost on time."
+        ]
+    );
+    let st = h
+        .request(Cmd::State, Source::Control)
+        .await
+        .unwrap()
+        .state
+        .unwrap();
+    assert_eq!(st.result.as_deref(), Some("2-0"));
+    assert_eq!(st.clocks.black.flag_ms, Some(125_000));
+    let r = h
+        .request(Cmd::Move("19-23".into()), Source::Typed)
+        .await
+        .unwrap();
+    assert!(!r.ok);
+    h.shutdown().await;
+    task.await.unwrap();
+    let s = Session::resume(&f.journal, f.out.clone()).unwrap();
+    assert_eq!(s.view().result.as_deref(), Some("2-0"));
+}
+
+fn s_spawn(s: Session) -> (tandem::session::SessionHandle, tokio::task::JoinHandle<()>) {
+    s.spawn()
+}
+
+#[tokio::test(start_paused = true)]
+async fn draw_offers_follow_chapter_two_5_1() {
+    let mut f = fixture();
+    let mut s = Session::start(
+        &setup(Variant::International, "90m"),
+        &f.journal,
+        f.out.clone(),
+    )
+    .unwrap();
+    let moves = game_moves("dutch96h.pdn", 0);
+    for m in &moves[..10] {
+        assert!(s.handle(Cmd::Move(m.clone()), Source::Typed).ok);
+    }
+    let r = s.handle(Cmd::Draw(DrawCmd::Offer, None), Source::Control);
+    assert!(!r.ok);
+    assert_eq!(
+        r.said,
+        ["A draw may be offered only after forty moves each."]
+    );
+    for m in &moves[10..80] {
+        assert!(s.handle(Cmd::Move(m.clone()), Source::Typed).ok, "{m}");
+    }
+    // White just made its 40th move... no: 80 plies = 40 moves each, black moved last.
+    let r = s.handle(
+        Cmd::Draw(DrawCmd::Offer, Some(Color::White)),
+        Source::Control,
+    );
+    assert_eq!(r.said, ["A draw is offered right after one's own move."]);
+    let r = s.handle(Cmd::Draw(DrawCmd::Offer, None), Source::Control);
+    assert!(r.ok, "{r:?}");
+    assert_eq!(r.said, ["Black offers a draw."]);
+    // White answers by moving: that declines (5.1), and black may not offer again.
+    assert!(s.handle(Cmd::Move(moves[80].clone()), Source::Typed).ok);
+    assert_eq!(s.view().draw_offer, None);
+    assert!(s.handle(Cmd::Move(moves[81].clone()), Source::Typed).ok);
+    let r = s.handle(Cmd::Draw(DrawCmd::Offer, None), Source::Control);
+    assert_eq!(
+        r.said,
+        ["Your offer was declined. You may not repeat it until your opponent offers a draw."]
+    );
+    assert!(s.handle(Cmd::Move(moves[82].clone()), Source::Typed).ok);
+    let r = s.handle(Cmd::Draw(DrawCmd::Offer, None), Source::Control);
+    assert_eq!(r.said, ["White offers a draw."]);
+    let r = s.handle(Cmd::Draw(DrawCmd::Accept, None), Source::Control);
+    assert_eq!(r.said, ["Game over. Draw. Draw agreed."]);
+    assert_eq!(s.view().result.as_deref(), Some("1-1"));
+    drain(&mut f.speech);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_mismatch_stops_the_clock_and_names_the_differing_squares() {
+    let mut f = fixture();
+    let mut s = Session::start(
+        &setup(Variant::International, "90m"),
+        &f.journal,
+        f.out.clone(),
+    )
+    .unwrap();
+    s.handle(Cmd::Move("32-28".into()), Source::Typed);
+    s.handle(Cmd::Move("19-23".into()), Source::Typed);
+    // White's board still lacks black's 19-23 (read back without the side to move): only behind.
+    let behind = "W28,31,33-50:B1-20";
+    let r = s.handle(Cmd::Mismatch(Some(behind.into())), Source::Control);
+    assert!(r.ok);
+    assert_eq!(
+        r.said,
+        ["Your board is one move behind: play nineteen, twenty-three."]
+    );
+    assert!(!s.view().clocks.paused);
+    // A board with 33 on 29 instead of 32 on 28.
+    let wrong = "W:W28,29,31,34-50:B1-18,20,23";
+    let r = s.handle(Cmd::Mismatch(Some(wrong.into())), Source::Control);
+    assert!(r.ok);
+    assert_eq!(
+        r.said,
+        [
+            "Attention: the boards differ. Clock stopped. Call the arbiter. Square twenty-nine: record empty, board white man. Square thirty-three: record white man, board empty."
+        ]
+    );
+    assert!(s.view().clocks.paused);
+    let r = s.handle(Cmd::Move("28x19".into()), Source::Typed);
+    assert!(!r.ok);
+    assert_eq!(r.said, ["The clock is stopped. Resume the game first."]);
+    assert!(s.handle(Cmd::Resume, Source::Control).ok);
+    assert!(s.handle(Cmd::Move("28x19".into()), Source::Typed).ok);
+    drain(&mut f.speech);
+}
+
+#[tokio::test(start_paused = true)]
+async fn resume_rebuilds_game_boards_and_clock_paused_and_says_so() {
+    let mut f = fixture();
+    let mut s = Session::start(
+        &setup(Variant::International, "90m"),
+        &f.journal,
+        f.out.clone(),
+    )
+    .unwrap();
+    let moves = game_moves("dutch96h.pdn", 0);
+    for m in &moves[..7] {
+        tokio::time::advance(Duration::from_millis(1500)).await;
+        assert!(s.handle(Cmd::Move(m.clone()), Source::Typed).ok);
+    }
+    s.handle(Cmd::Done(Some(Color::White)), Source::Control);
+    tokio::time::advance(Duration::from_millis(700)).await;
+    let before = s.view();
+    drop(s);
+    // A torn line, as after a power loss mid-write.
+    let mut bytes = std::fs::read(&f.journal).unwrap();
+    bytes.extend_from_slice(br#"{"seq":99,"wall":"#);
+    std::fs::write(&f.journal, bytes).unwrap();
+    drain(&mut f.speech);
+    tokio::time::advance(Duration::from_secs(100)).await;
+    let s = Session::resume(&f.journal, f.out.clone()).unwrap();
+    let after = s.view();
+    assert_eq!(after.fen, before.fen);
+    assert_eq!(after.moves, before.moves);
+    assert_eq!(after.boards, before.boards);
+    assert!(after.clocks.paused);
+    // Time is charged up to the last journal line only.
+    assert_eq!(
+        after.clocks.white.remaining_ms,
+        before.clocks.white.remaining_ms
+    );
+    assert_eq!(
+        after.clocks.black.used_ms,
+        before.clocks.black.used_ms - 700
+    );
+    assert_eq!(
+        drain(&mut f.speech),
+        [
+            "Game resumed after a restart. Four moves made. Black to move.",
+            "Clock stopped."
+        ]
+    );
+    let j = Journal::read(&f.journal).unwrap();
+    assert!(j.bad.is_none() && j.torn.is_none());
+}
