@@ -47,13 +47,19 @@ pub struct Args {
 /// Runs `tandem hear`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pos = match &args.fen {
-        Some(f) => Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?,
+        Some(f) => {
+            Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?
+        }
         None => Position::start(args.variant),
     };
     let lex = match &args.phrasebook {
         Some(p) => Lexicon::from_file(p)?,
-        None => Lexicon::builtin(&args.lang)
-            .with_context(|| format!("no built-in words for --lang {:?} (pl or en; or give --phrasebook)", args.lang))?,
+        None => Lexicon::builtin(&args.lang).with_context(|| {
+            format!(
+                "no built-in words for --lang {:?} (pl or en; or give --phrasebook)",
+                args.lang
+            )
+        })?,
     };
     let grammar = Grammar::build(&pos, &lex);
     let transcripts = match (&args.text, &args.wavfile) {
@@ -74,13 +80,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn describe(h: &Heard) -> String {
     match h {
-        Heard::Move { notation, confidence, transcript, .. } => {
+        Heard::Move {
+            notation,
+            confidence,
+            transcript,
+            ..
+        } => {
             format!("move {notation} (confidence {confidence:.2}; heard {transcript:?})")
         }
-        Heard::Command { command, square: Some(sq), confidence, .. } => {
+        Heard::Command {
+            command,
+            square: Some(sq),
+            confidence,
+            ..
+        } => {
             format!("command {command} {sq} (confidence {confidence:.2})")
         }
-        Heard::Command { command, confidence, .. } => format!("command {command} (confidence {confidence:.2})"),
+        Heard::Command {
+            command,
+            confidence,
+            ..
+        } => format!("command {command} (confidence {confidence:.2})"),
         Heard::Ambiguous { candidates, .. } => {
             let c: Vec<String> = candidates
                 .iter()
@@ -95,7 +115,9 @@ fn describe(h: &Heard) -> String {
                 .collect();
             format!("ambiguous: {}", c.join(" or "))
         }
-        Heard::Illegal { from, to, message, .. } => format!("illegal: {from}-{to}: {message}"),
+        Heard::Illegal {
+            from, to, message, ..
+        } => format!("illegal: {from}-{to}: {message}"),
         Heard::Unknown { transcript } => format!("not understood: {transcript:?}"),
         other => format!("{other:?}"),
     }
@@ -121,7 +143,10 @@ fn recognize(
     let words: Vec<String> = lex.all_words().into_iter().collect();
     let missing = rec.missing_words(&words);
     if !missing.is_empty() {
-        eprintln!("tandem: the model does not know these words, which cannot be heard: {}", missing.join(" "));
+        eprintln!(
+            "tandem: the model does not know these words, which cannot be heard: {}",
+            missing.join(" ")
+        );
     }
     rec.accept(&audio)?;
     Ok(rec.finish()?)

@@ -1,0 +1,191 @@
+//! `tandem hear`: the exact command line and JSON contract, on transcripts
+//! (Polish and English, mis-hearings, illegal moves, commands), and on a real
+//! recording through Vosk when the `vosk` feature is on.
+
+use std::process::Command;
+
+fn tandem(args: &[&str]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tandem"));
+    cmd.args(args);
+    // The binary finds libvosk through the rpath of tandem-speech's build only
+    // for that crate's own targets; give the tandem binary the same folder.
+    if let Some(dir) = std::env::var_os("VOSK_LIB_DIR") {
+        cmd.env("LD_LIBRARY_PATH", dir);
+    }
+    let out = cmd.output().expect("tandem runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = tandem(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    assert_eq!(out.lines().count(), 1, "one JSON object: {out}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{out}: {e}"))
+}
+
+#[test]
+fn polish_move_as_json() {
+    let v = json(&[
+        "hear",
+        "--text",
+        "z trzydziestu dwóch na dwadzieścia osiem",
+        "--json",
+    ]);
+    assert_eq!(
+        v,
+        serde_json::json!({"kind": "move", "move": "32-28", "confidence": 1.0,
+                           "transcript": "z trzydziestu dwóch na dwadzieścia osiem"})
+    );
+}
+
+#[test]
+fn english_capture_and_mishearing() {
+    let v = json(&[
+        "hear",
+        "--lang",
+        "en",
+        "--fen",
+        "W:W27,40:B22,49",
+        "--text",
+        "twenty-seven takes eighteen",
+        "--json",
+    ]);
+    assert_eq!(v["kind"], "move");
+    assert_eq!(v["move"], "27x18");
+    assert_eq!(v["captured"], serde_json::json!([22]));
+    let v = json(&[
+        "hear",
+        "--lang",
+        "en",
+        "--text",
+        "thirty too twenty eight",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["kind"].as_str(), v["move"].as_str()),
+        (Some("move"), Some("32-28"))
+    );
+    assert!(v["confidence"].as_f64().unwrap() < 1.0);
+}
+
+#[test]
+fn illegal_moves_are_never_moves() {
+    let v = json(&[
+        "hear",
+        "--text",
+        "trzydzieści dwa dwadzieścia sześć",
+        "--json",
+    ]);
+    assert_eq!(v["kind"], "illegal");
+    assert_eq!(v["reason"], "unreachable");
+    let v = json(&[
+        "hear",
+        "--lang",
+        "en",
+        "--fen",
+        "W:W27,40:B22,49",
+        "--text",
+        "forty thirty four",
+        "--json",
+    ]);
+    assert_eq!(v["kind"], "illegal");
+    assert_eq!(v["reason"], "capture-compulsory");
+}
+
+#[test]
+fn commands_ambiguity_and_unknown() {
+    let v = json(&["hear", "--text", "zegar", "--json"]);
+    assert_eq!(
+        (v["kind"].as_str(), v["command"].as_str()),
+        (Some("command"), Some("clock"))
+    );
+    let v = json(&[
+        "hear",
+        "--lang",
+        "en",
+        "--text",
+        "square thirty two",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["command"].as_str(), v["square"].as_u64()),
+        (Some("square"), Some(32))
+    );
+    let v = json(&[
+        "hear",
+        "--fen",
+        "W:WK15:B9,14,20,28,41",
+        "--text",
+        "piętnaście bije cztery",
+        "--json",
+    ]);
+    assert_eq!(v["kind"], "ambiguous");
+    assert_eq!(v["candidates"].as_array().unwrap().len(), 2);
+    let v = json(&["hear", "--lang", "en", "--text", "good morning", "--json"]);
+    assert_eq!(
+        v,
+        serde_json::json!({"kind": "unknown", "transcript": "good morning"})
+    );
+}
+
+#[test]
+fn plain_output_and_bad_input() {
+    let (code, out, _) = tandem(&["hear", "--lang", "en", "--text", "thirty-two twenty-eight"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("move 32-28"), "{out}");
+    let (code, _, err) = tandem(&["hear", "--lang", "xx", "--text", "a"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no built-in words"), "{err}");
+    let (code, _, err) = tandem(&["hear", "--fen", "not a fen", "--text", "a"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--fen"), "{err}");
+    let (code, _, _) = tandem(&["hear", "--json"]);
+    assert_ne!(code, 0, "a WAVFILE or --text is required");
+}
+
+#[cfg(not(feature = "vosk"))]
+#[test]
+fn wav_input_without_the_vosk_feature_is_a_clear_error() {
+    let (code, _, err) = tandem(&["hear", "some.wav", "--json"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--features vosk"), "{err}");
+}
+
+#[cfg(feature = "vosk")]
+#[test]
+fn a_korean_recording_through_vosk() {
+    let Some(model) = tandem_speech::listen::fixture::korean_model() else {
+        return;
+    };
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
+    let wav = format!("{data}/ko-33-29.wav");
+    let lex = format!("{data}/ko-test.lexicon");
+    let v = json(&[
+        "hear",
+        &wav,
+        "--model",
+        model.to_str().unwrap(),
+        "--phrasebook",
+        &lex,
+        "--json",
+    ]);
+    assert_eq!(
+        (v["kind"].as_str(), v["move"].as_str()),
+        (Some("move"), Some("33-29")),
+        "{v}"
+    );
+    let (code, _, err) = tandem(&[
+        "hear",
+        &wav,
+        "--model",
+        "/nonexistent",
+        "--phrasebook",
+        &lex,
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("not a Vosk model folder"), "{err}");
+}
