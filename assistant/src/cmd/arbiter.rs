@@ -856,7 +856,7 @@ impl ReconcileReport {
         let transposition = r.transposition.as_ref().map(|tr| {
             let _ = writeln!(
                 t,
-                "{}: {} {} {} {}; {} {} {}.",
+                "{}: {} {} {} {}; {} {} ({} {}).",
                 w.s("Transposition", "Przestawienie posunięć"),
                 w.s(
                     "the records differ in order from ply",
@@ -873,11 +873,8 @@ impl ReconcileReport {
                     "dalej znów są zgodne do półruchu"
                 ),
                 tr.last_common_ply(),
-                format!(
-                    "({} {})",
-                    w.s("last common position:", "ostatnia wspólna pozycja:"),
-                    tr.last_common.to_fen()
-                )
+                w.s("last common position:", "ostatnia wspólna pozycja:"),
+                tr.last_common.to_fen()
             );
             json!({
                 "from_ply": tr.from_ply,
@@ -901,13 +898,10 @@ impl ReconcileReport {
         let braille_cells: Vec<String> = braille.iter().map(|l| l.cells_string()).collect();
         let _ = writeln!(
             t,
-            "\n{} {agreed} ({}; {} {}):",
+            "\n{} {agreed} ({} {}; {} {}):",
             w.s("Position after ply", "Pozycja po półruchu"),
-            format!(
-                "{} {}",
-                w.s("to move:", "na posunięciu:"),
-                side_word(pos.turn(), w).to_lowercase()
-            ),
+            w.s("to move:", "na posunięciu:"),
+            side_word(pos.turn(), w).to_lowercase(),
             w.s("next move", "następne posunięcie"),
             move_label(&start, agreed + 1)
         );
