@@ -78,7 +78,7 @@ fn bench(c: &mut Criterion) {
         worst.as_secs_f64() / utterance.as_secs_f64()
     );
 
-    let mut after = pos.clone();
+    let mut after = pos;
     after.play_unchecked(&pos.legal_moves()[0]);
     let g2 = Grammar::build(&after, &lex);
     let (p1, p2) = (g.recognizer_phrases(), g2.recognizer_phrases());

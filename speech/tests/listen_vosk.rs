@@ -60,7 +60,7 @@ fn recordings_are_understood_and_the_grammar_swaps_on_one_recognizer() {
 
     // Black to move after 33-29: the same words name no legal move now, and
     // the swapped grammar must not turn them into one.
-    let mut after = start.clone();
+    let mut after = start;
     let m = start
         .legal_moves()
         .into_iter()

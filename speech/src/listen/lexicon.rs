@@ -425,7 +425,7 @@ impl Lexicon {
                 let len = f.len();
                 if words.len() >= len
                     && words[..len].iter().zip(f).all(|(a, b)| fold(a) == fold(b))
-                    && best.is_none_or(|(_, l)| len > l)
+                    && best.map_or(true, |(_, l)| len > l)
                 {
                     best = Some((n, len));
                 }
