@@ -51,6 +51,24 @@ pub struct ClockReport {
     pub moves_to_control: Option<u32>,
 }
 
+impl From<&tandem_rules::ClockReport> for ClockReport {
+    /// The rules engine's clock report: moves made is the move number (the
+    /// larger count of the two sides), the moves to the control are those of
+    /// the side to move (the player who may ask, 001 ch. VIII 5.1).
+    fn from(r: &tandem_rules::ClockReport) -> ClockReport {
+        let side = |s: &tandem_rules::clock::SideReport| SideClock {
+            used: Duration::from_millis(s.used_ms),
+            remaining: Duration::from_millis(s.remaining_ms),
+        };
+        ClockReport {
+            white: side(&r.white),
+            black: side(&r.black),
+            moves_made: r.white.moves_made.max(r.black.moves_made),
+            moves_to_control: r.side(r.side_to_move).moves_to_control,
+        }
+    }
+}
+
 /// A square whose contents differ between the record and a board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SquareDiff {
@@ -651,6 +669,19 @@ impl Announcer {
         self.utter(Priority::Next, Kind::Describe, s)
     }
 
+    /// Any phrasebook template as an utterance (the daemon's own messages,
+    /// `game.*` keys): sentences capitalised like every other announcement.
+    #[must_use]
+    pub fn message(
+        &self,
+        key: &str,
+        args: &[(&str, Value)],
+        priority: Priority,
+        kind: Kind,
+    ) -> Utterance {
+        self.utter(priority, kind, vec![self.sentence(key, args)])
+    }
+
     /// What can be said.
     #[must_use]
     pub fn help(&self) -> Utterance {
@@ -677,5 +708,54 @@ mod tests {
             "Game resumed. Twenty moves made."
         );
         assert_eq!(capitalize_sentences("32.5 a"), "32.5 a");
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use std::time::Duration;
+
+    use tandem_rules::clock::{ClockReport as RulesReport, SideReport};
+    use tandem_rules::Color;
+
+    use super::ClockReport;
+
+    fn side(
+        used_ms: u64,
+        remaining_ms: u64,
+        moves_made: u32,
+        moves_to_control: Option<u32>,
+    ) -> SideReport {
+        SideReport {
+            used_ms,
+            remaining_ms,
+            moves_made,
+            moves_to_control,
+            time_trouble: false,
+            flag_ms: None,
+            last_move_ms: None,
+            bonus_applies: false,
+        }
+    }
+
+    #[test]
+    fn from_the_rules_engines_clock_report() {
+        let r = RulesReport {
+            at_ms: 0,
+            control: "80+1".into(),
+            side_to_move: Color::Black,
+            started: true,
+            running: true,
+            thinking_ms: 0,
+            delay_left_ms: 0,
+            white: side(725_000, 2_875_000, 21, Some(19)),
+            black: side(61_500, 3_538_500, 20, Some(20)),
+            first_flag: None,
+        };
+        let c = ClockReport::from(&r);
+        assert_eq!(c.white.used, Duration::from_secs(725));
+        assert_eq!(c.black.remaining, Duration::from_millis(3_538_500));
+        assert_eq!(c.moves_made, 21);
+        assert_eq!(c.moves_to_control, Some(20));
     }
 }

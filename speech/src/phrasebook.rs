@@ -114,6 +114,21 @@ pub const TEMPLATE_KEYS: &[(&str, &[&str])] = &[
     ("describe.kings", &["side", "squares"]),
     ("describe.none", &["side"]),
     ("help.text", &[]),
+    ("game.clock_running", &[]),
+    ("game.clock_stopped_refusal", &[]),
+    ("game.not_paused", &[]),
+    ("game.already_paused", &[]),
+    ("game.draw_offered", &["side"]),
+    ("game.draw_declined", &[]),
+    ("game.draw_too_early", &["count"]),
+    ("game.draw_not_your_time", &[]),
+    ("game.draw_barred", &[]),
+    ("game.no_draw_offer", &[]),
+    ("game.unknown_command", &["text"]),
+    ("game.journal_failed", &[]),
+    ("game.speech_fallback", &["text"]),
+    ("game.board_not_read", &["text"]),
+    ("game.board_matches", &[]),
 ];
 
 /// The nouns the announcer counts with; each must be in `[nouns]`.

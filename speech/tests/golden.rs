@@ -14,8 +14,8 @@ use tandem_rules::{
     WinReason,
 };
 use tandem_speech::{
-    AnnounceOptions, Announcer, ClockReport, Phrasebook, SideClock, SquareDiff, SquareStyle,
-    Utterance,
+    AnnounceOptions, Announcer, ClockReport, Kind, Phrasebook, Priority, SideClock, SquareDiff,
+    SquareStyle, Utterance, Value,
 };
 
 struct Golden {
@@ -367,6 +367,62 @@ fn scenarios(book: &Phrasebook) -> String {
         ],
     );
     g.block("help", None, "help", &[a.help()]);
+
+    // The daemon's own messages (game.* keys).
+    let (n, nx) = (Priority::Normal, Priority::Next);
+    let msgs = [
+        a.message("game.clock_running", &[], n, Kind::Clock),
+        a.message(
+            "game.clock_stopped_refusal",
+            &[],
+            Priority::Now,
+            Kind::Rejection,
+        ),
+        a.message("game.not_paused", &[], nx, Kind::Clock),
+        a.message("game.already_paused", &[], nx, Kind::Clock),
+        a.message(
+            "game.draw_offered",
+            &[("side", Value::Side(Color::Black))],
+            nx,
+            Kind::Draw,
+        ),
+        a.message("game.draw_declined", &[], nx, Kind::Draw),
+        a.message(
+            "game.draw_too_early",
+            &[("count", Value::Number(40))],
+            Priority::Now,
+            Kind::Rejection,
+        ),
+        a.message(
+            "game.draw_not_your_time",
+            &[],
+            Priority::Now,
+            Kind::Rejection,
+        ),
+        a.message("game.draw_barred", &[], Priority::Now, Kind::Rejection),
+        a.message("game.no_draw_offer", &[], Priority::Now, Kind::Rejection),
+        a.message(
+            "game.unknown_command",
+            &[("text", Value::Text("xyzzy".into()))],
+            Priority::Now,
+            Kind::Rejection,
+        ),
+        a.message("game.journal_failed", &[], Priority::Now, Kind::Rejection),
+        a.message(
+            "game.speech_fallback",
+            &[("text", Value::Text("espeak-ng".into()))],
+            nx,
+            Kind::Help,
+        ),
+        a.message(
+            "game.board_not_read",
+            &[("text", Value::Text("W:W99".into()))],
+            Priority::Now,
+            Kind::Rejection,
+        ),
+        a.message("game.board_matches", &[], nx, Kind::Sync),
+    ];
+    g.block("daemon messages", None, "every game.* key", &msgs);
 
     // 64-square draughts: algebraic squares (001 ch. I 2.6.4), annex E names, numbers.
     let s64 = Position::start(Variant::SixtyFour);
