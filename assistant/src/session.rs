@@ -674,6 +674,8 @@ pub struct Session {
     base_ms: u64,
     /// What was said while handling the current request.
     said: Vec<String>,
+    /// The last braille update sent (clocks to the second), to skip repeats.
+    last_braille: Option<(Position, StatusInfo)>,
 }
 
 impl std::fmt::Debug for Session {
@@ -766,6 +768,7 @@ impl Session {
             origin: Instant::now(),
             base_ms,
             said: Vec::new(),
+            last_braille: None,
         }
     }
 
@@ -833,10 +836,19 @@ impl Session {
     fn refresh(&mut self) {
         let now = self.now();
         if let Some(b) = &self.out.braille {
-            let _ = b.send(DriverInput::Update {
-                position: *self.table.game.position(),
-                status: self.table.status(now),
-            });
+            // Clocks to the second: a display is rewritten only when what it shows changes.
+            let mut status = self.table.status(now);
+            let secs = |d: Option<Duration>| d.map(|d| Duration::from_secs(d.as_secs()));
+            status.white_clock = secs(status.white_clock);
+            status.black_clock = secs(status.black_clock);
+            let update = (*self.table.game.position(), status);
+            if self.last_braille.as_ref() != Some(&update) {
+                let _ = b.send(DriverInput::Update {
+                    position: update.0,
+                    status: update.1.clone(),
+                });
+                self.last_braille = Some(update);
+            }
         }
         let _ = self.out.notices.send(Notice::State(Box::new(self.view())));
     }

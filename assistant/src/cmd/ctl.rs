@@ -1,12 +1,69 @@
-//! `tandem ctl` (being built).
+//! `tandem ctl [--socket PATH] CMD [ARG…]`: one request to a running daemon.
+//!
+//! Prints what tandem said in answer (one line each), or the state as JSON
+//! for `state`, or the whole reply with `--json`. Exits 1 when the daemon
+//! refuses (an illegal move, an unknown command: the reason goes to stderr),
+//! 2 when it cannot be reached.
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use crate::client::Client;
+use crate::control::default_socket_path;
 
 /// Arguments of `tandem ctl`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The daemon's control socket (default `$XDG_RUNTIME_DIR/tandem/tandem.sock`).
+    #[arg(long)]
+    pub socket: Option<PathBuf>,
+    /// Print the daemon's whole reply as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// The command: move M, done [white|black], clock, position, last, state,
+    /// missing [white|black], mismatch [FEN], pause, resume,
+    /// draw offer|accept|decline, resign [white|black], say TEXT, help, events.
+    #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+    pub command: Vec<String>,
+}
 
 /// Runs `tandem ctl`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("ctl is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let path = args.socket.unwrap_or_else(default_socket_path);
+    let mut client = Client::connect(&path)?;
+    let (cmd, rest) = args
+        .command
+        .split_first()
+        .map(|(c, r)| (c.as_str(), r.join(" ")))
+        .unwrap_or(("", String::new()));
+    let mut out = std::io::stdout().lock();
+    if cmd == "events" {
+        // Follow the event stream until the daemon goes away.
+        client.subscribe()?;
+        loop {
+            let v = client.next_line()?;
+            writeln!(out, "{v}")?;
+            out.flush()?;
+        }
+    }
+    let arg = (!rest.is_empty()).then_some(rest.as_str());
+    let reply = client.request(cmd, arg)?;
+    let ok = reply["ok"] == true;
+    if args.json {
+        writeln!(out, "{reply}")?;
+    } else if cmd == "state" && ok {
+        writeln!(out, "{}", serde_json::to_string_pretty(&reply["state"])?)?;
+    } else {
+        for s in reply["said"].as_array().into_iter().flatten() {
+            writeln!(out, "{}", s.as_str().unwrap_or_default())?;
+        }
+    }
+    if ok {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        let why = reply["error"].as_str().unwrap_or("refused");
+        eprintln!("tandem ctl: {cmd}: {why}");
+        Ok(ExitCode::from(1))
+    }
 }

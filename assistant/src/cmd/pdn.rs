@@ -25,12 +25,31 @@ pub enum PdnCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Write a game journal as PDN 3.0 (tags, result, clock times as comments).
+    Export {
+        /// The journal (from `tandem play`).
+        journal: PathBuf,
+        /// White's name (else the journal's).
+        #[arg(long)]
+        white: Option<String>,
+        /// Black's name (else the journal's).
+        #[arg(long)]
+        black: Option<String>,
+        /// The event (else the journal's).
+        #[arg(long)]
+        event: Option<String>,
+    },
 }
 
 /// Runs `tandem pdn`.
 pub fn run(c: PdnCommand) -> anyhow::Result<ExitCode> {
     match c {
         PdnCommand::Check { json, variant, files } => check(&files, variant, json),
+        PdnCommand::Export { journal, white, black, event } => {
+            let names = crate::export::Names { white, black, event };
+            print!("{}", crate::export::pdn_from_journal(&journal, &names)?);
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

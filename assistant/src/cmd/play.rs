@@ -1,12 +1,248 @@
-//! `tandem play` (being built).
+//! `tandem play`: runs one game at the table: the session actor, the control
+//! socket, speech, braille, and (unless `--headless`) the terminal screen.
+//! Typed moves and commands are read as lines from stdin.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Arguments of `tandem play`.
-#[derive(Debug, clap::Args)]
-pub struct Args {}
+use anyhow::Context;
+use tokio::sync::{broadcast, mpsc};
+
+use crate::config::{BrailleChoice, Config, RawConfig, SpeechChoice};
+use crate::control::server::ControlSocket;
+use crate::journal::Source;
+use crate::messages::Messages;
+use crate::session::{Blind, Cmd, Outputs, Session};
+
+/// Arguments of `tandem play` (each also settable in the config file).
+#[derive(Debug, Default, clap::Args)]
+pub struct Args {
+    /// `international` (10x10, the default) or `sixty-four`.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Start from this position (PDN FEN, `W:W31,32:B1,2`).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Who is blind or visually impaired.
+    #[arg(long, value_enum)]
+    pub blind: Option<Blind>,
+    /// Time control: a preset name (`tandem clock presets`) or a written spec (`90m/45,30m+30s@46`).
+    #[arg(long)]
+    pub control: Option<String>,
+    /// Speech language: `pl` or `en`.
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Speech backend.
+    #[arg(long, value_enum)]
+    pub speech: Option<SpeechChoice>,
+    /// Braille backend.
+    #[arg(long, value_enum)]
+    pub braille: Option<BrailleChoice>,
+    /// BrlAPI host (`:N`); default `BRLAPI_HOST` or BRLTTY's default.
+    #[arg(long)]
+    pub brlapi_host: Option<String>,
+    /// Vosk model folder for voice input.
+    #[arg(long)]
+    pub voice_model: Option<PathBuf>,
+    /// Control socket (default `$XDG_RUNTIME_DIR/tandem/tandem.sock`).
+    #[arg(long)]
+    pub socket: Option<PathBuf>,
+    /// The journal to write (default `$XDG_STATE_HOME/tandem/journals/game-<time>.jsonl`).
+    #[arg(long)]
+    pub journal: Option<PathBuf>,
+    /// Resume the game of this journal after a crash (clock stopped).
+    #[arg(long, conflicts_with_all = ["journal", "fen", "variant", "control"])]
+    pub resume: Option<PathBuf>,
+    /// The event's name (PDN `Event`).
+    #[arg(long)]
+    pub event: Option<String>,
+    /// White's name.
+    #[arg(long)]
+    pub white: Option<String>,
+    /// Black's name.
+    #[arg(long)]
+    pub black: Option<String>,
+    /// Warning thresholds, e.g. `--warnings 5m,1m,10s`.
+    #[arg(long, value_delimiter = ',')]
+    pub warnings: Option<Vec<String>>,
+    /// No terminal screen: speech and braille as text lines on stdout.
+    #[arg(long)]
+    pub headless: bool,
+    /// A config file instead of `$XDG_CONFIG_HOME/tandem/config.toml`.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+impl Args {
+    fn raw(&self) -> RawConfig {
+        RawConfig {
+            variant: self.variant.clone(),
+            fen: self.fen.clone(),
+            blind: self.blind,
+            control: self.control.clone(),
+            lang: self.lang.clone(),
+            speech: self.speech,
+            braille: self.braille,
+            brlapi_host: self.brlapi_host.clone(),
+            voice_model: self.voice_model.clone(),
+            socket: self.socket.clone(),
+            journal: self.journal.clone(),
+            journal_dir: None,
+            event: self.event.clone(),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            warnings: self.warnings.clone(),
+            headless: self.headless.then_some(true),
+            draws_with_advantage: None,
+        }
+    }
+}
 
 /// Runs `tandem play`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("play is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("TANDEM_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
+    let file = match &args.config {
+        Some(p) => RawConfig::from_file(p)?,
+        None => match RawConfig::default_path().filter(|p| p.exists()) {
+            Some(p) => RawConfig::from_file(&p)?,
+            None => RawConfig::default(),
+        },
+    };
+    let config = Config::from_raw(file.overlay(args.raw()))?;
+    if let Some(m) = &config.voice_model {
+        anyhow::bail!(
+            "--voice-model {}: voice input is not wired into tandem play yet; use `tandem hear` to test a model",
+            m.display()
+        );
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the runtime")?;
+    rt.block_on(serve(config, args.resume))
+}
+
+async fn serve(config: Config, resume: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    // The socket first: a second daemon on the same table must not touch the journal.
+    let socket = ControlSocket::bind(&config.socket)?;
+    let (speech_tx, speech_rx) = mpsc::unbounded_channel();
+    let (notices, _) = broadcast::channel(256);
+    let start = config.setup.start;
+    let mut braille = crate::outputs::braille(
+        config.braille,
+        config.brlapi_host.clone(),
+        config.headless,
+        start,
+        tandem_braille::StatusInfo::new(start.turn()),
+    );
+    let out = Outputs {
+        speech: speech_tx,
+        braille: braille.as_ref().map(|b| b.input.clone()),
+        notices: notices.clone(),
+    };
+    let screen = (!config.headless).then(|| tokio::spawn(crate::screen::run(notices.subscribe())));
+    let session = match &resume {
+        Some(j) => Session::resume(j, out)?,
+        None => Session::start(&config.setup, &config.journal, out)?,
+    };
+    let lang = session.table().info.lang.clone();
+    let variant = session.table().game.variant();
+    let blind_side = match session.table().info.blind.as_str() {
+        "white" => Some(tandem_rules::Color::White),
+        "black" => Some(tandem_rules::Color::Black),
+        _ => None,
+    };
+    let journal_path = session.view().journal;
+    let msgs = Messages::new(
+        tandem_speech::Phrasebook::builtin(&lang)
+            .unwrap_or_else(tandem_speech::Phrasebook::english),
+    );
+    let speech = tokio::spawn(crate::outputs::speech_task(
+        speech_rx,
+        config.speech,
+        lang,
+        config.headless,
+        msgs,
+    ));
+    let (handle, actor) = session.spawn();
+    if let Some(b) = braille.as_mut() {
+        let events = std::mem::replace(&mut b.events, std::sync::mpsc::channel().1);
+        let h = handle.clone();
+        std::thread::Builder::new()
+            .name("tandem-keys".into())
+            .spawn(move || crate::outputs::forward_keys(events, h, blind_side, variant))?;
+    }
+    {
+        let h = handle.clone();
+        std::thread::Builder::new()
+            .name("tandem-stdin".into())
+            .spawn(move || read_stdin(&h))?;
+    }
+    eprintln!(
+        "tandem: journal {}, control socket {}",
+        journal_path.display(),
+        socket.path().display()
+    );
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(socket.serve(handle.clone(), async move {
+        let _ = stop_rx.await;
+    }));
+    wait_for_signal().await;
+    let _ = stop_tx.send(());
+    let _ = server.await;
+    handle.shutdown().await;
+    let _ = actor.await;
+    drop(handle);
+    let _ = speech.await;
+    if let Some(s) = screen {
+        s.abort();
+    }
+    if let Some(b) = braille {
+        b.shutdown();
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn wait_for_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let (Ok(mut term), Ok(mut int)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
+        // No signal handling: run until killed.
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = term.recv() => {},
+        _ = int.recv() => {},
+    }
+}
+
+/// Typed input: one move or command a line. End of input only stops reading.
+fn read_stdin(session: &crate::session::SessionHandle) {
+    let stdin = std::io::stdin();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match stdin.read_line(&mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        if session
+            .blocking_request(Cmd::parse_line(text), Source::Typed)
+            .is_err()
+        {
+            return;
+        }
+    }
 }

@@ -1,0 +1,277 @@
+//! Configuration: a TOML file in the XDG config dir
+//! (`$XDG_CONFIG_HOME/tandem/config.toml`, else `~/.config/tandem/config.toml`)
+//! with the same names as `tandem play`'s flags; a flag given on the command
+//! line wins. [`RawConfig`] is what the file and the flags say (every field
+//! optional, ripgrep's "low args"); [`Config`] is checked and complete.
+//!
+//! ```toml
+//! variant = "international"
+//! control = "fmjd-preferred"
+//! blind = "white"
+//! lang = "pl"
+//! speech = "auto"
+//! braille = "auto"
+//! warnings = ["5m", "1m", "10s"]
+//! event = "Polish Championship 2026"
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context;
+use serde::Deserialize;
+use tandem_rules::clock::TimeControl;
+use tandem_rules::{GameOptions, Position, Variant};
+
+use crate::session::{Blind, GameSetup, DEFAULT_WARNINGS};
+
+/// Speech backends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SpeechChoice {
+    /// speech-dispatcher if it answers, else espeak-ng, else text.
+    #[default]
+    Auto,
+    /// speech-dispatcher.
+    Speechd,
+    /// espeak-ng.
+    Espeak,
+    /// Text lines (on stdout when headless, on the screen otherwise).
+    Text,
+    /// No speech.
+    None,
+}
+
+/// Braille backends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BrailleChoice {
+    /// BrlAPI if BRLTTY answers, else the terminal view.
+    #[default]
+    Auto,
+    /// A display through BRLTTY.
+    Brlapi,
+    /// Unicode braille on the terminal.
+    Terminal,
+    /// No braille.
+    None,
+}
+
+/// What the config file and the flags say, every field optional.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct RawConfig {
+    pub variant: Option<String>,
+    pub fen: Option<String>,
+    pub blind: Option<Blind>,
+    pub control: Option<String>,
+    pub lang: Option<String>,
+    pub speech: Option<SpeechChoice>,
+    pub braille: Option<BrailleChoice>,
+    pub brlapi_host: Option<String>,
+    pub voice_model: Option<PathBuf>,
+    pub socket: Option<PathBuf>,
+    pub journal: Option<PathBuf>,
+    pub journal_dir: Option<PathBuf>,
+    pub event: Option<String>,
+    pub white: Option<String>,
+    pub black: Option<String>,
+    pub warnings: Option<Vec<String>>,
+    pub headless: Option<bool>,
+    pub draws_with_advantage: Option<bool>,
+}
+
+impl RawConfig {
+    /// Reads a config file.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not valid TOML for these fields.
+    pub fn from_file(path: &Path) -> anyhow::Result<RawConfig> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        toml::from_str(&text).with_context(|| format!("config file {}", path.display()))
+    }
+
+    /// The default config file, if it exists.
+    #[must_use]
+    pub fn default_path() -> Option<PathBuf> {
+        let base = std::env::var_os("XDG_CONFIG_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+        Some(base.join("tandem").join("config.toml"))
+    }
+
+    /// `self` with every field that `over` sets replaced (flags over the file).
+    #[must_use]
+    pub fn overlay(self, over: RawConfig) -> RawConfig {
+        macro_rules! pick {
+            ($($f:ident),*) => { RawConfig { $($f: over.$f.or(self.$f)),* } };
+        }
+        pick!(
+            variant,
+            fen,
+            blind,
+            control,
+            lang,
+            speech,
+            braille,
+            brlapi_host,
+            voice_model,
+            socket,
+            journal,
+            journal_dir,
+            event,
+            white,
+            black,
+            warnings,
+            headless,
+            draws_with_advantage
+        )
+    }
+}
+
+/// A checked configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The game to start.
+    pub setup: GameSetup,
+    /// Speech backend.
+    pub speech: SpeechChoice,
+    /// Braille backend.
+    pub braille: BrailleChoice,
+    /// BrlAPI host (`:N`), else `BRLAPI_HOST` or the default.
+    pub brlapi_host: Option<String>,
+    /// A Vosk model folder for voice input.
+    pub voice_model: Option<PathBuf>,
+    /// The control socket.
+    pub socket: PathBuf,
+    /// The journal to write.
+    pub journal: PathBuf,
+    /// No terminal screen.
+    pub headless: bool,
+}
+
+/// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
+fn duration(s: &str) -> anyhow::Result<Duration> {
+    let tc: TimeControl = s
+        .parse()
+        .map_err(|e| anyhow::anyhow!("warning {s:?}: {e}"))?;
+    Ok(tc.initial_time())
+}
+
+fn default_journal_dir() -> PathBuf {
+    std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("tandem")
+        .join("journals")
+}
+
+impl Config {
+    /// Checks a raw config and fills in the defaults.
+    ///
+    /// # Errors
+    /// An unknown variant, a bad FEN, time control or warning, an unknown language.
+    pub fn from_raw(raw: RawConfig) -> anyhow::Result<Config> {
+        let variant: Variant = raw.variant.as_deref().unwrap_or("international").parse()?;
+        let start = match &raw.fen {
+            Some(f) => {
+                Position::from_fen(variant, f).map_err(|e| anyhow::anyhow!("--fen {f:?}: {e}"))?
+            }
+            None => Position::start(variant),
+        };
+        let control_text = raw.control.as_deref().unwrap_or("pzwarc-90");
+        let control =
+            TimeControl::lookup(control_text).map_err(|e| anyhow::anyhow!("--control: {e}"))?;
+        let lang = raw.lang.unwrap_or_else(|| "pl".into());
+        anyhow::ensure!(
+            tandem_speech::Phrasebook::builtin(&lang).is_some(),
+            "--lang {lang:?}: tandem speaks pl and en"
+        );
+        let warnings = match &raw.warnings {
+            Some(w) => w
+                .iter()
+                .map(|s| duration(s))
+                .collect::<anyhow::Result<Vec<_>>>()?,
+            None => DEFAULT_WARNINGS.to_vec(),
+        };
+        let journal = match raw.journal {
+            Some(j) => j,
+            None => {
+                let stamp = crate::journal::wall_now().replace([':', '.'], "-");
+                raw.journal_dir
+                    .unwrap_or_else(default_journal_dir)
+                    .join(format!("game-{stamp}.jsonl"))
+            }
+        };
+        Ok(Config {
+            setup: GameSetup {
+                start,
+                control,
+                warnings,
+                white: raw.white,
+                black: raw.black,
+                event: raw.event,
+                blind: raw.blind.unwrap_or_default(),
+                lang,
+                options: GameOptions {
+                    draws_with_advantage: raw.draws_with_advantage.unwrap_or(false),
+                    ..GameOptions::default()
+                },
+            },
+            speech: raw.speech.unwrap_or_default(),
+            braille: raw.braille.unwrap_or_default(),
+            brlapi_host: raw.brlapi_host,
+            voice_model: raw.voice_model,
+            socket: raw
+                .socket
+                .unwrap_or_else(crate::control::default_socket_path),
+            journal,
+            headless: raw.headless.unwrap_or(false),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_win_over_the_file_and_defaults_fill_the_rest() {
+        let file: RawConfig = toml::from_str("control = \"fmjd-basic\"\nlang = \"en\"\nwarnings = [\"2m\", \"30s\"]\nblind = \"black\"\n").unwrap();
+        let flags = RawConfig {
+            lang: Some("pl".into()),
+            journal: Some("/tmp/x.jsonl".into()),
+            ..RawConfig::default()
+        };
+        let c = Config::from_raw(file.overlay(flags)).unwrap();
+        assert_eq!(c.setup.lang, "pl");
+        assert_eq!(c.setup.control.to_string(), "80m+1m");
+        assert_eq!(
+            c.setup.warnings,
+            [Duration::from_secs(120), Duration::from_secs(30)]
+        );
+        assert_eq!(c.setup.blind, Blind::Black);
+        assert_eq!(c.speech, SpeechChoice::Auto);
+        assert_eq!(c.setup.start, Position::start(Variant::International));
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let bad = |raw: RawConfig| Config::from_raw(raw).unwrap_err().to_string();
+        assert!(bad(RawConfig {
+            control: Some("90x".into()),
+            ..RawConfig::default()
+        })
+        .contains("--control"));
+        assert!(bad(RawConfig {
+            lang: Some("fr".into()),
+            ..RawConfig::default()
+        })
+        .contains("pl and en"));
+        assert!(toml::from_str::<RawConfig>("colour = \"red\"").is_err());
+    }
+}

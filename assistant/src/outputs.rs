@@ -1,0 +1,290 @@
+//! The output side of `tandem play`: the speech task (a [`SpeechWorker`]
+//! with fallback: speech-dispatcher, espeak-ng, text) and the braille driver
+//! thread (BrlAPI or the terminal view), both fed through channels by the
+//! session so that neither can hold up the clock.
+
+use std::io::Write;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+
+use tandem_braille::driver::{self, DisplayDriver, DriverEvent, DriverHandle};
+use tandem_braille::{Action, BrailleDisplay, StatusInfo, View};
+use tandem_rules::Position;
+use tandem_speech::output::text::TextOutput;
+use tandem_speech::output::worker::SpeechWorker;
+use tandem_speech::output::{SpeechError, SpeechOutput, VoiceParams};
+use tandem_speech::{Kind, Priority, Utterance};
+
+use crate::config::{BrailleChoice, SpeechChoice};
+use crate::journal::Source;
+use crate::messages::{Messages, Msg};
+use crate::session::{Cmd, SessionHandle};
+
+/// The backends tried, in order, for a choice.
+fn chain(choice: SpeechChoice) -> Vec<SpeechChoice> {
+    match choice {
+        SpeechChoice::Auto | SpeechChoice::Speechd => vec![
+            SpeechChoice::Speechd,
+            SpeechChoice::Espeak,
+            SpeechChoice::Text,
+        ],
+        SpeechChoice::Espeak => vec![SpeechChoice::Espeak, SpeechChoice::Text],
+        SpeechChoice::Text => vec![SpeechChoice::Text],
+        SpeechChoice::None => vec![],
+    }
+}
+
+/// Whether speech-dispatcher looks reachable without letting libspeechd
+/// start a server with the stock config (which never reports the end of
+/// speech where there is no sound server).
+fn speechd_reachable() -> bool {
+    if let Some(addr) = std::env::var_os("SPEECHD_ADDRESS") {
+        let a = addr.to_string_lossy().into_owned();
+        return match a.strip_prefix("unix_socket:") {
+            Some(p) => std::os::unix::net::UnixStream::connect(p).is_ok(),
+            None => true,
+        };
+    }
+    let Some(run) = std::env::var_os("XDG_RUNTIME_DIR") else {
+        return false;
+    };
+    let sock = std::path::Path::new(&run)
+        .join("speech-dispatcher")
+        .join("speechd.sock");
+    std::os::unix::net::UnixStream::connect(sock).is_ok()
+}
+
+fn make(
+    choice: SpeechChoice,
+    lang: &str,
+    headless: bool,
+    explicit: bool,
+) -> Result<SpeechWorker, SpeechError> {
+    let params = VoiceParams::for_language(lang);
+    match choice {
+        SpeechChoice::Speechd => {
+            #[cfg(feature = "speechd")]
+            {
+                if !explicit && !speechd_reachable() {
+                    return Err(SpeechError::Unavailable(
+                        "speech-dispatcher is not running".into(),
+                    ));
+                }
+                SpeechWorker::spawn(move || {
+                    tandem_speech::output::speechd::SpeechdOutput::new(&params)
+                        .map(|o| Box::new(o) as Box<dyn SpeechOutput>)
+                })
+            }
+            #[cfg(not(feature = "speechd"))]
+            {
+                let _ = (params, explicit);
+                Err(SpeechError::Unavailable(
+                    "built without the speechd feature".into(),
+                ))
+            }
+        }
+        SpeechChoice::Espeak => {
+            if !tandem_speech::output::espeak::EspeakOutput::available() {
+                return Err(SpeechError::Unavailable(
+                    "espeak-ng is not installed".into(),
+                ));
+            }
+            SpeechWorker::spawn(move || {
+                Ok(
+                    Box::new(tandem_speech::output::espeak::EspeakOutput::new(params))
+                        as Box<dyn SpeechOutput>,
+                )
+            })
+        }
+        SpeechChoice::Text | SpeechChoice::Auto | SpeechChoice::None => {
+            SpeechWorker::spawn(move || {
+                // Headless: speech as tagged lines on stdout; with the screen,
+                // the screen's speech log shows it.
+                let out: Box<dyn Write + Send> = if headless {
+                    Box::new(std::io::stdout())
+                } else {
+                    Box::new(std::io::sink())
+                };
+                Ok(Box::new(TextOutput::tagged(out)) as Box<dyn SpeechOutput>)
+            })
+        }
+    }
+}
+
+/// Runs the speech task: speaks every utterance the session sends, and when
+/// the backend reports errors moves to the next one and says so.
+pub async fn speech_task(
+    mut rx: mpsc::UnboundedReceiver<Utterance>,
+    choice: SpeechChoice,
+    lang: String,
+    headless: bool,
+    msgs: Messages,
+) {
+    let mut backends = chain(choice).into_iter();
+    let explicit = choice == SpeechChoice::Speechd;
+    let mut worker: Option<SpeechWorker> = None;
+    let mut next_backend = |worker: &mut Option<SpeechWorker>| {
+        for c in backends.by_ref() {
+            match make(c, &lang, headless, explicit) {
+                Ok(w) => {
+                    tracing::info!("speech: {}", w.backend_name());
+                    *worker = Some(w);
+                    return true;
+                }
+                Err(e) => tracing::warn!("speech backend {c:?}: {e}"),
+            }
+        }
+        *worker = None;
+        false
+    };
+    if !next_backend(&mut worker) {
+        // No speech (or none works): drain so the session never blocks.
+        while rx.recv().await.is_some() {}
+        return;
+    }
+    let mut last: Option<Utterance> = None;
+    loop {
+        let got = tokio::time::timeout(Duration::from_millis(500), rx.recv()).await;
+        let Some(w) = worker.as_ref() else { break };
+        let errors = w.take_errors();
+        if !errors.is_empty() {
+            tracing::error!(
+                "speech failed: {}",
+                errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            );
+            if next_backend(&mut worker) {
+                if let Some(w) = worker.as_ref() {
+                    let _ = w.say(msgs.utter(
+                        Priority::Now,
+                        Kind::Help,
+                        &Msg::SpeechFallback(w.backend_name().to_owned()),
+                    ));
+                    // The utterance that may have been lost is said again.
+                    if let Some(u) = last.clone() {
+                        let _ = w.say(u);
+                    }
+                }
+            }
+        }
+        match got {
+            Ok(Some(u)) => {
+                if let Some(w) = worker.as_ref() {
+                    if w.say(u.clone()).is_err() && next_backend(&mut worker) {
+                        if let Some(w) = worker.as_ref() {
+                            let _ = w.say(u.clone());
+                        }
+                    }
+                }
+                last = Some(u);
+            }
+            Ok(None) => break,
+            Err(_) => {}
+        }
+    }
+    if let Some(w) = worker {
+        let _ = w.wait_idle(Duration::from_secs(2));
+    }
+}
+
+/// Starts the braille driver for a choice; `None` for no braille (or the
+/// terminal view when the screen shows it).
+#[must_use]
+pub fn braille(
+    choice: BrailleChoice,
+    host: Option<String>,
+    headless: bool,
+    position: Position,
+    status: StatusInfo,
+) -> Option<DriverHandle> {
+    let display: Box<dyn BrailleDisplay> = match choice {
+        BrailleChoice::None => return None,
+        BrailleChoice::Brlapi | BrailleChoice::Auto => {
+            match brlapi_display(host, choice == BrailleChoice::Brlapi) {
+                Some(d) => d,
+                None if headless => Box::new(
+                    tandem_braille::display::terminal::TerminalDisplay::new(std::io::stdout(), 40),
+                ),
+                // The screen draws the braille line itself.
+                None => return None,
+            }
+        }
+        BrailleChoice::Terminal if headless => Box::new(
+            tandem_braille::display::terminal::TerminalDisplay::new(std::io::stdout(), 40),
+        ),
+        BrailleChoice::Terminal => return None,
+    };
+    let drv = DisplayDriver::new(display, position, status, View::List);
+    match driver::spawn(drv) {
+        Ok(h) => Some(h),
+        Err(e) => {
+            tracing::error!("cannot start the braille thread: {e}");
+            None
+        }
+    }
+}
+
+#[cfg(feature = "brlapi")]
+fn brlapi_display(host: Option<String>, explicit: bool) -> Option<Box<dyn BrailleDisplay>> {
+    use tandem_braille::display::brlapi::{BrlApiDisplay, BrlApiSettings};
+    let host = host.or_else(|| std::env::var("BRLAPI_HOST").ok());
+    let settings = BrlApiSettings {
+        host,
+        ..BrlApiSettings::default()
+    };
+    let d = BrlApiDisplay::start(settings);
+    match d.wait_connected(Duration::from_secs(2)) {
+        Ok(g) => {
+            tracing::info!("braille: BrlAPI, {} cells", g.width);
+            Some(Box::new(d))
+        }
+        // Asked for explicitly: keep it; it connects when BRLTTY comes.
+        Err(e) if explicit => {
+            tracing::warn!("braille: BRLTTY not there yet ({e}); waiting for it");
+            Some(Box::new(d))
+        }
+        Err(e) => {
+            tracing::info!("braille: no BRLTTY ({e}); terminal view");
+            None
+        }
+    }
+}
+
+#[cfg(not(feature = "brlapi"))]
+fn brlapi_display(_host: Option<String>, _explicit: bool) -> Option<Box<dyn BrailleDisplay>> {
+    tracing::warn!("braille: built without the brlapi feature; terminal view");
+    None
+}
+
+/// Feeds the braille keys' actions to the session (runs on its own thread).
+pub fn forward_keys(
+    events: std::sync::mpsc::Receiver<DriverEvent>,
+    session: SessionHandle,
+    blind: Option<tandem_rules::Color>,
+    variant: tandem_rules::Variant,
+) {
+    while let Ok(ev) = events.recv() {
+        let cmd = match ev {
+            DriverEvent::Action(Action::MoveRequest { from, to }) => Cmd::Move(format!(
+                "{} {}",
+                variant.square_name(from),
+                variant.square_name(to)
+            )),
+            DriverEvent::Action(Action::ClockReport) => Cmd::Clock,
+            DriverEvent::Action(Action::LastMove) => Cmd::Last,
+            DriverEvent::Action(Action::Done) => Cmd::Done(blind),
+            DriverEvent::Unavailable(e) => {
+                tracing::warn!("braille display unavailable: {e}");
+                continue;
+            }
+            _ => continue,
+        };
+        if session.blocking_request(cmd, Source::Keys).is_err() {
+            return;
+        }
+    }
+}
