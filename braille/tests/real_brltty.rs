@@ -189,11 +189,9 @@ mod brlapi {
     }
 
     fn next_action(h: &tandem_braille::driver::DriverHandle) -> Action {
-        loop {
-            match h.events.recv_timeout(T).expect("an action from the driver") {
-                DriverEvent::Action(a) => return a,
-                other => panic!("unexpected {other:?}"),
-            }
+        match h.events.recv_timeout(T).expect("an action from the driver") {
+            DriverEvent::Action(a) => a,
+            other => panic!("unexpected {other:?}"),
         }
     }
 
