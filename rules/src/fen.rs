@@ -77,12 +77,14 @@ pub fn parse_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
         if part.is_empty() {
             continue;
         }
-        let (head, rest) = part.split_at(1);
-        let color = match head.to_ascii_uppercase().as_str() {
-            "W" => Color::White,
-            "B" => Color::Black,
+        let mut chars = part.chars();
+        let head = chars.next().map(|c| c.to_ascii_uppercase());
+        let rest = chars.as_str();
+        let color = match head {
+            Some('W') => Color::White,
+            Some('B') => Color::Black,
             // Move counters and other annotations some programs append.
-            "H" | "F" if rest.trim().chars().all(|c| c.is_ascii_digit()) => continue,
+            Some('H' | 'F') if rest.trim().chars().all(|c| c.is_ascii_digit()) => continue,
             _ => return Err(FenError::BadColor(part.to_owned())),
         };
         for item in rest.split(',') {
@@ -124,6 +126,19 @@ pub fn parse_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
         }
     }
     Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fuzz_regression_multibyte_list_start() {
+        // Found by the `fen` fuzz target: a list starting with a multi-byte character.
+        let s = String::from_utf8_lossy(&[0x77, 0x0a, 0x3a, 0xff, 0xff, 0xff]);
+        assert!(matches!(parse_fen(Variant::International, &s), Err(FenError::BadColor(_))));
+        assert!(parse_fen(Variant::International, "W:é1").is_err());
+    }
 }
 
 /// Writes the strict form.

@@ -136,9 +136,15 @@ impl MoveText {
             }
             vec![v]
         } else if t.bytes().all(|b| b.is_ascii_digit()) {
-            // One or two digits are one square, never "3-2".
+            // One or two digits are one square, never "3-2"; digits run
+            // together are read for up to four squares (8 digits): longer
+            // runs are no one's way of writing a move (and the splits grow
+            // exponentially).
             if t.len() <= 2 {
                 return Err(ParseMoveError::TooFewSquares);
+            }
+            if t.len() > 8 {
+                return Err(ParseMoveError::BadSquare(t.to_owned()));
             }
             let r = digit_splits(variant, t.as_bytes());
             if r.is_empty() {
@@ -211,9 +217,7 @@ fn digit_splits(variant: Variant, d: &[u8]) -> Vec<Vec<Square>> {
         }
     }
     let mut out = Vec::new();
-    if d.len() <= 2 * (crate::MAX_CAPTURES + 2) {
-        rec(variant, d, &mut Vec::new(), &mut out);
-    }
+    rec(variant, d, &mut Vec::new(), &mut out);
     // Prefer two-square readings ("3228" is 32-28 before 3-2-28).
     out.sort_by_key(Vec::len);
     out

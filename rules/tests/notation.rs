@@ -161,3 +161,12 @@ fn men_capture_backwards_and_promotion_needs_to_end_on_the_row() {
     let p = intl("W:W12:B7");
     assert!(resolve(&p, "12x1").unwrap().promotes());
 }
+
+#[test]
+fn fuzz_regression_long_digit_runs_are_refused_quickly() {
+    // Found by the `move_text` fuzz target: 40 digits took ~0.1 s to split.
+    let p = Position::start(Variant::International);
+    let long = "1".repeat(40);
+    assert!(matches!(resolve(&p, &long), Err(ResolveError::Syntax(_))));
+    assert!(resolve(&p, "322823").is_err()); // three squares, not a path: refused with a reason
+}
