@@ -136,7 +136,10 @@ mod tests {
     fn fuzz_regression_multibyte_list_start() {
         // Found by the `fen` fuzz target: a list starting with a multi-byte character.
         let s = String::from_utf8_lossy(&[0x77, 0x0a, 0x3a, 0xff, 0xff, 0xff]);
-        assert!(matches!(parse_fen(Variant::International, &s), Err(FenError::BadColor(_))));
+        assert!(matches!(
+            parse_fen(Variant::International, &s),
+            Err(FenError::BadColor(_))
+        ));
         assert!(parse_fen(Variant::International, "W:é1").is_err());
     }
 }

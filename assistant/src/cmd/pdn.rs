@@ -44,9 +44,22 @@ pub enum PdnCommand {
 /// Runs `tandem pdn`.
 pub fn run(c: PdnCommand) -> anyhow::Result<ExitCode> {
     match c {
-        PdnCommand::Check { json, variant, files } => check(&files, variant, json),
-        PdnCommand::Export { journal, white, black, event } => {
-            let names = crate::export::Names { white, black, event };
+        PdnCommand::Check {
+            json,
+            variant,
+            files,
+        } => check(&files, variant, json),
+        PdnCommand::Export {
+            journal,
+            white,
+            black,
+            event,
+        } => {
+            let names = crate::export::Names {
+                white,
+                black,
+                event,
+            };
             print!("{}", crate::export::pdn_from_journal(&journal, &names)?);
             Ok(ExitCode::SUCCESS)
         }
@@ -61,19 +74,32 @@ fn check(files: &[PathBuf], variant: Variant, as_json: bool) -> anyhow::Result<E
         let text = String::from_utf8_lossy(&bytes);
         let mut games = parse_pdn(&text);
         if games.is_empty() {
-            games.push(PdnGame { line: 1, error: Some("no game found in the file".into()), ..PdnGame::default() });
+            games.push(PdnGame {
+                line: 1,
+                error: Some("no game found in the file".into()),
+                ..PdnGame::default()
+            });
         }
         for g in &games {
             total += 1;
             let r = replay(g, variant);
-            let players = format!("{} - {}", g.tag("White").unwrap_or("?"), g.tag("Black").unwrap_or("?"));
+            let players = format!(
+                "{} - {}",
+                g.tag("White").unwrap_or("?"),
+                g.tag("Black").unwrap_or("?")
+            );
             let obj = match &r {
                 Replay::Ok(game) => {
                     ok += 1;
                     json!({"index": total, "file": file.display().to_string(), "line": g.line, "players": players,
                            "status": "ok", "plies": game.ply(), "ply": null, "move": null, "reason": null})
                 }
-                Replay::Illegal { ply, text, reason, game } => json!({
+                Replay::Illegal {
+                    ply,
+                    text,
+                    reason,
+                    game,
+                } => json!({
                     "index": total, "file": file.display().to_string(), "line": g.line, "players": players,
                     "status": "illegal", "ply": ply, "move": text, "reason": reason.to_string(),
                     "fen": game.position().to_fen(), "move_line": g.moves[ply - 1].line,
@@ -86,15 +112,28 @@ fn check(files: &[PathBuf], variant: Variant, as_json: bool) -> anyhow::Result<E
             if as_json {
                 writeln!(out, "{obj}")?;
             } else {
-                writeln!(out, "{}:{}: game {total} ({players}): {r}", file.display(), g.line)?;
+                writeln!(
+                    out,
+                    "{}:{}: game {total} ({players}): {r}",
+                    file.display(),
+                    g.line
+                )?;
             }
         }
     }
     let failed = total - ok;
     if as_json {
-        writeln!(out, "{}", json!({"games": total, "ok": ok, "failed": failed}))?;
+        writeln!(
+            out,
+            "{}",
+            json!({"games": total, "ok": ok, "failed": failed})
+        )?;
     } else {
         writeln!(out, "{total} games, {ok} ok, {failed} failed")?;
     }
-    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -31,7 +31,9 @@ pub struct Args {
 /// Runs `tandem perft`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pos = match &args.fen {
-        Some(f) => Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?,
+        Some(f) => {
+            Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?
+        }
         None => Position::start(args.variant),
     };
     let t = Instant::now();
