@@ -1,0 +1,408 @@
+//! End to end: the real `tandem play --headless` binary with a real BRLTTY
+//! (`vr` driver, braille crate fixture) and a private speech-dispatcher
+//! (speech crate fixture), a real tournament game played through `tandem
+//! ctl`'s client and typed input, then the announcements, the braille cells,
+//! the clock and the exported PDN checked; and a daemon killed with SIGKILL
+//! at a random point and resumed without losing an acknowledged move.
+//!
+//! Without BRLTTY or speech-dispatcher the real-component test fails with a
+//! message, unless `TANDEM_SKIP_REAL=1`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use tandem::client::Client;
+use tandem_braille::testing::brltty::VirtualBrltty;
+use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use tandem_rules::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::{Game, Variant};
+use tandem_speech::testing::{skip_real, PrivateSpeechd};
+
+const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
+
+fn real_game() -> Game {
+    let path = format!(
+        "{}/../rules/tests/data/pdn/dutch96h.pdn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    match replay(&parse_pdn(&text)[0], Variant::International) {
+        Replay::Ok(g) => g,
+        other => panic!("the test game does not replay: {other:?}"),
+    }
+}
+
+struct Daemon {
+    child: Child,
+    socket: PathBuf,
+}
+
+impl Daemon {
+    fn start(args: &[&str], socket: &Path, env: &[(&str, String)]) -> Daemon {
+        let mut cmd = Command::new(TANDEM);
+        cmd.arg("play")
+            .arg("--headless")
+            .arg("--socket")
+            .arg(socket)
+            .args(args);
+        cmd.stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
+        cmd.env("XDG_CONFIG_HOME", socket.parent().unwrap().join("noconfig"));
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = cmd.spawn().expect("start tandem play");
+        let t0 = Instant::now();
+        while Client::connect(socket).is_err() {
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "tandem play did not open its socket"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Daemon {
+            child,
+            socket: socket.to_owned(),
+        }
+    }
+
+    fn client(&self) -> Client {
+        let c = Client::connect(&self.socket).unwrap();
+        c.set_timeout(Some(Duration::from_secs(20))).unwrap();
+        c
+    }
+
+    fn type_line(&mut self, line: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn ctl(socket: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(TANDEM)
+        .arg("ctl")
+        .arg("--socket")
+        .arg(socket)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn wait_ply(c: &mut Client, ply: u64) -> serde_json::Value {
+    let t0 = Instant::now();
+    loop {
+        let st = c.request("state", None).unwrap()["state"].clone();
+        if st["ply"].as_u64() == Some(ply) {
+            return st;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "ply {ply} never reached: {st}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_real_game_with_brltty_and_speech_dispatcher() {
+    let brltty = match VirtualBrltty::start(40) {
+        Ok(b) => b,
+        Err(e) if skip_real() => return eprintln!("skipped (TANDEM_SKIP_REAL=1): {e:?}"),
+        Err(e) => {
+            panic!("BRLTTY is needed (apt-get install brltty), or set TANDEM_SKIP_REAL=1: {e:?}")
+        }
+    };
+    let speechd = match PrivateSpeechd::start("en") {
+        Ok(s) => s,
+        Err(e) if skip_real() => return eprintln!("skipped (TANDEM_SKIP_REAL=1): {e}"),
+        Err(e) => panic!("speech-dispatcher is needed, or set TANDEM_SKIP_REAL=1: {e}"),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let journal = dir.path().join("game.jsonl");
+    let mark = speechd.audio_mark();
+    let mut d = Daemon::start(
+        &[
+            "--lang",
+            "en",
+            "--speech",
+            "speechd",
+            "--braille",
+            "brlapi",
+            "--brlapi-host",
+            &brltty.host(),
+            "--journal",
+            journal.to_str().unwrap(),
+            "--white",
+            "H. van der Zee",
+            "--black",
+            "H. Clasquin",
+            "--event",
+            "Dutch semifinales",
+            "--control",
+            "90m",
+        ],
+        &socket,
+        &[("SPEECHD_ADDRESS", speechd.address())],
+    );
+    // The socket is private to its owner.
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&socket).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let mut events = d.client();
+    events.subscribe().unwrap();
+    let mut c = d.client();
+    let game = real_game();
+    let moves = game.move_texts();
+    // White's moves through the control socket, black's typed on stdin.
+    for (i, m) in moves.iter().enumerate() {
+        if i % 2 == 0 {
+            let r = c.request("move", Some(m)).unwrap();
+            assert_eq!(r["ok"], true, "{m}: {r}");
+        } else {
+            d.type_line(m);
+            wait_ply(&mut c, i as u64 + 1);
+        }
+    }
+    let st = wait_ply(&mut c, moves.len() as u64);
+    assert_eq!(st["fen"], game.position().to_fen());
+    assert!(st["result"].is_null(), "{st}");
+    // The record ends 1-0: black resigned.
+    let out = ctl(&socket, &["resign", "black"]);
+    assert!(out.status.success(), "{out:?}");
+    let st = c.request("state", None).unwrap()["state"].clone();
+    assert_eq!(st["result"], "2-0", "{st}");
+    assert_eq!(st["boards"]["black"]["behind"], 1);
+    // The announcements, in order, as subscribers saw them.
+    let mut said = Vec::new();
+    events.set_timeout(Some(Duration::from_secs(5))).unwrap();
+    while let Ok(v) = events.next_line() {
+        if v["event"] == "speech" {
+            said.push(v["text"].as_str().unwrap().to_owned());
+            if said.last().is_some_and(|s| s.starts_with("Game over")) {
+                break;
+            }
+        }
+    }
+    assert_eq!(
+        said.first().map(String::as_str),
+        Some("Thirty-three, twenty-nine.")
+    );
+    assert!(
+        said.iter()
+            .any(|s| s == "Twenty-nine takes twenty. Remove the piece on twenty-four."),
+        "{said:?}"
+    );
+    assert_eq!(
+        said.last().map(String::as_str),
+        Some("Game over. White wins. Black resigned.")
+    );
+    // speech-dispatcher really spoke (audio went to its file).
+    let audio = speechd
+        .wait_audio_since(mark, Duration::from_millis(500), Duration::from_secs(60))
+        .unwrap();
+    assert!(audio.seconds > 1.0 && audio.rms > 0.001, "{audio:?}");
+    // The braille display shows the final position (list view, from the first cell).
+    let pos = *game.position();
+    let mut status = StatusInfo::new(pos.turn());
+    status.last_move = moves.last().cloned();
+    let want =
+        StandardRenderer::default().render(&pos, &status, View::List, Width::new(40).unwrap())[0]
+            .text();
+    let shown = brltty
+        .wait_for(Duration::from_secs(10), |s| {
+            s.text.trim_end() == want.trim_end()
+        })
+        .unwrap_or_else(|e| {
+            panic!(
+                "braille never showed {want:?}: {e:?} (now {:?})",
+                brltty.snapshot().text
+            )
+        });
+    assert_eq!(shown.cells.len(), 40);
+    // A refusal: ctl exits 1 and says why.
+    let out = ctl(&socket, &["move", "32-28"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("game is over"),
+        "{out:?}"
+    );
+    let out = ctl(&socket, &["clock"]);
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("White: used"),
+        "{out:?}"
+    );
+    // The journal verifies and exports as the same game.
+    let v = Command::new(TANDEM)
+        .args(["journal", "verify"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(v.status.success(), "{v:?}");
+    let pdn = Command::new(TANDEM)
+        .args(["pdn", "export"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(pdn.status.success(), "{pdn:?}");
+    let text = String::from_utf8(pdn.stdout).unwrap();
+    assert!(
+        text.contains("[White \"H. van der Zee\"]") && text.contains("[Result \"2-0\"]"),
+        "{text}"
+    );
+    assert!(text.contains("{white 1:"), "clock comments: {text}");
+    let back = parse_pdn(&text);
+    let Replay::Ok(g) = replay(&back[0], Variant::International) else {
+        panic!("{text}")
+    };
+    assert_eq!(g.move_texts(), moves);
+}
+
+#[test]
+fn sigkill_at_a_random_point_loses_no_acknowledged_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let journal = dir.path().join("game.jsonl");
+    let moves = real_game().move_texts();
+    // A random ply from the clock's nanoseconds (no extra crate needed).
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as usize;
+    let kill_at = 5 + nanos % (moves.len() - 10);
+    let args = [
+        "--lang",
+        "en",
+        "--speech",
+        "text",
+        "--braille",
+        "none",
+        "--journal",
+        journal.to_str().unwrap(),
+    ];
+    let mut d = Daemon::start(&args, &socket, &[]);
+    let mut c = d.client();
+    let mut acked = 0;
+    for m in &moves[..kill_at] {
+        let r = c.request("move", Some(m)).unwrap();
+        assert_eq!(r["ok"], true, "{r}");
+        acked += 1;
+    }
+    // Kill while a request is in flight: it may or may not be recorded, but
+    // every acknowledged move must be.
+    let mut racer = d.client();
+    let inflight = moves[kill_at].clone();
+    let t = std::thread::spawn(move || racer.request("move", Some(&inflight)).is_ok());
+    std::thread::sleep(Duration::from_micros((nanos % 3000) as u64));
+    d.child.kill().unwrap(); // SIGKILL
+    d.child.wait().unwrap();
+    let in_flight_acked = t.join().unwrap();
+    drop(d);
+    let resumed = Daemon::start(
+        &[
+            "--speech",
+            "text",
+            "--braille",
+            "none",
+            "--resume",
+            journal.to_str().unwrap(),
+        ],
+        &socket,
+        &[],
+    );
+    let mut c = resumed.client();
+    let st = c.request("state", None).unwrap()["state"].clone();
+    let got: Vec<String> = serde_json::from_value(st["moves"].clone()).unwrap();
+    let want_min = acked + usize::from(in_flight_acked);
+    assert!(
+        got.len() >= want_min,
+        "killed at ply {kill_at}: {} moves resumed, {want_min} acknowledged",
+        got.len()
+    );
+    assert_eq!(got[..], moves[..got.len()]);
+    assert_eq!(st["clocks"]["paused"], true);
+    // Play goes on after resume.
+    assert_eq!(c.request("resume", None).unwrap()["ok"], true);
+    let next = &moves[got.len()];
+    assert_eq!(c.request("move", Some(next)).unwrap()["ok"], true);
+    let v = Command::new(TANDEM)
+        .args(["journal", "verify", "--json"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(v.status.success(), "{v:?}");
+    let report: serde_json::Value = serde_json::from_slice(&v.stdout).unwrap();
+    assert_eq!(report["ok"], true);
+}
+
+#[test]
+fn malformed_and_over_long_requests_disturb_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let journal = dir.path().join("game.jsonl");
+    let d = Daemon::start(
+        &[
+            "--lang",
+            "en",
+            "--speech",
+            "none",
+            "--braille",
+            "none",
+            "--journal",
+            journal.to_str().unwrap(),
+        ],
+        &socket,
+        &[],
+    );
+    let mut a = d.client();
+    let mut b = d.client();
+    let r = a.raw("{not json").unwrap();
+    assert_eq!(r["ok"], false);
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("malformed request"),
+        "{r}"
+    );
+    let r = a.raw(r#"{"cmd":"done","arg":"green"}"#).unwrap();
+    assert_eq!(r["ok"], false);
+    let r = a.request("dance", None).unwrap();
+    assert_eq!(
+        (r["ok"].clone(), r["error"].clone()),
+        (false.into(), "Unknown command: dance.".into())
+    );
+    // The same connection still works.
+    assert_eq!(a.request("move", Some("32-28")).unwrap()["ok"], true);
+    // An over-long line closes only that connection.
+    let long = "x".repeat(tandem::control::MAX_LINE + 10);
+    let r = b.raw(&long);
+    assert!(
+        r.is_err() || r.as_ref().is_ok_and(|v| v["ok"] == false),
+        "{r:?}"
+    );
+    assert!(
+        b.request("state", None).is_err(),
+        "the over-long connection must be closed"
+    );
+    let st = a.request("state", None).unwrap()["state"].clone();
+    assert_eq!(st["ply"], 1);
+    assert_eq!(st["turn"], "black");
+    assert_eq!(st["boards"]["black"]["behind"], 1);
+    assert!(st["clocks"]["white"]["remaining_ms"].is_u64());
+    assert!(st["result"].is_null());
+}
