@@ -171,7 +171,15 @@ pub fn spawn<D: BrailleDisplay + 'static>(
             };
             let first = driver.redraw();
             report(first, &ev_tx);
+            let mut geometry = driver.display.geometry().ok();
             loop {
+                // A display that (re)appeared, perhaps with another width: redraw for it.
+                let now = driver.display.geometry().ok();
+                if now.is_some() && now != geometry {
+                    let r = driver.redraw();
+                    report(r, &ev_tx);
+                }
+                geometry = now;
                 match in_rx.recv_timeout(KEY_POLL) {
                     Ok(DriverInput::Update { position, status }) => {
                         let r = driver.update(&position, &status);
@@ -186,6 +194,7 @@ pub fn spawn<D: BrailleDisplay + 'static>(
                 }
                 match driver.poll(Duration::ZERO) {
                     Ok(actions) => {
+                        report(Ok(()), &ev_tx);
                         for a in actions {
                             if a != Action::Redraw && ev_tx.send(DriverEvent::Action(a)).is_err() {
                                 return;
