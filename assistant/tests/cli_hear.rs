@@ -147,6 +147,35 @@ fn plain_output_and_bad_input() {
     assert_ne!(code, 0, "a WAVFILE or --text is required");
 }
 
+#[test]
+fn the_phrasebook_file_of_tandem_say_is_the_one_listened_with() {
+    let en = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/phrasebooks/en.toml");
+    let v = json(&[
+        "hear",
+        "--phrasebook",
+        en,
+        "--text",
+        "from thirty two to twenty eight",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["kind"].as_str(), v["move"].as_str()),
+        (Some("move"), Some("32-28"))
+    );
+    let (code, out, _) = tandem(&["say", "32-28", "--phrasebook", en]);
+    assert_eq!(code, 0);
+    assert!(out.to_lowercase().contains("thirty-two"), "{out}");
+    // A user's language file with a missing command is named precisely.
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("xx.toml");
+    let src = std::fs::read_to_string(en).unwrap();
+    std::fs::write(&bad, src.replacen("help = [\"help\"]", "", 1)).unwrap();
+    let (code, _, err) = tandem(&["hear", "--phrasebook", bad.to_str().unwrap(), "--text", "a"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--phrasebook"), "{err}");
+    assert!(err.contains("listen.commands.help"), "{err}");
+}
+
 #[cfg(not(feature = "vosk"))]
 #[test]
 fn wav_input_without_the_vosk_feature_is_a_clear_error() {
@@ -163,7 +192,7 @@ fn a_korean_recording_through_vosk() {
     };
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
     let wav = format!("{data}/ko-33-29.wav");
-    let lex = format!("{data}/ko-test.lexicon");
+    let lex = format!("{data}/listen_ko.toml");
     let v = json(&[
         "hear",
         &wav,

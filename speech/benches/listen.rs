@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use tandem_rules::{Position, Variant};
 use tandem_speech::listen::audio::FRAME;
-use tandem_speech::listen::fixture::{korean_lexicon_path, korean_model};
+use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
 use tandem_speech::listen::{
     read_wav_16k, understand, Grammar, Heard, Lexicon, Recognizer, SAMPLE_RATE,
@@ -33,7 +33,7 @@ fn rss_mib() -> f64 {
 fn bench(c: &mut Criterion) {
     let Some(model) = korean_model() else { return };
     set_log_level(-1);
-    let lex = Lexicon::from_file(&korean_lexicon_path()).unwrap();
+    let lex = Lexicon::from_file(&korean_phrasebook_path()).unwrap();
     let pos = Position::start(Variant::International);
     let g = Grammar::build(&pos, &lex);
     let audio =

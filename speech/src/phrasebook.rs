@@ -203,8 +203,20 @@ impl CommandWord {
     }
 }
 
+/// A typical mis-hearing (`[[listen.mishearings]]`): the recognizer wrote
+/// `heard` where the player said `meant`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mishearing {
+    /// The word the recognizer wrote (lower case).
+    pub heard: String,
+    /// The word the player said (lower case).
+    pub meant: String,
+    /// How sure a match it still is: 0 (the same word) to 1 (unrelated).
+    pub cost: f32,
+}
+
 /// The words speech input listens for (`[listen]`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ListenWords {
     /// Between the start and end of a move ("na", "to").
     pub to: Vec<String>,
@@ -216,6 +228,15 @@ pub struct ListenWords {
     pub taking: Vec<String>,
     /// Every command's phrases.
     pub commands: BTreeMap<CommandWord, Vec<String>>,
+    /// More ways to say the files a-h of 64-square draughts, besides
+    /// `[squares]` (`[listen.files]`: `c = ["cé", "Cezar"]`); index 0 is a.
+    pub files: [Vec<String>; 8],
+    /// Typical mis-hearings and their costs (`[[listen.mishearings]]`).
+    pub mishearings: Vec<Mishearing>,
+    /// Compare transcripts syllable by syllable (`match = "syllables"`), for
+    /// languages whose recognizers split words unpredictably (Korean);
+    /// otherwise word by word (`match = "words"`, the default).
+    pub match_syllables: bool,
 }
 
 /// How 64-square draughts squares are spoken.
@@ -492,6 +513,47 @@ fn parse_template(key: &str, text: &str) -> Result<Vec<Part>, PhrasebookError> {
     Ok(parts)
 }
 
+/// `[[listen.mishearings]]`: `{ heard = "dwie", meant = "dwa", cost = 0.1 }`.
+fn parse_mishearings(listen_t: &Tab<'_>) -> Result<Vec<Mishearing>, PhrasebookError> {
+    let Some(v) = listen_t.t.get("mishearings") else {
+        return Ok(Vec::new());
+    };
+    let key = listen_t.full("mishearings");
+    let bad = |i: usize, reason: &str| PhrasebookError::Invalid {
+        key: format!("{key}[{}]", i + 1),
+        reason: reason.to_owned(),
+    };
+    let toml::Value::Array(a) = v else {
+        return Err(listen_t.invalid("mishearings", "must be a list of tables"));
+    };
+    let mut out = Vec::with_capacity(a.len());
+    for (i, e) in a.iter().enumerate() {
+        let toml::Value::Table(t) = e else {
+            return Err(bad(i, "must be a table { heard, meant, cost }"));
+        };
+        let word = |k: &str| match t.get(k) {
+            Some(toml::Value::String(w)) if w.split_whitespace().count() == 1 => {
+                Ok(w.trim().to_lowercase())
+            }
+            _ => Err(bad(i, &format!("`{k}` must be one word"))),
+        };
+        let cost = match t.get("cost") {
+            Some(toml::Value::Float(f)) => *f,
+            Some(toml::Value::Integer(n)) => *n as f64,
+            _ => return Err(bad(i, "`cost` must be a number from 0 to 1")),
+        };
+        if !(0.0..=1.0).contains(&cost) {
+            return Err(bad(i, "`cost` must be a number from 0 to 1"));
+        }
+        out.push(Mishearing {
+            heard: word("heard")?,
+            meant: word("meant")?,
+            cost: cost as f32,
+        });
+    }
+    Ok(out)
+}
+
 impl Phrasebook {
     /// The built-in Polish phrasebook.
     #[must_use]
@@ -725,12 +787,37 @@ impl Phrasebook {
         for c in CommandWord::ALL {
             commands.insert(c, commands_t.strings(c.key(), None)?);
         }
+        let mut files: [Vec<String>; 8] = Default::default();
+        if let Some(ft) = listen_t.opt_table("files")? {
+            for key in ft.t.keys() {
+                let i = match key.as_bytes() {
+                    [c @ b'a'..=b'h'] => usize::from(c - b'a'),
+                    _ => return Err(ft.invalid(key, "is not a file letter a-h")),
+                };
+                files[i] = ft.strings(key, None)?;
+            }
+        }
+        let mishearings = parse_mishearings(&listen_t)?;
+        let match_syllables = match listen_t.opt_string("match")?.as_deref() {
+            None | Some("words") => false,
+            Some("syllables") => true,
+            Some(_) => return Err(listen_t.invalid("match", "must be \"words\" or \"syllables\"")),
+        };
+        // The connective lists must be present but may be empty: a language
+        // may say a move as the two squares alone.
+        let connectives = |key: &str| match listen_t.get(key)? {
+            toml::Value::Array(a) if a.is_empty() => Ok(Vec::new()),
+            _ => listen_t.strings(key, None),
+        };
         let listen = ListenWords {
-            to: listen_t.strings("to", None)?,
-            takes: listen_t.strings("takes", None)?,
-            from: listen_t.strings("from", None)?,
-            taking: listen_t.strings("taking", None)?,
+            to: connectives("to")?,
+            takes: connectives("takes")?,
+            from: connectives("from")?,
+            taking: connectives("taking")?,
             commands,
+            files,
+            mishearings,
+            match_syllables,
         };
 
         Ok(Phrasebook {
@@ -1219,5 +1306,26 @@ mod tests {
         let en = Phrasebook::english();
         assert!(en.listen().takes.contains(&"takes".to_owned()));
         assert_eq!(en.listen().commands[&CommandWord::Yes], ["yes"]);
+        assert!(pl.listen().files[2].contains(&"Cezar".to_owned()));
+        assert!(pl
+            .listen()
+            .mishearings
+            .iter()
+            .any(|m| (m.heard.as_str(), m.meant.as_str()) == ("dwie", "dwa")));
+        assert!(!pl.listen().match_syllables);
+    }
+
+    #[test]
+    fn bad_listen_extras_are_named() {
+        let src = replace(POLISH_TOML, "h = [\"h\"]", "z = [\"zet\"]");
+        assert_eq!(
+            Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+            "key `listen.files.z`: is not a file letter a-h"
+        );
+        let src = replace(POLISH_TOML, "cost = 0.1 }", "cost = 1.5 }");
+        assert!(Phrasebook::from_toml_str(&src)
+            .unwrap_err()
+            .to_string()
+            .contains("`cost` must be a number from 0 to 1"));
     }
 }

@@ -166,10 +166,10 @@ fn later_alternatives_are_used_when_the_best_is_garbage() {
 }
 
 #[test]
-fn korean_test_lexicon_matches_by_syllable() {
+fn korean_test_phrasebook_matches_by_syllable() {
     let lex = Lexicon::from_file(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/ko-test.lexicon"
+        "/tests/data/listen_ko.toml"
     )))
     .unwrap();
     let pos = Position::start(Variant::International);

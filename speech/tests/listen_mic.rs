@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use tandem_rules::{Position, Variant};
 use tandem_speech::listen::audio::{Gate, Mode, MuteSwitch, VadConfig};
-use tandem_speech::listen::fixture::{korean_lexicon_path, korean_model};
+use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
 use tandem_speech::listen::mic::{listen_once, Microphone};
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
 use tandem_speech::listen::{read_wav_16k, understand, Grammar, Heard, Lexicon};
@@ -98,7 +98,7 @@ fn a_spoken_move_through_alsa_cpal_and_vosk_is_that_move() {
         std::thread::spawn(move || writer(fifo, utterance, inject, stop))
     };
 
-    let lex = Lexicon::from_file(&korean_lexicon_path()).unwrap();
+    let lex = Lexicon::from_file(&korean_phrasebook_path()).unwrap();
     let pos = Position::start(Variant::International);
     let g = Grammar::build(&pos, &lex);
     let mut rec = VoskRecognizer::new(&model, &g.recognizer_phrases()).unwrap();

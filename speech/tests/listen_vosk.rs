@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use tandem_rules::{Position, Variant};
-use tandem_speech::listen::fixture::{korean_lexicon_path, korean_model};
+use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
 use tandem_speech::listen::{
     read_wav_16k, understand, CommandKind, Grammar, Heard, Lexicon, Recognizer,
@@ -21,7 +21,7 @@ fn data(name: &str) -> std::path::PathBuf {
 fn recordings_are_understood_and_the_grammar_swaps_on_one_recognizer() {
     let Some(model) = korean_model() else { return };
     set_log_level(-1);
-    let lex = Lexicon::from_file(&korean_lexicon_path()).unwrap();
+    let lex = Lexicon::from_file(&korean_phrasebook_path()).unwrap();
     let start = Position::start(Variant::International);
     let g = Grammar::build(&start, &lex);
     let mut rec = VoskRecognizer::new(&model, &g.recognizer_phrases()).unwrap();

@@ -30,7 +30,9 @@ pub struct Args {
     /// Language of the built-in words: pl or en.
     #[arg(long, default_value = "pl")]
     pub lang: String,
-    /// A lexicon file with the words to listen for (replaces --lang).
+    /// A phrasebook file (the TOML file `tandem say --phrasebook` takes);
+    /// its `[listen]` section and square words are what is listened for
+    /// (replaces --lang).
     #[arg(long)]
     pub phrasebook: Option<PathBuf>,
     /// international or sixty-four.
@@ -53,7 +55,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => Position::start(args.variant),
     };
     let lex = match &args.phrasebook {
-        Some(p) => Lexicon::from_file(p)?,
+        Some(p) => Lexicon::from_file(p)
+            .with_context(|| format!("reading --phrasebook {}", p.display()))?,
         None => Lexicon::builtin(&args.lang).with_context(|| {
             format!(
                 "no built-in words for --lang {:?} (pl or en; or give --phrasebook)",

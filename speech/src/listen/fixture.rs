@@ -34,8 +34,9 @@ pub fn korean_model() -> Option<PathBuf> {
     Some(dir)
 }
 
-/// The Korean test lexicon shipped with the tests.
+/// The Korean test phrasebook shipped with the tests (a phrasebook TOML
+/// like `speech/phrasebooks/pl.toml`).
 #[must_use]
-pub fn korean_lexicon_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/ko-test.lexicon")
+pub fn korean_phrasebook_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/listen_ko.toml")
 }

@@ -460,8 +460,8 @@ fn illegal_or_unknown(
     let mut numbers = Vec::new();
     let mut i = 0;
     while i < heard.len() {
-        if let Some((n, len)) = lex.read_number(&heard[i..]) {
-            numbers.push(n);
+        if let Some((sq, len)) = lex.read_square(pos.variant(), &heard[i..]) {
+            numbers.push(sq.number());
             i += len;
         } else {
             i += 1;

@@ -1,16 +1,33 @@
-//! The words tandem listens for, per language: square numbers, how moves are
-//! phrased, command words, typical mis-hearings. Loaded from a small data
-//! file (see `lexicons/pl.txt`) so a language can be added without code.
+//! The words tandem listens for, per language, taken from the speech
+//! [`Phrasebook`]: the same TOML file gives what tandem says and what it
+//! hears, so a language is added in one file (`--phrasebook FILE` for both
+//! `tandem say` and `tandem hear`).
 //!
-//! The parser is relaxed: blank lines and `#` comments are skipped, keys may
-//! repeat (their alternatives add up), words are lower-cased. Numbers 21-50
-//! that are not listed are composed from the tens and the units, which is
-//! how Polish, English and Sino-Korean say them ("trzydzieści dwa",
-//! "thirty two", "삼십 이").
+//! [`Lexicon::from_phrasebook`] reads:
+//!
+//! | phrasebook | listener |
+//! | --- | --- |
+//! | `[numbers] cardinal` ([`Phrasebook::square_words`]) | square numbers 1-50, ranks 1-8 |
+//! | `[numbers] genitive` ([`Phrasebook::genitive_numbers`]) | the start square after "z" |
+//! | `[squares] letters`, `letter_names` ([`Phrasebook::file_words`]), `[listen.files]` | files a-h of 64-square draughts |
+//! | `[listen] to`, `takes`, `from`, `taking` | how moves and captures are phrased |
+//! | `[listen.commands]` | the commands |
+//! | `[listen] mishearings` | typical mis-hearings with their costs |
+//! | `[listen] match` | word or syllable matching |
+//!
+//! Phrasings built from the connectives: a move is "{from} {to}",
+//! "{from} <to> {to}" and "<from> {from-genitive} <to> {to}"; a capture also
+//! "{from} <takes> {to}", optionally followed by "<taking>" (or nothing) and
+//! the captured squares in capture order.
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use tandem_rules::{Square, Variant};
+
+use crate::announcer::{AnnounceOptions, Announcer};
+use crate::phrasebook::{CommandWord, Phrasebook, PhrasebookError, SquareStyle};
 
 /// One way of saying something: a sequence of slots.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,8 +114,23 @@ impl CommandKind {
         }
     }
 
-    fn from_name(s: &str) -> Option<CommandKind> {
-        CommandKind::ALL.into_iter().find(|c| c.name() == s)
+    /// The command a phrasebook's `[listen.commands]` key stands for.
+    #[must_use]
+    pub fn from_word(w: CommandWord) -> CommandKind {
+        match w {
+            CommandWord::Clock => CommandKind::Clock,
+            CommandWord::Position => CommandKind::Position,
+            CommandWord::LastMove => CommandKind::LastMove,
+            CommandWord::Repeat => CommandKind::Repeat,
+            CommandWord::Square => CommandKind::Square,
+            CommandWord::Done => CommandKind::Done,
+            CommandWord::Yes => CommandKind::Yes,
+            CommandWord::No => CommandKind::No,
+            CommandWord::Draw => CommandKind::Draw,
+            CommandWord::Resign => CommandKind::Resign,
+            CommandWord::Help => CommandKind::Help,
+            CommandWord::Cancel => CommandKind::Cancel,
+        }
     }
 }
 
@@ -108,59 +140,17 @@ impl fmt::Display for CommandKind {
     }
 }
 
-/// Why a lexicon file could not be read.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum LexiconError {
-    /// The file could not be read.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// A line is malformed.
-    Line {
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// Something required is missing (e.g. a square's number word).
-    Missing(String),
-}
-
-impl fmt::Display for LexiconError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LexiconError::Io { path, source } => {
-                write!(f, "cannot read lexicon {}: {source}", path.display())
-            }
-            LexiconError::Line { line, message } => write!(f, "lexicon line {line}: {message}"),
-            LexiconError::Missing(what) => write!(f, "lexicon is missing {what}"),
-        }
-    }
-}
-
-impl std::error::Error for LexiconError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            LexiconError::Io { source, .. } => Some(source),
-            _ => None,
-        }
-    }
-}
-
 /// A word sequence (one alternative).
 pub type Words = Vec<String>;
 
-/// The listening vocabulary of one language.
-#[derive(Debug, Clone, Default)]
+/// The listening vocabulary of one language, built from a [`Phrasebook`].
+#[derive(Debug, Clone)]
 pub struct Lexicon {
     /// Language tag (`pl`, `en`, `ko`).
     pub lang: String,
     numbers: BTreeMap<u8, Vec<Words>>,
     numbers_from: BTreeMap<u8, Vec<Words>>,
+    files: [Vec<Words>; 8],
     /// Templates for a move that does not capture.
     pub moves: Vec<Template>,
     /// Templates for a capture.
@@ -171,14 +161,12 @@ pub struct Lexicon {
     pub commands: BTreeMap<CommandKind, Vec<Template>>,
     /// Typical mis-hearings: (heard, meant) -> cost in 0..=1.
     pub confusions: BTreeMap<(String, String), f32>,
-    /// Compare syllable by syllable (`match = syllables`), for languages
+    /// Compare syllable by syllable (`match = "syllables"`), for languages
     /// whose recognizers split words unpredictably: the Korean model hears
     /// "삼십사" (34) as "삼십 사" or "삼 십사".
     pub match_syllables: bool,
+    announcer: Announcer,
 }
-
-const POLISH: &str = include_str!("lexicons/pl.txt");
-const ENGLISH: &str = include_str!("lexicons/en.txt");
 
 /// Splits text into lower-case words: hyphens and punctuation separate words
 /// ("thirty-two" is "thirty two").
@@ -190,189 +178,192 @@ pub fn words_of(text: &str) -> Words {
         .collect()
 }
 
+fn push_unique(v: &mut Vec<Words>, w: Words) {
+    if !w.is_empty() && !v.contains(&w) {
+        v.push(w);
+    }
+}
+
+fn word_slots(text: &str) -> Template {
+    words_of(text).into_iter().map(Slot::Word).collect()
+}
+
 impl Lexicon {
-    /// The built-in Polish lexicon.
+    /// The listening words of a phrasebook (see the [module docs](self)).
+    #[must_use]
+    pub fn from_phrasebook(book: &Phrasebook) -> Lexicon {
+        let mut numbers = BTreeMap::new();
+        let mut numbers_from = BTreeMap::new();
+        for sq in Variant::International.all_squares() {
+            let w = book.square_words(Variant::International, sq, SquareStyle::Numbers);
+            numbers.insert(sq.number(), vec![words_of(&w.nominative)]);
+            if book.genitive_numbers().is_some() {
+                numbers_from.insert(sq.number(), vec![words_of(&w.genitive)]);
+            }
+        }
+        let mut files: [Vec<Words>; 8] = Default::default();
+        let (letters, names) = book.file_words();
+        let listen = book.listen();
+        for (i, forms) in files.iter_mut().enumerate() {
+            let spoken = letters
+                .get(i)
+                .into_iter()
+                .chain(names.and_then(|n| n.get(i)))
+                .chain(&listen.files[i]);
+            for f in spoken {
+                push_unique(forms, words_of(f));
+            }
+        }
+
+        let to: Vec<Template> = listen.to.iter().map(|w| word_slots(w)).collect();
+        let mut moves: Vec<Template> = vec![vec![Slot::From, Slot::To]];
+        for t in &to {
+            moves.push([vec![Slot::From], t.clone(), vec![Slot::To]].concat());
+        }
+        for f in &listen.from {
+            for t in &to {
+                moves.push(
+                    [
+                        word_slots(f),
+                        vec![Slot::FromGen],
+                        t.clone(),
+                        vec![Slot::To],
+                    ]
+                    .concat(),
+                );
+            }
+        }
+        let mut captures = moves.clone();
+        for k in &listen.takes {
+            let t = [vec![Slot::From], word_slots(k), vec![Slot::To]].concat();
+            if !captures.contains(&t) {
+                captures.push(t);
+            }
+        }
+        let taken = listen.taking.iter().map(|w| words_of(w)).collect();
+
+        let mut commands: BTreeMap<CommandKind, Vec<Template>> = BTreeMap::new();
+        for (&word, phrases) in &listen.commands {
+            let kind = CommandKind::from_word(word);
+            for p in phrases {
+                let mut t = word_slots(p);
+                if t.is_empty() {
+                    continue;
+                }
+                if kind == CommandKind::Square {
+                    t.push(Slot::N);
+                }
+                commands.entry(kind).or_default().push(t);
+            }
+        }
+        let confusions = listen
+            .mishearings
+            .iter()
+            .map(|m| ((m.heard.clone(), m.meant.clone()), m.cost))
+            .collect();
+        Lexicon {
+            lang: book.language().to_owned(),
+            numbers,
+            numbers_from,
+            files,
+            moves,
+            captures,
+            taken,
+            commands,
+            confusions,
+            match_syllables: listen.match_syllables,
+            announcer: Announcer::new(book.clone(), AnnounceOptions::default()),
+        }
+    }
+
+    /// The built-in Polish words.
     #[must_use]
     pub fn polish() -> Lexicon {
-        // The built-in file is checked by the unit test `builtin_lexicons_parse`.
-        Lexicon::parse(POLISH).expect("built-in Polish lexicon parses (unit-tested)")
+        Lexicon::from_phrasebook(&Phrasebook::polish())
     }
 
-    /// The built-in English lexicon.
+    /// The built-in English words.
     #[must_use]
     pub fn english() -> Lexicon {
-        // The built-in file is checked by the unit test `builtin_lexicons_parse`.
-        Lexicon::parse(ENGLISH).expect("built-in English lexicon parses (unit-tested)")
+        Lexicon::from_phrasebook(&Phrasebook::english())
     }
 
-    /// A built-in lexicon by language tag.
+    /// The words of a built-in phrasebook by language tag (`pl`, `en`).
     #[must_use]
     pub fn builtin(lang: &str) -> Option<Lexicon> {
-        match lang {
-            "pl" => Some(Lexicon::polish()),
-            "en" => Some(Lexicon::english()),
-            _ => None,
-        }
+        Phrasebook::builtin(lang).map(|b| Lexicon::from_phrasebook(&b))
     }
 
-    /// Reads a lexicon file.
+    /// The words of a phrasebook file (the same file `tandem say --phrasebook` takes).
     ///
     /// # Errors
-    /// The file cannot be read or is malformed.
-    pub fn from_file(path: &Path) -> Result<Lexicon, LexiconError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LexiconError::Io {
-            path: path.to_owned(),
-            source,
-        })?;
-        Lexicon::parse(&text)
+    /// The file cannot be read or is not a valid phrasebook.
+    pub fn from_file(path: &Path) -> Result<Lexicon, PhrasebookError> {
+        Phrasebook::from_file(path).map(|b| Lexicon::from_phrasebook(&b))
     }
 
-    /// Parses lexicon text.
-    ///
-    /// # Errors
-    /// A malformed line, or a square 1-50 without words.
-    pub fn parse(text: &str) -> Result<Lexicon, LexiconError> {
-        let mut lex = Lexicon::default();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let err = |message: String| LexiconError::Line {
-                line: i + 1,
-                message,
-            };
-            let (key, value) = line
-                .split_once('=')
-                .ok_or_else(|| err(format!("expected `key = value`, got {line:?}")))?;
-            let key = key.trim();
-            let value = value.trim();
-            let alternatives = || value.split('|').map(str::trim);
-            if key == "lang" {
-                lex.lang = value.to_owned();
-            } else if key == "match" {
-                lex.match_syllables = match value {
-                    "words" => false,
-                    "syllables" => true,
-                    _ => {
-                        return Err(err(format!(
-                            "match is `words` or `syllables`, got {value:?}"
-                        )))
-                    }
-                };
-            } else if let Some(n) = key.strip_prefix("number.") {
-                let n = parse_square_number(n)
-                    .ok_or_else(|| err(format!("bad square number in {key:?}")))?;
-                lex.numbers
-                    .entry(n)
-                    .or_default()
-                    .extend(alternatives().map(words_of).filter(|w| !w.is_empty()));
-            } else if let Some(n) = key.strip_prefix("number-from.") {
-                let n = parse_square_number(n)
-                    .ok_or_else(|| err(format!("bad square number in {key:?}")))?;
-                lex.numbers_from
-                    .entry(n)
-                    .or_default()
-                    .extend(alternatives().map(words_of).filter(|w| !w.is_empty()));
-            } else if key == "move" || key == "capture" {
-                let mut ts = Vec::new();
-                for a in alternatives() {
-                    let t = parse_template(a).map_err(err)?;
-                    if !t.contains(&Slot::To)
-                        || !(t.contains(&Slot::From) || t.contains(&Slot::FromGen))
-                    {
-                        return Err(err(format!(
-                            "{key} template {a:?} needs {{from}} (or {{from-gen}}) and {{to}}"
-                        )));
-                    }
-                    ts.push(t);
-                }
-                if key == "move" {
-                    &mut lex.moves
-                } else {
-                    &mut lex.captures
-                }
-                .extend(ts);
-            } else if key == "taken" {
-                lex.taken.extend(alternatives().map(words_of));
-            } else if let Some(name) = key.strip_prefix("command.") {
-                let kind = CommandKind::from_name(name)
-                    .ok_or_else(|| err(format!("unknown command {name:?}")))?;
-                for a in alternatives() {
-                    let t = parse_template(a).map_err(err)?;
-                    if t.is_empty() {
-                        return Err(err(format!("empty phrasing for command {name}")));
-                    }
-                    lex.commands.entry(kind).or_default().push(t);
-                }
-            } else if key == "confusion" {
-                let parts: Vec<&str> = value.split_whitespace().collect();
-                let [heard, meant, cost] = parts[..] else {
-                    return Err(err(format!(
-                        "confusion needs `heard meant cost`, got {value:?}"
-                    )));
-                };
-                let cost: f32 = cost
-                    .parse()
-                    .map_err(|_| err(format!("bad cost {cost:?}")))?;
-                if !(0.0..=1.0).contains(&cost) {
-                    return Err(err(format!("cost {cost} is outside 0..1")));
-                }
-                lex.confusions
-                    .insert((heard.to_lowercase(), meant.to_lowercase()), cost);
-            } else {
-                return Err(err(format!("unknown key {key:?}")));
-            }
-        }
-        lex.compose_numbers()?;
-        if lex.moves.is_empty() {
-            lex.moves.push(vec![Slot::From, Slot::To]);
-        }
-        if lex.captures.is_empty() {
-            lex.captures.clone_from(&lex.moves);
-        }
-        Ok(lex)
+    /// The phrasebook the words came from.
+    #[must_use]
+    pub fn phrasebook(&self) -> &Phrasebook {
+        self.announcer.phrasebook()
     }
 
-    fn compose_numbers(&mut self) -> Result<(), LexiconError> {
-        for n in 1..=50u8 {
-            for table in [&mut self.numbers, &mut self.numbers_from] {
-                if table.contains_key(&n) || n <= 20 || n % 10 == 0 {
-                    continue;
-                }
-                let (Some(tens), Some(units)) = (table.get(&(n / 10 * 10)), table.get(&(n % 10)))
-                else {
-                    continue;
-                };
-                let mut forms = Vec::new();
-                for t in tens {
-                    for u in units {
-                        forms.push(t.iter().chain(u).cloned().collect());
-                    }
-                }
-                table.insert(n, forms);
-            }
-            if !self.numbers.contains_key(&n) {
-                return Err(LexiconError::Missing(format!(
-                    "words for square {n} (number.{n})"
-                )));
-            }
-        }
-        Ok(())
+    /// An announcer speaking this language (for the reasons of refusals,
+    /// in the same words `tandem say` and the daemon use).
+    #[must_use]
+    pub fn announcer(&self) -> &Announcer {
+        &self.announcer
     }
 
-    /// How square `n` is said (nominative); empty if unknown.
+    /// How number `n` (1-50) is said, nominative; empty if unknown.
     #[must_use]
     pub fn number(&self, n: u8) -> &[Words] {
         self.numbers.get(&n).map_or(&[], Vec::as_slice)
     }
 
-    /// How square `n` is said after "from"; falls back to the nominative.
+    /// How square number `n` is said after "from"; falls back to the nominative.
     #[must_use]
     pub fn number_from(&self, n: u8) -> &[Words] {
         self.numbers_from
             .get(&n)
             .map_or_else(|| self.number(n), Vec::as_slice)
+    }
+
+    /// The ways a file a-h (0-7) is said: letter, annex E name, and the
+    /// phrasebook's `[listen.files]`.
+    #[must_use]
+    pub fn file(&self, i: usize) -> &[Words] {
+        self.files.get(i).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every way a square is said in a variant: its number in international
+    /// draughts (001 ch. I 2.6), its file and rank in 64-square draughts
+    /// (001 ch. I 2.6.4) with every word for the file ("ce trzy", "c trzy",
+    /// "Cesar trzy"; 002 annex E.2.1).
+    #[must_use]
+    pub fn square(&self, variant: Variant, sq: Square) -> Vec<Words> {
+        if !variant.algebraic_notation() {
+            return self.number(sq.number()).to_vec();
+        }
+        let (file, rank) = variant.algebraic(sq);
+        let mut out = Vec::new();
+        for f in self.file(usize::from((file as u8).saturating_sub(b'a'))) {
+            for r in self.number(rank) {
+                out.push(f.iter().chain(r).cloned().collect());
+            }
+        }
+        out
+    }
+
+    /// [`Lexicon::square`] in the form used after "from" (the genitive of
+    /// square numbers; algebraic squares do not change).
+    #[must_use]
+    pub fn square_from(&self, variant: Variant, sq: Square) -> Vec<Words> {
+        if variant.algebraic_notation() {
+            self.square(variant, sq)
+        } else {
+            self.number_from(sq.number()).to_vec()
+        }
     }
 
     /// Every word the lexicon can produce (for checking a model's vocabulary).
@@ -384,6 +375,7 @@ impl Lexicon {
             .values()
             .chain(self.numbers_from.values())
             .flatten()
+            .chain(self.files.iter().flatten())
             .for_each(&mut add);
         self.taken.iter().for_each(&mut add);
         for t in self
@@ -414,51 +406,31 @@ impl Lexicon {
         }
     }
 
-    /// Reads a number spoken at the start of `tokens` (see [`Lexicon::tokens`]),
-    /// longest match first (nominative or "from" forms): `(number, tokens used)`.
+    /// Reads a square named at the start of `tokens` (see
+    /// [`Lexicon::tokens`]), longest match first (nominative or "from"
+    /// forms): `(square, tokens used)`.
     #[must_use]
-    pub fn read_number(&self, words: &[String]) -> Option<(u8, usize)> {
-        let mut best: Option<(u8, usize)> = None;
-        for (&n, forms) in self.numbers.iter().chain(self.numbers_from.iter()) {
-            for f in forms {
+    pub fn read_square(&self, variant: Variant, tokens: &[String]) -> Option<(Square, usize)> {
+        let mut best: Option<(Square, usize)> = None;
+        for sq in variant.all_squares() {
+            for f in self
+                .square(variant, sq)
+                .iter()
+                .chain(&self.square_from(variant, sq))
+            {
                 let f = &self.tokens(f);
                 let len = f.len();
-                if words.len() >= len
-                    && words[..len].iter().zip(f).all(|(a, b)| fold(a) == fold(b))
+                if len > 0
+                    && tokens.len() >= len
+                    && tokens[..len].iter().zip(f).all(|(a, b)| fold(a) == fold(b))
                     && best.map_or(true, |(_, l)| len > l)
                 {
-                    best = Some((n, len));
+                    best = Some((sq, len));
                 }
             }
         }
         best
     }
-}
-
-fn parse_square_number(s: &str) -> Option<u8> {
-    s.trim().parse::<u8>().ok().filter(|n| (1..=50).contains(n))
-}
-
-fn parse_template(s: &str) -> Result<Template, String> {
-    let mut out = Vec::new();
-    for tok in s.split_whitespace() {
-        out.push(match tok {
-            "{from}" => Slot::From,
-            "{from-gen}" => Slot::FromGen,
-            "{to}" => Slot::To,
-            "{n}" => Slot::N,
-            t if t.starts_with('{') => return Err(format!("unknown slot {t}")),
-            t => {
-                let ws = words_of(t);
-                if ws.len() != 1 {
-                    return Err(format!("bad word {t:?}"));
-                }
-                // words_of yields exactly one word here (checked above).
-                Slot::Word(ws.into_iter().next().expect("one word"))
-            }
-        });
-    }
-    Ok(out)
 }
 
 /// A word with Polish (and other Latin) diacritics removed, for matching
@@ -485,7 +457,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn builtin_lexicons_parse() {
+    fn builtin_lexicons_come_from_the_phrasebooks() {
         for lex in [Lexicon::polish(), Lexicon::english()] {
             for n in 1..=50 {
                 assert!(
@@ -500,6 +472,7 @@ mod tests {
                 "{} lacks commands",
                 lex.lang
             );
+            assert!(!lex.confusions.is_empty());
         }
         let pl = Lexicon::polish();
         assert_eq!(
@@ -518,34 +491,58 @@ mod tests {
             Lexicon::english().number(45),
             &[vec!["forty".to_owned(), "five".to_owned()]]
         );
+        // English has no genitive: the nominative is used after "from".
+        assert_eq!(
+            Lexicon::english().number_from(7),
+            &[vec!["seven".to_owned()]]
+        );
+        assert_eq!(
+            pl.confusions.get(&("dwie".to_owned(), "dwa".to_owned())),
+            Some(&0.1)
+        );
     }
 
     #[test]
-    fn read_number_prefers_the_longest() {
+    fn algebraic_squares_have_every_file_word() {
         let pl = Lexicon::polish();
+        let c3 = Square::new(22).unwrap();
+        let forms: Vec<String> = pl
+            .square(Variant::SixtyFour, c3)
+            .iter()
+            .map(|w| w.join(" "))
+            .collect();
+        for f in ["ce trzy", "cesar trzy", "c trzy", "cé trzy", "cezar trzy"] {
+            assert!(forms.contains(&f.to_owned()), "{f} not in {forms:?}");
+        }
         assert_eq!(
-            pl.read_number(&words_of("trzydzieści dwa na")),
-            Some((32, 2))
+            pl.square(Variant::International, c3),
+            [vec!["dwadzieścia".to_owned(), "dwa".to_owned()]]
         );
-        assert_eq!(pl.read_number(&words_of("trzydzieści na")), Some((30, 1)));
-        assert_eq!(pl.read_number(&words_of("z trzydziestu")), None);
-        assert_eq!(pl.read_number(&words_of("piec")), Some((5, 1)));
+        let en = Lexicon::english();
+        let h8 = Square::new(4).unwrap();
+        let forms: Vec<String> = en
+            .square(Variant::SixtyFour, h8)
+            .iter()
+            .map(|w| w.join(" "))
+            .collect();
+        assert!(forms.contains(&"hector eight".to_owned()), "{forms:?}");
+        assert!(forms.contains(&"aitch eight".to_owned()), "{forms:?}");
     }
 
     #[test]
-    fn bad_lines_are_reported_with_their_number() {
-        let e = Lexicon::parse("lang = xx\nnumber.51 = foo\n").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "lexicon line 2: bad square number in \"number.51\""
-        );
-        let e = Lexicon::parse("lang = xx\nnumber.1 = a\n").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "lexicon is missing words for square 2 (number.2)"
-        );
-        let e = Lexicon::parse("move = {from} na").unwrap_err();
-        assert!(e.to_string().contains("needs {from}"), "{e}");
+    fn read_square_prefers_the_longest() {
+        let pl = Lexicon::polish();
+        let v = Variant::International;
+        let n = |w: &str| {
+            pl.read_square(v, &words_of(w))
+                .map(|(s, l)| (s.number(), l))
+        };
+        assert_eq!(n("trzydzieści dwa na"), Some((32, 2)));
+        assert_eq!(n("trzydzieści na"), Some((30, 1)));
+        assert_eq!(n("z trzydziestu"), None);
+        assert_eq!(n("piec"), Some((5, 1)));
+        let a = pl.read_square(Variant::SixtyFour, &words_of("cezar trzy de cztery"));
+        assert_eq!(a.map(|(s, l)| (s.number(), l)), Some((22, 2)));
     }
 
     #[test]

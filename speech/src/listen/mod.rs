@@ -1,7 +1,7 @@
 //! Speech input: the blind player moves and asks by voice.
 //!
-//! - [`lexicon`]: the words per language (numbers 1-50, phrasings, commands,
-//!   typical mis-hearings), from data files.
+//! - [`lexicon`]: the words per language (square names, phrasings, commands,
+//!   typical mis-hearings), from the speech [`Phrasebook`](crate::Phrasebook).
 //! - [`grammar`]: for a position, every phrasing of every LEGAL move and of the
 //!   commands; a transcript matched against them with a weighted edit
 //!   distance ([`matcher`]) becomes a [`Heard`]. Pure and table-tested.
@@ -28,7 +28,7 @@ pub mod vosk;
 use std::fmt;
 
 pub use grammar::{understand, Candidate, ConfirmPolicy, Grammar, Heard, IllegalReason};
-pub use lexicon::{CommandKind, Lexicon, LexiconError};
+pub use lexicon::{CommandKind, Lexicon};
 
 /// The sample rate every recognizer takes: 16 kHz, mono, signed 16 bit.
 pub const SAMPLE_RATE: u32 = 16_000;
