@@ -1,0 +1,146 @@
+//! Typed move -> journal synced (fsync) -> announcement queued -> braille
+//! written (the braille driver thread writing to a memory display), as
+//! criterion's timing of the whole path plus percentiles of each stage.
+//!
+//! `cargo bench -p tandem --bench move_latency`
+
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use tandem::journal::Source;
+use tandem::session::{Blind, Cmd, GameSetup, Outputs, Session, DEFAULT_WARNINGS};
+use tandem_braille::display::memory::{MemoryDisplay, MemoryHandle};
+use tandem_braille::driver::{self, DisplayDriver, DriverHandle};
+use tandem_braille::{StatusInfo, View};
+use tandem_rules::clock::TimeControl;
+use tandem_rules::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::{GameOptions, Position, Variant};
+use tokio::sync::{broadcast, mpsc};
+
+struct Table {
+    _dir: tempfile::TempDir,
+    session: Session,
+    speech: mpsc::UnboundedReceiver<tandem_speech::Utterance>,
+    display: MemoryHandle,
+    _driver: DriverHandle,
+    next: usize,
+}
+
+fn moves() -> Vec<String> {
+    let path = format!(
+        "{}/../rules/tests/data/pdn/dutch96h.pdn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("test game");
+    match replay(&parse_pdn(&text)[0], Variant::International) {
+        Replay::Ok(g) => g.move_texts(),
+        _ => panic!("the bench game does not replay"),
+    }
+}
+
+fn table() -> Table {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (tx, speech) = mpsc::unbounded_channel();
+    let (notices, _) = broadcast::channel(1024);
+    let start = Position::start(Variant::International);
+    let (d, display) = MemoryDisplay::new(40);
+    let drv = driver::spawn(DisplayDriver::new(
+        d,
+        start,
+        StatusInfo::new(start.turn()),
+        View::List,
+    ))
+    .expect("driver");
+    let out = Outputs {
+        speech: tx,
+        braille: Some(drv.input.clone()),
+        notices,
+    };
+    let setup = GameSetup {
+        start,
+        control: TimeControl::lookup("90m").expect("control"),
+        warnings: DEFAULT_WARNINGS.to_vec(),
+        white: None,
+        black: None,
+        event: None,
+        blind: Blind::White,
+        lang: "pl".into(),
+        options: GameOptions::default(),
+    };
+    let session = Session::start(&setup, &dir.path().join("g.jsonl"), out).expect("session");
+    Table {
+        _dir: dir,
+        session,
+        speech,
+        display,
+        _driver: drv,
+        next: 0,
+    }
+}
+
+/// Plays the next move; returns the times to journal+apply (handle returns
+/// after the fsync and the queueing), to the utterance being queued, and to
+/// the braille line being written.
+fn one_move(t: &mut Table, moves: &[String]) -> (Duration, Duration) {
+    if t.next == moves.len() {
+        *t = table();
+    }
+    let writes = t.display.write_count();
+    let t0 = Instant::now();
+    let r = t
+        .session
+        .handle(Cmd::Move(moves[t.next].clone()), Source::Typed);
+    let handled = t0.elapsed();
+    assert!(r.ok);
+    assert!(
+        t.speech.try_recv().is_ok(),
+        "the announcement is queued when handle returns"
+    );
+    while t.display.write_count() == writes {
+        std::hint::spin_loop();
+    }
+    let braille = t0.elapsed();
+    while t.speech.try_recv().is_ok() {}
+    t.next += 1;
+    (handled, braille)
+}
+
+fn pct(v: &mut [Duration], p: f64) -> Duration {
+    v.sort();
+    v[((v.len() - 1) as f64 * p) as usize]
+}
+
+fn bench(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let _g = rt.enter();
+    let moves = moves();
+    let mut t = table();
+    // Percentiles of each stage over 1000 moves.
+    let (mut h, mut b) = (Vec::new(), Vec::new());
+    for _ in 0..1000 {
+        let (x, y) = one_move(&mut t, &moves);
+        h.push(x);
+        b.push(y);
+    }
+    for (name, v) in [
+        ("journal synced + announcement queued", &mut h),
+        ("braille written", &mut b),
+    ] {
+        println!(
+            "move latency, {name}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
+            pct(v, 0.5),
+            pct(v, 0.9),
+            pct(v, 0.99),
+            pct(v, 1.0)
+        );
+    }
+    c.bench_function("typed move to braille written", |bch| {
+        bch.iter(|| one_move(&mut t, &moves))
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
