@@ -94,6 +94,17 @@ fn illegal_moves_are_never_moves() {
     ]);
     assert_eq!(v["kind"], "illegal");
     assert_eq!(v["reason"], "capture-compulsory");
+    assert_eq!(v["text"], "40-34");
+    assert!(v.get("move").is_none(), "{v}");
+    // The reason in the same words `tandem say` uses for that move.
+    let (code, said, _) = tandem(&["say", "40-34", "--lang", "en", "--fen", "W:W27,40:B22,49"]);
+    assert_ne!(code, 0, "an illegal move is refused by tandem say too");
+    assert_eq!(
+        v["message"].as_str(),
+        Some(said.trim()),
+        "tandem hear and tandem say give the same reason"
+    );
+    assert!(said.starts_with("Capture is compulsory"), "{said}");
 }
 
 #[test]

@@ -5,7 +5,11 @@
 //! position: a legal move, a command, an ambiguity, an illegal move with the
 //! reason, or nothing. With `--json`, one object:
 //! `{"kind": "move", "move": "32-28", "confidence": 0.93, "transcript": "..."}`.
-//! A phrase naming an illegal move is never `"kind": "move"`.
+//! A phrase naming an illegal move is never `"kind": "move"`: it is
+//! `{"kind": "illegal", "from": 32, "to": 26, "text": "32-26", "reason":
+//! "unreachable", "message": "...", "transcript": "..."}`, the reason being the
+//! rules engine's (`notation::resolve`) in the phrasebook's words, exactly as
+//! `tandem say 32-26` gives it.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -118,9 +122,7 @@ fn describe(h: &Heard) -> String {
                 .collect();
             format!("ambiguous: {}", c.join(" or "))
         }
-        Heard::Illegal {
-            from, to, message, ..
-        } => format!("illegal: {from}-{to}: {message}"),
+        Heard::Illegal { text, message, .. } => format!("illegal: {text}: {message}"),
         Heard::Unknown { transcript } => format!("not understood: {transcript:?}"),
         other => format!("{other:?}"),
     }

@@ -10,7 +10,8 @@
 use std::collections::BTreeSet;
 
 use serde::Serialize;
-use tandem_rules::{notation::write_move, Color, Move, Position, Square};
+use tandem_rules::notation::{resolve, write_move, ResolveError};
+use tandem_rules::{Move, Position};
 
 use super::lexicon::{words_of, CommandKind, Lexicon, Slot, Template, Words};
 use super::matcher::{Costs, MAX_COST, TIE_WINDOW};
@@ -187,8 +188,11 @@ pub struct Candidate {
     pub cost: f64,
 }
 
-/// Why a spoken move is not legal (a code for programs, and words for logs;
-/// what the player hears comes from the phrasebook).
+/// Why a spoken move is not legal: a code for programs, one per
+/// [`ResolveError`] of the rules engine (what the player hears is the
+/// phrasebook's wording of that error, [`Announcer::on_rejected`]).
+///
+/// [`Announcer::on_rejected`]: crate::Announcer::on_rejected
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
@@ -197,12 +201,44 @@ pub enum IllegalReason {
     NoPiece,
     /// The piece there belongs to the opponent.
     NotYourPiece,
-    /// A capture is compulsory (001 ch. I 4.13) and this move does not capture enough.
+    /// A capture is compulsory (001 ch. I 4.2) and this move does not capture.
     CaptureCompulsory,
+    /// The largest capture must be taken (001 ch. I 4.13).
+    NotLargestCapture,
+    /// A man does not move backwards without capturing (001 ch. I 3.4).
+    WrongDirection,
+    /// The end square is occupied.
+    Occupied,
     /// The piece cannot get there.
     Unreachable,
-    /// The square does not exist on this board.
+    /// The captured squares named fit no capture with that start and end.
+    NoSuchRoute,
+    /// The squares do not make a move on this board.
     BadSquare,
+    /// The game is over: there are no moves.
+    NoMoves,
+}
+
+impl IllegalReason {
+    /// The code of a rules-engine refusal.
+    #[must_use]
+    pub fn of(e: &ResolveError) -> IllegalReason {
+        match e {
+            ResolveError::NoMoves => IllegalReason::NoMoves,
+            ResolveError::NoPiece { .. } => IllegalReason::NoPiece,
+            ResolveError::NotYourPiece { .. } => IllegalReason::NotYourPiece,
+            ResolveError::CaptureCompulsory { .. } => IllegalReason::CaptureCompulsory,
+            ResolveError::NotLargestCapture { .. } => IllegalReason::NotLargestCapture,
+            ResolveError::WrongDirection { .. } => IllegalReason::WrongDirection,
+            ResolveError::Occupied { .. } => IllegalReason::Occupied,
+            ResolveError::Unreachable { .. } => IllegalReason::Unreachable,
+            ResolveError::NoSuchRoute { .. } | ResolveError::Ambiguous { .. } => {
+                IllegalReason::NoSuchRoute
+            }
+            // Syntax, and any reason the rules engine adds later.
+            _ => IllegalReason::BadSquare,
+        }
+    }
 }
 
 /// What tandem understood from what was heard.
@@ -244,19 +280,30 @@ pub enum Heard {
         candidates: Vec<Candidate>,
         /// What the recognizer returned.
         transcript: String,
+        /// The candidate moves themselves, best first (for
+        /// [`ResolveError::Ambiguous`] and the announcer's question).
+        #[serde(skip)]
+        moves: Vec<Move>,
     },
-    /// The words name a move that is not legal here.
+    /// The words name a move that is not legal here. Never played.
     Illegal {
-        /// Start square as spoken.
+        /// Start square as spoken (its number).
         from: u8,
-        /// End square as spoken.
+        /// End square as spoken (its number).
         to: u8,
+        /// The squares heard, as a move text for the rules engine
+        /// (`32-26`, `c3-e5`).
+        text: String,
         /// Why it is not legal.
         reason: IllegalReason,
-        /// The same in words, for logs.
+        /// The reason in the phrasebook's words, as the announcer says it
+        /// ([`Announcer::on_rejected`](crate::Announcer::on_rejected)).
         message: String,
         /// What the recognizer returned.
         transcript: String,
+        /// The rules engine's refusal, for the announcer.
+        #[serde(skip)]
+        error: ResolveError,
     },
     /// Nothing understood clearly: ask the player to repeat.
     Unknown {
@@ -424,9 +471,17 @@ fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcri
             // Two commands tie: nothing sensible to offer; ask to repeat.
             return Heard::Unknown { transcript };
         }
+        let moves = rivals
+            .iter()
+            .filter_map(|(m, _)| match m {
+                Meaning::Move(i) => Some(grammar.moves[*i]),
+                Meaning::Command(..) => None,
+            })
+            .collect();
         return Heard::Ambiguous {
             candidates,
             transcript,
+            moves,
         };
     }
     match meaning {
@@ -449,95 +504,58 @@ fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcri
     }
 }
 
-/// Reads the words as "start square, connectives, end square" by exact
-/// number words; if that names a move that is not legal, say why.
+/// Reads the squares in the words (exact square words, other words
+/// skipped) and asks the rules engine about them as a move text: if they name
+/// a move that is not legal, the reason is the engine's ([`resolve`]), in the
+/// phrasebook's words, exactly as `tandem say` and the daemon give it.
 fn illegal_or_unknown(
     pos: &Position,
     lex: &Lexicon,
     heard: &[String],
     transcript: String,
 ) -> Heard {
-    let mut numbers = Vec::new();
+    let variant = pos.variant();
+    let mut squares = Vec::new();
     let mut i = 0;
     while i < heard.len() {
-        if let Some((sq, len)) = lex.read_square(pos.variant(), &heard[i..]) {
-            numbers.push(sq.number());
+        if let Some((sq, len)) = lex.read_square(variant, &heard[i..]) {
+            squares.push(sq);
             i += len;
         } else {
             i += 1;
         }
     }
-    // Exactly two squares and nothing else that counts: otherwise the words
-    // are too garbled to say which move was meant.
-    let [from, to] = numbers[..] else {
+    // At least a start and an end square; otherwise the words are too
+    // garbled to say which move was meant.
+    let [first, _, ..] = squares[..] else {
         return Heard::Unknown { transcript };
     };
-    let (reason, message) = why_illegal(pos, from, to);
-    Heard::Illegal {
-        from,
-        to,
-        reason,
-        message,
-        transcript,
+    // Spoken: start, end, then the captured squares ("piętnaście bije
+    // cztery zbijając ..."); as a move text: start, captured squares, end.
+    let mut ordered = vec![first];
+    ordered.extend_from_slice(&squares[2..]);
+    ordered.push(squares[1]);
+    let last = squares[1];
+    let text = ordered
+        .iter()
+        .map(|&s| variant.square_name(s))
+        .collect::<Vec<_>>()
+        .join("-");
+    match resolve(pos, &text) {
+        // The squares name a legal move (or several), but the words around
+        // them matched no phrasing closely enough: nothing is played on a
+        // guess, the player is asked to repeat.
+        Ok(_) | Err(ResolveError::Ambiguous { .. }) => Heard::Unknown { transcript },
+        Err(error) => Heard::Illegal {
+            from: first.number(),
+            to: last.number(),
+            reason: IllegalReason::of(&error),
+            message: lex.announcer().on_rejected(pos, &text, &error).text(),
+            text,
+            transcript,
+            error,
+        },
     }
-}
-
-/// Why `from`-`to` is not a legal move in `pos` (the caller checked that it
-/// is not).
-#[must_use]
-pub fn why_illegal(pos: &Position, from: u8, to: u8) -> (IllegalReason, String) {
-    let v = pos.variant();
-    let (Some(f), Some(t)) = (Square::new(from), Square::new(to)) else {
-        return (
-            IllegalReason::BadSquare,
-            format!("there is no square {from} or {to}"),
-        );
-    };
-    if !v.contains(f) || !v.contains(t) {
-        return (
-            IllegalReason::BadSquare,
-            format!(
-                "the board has no square {}",
-                if v.contains(f) { to } else { from }
-            ),
-        );
-    }
-    let Some(piece) = pos.piece_at(f) else {
-        return (
-            IllegalReason::NoPiece,
-            format!("there is no piece on {from}"),
-        );
-    };
-    let turn: Color = pos.turn();
-    if piece.color != turn {
-        return (
-            IllegalReason::NotYourPiece,
-            format!(
-                "the piece on {from} is {}'s, and it is {turn}'s move",
-                piece.color
-            ),
-        );
-    }
-    let moves = pos.legal_moves();
-    if let Some(c) = moves.iter().find(|m| m.is_capture()) {
-        // 001 ch. I 4.13: capturing is compulsory, and the largest capture must be taken.
-        let mut by: Vec<u8> = moves.iter().map(|m| m.from().number()).collect();
-        by.sort_unstable();
-        by.dedup();
-        let by: Vec<String> = by.iter().map(u8::to_string).collect();
-        return (
-            IllegalReason::CaptureCompulsory,
-            format!(
-                "capture is compulsory: {} piece(s) must be taken, by {}",
-                c.capture_count(),
-                by.join(" or ")
-            ),
-        );
-    }
-    (
-        IllegalReason::Unreachable,
-        format!("the piece on {from} cannot move to {to}"),
-    )
 }
 
 #[cfg(test)]
@@ -607,6 +625,33 @@ mod tests {
             ),
             "{h:?}"
         );
+    }
+
+    #[test]
+    fn the_reason_is_the_rules_engine_s_in_the_announcer_s_words() {
+        let pl = Lexicon::polish();
+        let fen = "W:W27,40:B22,49";
+        let h = hear(&pl, Some(fen), "czterdzieści trzydzieści pięć");
+        let pos = Position::from_fen(Variant::International, fen).unwrap();
+        let err = resolve(&pos, "40-35").unwrap_err();
+        let said = pl.announcer().on_rejected(&pos, "40-35", &err).text();
+        assert!(said.starts_with("Bicie jest obowiązkowe"), "{said}");
+        assert_eq!(
+            h,
+            Heard::Illegal {
+                from: 40,
+                to: 35,
+                text: "40-35".to_owned(),
+                reason: IllegalReason::CaptureCompulsory,
+                message: said,
+                transcript: "czterdzieści trzydzieści pięć".to_owned(),
+                error: err,
+            }
+        );
+        // Squares that do name a legal move, lost in noise: not a guess,
+        // and not a refusal either.
+        let h = hear(&pl, None, "trzydzieści dwa eee eee eee dwadzieścia osiem");
+        assert!(matches!(h, Heard::Unknown { .. }), "{h:?}");
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! | same word without diacritics ("piec"/"pięć") | 0.05 |
 //! | listed mis-hearing (`confusion = heard meant cost`) | as listed |
 //! | one connective or filler for another ("na"/"do") | 0.3 |
+//! | one square word for another ("trzydzieści"/"dwadzieścia", "ce"/"de") | 1.0 |
 //! | other substitution | 0.3 + 0.7 x letter edit distance / longer length |
 //! | connective or filler heard but not in the phrase | 0.35 (`[unk]`: 0.5) |
 //! | connective of the phrase not heard | 0.35 |
@@ -48,12 +49,15 @@ impl<'a> Costs<'a> {
     /// Costs for a lexicon's words.
     #[must_use]
     pub fn new(lex: &'a Lexicon) -> Costs<'a> {
+        // Square words: numbers (nominative and "from" forms) and file words.
         let mut number_words = HashSet::new();
-        for n in 1..=50 {
-            for form in lex.number(n).iter().chain(lex.number_from(n)) {
-                for w in lex.tokens(form) {
-                    number_words.insert(fold(&w));
-                }
+        let files = (0..8).flat_map(|i| lex.file(i));
+        for form in (1..=50)
+            .flat_map(|n| lex.number(n).iter().chain(lex.number_from(n)))
+            .chain(files)
+        {
+            for w in lex.tokens(form) {
+                number_words.insert(fold(&w));
             }
         }
         // Words that only commands use ("zegar", "pole"): what makes a
@@ -112,6 +116,12 @@ impl<'a> Costs<'a> {
         let plain = |w: &str| !self.is_number(w) && !self.keywords.contains(w) && w != "[unk]";
         if plain(heard) && plain(meant) {
             return CONNECTIVE_SWAP;
+        }
+        if self.is_number(heard) && self.is_number(meant) {
+            // A square word heard clearly is never turned into another one
+            // ("trzydzieści" into "dwadzieścia"): that would play a move the
+            // player did not name. Only listed mis-hearings may do it.
+            return NUMBER_INDEL;
         }
         let a: Vec<char> = fh.chars().collect();
         let b: Vec<char> = fm.chars().collect();
