@@ -532,8 +532,10 @@ impl<'a> Gen<'a> {
         }
         let from = self.geo.bit_to_sq[self.from_bit as usize];
         let to = self.sq(at);
-        if n >= 2 {
-            // Different routes to the same capture are one move.
+        if n >= 3 {
+            // Different routes to the same capture are one move. Two pieces
+            // can be taken by two routes only along one diagonal, which
+            // `king_caps` searches once, so duplicates start at three.
             if self
                 .out
                 .iter()
