@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs every check CI runs: formatting, clippy, all tests with every backend
+# feature against the real components (BRLTTY, speech-dispatcher, espeak-ng,
+# Vosk, ALSA), the deep perft counts in release mode, and a short fuzz run.
+# Run scripts/setup.sh --test first.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cd "$here/.."
+# shellcheck source=scripts/env.sh
+. "$here/env.sh"
+
+step() { echo; echo "=== $*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (all targets, all features) -D warnings"
+cargo clippy --workspace --all-targets --all-features -- -D warnings
+
+step "cargo test (all features, real components)"
+cargo test --workspace --all-features
+
+step "deep perft (release): published counts to depth 10-11"
+cargo test --release -p tandem-rules --test perft -- --ignored
+
+step "fuzz targets, briefly"
+fuzz_secs="${TANDEM_FUZZ_SECONDS:-20}"
+for t in $(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list); do
+  (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none -O "$t" -- \
+      -max_total_time="$fuzz_secs" -rss_limit_mb=2048 2>&1 | grep -E '^Done|panicked|SUMMARY' || true)
+  if ls fuzz/artifacts/"$t"/crash-* >/dev/null 2>&1; then
+    echo "fuzz target $t crashed: see fuzz/artifacts/$t" >&2
+    exit 1
+  fi
+done
+echo; echo "all checks passed"
