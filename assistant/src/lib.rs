@@ -4,13 +4,13 @@
 //! Everything testable lives in this library; `main.rs` only calls [`cli::main`].
 
 pub mod cli;
+pub mod client;
 pub mod cmd;
+pub mod config;
+pub mod control;
+pub mod export;
 pub mod journal;
 pub mod messages;
-pub mod session;
-pub mod client;
-pub mod control;
-pub mod config;
 pub mod outputs;
 pub mod screen;
-pub mod export;
+pub mod session;

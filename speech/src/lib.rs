@@ -28,7 +28,8 @@ pub mod utterance;
 
 pub use announcer::{AnnounceOptions, Announcer, ClockReport, SideClock, SquareDiff};
 pub use phrasebook::{
-    CommandWord, ListenWords, Mishearing, Phrasebook, PhrasebookError, SquareStyle, SquareWords, Value,
+    CommandWord, ListenWords, Mishearing, Phrasebook, PhrasebookError, SquareStyle, SquareWords,
+    Value,
 };
 pub use utterance::{Kind, Priority, Utterance};
 
