@@ -159,6 +159,48 @@ fn plain_output_and_bad_input() {
 }
 
 #[test]
+fn sixty_four_squares_by_letter_and_annex_e_name() {
+    for text in [
+        "cé trzy na de cztery",
+        "Cezar trzy Dawid cztery",
+        "c trzy d cztery",
+    ] {
+        let v = json(&["hear", "--variant", "sixty-four", "--text", text, "--json"]);
+        assert_eq!(
+            (v["kind"].as_str(), v["move"].as_str()),
+            (Some("move"), Some("c3-d4")),
+            "{text}: {v}"
+        );
+    }
+    let v = json(&[
+        "hear",
+        "--variant",
+        "sixty-four",
+        "--lang",
+        "en",
+        "--text",
+        "Cesar three takes Eva five",
+        "--fen",
+        "W:W22:B18",
+        "--json",
+    ]);
+    assert_eq!(v["move"], "c3xe5", "{v}");
+    let v = json(&[
+        "hear",
+        "--variant",
+        "sixty-four",
+        "--text",
+        "ce trzy be dwa",
+        "--json",
+    ]);
+    assert_eq!(
+        (v["kind"].as_str(), v["text"].as_str()),
+        (Some("illegal"), Some("c3-b2"))
+    );
+    assert_eq!(v["message"], "Pole be dwa jest zajęte.");
+}
+
+#[test]
 fn the_phrasebook_file_of_tandem_say_is_the_one_listened_with() {
     let en = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/phrasebooks/en.toml");
     let v = json(&[

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 use tandem_rules::notation::{resolve, write_move, ResolveError};
-use tandem_rules::{Move, Position};
+use tandem_rules::{Move, Position, Square, Variant};
 
 use super::lexicon::{words_of, CommandKind, Lexicon, Slot, Template, Words};
 use super::matcher::{Costs, MAX_COST, TIE_WINDOW};
@@ -48,15 +48,15 @@ pub struct Grammar {
     pub phrases: Vec<Phrase>,
 }
 
-fn fill(t: &Template, lex: &Lexicon, from: u8, to: u8, n: u8) -> Vec<Words> {
+fn fill(t: &Template, lex: &Lexicon, v: Variant, from: Square, to: Square) -> Vec<Words> {
     let mut out: Vec<Words> = vec![Vec::new()];
     for slot in t {
         let forms: Vec<Words> = match slot {
             Slot::Word(w) => vec![vec![w.clone()]],
-            Slot::From => lex.number(from).to_vec(),
-            Slot::FromGen => lex.number_from(from).to_vec(),
-            Slot::To => lex.number(to).to_vec(),
-            Slot::N => lex.number(n).to_vec(),
+            Slot::From => lex.square(v, from),
+            Slot::FromGen => lex.square_from(v, from),
+            // `N` is the square of a command, given as `to`.
+            Slot::To | Slot::N => lex.square(v, to),
         };
         out = out
             .iter()
@@ -75,25 +75,29 @@ impl Grammar {
     /// (captures also followed by the captured squares in capture order, to
     /// settle an ambiguous capture), and every command.
     ///
-    /// Squares are spoken by number in both variants (001 ch. I 2.6).
+    /// Squares are spoken as the variant names them ([`Lexicon::square`]):
+    /// by number in international draughts (001 ch. I 2.6), by file and
+    /// rank in 64-square draughts (001 ch. I 2.6.4), the file as a letter or
+    /// an annex E name ("ce trzy", "Cezar trzy").
     #[must_use]
     pub fn build(pos: &Position, lex: &Lexicon) -> Grammar {
+        let v = pos.variant();
         let moves = pos.legal_moves();
         let notations = moves.iter().map(|m| write_move(pos, m)).collect();
         let mut phrases = Vec::new();
         for (i, m) in moves.iter().enumerate() {
-            let (from, to) = (m.from().number(), m.to().number());
+            let (from, to) = (m.from(), m.to());
             let templates = if m.is_capture() {
                 &lex.captures
             } else {
                 &lex.moves
             };
             for t in templates {
-                for words in fill(t, lex, from, to, 0) {
+                for words in fill(t, lex, v, from, to) {
                     if m.is_capture() {
                         let mut tails: Vec<Words> = vec![Vec::new()];
                         for sq in m.captured() {
-                            let forms = lex.number(sq.number());
+                            let forms = lex.square(v, sq);
                             tails = tails
                                 .iter()
                                 .flat_map(|p| {
@@ -125,8 +129,8 @@ impl Grammar {
         for (&kind, templates) in &lex.commands {
             for t in templates {
                 if t.contains(&Slot::N) {
-                    for sq in pos.variant().all_squares() {
-                        for words in fill(t, lex, 0, 0, sq.number()) {
+                    for sq in v.all_squares() {
+                        for words in fill(t, lex, v, sq, sq) {
                             phrases.push(Phrase {
                                 tokens: Vec::new(),
                                 words,
@@ -135,13 +139,18 @@ impl Grammar {
                         }
                     }
                 } else {
-                    for words in fill(t, lex, 0, 0, 0) {
-                        phrases.push(Phrase {
-                            tokens: Vec::new(),
-                            words,
-                            meaning: Meaning::Command(kind, None),
-                        });
-                    }
+                    let words = t
+                        .iter()
+                        .filter_map(|s| match s {
+                            Slot::Word(w) => Some(w.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    phrases.push(Phrase {
+                        tokens: Vec::new(),
+                        words,
+                        meaning: Meaning::Command(kind, None),
+                    });
                 }
             }
         }
@@ -376,17 +385,27 @@ fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 
-/// Turns digits in a transcript into the lexicon's words ("32 28" is
-/// understood like "trzydzieści dwa dwadzieścia osiem"), so typed text and
-/// recognizers that write numbers as digits work too.
-fn normalize(text: &str, lex: &Lexicon) -> Words {
-    let mut out = Vec::new();
+/// Turns squares written in a transcript into the lexicon's words ("32 28"
+/// is understood like "trzydzieści dwa dwadzieścia osiem", "c3 d4" like
+/// "ce trzy de cztery"), so typed text and recognizers that write digits
+/// work too. In 64-square draughts a digit after a file word is a rank.
+fn normalize(text: &str, lex: &Lexicon, v: Variant) -> Words {
+    let mut out: Words = Vec::new();
+    let is_file = |w: &str| (0..8).any(|i| lex.file(i).iter().any(|f| f.len() == 1 && f[0] == w));
     for w in words_of(text) {
-        match w.parse::<u8>() {
-            Ok(n) if (1..=50).contains(&n) => match lex.number(n).first() {
-                Some(f) => out.extend(f.iter().cloned()),
-                None => out.push(w),
-            },
+        let after_file = v.algebraic_notation() && out.last().is_some_and(|p| is_file(p));
+        let rank = w
+            .parse::<u8>()
+            .ok()
+            .filter(|r| after_file && (1..=v.size()).contains(r));
+        let form = match rank {
+            Some(r) => lex.number(r).first().cloned(),
+            None => v
+                .parse_square(&w)
+                .and_then(|sq| lex.square(v, sq).into_iter().next()),
+        };
+        match form {
+            Some(f) if w.chars().any(|c| c.is_ascii_digit()) => out.extend(f),
             _ => out.push(w),
         }
     }
@@ -423,7 +442,7 @@ pub fn understand(
 
 fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcript) -> Heard {
     let transcript = t.text.clone();
-    let heard: Words = normalize(&t.text, lex)
+    let heard: Words = normalize(&t.text, lex, pos.variant())
         .into_iter()
         .filter(|w| w != "[unk]")
         .collect();
@@ -561,7 +580,6 @@ fn illegal_or_unknown(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tandem_rules::Variant;
 
     fn hear(lex: &Lexicon, fen: Option<&str>, text: &str) -> Heard {
         let pos = fen.map_or_else(
