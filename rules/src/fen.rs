@@ -128,22 +128,6 @@ pub fn parse_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
     Ok(pos)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fuzz_regression_multibyte_list_start() {
-        // Found by the `fen` fuzz target: a list starting with a multi-byte character.
-        let s = String::from_utf8_lossy(&[0x77, 0x0a, 0x3a, 0xff, 0xff, 0xff]);
-        assert!(matches!(
-            parse_fen(Variant::International, &s),
-            Err(FenError::BadColor(_))
-        ));
-        assert!(parse_fen(Variant::International, "W:é1").is_err());
-    }
-}
-
 /// Writes the strict form.
 #[must_use]
 pub fn to_fen(pos: &Position) -> String {
@@ -165,4 +149,20 @@ pub fn to_fen(pos: &Position) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fuzz_regression_multibyte_list_start() {
+        // Found by the `fen` fuzz target: a list starting with a multi-byte character.
+        let s = String::from_utf8_lossy(&[0x77, 0x0a, 0x3a, 0xff, 0xff, 0xff]);
+        assert!(matches!(
+            parse_fen(Variant::International, &s),
+            Err(FenError::BadColor(_))
+        ));
+        assert!(parse_fen(Variant::International, "W:é1").is_err());
+    }
 }
