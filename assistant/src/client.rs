@@ -11,6 +11,20 @@ use serde_json::Value;
 
 use crate::control::frame::Request;
 
+/// The arbiter's secret for an arbiter action (`clock set …`, `takeback …`),
+/// from `TANDEM_ARBITER_SECRET` or the file named by `TANDEM_ARBITER_SECRET_FILE`;
+/// never sent with other requests.
+fn arbiter_secret(cmd: &str, arg: Option<&str>) -> Option<String> {
+    let arbiter = cmd == "takeback" || (cmd == "clock" && arg.is_some_and(|a| !a.trim().is_empty()));
+    if !arbiter {
+        return None;
+    }
+    std::env::var("TANDEM_ARBITER_SECRET").ok().or_else(|| {
+        let f = std::env::var_os("TANDEM_ARBITER_SECRET_FILE")?;
+        std::fs::read_to_string(f).ok()
+    })
+}
+
 /// A connection to a running daemon.
 #[derive(Debug)]
 pub struct Client {
@@ -61,6 +75,7 @@ impl Client {
             cmd: cmd.to_owned(),
             arg: arg.map(str::to_owned),
             id: None,
+            secret: arbiter_secret(cmd, arg),
         };
         let mut line = serde_json::to_vec(&req)?;
         line.push(b'\n');

@@ -46,6 +46,8 @@ pub enum Source {
     Control,
     /// tandem itself (clock events, resume).
     Tandem,
+    /// The control socket with the arbiter's secret (`clock set`, `takeback`).
+    Arbiter,
 }
 
 /// What the game was started with.
@@ -185,6 +187,44 @@ pub enum Event {
     Say {
         /// The words.
         text: String,
+    },
+    /// The arbiter set a side's remaining time (001 ch. VIII 3.1.2, ch. II 6.19).
+    ClockSet {
+        /// Whose clock.
+        side: Color,
+        /// The remaining time set.
+        remaining_ms: u64,
+        /// Who did it (always `arbiter`).
+        source: Source,
+    },
+    /// The arbiter took back the last plies after a mismatch (001 ch. VIII
+    /// 3.1.2: play goes back to the last position where the records agree).
+    /// Counted by the arbiter's ch. VIII 3.2 report.
+    Correction {
+        /// Plies taken back.
+        plies: u32,
+        /// The moves taken back, in strict notation, in the order they were played.
+        undone: Vec<String>,
+        /// Who did it (always `arbiter`).
+        source: Source,
+        /// Why (the arbiter's words; may be empty).
+        #[serde(default)]
+        reason: String,
+    },
+    /// The journal could not be written: tandem went on in memory.
+    JournalDegraded {
+        /// The write error.
+        error: String,
+        /// The first line that could not be written.
+        from_seq: u64,
+        /// Where the lines went meanwhile (a full copy of the journal), if anywhere.
+        #[serde(default)]
+        fallback: Option<PathBuf>,
+    },
+    /// The journal could be written again: every line kept meanwhile is in it.
+    JournalRecovered {
+        /// Lines that were kept in memory and are now written.
+        flushed: u64,
     },
     /// The daemon resumed this journal after a restart.
     Resumed {
@@ -364,7 +404,70 @@ impl Journal {
     }
 }
 
+/// Whether the journal is being written (`state` reports it as `journal_health`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct JournalHealth {
+    /// Every line so far is on disk in the journal file.
+    pub ok: bool,
+    /// The last write error, while not ok.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Lines kept in memory, not yet in the journal file.
+    pub pending: u64,
+    /// A full copy of the journal written elsewhere while the file could not
+    /// be written (kept afterwards for the arbiter).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<PathBuf>,
+    /// Whether the fallback copy holds every line (`pending` are safe there).
+    pub fallback_ok: bool,
+}
+
+/// A change of [`JournalHealth`] the session must announce.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HealthChange {
+    /// Writing failed: lines are kept in memory (and in `fallback` if given).
+    Degraded {
+        /// The error.
+        error: String,
+        /// The first line not written to the journal file.
+        from_seq: u64,
+        /// The full copy written elsewhere, if it could be.
+        fallback: Option<PathBuf>,
+    },
+    /// Every kept line is now in the journal file.
+    Recovered {
+        /// How many were written late.
+        flushed: u64,
+    },
+}
+
+/// Where a journal's fallback copy goes: `$XDG_STATE_HOME/tandem/fallback/`
+/// (else `~/.local/state/tandem/fallback/`), and `/tmp/tandem-fallback-$UID/`
+/// when that cannot be written either.
+#[must_use]
+pub fn fallback_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(s) = std::env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()) {
+        dirs.push(PathBuf::from(s).join("tandem").join("fallback"));
+    } else if let Some(h) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+        dirs.push(PathBuf::from(h).join(".local/state/tandem/fallback"));
+    }
+    dirs.push(PathBuf::from(format!(
+        "/tmp/tandem-fallback-{}",
+        rustix::process::getuid().as_raw()
+    )));
+    dirs
+}
+
 /// Appends records to a journal file, each one `fsync`ed.
+///
+/// A write that fails does not stop the game (a full or read-only disk must
+/// not cost a move): the line is kept in memory, chained as if written, and a
+/// full copy of the journal is written to a fallback file
+/// ([`fallback_dirs`]); every later append first tries the journal file again
+/// (cutting any half-written line off), and when it can be written, every
+/// kept line goes in, in order, so the chain on disk is whole. The session
+/// announces each [`HealthChange`] ([`JournalWriter::take_change`]).
 #[derive(Debug)]
 pub struct JournalWriter {
     file: File,
@@ -373,6 +476,22 @@ pub struct JournalWriter {
     head: String,
     last_t_ms: u64,
     buf: Vec<u8>,
+    /// Bytes of the file known good (complete, synced lines).
+    good_len: u64,
+    /// Lines (with their newline) not yet in the file, oldest first.
+    pending: Vec<u8>,
+    pending_lines: u64,
+    error: Option<String>,
+    fallback: Option<Fallback>,
+    fallback_dirs: Vec<PathBuf>,
+    change: Option<HealthChange>,
+}
+
+#[derive(Debug)]
+struct Fallback {
+    path: PathBuf,
+    /// `None` after the copy failed: nothing more is written there.
+    file: Option<File>,
 }
 
 /// The wall clock as RFC 3339 (UTC, milliseconds).
@@ -382,6 +501,31 @@ pub fn wall_now() -> String {
 }
 
 impl JournalWriter {
+    fn with_file(
+        file: File,
+        path: &Path,
+        seq: u64,
+        head: String,
+        last_t_ms: u64,
+        good_len: u64,
+    ) -> Self {
+        JournalWriter {
+            file,
+            path: path.to_owned(),
+            seq,
+            head,
+            last_t_ms,
+            buf: Vec::with_capacity(512),
+            good_len,
+            pending: Vec::new(),
+            pending_lines: 0,
+            error: None,
+            fallback: None,
+            fallback_dirs: fallback_dirs(),
+            change: None,
+        }
+    }
+
     /// Creates a new journal; refuses to overwrite an existing file (resume it instead).
     ///
     /// # Errors
@@ -396,14 +540,14 @@ impl JournalWriter {
             .open(path)?;
         // The new directory entry must survive a power loss too.
         sync_dir(path);
-        Ok(JournalWriter {
+        Ok(JournalWriter::with_file(
             file,
-            path: path.to_owned(),
-            seq: 0,
-            head: GENESIS.to_owned(),
-            last_t_ms: 0,
-            buf: Vec::with_capacity(512),
-        })
+            path,
+            0,
+            GENESIS.to_owned(),
+            0,
+            0,
+        ))
     }
 
     /// Opens a journal read with [`Journal::read`] for appending: a torn tail
@@ -424,14 +568,21 @@ impl JournalWriter {
             file.set_len(journal.good_len)?;
             file.sync_all()?;
         }
-        Ok(JournalWriter {
+        Ok(JournalWriter::with_file(
             file,
-            path: path.to_owned(),
-            seq: journal.records.len() as u64,
-            head: journal.head.clone(),
-            last_t_ms: journal.last_t_ms(),
-            buf: Vec::with_capacity(512),
-        })
+            path,
+            journal.records.len() as u64,
+            journal.head.clone(),
+            journal.last_t_ms(),
+            journal.good_len,
+        ))
+    }
+
+    /// Where fallback copies go (tests, and a config that names a folder).
+    #[must_use]
+    pub fn with_fallback_dirs(mut self, dirs: Vec<PathBuf>) -> JournalWriter {
+        self.fallback_dirs = dirs;
+        self
     }
 
     /// The file.
@@ -440,7 +591,7 @@ impl JournalWriter {
         &self.path
     }
 
-    /// Lines written so far (including those read on resume).
+    /// Lines written so far (including those read on resume and those kept in memory).
     #[must_use]
     pub fn len(&self) -> u64 {
         self.seq
@@ -452,11 +603,30 @@ impl JournalWriter {
         self.seq == 0
     }
 
-    /// Appends one event at game time `t_ms` and `fsync`s it (data only:
-    /// the file's size is data). Returns the record written.
+    /// Whether the journal file holds every line, and where the others are.
+    #[must_use]
+    pub fn health(&self) -> JournalHealth {
+        let fb = self.fallback.as_ref();
+        JournalHealth {
+            ok: self.error.is_none(),
+            error: self.error.clone(),
+            pending: self.pending_lines,
+            fallback: fb.map(|f| f.path.clone()),
+            fallback_ok: fb.is_some_and(|f| f.file.is_some()),
+        }
+    }
+
+    /// The last health change, once (the session announces it).
+    pub fn take_change(&mut self) -> Option<HealthChange> {
+        self.change.take()
+    }
+
+    /// Appends one event at game time `t_ms`. The line is `fsync`ed to the
+    /// journal file before this returns; if that fails it is kept (see the
+    /// type's docs) and the session goes on. Returns the record.
     ///
     /// # Errors
-    /// Writing or syncing failed; the caller must not act on the event.
+    /// Only if the record cannot be serialized (never for [`Event`]s).
     pub fn append(&mut self, t_ms: u64, event: Event) -> io::Result<Record> {
         // Game time never goes back in the journal, even if the caller's clock did.
         let t_ms = t_ms.max(self.last_t_ms);
@@ -471,13 +641,137 @@ impl JournalWriter {
         serde_json::to_writer(&mut self.buf, &record).map_err(io::Error::other)?;
         let hash = line_hash(&self.buf);
         self.buf.push(b'\n');
-        self.file.write_all(&self.buf)?;
-        self.file.sync_data()?;
         self.seq += 1;
         self.head = hash;
         self.last_t_ms = t_ms;
+        let line = std::mem::take(&mut self.buf);
+        if self.error.is_some() {
+            self.keep(&line);
+            self.retry();
+        } else if let Err(e) = write_synced(&self.file, &line) {
+            self.degrade(&e, record.seq);
+            self.keep(&line);
+        } else {
+            self.good_len += line.len() as u64;
+        }
+        self.buf = line;
         Ok(record)
     }
+
+    /// Tries to write the kept lines to the journal file (the session calls
+    /// this every second while the journal is not healthy). Returns whether
+    /// the file now holds every line.
+    pub fn retry(&mut self) -> bool {
+        if self.error.is_none() {
+            return true;
+        }
+        // Cut a half-written line off first, then everything kept, in order.
+        let res = self
+            .file
+            .set_len(self.good_len)
+            .and_then(|()| write_synced(&self.file, &self.pending));
+        match res {
+            Ok(()) => {
+                self.good_len += self.pending.len() as u64;
+                let flushed = self.pending_lines;
+                self.pending.clear();
+                self.pending.shrink_to_fit();
+                self.pending_lines = 0;
+                self.error = None;
+                self.change = Some(HealthChange::Recovered { flushed });
+                true
+            }
+            Err(e) => {
+                self.error = Some(e.to_string());
+                false
+            }
+        }
+    }
+
+    fn keep(&mut self, line: &[u8]) {
+        self.pending.extend_from_slice(line);
+        self.pending_lines += 1;
+        if let Some(fb) = self.fallback.as_mut() {
+            if let Some(f) = &fb.file {
+                if write_synced(f, line).is_err() {
+                    fb.file = None;
+                }
+            }
+        }
+    }
+
+    fn degrade(&mut self, e: &io::Error, from_seq: u64) {
+        tracing::error!(
+            "journal {}: {e}; keeping lines in memory",
+            self.path.display()
+        );
+        self.error = Some(e.to_string());
+        // A half-written line is cut off now if the file allows it (again on retry).
+        let _ = self.file.set_len(self.good_len);
+        if self.fallback.is_none() {
+            self.fallback = self.open_fallback();
+        }
+        let fallback = self
+            .fallback
+            .as_ref()
+            .filter(|f| f.file.is_some())
+            .map(|f| f.path.clone());
+        self.change = Some(HealthChange::Degraded {
+            error: e.to_string(),
+            from_seq,
+            fallback,
+        });
+    }
+
+    /// A full copy of the good lines of the journal file in the first
+    /// fallback folder that takes it.
+    fn open_fallback(&self) -> Option<Fallback> {
+        use std::io::Read;
+        let mut good = Vec::new();
+        let read = File::open(&self.path)
+            .and_then(|f| f.take(self.good_len).read_to_end(&mut good))
+            .is_ok_and(|n| n as u64 == self.good_len);
+        if !read {
+            return None;
+        }
+        let name = self.path.file_name().map_or_else(
+            || "journal.jsonl".into(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let mut last = None;
+        for dir in &self.fallback_dirs {
+            let path = dir.join(format!("{}-{name}", std::process::id()));
+            let made = std::fs::create_dir_all(dir).and_then(|()| {
+                let f = OpenOptions::new()
+                    .create(true)
+                    .truncate(true)
+                    .write(true)
+                    .open(&path)?;
+                write_synced(&f, &good)?;
+                Ok(f)
+            });
+            match made {
+                Ok(f) => {
+                    sync_dir(&path);
+                    return Some(Fallback {
+                        path,
+                        file: Some(f),
+                    });
+                }
+                Err(e) => {
+                    tracing::error!("journal fallback {}: {e}", path.display());
+                    last = Some(path);
+                }
+            }
+        }
+        last.map(|path| Fallback { path, file: None })
+    }
+}
+
+/// One `write` of a whole buffer, then `fdatasync` (the file's size is data).
+fn write_synced(mut f: &File, bytes: &[u8]) -> io::Result<()> {
+    f.write_all(bytes)?;
+    f.sync_data()
 }
 
 fn sync_dir(path: &Path) {

@@ -41,6 +41,16 @@ pub enum Msg {
     BoardNotRead(String),
     /// The board read back matches the record.
     BoardMatches,
+    /// The journal cannot be written; the game goes on, lines kept (and copied to a fallback file if `true`).
+    JournalDegraded(bool),
+    /// The journal is written again; nothing was lost.
+    JournalRecovered,
+    /// An arbiter action without the arbiter's secret.
+    ArbiterOnly,
+    /// The arbiter set `side`'s clock to this many seconds.
+    ClockSet(Color, u64),
+    /// The arbiter took back this many plies.
+    TakenBack(u32),
 }
 
 /// Renders [`Msg`]s in the phrasebook's language.
@@ -143,6 +153,41 @@ impl Messages {
                 "That position matches the record."
             }
             .into(),
+            Msg::JournalDegraded(copied) => match (pl, copied) {
+                (true, true) => "Uwaga: zapis gry na dysk się nie udaje. Gra toczy się dalej, posunięcia są zapisywane w pliku zapasowym. Wezwij sędziego.",
+                (true, false) => "Uwaga: zapis gry na dysk się nie udaje. Gra toczy się dalej, posunięcia są przechowywane w pamięci. Wezwij sędziego.",
+                (false, true) => "Warning: the game record cannot be written to disk. Play goes on; moves are saved to a fallback file. Call the arbiter.",
+                (false, false) => "Warning: the game record cannot be written to disk. Play goes on; moves are kept in memory. Call the arbiter.",
+            }
+            .into(),
+            Msg::JournalRecovered => if pl {
+                "Zapis gry znów działa. Nic nie zginęło."
+            } else {
+                "The game record is written again. Nothing was lost."
+            }
+            .into(),
+            Msg::ArbiterOnly => if pl {
+                "To może zrobić tylko sędzia."
+            } else {
+                "Only the arbiter may do that."
+            }
+            .into(),
+            Msg::ClockSet(c, secs) => {
+                let d = self.book.duration(std::time::Duration::from_secs(*secs));
+                if pl {
+                    format!("Sędzia ustawił zegar: {} mają {d}.", side(*c).to_lowercase())
+                } else {
+                    format!("The arbiter set the clock: {} has {d}.", side(*c))
+                }
+            }
+            Msg::TakenBack(n) => {
+                let k = self.book.number(u64::from(*n));
+                match (pl, *n) {
+                    (true, _) => format!("Sędzia cofnął półruchy: {k}."),
+                    (false, 1) => "The arbiter took back the last half-move.".to_owned(),
+                    (false, _) => format!("The arbiter took back the last {k} half-moves."),
+                }
+            }
         }
     }
 

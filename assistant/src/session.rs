@@ -35,7 +35,9 @@ use tandem_speech::{
     AnnounceOptions, Announcer, Kind, Phrasebook, Priority, SquareDiff, Utterance,
 };
 
-use crate::journal::{Event, Journal, JournalWriter, Record, Source, StartInfo};
+use crate::journal::{
+    Event, HealthChange, Journal, JournalHealth, JournalWriter, Record, Source, StartInfo,
+};
 use crate::messages::{Messages, Msg};
 
 /// Which players cannot see the board (001 ch. VIII).
@@ -162,6 +164,12 @@ pub enum Cmd {
     Help,
     /// A command not understood (answered with an error, nothing changes).
     Unknown(String),
+    /// Arbiter: set a side's remaining time, in seconds (001 ch. VIII 3.1.2).
+    /// Refused unless the source is [`Source::Arbiter`].
+    ClockSet(Color, u64),
+    /// Arbiter: take back the last N plies after a mismatch, and why (001 ch.
+    /// VIII 3.1.2). Refused unless the source is [`Source::Arbiter`].
+    Takeback(u32, String),
 }
 
 fn parse_side(s: &str) -> Option<Color> {
@@ -292,6 +300,9 @@ pub struct StateView {
     pub t_ms: u64,
     /// The journal file.
     pub journal: PathBuf,
+    /// Whether the journal file holds every line (a full or read-only disk:
+    /// the game goes on in memory and in a fallback copy).
+    pub journal_health: JournalHealth,
 }
 
 /// Both clocks.
@@ -570,12 +581,43 @@ impl Table {
             Event::Flag { .. } | Event::Warning { .. } => {
                 let _ = self.clock.advance(at);
             }
+            Event::ClockSet {
+                side, remaining_ms, ..
+            } => {
+                self.clock
+                    .set_remaining(*side, Duration::from_millis(*remaining_ms), at)
+                    .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
+            }
+            Event::Correction { plies, undone, .. } => {
+                anyhow::ensure!(
+                    *plies as usize <= self.game.ply() && undone.len() == *plies as usize,
+                    "a correction of {plies} plies after {} plies",
+                    self.game.ply()
+                );
+                for _ in 0..*plies {
+                    self.game.undo();
+                }
+                let ply = self.game.ply() as u32;
+                for b in &mut self.boards {
+                    *b = (*b).min(ply);
+                }
+                self.draw_offer = None;
+                self.result = None;
+                // The clock follows the record: the side to move and the
+                // moves each side has made (time is the arbiter's `clock set`).
+                for c in [Color::White, Color::Black] {
+                    let _ = self.clock.set_moves(c, self.game.moves_made(c), at);
+                }
+                let _ = self.clock.set_turn(self.game.position().turn(), at);
+            }
             Event::Start(_) => anyhow::bail!("a second game start"),
             Event::Announced { .. }
             | Event::Mismatch { .. }
             | Event::Rejected { .. }
             | Event::Say { .. }
-            | Event::Resumed { .. } => {}
+            | Event::Resumed { .. }
+            | Event::JournalDegraded { .. }
+            | Event::JournalRecovered { .. } => {}
         }
         Ok(())
     }
@@ -622,6 +664,10 @@ impl Table {
             draw_offer: self.draw_offer,
             t_ms: at.as_millis(),
             journal: journal.to_owned(),
+            journal_health: JournalHealth {
+                ok: true,
+                ..JournalHealth::default()
+            },
         }
     }
 
@@ -792,7 +838,52 @@ impl Session {
     /// The state report.
     #[must_use]
     pub fn view(&self) -> StateView {
-        self.table.view(self.now(), self.journal.path())
+        let mut v = self.table.view(self.now(), self.journal.path());
+        v.journal_health = self.journal.health();
+        v
+    }
+
+    /// Whether the journal file is behind (lines kept in memory).
+    #[must_use]
+    pub fn journal_ok(&self) -> bool {
+        self.journal.health().ok
+    }
+
+    /// Tries the journal file again, then announces a change of its health.
+    pub fn check_journal(&mut self) {
+        if !self.journal.health().ok {
+            self.journal.retry();
+        }
+        // Announcing journals a line, which may change the health again: at most twice.
+        for _ in 0..2 {
+            let Some(change) = self.journal.take_change() else {
+                return;
+            };
+            let (event, msg) = match change {
+                HealthChange::Degraded {
+                    error,
+                    from_seq,
+                    fallback,
+                } => {
+                    let copied = fallback.is_some();
+                    (
+                        Event::JournalDegraded {
+                            error,
+                            from_seq,
+                            fallback,
+                        },
+                        Msg::JournalDegraded(copied),
+                    )
+                }
+                HealthChange::Recovered { flushed } => {
+                    (Event::JournalRecovered { flushed }, Msg::JournalRecovered)
+                }
+            };
+            let _ = self.journal.append(self.now().as_millis(), event);
+            // Everyone at once (the players, the arbiter's screen): urgent.
+            self.say_msg(Priority::Now, Kind::Rejection, &msg);
+            self.refresh();
+        }
     }
 
     /// Journals an event, then applies it. Nothing changes if the write fails.
@@ -1038,13 +1129,20 @@ impl Session {
                 self.announce(self.announcer.help());
                 self.ok()
             }
+            Cmd::ClockSet(side, secs) => self.clock_set(side, secs, source),
+            Cmd::Takeback(plies, why) => self.takeback(plies, why, source),
             Cmd::Unknown(text) => {
                 self.refuse_msg(source, &text, &Msg::UnknownCommand(text.clone()))
             }
         };
+        let mut reply = reply;
         if reply.ok {
             self.refresh();
         }
+        // A journal that failed or came back is told at once, in this answer too.
+        self.said.clear();
+        self.check_journal();
+        reply.said.append(&mut self.said);
         reply
     }
 
@@ -1265,6 +1363,49 @@ impl Session {
         self.ok()
     }
 
+    fn clock_set(&mut self, side: Color, secs: u64, source: Source) -> Reply {
+        let input = format!("clock set {side} {secs}");
+        if source != Source::Arbiter {
+            return self.refuse_msg(source, &input, &Msg::ArbiterOnly);
+        }
+        let remaining_ms = secs.saturating_mul(1000);
+        if let Err(e) = self.record(Event::ClockSet {
+            side,
+            remaining_ms,
+            source,
+        }) {
+            tracing::error!("journal: {e}");
+        }
+        self.say_msg(Priority::Next, Kind::Clock, &Msg::ClockSet(side, secs));
+        self.ok()
+    }
+
+    fn takeback(&mut self, plies: u32, reason: String, source: Source) -> Reply {
+        let input = format!("takeback {plies}");
+        if source != Source::Arbiter {
+            return self.refuse_msg(source, &input, &Msg::ArbiterOnly);
+        }
+        let g = &self.table.game;
+        if plies == 0 || plies as usize > g.ply() {
+            let m = Msg::UnknownCommand(format!("{input} ({} plies played)", g.ply()));
+            return self.refuse_msg(source, &input, &m);
+        }
+        let undone: Vec<String> = g.move_texts()[g.ply() - plies as usize..].to_vec();
+        if let Err(e) = self.record(Event::Correction {
+            plies,
+            undone,
+            source,
+            reason,
+        }) {
+            tracing::error!("journal: {e}");
+            return self.refuse_msg(source, &input, &Msg::JournalFailed);
+        }
+        self.say_msg(Priority::Next, Kind::Sync, &Msg::TakenBack(plies));
+        self.announce(self.announcer.turn(self.table.game.position().turn()));
+        self.refresh();
+        self.ok()
+    }
+
     fn pause(&mut self, source: Source) -> Reply {
         if !self.table.clock.is_running() {
             return self.refuse_msg(source, "pause", &Msg::AlreadyPaused);
@@ -1362,7 +1503,12 @@ impl Session {
     /// Runs the actor until shutdown or until every handle is dropped.
     pub async fn run(mut self, mut rx: mpsc::Receiver<SessionMsg>) {
         loop {
-            let deadline = self.next_deadline();
+            let mut deadline = self.next_deadline();
+            if !self.journal_ok() {
+                // Try the journal file again every second until it takes the kept lines.
+                let retry = Instant::now() + Duration::from_secs(1);
+                deadline = Some(deadline.map_or(retry, |d| d.min(retry)));
+            }
             let sleep = async move {
                 match deadline {
                     Some(d) => tokio::time::sleep_until(d).await,
@@ -1379,7 +1525,10 @@ impl Session {
                     }
                     Some(SessionMsg::Shutdown) | None => break,
                 },
-                () = sleep => self.poll_clock(),
+                () = sleep => {
+                    self.poll_clock();
+                    self.check_journal();
+                }
             }
         }
     }

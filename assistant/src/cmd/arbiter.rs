@@ -585,6 +585,7 @@ fn source_word(s: Source, w: Words) -> &'static str {
         Source::Keys => w.s("keys", "klawisze"),
         Source::Control => w.s("control, not charged", "sterowanie, nie liczone"),
         Source::Tandem => "tandem",
+        Source::Arbiter => w.s("arbiter", "sędzia"),
     }
 }
 

@@ -9,7 +9,7 @@ use anyhow::Context;
 use tokio::sync::{broadcast, mpsc};
 
 use crate::config::{BrailleChoice, Config, RawConfig, SpeechChoice};
-use crate::control::server::ControlSocket;
+use crate::control::server::{ArbiterSecret, ControlSocket};
 use crate::journal::Source;
 use crate::messages::Messages;
 use crate::session::{Blind, Cmd, Outputs, Session};
@@ -71,6 +71,11 @@ pub struct Args {
     /// A config file instead of `$XDG_CONFIG_HOME/tandem/config.toml`.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// The arbiter's secret, in a file (else `TANDEM_ARBITER_SECRET`): control
+    /// requests carrying it may set a clock or take moves back. Without one,
+    /// arbiter actions are refused.
+    #[arg(long)]
+    pub arbiter_secret_file: Option<PathBuf>,
 }
 
 impl Args {
@@ -115,6 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     };
     let config = Config::from_raw(file.overlay(args.raw()))?;
+    let arbiter = arbiter_secret(args.arbiter_secret_file.as_deref())?;
     if let Some(m) = &config.voice_model {
         anyhow::bail!(
             "--voice-model {}: voice input is not wired into tandem play yet; use `tandem hear` to test a model",
@@ -125,12 +131,40 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the runtime")?;
-    rt.block_on(serve(config, args.resume))
+    rt.block_on(serve(config, args.resume, arbiter))
 }
 
-async fn serve(config: Config, resume: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+/// The arbiter's secret from `--arbiter-secret-file` or `TANDEM_ARBITER_SECRET`.
+fn arbiter_secret(file: Option<&std::path::Path>) -> anyhow::Result<Option<ArbiterSecret>> {
+    let text = match file {
+        Some(f) => Some(
+            std::fs::read_to_string(f)
+                .with_context(|| format!("cannot read the arbiter secret {}", f.display()))?,
+        ),
+        None => std::env::var("TANDEM_ARBITER_SECRET").ok(),
+    };
+    text.map(|t| ArbiterSecret::new(&t)).transpose()
+}
+
+/// A file-size limit (`ulimit -f`) must make a journal write fail, which the
+/// journal survives, not kill the daemon: SIGXFSZ gets a handler (tokio's,
+/// which only records it; it stays installed for the life of the process).
+fn ignore_sigxfsz() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let xfsz = rustix::process::Signal::XFSZ.as_raw();
+    if let Err(e) = signal(SignalKind::from_raw(xfsz)) {
+        tracing::warn!("cannot catch SIGXFSZ: {e}");
+    }
+}
+
+async fn serve(
+    config: Config,
+    resume: Option<PathBuf>,
+    arbiter: Option<ArbiterSecret>,
+) -> anyhow::Result<ExitCode> {
+    ignore_sigxfsz();
     // The socket first: a second daemon on the same table must not touch the journal.
-    let socket = ControlSocket::bind(&config.socket)?;
+    let socket = ControlSocket::bind(&config.socket)?.with_arbiter(arbiter);
     let (speech_tx, speech_rx) = mpsc::unbounded_channel();
     let (notices, _) = broadcast::channel(256);
     let start = config.setup.start;

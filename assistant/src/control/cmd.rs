@@ -24,6 +24,46 @@ fn none(cmd: &str, arg: Option<&str>, c: Cmd) -> Result<Cmd, String> {
     }
 }
 
+/// The longest time the arbiter may set: 100 hours.
+pub const MAX_CLOCK_SECONDS: u64 = 100 * 3600;
+
+/// `set white|black SECONDS` (the argument of `clock`).
+fn clock_set(a: &str) -> Result<Cmd, String> {
+    let usage = || format!("clock takes no argument, or `set white|black SECONDS` (got {a:?})");
+    let mut it = a.split_whitespace();
+    if !it.next().is_some_and(|w| w.eq_ignore_ascii_case("set")) {
+        return Err(usage());
+    }
+    let side = side(it.next())?.ok_or_else(usage)?;
+    let secs: u64 = it
+        .next()
+        .and_then(|n| n.parse().ok())
+        .filter(|n| *n <= MAX_CLOCK_SECONDS)
+        .ok_or_else(usage)?;
+    if it.next().is_some() {
+        return Err(usage());
+    }
+    Ok(Cmd::ClockSet(side, secs))
+}
+
+/// `N [why…]`.
+fn takeback(a: &str) -> Result<Cmd, String> {
+    let a = a.trim();
+    let (n, why) = a.split_once(char::is_whitespace).unwrap_or((a, ""));
+    match n.parse::<u32>() {
+        Ok(n) if (1..=1000).contains(&n) => Ok(Cmd::Takeback(n, why.trim().to_owned())),
+        _ => Err(format!(
+            "takeback needs the number of plies to take back (1-1000), then why (got {a:?})"
+        )),
+    }
+}
+
+/// Whether a command is the arbiter's (needs the arbiter's secret).
+#[must_use]
+pub fn is_arbiter(cmd: &Cmd) -> bool {
+    matches!(cmd, Cmd::ClockSet(..) | Cmd::Takeback(..))
+}
+
 /// The session command for a request, or why it is malformed.
 ///
 /// # Errors
@@ -37,7 +77,11 @@ pub fn to_cmd(cmd: &str, arg: Option<&str>) -> Result<Cmd, String> {
         },
         "done" => Cmd::Done(side(arg)?),
         "missing" => Cmd::Missing(side(arg)?),
-        "clock" => none(&word, arg, Cmd::Clock)?,
+        "clock" => match arg.map(str::trim).filter(|a| !a.is_empty()) {
+            None => Cmd::Clock,
+            Some(a) => clock_set(a)?,
+        },
+        "takeback" => takeback(arg.unwrap_or(""))?,
         "position" => none(&word, arg, Cmd::Position)?,
         "last" => none(&word, arg, Cmd::Last)?,
         "state" => none(&word, arg, Cmd::State)?,
@@ -96,6 +140,21 @@ mod tests {
         assert!(to_cmd("move", None).is_err());
         assert!(to_cmd("done", Some("green")).is_err());
         assert!(to_cmd("clock", Some("now")).is_err());
+        assert_eq!(
+            to_cmd("clock", Some("set white 300")),
+            Ok(Cmd::ClockSet(Color::White, 300))
+        );
+        assert!(to_cmd("clock", Some("set green 300")).is_err());
+        assert!(to_cmd("clock", Some("set black -1")).is_err());
+        assert!(to_cmd("clock", Some("set black 99999999999999999999")).is_err());
+        assert!(to_cmd("clock", Some("set black 10 extra")).is_err());
+        assert_eq!(
+            to_cmd("takeback", Some("2 boards differed at 23")),
+            Ok(Cmd::Takeback(2, "boards differed at 23".into()))
+        );
+        assert!(to_cmd("takeback", None).is_err());
+        assert!(to_cmd("takeback", Some("0")).is_err());
+        assert!(to_cmd("takeback", Some("x")).is_err());
         assert!(to_cmd("draw", Some("maybe")).is_err());
     }
 }

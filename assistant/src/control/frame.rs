@@ -10,7 +10,7 @@ use crate::session::{Notice, Reply};
 pub struct Request {
     /// The command word (`move`, `done`, `clock`, `position`, `last`,
     /// `state`, `missing`, `mismatch`, `pause`, `resume`, `draw`, `resign`,
-    /// `say`, `help`, `subscribe`).
+    /// `say`, `help`, `subscribe`, and the arbiter's `clock set`, `takeback`).
     pub cmd: String,
     /// Its argument, if any (`"32-28"`, `"white"`, `"offer black"`, a text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -18,6 +18,9 @@ pub struct Request {
     /// Echoed in the reply, to match answers to questions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<serde_json::Value>,
+    /// The arbiter's secret, for arbiter actions (`clock set`, `takeback`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<String>,
 }
 
 /// One reply line: the session's [`Reply`] and the request's `id`.

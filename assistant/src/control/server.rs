@@ -5,22 +5,65 @@
 use std::future::Future;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
+use sha2::{Digest, Sha256};
 use tokio::net::UnixListener;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, watch, Semaphore};
+use tokio::time::timeout;
 
-use super::cmd::to_cmd;
+use super::cmd::is_arbiter;
 use super::connection::{Connection, Line};
-use super::frame::{error, Request, Response};
+use super::frame::{error, Response};
+use super::{parse_request, Parsed, MAX_CONNECTIONS};
 use crate::journal::Source;
 use crate::session::SessionHandle;
+
+/// The arbiter's secret (`tandem play --arbiter-secret-file`,
+/// `TANDEM_ARBITER_SECRET`). Only its SHA-256 is kept; requests are compared
+/// in constant time.
+#[derive(Clone)]
+pub struct ArbiterSecret([u8; 32]);
+
+impl std::fmt::Debug for ArbiterSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ArbiterSecret(…)")
+    }
+}
+
+impl ArbiterSecret {
+    /// The secret (surrounding white space, such as a file's last newline, is not part of it).
+    ///
+    /// # Errors
+    /// An empty secret.
+    pub fn new(secret: &str) -> anyhow::Result<ArbiterSecret> {
+        let s = secret.trim();
+        anyhow::ensure!(!s.is_empty(), "the arbiter secret is empty");
+        Ok(ArbiterSecret(Sha256::digest(s.as_bytes()).into()))
+    }
+
+    /// Whether `given` is the secret. Both are hashed first, so the time
+    /// taken depends neither on where they differ nor on their lengths.
+    #[must_use]
+    pub fn matches(&self, given: &str) -> bool {
+        let h: [u8; 32] = Sha256::digest(given.trim().as_bytes()).into();
+        let diff = self
+            .0
+            .iter()
+            .zip(h.iter())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+        std::hint::black_box(diff) == 0
+    }
+}
 
 /// A bound control socket; the file is removed when this is dropped.
 #[derive(Debug)]
 pub struct ControlSocket {
     listener: UnixListener,
     path: PathBuf,
+    arbiter: Option<ArbiterSecret>,
 }
 
 impl ControlSocket {
@@ -44,13 +87,25 @@ impl ControlSocket {
             std::fs::remove_file(path)
                 .with_context(|| format!("cannot remove the stale socket {}", path.display()))?;
         }
-        let listener = UnixListener::bind(path)
-            .with_context(|| format!("cannot listen on {}", path.display()))?;
+        // No window in which the socket exists with looser permissions.
+        let old = rustix::process::umask(rustix::fs::Mode::from_raw_mode(0o177));
+        let bound = UnixListener::bind(path);
+        rustix::process::umask(old);
+        let listener = bound.with_context(|| format!("cannot listen on {}", path.display()))?;
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
         Ok(ControlSocket {
             listener,
             path: path.to_owned(),
+            arbiter: None,
         })
+    }
+
+    /// Accepts arbiter actions from requests that carry this secret (without
+    /// one, every arbiter action is refused).
+    #[must_use]
+    pub fn with_arbiter(mut self, secret: Option<ArbiterSecret>) -> ControlSocket {
+        self.arbiter = secret;
+        self
     }
 
     /// The socket's path.
@@ -60,9 +115,11 @@ impl ControlSocket {
     }
 
     /// Serves connections until `shutdown` completes; then stops every
-    /// connection task and returns.
+    /// connection task and returns. At most [`MAX_CONNECTIONS`] at once.
     pub async fn serve(self, session: SessionHandle, shutdown: impl Future<Output = ()>) {
         let (stop_tx, stop_rx) = watch::channel(false);
+        let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+        let arbiter = Arc::new(self.arbiter.clone());
         tokio::pin!(shutdown);
         loop {
             tokio::select! {
@@ -70,14 +127,26 @@ impl ControlSocket {
                     Ok((stream, _)) => {
                         let session = session.clone();
                         let stop = stop_rx.clone();
+                        let arbiter = Arc::clone(&arbiter);
+                        let slot = Arc::clone(&slots).try_acquire_owned();
                         tokio::spawn(async move {
                             let (r, w) = stream.into_split();
-                            if let Err(e) = handle(Connection::new(r, w), session, stop).await {
+                            let mut conn = Connection::new(r, w);
+                            let Ok(_slot) = slot else {
+                                let why = format!("too many connections (at most {MAX_CONNECTIONS})");
+                                let _ = timeout(WRITE_TIMEOUT, conn.write_json(&error(None, why))).await;
+                                return;
+                            };
+                            if let Err(e) = handle(conn, session, stop, &arbiter).await {
                                 tracing::debug!("control connection: {e}");
                             }
                         });
                     }
-                    Err(e) => tracing::warn!("control socket accept: {e}"),
+                    Err(e) => {
+                        tracing::warn!("control socket accept: {e}");
+                        // E.g. out of file descriptors: do not spin.
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
                 },
                 () = &mut shutdown => break,
             }
@@ -92,12 +161,29 @@ impl Drop for ControlSocket {
     }
 }
 
+/// How long a client may take to accept a line before it is dropped (a
+/// client that does not read must not keep its connection's memory forever).
+const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
+
+async fn send<R, W, T>(conn: &mut Connection<R, W>, v: &T) -> anyhow::Result<()>
+where
+    R: tokio::io::AsyncRead + Unpin,
+    W: tokio::io::AsyncWrite + Unpin,
+    T: serde::Serialize,
+{
+    timeout(WRITE_TIMEOUT, conn.write_json(v))
+        .await
+        .map_err(|_| anyhow::anyhow!("client not reading: dropped"))??;
+    Ok(())
+}
+
 /// Serves one connection: each line is a request; after `subscribe`,
 /// notices are written as they come, between replies.
 async fn handle<R, W>(
     mut conn: Connection<R, W>,
     session: SessionHandle,
     mut stop: watch::Receiver<bool>,
+    arbiter: &Option<ArbiterSecret>,
 ) -> anyhow::Result<()>
 where
     R: tokio::io::AsyncRead + Unpin,
@@ -113,50 +199,56 @@ where
         };
         tokio::select! {
             line = conn.read_line() => {
-                let text = match line? {
-                    Line::Text(t) => t,
+                let bytes = match line? {
+                    Line::Text(t) => t.into_bytes(),
                     Line::Closed => return Ok(()),
                     Line::TooLong => {
                         // Only this connection is closed; the session is untouched.
-                        let _ = conn.write_json(&error(None, format!("request longer than {} bytes: closing", super::MAX_LINE))).await;
+                        let _ = send(&mut conn, &error(None, format!("request longer than {} bytes: closing", super::MAX_LINE))).await;
                         return Ok(());
                     }
-                    Line::NotText => {
-                        conn.write_json(&error(None, "request is not UTF-8")).await?;
-                        continue;
+                    Line::NotText => b"\xff".to_vec(),
+                };
+                let resp = match parse_request(&bytes) {
+                    Parsed::Empty => continue,
+                    Parsed::Error(id, why) => error(id, why),
+                    Parsed::Subscribe(id) => {
+                        events = Some(session.subscribe());
+                        let mut ok = error(id, "");
+                        ok.reply.ok = true;
+                        ok.reply.error = None;
+                        ok
+                    }
+                    Parsed::Cmd { request, cmd } => {
+                        // An arbiter action counts as the arbiter's only with the secret.
+                        let source = match (is_arbiter(&cmd), arbiter, request.secret.as_deref()) {
+                            (true, Some(s), Some(given)) if s.matches(given) => Source::Arbiter,
+                            _ => Source::Control,
+                        };
+                        let why_not = match (is_arbiter(&cmd), arbiter, source) {
+                            (true, None, _) => Some("arbiter actions are disabled: tandem play was started without --arbiter-secret-file or TANDEM_ARBITER_SECRET"),
+                            (true, Some(_), Source::Control) => Some("arbiter action refused: missing or wrong arbiter secret"),
+                            _ => None,
+                        };
+                        match session.request(cmd, source).await {
+                            Ok(mut reply) => {
+                                if let (Some(w), false) = (why_not, reply.ok) {
+                                    reply.error = Some(w.to_owned());
+                                }
+                                Response { id: request.id, reply }
+                            }
+                            Err(e) => error(request.id, e.to_string()),
+                        }
                     }
                 };
-                if text.trim().is_empty() {
-                    continue;
-                }
-                let req: Request = match serde_json::from_str(&text) {
-                    Ok(r) => r,
-                    Err(e) => {
-                        conn.write_json(&error(None, format!("malformed request: {e}"))).await?;
-                        continue;
-                    }
-                };
-                if req.cmd == "subscribe" {
-                    events = Some(session.subscribe());
-                    let mut ok = error(req.id, "");
-                    ok.reply.ok = true;
-                    ok.reply.error = None;
-                    conn.write_json(&ok).await?;
-                    continue;
-                }
-                let resp = match to_cmd(&req.cmd, req.arg.as_deref()) {
-                    Ok(cmd) => match session.request(cmd, Source::Control).await {
-                        Ok(reply) => Response { id: req.id, reply },
-                        Err(e) => error(req.id, e.to_string()),
-                    },
-                    Err(why) => error(req.id, why),
-                };
-                conn.write_json(&resp).await?;
+                send(&mut conn, &resp).await?;
             }
             ev = next_event => match ev {
-                Ok(n) => conn.write_json(&n).await?,
+                Ok(n) => send(&mut conn, &n).await?,
                 Err(broadcast::error::RecvError::Lagged(k)) => {
-                    conn.write_json(&serde_json::json!({"event": "lagged", "missed": k})).await?;
+                    // A subscriber this far behind is dropped; the session never waits for it.
+                    let _ = send(&mut conn, &serde_json::json!({"event": "lagged", "missed": k})).await;
+                    return Ok(());
                 }
                 Err(broadcast::error::RecvError::Closed) => return Ok(()),
             },
