@@ -1,0 +1,215 @@
+//! The README's first command, as a new user meets it: `tandem play` with no
+//! hardware and no options (typed moves on stdin, braille in the terminal,
+//! speech falling back to what answers), then the assistant's and the
+//! arbiter's tools on the same game: `tandem ctl`, `tandem journal verify`,
+//! `tandem pdn export`, `tandem arbiter reconcile`.
+//!
+//! This runs the `tandem` binary that `cargo test --workspace` builds beside
+//! this test (`target/<profile>/tandem`).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn tandem_bin() -> PathBuf {
+    // target/<profile>/deps/fresh_user-HASH -> target/<profile>/tandem
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>");
+    let bin = dir.join("tandem");
+    assert!(
+        bin.exists(),
+        "{} is missing: build it with `cargo build -p tandem` (cargo test --workspace does)",
+        bin.display()
+    );
+    bin
+}
+
+struct Daemon {
+    child: Child,
+    socket: PathBuf,
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn ctl(socket: &Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(tandem_bin())
+        .arg("ctl")
+        .arg("--socket")
+        .arg(socket)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn state(socket: &Path) -> serde_json::Value {
+    let (ok, out, err) = ctl(socket, &["state"]);
+    assert!(ok, "ctl state failed: {err}");
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("state is not JSON ({e}): {out}"))
+}
+
+fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `tandem play` as a new user starts it: no options but where to keep the
+/// socket and the journal (private dirs for the test).
+fn start(dirs: &tempfile::TempDir) -> (Daemon, PathBuf) {
+    let runtime = dirs.path().join("run");
+    std::fs::create_dir_all(&runtime).unwrap();
+    let socket = runtime.join("tandem/tandem.sock");
+    let journal = dirs.path().join("game.jsonl");
+    let child = Command::new(tandem_bin())
+        .arg("play")
+        .arg("--socket")
+        .arg(&socket)
+        .arg("--journal")
+        .arg(&journal)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("XDG_CONFIG_HOME", dirs.path().join("config"))
+        .env("XDG_STATE_HOME", dirs.path().join("state"))
+        // No speech server for this user: speech falls back by itself.
+        .env(
+            "SPEECHD_ADDRESS",
+            format!("unix_socket:{}", dirs.path().join("no-speechd").display()),
+        )
+        .env_remove("BRLAPI_HOST")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let d = Daemon {
+        child,
+        socket: socket.clone(),
+    };
+    wait_for("the control socket", || socket.exists().then_some(()));
+    wait_for("the daemon to answer", || {
+        ctl(&socket, &["state"]).0.then_some(())
+    });
+    (d, journal)
+}
+
+#[test]
+fn a_new_user_plays_typed_moves_and_the_arbiter_reads_the_record() {
+    let dirs = tempfile::tempdir().unwrap();
+    let (mut d, journal) = start(&dirs);
+    let s = state(&d.socket);
+    assert_eq!(s["ply"], 0);
+    assert_eq!(s["turn"], "white");
+
+    let mut stdin = d.child.stdin.take().unwrap();
+    // Typed on the screen: loose forms are fine.
+    writeln!(stdin, "32 28").unwrap();
+    wait_for("32 28 to be played", || {
+        (state(&d.socket)["ply"] == 1).then_some(())
+    });
+    // From the control socket (the assistant's tool).
+    let (ok, _, err) = ctl(&d.socket, &["move", "19-23"]);
+    assert!(ok, "{err}");
+    // An illegal move is refused with the reason, and changes nothing.
+    let (ok, _, err) = ctl(&d.socket, &["move", "34-29"]);
+    assert!(!ok, "34-29 ignores a compulsory capture");
+    assert!(!err.trim().is_empty(), "a refusal says why");
+    assert_eq!(state(&d.socket)["ply"], 2);
+    writeln!(stdin, "2819").unwrap();
+    wait_for("28x19 to be played", || {
+        (state(&d.socket)["ply"] == 3).then_some(())
+    });
+
+    let s = state(&d.socket);
+    assert_eq!(s["moves"], serde_json::json!(["32-28", "19-23", "28x19"]));
+    assert_eq!(s["fen"].as_str().unwrap().chars().next(), Some('B'));
+    let (ok, out, _) = ctl(&d.socket, &["clock"]);
+    assert!(ok);
+    assert!(!out.trim().is_empty(), "the clock report is said");
+
+    drop(stdin);
+    drop(d);
+
+    // The journal verifies, exports as PDN that replays, and the arbiter's
+    // reconcile against a typed record finds where they part.
+    let bin = tandem_bin();
+    let v = Command::new(&bin)
+        .args(["journal", "verify"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(
+        v.status.success(),
+        "journal verify: {:?} {} {}",
+        v.status,
+        String::from_utf8_lossy(&v.stdout),
+        String::from_utf8_lossy(&v.stderr)
+    );
+
+    let pdn = Command::new(&bin)
+        .args(["pdn", "export"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(pdn.status.success());
+    let pdn_text = String::from_utf8_lossy(&pdn.stdout).into_owned();
+    assert!(
+        pdn_text.contains("32-28") && pdn_text.contains("28x19"),
+        "{pdn_text}"
+    );
+    let pdn_file = journal.with_extension("pdn");
+    std::fs::write(&pdn_file, &pdn_text).unwrap();
+    let check = Command::new(&bin)
+        .args(["pdn", "check", "--json"])
+        .arg(&pdn_file)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+
+    let typed = journal.with_file_name("braille-record.txt");
+    std::fs::write(&typed, "1. 32-28 19-23 2. 28x19\n").unwrap();
+    let r = Command::new(&bin)
+        .args(["arbiter", "reconcile", "--json"])
+        .arg(&journal)
+        .arg(&typed)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&r.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&r.stdout)));
+    assert_eq!(report["agreed_plies"], 3);
+    assert!(report["first_difference"].is_null());
+    assert_eq!(r.status.code(), Some(0));
+
+    std::fs::write(&typed, "1. 32-28 19-23 2. 34-29\n").unwrap();
+    let r = Command::new(&bin)
+        .args(["arbiter", "reconcile", "--json"])
+        .arg(&journal)
+        .arg(&typed)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(report["agreed_plies"], 2);
+    assert_eq!(report["first_difference"]["ply"], 3);
+    assert_eq!(r.status.code(), Some(1));
+}
