@@ -1,0 +1,296 @@
+//! The journal's disk fails mid-game, with real kernel errors, against the
+//! real `tandem play` binary:
+//!
+//! - `EFBIG` from a file-size limit put on the running daemon with
+//!   `prlimit --fsize` (no mount needed; the limit covers every file of the
+//!   process, so the fallback copy cannot be written either and the lines
+//!   are kept in memory): the game goes on, everyone is told at once
+//!   (urgent speech), `state` shows the journal's health, and when the limit
+//!   is lifted every kept line is written, in order, and the journal verifies.
+//! - `ENOSPC` on a full 64 KiB tmpfs (`mount -t tmpfs`, root only, as CI
+//!   runs): the lines go to a full fallback copy on another disk
+//!   (`$XDG_STATE_HOME/tandem/fallback/`); the daemon is then killed while
+//!   the disk is still full and resumed from the fallback copy without
+//!   losing an acknowledged move. Without the right to mount, this test fails
+//!   with a message unless `TANDEM_SKIP_REAL=1`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tandem::client::Client;
+
+const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
+
+fn real_moves() -> Vec<String> {
+    use tandem_rules::pdn::{parse_pdn, replay, Replay};
+    let path = format!(
+        "{}/../rules/tests/data/pdn/dutch96h.pdn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    match replay(&parse_pdn(&text)[0], tandem_rules::Variant::International) {
+        Replay::Ok(g) => g.move_texts(),
+        other => panic!("the test game does not replay: {other:?}"),
+    }
+}
+
+struct Daemon {
+    child: Child,
+    socket: PathBuf,
+}
+
+impl Daemon {
+    fn start(dir: &Path, args: &[&str]) -> Daemon {
+        let socket = dir.join("tandem.sock");
+        let child = Command::new(TANDEM)
+            .args(["play", "--headless", "--speech", "text", "--braille", "none"])
+            .arg("--socket")
+            .arg(&socket)
+            .args(args)
+            .env("XDG_CONFIG_HOME", dir.join("noconfig"))
+            .env("XDG_STATE_HOME", dir.join("state"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start tandem play");
+        let t0 = Instant::now();
+        while Client::connect(&socket).is_err() {
+            assert!(t0.elapsed() < Duration::from_secs(20), "no socket");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Daemon { child, socket }
+    }
+
+    fn client(&self) -> Client {
+        let c = Client::connect(&self.socket).unwrap();
+        c.set_timeout(Some(Duration::from_secs(20))).unwrap();
+        c
+    }
+
+    fn prlimit_fsize(&self, limit: &str) {
+        let out = Command::new("prlimit")
+            .arg("--pid")
+            .arg(self.child.id().to_string())
+            // The soft limit only: lowering and raising it needs no privilege.
+            .arg(format!("--fsize={limit}:"))
+            .output()
+            .expect("prlimit (util-linux) is needed");
+        assert!(out.status.success(), "prlimit: {out:?}");
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn play(c: &mut Client, m: &str) -> Value {
+    let r = c.request("move", Some(m)).unwrap();
+    assert_eq!(r["ok"], true, "{m}: {r}");
+    r
+}
+
+fn health(c: &mut Client) -> Value {
+    c.request("state", None).unwrap()["state"]["journal_health"].clone()
+}
+
+fn verify(journal: &Path) -> Value {
+    let out = Command::new(TANDEM)
+        .args(["journal", "verify", "--json"])
+        .arg(journal)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
+}
+
+fn journal_moves(journal: &Path) -> Vec<String> {
+    std::fs::read_to_string(journal)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["event"]["type"] == "move")
+        .map(|v| v["event"]["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Speech events until one matches (the subscriber sees what everyone hears).
+fn wait_speech(events: &mut Client, pred: impl Fn(&Value) -> bool) -> Value {
+    let t0 = Instant::now();
+    loop {
+        assert!(t0.elapsed() < Duration::from_secs(10), "never said");
+        let v = events.next_line().unwrap();
+        if v["event"] == "speech" && pred(&v) {
+            return v;
+        }
+    }
+}
+
+#[test]
+fn a_write_error_keeps_the_game_going_and_every_line_is_written_when_it_can_be() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("game.jsonl");
+    let d = Daemon::start(
+        dir.path(),
+        &["--lang", "en", "--journal", journal.to_str().unwrap()],
+    );
+    let mut events = d.client();
+    events.subscribe().unwrap();
+    let mut c = d.client();
+    let moves = real_moves();
+    let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+    for m in &moves[..4] {
+        play(&mut c, m);
+    }
+    assert_eq!(health(&mut c)["ok"], true);
+    // The next line crosses the limit: half of it is written, then EFBIG.
+    let size = std::fs::metadata(&journal).unwrap().len();
+    d.prlimit_fsize(&(size + 40).to_string());
+    let r = play(&mut c, moves[4]);
+    let said: Vec<String> = serde_json::from_value(r["said"].clone()).unwrap();
+    assert!(
+        said.iter().any(|s| s.contains("cannot be written")),
+        "the answer must say so: {said:?}"
+    );
+    let warn = wait_speech(&mut events, |v| {
+        v["text"].as_str().unwrap().contains("cannot be written")
+    });
+    assert_eq!(warn["priority"], "now", "urgent: {warn}");
+    let h = health(&mut c);
+    assert_eq!(h["ok"], false, "{h}");
+    assert!(h["error"].as_str().unwrap().contains("too large"), "{h}");
+    assert!(h["pending"].as_u64().unwrap() >= 1, "{h}");
+    // The game goes on in memory.
+    play(&mut c, moves[5]);
+    play(&mut c, moves[6]);
+    let h = health(&mut c);
+    assert_eq!(h["ok"], false);
+    // Nothing past the limit reached the file.
+    assert!(std::fs::metadata(&journal).unwrap().len() <= size + 40);
+    // The disk comes back: within the retry second every kept line is written.
+    d.prlimit_fsize("unlimited");
+    wait_speech(&mut events, |v| {
+        v["text"].as_str().unwrap().contains("written again")
+    });
+    let h = health(&mut c);
+    assert_eq!((h["ok"].clone(), h["pending"].clone()), (true.into(), 0.into()), "{h}");
+    play(&mut c, moves[7]);
+    let v = verify(&journal);
+    assert_eq!(v["ok"], true, "{v}");
+    assert!(v["torn"].is_null(), "{v}");
+    assert_eq!(journal_moves(&journal), moves[..8]);
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(text.contains(r#""type":"journal-degraded""#));
+    assert!(text.contains(r#""type":"journal-recovered""#));
+    // And a resumed daemon has the whole game.
+    drop(c);
+    drop(events);
+    drop(d);
+    let d = Daemon::start(dir.path(), &["--resume", journal.to_str().unwrap()]);
+    let st = d.client().request("state", None).unwrap()["state"].clone();
+    let got: Vec<String> = serde_json::from_value(st["moves"].clone()).unwrap();
+    assert_eq!(got, moves[..8]);
+}
+
+/// A 64 KiB tmpfs, unmounted on drop.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(at: &Path) -> Result<Tmpfs, String> {
+        std::fs::create_dir_all(at).map_err(|e| e.to_string())?;
+        let out = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=64k,mode=0700", "tandem-test"])
+            .arg(at)
+            .output()
+            .map_err(|e| e.to_string())?;
+        if out.status.success() {
+            Ok(Tmpfs(at.to_owned()))
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        }
+    }
+
+    /// Fills it up: writes until the disk is full.
+    fn fill(&self) -> PathBuf {
+        use std::io::Write;
+        let p = self.0.join("filler");
+        let mut f = std::fs::File::create(&p).unwrap();
+        let block = [0u8; 512];
+        while f.write_all(&block).is_ok() {}
+        let _ = f.sync_all();
+        p
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_full_disk_sends_the_journal_to_a_fallback_copy_that_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let fs = match Tmpfs::mount(&dir.path().join("small")) {
+        Ok(fs) => fs,
+        Err(e) if tandem_speech::testing::skip_real() => {
+            return eprintln!("skipped (TANDEM_SKIP_REAL=1): cannot mount a tmpfs: {e}")
+        }
+        Err(e) => panic!(
+            "this test mounts a 64 KiB tmpfs to fill it up (run as root, or set TANDEM_SKIP_REAL=1): {e}"
+        ),
+    };
+    let journal = fs.0.join("game.jsonl");
+    let d = Daemon::start(
+        dir.path(),
+        &["--lang", "en", "--journal", journal.to_str().unwrap()],
+    );
+    let mut c = d.client();
+    let moves = real_moves();
+    let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+    for m in &moves[..4] {
+        play(&mut c, m);
+    }
+    let _filler = fs.fill();
+    // The journal's last page still has room for a few lines.
+    let mut n = 4;
+    let said = loop {
+        let r = play(&mut c, moves[n]);
+        n += 1;
+        let said = r["said"].to_string();
+        if said.contains("cannot be written") || n == 30 {
+            break said;
+        }
+    };
+    assert!(said.contains("fallback file"), "{said}");
+    let h = health(&mut c);
+    assert_eq!(h["ok"], false, "{h}");
+    assert!(h["error"].as_str().unwrap().contains("No space"), "{h}");
+    assert_eq!(h["fallback_ok"], true, "{h}");
+    let fallback = PathBuf::from(h["fallback"].as_str().unwrap());
+    assert!(fallback.starts_with(dir.path().join("state/tandem/fallback")), "{h}");
+    play(&mut c, moves[n]);
+    n += 1;
+    // The fallback copy is a whole journal: it verifies and has every move.
+    assert_eq!(verify(&fallback)["ok"], true);
+    assert_eq!(journal_moves(&fallback), moves[..n]);
+    // Power lost while the disk is still full: resume from the fallback copy.
+    drop(c);
+    drop(d);
+    let d = Daemon::start(dir.path(), &["--resume", fallback.to_str().unwrap()]);
+    let mut c = d.client();
+    let st = c.request("state", None).unwrap()["state"].clone();
+    let got: Vec<String> = serde_json::from_value(st["moves"].clone()).unwrap();
+    assert_eq!(got, moves[..n], "acknowledged moves lost");
+    assert_eq!(c.request("resume", None).unwrap()["ok"], true);
+    play(&mut c, moves[n]);
+    assert_eq!(verify(&fallback)["ok"], true);
+    // The journal on the full disk holds what it could, and no torn garbage
+    // that would stop a resume.
+    let v = verify(&journal);
+    assert_eq!(v["ok"], true, "{v}");
+}
