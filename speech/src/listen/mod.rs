@@ -11,14 +11,38 @@
 //! - [`audio`]: energy-based endpointing, muting while tandem speaks,
 //!   push-to-talk; [`mic`] (feature `mic`): cpal capture at 16 kHz mono.
 //!
+//! - [`Listener`]: what the daemon holds: the recognizer, the position's
+//!   grammar (swapped on every new position), muting, and the confirmation
+//!   flow; each utterance becomes a [`Decision`] with an [`Action`].
+//!
 //! The recognizer's transcript is never played as such: a Vosk grammar only
 //! limits the vocabulary, and the decoder may return other word sequences.
+//!
+//! # For the daemon
+//!
+//! ```text
+//! start-up:   rec = VoskRecognizer::new(model_dir, &[])            (feature vosk)
+//!             lex = Lexicon::from_phrasebook(&phrasebook)          (the same book the Announcer uses)
+//!             listener = Listener::new(Box::new(rec), lex, policy, Mode::Voice(VadConfig::default()), pos)
+//!             report listener.missing_words() if not empty
+//!             give listener.mute_switch() to the speech output: mute() before speaking, unmute() after
+//! audio:      mic = Microphone::open_default(); for each frame: listener.push_frame(&frame)
+//! decision:   Action::Play(m)            -> decide/journal/apply m as a typed move, then announce it
+//!             Action::Command(c, sq)     -> answer it (clock: Announcer::on_clock, ...)
+//!             otherwise                  -> speak decision.reply(listener.position(), &announcer, listener.lexicon())
+//! new position (any move, undo, resume): listener.set_position(pos)
+//! ```
+//!
+//! The cpal stream must stay on the thread that opened it; the recognizer
+//! is `Send`. Run the microphone and the listener on one thread and send the
+//! decisions to the session actor.
 
 pub mod audio;
 #[cfg(feature = "vosk")]
 pub mod fixture;
 pub mod grammar;
 pub mod lexicon;
+pub mod listener;
 pub mod matcher;
 #[cfg(feature = "mic")]
 pub mod mic;
@@ -29,6 +53,7 @@ use std::fmt;
 
 pub use grammar::{understand, Candidate, ConfirmPolicy, Grammar, Heard, IllegalReason};
 pub use lexicon::{CommandKind, Lexicon};
+pub use listener::{Action, Decision, Listener};
 
 /// The sample rate every recognizer takes: 16 kHz, mono, signed 16 bit.
 pub const SAMPLE_RATE: u32 = 16_000;
