@@ -64,6 +64,13 @@ pub fn parse_request(line: &[u8]) -> Parsed {
         Ok(r) => r,
         Err(e) => return Parsed::Error(None, format!("malformed request: {e}")),
     };
+    // The id is echoed as sent: a string or a whole number (a float may not
+    // survive the round trip: found by fuzzing, `control_request`).
+    if let Some(id) = &request.id {
+        if !(id.is_string() || id.is_u64() || id.is_i64() || id.is_null()) {
+            return Parsed::Error(None, "id must be a string or a whole number".into());
+        }
+    }
     if request.cmd == "subscribe" {
         return Parsed::Subscribe(request.id);
     }
@@ -84,5 +91,48 @@ pub fn default_socket_path() -> PathBuf {
             rustix::process::getuid().as_raw()
         ))
         .join("tandem.sock"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_lines_parse_as_the_server_reads_them() {
+        assert_eq!(parse_request(b"  "), Parsed::Empty);
+        assert!(matches!(parse_request(b"\xff\xfe"), Parsed::Error(None, _)));
+        assert!(matches!(parse_request(b"{not json"), Parsed::Error(None, _)));
+        assert_eq!(
+            parse_request(br#"{"cmd":"subscribe","id":3}"#),
+            Parsed::Subscribe(Some(3.into()))
+        );
+        let Parsed::Cmd { request, cmd } =
+            parse_request(br#"{"cmd":"takeback","arg":"1 x","secret":"s","id":"a"}"#)
+        else {
+            panic!()
+        };
+        assert_eq!(cmd, Cmd::Takeback(1, "x".into()));
+        assert_eq!(request.secret.as_deref(), Some("s"));
+        assert!(matches!(
+            parse_request(br#"{"cmd":"done","arg":"green","id":5}"#),
+            Parsed::Error(Some(_), _)
+        ));
+    }
+
+    /// Fuzz find (control_request, crash-399393af): a 100-digit id became a
+    /// float that did not echo back as sent. Ids are strings or whole numbers.
+    #[test]
+    fn regression_a_huge_numeric_id_is_refused_not_mangled() {
+        let line = format!(r#"{{"cmd":"move","arg":"32-28","id":7{}}}"#, "3".repeat(100));
+        assert!(matches!(parse_request(line.as_bytes()), Parsed::Error(None, _)));
+        assert!(matches!(
+            parse_request(br#"{"cmd":"move","arg":"32-28","id":1.5}"#),
+            Parsed::Error(None, _)
+        ));
+        assert!(matches!(
+            parse_request(br#"{"cmd":"move","arg":"32-28","id":-7}"#),
+            Parsed::Cmd { .. }
+        ));
     }
 }
