@@ -77,6 +77,8 @@ pub enum WinReason {
     Time,
     /// 7.2.4 or an arbiter's decision.
     Arbiter,
+    /// Chess (002 art. 5.1(a)): the loser's king is checkmated.
+    Checkmate,
 }
 
 /// Why a game was drawn (001 ch. I 6, 7.3).
@@ -96,6 +98,13 @@ pub enum DrawReason {
     Agreement,
     /// 7.3.3 or an arbiter's decision.
     Arbiter,
+    /// Chess (002 art. 5.2(a)): the side to move has no legal move and is not in check.
+    Stalemate,
+    /// Chess (002 art. 5.2(b), 9.6): a dead position, no series of legal
+    /// moves can checkmate either king (insufficient material).
+    DeadPosition,
+    /// Chess (002 art. 9.3): the 50-move rule, claimed.
+    FiftyMoves,
 }
 
 /// A draw rule that is counting, with what players ask: how many moves are left.

@@ -1,0 +1,431 @@
+//! PGN: a lenient reader, [`replay`] with the first illegal move and its
+//! reason, and a writer (002 annex C for the moves, SAN).
+//!
+//! The reader is relaxed, in the spirit of [`crate::pdn`]:
+//! - tags `[Name "value"]` (escaped `\"` and `\\`), any number per line;
+//! - comments `{…}` (kept with the move before them) and `;` to the end of
+//!   the line; `%` escape lines; variations `( … )`, nested, skipped;
+//! - move numbers `12.` and `12...`, NAGs `$1`, marks `!`, `?`, `!?`;
+//! - a game ends at its result (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`) or where
+//!   the next game's tags begin; a game without a result still counts;
+//! - move text is kept as written; [`replay`] reads it with
+//!   [`super::resolve`], so `0-0`, `e8Q` and UCI-looking moves are accepted.
+
+use std::fmt;
+
+use shakmaty::Position;
+
+use super::error::ChessError;
+use super::game::{pgn_result, ChessGame, ChessOptions};
+
+/// One game as read from a PGN file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Tag pairs in order.
+    pub tags: Vec<(String, String)>,
+    /// The main line.
+    pub moves: Vec<PgnMove>,
+    /// The result token at the end, if any.
+    pub result: Option<String>,
+    /// The line (1-based) where the game starts.
+    pub line: usize,
+}
+
+/// One move of the main line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PgnMove {
+    /// The move as written (`Nf3`, `exd5+`, `O-O`).
+    pub text: String,
+    /// NAGs (`$1`).
+    pub nags: Vec<u16>,
+    /// Comments after it.
+    pub comments: Vec<String>,
+    /// The line (1-based) of the move.
+    pub line: usize,
+}
+
+impl PgnGame {
+    /// A tag's value.
+    #[must_use]
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The start position: the `FEN` tag, or the standard one.
+    ///
+    /// # Errors
+    /// A bad FEN, or a `Variant` tag that is not standard chess.
+    pub fn start(&self) -> Result<ChessGame, String> {
+        if let Some(v) = self.tag("Variant") {
+            let v = v.trim().to_ascii_lowercase();
+            if !matches!(v.as_str(), "" | "standard" | "chess" | "from position") {
+                return Err(format!("variant {v:?} is not standard chess"));
+            }
+        }
+        match self.tag("FEN") {
+            Some(f) if !f.trim().is_empty() => super::from_fen(f)
+                .map(|p| ChessGame::from_position(p, ChessOptions::default()))
+                .map_err(|e| e.to_string()),
+            _ => Ok(ChessGame::new()),
+        }
+    }
+}
+
+/// What replaying a game gave.
+#[derive(Debug, Clone)]
+pub enum Replay {
+    /// Every move was legal.
+    Ok(ChessGame),
+    /// Move `ply` (1-based) is not legal; `game` holds the moves before it.
+    Illegal {
+        /// 1-based ply.
+        ply: usize,
+        /// The move as written.
+        text: String,
+        /// Why.
+        reason: ChessError,
+        /// The game up to the move before.
+        game: ChessGame,
+    },
+    /// The game could not be set up (bad FEN, other variant).
+    Unreadable(String),
+}
+
+impl fmt::Display for Replay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Replay::Ok(g) => write!(f, "ok ({} plies)", g.ply()),
+            Replay::Illegal {
+                ply, text, reason, ..
+            } => write!(f, "illegal move {text} at ply {ply}: {reason}"),
+            Replay::Unreadable(why) => write!(f, "unreadable: {why}"),
+        }
+    }
+}
+
+/// Replays a game's main line from its start position.
+///
+/// ```
+/// use tandem_rules::chess::pgn::{parse_pgn, replay, Replay};
+/// let games = parse_pgn("[White \"A\"]\n\n1. e4 e5 2. Ke3 *\n");
+/// match replay(&games[0]) {
+///     Replay::Illegal { ply, text, .. } => assert_eq!((ply, text.as_str()), (3, "Ke3")),
+///     other => panic!("{other}"),
+/// }
+/// ```
+#[must_use]
+pub fn replay(g: &PgnGame) -> Replay {
+    let mut game = match g.start() {
+        Ok(game) => game,
+        Err(e) => return Replay::Unreadable(e),
+    };
+    for (i, m) in g.moves.iter().enumerate() {
+        if let Err(reason) = game.play_text(&m.text) {
+            return Replay::Illegal {
+                ply: i + 1,
+                text: m.text.clone(),
+                reason,
+                game,
+            };
+        }
+    }
+    Replay::Ok(game)
+}
+
+const RESULTS: [&str; 6] = ["1-0", "0-1", "1/2-1/2", "½-½", "*", "0.5-0.5"];
+
+/// Reads every game of a PGN text.
+///
+/// ```
+/// use tandem_rules::chess::pgn::parse_pgn;
+/// let g = parse_pgn("[Event \"x\"]\n1. e4 {best} e5 (1... c5) 2. Nf3 $1 1-0\n");
+/// assert_eq!(g.len(), 1);
+/// let m: Vec<&str> = g[0].moves.iter().map(|m| m.text.as_str()).collect();
+/// assert_eq!(m, ["e4", "e5", "Nf3"]);
+/// assert_eq!(g[0].moves[0].comments, ["best"]);
+/// assert_eq!(g[0].result.as_deref(), Some("1-0"));
+/// ```
+#[must_use]
+pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    let mut cur = PgnGame::default();
+    let mut started = false;
+    let mut in_moves = false;
+    let mut depth = 0usize; // variation nesting
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let mut line = 1;
+    let finish = |cur: &mut PgnGame, games: &mut Vec<PgnGame>, started: &mut bool| {
+        if *started {
+            games.push(std::mem::take(cur));
+        }
+        *started = false;
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        let at_line_start = i == 0 || chars[i - 1] == '\n';
+        match c {
+            '\n' => {
+                line += 1;
+                i += 1;
+            }
+            '%' if at_line_start => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            ';' => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            '{' => {
+                let start = i + 1;
+                while i < chars.len() && chars[i] != '}' {
+                    if chars[i] == '\n' {
+                        line += 1;
+                    }
+                    i += 1;
+                }
+                let comment: String = chars[start..i.min(chars.len())].iter().collect();
+                let comment = comment.split_whitespace().collect::<Vec<_>>().join(" ");
+                if depth == 0 {
+                    if let Some(m) = cur.moves.last_mut() {
+                        m.comments.push(comment);
+                    }
+                }
+                i += 1;
+            }
+            '[' if depth == 0 => {
+                if in_moves {
+                    // The next game's tags: this game had no result.
+                    finish(&mut cur, &mut games, &mut started);
+                    in_moves = false;
+                }
+                let start = i + 1;
+                let mut quoted = false;
+                while i < chars.len() && (quoted || chars[i] != ']') && chars[i] != '\n' {
+                    if chars[i] == '\\' && quoted {
+                        i += 1;
+                    } else if chars[i] == '"' {
+                        quoted = !quoted;
+                    }
+                    i += 1;
+                }
+                let inner: String = chars[start..i.min(chars.len())].iter().collect();
+                if let Some(tag) = parse_tag(&inner) {
+                    if !started {
+                        cur.line = line;
+                        started = true;
+                    }
+                    cur.tags.push(tag);
+                }
+                if i < chars.len() && chars[i] == ']' {
+                    i += 1;
+                }
+            }
+            '(' => {
+                depth += 1;
+                i += 1;
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            c if c.is_whitespace() => i += 1,
+            _ => {
+                let start = i;
+                while i < chars.len()
+                    && !chars[i].is_whitespace()
+                    && !matches!(chars[i], '{' | '}' | '(' | ')' | ';' | '[')
+                {
+                    i += 1;
+                }
+                let token: String = chars[start..i].iter().collect();
+                if depth > 0 {
+                    continue;
+                }
+                if !started {
+                    cur.line = line;
+                    started = true;
+                }
+                in_moves = true;
+                if RESULTS.contains(&token.as_str()) {
+                    cur.result = Some(token.replace('½', "1/2").replace("0.5", "1/2"));
+                    finish(&mut cur, &mut games, &mut started);
+                    in_moves = false;
+                    continue;
+                }
+                add_token(&mut cur, &token, line);
+            }
+        }
+    }
+    if started && (!cur.moves.is_empty() || !cur.tags.is_empty()) {
+        games.push(cur);
+    }
+    games
+}
+
+fn parse_tag(inner: &str) -> Option<(String, String)> {
+    let inner = inner.trim();
+    let (name, rest) = inner.split_once(char::is_whitespace)?;
+    let rest = rest.trim();
+    let value = rest.strip_prefix('"')?;
+    let value = value.strip_suffix('"').unwrap_or(value);
+    Some((
+        name.to_owned(),
+        value.replace("\\\"", "\"").replace("\\\\", "\\"),
+    ))
+}
+
+/// A move-text token: strips a move number and marks, keeps NAGs.
+fn add_token(cur: &mut PgnGame, token: &str, line: usize) {
+    if let Some(n) = token.strip_prefix('$') {
+        if let (Ok(n), Some(m)) = (n.parse(), cur.moves.last_mut()) {
+            m.nags.push(n);
+        }
+        return;
+    }
+    // `12.`, `12...`, `12.e4`.
+    let t = token.trim_start_matches(|c: char| c.is_ascii_digit());
+    let t = if t.len() < token.len() && t.starts_with('.') {
+        t.trim_start_matches('.')
+    } else {
+        token
+    };
+    let t = t.trim_end_matches(['!', '?']);
+    if t.is_empty() || t.chars().all(|c| c == '.') {
+        return;
+    }
+    cur.moves.push(PgnMove {
+        text: t.to_owned(),
+        line,
+        ..PgnMove::default()
+    });
+}
+
+/// Tags and comments for [`write_pgn`].
+#[derive(Debug, Clone, Default)]
+pub struct PgnHeader {
+    /// Tags after the seven-tag roster's defaults (`Event`, `Site`, `Date`,
+    /// `Round`, `White`, `Black`; `Result` is written from the result).
+    pub tags: Vec<(String, String)>,
+    /// A comment after each ply (clock times), `None` for none.
+    pub comments: Vec<Option<String>>,
+}
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Writes a game as PGN: the seven tag roster (filled with `?` where the
+/// header has none), `SetUp`/`FEN` for a game not from the start, SAN
+/// moves with numbers, comments, the result. Lines stay under 80 characters.
+///
+/// ```
+/// use tandem_rules::chess::{ChessGame, pgn::{write_pgn, parse_pgn, replay, PgnHeader, Replay}};
+/// let mut g = ChessGame::new();
+/// for m in ["e4", "e5", "Nf3"] { g.play_text(m).unwrap(); }
+/// let text = write_pgn(&g, &PgnHeader::default());
+/// assert!(text.contains("1. e4 e5 2. Nf3 *"));
+/// assert!(matches!(replay(&parse_pgn(&text)[0]), Replay::Ok(r) if r.sans() == g.sans()));
+/// ```
+#[must_use]
+pub fn write_pgn(game: &ChessGame, header: &PgnHeader) -> String {
+    let result = pgn_result(game.outcome());
+    let mut out = String::new();
+    let roster = ["Event", "Site", "Date", "Round", "White", "Black"];
+    for name in roster {
+        let v = header
+            .tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("?", |(_, v)| v.as_str());
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(v)));
+    }
+    out.push_str(&format!("[Result \"{result}\"]\n"));
+    let start_fen = super::to_fen(game.start());
+    if start_fen != super::to_fen(&super::start()) {
+        out.push_str("[SetUp \"1\"]\n");
+        out.push_str(&format!("[FEN \"{start_fen}\"]\n"));
+    }
+    for (n, v) in &header.tags {
+        if !roster.contains(&n.as_str()) && !matches!(n.as_str(), "Result" | "SetUp" | "FEN") {
+            out.push_str(&format!("[{n} \"{}\"]\n", escape(v)));
+        }
+    }
+    out.push('\n');
+    let mut tokens = Vec::new();
+    let first_number = game.start().fullmoves().get();
+    let black_first = game.start().turn() == shakmaty::Color::Black;
+    for (i, s) in game.sans().iter().enumerate() {
+        let white_ply = (i % 2 == 0) != black_first;
+        let number = first_number + (i as u32 + u32::from(black_first)) / 2;
+        if white_ply {
+            tokens.push(format!("{number}."));
+        } else if i == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(s.clone());
+        if let Some(Some(c)) = header.comments.get(i) {
+            tokens.push(format!("{{{}}}", c.replace('}', ")")));
+        }
+    }
+    tokens.push(result.to_owned());
+    let mut line_len = 0;
+    for t in tokens {
+        if line_len > 0 && line_len + 1 + t.len() > 79 {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        line_len += t.len();
+        out.push_str(&t);
+    }
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_without_results_and_with_variations_split_correctly() {
+        let text = "[Event \"a\"]\n1. d4 d5 (1... Nf6 2. c4 (2. Nf3)) 2. c4\n\n[Event \"b\"]\n\n1.e4 c5 2.Nf3 1/2-1/2\n";
+        let g = parse_pgn(text);
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0].moves.len(), 3);
+        assert_eq!(g[0].result, None);
+        assert_eq!(g[1].tag("event"), Some("b"));
+        assert_eq!(g[1].line, 4);
+        assert_eq!(g[1].moves[2].text, "Nf3");
+        assert_eq!(g[1].moves[2].line, 6);
+        assert!(matches!(replay(&g[1]), Replay::Ok(_)));
+    }
+
+    #[test]
+    fn black_to_move_start_is_numbered_with_dots() {
+        let mut g = ChessGame::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 7").unwrap();
+        g.play_text("Kd7").unwrap();
+        g.play_text("e4").unwrap();
+        let text = write_pgn(&g, &PgnHeader::default());
+        assert!(text.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 7\"]"), "{text}");
+        assert!(text.contains("7... Kd7 8. e4 *"), "{text}");
+        let back = parse_pgn(&text);
+        assert!(matches!(replay(&back[0]), Replay::Ok(r) if r.ply() == 2));
+    }
+
+    #[test]
+    fn bad_fen_and_other_variants_are_unreadable() {
+        let g = parse_pgn("[FEN \"nonsense\"]\n1. e4 *");
+        assert!(matches!(replay(&g[0]), Replay::Unreadable(_)));
+        let g = parse_pgn("[Variant \"Atomic\"]\n1. e4 *");
+        assert!(matches!(replay(&g[0]), Replay::Unreadable(_)));
+    }
+}
