@@ -17,7 +17,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a game at the table: the daemon, the terminal screen, speech and braille.
-    Play(cmd::play::Args),
+    Play(Box<cmd::play::Args>),
     /// Talk to a running daemon over its control socket.
     Ctl(cmd::ctl::Args),
     /// Check a game journal.
@@ -45,7 +45,7 @@ pub enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Play(a) => cmd::play::run(a),
+        Command::Play(a) => cmd::play::run(*a),
         Command::Ctl(a) => cmd::ctl::run(a),
         Command::Journal(a) => cmd::journal::run(a),
         Command::Arbiter(a) => cmd::arbiter::run(a),

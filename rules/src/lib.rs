@@ -22,8 +22,8 @@ mod mv;
 pub mod notation;
 pub mod pdn;
 mod perft;
-mod table_game;
 mod position;
+mod table_game;
 mod types;
 mod variant;
 
@@ -32,7 +32,7 @@ pub use fen::FenError;
 pub use game::{DrawCount, DrawReason, DrawRule, Game, GameOptions, Outcome, PlayError, WinReason};
 pub use mv::{Move, MAX_CAPTURES};
 pub use perft::{perft, perft_divide};
-pub use table_game::TableGame;
 pub use position::{IllegalMove, Position};
+pub use table_game::TableGame;
 pub use types::{Color, Piece, Role, Square};
 pub use variant::{ParseVariantError, Variant};
