@@ -35,6 +35,7 @@ fn chain(choice: SpeechChoice) -> Vec<SpeechChoice> {
     }
 }
 
+#[cfg(feature = "speechd")]
 /// Whether speech-dispatcher looks reachable without letting libspeechd
 /// start a server with the stock config (which never reports the end of
 /// speech where there is no sound server).
@@ -113,13 +114,16 @@ fn make(
 }
 
 /// Runs the speech task: speaks every utterance the session sends, and when
-/// the backend reports errors moves to the next one and says so.
+/// the backend reports errors moves to the next one and says so: through
+/// `switched` (the backend's name) when given, so that the session announces
+/// it to everyone and journals it, else by itself.
 pub async fn speech_task(
     mut rx: mpsc::UnboundedReceiver<Utterance>,
     choice: SpeechChoice,
     lang: String,
     headless: bool,
     msgs: Messages,
+    switched: Option<mpsc::UnboundedSender<String>>,
 ) {
     let mut backends = chain(choice).into_iter();
     let explicit = choice == SpeechChoice::Speechd;
@@ -159,11 +163,15 @@ pub async fn speech_task(
             );
             if next_backend(&mut worker) {
                 if let Some(w) = worker.as_ref() {
-                    let _ = w.say(msgs.utter(
-                        Priority::Now,
-                        Kind::Help,
-                        &Msg::SpeechFallback(w.backend_name().to_owned()),
-                    ));
+                    let name = w.backend_name().to_owned();
+                    let told = switched.as_ref().is_some_and(|t| t.send(name.clone()).is_ok());
+                    if !told {
+                        let _ = w.say(msgs.utter(
+                            Priority::Now,
+                            Kind::Help,
+                            &Msg::SpeechFallback(name),
+                        ));
+                    }
                     // The utterance that may have been lost is said again.
                     if let Some(u) = last.clone() {
                         let _ = w.say(u);
@@ -176,6 +184,14 @@ pub async fn speech_task(
                 if let Some(w) = worker.as_ref() {
                     if w.say(u.clone()).is_err() && next_backend(&mut worker) {
                         if let Some(w) = worker.as_ref() {
+                            let name = w.backend_name().to_owned();
+                            if !switched.as_ref().is_some_and(|t| t.send(name.clone()).is_ok()) {
+                                let _ = w.say(msgs.utter(
+                                    Priority::Now,
+                                    Kind::Help,
+                                    &Msg::SpeechFallback(name),
+                                ));
+                            }
                             let _ = w.say(u.clone());
                         }
                     }

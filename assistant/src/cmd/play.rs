@@ -197,12 +197,14 @@ async fn serve(
         tandem_speech::Phrasebook::builtin(&lang)
             .unwrap_or_else(tandem_speech::Phrasebook::english),
     );
+    let (switched_tx, mut switched_rx) = mpsc::unbounded_channel::<String>();
     let speech = tokio::spawn(crate::outputs::speech_task(
         speech_rx,
         config.speech,
         lang,
         config.headless,
-        msgs,
+        msgs.clone(),
+        Some(switched_tx),
     ));
     let (handle, actor) = session.spawn();
     if let Some(b) = braille.as_mut() {
@@ -211,6 +213,19 @@ async fn serve(
         std::thread::Builder::new()
             .name("tandem-keys".into())
             .spawn(move || crate::outputs::forward_keys(events, h, blind_side, variant))?;
+    }
+    {
+        // A speech backend that died: everyone is told at once (and the
+        // journal records it), in the new backend's voice.
+        let h = handle.clone();
+        tokio::spawn(async move {
+            while let Some(name) = switched_rx.recv().await {
+                let text = msgs.text(&crate::messages::Msg::SpeechFallback(name));
+                if h.request(Cmd::Say(text), Source::Tandem).await.is_err() {
+                    return;
+                }
+            }
+        });
     }
     {
         let h = handle.clone();
