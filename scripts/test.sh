@@ -22,6 +22,7 @@ cargo test --workspace --all-features
 
 step "deep perft (release): published counts to depth 10-11"
 cargo test --release -p tandem-rules --test perft -- --ignored
+cargo test --release -p tandem-rules --test chess -- --ignored
 
 step "fuzz targets, briefly"
 fuzz_secs="${TANDEM_FUZZ_SECONDS:-20}"

@@ -115,7 +115,11 @@ impl fmt::Display for ChessError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ChessError::GameOver(o) => {
-                write!(f, "the game is over ({})", super::game::pgn_result(Some(*o)))
+                write!(
+                    f,
+                    "the game is over ({})",
+                    super::game::pgn_result(Some(*o))
+                )
             }
             ChessError::Syntax(t) => write!(f, "not a chess move: {t:?}"),
             ChessError::Illegal { text, reason } => write!(f, "illegal move {text}: {reason}"),

@@ -263,10 +263,7 @@ impl ChessGame {
         // Positions before the last pawn move or capture cannot repeat.
         let back = (cur.halfmoves() as usize).min(self.positions.len() - 1);
         let from = self.positions.len() - 1 - back;
-        self.positions[from..]
-            .iter()
-            .filter(|p| *p == cur)
-            .count()
+        self.positions[from..].iter().filter(|p| *p == cur).count()
     }
 
     /// Moves of each side since the last pawn move or capture, rounded down

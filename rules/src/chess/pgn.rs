@@ -415,7 +415,10 @@ mod tests {
         g.play_text("Kd7").unwrap();
         g.play_text("e4").unwrap();
         let text = write_pgn(&g, &PgnHeader::default());
-        assert!(text.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 7\"]"), "{text}");
+        assert!(
+            text.contains("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 7\"]"),
+            "{text}"
+        );
         assert!(text.contains("7... Kd7 8. e4 *"), "{text}");
         let back = parse_pgn(&text);
         assert!(matches!(replay(&back[0]), Replay::Ok(r) if r.ply() == 2));

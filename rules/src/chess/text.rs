@@ -232,9 +232,7 @@ fn why_not(pos: &Chess, from: Square, to: Square) -> IllegalReason {
     if board.color_at(to) == Some(us) {
         return IllegalReason::OwnPiece { square: to };
     }
-    if piece.role == Role::King
-        && from.rank() == to.rank()
-        && from.file().distance(to.file()) == 2
+    if piece.role == Role::King && from.rank() == to.rank() && from.file().distance(to.file()) == 2
     {
         return IllegalReason::CastlingNotAllowed;
     }
@@ -257,7 +255,10 @@ fn reachable(pos: &Chess, from: Square, to: Square, role: Role, us: Color) -> bo
         return attacks::attacks(from, role.of(us), occupied).contains(to);
     }
     let dir: i32 = if us == Color::White { 1 } else { -1 };
-    let (fr, tr) = (i32::from(u8::from(from.rank())), i32::from(u8::from(to.rank())));
+    let (fr, tr) = (
+        i32::from(u8::from(from.rank())),
+        i32::from(u8::from(to.rank())),
+    );
     let same_file = from.file() == to.file();
     if same_file && tr - fr == dir {
         return !occupied.contains(to);
@@ -387,21 +388,15 @@ mod tests {
         };
         assert_eq!(
             reason("e3e4"),
-            IllegalReason::NoPiece {
-                square: Square::E3
-            }
+            IllegalReason::NoPiece { square: Square::E3 }
         );
         assert_eq!(
             reason("e7e5"),
-            IllegalReason::NotYourPiece {
-                square: Square::E7
-            }
+            IllegalReason::NotYourPiece { square: Square::E7 }
         );
         assert_eq!(
             reason("d1d2"),
-            IllegalReason::OwnPiece {
-                square: Square::D2
-            }
+            IllegalReason::OwnPiece { square: Square::D2 }
         );
         assert_eq!(
             reason("Nf4"),
