@@ -15,7 +15,8 @@ use crate::control::frame::Request;
 /// from `TANDEM_ARBITER_SECRET` or the file named by `TANDEM_ARBITER_SECRET_FILE`;
 /// never sent with other requests.
 fn arbiter_secret(cmd: &str, arg: Option<&str>) -> Option<String> {
-    let arbiter = cmd == "takeback" || (cmd == "clock" && arg.is_some_and(|a| !a.trim().is_empty()));
+    let arbiter =
+        cmd == "takeback" || (cmd == "clock" && arg.is_some_and(|a| !a.trim().is_empty()));
     if !arbiter {
         return None;
     }

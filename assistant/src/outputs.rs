@@ -164,7 +164,9 @@ pub async fn speech_task(
             if next_backend(&mut worker) {
                 if let Some(w) = worker.as_ref() {
                     let name = w.backend_name().to_owned();
-                    let told = switched.as_ref().is_some_and(|t| t.send(name.clone()).is_ok());
+                    let told = switched
+                        .as_ref()
+                        .is_some_and(|t| t.send(name.clone()).is_ok());
                     if !told {
                         let _ = w.say(msgs.utter(
                             Priority::Now,
@@ -185,7 +187,10 @@ pub async fn speech_task(
                     if w.say(u.clone()).is_err() && next_backend(&mut worker) {
                         if let Some(w) = worker.as_ref() {
                             let name = w.backend_name().to_owned();
-                            if !switched.as_ref().is_some_and(|t| t.send(name.clone()).is_ok()) {
+                            if !switched
+                                .as_ref()
+                                .is_some_and(|t| t.send(name.clone()).is_ok())
+                            {
                                 let _ = w.say(msgs.utter(
                                     Priority::Now,
                                     Kind::Help,

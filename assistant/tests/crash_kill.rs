@@ -45,7 +45,12 @@ impl Rng {
 fn games() -> Vec<Vec<String>> {
     let dir = format!("{}/../rules/tests/data/pdn", env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    for name in ["dutch96h.pdn", "wiersma.pdn", "nk-ronde-01.pdn", "wk2003.pdn"] {
+    for name in [
+        "dutch96h.pdn",
+        "wiersma.pdn",
+        "nk-ronde-01.pdn",
+        "wk2003.pdn",
+    ] {
         let text = std::fs::read_to_string(Path::new(&dir).join(name)).unwrap();
         for g in parse_pdn(&text) {
             if let Replay::Ok(game) = replay(&g, Variant::International) {
@@ -70,7 +75,14 @@ impl Daemon {
         let socket = dir.join("tandem.sock");
         let stderr = dir.join(format!("stderr-{n}.txt"));
         let child = Command::new(TANDEM)
-            .args(["play", "--headless", "--speech", "text", "--braille", "none"])
+            .args([
+                "play",
+                "--headless",
+                "--speech",
+                "text",
+                "--braille",
+                "none",
+            ])
             .arg("--socket")
             .arg(&socket)
             .args(args)
@@ -220,7 +232,11 @@ fn hundreds_of_sigkills_lose_no_acknowledged_move_and_no_clock_time() {
                 "kill {kills}: {} moves after resume, {acked} acknowledged",
                 got.len()
             );
-            assert_eq!(got[..], moves[..got.len()], "kill {kills}: a different game");
+            assert_eq!(
+                got[..],
+                moves[..got.len()],
+                "kill {kills}: a different game"
+            );
             if got.len() > acked {
                 // The move in flight was recorded before the kill: it stands.
                 in_flight_kept += 1;

@@ -236,11 +236,11 @@ fn speech_dispatcher_killed_speech_falls_back_says_so_and_the_next_move_is_spoke
             .unwrap_or_else(|seen| panic!("{said:?} was not spoken after the fallback: {seen:?}"));
     }
     let journal = std::fs::read_to_string(dir.path().join("game.jsonl")).unwrap();
-    let after = journal
-        .find(&fallback)
-        .expect("the fallback is journaled");
+    let after = journal.find(&fallback).expect("the fallback is journaled");
     assert!(
-        journal[after..].contains(&format!(r#""type":"announced","kind":"move","priority":"next","text":"{said}""#)),
+        journal[after..].contains(&format!(
+            r#""type":"announced","kind":"move","priority":"next","text":"{said}""#
+        )),
         "the next move's announcement is not recorded after the fallback"
     );
 }

@@ -45,7 +45,14 @@ impl Daemon {
     fn start(dir: &Path, args: &[&str]) -> Daemon {
         let socket = dir.join("tandem.sock");
         let child = Command::new(TANDEM)
-            .args(["play", "--headless", "--speech", "text", "--braille", "none"])
+            .args([
+                "play",
+                "--headless",
+                "--speech",
+                "text",
+                "--braille",
+                "none",
+            ])
             .arg("--socket")
             .arg(&socket)
             .args(args)
@@ -177,7 +184,11 @@ fn a_write_error_keeps_the_game_going_and_every_line_is_written_when_it_can_be()
         v["text"].as_str().unwrap().contains("written again")
     });
     let h = health(&mut c);
-    assert_eq!((h["ok"].clone(), h["pending"].clone()), (true.into(), 0.into()), "{h}");
+    assert_eq!(
+        (h["ok"].clone(), h["pending"].clone()),
+        (true.into(), 0.into()),
+        "{h}"
+    );
     play(&mut c, moves[7]);
     let v = verify(&journal);
     assert_eq!(v["ok"], true, "{v}");
@@ -272,7 +283,10 @@ fn a_full_disk_sends_the_journal_to_a_fallback_copy_that_resumes() {
     assert!(h["error"].as_str().unwrap().contains("No space"), "{h}");
     assert_eq!(h["fallback_ok"], true, "{h}");
     let fallback = PathBuf::from(h["fallback"].as_str().unwrap());
-    assert!(fallback.starts_with(dir.path().join("state/tandem/fallback")), "{h}");
+    assert!(
+        fallback.starts_with(dir.path().join("state/tandem/fallback")),
+        "{h}"
+    );
     play(&mut c, moves[n]);
     n += 1;
     // The fallback copy is a whole journal: it verifies and has every move.

@@ -27,18 +27,25 @@ impl Daemon {
         let socket = dir.join("run/tandem.sock");
         let journal = dir.join("game.jsonl");
         let mut cmd = Command::new(TANDEM);
-        cmd.args(["play", "--headless", "--speech", "none", "--braille", "none"])
-            .args(["--lang", "en"])
-            .arg("--socket")
-            .arg(&socket)
-            .arg("--journal")
-            .arg(&journal)
-            .args(args)
-            .env("XDG_CONFIG_HOME", dir.join("noconfig"))
-            .env_remove("TANDEM_ARBITER_SECRET")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit());
+        cmd.args([
+            "play",
+            "--headless",
+            "--speech",
+            "none",
+            "--braille",
+            "none",
+        ])
+        .args(["--lang", "en"])
+        .arg("--socket")
+        .arg(&socket)
+        .arg("--journal")
+        .arg(&journal)
+        .args(args)
+        .env("XDG_CONFIG_HOME", dir.join("noconfig"))
+        .env_remove("TANDEM_ARBITER_SECRET")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -116,8 +123,14 @@ fn arbiter_actions_need_the_secret_given_at_start() {
         }
         let r = raw(&mut c, &req);
         assert_eq!(r["ok"], false, "{r}");
-        assert!(r["error"].as_str().unwrap().contains("arbiter secret"), "{r}");
-        let r = raw(&mut c, &json!({"cmd": "takeback", "arg": "1", "secret": secret}));
+        assert!(
+            r["error"].as_str().unwrap().contains("arbiter secret"),
+            "{r}"
+        );
+        let r = raw(
+            &mut c,
+            &json!({"cmd": "takeback", "arg": "1", "secret": secret}),
+        );
         assert_eq!(r["ok"], false, "{r}");
     }
     let st = c.request("state", None).unwrap()["state"].clone();
@@ -143,8 +156,10 @@ fn arbiter_actions_need_the_secret_given_at_start() {
     let corr = journal_events(&d.journal, "correction");
     assert_eq!(
         corr,
-        vec![json!({"type": "correction", "plies": 2, "undone": ["28x19", "14x23"],
-                    "source": "arbiter", "reason": "boards differed on 23"})]
+        vec![
+            json!({"type": "correction", "plies": 2, "undone": ["28x19", "14x23"],
+                    "source": "arbiter", "reason": "boards differed on 23"})
+        ]
     );
     assert_eq!(journal_events(&d.journal, "clock-set").len(), 1);
     // Play goes on from the corrected position; the journal verifies and replays to it.
@@ -177,7 +192,10 @@ fn without_a_secret_arbiter_actions_are_always_refused() {
     let d = Daemon::start(dir.path(), &[], &[]);
     let mut c = d.client();
     assert_eq!(c.request("move", Some("32-28")).unwrap()["ok"], true);
-    let r = raw(&mut c, &json!({"cmd": "takeback", "arg": "1", "secret": ""}));
+    let r = raw(
+        &mut c,
+        &json!({"cmd": "takeback", "arg": "1", "secret": ""}),
+    );
     assert_eq!(r["ok"], false);
     assert!(r["error"].as_str().unwrap().contains("disabled"), "{r}");
     assert_eq!(c.request("state", None).unwrap()["state"]["ply"], 1);
@@ -187,7 +205,10 @@ fn without_a_secret_arbiter_actions_are_always_refused() {
     let dir = tempfile::tempdir().unwrap();
     let d = Daemon::start(dir.path(), &[], &[("TANDEM_ARBITER_SECRET", "s3cret")]);
     let mut c = d.client();
-    let r = raw(&mut c, &json!({"cmd": "clock", "arg": "set black 60", "secret": "s3cret"}));
+    let r = raw(
+        &mut c,
+        &json!({"cmd": "clock", "arg": "set black 60", "secret": "s3cret"}),
+    );
     assert_eq!(r["ok"], true, "{r}");
 }
 
@@ -226,9 +247,13 @@ fn a_subscriber_that_never_reads_is_dropped_and_never_blocks_the_game() {
         assert_eq!(r["ok"], true, "request {i}: {r}");
     }
     let took = t0.elapsed();
-    assert!(took < Duration::from_secs(60), "the game was held up: {took:?}");
+    assert!(
+        took < Duration::from_secs(60),
+        "the game was held up: {took:?}"
+    );
     // The slow subscriber's connection ends (after a `lagged` line, or on a stuck write).
-    slow.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
     let mut r = BufReader::new(&slow);
     let mut lines = 0;
     let mut line = String::new();
@@ -268,9 +293,14 @@ fn garbage_of_every_shape_never_stops_the_daemon() {
     let mut s = UnixStream::connect(&d.socket).unwrap();
     for i in 0..3000 {
         let mut line: Vec<u8> = if i % 3 == 0 {
-            shapes[(next() % shapes.len() as u64) as usize].as_bytes().to_vec()
+            shapes[(next() % shapes.len() as u64) as usize]
+                .as_bytes()
+                .to_vec()
         } else {
-            (0..next() % 300).map(|_| (next() % 256) as u8).filter(|&b| b != b'\n').collect()
+            (0..next() % 300)
+                .map(|_| (next() % 256) as u8)
+                .filter(|&b| b != b'\n')
+                .collect()
         };
         line.push(b'\n');
         if s.write_all(&line).is_err() {

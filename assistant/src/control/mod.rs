@@ -102,7 +102,10 @@ mod tests {
     fn request_lines_parse_as_the_server_reads_them() {
         assert_eq!(parse_request(b"  "), Parsed::Empty);
         assert!(matches!(parse_request(b"\xff\xfe"), Parsed::Error(None, _)));
-        assert!(matches!(parse_request(b"{not json"), Parsed::Error(None, _)));
+        assert!(matches!(
+            parse_request(b"{not json"),
+            Parsed::Error(None, _)
+        ));
         assert_eq!(
             parse_request(br#"{"cmd":"subscribe","id":3}"#),
             Parsed::Subscribe(Some(3.into()))
@@ -124,8 +127,14 @@ mod tests {
     /// float that did not echo back as sent. Ids are strings or whole numbers.
     #[test]
     fn regression_a_huge_numeric_id_is_refused_not_mangled() {
-        let line = format!(r#"{{"cmd":"move","arg":"32-28","id":7{}}}"#, "3".repeat(100));
-        assert!(matches!(parse_request(line.as_bytes()), Parsed::Error(None, _)));
+        let line = format!(
+            r#"{{"cmd":"move","arg":"32-28","id":7{}}}"#,
+            "3".repeat(100)
+        );
+        assert!(matches!(
+            parse_request(line.as_bytes()),
+            Parsed::Error(None, _)
+        ));
         assert!(matches!(
             parse_request(br#"{"cmd":"move","arg":"32-28","id":1.5}"#),
             Parsed::Error(None, _)
