@@ -27,8 +27,13 @@ cargo test --release -p tandem-rules --test chess -- --ignored
 step "fuzz targets, briefly"
 fuzz_secs="${TANDEM_FUZZ_SECONDS:-20}"
 for t in $(cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz list); do
-  (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none -O "$t" -- \
-      -max_total_time="$fuzz_secs" -rss_limit_mb=2048 2>&1 | grep -E '^Done|panicked|SUMMARY' || true)
+  # The committed seeds (fuzz/seeds/T) are read as a second corpus; new
+  # finds go to fuzz/corpus/T (not committed).
+  mkdir -p fuzz/corpus/"$t"
+  seeds=()
+  if [ -d fuzz/seeds/"$t" ]; then seeds=(seeds/"$t"); fi
+  (cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none -O "$t" corpus/"$t" "${seeds[@]}" -- \
+      -max_total_time="$fuzz_secs" -rss_limit_mb=2048 -max_len=16384 2>&1 | grep -E '^Done|panicked|SUMMARY' || true)
   if ls fuzz/artifacts/"$t"/crash-* >/dev/null 2>&1; then
     echo "fuzz target $t crashed: see fuzz/artifacts/$t" >&2
     exit 1
