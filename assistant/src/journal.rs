@@ -926,6 +926,59 @@ mod tests {
         assert_eq!(j.torn.unwrap().line, 5);
     }
 
+    /// `/dev/full` gives a real `ENOSPC` on every write: the writer keeps
+    /// the lines, copies the journal to the fallback folder, and writes them
+    /// all, in order, when the file can be written again.
+    #[test]
+    fn a_full_disk_keeps_lines_copies_them_and_flushes_them_later() {
+        let (d, p) = sample();
+        let fb = d.path().join("fallback");
+        let mut w = JournalWriter::resume(&p, &Journal::read(&p).unwrap())
+            .unwrap()
+            .with_fallback_dirs(vec![PathBuf::from("/proc/no/such"), fb.clone()]);
+        w.file = OpenOptions::new().write(true).open("/dev/full").unwrap();
+        w.append(3000, mv(3, "33-29")).unwrap();
+        let Some(HealthChange::Degraded {
+            from_seq,
+            fallback,
+            error,
+        }) = w.take_change()
+        else {
+            panic!("no degraded change")
+        };
+        assert_eq!(from_seq, 5);
+        assert!(error.contains("No space"), "{error}");
+        let copy = fallback.unwrap();
+        assert!(copy.starts_with(&fb));
+        w.append(4000, mv(4, "23x34")).unwrap();
+        let h = w.health();
+        assert!(!h.ok && h.fallback_ok && h.pending == 2, "{h:?}");
+        assert!(h.error.is_some());
+        // The copy is a whole journal with the kept lines.
+        let j = Journal::read(&copy).unwrap();
+        assert!(j.bad.is_none() && j.torn.is_none());
+        assert_eq!(j.records.len(), 6);
+        assert!(!w.retry());
+        // The disk is back.
+        w.file = OpenOptions::new().append(true).open(&p).unwrap();
+        assert!(w.retry());
+        assert_eq!(
+            w.take_change(),
+            Some(HealthChange::Recovered { flushed: 2 })
+        );
+        w.append(5000, mv(5, "38-33")).unwrap();
+        let j = Journal::read(&p).unwrap();
+        assert!(
+            j.bad.is_none() && j.torn.is_none(),
+            "{:?} {:?}",
+            j.bad,
+            j.torn
+        );
+        assert_eq!(j.records.len(), 7);
+        assert_eq!(j.records[6].event, mv(5, "38-33"));
+        assert!(w.health().ok);
+    }
+
     #[test]
     fn create_refuses_to_overwrite() {
         let (_d, p) = sample();
