@@ -284,25 +284,7 @@ impl GraphicPatterns {
 /// The letter naming a graphic cell in the line's text: `-`, `w`, `W`, `b`, `B`.
 #[must_use]
 pub fn graphic_letter(piece: Option<Piece>) -> char {
-    match piece {
-        None => '-',
-        Some(Piece {
-            color: Color::White,
-            role: Role::Man,
-        }) => 'w',
-        Some(Piece {
-            color: Color::White,
-            role: Role::King,
-        }) => 'W',
-        Some(Piece {
-            color: Color::Black,
-            role: Role::Man,
-        }) => 'b',
-        Some(Piece {
-            color: Color::Black,
-            role: Role::King,
-        }) => 'B',
-    }
+    piece.map_or('-', Piece::letter)
 }
 
 /// The rows view's word for what stands on a square.

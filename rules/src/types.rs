@@ -95,6 +95,25 @@ impl Piece {
     }
 }
 
+impl Piece {
+    /// One letter for diagrams: `w` white man, `W` white king, `b` black man,
+    /// `B` black king.
+    ///
+    /// ```
+    /// use tandem_rules::{Color, Piece, Role};
+    /// assert_eq!(Piece { color: Color::White, role: Role::King }.letter(), 'W');
+    /// ```
+    #[must_use]
+    pub fn letter(self) -> char {
+        match (self.color, self.role) {
+            (Color::White, Role::Man) => 'w',
+            (Color::White, Role::King) => 'W',
+            (Color::Black, Role::Man) => 'b',
+            (Color::Black, Role::King) => 'B',
+        }
+    }
+}
+
 /// A playable (dark) square by its number: 1-50 in international draughts
 /// (001 ch. I 2.6), 1-32 in 64-square draughts, where it is also named
 /// algebraically (2.6.4); see [`crate::Variant::square_name`].

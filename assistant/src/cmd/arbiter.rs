@@ -1155,25 +1155,7 @@ pub fn list_text(pos: &Position) -> String {
 }
 
 fn piece_char(p: Option<Piece>) -> char {
-    match p {
-        None => '.',
-        Some(Piece {
-            color: Color::White,
-            role: Role::Man,
-        }) => 'w',
-        Some(Piece {
-            color: Color::White,
-            role: Role::King,
-        }) => 'W',
-        Some(Piece {
-            color: Color::Black,
-            role: Role::Man,
-        }) => 'b',
-        Some(Piece {
-            color: Color::Black,
-            role: Role::King,
-        }) => 'B',
-    }
+    p.map_or('.', Piece::letter)
 }
 
 /// A text diagram, black's side on top: `w`/`b` men, `W`/`B` kings, `.` an
