@@ -20,6 +20,8 @@
 //! ```
 
 pub mod announcer;
+pub mod chess;
+pub mod chess_listen;
 pub mod output;
 pub mod phrasebook;
 #[cfg(feature = "testing")]

@@ -92,6 +92,18 @@ impl<'a> Costs<'a> {
         }
     }
 
+    /// Adds words that carry a move's meaning the way square words do (chess
+    /// piece names, file names, "krótka"/"długa"): adding, dropping or
+    /// swapping one costs as much as a number, so "skoczek" is never heard as
+    /// "goniec" unless a mis-hearing is listed.
+    #[must_use]
+    pub fn with_square_words<I: IntoIterator<Item = String>>(mut self, words: I) -> Costs<'a> {
+        for w in words {
+            self.number_words.insert(fold(&w));
+        }
+        self
+    }
+
     fn is_number(&self, w: &str) -> bool {
         self.number_words.contains(&fold(w))
     }

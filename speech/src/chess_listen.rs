@@ -1,0 +1,559 @@
+//! Chess by voice (002 annex E.2): from a position's LEGAL moves to the ways
+//! players say them, and from a transcript back to a move (pure, table-tested).
+//!
+//! Phrasings built for every legal move, with the squares as the chess
+//! phrasebook names them (annex names "Ewa cztery", letters "e cztery", or
+//! the extra file words of `[listen] file_words`) and the pieces by their
+//! names (`[pieces.nominative]`, `[listen] piece_words`):
+//!
+//! | said | example |
+//! | --- | --- |
+//! | start and end square | "Ewa dwa Ewa cztery", "e2 e4", "e dwa na e cztery" |
+//! | piece, start, end | "skoczek Gustaw jeden Feliks trzy", "knight g one to f three" |
+//! | piece and end (SAN) | "skoczek f trzy", "knight f three", "e cztery" (a pawn) |
+//! | a capture | "Dawid bije Ewa pięć", "pion Dawid cztery bije Ewa pięć", "goniec bije Cesar sześć" |
+//! | castling | "krótka roszada", "długa roszada", "short castling", or the king's squares |
+//! | promotion | any of the above, then "zamiana na hetmana" / "hetman" / "promotes to queen" |
+//!
+//! The transcript is compared with every phrasing by the weighted edit
+//! distance of [`crate::listen::matcher`] (square words, piece names and
+//! "krótka"/"długa" are costly to change, connectives cheap). A move is
+//! reported only when it is clearly the best; several about equally good
+//! (two knights that can go to d2, a promotion with no piece named) give
+//! [`ChessHeard::Ambiguous`] with the question to ask ("Który skoczek: Bella
+//! jeden czy Feliks trzy?"). Squares heard that make no legal move give
+//! [`ChessHeard::Illegal`] with the rules engine's reason in the player's words.
+//!
+//! Typed or recognizer-written notation (`e2e4`, `Nf3`, `O-O`) is read by
+//! [`tandem_rules::chess::resolve`] first.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use tandem_rules::chess::shakmaty::{Chess, File, Rank, Role, Square};
+use tandem_rules::chess::{resolve, san, ChessError, ChessGame, ChessMove, ChessOptions};
+
+use crate::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
+use crate::listen::lexicon::{fold, words_of, Lexicon, Words};
+use crate::listen::matcher::{Costs, MAX_COST, TIE_WINDOW};
+use crate::listen::Transcript;
+use crate::phrasebook::Phrasebook;
+
+/// What was understood from a spoken or typed chess move.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ChessHeard {
+    /// A legal move.
+    Move {
+        /// SAN (`Nf3`).
+        #[serde(rename = "move")]
+        san: String,
+        /// UCI (`g1f3`).
+        uci: String,
+        /// 0..1: the recognizer's confidence times how well the phrase matched.
+        confidence: f64,
+        /// What the recognizer returned.
+        transcript: String,
+        /// The move.
+        #[serde(skip)]
+        mv: ChessMove,
+    },
+    /// Several legal moves fit about equally well: ask `question`.
+    Ambiguous {
+        /// The candidates in SAN, best first.
+        candidates: Vec<String>,
+        /// The question in the phrasebook's words ("Który skoczek: …?").
+        question: String,
+        /// What the recognizer returned.
+        transcript: String,
+        /// The candidate moves.
+        #[serde(skip)]
+        moves: Vec<ChessMove>,
+    },
+    /// The words name a move that is not legal here. Never played.
+    Illegal {
+        /// The squares heard as move text (`e2e5`).
+        text: String,
+        /// Why, in the phrasebook's words.
+        message: String,
+        /// What the recognizer returned.
+        transcript: String,
+        /// The rules engine's refusal.
+        #[serde(skip)]
+        error: ChessError,
+    },
+    /// Nothing understood clearly: ask the player to repeat.
+    Unknown {
+        /// What the recognizer returned.
+        transcript: String,
+    },
+}
+
+/// The listening words of a chess phrasebook, canonicalised: every way of
+/// saying a file becomes the file's annex name, every way of saying a piece
+/// its nominative name, digits become rank words.
+#[derive(Debug, Clone)]
+pub struct ChessLexicon {
+    book: ChessPhrasebook,
+    /// The draughts lexicon of the same language: its number words and
+    /// mis-hearings feed the matcher's costs.
+    base: Lexicon,
+    files: [String; 8],
+    ranks: [String; 8],
+    pieces: BTreeMap<Role, String>,
+    canonical: BTreeMap<String, String>,
+    takes: Vec<Words>,
+    to: Vec<Words>,
+    promote: Vec<Words>,
+    short_castle: Vec<Words>,
+    long_castle: Vec<Words>,
+}
+
+const ROLES: [Role; 6] = [
+    Role::King,
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+];
+
+fn one_word(w: &str) -> String {
+    words_of(w).join(" ")
+}
+
+impl ChessLexicon {
+    /// The lexicon of a chess phrasebook.
+    #[must_use]
+    pub fn new(book: &ChessPhrasebook) -> ChessLexicon {
+        let base = Lexicon::from_phrasebook(
+            &Phrasebook::builtin(book.language()).unwrap_or_else(Phrasebook::english),
+        );
+        let mut canonical = BTreeMap::new();
+        let files: [String; 8] =
+            std::array::from_fn(|i| one_word(book.file_word(i, FileStyle::Names)));
+        let ranks: [String; 8] = std::array::from_fn(|i| one_word(book.rank_word(i)));
+        for (i, name) in files.iter().enumerate() {
+            let letter = one_word(book.file_word(i, FileStyle::Letters));
+            canonical.insert(letter, name.clone());
+            for w in &book.listen().file_words[i] {
+                canonical.insert(one_word(w), name.clone());
+            }
+            canonical.insert(((b'a' + i as u8) as char).to_string(), name.clone());
+        }
+        for (i, r) in ranks.iter().enumerate() {
+            canonical.insert((i + 1).to_string(), r.clone());
+        }
+        let mut pieces = BTreeMap::new();
+        for role in ROLES {
+            let name = one_word(book.piece("nominative", role));
+            canonical.insert(one_word(book.piece("accusative", role)), name.clone());
+            if let Some(extra) = book.listen().piece_words.get(crate::chess::role_key(role)) {
+                for w in extra {
+                    canonical.insert(one_word(w), name.clone());
+                }
+            }
+            pieces.insert(role, name);
+        }
+        // Canonical words map to themselves, whatever the extras said.
+        for w in files.iter().chain(&ranks).chain(pieces.values()) {
+            canonical.insert(w.clone(), w.clone());
+        }
+        let list = |v: &[String]| -> Vec<Words> {
+            let mut out: Vec<Words> = Vec::new();
+            for w in v {
+                let ws = words_of(w);
+                if !ws.is_empty() && !out.contains(&ws) {
+                    out.push(ws);
+                }
+            }
+            out
+        };
+        let l = book.listen();
+        ChessLexicon {
+            book: book.clone(),
+            base,
+            files,
+            ranks,
+            pieces,
+            canonical,
+            takes: list(&l.takes),
+            to: list(&l.to),
+            promote: list(&l.promote),
+            short_castle: list(&l.short_castle),
+            long_castle: list(&l.long_castle),
+        }
+    }
+
+    /// The chess phrasebook.
+    #[must_use]
+    pub fn phrasebook(&self) -> &ChessPhrasebook {
+        &self.book
+    }
+
+    fn square(&self, sq: Square) -> Words {
+        let mut w = words_of(&self.files[usize::from(sq.file())]);
+        w.extend(words_of(&self.ranks[usize::from(sq.rank())]));
+        w
+    }
+
+    fn piece(&self, role: Role) -> Words {
+        words_of(self.pieces.get(&role).map_or("", String::as_str))
+    }
+
+    /// The words that carry meaning: files, ranks, pieces, the castling words
+    /// that tell the sides apart.
+    fn key_words(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .files
+            .iter()
+            .chain(&self.ranks)
+            .chain(self.pieces.values())
+            .flat_map(|w| words_of(w))
+            .collect();
+        // "krótka" and "długa": the words in which the castling phrases differ.
+        let short: BTreeSet<String> = self.short_castle.iter().flatten().cloned().collect();
+        let long: BTreeSet<String> = self.long_castle.iter().flatten().cloned().collect();
+        v.extend(short.symmetric_difference(&long).cloned());
+        v
+    }
+
+    /// Heard words in canonical form: "e2" is "ewa dwa", "bé" is "bella",
+    /// "hetmana" is "hetman".
+    #[must_use]
+    pub fn normalize(&self, text: &str) -> Words {
+        let mut out = Words::new();
+        for w in words_of(text) {
+            let c: Vec<char> = w.chars().collect();
+            if c.len() == 2 && File::from_char(c[0]).is_some() && Rank::from_char(c[1]).is_some() {
+                for part in [c[0].to_string(), c[1].to_string()] {
+                    out.push(self.canonical.get(&part).cloned().unwrap_or(part));
+                }
+                continue;
+            }
+            match self.canonical.get(&w) {
+                Some(canon) => out.extend(words_of(canon)),
+                None => out.push(w),
+            }
+        }
+        out
+    }
+}
+
+/// One phrasing and the legal move it means.
+#[derive(Debug, Clone)]
+struct Phrase {
+    words: Words,
+    mv: usize,
+}
+
+/// Every phrasing of every legal move in one position.
+#[derive(Debug, Clone)]
+pub struct ChessGrammar {
+    /// The position.
+    pub position: Chess,
+    /// The legal moves.
+    pub moves: Vec<ChessMove>,
+    phrases: Vec<Phrase>,
+}
+
+fn cross(prefixes: &[Words], forms: &[Words]) -> Vec<Words> {
+    let mut out = Vec::new();
+    for p in prefixes {
+        for f in forms {
+            out.push(p.iter().chain(f).cloned().collect());
+        }
+    }
+    out
+}
+
+impl ChessGrammar {
+    /// The phrasings of the legal moves of `pos` (see the module docs).
+    #[must_use]
+    pub fn build(pos: &Chess, lex: &ChessLexicon) -> ChessGrammar {
+        let moves = ChessGame::from_position(pos.clone(), ChessOptions::default()).legal_moves();
+        let mut phrases = Vec::new();
+        let empty: Vec<Words> = vec![Vec::new()];
+        for (i, m) in moves.iter().enumerate() {
+            let from = lex.square(m.from);
+            let to = lex.square(m.to);
+            let piece = lex.piece(m.role);
+            let link: Vec<Words> = if m.is_capture() {
+                lex.takes
+                    .iter()
+                    .chain(&lex.to)
+                    .cloned()
+                    .chain([Vec::new()])
+                    .collect()
+            } else {
+                lex.to.iter().cloned().chain([Vec::new()]).collect()
+            };
+            let mut bodies: Vec<Words> = Vec::new();
+            // Start and end square, with or without the piece.
+            for lead in [Vec::new(), piece.clone()] {
+                let head: Vec<Words> = vec![lead.iter().chain(&from).cloned().collect()];
+                bodies.extend(cross(&cross(&head, &link), std::slice::from_ref(&to)));
+            }
+            // Piece and end square (SAN); a pawn by its end square alone, or
+            // by its file when it captures ("Dawid bije Ewa pięć").
+            if m.role == Role::Pawn {
+                if m.is_capture() {
+                    let file = words_of(&lex.files[usize::from(m.from.file())]);
+                    bodies.extend(cross(&cross(&[file], &link), std::slice::from_ref(&to)));
+                } else {
+                    bodies.push(to.clone());
+                }
+            }
+            let short_link: Vec<Words> = if m.is_capture() {
+                lex.takes.iter().cloned().chain([Vec::new()]).collect()
+            } else {
+                empty.clone()
+            };
+            bodies.extend(cross(
+                &cross(std::slice::from_ref(&piece), &short_link),
+                std::slice::from_ref(&to),
+            ));
+            // Castling by name.
+            if let Some(side) = m.castling() {
+                let names = match side {
+                    tandem_rules::chess::shakmaty::CastlingSide::KingSide => &lex.short_castle,
+                    tandem_rules::chess::shakmaty::CastlingSide::QueenSide => &lex.long_castle,
+                };
+                bodies.extend(names.iter().cloned());
+            }
+            // The promotion piece after any of them, or nothing (then the
+            // four promotions tie and the player is asked).
+            let tails: Vec<Words> = match m.promotion {
+                Some(p) => {
+                    let pw = lex.piece(p);
+                    let mut t = vec![Vec::new(), pw.clone()];
+                    t.extend(cross(&lex.promote, &[pw]));
+                    t
+                }
+                None => empty.clone(),
+            };
+            for words in cross(&bodies, &tails) {
+                phrases.push(Phrase { words, mv: i });
+            }
+        }
+        ChessGrammar {
+            position: pos.clone(),
+            moves,
+            phrases,
+        }
+    }
+
+    /// The phrases as text, for a recognizer's grammar.
+    #[must_use]
+    pub fn recognizer_phrases(&self) -> Vec<String> {
+        let set: BTreeSet<String> = self.phrases.iter().map(|p| p.words.join(" ")).collect();
+        set.into_iter().collect()
+    }
+
+    /// How many phrasings.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.phrases.len()
+    }
+
+    /// Whether there are none (no legal move).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.phrases.is_empty()
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// Understands a transcript (n-best, best first) in `pos`: see the module docs.
+///
+/// ```
+/// use tandem_speech::chess::ChessPhrasebook;
+/// use tandem_speech::chess_listen::{understand_chess, ChessHeard, ChessLexicon};
+/// use tandem_speech::listen::Transcript;
+/// let lex = ChessLexicon::new(&ChessPhrasebook::polish());
+/// let pos = tandem_rules::chess::start();
+/// match understand_chess(&lex, &pos, &[Transcript::text("skoczek Feliks trzy")]) {
+///     ChessHeard::Move { san, .. } => assert_eq!(san, "Nf3"),
+///     other => panic!("{other:?}"),
+/// }
+/// ```
+#[must_use]
+pub fn understand_chess(lex: &ChessLexicon, pos: &Chess, transcripts: &[Transcript]) -> ChessHeard {
+    let grammar = ChessGrammar::build(pos, lex);
+    understand_in(&grammar, lex, transcripts)
+}
+
+/// As [`understand_chess`] with a grammar built beforehand (the daemon keeps
+/// one per position).
+#[must_use]
+pub fn understand_in(
+    grammar: &ChessGrammar,
+    lex: &ChessLexicon,
+    transcripts: &[Transcript],
+) -> ChessHeard {
+    let mut fallback: Option<ChessHeard> = None;
+    for t in transcripts {
+        let h = understand_one(grammar, lex, t);
+        match h {
+            ChessHeard::Move { .. } | ChessHeard::Ambiguous { .. } => return h,
+            ChessHeard::Illegal { .. } if !matches!(fallback, Some(ChessHeard::Illegal { .. })) => {
+                fallback = Some(h);
+            }
+            ChessHeard::Unknown { .. } if fallback.is_none() => fallback = Some(h),
+            _ => {}
+        }
+    }
+    fallback.unwrap_or(ChessHeard::Unknown {
+        transcript: String::new(),
+    })
+}
+
+fn announcer(lex: &ChessLexicon) -> ChessAnnouncer {
+    ChessAnnouncer::new(lex.book.clone(), FileStyle::Names)
+}
+
+fn ambiguous(
+    grammar: &ChessGrammar,
+    lex: &ChessLexicon,
+    moves: Vec<ChessMove>,
+    transcript: String,
+) -> ChessHeard {
+    ChessHeard::Ambiguous {
+        candidates: moves.iter().map(|m| san(&grammar.position, m)).collect(),
+        question: announcer(lex).ask_which(&moves).text(),
+        transcript,
+        moves,
+    }
+}
+
+fn looks_like_notation(text: &str) -> bool {
+    let t = text.trim();
+    !t.is_empty()
+        && t.split_whitespace().count() <= 2
+        && t.chars().any(|c| c.is_ascii_digit() || c == '-')
+        && t.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-=+#x: ".contains(c))
+}
+
+fn understand_one(grammar: &ChessGrammar, lex: &ChessLexicon, t: &Transcript) -> ChessHeard {
+    let transcript = t.text.clone();
+    let conf = f64::from(t.confidence.clamp(0.0, 1.0));
+    // Notation as typed or written by a recognizer: the rules engine reads it.
+    if looks_like_notation(&t.text) {
+        match resolve(&grammar.position, &t.text) {
+            Ok(mv) => {
+                return ChessHeard::Move {
+                    san: san(&grammar.position, &mv),
+                    uci: mv.uci(),
+                    confidence: round2(conf),
+                    transcript,
+                    mv,
+                }
+            }
+            Err(ChessError::Ambiguous { candidates, .. }) => {
+                return ambiguous(grammar, lex, candidates, transcript)
+            }
+            Err(e @ ChessError::Illegal { .. }) => {
+                return ChessHeard::Illegal {
+                    text: t.text.trim().to_owned(),
+                    message: announcer(lex).on_rejected(&t.text, &e).text(),
+                    transcript,
+                    error: e,
+                }
+            }
+            Err(_) => {}
+        }
+    }
+    let heard: Words = lex
+        .normalize(&t.text)
+        .into_iter()
+        .filter(|w| w != "[unk]")
+        .collect();
+    if heard.is_empty() {
+        return ChessHeard::Unknown { transcript };
+    }
+    let costs = Costs::new(&lex.base).with_square_words(lex.key_words());
+    let mut best: Vec<(usize, f32)> = Vec::new();
+    for p in &grammar.phrases {
+        let c = costs.distance(&heard, &p.words);
+        if c > MAX_COST + TIE_WINDOW {
+            continue;
+        }
+        match best.iter_mut().find(|(m, _)| *m == p.mv) {
+            Some(e) => e.1 = e.1.min(c),
+            None => best.push((p.mv, c)),
+        }
+    }
+    best.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let Some(&(i, cost)) = best.first().filter(|(_, c)| *c <= MAX_COST) else {
+        return illegal_or_unknown(grammar, lex, &heard, transcript);
+    };
+    let rivals: Vec<ChessMove> = best
+        .iter()
+        .filter(|(_, c)| *c - cost < TIE_WINDOW)
+        .map(|(m, _)| grammar.moves[*m])
+        .collect();
+    if rivals.len() > 1 {
+        return ambiguous(grammar, lex, rivals, transcript);
+    }
+    let mv = grammar.moves[i];
+    ChessHeard::Move {
+        san: san(&grammar.position, &mv),
+        uci: mv.uci(),
+        confidence: round2(conf * f64::from(1.0 - cost).max(0.0)),
+        transcript,
+        mv,
+    }
+}
+
+/// Squares heard (file word then rank word) that make no legal move: the
+/// rules engine says why. Anything else: not understood.
+fn illegal_or_unknown(
+    grammar: &ChessGrammar,
+    lex: &ChessLexicon,
+    heard: &[String],
+    transcript: String,
+) -> ChessHeard {
+    let file_of = |w: &str| lex.files.iter().position(|f| fold(f) == fold(w));
+    let rank_of = |w: &str| lex.ranks.iter().position(|r| fold(r) == fold(w));
+    let mut squares = Vec::new();
+    for pair in heard.windows(2) {
+        if let (Some(f), Some(r)) = (file_of(&pair[0]), rank_of(&pair[1])) {
+            squares.push(Square::from_coords(
+                File::new(f as u32),
+                Rank::new(r as u32),
+            ));
+        }
+    }
+    if let [from, to] = squares[..] {
+        let text = format!("{from}{to}");
+        if let Err(e) = resolve(&grammar.position, &text) {
+            return ChessHeard::Illegal {
+                message: announcer(lex).on_rejected(&text, &e).text(),
+                text,
+                transcript,
+                error: e,
+            };
+        }
+    }
+    ChessHeard::Unknown { transcript }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_maps_every_spelling_to_the_annex_names() {
+        let lex = ChessLexicon::new(&ChessPhrasebook::polish());
+        assert_eq!(lex.normalize("e2 e4"), ["ewa", "dwa", "ewa", "cztery"]);
+        assert_eq!(lex.normalize("Cezar 3"), ["cesar", "trzy"]);
+        assert_eq!(
+            lex.normalize("zamiana na hetmana"),
+            ["zamiana", "na", "hetman"]
+        );
+    }
+}
