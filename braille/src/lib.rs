@@ -14,6 +14,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod cell;
+pub mod chess;
 pub mod display;
 pub mod driver;
 pub mod keymap;
