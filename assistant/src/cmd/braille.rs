@@ -4,6 +4,9 @@
 //! to the width with blank cells) followed by its text; with `--json`, one
 //! object `{"lines": [{"text", "cells", "squares"}]}` where `squares` gives
 //! for each cell the number of the square it shows, or null.
+//!
+//! `--variant chess` renders a chess position (FEN) with the chess views;
+//! `squares` then numbers the chess squares 1-64 (`a1` = 1, `h8` = 64).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -11,7 +14,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use tandem_braille::display::terminal::TerminalDisplay;
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-use tandem_rules::{Position, Variant};
+use tandem_rules::Position;
+
+use crate::cmd::perft::GameKind;
 
 /// `tandem braille` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -23,9 +28,9 @@ pub enum BrailleCommand {
 /// Arguments of `tandem braille render`.
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
-    /// international or sixty-four.
+    /// international, sixty-four or chess.
     #[arg(long, default_value = "international")]
-    pub variant: Variant,
+    pub variant: GameKind,
     /// The position as PDN FEN (default: the start position).
     #[arg(long)]
     pub fen: Option<String>,
@@ -48,11 +53,15 @@ pub fn run(c: BrailleCommand) -> anyhow::Result<ExitCode> {
 }
 
 fn render(args: &RenderArgs) -> anyhow::Result<ExitCode> {
+    let variant = match args.variant {
+        GameKind::Draughts(v) => v,
+        GameKind::Chess => return render_chess(args),
+    };
     let pos = match &args.fen {
         Some(f) => {
-            Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?
+            Position::from_fen(variant, f).with_context(|| format!("reading --fen {f:?}"))?
         }
-        None => Position::start(args.variant),
+        None => Position::start(variant),
     };
     let width = Width::new(args.width)?;
     let lines =
@@ -76,6 +85,45 @@ fn render(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         let mut term = TerminalDisplay::new(stdout, width.get());
         for l in &lines {
             term.write_line(l)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tandem braille render --variant chess`: the same output; squares 1-64.
+fn render_chess(args: &RenderArgs) -> anyhow::Result<ExitCode> {
+    use tandem_braille::chess::ChessRenderer;
+    use tandem_rules::chess;
+    use tandem_rules::chess::shakmaty::{Color as ShColor, Position as _};
+    let pos = match &args.fen {
+        Some(f) => chess::from_fen(f).with_context(|| format!("reading --fen {f:?}"))?,
+        None => chess::start(),
+    };
+    let width = Width::new(args.width)?;
+    let turn = match pos.turn() {
+        ShColor::White => tandem_rules::Color::White,
+        ShColor::Black => tandem_rules::Color::Black,
+    };
+    let lines = ChessRenderer::default().render(&pos, &StatusInfo::new(turn), args.view, width);
+    let stdout = std::io::stdout().lock();
+    if args.json {
+        let lines: Vec<serde_json::Value> = lines
+            .iter()
+            .map(|l| {
+                serde_json::json!({
+                    "text": l.text(),
+                    "cells": l.line.cells_string(),
+                    "squares": l.squares(),
+                })
+            })
+            .collect();
+        let mut out = stdout;
+        writeln!(out, "{}", serde_json::json!({ "lines": lines }))?;
+        out.flush()?;
+    } else {
+        let mut term = TerminalDisplay::new(stdout, width.get());
+        for l in &lines {
+            term.write_line(&l.line)?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -1,5 +1,6 @@
-//! `tandem pdn check [--json] FILE...`: replay every game and report the
-//! first illegal move of each.
+//! `tandem pdn check [--json] [--pgn] FILE...`: replay every game and report the
+//! first illegal move of each. Files ending in `.pgn` (or all files with
+//! `--pgn`) are chess games (PGN, FIDE Laws), with the same output.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -21,7 +22,10 @@ pub enum PdnCommand {
         /// Variant for games without a `[GameType]` tag.
         #[arg(long, default_value = "international")]
         variant: Variant,
-        /// PDN files.
+        /// Read every file as PGN (chess), whatever its name.
+        #[arg(long)]
+        pgn: bool,
+        /// PDN files (PGN for files ending in `.pgn`).
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -47,8 +51,9 @@ pub fn run(c: PdnCommand) -> anyhow::Result<ExitCode> {
         PdnCommand::Check {
             json,
             variant,
+            pgn,
             files,
-        } => check(&files, variant, json),
+        } => check(&files, variant, pgn, json),
         PdnCommand::Export {
             journal,
             white,
@@ -66,12 +71,26 @@ pub fn run(c: PdnCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn check(files: &[PathBuf], variant: Variant, as_json: bool) -> anyhow::Result<ExitCode> {
+fn is_pgn(file: &std::path::Path) -> bool {
+    file.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+}
+
+fn check(
+    files: &[PathBuf],
+    variant: Variant,
+    all_pgn: bool,
+    as_json: bool,
+) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     let (mut total, mut ok) = (0usize, 0usize);
     for file in files {
         let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
         let text = String::from_utf8_lossy(&bytes);
+        if all_pgn || is_pgn(file) {
+            check_pgn(file, &text, as_json, &mut out, &mut total, &mut ok)?;
+            continue;
+        }
         let mut games = parse_pdn(&text);
         if games.is_empty() {
             games.push(PdnGame {
@@ -136,4 +155,80 @@ fn check(files: &[PathBuf], variant: Variant, as_json: bool) -> anyhow::Result<E
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// One PGN file: the same lines and JSON objects as for PDN; `fen` is chess FEN.
+fn check_pgn(
+    file: &std::path::Path,
+    text: &str,
+    as_json: bool,
+    out: &mut impl Write,
+    total: &mut usize,
+    ok: &mut usize,
+) -> anyhow::Result<()> {
+    use tandem_rules::chess::pgn::{parse_pgn as parse, replay as replay_pgn, Replay as R};
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let games = parse(text);
+    if games.is_empty() {
+        *total += 1;
+        let why = "no game found in the file";
+        if as_json {
+            writeln!(
+                out,
+                "{}",
+                json!({"index": *total, "file": file.display().to_string(), "line": 1, "players": "? - ?",
+                       "status": "unreadable", "ply": null, "move": null, "reason": why})
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{}:1: game {} (? - ?): unreadable: {why}",
+                file.display(),
+                *total
+            )?;
+        }
+        return Ok(());
+    }
+    for g in &games {
+        *total += 1;
+        let r = replay_pgn(g);
+        let players = format!(
+            "{} - {}",
+            g.tag("White").unwrap_or("?"),
+            g.tag("Black").unwrap_or("?")
+        );
+        let obj = match &r {
+            R::Ok(game) => {
+                *ok += 1;
+                json!({"index": *total, "file": file.display().to_string(), "line": g.line, "players": players,
+                       "status": "ok", "plies": game.ply(), "ply": null, "move": null, "reason": null})
+            }
+            R::Illegal {
+                ply,
+                text,
+                reason,
+                game,
+            } => json!({
+                "index": *total, "file": file.display().to_string(), "line": g.line, "players": players,
+                "status": "illegal", "ply": ply, "move": text, "reason": reason.to_string(),
+                "fen": tandem_rules::chess::to_fen(game.position()), "move_line": g.moves[ply - 1].line,
+            }),
+            R::Unreadable(why) => json!({
+                "index": *total, "file": file.display().to_string(), "line": g.line, "players": players,
+                "status": "unreadable", "ply": null, "move": null, "reason": why,
+            }),
+        };
+        if as_json {
+            writeln!(out, "{obj}")?;
+        } else {
+            writeln!(
+                out,
+                "{}:{}: game {} ({players}): {r}",
+                file.display(),
+                g.line,
+                *total
+            )?;
+        }
+    }
+    Ok(())
 }

@@ -1,4 +1,6 @@
 //! `tandem perft [--variant V] [--fen FEN] [--divide] [--json] DEPTH`
+//!
+//! `--variant chess` counts chess nodes (through shakmaty; `--fen` is chess FEN).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -9,12 +11,63 @@ use tandem_rules::{perft, perft_divide, Position, Variant};
 
 use crate::cmd::notation_of;
 
+/// The game a command works on: a draughts variant or chess (FIDE annex E).
+/// Chess is kept out of [`Variant`], whose matches are all draughts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameKind {
+    /// International or 64-square draughts.
+    Draughts(Variant),
+    /// Chess.
+    Chess,
+}
+
+impl GameKind {
+    /// The name on the command line and in JSON.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Draughts(v) => v.name(),
+            GameKind::Chess => "chess",
+        }
+    }
+}
+
+/// An unknown `--variant` value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseGameKindError(pub String);
+
+impl std::fmt::Display for ParseGameKindError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown variant {:?} (expected international, sixty-four or chess)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ParseGameKindError {}
+
+impl std::str::FromStr for GameKind {
+    type Err = ParseGameKindError;
+
+    fn from_str(s: &str) -> Result<GameKind, ParseGameKindError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "chess" | "szachy" | "fide" => Ok(GameKind::Chess),
+            _ => s
+                .parse::<Variant>()
+                .map(GameKind::Draughts)
+                .map_err(|_| ParseGameKindError(s.to_owned())),
+        }
+    }
+}
+
 /// Arguments of `tandem perft`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// international or sixty-four.
+    /// international, sixty-four or chess.
     #[arg(long, default_value = "international")]
-    pub variant: Variant,
+    pub variant: GameKind,
     /// Start from this PDN FEN instead of the initial position.
     #[arg(long)]
     pub fen: Option<String>,
@@ -30,11 +83,15 @@ pub struct Args {
 
 /// Runs `tandem perft`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let variant = match args.variant {
+        GameKind::Draughts(v) => v,
+        GameKind::Chess => return run_chess(&args),
+    };
     let pos = match &args.fen {
         Some(f) => {
-            Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?
+            Position::from_fen(variant, f).with_context(|| format!("reading --fen {f:?}"))?
         }
-        None => Position::start(args.variant),
+        None => Position::start(variant),
     };
     let t = Instant::now();
     let (nodes, divide) = if args.divide {
@@ -47,7 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if args.json {
         let mut obj = serde_json::json!({
-            "variant": args.variant.name(),
+            "variant": variant.name(),
             "fen": pos.to_fen(),
             "depth": args.depth,
             "nodes": nodes,
@@ -65,6 +122,49 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if let Some(d) = &divide {
             for (m, n) in d {
                 writeln!(out, "{} {n}", notation_of(&pos, m))?;
+            }
+        }
+        writeln!(out, "depth {} nodes {nodes} time {secs:.3}s", args.depth)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tandem perft --variant chess`: the same output, moves in SAN.
+fn run_chess(args: &Args) -> anyhow::Result<ExitCode> {
+    use tandem_rules::chess;
+    let pos = match &args.fen {
+        Some(f) => chess::from_fen(f).with_context(|| format!("reading --fen {f:?}"))?,
+        None => chess::start(),
+    };
+    let t = Instant::now();
+    let (nodes, divide) = if args.divide {
+        let d = chess::perft_divide(&pos, args.depth);
+        (d.iter().map(|(_, n)| n).sum::<u64>(), Some(d))
+    } else {
+        (chess::perft(&pos, args.depth), None)
+    };
+    let secs = t.elapsed().as_secs_f64();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let mut obj = serde_json::json!({
+            "variant": "chess",
+            "fen": chess::to_fen(&pos),
+            "depth": args.depth,
+            "nodes": nodes,
+            "seconds": secs,
+            "nodes_per_second": if secs > 0.0 { nodes as f64 / secs } else { 0.0 },
+        });
+        if let Some(d) = &divide {
+            obj["divide"] = d
+                .iter()
+                .map(|(m, n)| serde_json::json!({"move": chess::san(&pos, m), "uci": m.uci(), "nodes": n}))
+                .collect();
+        }
+        writeln!(out, "{obj}")?;
+    } else {
+        if let Some(d) = &divide {
+            for (m, n) in d {
+                writeln!(out, "{} {n}", chess::san(&pos, m))?;
             }
         }
         writeln!(out, "depth {} nodes {nodes} time {secs:.3}s", args.depth)?;

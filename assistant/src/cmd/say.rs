@@ -1,5 +1,9 @@
 //! `tandem say MOVE [--variant V] [--fen FEN] [--lang pl|en] [--phrasebook FILE] [--wav OUT] [--json]`
 //!
+//! `--variant chess` announces a chess move (SAN, UCI or `e2-e4`) after FIDE
+//! annex E with the chess phrasebook (`speech/phrasebooks/chess-pl.toml`),
+//! files named Anna … Hektor, or letters with `--files letters`.
+//!
 //! Prints the announcement of MOVE played in FEN (default: the start
 //! position), as tandem would speak it; with `--wav` also writes it as speech
 //! (espeak-ng, the phrasebook's voice) to a WAV file. An illegal MOVE prints
@@ -11,12 +15,13 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use tandem_rules::notation::resolve;
-use tandem_rules::{Position, Variant};
+use tandem_rules::Position;
 use tandem_speech::output::espeak::synthesize_wav;
 use tandem_speech::output::VoiceParams;
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
 
 use crate::cmd::notation_of;
+use crate::cmd::perft::GameKind;
 
 /// The built-in phrasebook languages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -33,9 +38,9 @@ pub struct Args {
     /// The move, as written (`32-28`, `32x23`, `32 28`, `c3-d4`).
     #[arg(value_name = "MOVE")]
     pub mv: String,
-    /// international or sixty-four.
+    /// international, sixty-four or chess.
     #[arg(long, default_value = "international")]
-    pub variant: Variant,
+    pub variant: GameKind,
     /// The position before the move, as PDN FEN (default: the start position).
     #[arg(long)]
     pub fen: Option<String>,
@@ -51,6 +56,18 @@ pub struct Args {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Chess: files as annex E names (Anna, Bella, ...) or plain letters.
+    #[arg(long, value_enum, default_value = "names")]
+    pub files: Files,
+}
+
+/// How chess files are spoken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Files {
+    /// Anna, Bella, Cesar, ... (FIDE annex E.2.1).
+    Names,
+    /// a, b, c, ...
+    Letters,
 }
 
 /// Runs `tandem say`.
@@ -58,6 +75,10 @@ pub struct Args {
 /// # Errors
 /// A bad FEN or phrasebook, or a WAV that cannot be written (exit status 2).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let variant = match args.variant {
+        GameKind::Draughts(v) => v,
+        GameKind::Chess => return run_chess(&args),
+    };
     let book = match &args.phrasebook {
         Some(path) => Phrasebook::from_file(path)
             .with_context(|| format!("loading the phrasebook {}", path.display()))?,
@@ -68,9 +89,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let pos = match &args.fen {
         Some(f) => {
-            Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?
+            Position::from_fen(variant, f).with_context(|| format!("reading --fen {f:?}"))?
         }
-        None => Position::start(args.variant),
+        None => Position::start(variant),
     };
     let announcer = Announcer::new(book, AnnounceOptions::default());
     let (utterance, played, error) = match resolve(&pos, &args.mv) {
@@ -106,8 +127,85 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "legal": played.is_some(),
             "move": played,
             "error": error,
-            "variant": args.variant.name(),
+            "variant": variant.name(),
             "fen": pos.to_fen(),
+            "lang": announcer.phrasebook().language(),
+            "priority": utterance.priority,
+            "kind": utterance.kind,
+            "text": text,
+            "sentences": utterance.sentences,
+            "wav": wav.as_ref().map(|p| p.display().to_string()),
+        });
+        writeln!(out, "{obj}")?;
+    } else {
+        writeln!(out, "{text}")?;
+    }
+    Ok(if played.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `tandem say --variant chess`: the same output and exit codes.
+fn run_chess(args: &Args) -> anyhow::Result<ExitCode> {
+    use tandem_rules::chess;
+    use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
+    let book = match &args.phrasebook {
+        Some(path) => ChessPhrasebook::from_file(path)
+            .with_context(|| format!("loading the chess phrasebook {}", path.display()))?,
+        None => match args.lang {
+            Lang::Pl => ChessPhrasebook::polish(),
+            Lang::En => ChessPhrasebook::english(),
+        },
+    };
+    let pos = match &args.fen {
+        Some(f) => chess::from_fen(f).with_context(|| format!("reading --fen {f:?}"))?,
+        None => chess::start(),
+    };
+    let style = match args.files {
+        Files::Names => FileStyle::Names,
+        Files::Letters => FileStyle::Letters,
+    };
+    let announcer = ChessAnnouncer::new(book, style);
+    let (utterance, played, uci, error) = match chess::resolve(&pos, &args.mv) {
+        Ok(m) => (
+            announcer.on_move(&pos, &m),
+            Some(chess::san(&pos, &m)),
+            Some(m.uci()),
+            None,
+        ),
+        Err(e) => (
+            announcer.on_rejected(&args.mv, &e),
+            None,
+            None,
+            Some(e.to_string()),
+        ),
+    };
+    let text = utterance.text();
+    let wav = match &args.wav {
+        Some(out) => {
+            let params = VoiceParams {
+                voice: Some(announcer.phrasebook().espeak_voice().to_owned()),
+                ..VoiceParams::for_language(announcer.phrasebook().language())
+            };
+            Some(
+                synthesize_wav(&text, &params, out)
+                    .with_context(|| format!("writing {}", out.display()))?,
+            )
+        }
+        None => None,
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let obj = serde_json::json!({
+            "input": args.mv,
+            "legal": played.is_some(),
+            "move": played,
+            "uci": uci,
+            "error": error,
+            "variant": "chess",
+            "fen": chess::to_fen(&pos),
             "lang": announcer.phrasebook().language(),
             "priority": utterance.priority,
             "kind": utterance.kind,
