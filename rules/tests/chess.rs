@@ -14,9 +14,11 @@ fn read(name: &str) -> String {
     std::fs::read_to_string(format!("{DATA}/{name}")).unwrap()
 }
 
-/// `(id, fen, [(depth, nodes)])` from `perft.epd`.
-fn perft_cases() -> Vec<(String, String, Vec<(u32, u64)>)> {
-    let mut cases: Vec<(String, String, Vec<(u32, u64)>)> = Vec::new();
+/// One position of `perft.epd`: id, FEN, `(depth, nodes)` pairs.
+type PerftCase = (String, String, Vec<(u32, u64)>);
+
+fn perft_cases() -> Vec<PerftCase> {
+    let mut cases: Vec<PerftCase> = Vec::new();
     let mut id = String::new();
     for line in read("perft.epd").lines() {
         let line = line.trim();
