@@ -2,25 +2,41 @@
 //! Spoken transcripts (what the recognizer returned) through the listener's
 //! `understand` on fixed positions, Polish and English: never panic; a move
 //! it hears is legal in the position and its strict text is the notation.
+use std::sync::OnceLock;
+
 use libfuzzer_sys::fuzz_target;
 use tandem_rules::notation::write_move;
 use tandem_rules::{Position, Variant};
 use tandem_speech::listen::{understand, Grammar, Heard, Lexicon, Transcript};
 
+/// The lexicons, positions and grammars, built once (building is the slow part).
+fn tables() -> &'static [(Lexicon, Position, Grammar)] {
+    static T: OnceLock<Vec<(Lexicon, Position, Grammar)>> = OnceLock::new();
+    T.get_or_init(|| {
+        let positions = [
+            Position::start(Variant::International),
+            Position::from_fen(Variant::International, "W:WK16,28,32:B21,23,33,39,19")
+                .expect("fixed fen"),
+            Position::start(Variant::SixtyFour),
+        ];
+        let mut out = Vec::new();
+        for lex in [Lexicon::polish(), Lexicon::english()] {
+            for pos in positions {
+                let g = Grammar::build(&pos, &lex);
+                out.push((lex.clone(), pos, g));
+            }
+        }
+        out
+    })
+}
+
 fuzz_target!(|data: &[u8]| {
     let s = String::from_utf8_lossy(data);
-    let positions = [
-        Position::start(Variant::International),
-        Position::from_fen(Variant::International, "W:WK16,28,32:B21,23,33,39,19")
-            .expect("fixed fen"),
-        Position::start(Variant::SixtyFour),
-    ];
     // Several hypotheses, as a recognizer gives them: split on '|'.
     let transcripts: Vec<Transcript> = s.split('|').take(4).map(Transcript::text).collect();
-    for lex in [Lexicon::polish(), Lexicon::english()] {
-        for pos in &positions {
-            let grammar = Grammar::build(pos, &lex);
-            match understand(pos, &grammar, &lex, &transcripts) {
+    for (lex, pos, grammar) in tables() {
+        {
+            match understand(pos, grammar, lex, &transcripts) {
                 Heard::Move { notation, mv, .. } => {
                     assert!(pos.is_legal(&mv), "{s:?} heard an illegal move");
                     assert_eq!(notation, write_move(pos, &mv));
