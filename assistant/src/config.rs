@@ -13,6 +13,10 @@
 //! braille = "auto"
 //! warnings = ["5m", "1m", "10s"]
 //! event = "Polish Championship 2026"
+//! # voice input (feature `vosk`, docs/voice.md)
+//! voice-model = "/home/me/models/vosk-model-small-pl-0.22"
+//! confirm = "always"
+//! push-to-talk = false
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -70,6 +74,14 @@ pub struct RawConfig {
     pub braille: Option<BrailleChoice>,
     pub brlapi_host: Option<String>,
     pub voice_model: Option<PathBuf>,
+    /// A phrasebook file for speech and voice input (else the built-in one of `lang`).
+    pub phrasebook: Option<PathBuf>,
+    /// Voice input: when a spoken move is read back (`always`, `low`, `never`).
+    pub confirm: Option<crate::voice::ConfirmChoice>,
+    /// Voice input: listen only between two `listen` commands.
+    pub push_to_talk: Option<bool>,
+    /// Voice input: the microphone's device name.
+    pub mic: Option<String>,
     pub socket: Option<PathBuf>,
     pub journal: Option<PathBuf>,
     pub journal_dir: Option<PathBuf>,
@@ -118,6 +130,10 @@ impl RawConfig {
             braille,
             brlapi_host,
             voice_model,
+            phrasebook,
+            confirm,
+            push_to_talk,
+            mic,
             socket,
             journal,
             journal_dir,
@@ -144,6 +160,10 @@ pub struct Config {
     pub brlapi_host: Option<String>,
     /// A Vosk model folder for voice input.
     pub voice_model: Option<PathBuf>,
+    /// Voice input (with `voice_model`).
+    pub voice: Option<crate::voice::VoiceConfig>,
+    /// A phrasebook file for what is said (and heard).
+    pub phrasebook: Option<PathBuf>,
     /// The control socket.
     pub socket: PathBuf,
     /// The journal to write.
@@ -225,7 +245,18 @@ impl Config {
             speech: raw.speech.unwrap_or_default(),
             braille: raw.braille.unwrap_or_default(),
             brlapi_host: raw.brlapi_host,
+            voice: raw
+                .voice_model
+                .clone()
+                .map(|model| crate::voice::VoiceConfig {
+                    model,
+                    phrasebook: raw.phrasebook.clone(),
+                    confirm: raw.confirm.unwrap_or_default(),
+                    push_to_talk: raw.push_to_talk.unwrap_or(false),
+                    mic: raw.mic.clone(),
+                }),
             voice_model: raw.voice_model,
+            phrasebook: raw.phrasebook,
             socket: raw
                 .socket
                 .unwrap_or_else(crate::control::default_socket_path),

@@ -233,6 +233,36 @@ pub enum Event {
         /// Whether a torn last line was dropped.
         torn: bool,
     },
+    /// An utterance heard by voice input, and what tandem did with it (001
+    /// ch. VIII 3.2: the arbiter may count wrong announcements). A move it
+    /// played is also a `move` line with `"source": "spoken"`.
+    Heard {
+        /// The ply it was heard at (the position it was matched against).
+        ply: u32,
+        /// What the recognizer returned (its best transcript).
+        transcript: String,
+        /// How sure, 0-100 (recognizer confidence times phrase match).
+        confidence_pct: u8,
+        /// What it was understood as: `move`, `command`, `ambiguous`, `illegal`, `unknown`.
+        kind: String,
+        /// The move (`33-29`), the command (`clock`, `square 23`), the
+        /// candidate moves (`15x24 15x33`) or the illegal move's squares.
+        #[serde(default)]
+        text: String,
+        /// What tandem did (see `docs/protocol.md`): `play`, `read-back`,
+        /// `command`, `cancelled`, `ask-which`, `refused`, `repeat`, `stale`,
+        /// `not-your-move`, `game-over`.
+        decision: String,
+    },
+    /// The microphone was opened (at start, or again after a loss) or
+    /// stopped (voice input); typed and braille input go on meanwhile.
+    Microphone {
+        /// Whether it works now.
+        ok: bool,
+        /// Why it stopped (empty when it came back).
+        #[serde(default)]
+        error: String,
+    },
 }
 
 /// One line of the journal.

@@ -14,3 +14,4 @@ pub mod messages;
 pub mod outputs;
 pub mod screen;
 pub mod session;
+pub mod voice;

@@ -20,6 +20,7 @@ use crate::config::{BrailleChoice, SpeechChoice};
 use crate::journal::Source;
 use crate::messages::{Messages, Msg};
 use crate::session::{Cmd, SessionHandle};
+use crate::voice::SpeakingState;
 
 /// The backends tried, in order, for a choice.
 fn chain(choice: SpeechChoice) -> Vec<SpeechChoice> {
@@ -61,8 +62,11 @@ fn make(
     lang: &str,
     headless: bool,
     explicit: bool,
+    speaking: Option<SpeakingState>,
 ) -> Result<SpeechWorker, SpeechError> {
     let params = VoiceParams::for_language(lang);
+    // With voice input, the backend tells the microphone when it speaks.
+    let wrap = move |o: Box<dyn SpeechOutput>| crate::voice::muting(o, speaking);
     match choice {
         SpeechChoice::Speechd => {
             #[cfg(feature = "speechd")]
@@ -74,12 +78,12 @@ fn make(
                 }
                 SpeechWorker::spawn(move || {
                     tandem_speech::output::speechd::SpeechdOutput::new(&params)
-                        .map(|o| Box::new(o) as Box<dyn SpeechOutput>)
+                        .map(|o| wrap(Box::new(o) as Box<dyn SpeechOutput>))
                 })
             }
             #[cfg(not(feature = "speechd"))]
             {
-                let _ = (params, explicit);
+                let _ = (params, explicit, wrap);
                 Err(SpeechError::Unavailable(
                     "built without the speechd feature".into(),
                 ))
@@ -92,10 +96,10 @@ fn make(
                 ));
             }
             SpeechWorker::spawn(move || {
-                Ok(
+                Ok(wrap(
                     Box::new(tandem_speech::output::espeak::EspeakOutput::new(params))
                         as Box<dyn SpeechOutput>,
-                )
+                ))
             })
         }
         SpeechChoice::Text | SpeechChoice::Auto | SpeechChoice::None => {
@@ -107,7 +111,9 @@ fn make(
                 } else {
                     Box::new(std::io::sink())
                 };
-                Ok(Box::new(TextOutput::tagged(out)) as Box<dyn SpeechOutput>)
+                Ok(wrap(
+                    Box::new(TextOutput::tagged(out)) as Box<dyn SpeechOutput>
+                ))
             })
         }
     }
@@ -116,7 +122,9 @@ fn make(
 /// Runs the speech task: speaks every utterance the session sends, and when
 /// the backend reports errors moves to the next one and says so: through
 /// `switched` (the backend's name) when given, so that the session announces
-/// it to everyone and journals it, else by itself.
+/// it to everyone and journals it, else by itself. With `speaking` (voice
+/// input on), every backend marks when it speaks, so the microphone is
+/// muted meanwhile.
 pub async fn speech_task(
     mut rx: mpsc::UnboundedReceiver<Utterance>,
     choice: SpeechChoice,
@@ -124,13 +132,14 @@ pub async fn speech_task(
     headless: bool,
     msgs: Messages,
     switched: Option<mpsc::UnboundedSender<String>>,
+    speaking: Option<SpeakingState>,
 ) {
     let mut backends = chain(choice).into_iter();
     let explicit = choice == SpeechChoice::Speechd;
     let mut worker: Option<SpeechWorker> = None;
     let mut next_backend = |worker: &mut Option<SpeechWorker>| {
         for c in backends.by_ref() {
-            match make(c, &lang, headless, explicit) {
+            match make(c, &lang, headless, explicit, speaking.clone()) {
                 Ok(w) => {
                     tracing::info!("speech: {}", w.backend_name());
                     *worker = Some(w);

@@ -170,6 +170,8 @@ pub enum Cmd {
     /// Arbiter: take back the last N plies after a mismatch, and why (001 ch.
     /// VIII 3.1.2). Refused unless the source is [`Source::Arbiter`].
     Takeback(u32, String),
+    /// Voice input: the push-to-talk key (down, then up), or listening on/off.
+    Listen,
 }
 
 fn parse_side(s: &str) -> Option<Color> {
@@ -201,6 +203,7 @@ impl Cmd {
             "last" | "ostatni" if rest.is_empty() => Cmd::Last,
             "state" if rest.is_empty() => Cmd::State,
             "help" | "pomoc" if rest.is_empty() => Cmd::Help,
+            "listen" | "słuchaj" | "sluchaj" if rest.is_empty() => Cmd::Listen,
             "pause" | "stop" | "pauza" if rest.is_empty() => Cmd::Pause,
             "resume" | "wznów" | "wznow" if rest.is_empty() => Cmd::Resume,
             "done" | "zrobione" | "gotowe" => {
@@ -358,6 +361,8 @@ pub enum SessionMsg {
         /// The answer (none for fire-and-forget inputs).
         reply: Option<oneshot::Sender<Reply>>,
     },
+    /// Voice input: an utterance, or the microphone's state.
+    Voice(crate::voice::VoiceInput),
     /// Stop the actor (the journal is already synced line by line).
     Shutdown,
 }
@@ -414,6 +419,16 @@ impl SessionHandle {
             .map_err(|_| anyhow::anyhow!("the session has stopped"))?;
         rx.blocking_recv()
             .map_err(|_| anyhow::anyhow!("the session stopped before answering"))
+    }
+
+    /// Voice input from the voice thread (no answer).
+    ///
+    /// # Errors
+    /// The session has stopped.
+    pub fn blocking_voice(&self, v: crate::voice::VoiceInput) -> anyhow::Result<()> {
+        self.tx
+            .blocking_send(SessionMsg::Voice(v))
+            .map_err(|_| anyhow::anyhow!("the session has stopped"))
     }
 
     /// Notices from now on.
@@ -617,7 +632,9 @@ impl Table {
             | Event::Say { .. }
             | Event::Resumed { .. }
             | Event::JournalDegraded { .. }
-            | Event::JournalRecovered { .. } => {}
+            | Event::JournalRecovered { .. }
+            | Event::Heard { .. }
+            | Event::Microphone { .. } => {}
         }
         Ok(())
     }
@@ -722,6 +739,10 @@ pub struct Session {
     said: Vec<String>,
     /// The last braille update sent (clocks to the second), to skip repeats.
     last_braille: Option<(Position, StatusInfo)>,
+    /// Voice input, when it listens.
+    voice: Option<crate::voice::VoiceLink>,
+    /// The last thing said (for the spoken "repeat").
+    last_said: Option<Utterance>,
 }
 
 impl std::fmt::Debug for Session {
@@ -815,7 +836,23 @@ impl Session {
             base_ms,
             said: Vec::new(),
             last_braille: None,
+            voice: None,
+            last_said: None,
         }
+    }
+
+    /// Speaks with this phrasebook from now on (`--phrasebook`: the same
+    /// words tandem listens for).
+    pub fn set_phrasebook(&mut self, book: Phrasebook) {
+        self.announcer = Announcer::new(book.clone(), AnnounceOptions::default());
+        self.msgs = Messages::new(book);
+    }
+
+    /// Connects voice input: the voice thread hears in the current position
+    /// and is told every new one.
+    pub fn set_voice(&mut self, mut link: crate::voice::VoiceLink) {
+        link.position(self.table.game.ply() as u32, *self.table.game.position());
+        self.voice = Some(link);
     }
 
     /// The state.
@@ -916,6 +953,7 @@ impl Session {
             tracing::error!("journal: {e}");
         }
         self.said.push(text);
+        self.last_said = Some(u);
     }
 
     fn say_msg(&mut self, priority: Priority, kind: Kind, m: &Msg) {
@@ -942,6 +980,10 @@ impl Session {
             }
         }
         let _ = self.out.notices.send(Notice::State(Box::new(self.view())));
+        // Voice input listens for the legal moves of the new position.
+        if let Some(v) = self.voice.as_mut() {
+            v.position(self.table.game.ply() as u32, *self.table.game.position());
+        }
     }
 
     fn refuse(&mut self, source: Source, input: &str, reason: String, u: Utterance) -> Reply {
@@ -1131,6 +1173,7 @@ impl Session {
             }
             Cmd::ClockSet(side, secs) => self.clock_set(side, secs, source),
             Cmd::Takeback(plies, why) => self.takeback(plies, why, source),
+            Cmd::Listen => self.listen(source),
             Cmd::Unknown(text) => {
                 self.refuse_msg(source, &text, &Msg::UnknownCommand(text.clone()))
             }
@@ -1523,6 +1566,7 @@ impl Session {
                             let _ = tx.send(r);
                         }
                     }
+                    Some(SessionMsg::Voice(v)) => self.voice_input(v),
                     Some(SessionMsg::Shutdown) | None => break,
                 },
                 () = sleep => {
@@ -1543,6 +1587,180 @@ impl Session {
         };
         let task = tokio::spawn(self.run(rx));
         (handle, task)
+    }
+}
+
+/// Voice input (`crate::voice`): what was heard is journaled, then decided
+/// on exactly as typed input is.
+impl Session {
+    fn say_voice(&mut self, m: &crate::voice::VoiceMsg) {
+        let lang = self.announcer.phrasebook().language().to_owned();
+        self.announce(m.utter(&lang));
+    }
+
+    fn listen(&mut self, source: Source) -> Reply {
+        use crate::voice::VoiceMsg;
+        let Some(v) = self.voice.as_mut().filter(|v| v.alive) else {
+            let lang = self.announcer.phrasebook().language().to_owned();
+            let u = VoiceMsg::VoiceOff.utter(&lang);
+            return self.refuse(source, "listen", "voice input is off".into(), u);
+        };
+        let m = v.toggle();
+        // Push-to-talk says nothing: speaking would mute the microphone just
+        // as the player starts to talk.
+        if !v.push_to_talk() {
+            self.say_voice(&m);
+        }
+        self.ok()
+    }
+
+    fn voice_input(&mut self, v: crate::voice::VoiceInput) {
+        use crate::voice::{VoiceInput, VoiceMsg};
+        self.said.clear();
+        self.poll_clock();
+        self.said.clear();
+        match v {
+            VoiceInput::Heard(s) => self.spoken(*s),
+            VoiceInput::Microphone { ok, error } => {
+                if let Err(e) = self.journal.append(
+                    self.now().as_millis(),
+                    Event::Microphone {
+                        ok,
+                        error: error.clone(),
+                    },
+                ) {
+                    tracing::error!("journal: {e}");
+                }
+                // Opened at start: on record only; lost, or back after a loss: said.
+                let was_lost = self
+                    .voice
+                    .as_mut()
+                    .is_some_and(|v| std::mem::replace(&mut v.mic_lost, !ok));
+                if !ok {
+                    self.say_voice(&VoiceMsg::MicLost);
+                } else if was_lost {
+                    self.say_voice(&VoiceMsg::MicBack);
+                }
+            }
+            VoiceInput::Failed(error) => {
+                tracing::error!("voice input: {error}");
+                if let Some(v) = self.voice.as_mut() {
+                    v.alive = false;
+                }
+                let error = format!("speech recognition: {error}");
+                if let Err(e) = self.journal.append(
+                    self.now().as_millis(),
+                    Event::Microphone { ok: false, error },
+                ) {
+                    tracing::error!("journal: {e}");
+                }
+                self.say_voice(&VoiceMsg::Failed);
+            }
+        }
+        self.refresh();
+        self.said.clear();
+        self.check_journal();
+    }
+
+    fn resync_voice(&mut self) {
+        let (ply, pos) = (self.table.game.ply() as u32, *self.table.game.position());
+        if let Some(v) = self.voice.as_mut() {
+            v.reset(ply, pos);
+        }
+    }
+
+    fn spoken(&mut self, s: crate::voice::Spoken) {
+        use crate::voice::{action_name, command_for, heard_fields, SpokenCmd, VoiceMsg};
+        use tandem_speech::listen::Action;
+        let g = &self.table.game;
+        let (ply, pos) = (g.ply() as u32, *g.position());
+        let turn = pos.turn();
+        // The blind player speaks; when both are, the side to move does.
+        let speaker = self.blind.side().unwrap_or(turn);
+        let is_move = matches!(
+            s.decision.action,
+            Action::Play(_) | Action::ConfirmMove(_) | Action::AskWhich(_)
+        );
+        // Heard in another position (a move came in meanwhile): never acted on.
+        let stale = s.ply != ply || s.pos != pos;
+        // The grammar holds the side to move's moves: the blind player does
+        // not enter the sighted opponent's moves by voice.
+        let not_yours = is_move && self.blind.side().is_some_and(|b| b != turn);
+        let decision = if stale {
+            "stale"
+        } else if not_yours {
+            "not-your-move"
+        } else if is_move && g.outcome().is_some() {
+            "game-over"
+        } else {
+            action_name(&s.decision.action)
+        };
+        let (kind, text) = heard_fields(&s.decision.heard);
+        let conf = s.decision.heard.confidence().clamp(0.0, 1.0);
+        // 001 ch. VIII 3.2: what was heard is on record before anything is done.
+        let ev = Event::Heard {
+            ply: s.ply,
+            transcript: s.decision.heard.transcript().to_owned(),
+            // Rounded into 0..=100 by the clamp above.
+            confidence_pct: (conf * 100.0).round() as u8,
+            kind: kind.to_owned(),
+            text,
+            decision: decision.to_owned(),
+        };
+        if let Err(e) = self.journal.append(self.now().as_millis(), ev) {
+            tracing::error!("journal: {e}");
+        }
+        match decision {
+            "stale" => {
+                self.announce(self.announcer.not_understood());
+                return self.resync_voice();
+            }
+            "not-your-move" => {
+                self.announce(self.announcer.turn(turn));
+                return self.resync_voice();
+            }
+            "game-over" => {
+                self.announce(self.announcer.game_over_refusal());
+                return self.resync_voice();
+            }
+            _ => {}
+        }
+        match s.decision.action {
+            // Played exactly as a typed move: resolved, checked, journaled, announced.
+            Action::Play(m) => {
+                let text = notation::write_move(&pos, &m);
+                let _ = self.handle(Cmd::Move(text), Source::Spoken);
+            }
+            Action::Command(c, square) => {
+                match command_for(c, square, speaker, self.table.draw_offer) {
+                    SpokenCmd::Run(cmd) => {
+                        let _ = self.handle(cmd, Source::Spoken);
+                    }
+                    SpokenCmd::Repeat => match self.last_said.clone() {
+                        Some(u) => self.announce(u),
+                        None => self.announce(self.announcer.not_understood()),
+                    },
+                    SpokenCmd::Square(sq) => {
+                        self.announce(self.announcer.describe_square(&pos, sq));
+                    }
+                    SpokenCmd::NothingToConfirm => self.say_voice(&VoiceMsg::NothingToConfirm),
+                    SpokenCmd::Cancelled => self.announce(self.announcer.cancelled()),
+                    SpokenCmd::NotUnderstood => self.announce(self.announcer.not_understood()),
+                }
+            }
+            // An illegal move is refused with the rules engine's reason, as typed.
+            Action::Refuse { text, error } => {
+                let u = s
+                    .reply
+                    .unwrap_or_else(|| self.announcer.on_rejected(&pos, &text, &error));
+                let _ = self.refuse(Source::Spoken, &text, error.to_string(), u);
+            }
+            // Read-backs, "which capture?", "cancelled", "say again".
+            _ => match s.reply {
+                Some(u) => self.announce(u),
+                None => self.announce(self.announcer.not_understood()),
+            },
+        }
     }
 }
 

@@ -41,9 +41,22 @@ pub struct Args {
     /// BrlAPI host (`:N`); default `BRLAPI_HOST` or BRLTTY's default.
     #[arg(long)]
     pub brlapi_host: Option<String>,
-    /// Vosk model folder for voice input.
+    /// Vosk model folder for voice input (built with the `vosk` feature; docs/voice.md).
     #[arg(long)]
     pub voice_model: Option<PathBuf>,
+    /// A phrasebook file: what tandem says and the words it listens for.
+    #[arg(long)]
+    pub phrasebook: Option<PathBuf>,
+    /// Voice input: read spoken moves back and wait for "yes" always, only
+    /// when heard with low confidence, or never (resigning and draws always).
+    #[arg(long, value_enum)]
+    pub confirm: Option<crate::voice::ConfirmChoice>,
+    /// Voice input: listen only between two `listen` commands (typed, or `tandem ctl listen`).
+    #[arg(long)]
+    pub push_to_talk: bool,
+    /// Voice input: the microphone's device name (`arecord -L`); default: the system's.
+    #[arg(long)]
+    pub mic: Option<String>,
     /// Control socket (default `$XDG_RUNTIME_DIR/tandem/tandem.sock`).
     #[arg(long)]
     pub socket: Option<PathBuf>,
@@ -90,6 +103,10 @@ impl Args {
             braille: self.braille,
             brlapi_host: self.brlapi_host.clone(),
             voice_model: self.voice_model.clone(),
+            phrasebook: self.phrasebook.clone(),
+            confirm: self.confirm,
+            push_to_talk: self.push_to_talk.then_some(true),
+            mic: self.mic.clone(),
             socket: self.socket.clone(),
             journal: self.journal.clone(),
             journal_dir: None,
@@ -121,11 +138,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let config = Config::from_raw(file.overlay(args.raw()))?;
     let arbiter = arbiter_secret(args.arbiter_secret_file.as_deref())?;
-    if let Some(m) = &config.voice_model {
-        anyhow::bail!(
-            "--voice-model {}: voice input is not wired into tandem play yet; use `tandem hear` to test a model",
-            m.display()
-        );
+    if let Some(v) = &config.voice {
+        if !cfg!(feature = "vosk") {
+            anyhow::bail!(
+                "--voice-model {}: this tandem was built without speech recognition; \
+                 rebuild it with `cargo build --release --features vosk` (see docs/voice.md)",
+                v.model.display()
+            );
+        }
+        v.check()?;
     }
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -181,11 +202,49 @@ async fn serve(
         notices: notices.clone(),
     };
     let screen = (!config.headless).then(|| tokio::spawn(crate::screen::run(notices.subscribe())));
-    let session = match &resume {
+    let book = match &config.phrasebook {
+        Some(p) => Some(
+            tandem_speech::Phrasebook::from_file(p)
+                .map_err(|e| anyhow::anyhow!("--phrasebook {}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let mut session = match &resume {
         Some(j) => Session::resume(j, out)?,
         None => Session::start(&config.setup, &config.journal, out)?,
     };
-    let lang = session.table().info.lang.clone();
+    if let Some(b) = &book {
+        session.set_phrasebook(b.clone());
+    }
+    // tandem must not hear itself: the speech output marks when it speaks.
+    let speaking = config
+        .voice
+        .as_ref()
+        .map(|_| crate::voice::SpeakingState::default());
+    #[cfg(feature = "vosk")]
+    let voice = match &config.voice {
+        Some(v) => {
+            let (tx, rx) = std::sync::mpsc::channel();
+            session.set_voice(crate::voice::VoiceLink::new(tx, v.push_to_talk));
+            let lang = session.table().info.lang.clone();
+            let g = &session.table().game;
+            let setup = crate::voice::VoiceSetup {
+                config: v.clone(),
+                book: book.clone().unwrap_or_else(|| {
+                    tandem_speech::Phrasebook::builtin(&lang)
+                        .unwrap_or_else(tandem_speech::Phrasebook::english)
+                }),
+                ply: g.ply() as u32,
+                pos: *g.position(),
+            };
+            Some((setup, rx))
+        }
+        None => None,
+    };
+    let lang = match &book {
+        Some(b) => b.language().to_owned(),
+        None => session.table().info.lang.clone(),
+    };
     let variant = session.table().game.variant();
     let blind_side = match session.table().info.blind.as_str() {
         "white" => Some(tandem_rules::Color::White),
@@ -205,8 +264,15 @@ async fn serve(
         config.headless,
         msgs.clone(),
         Some(switched_tx),
+        speaking.clone(),
     ));
     let (handle, actor) = session.spawn();
+    #[cfg(feature = "vosk")]
+    if let (Some((setup, rx)), Some(sp)) = (voice, speaking) {
+        // Not joined: it may wait on a microphone that is gone; it ends
+        // when the session does.
+        crate::voice::spawn(setup, handle.clone(), rx, sp)?;
+    }
     if let Some(b) = braille.as_mut() {
         let events = std::mem::replace(&mut b.events, std::sync::mpsc::channel().1);
         let h = handle.clone();

@@ -88,6 +88,7 @@ pub fn to_cmd(cmd: &str, arg: Option<&str>) -> Result<Cmd, String> {
         "pause" => none(&word, arg, Cmd::Pause)?,
         "resume" => none(&word, arg, Cmd::Resume)?,
         "help" => none(&word, arg, Cmd::Help)?,
+        "listen" => none(&word, arg, Cmd::Listen)?,
         "mismatch" => Cmd::Mismatch(
             arg.map(str::trim)
                 .filter(|a| !a.is_empty())

@@ -73,11 +73,40 @@ impl Microphone {
     /// # Errors
     /// No input device, or it cannot be opened.
     pub fn open_default() -> Result<Microphone, ListenError> {
+        Microphone::open(None)
+    }
+
+    /// Opens the input device of this name (cpal's device name; on Linux an
+    /// ALSA PCM with a hint, as `arecord -L` lists them), or the default one.
+    ///
+    /// # Errors
+    /// No such input device, or it cannot be opened.
+    pub fn open(name: Option<&str>) -> Result<Microphone, ListenError> {
         let host = cpal::default_host();
-        let device = host.default_input_device().ok_or_else(|| {
-            ListenError::Audio("no input device (is a microphone connected?)".to_owned())
-        })?;
         let au = |e: &dyn std::fmt::Display| ListenError::Audio(e.to_string());
+        let device = match name {
+            None => host.default_input_device().ok_or_else(|| {
+                ListenError::Audio("no input device (is a microphone connected?)".to_owned())
+            })?,
+            Some(want) => {
+                let mut names = Vec::new();
+                let mut found = None;
+                for d in host.input_devices().map_err(|e| au(&e))? {
+                    let n = d.name().unwrap_or_default();
+                    if n == want {
+                        found = Some(d);
+                        break;
+                    }
+                    names.push(n);
+                }
+                found.ok_or_else(|| {
+                    ListenError::Audio(format!(
+                        "no input device named {want:?} (there are: {})",
+                        names.join(", ")
+                    ))
+                })?
+            }
+        };
         let direct = device
             .supported_input_configs()
             .map_err(|e| au(&e))?

@@ -1,0 +1,829 @@
+//! Voice input in `tandem play` (`--voice-model DIR`, cargo feature `vosk`).
+//!
+//! One thread (`tandem-voice`) owns the microphone (cpal, whose stream must
+//! stay on the thread that opened it) and the
+//! [`Listener`](tandem_speech::listen::Listener) (the Vosk recognizer with the
+//! legal-move grammar of the position, the confirmation flow). Every finished
+//! utterance becomes a [`Spoken`] message to the session actor, which decides
+//! on it exactly as on a typed move (same checks, same journal, same
+//! announcement), after journaling what was heard ([`Event::Heard`]).
+//!
+//! ```text
+//! mic (cpal) ─frames─▶ tandem-voice: Listener::push_frame ─Spoken─▶ session actor ─▶ journal, speech, braille
+//!        ▲ muted while SpeakingState says tandem speaks          │
+//!        └──────────── VoiceCtl::Position after every move ◀─────┘  (grammar swap)
+//! ```
+//!
+//! - tandem must not hear itself: the speech output is wrapped in [`Muting`],
+//!   which marks [`SpeakingState`] from the start of each utterance until the
+//!   backend has finished it; the voice thread mutes the listener while
+//!   tandem speaks and for [`ECHO_TAIL`] after.
+//! - Push-to-talk (`--push-to-talk`): the control command `listen` (typed, or
+//!   `tandem ctl listen`) starts an utterance and the next `listen` ends it.
+//!   Without push-to-talk, `listen` turns listening off and on.
+//! - The microphone vanishing (no audio for [`SILENT_LIMIT`], or the
+//!   stream gone: cpal stops a device that reports an error) is announced
+//!   at once; the game goes on with typed and braille input; the device is
+//!   opened again every [`RETRY`] and its return is announced.
+//!
+//! [`Event::Heard`]: crate::journal::Event::Heard
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use tandem_rules::{Color, Position, Square};
+use tandem_speech::listen::{Action, CommandKind, ConfirmPolicy, Decision, Heard};
+use tandem_speech::output::{Caps, SpeechError, SpeechOutput, VoiceParams};
+use tandem_speech::{Kind, Priority, Utterance};
+
+use crate::session::{Cmd, DrawCmd};
+
+/// Below this confidence `--confirm low` reads a move back.
+pub const LOW_CONFIDENCE: f64 = 0.8;
+
+/// How long after tandem stops speaking the microphone stays muted (the
+/// room's echo, a loudspeaker's tail).
+pub const ECHO_TAIL: Duration = Duration::from_millis(300);
+
+/// A microphone that sends no audio for this long is taken for gone.
+pub const SILENT_LIMIT: Duration = Duration::from_secs(3);
+
+/// How often a vanished microphone is looked for again.
+pub const RETRY: Duration = Duration::from_secs(3);
+
+/// When spoken moves are read back and wait for "yes" (`--confirm`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ConfirmChoice {
+    /// Every move (the default for tournament play).
+    #[default]
+    Always,
+    /// Only moves heard with a confidence below 0.8.
+    Low,
+    /// Never (resigning and draws are still read back).
+    Never,
+}
+
+impl ConfirmChoice {
+    /// The listener's policy.
+    #[must_use]
+    pub fn policy(self) -> ConfirmPolicy {
+        match self {
+            ConfirmChoice::Always => ConfirmPolicy::Always,
+            ConfirmChoice::Low => ConfirmPolicy::BelowConfidence(LOW_CONFIDENCE),
+            ConfirmChoice::Never => ConfirmPolicy::Never,
+        }
+    }
+}
+
+/// Voice input settings (from the flags and the config file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VoiceConfig {
+    /// The Vosk model folder.
+    pub model: PathBuf,
+    /// A phrasebook file (words listened for and said), else the built-in one of `--lang`.
+    pub phrasebook: Option<PathBuf>,
+    /// The confirmation policy.
+    pub confirm: ConfirmChoice,
+    /// Listen only between two `listen` commands.
+    pub push_to_talk: bool,
+    /// The input device's name (default: the system's default input).
+    pub mic: Option<String>,
+}
+
+impl VoiceConfig {
+    /// Checks the model folder before the game starts, so that a wrong path
+    /// is a clear error at once and not a spoken one later.
+    ///
+    /// # Errors
+    /// The folder does not exist or is not a Vosk model.
+    pub fn check(&self) -> anyhow::Result<()> {
+        let m = &self.model;
+        anyhow::ensure!(
+            m.is_dir(),
+            "--voice-model {}: no such folder (download a model from \
+             https://alphacephei.com/vosk/models and unzip it; see docs/voice.md)",
+            m.display()
+        );
+        anyhow::ensure!(
+            m.join("am").is_dir() || m.join("final.mdl").is_file(),
+            "--voice-model {}: not a Vosk model folder (it has no am/; give the \
+             unzipped folder that holds am/ and conf/)",
+            m.display()
+        );
+        if let Some(p) = &self.phrasebook {
+            tandem_speech::Phrasebook::from_file(p)
+                .map_err(|e| anyhow::anyhow!("--phrasebook {}: {e}", p.display()))?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, Default)]
+struct Speaking {
+    speaking: bool,
+    ended: Option<Instant>,
+}
+
+/// Whether tandem is speaking, shared by the speech output (which sets it)
+/// and the voice thread (which mutes the microphone on it). Cloning shares it.
+#[derive(Debug, Clone, Default)]
+pub struct SpeakingState(Arc<Mutex<Speaking>>);
+
+impl SpeakingState {
+    fn with<T>(&self, f: impl FnOnce(&mut Speaking) -> T) -> T {
+        f(&mut self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// An utterance starts.
+    pub fn started(&self) {
+        self.with(|s| s.speaking = true);
+    }
+
+    /// Speech has stopped (finished or cancelled).
+    pub fn ended(&self) {
+        self.with(|s| {
+            if s.speaking {
+                s.speaking = false;
+                s.ended = Some(Instant::now());
+            }
+        });
+    }
+
+    /// Whether the microphone must stay muted: tandem speaks, or stopped
+    /// less than `tail` ago.
+    #[must_use]
+    pub fn busy(&self, tail: Duration) -> bool {
+        self.with(|s| s.speaking || s.ended.is_some_and(|e| e.elapsed() < tail))
+    }
+}
+
+/// A speech backend that tells a [`SpeakingState`] when it speaks.
+pub struct Muting {
+    inner: Box<dyn SpeechOutput>,
+    state: SpeakingState,
+}
+
+impl std::fmt::Debug for Muting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Muting")
+            .field("backend", &self.inner.name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Muting {
+    /// Wraps `inner`.
+    #[must_use]
+    pub fn new(inner: Box<dyn SpeechOutput>, state: SpeakingState) -> Muting {
+        Muting { inner, state }
+    }
+}
+
+/// `out` wrapped in [`Muting`] when voice input listens, else as it is.
+#[must_use]
+pub fn muting(out: Box<dyn SpeechOutput>, state: Option<SpeakingState>) -> Box<dyn SpeechOutput> {
+    match state {
+        Some(s) => Box::new(Muting::new(out, s)),
+        None => out,
+    }
+}
+
+impl SpeechOutput for Muting {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    fn capabilities(&self) -> Caps {
+        self.inner.capabilities()
+    }
+
+    fn speak(&mut self, u: &Utterance) -> Result<(), SpeechError> {
+        // Muted before the first sound.
+        self.state.started();
+        let r = self.inner.speak(u);
+        if r.is_err() {
+            self.state.ended();
+        }
+        r
+    }
+
+    fn is_speaking(&mut self) -> bool {
+        let s = self.inner.is_speaking();
+        if !s {
+            self.state.ended();
+        }
+        s
+    }
+
+    fn cancel(&mut self) -> Result<(), SpeechError> {
+        let r = self.inner.cancel();
+        self.state.ended();
+        r
+    }
+
+    fn set_params(&mut self, params: &VoiceParams) -> Result<(), SpeechError> {
+        self.inner.set_params(params)
+    }
+}
+
+/// The session to the voice thread.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VoiceCtl {
+    /// A new position (any move, a takeback, the start): swap the grammar.
+    Position {
+        /// Plies played.
+        ply: u32,
+        /// The position.
+        pos: Position,
+    },
+    /// Push-to-talk: the key is down (`true`) or up; otherwise listening on or off.
+    Listen(bool),
+}
+
+/// One utterance, decided by the listener, for the session.
+#[derive(Debug, Clone)]
+pub struct Spoken {
+    /// The ply the listener heard it at.
+    pub ply: u32,
+    /// The position it was matched against.
+    pub pos: Position,
+    /// What was heard and what to do.
+    pub decision: Decision,
+    /// What to say for the actions the listener answers itself (read-backs,
+    /// "which capture?", refusals, "say again"), in the phrasebook's words.
+    pub reply: Option<Utterance>,
+}
+
+/// The voice thread to the session.
+#[derive(Debug, Clone)]
+pub enum VoiceInput {
+    /// An utterance.
+    Heard(Box<Spoken>),
+    /// The microphone was opened (`ok: true`: at start, or back after a
+    /// loss) or stopped (`ok: false`, why).
+    Microphone {
+        /// Whether it works now.
+        ok: bool,
+        /// Why it stopped.
+        error: String,
+    },
+    /// The recognizer could not start: voice input is off for this game.
+    Failed(String),
+}
+
+/// What the session does for a spoken command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SpokenCmd {
+    /// Run it as the typed command.
+    Run(Cmd),
+    /// Say the last message again.
+    Repeat,
+    /// Say what stands on the square.
+    Square(Square),
+    /// "yes" or "no" with nothing read back.
+    NothingToConfirm,
+    /// "cancel" with nothing read back.
+    Cancelled,
+    /// "square" without a square.
+    NotUnderstood,
+}
+
+/// The session command for a spoken (and, where needed, confirmed) command.
+/// `speaker` is the blind player (`None`: both are blind, then the side to
+/// move speaks); `draw_offer` is who offered a draw, if anyone did: "draw"
+/// accepts the opponent's offer and otherwise offers one.
+#[must_use]
+pub fn command_for(
+    c: CommandKind,
+    square: Option<Square>,
+    speaker: Color,
+    draw_offer: Option<Color>,
+) -> SpokenCmd {
+    match c {
+        CommandKind::Clock => SpokenCmd::Run(Cmd::Clock),
+        CommandKind::Position => SpokenCmd::Run(Cmd::Position),
+        CommandKind::LastMove => SpokenCmd::Run(Cmd::Last),
+        CommandKind::Help => SpokenCmd::Run(Cmd::Help),
+        CommandKind::Done => SpokenCmd::Run(Cmd::Done(Some(speaker))),
+        CommandKind::Resign => SpokenCmd::Run(Cmd::Resign(Some(speaker))),
+        CommandKind::Draw if draw_offer == Some(speaker.other()) => {
+            SpokenCmd::Run(Cmd::Draw(DrawCmd::Accept, Some(speaker)))
+        }
+        CommandKind::Draw => SpokenCmd::Run(Cmd::Draw(DrawCmd::Offer, Some(speaker))),
+        CommandKind::Repeat => SpokenCmd::Repeat,
+        CommandKind::Square => square.map_or(SpokenCmd::NotUnderstood, SpokenCmd::Square),
+        CommandKind::Yes | CommandKind::No => SpokenCmd::NothingToConfirm,
+        CommandKind::Cancel => SpokenCmd::Cancelled,
+        // CommandKind is non-exhaustive: a command this daemon does not know.
+        _ => SpokenCmd::NotUnderstood,
+    }
+}
+
+/// The journal's words for what was heard: (`kind`, `text`).
+#[must_use]
+pub fn heard_fields(h: &Heard) -> (&'static str, String) {
+    match h {
+        Heard::Move { notation, .. } => ("move", notation.clone()),
+        Heard::Command {
+            command,
+            square: Some(sq),
+            ..
+        } => ("command", format!("{} {sq}", command.name())),
+        Heard::Command { command, .. } => ("command", command.name().to_owned()),
+        Heard::Ambiguous { candidates, .. } => (
+            "ambiguous",
+            candidates
+                .iter()
+                .map(|c| c.notation.clone())
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        Heard::Illegal { text, .. } => ("illegal", text.clone()),
+        _ => ("unknown", String::new()),
+    }
+}
+
+/// The journal's word for what the listener decided.
+#[must_use]
+pub fn action_name(a: &Action) -> &'static str {
+    match a {
+        Action::Play(_) => "play",
+        Action::ConfirmMove(_) | Action::ConfirmCommand(_) => "read-back",
+        Action::Command(..) => "command",
+        Action::Cancelled => "cancelled",
+        Action::AskWhich(_) => "ask-which",
+        Action::Refuse { .. } => "refused",
+        _ => "repeat",
+    }
+}
+
+/// The daemon's own sentences about voice input (Polish and English; other
+/// languages get English, as in [`crate::messages`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VoiceMsg {
+    /// The microphone stopped.
+    MicLost,
+    /// The microphone works again.
+    MicBack,
+    /// "yes"/"no" with nothing read back.
+    NothingToConfirm,
+    /// Listening (push-to-talk key down, or listening turned on).
+    Listening,
+    /// Listening turned off.
+    NotListening,
+    /// `listen` without voice input.
+    VoiceOff,
+    /// The recognizer failed to start.
+    Failed,
+}
+
+impl VoiceMsg {
+    /// The sentence in `lang`.
+    #[must_use]
+    pub fn text(&self, lang: &str) -> &'static str {
+        let pl = lang == "pl";
+        match (self, pl) {
+            (VoiceMsg::MicLost, true) => {
+                "Mikrofon nie działa. Podawaj ruchy klawiaturą lub monitorem brajlowskim."
+            }
+            (VoiceMsg::MicLost, false) => {
+                "The microphone stopped. Enter moves with the keyboard or the braille display."
+            }
+            (VoiceMsg::MicBack, true) => "Mikrofon znów działa.",
+            (VoiceMsg::MicBack, false) => "The microphone works again.",
+            (VoiceMsg::NothingToConfirm, true) => "Nie ma nic do potwierdzenia.",
+            (VoiceMsg::NothingToConfirm, false) => "There is nothing to confirm.",
+            (VoiceMsg::Listening, true) => "Słucham.",
+            (VoiceMsg::Listening, false) => "Listening.",
+            (VoiceMsg::NotListening, true) => "Nie słucham.",
+            (VoiceMsg::NotListening, false) => "Not listening.",
+            (VoiceMsg::VoiceOff, true) => "Sterowanie głosem jest wyłączone.",
+            (VoiceMsg::VoiceOff, false) => "Voice input is off.",
+            (VoiceMsg::Failed, true) => "Rozpoznawanie mowy nie działa. Podawaj ruchy klawiaturą.",
+            (VoiceMsg::Failed, false) => {
+                "Speech recognition does not work. Enter moves with the keyboard."
+            }
+        }
+    }
+
+    /// As an utterance: a vanished microphone is urgent (everyone must know
+    /// at once that spoken moves are not heard).
+    #[must_use]
+    pub fn utter(&self, lang: &str) -> Utterance {
+        let (p, k) = match self {
+            VoiceMsg::MicLost | VoiceMsg::Failed => (Priority::Now, Kind::Rejection),
+            VoiceMsg::NothingToConfirm | VoiceMsg::VoiceOff => (Priority::Next, Kind::Rejection),
+            _ => (Priority::Next, Kind::Help),
+        };
+        Utterance::new(p, k, vec![self.text(lang).to_owned()])
+    }
+}
+
+/// The session's end of the voice thread.
+#[derive(Debug)]
+pub struct VoiceLink {
+    tx: std::sync::mpsc::Sender<VoiceCtl>,
+    last: Option<(u32, Position)>,
+    push_to_talk: bool,
+    listening: bool,
+    /// Off after [`VoiceInput::Failed`].
+    pub alive: bool,
+    /// Whether the loss of the microphone was told (its return is then told too).
+    pub mic_lost: bool,
+}
+
+impl VoiceLink {
+    /// A link sending to the voice thread.
+    #[must_use]
+    pub fn new(tx: std::sync::mpsc::Sender<VoiceCtl>, push_to_talk: bool) -> VoiceLink {
+        VoiceLink {
+            tx,
+            last: None,
+            push_to_talk,
+            // Push-to-talk starts with the key up; voice mode listens.
+            listening: !push_to_talk,
+            alive: true,
+            mic_lost: false,
+        }
+    }
+
+    /// Tells the voice thread the position, unless it has it already.
+    pub fn position(&mut self, ply: u32, pos: Position) {
+        if self.last == Some((ply, pos)) {
+            return;
+        }
+        self.last = Some((ply, pos));
+        let _ = self.tx.send(VoiceCtl::Position { ply, pos });
+    }
+
+    /// Sends the position again (drops a pending read-back on the voice thread).
+    pub fn reset(&mut self, ply: u32, pos: Position) {
+        self.last = None;
+        self.position(ply, pos);
+    }
+
+    /// `listen`: toggles the push-to-talk key or listening. Returns what to say.
+    pub fn toggle(&mut self) -> VoiceMsg {
+        self.listening = !self.listening;
+        let _ = self.tx.send(VoiceCtl::Listen(self.listening));
+        match (self.listening, self.push_to_talk) {
+            (true, _) => VoiceMsg::Listening,
+            // The end of a push-to-talk utterance: its answer follows.
+            (false, true) => VoiceMsg::NotListening,
+            (false, false) => VoiceMsg::NotListening,
+        }
+    }
+
+    /// Whether push-to-talk is on.
+    #[must_use]
+    pub fn push_to_talk(&self) -> bool {
+        self.push_to_talk
+    }
+}
+
+#[cfg(feature = "vosk")]
+pub use thread::{spawn, VoiceSetup};
+
+#[cfg(feature = "vosk")]
+mod thread {
+    use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
+    use std::time::{Duration, Instant};
+
+    use tandem_rules::Position;
+    use tandem_speech::listen::audio::{Mode, PushToTalk, VadConfig};
+    use tandem_speech::listen::mic::Microphone;
+    use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
+    use tandem_speech::listen::{Lexicon, Listener};
+    use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
+
+    use super::ECHO_TAIL;
+    use super::{SpeakingState, Spoken, VoiceConfig, VoiceCtl, VoiceInput, RETRY, SILENT_LIMIT};
+    use crate::session::SessionHandle;
+
+    /// What the voice thread starts with.
+    #[derive(Debug, Clone)]
+    pub struct VoiceSetup {
+        /// The settings.
+        pub config: VoiceConfig,
+        /// The phrasebook (the announcer's).
+        pub book: Phrasebook,
+        /// The position and ply at start.
+        pub ply: u32,
+        /// The position.
+        pub pos: Position,
+    }
+
+    /// Starts the voice thread. It loads the model (a second or two), then
+    /// listens until the session stops.
+    ///
+    /// # Errors
+    /// The thread cannot be started.
+    pub fn spawn(
+        setup: VoiceSetup,
+        session: SessionHandle,
+        ctl: Receiver<VoiceCtl>,
+        speaking: SpeakingState,
+    ) -> std::io::Result<std::thread::JoinHandle<()>> {
+        std::thread::Builder::new()
+            .name("tandem-voice".into())
+            .spawn(move || run(setup, &session, &ctl, &speaking))
+    }
+
+    /// An open microphone and when it last gave audio.
+    struct Mic {
+        mic: Microphone,
+        last: Instant,
+    }
+
+    enum Lost {
+        No,
+        Yes(String),
+    }
+
+    impl Mic {
+        /// Waits for a frame; `Lost::Yes` when the device looks gone.
+        fn next(&mut self, wait: Duration) -> (Option<Vec<i16>>, Lost) {
+            match self.mic.frames.recv_timeout(wait) {
+                Ok(f) => {
+                    self.last = Instant::now();
+                    (Some(f), Lost::No)
+                }
+                Err(RecvTimeoutError::Timeout) if self.last.elapsed() > SILENT_LIMIT => (
+                    None,
+                    Lost::Yes(format!(
+                        "no audio from the microphone for {} s",
+                        SILENT_LIMIT.as_secs()
+                    )),
+                ),
+                Err(RecvTimeoutError::Timeout) => (None, Lost::No),
+                Err(RecvTimeoutError::Disconnected) => {
+                    (None, Lost::Yes("the microphone stream stopped".into()))
+                }
+            }
+        }
+    }
+
+    fn open(name: Option<&str>) -> Result<Mic, String> {
+        let mic = Microphone::open(name).map_err(|e| e.to_string())?;
+        Ok(Mic {
+            mic,
+            last: Instant::now(),
+        })
+    }
+
+    fn run(
+        setup: VoiceSetup,
+        session: &SessionHandle,
+        ctl: &Receiver<VoiceCtl>,
+        speaking: &SpeakingState,
+    ) {
+        let cfg = &setup.config;
+        set_log_level(-1);
+        let started = Instant::now();
+        let rec = match VoskRecognizer::new(&cfg.model, &[]) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = session.blocking_voice(VoiceInput::Failed(e.to_string()));
+                return;
+            }
+        };
+        let key = PushToTalk::default();
+        let mode = if cfg.push_to_talk {
+            Mode::PushToTalk(key.clone())
+        } else {
+            Mode::Voice(VadConfig::default())
+        };
+        let lex = Lexicon::from_phrasebook(&setup.book);
+        let mut listener =
+            match Listener::new(Box::new(rec), lex, cfg.confirm.policy(), mode, setup.pos) {
+                Ok(l) => l,
+                Err(e) => {
+                    let _ = session.blocking_voice(VoiceInput::Failed(e.to_string()));
+                    return;
+                }
+            };
+        if !listener.missing_words().is_empty() {
+            eprintln!(
+                "tandem: the voice model does not know these words, which cannot be heard: {}",
+                listener.missing_words().join(" ")
+            );
+        }
+        tracing::info!("voice: model loaded in {:?}", started.elapsed());
+        let announcer = Announcer::new(setup.book.clone(), AnnounceOptions::default());
+        let mute = listener.mute_switch();
+        let mut ply = setup.ply;
+        let mut paused = false;
+        let mut mic: Option<Mic> = None;
+        let mut lost: Option<String> = None;
+        let mut next_try = Instant::now();
+        loop {
+            // The session's messages first: a new position must be listened in at once.
+            loop {
+                match ctl.try_recv() {
+                    Ok(VoiceCtl::Position { ply: p, pos }) => {
+                        if let Err(e) = listener.set_position(pos) {
+                            tracing::error!("voice: grammar: {e}");
+                        }
+                        ply = p;
+                    }
+                    Ok(VoiceCtl::Listen(on)) if cfg.push_to_talk => {
+                        if on {
+                            key.press();
+                        } else {
+                            key.release();
+                        }
+                    }
+                    Ok(VoiceCtl::Listen(on)) => paused = !on,
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => return,
+                }
+            }
+            let Some(m) = mic.as_mut() else {
+                if Instant::now() < next_try {
+                    std::thread::sleep(Duration::from_millis(100));
+                    continue;
+                }
+                match open(cfg.mic.as_deref()) {
+                    Ok(m) => {
+                        mic = Some(m);
+                        lost = None;
+                        tracing::info!("voice: listening");
+                        let msg = VoiceInput::Microphone {
+                            ok: true,
+                            error: String::new(),
+                        };
+                        if session.blocking_voice(msg).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        next_try = Instant::now() + RETRY;
+                        if lost.is_none() {
+                            tracing::warn!("voice: {e}");
+                            lost = Some(e.clone());
+                            let msg = VoiceInput::Microphone {
+                                ok: false,
+                                error: e,
+                            };
+                            if session.blocking_voice(msg).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+                continue;
+            };
+            let (frame, gone) = m.next(Duration::from_millis(100));
+            if let Lost::Yes(why) = gone {
+                tracing::warn!("voice: {why}");
+                lost = Some(why.clone());
+                let msg = VoiceInput::Microphone {
+                    ok: false,
+                    error: why,
+                };
+                // Told first: closing a hung device may wait for it.
+                if session.blocking_voice(msg).is_err() {
+                    return;
+                }
+                mic = None;
+                next_try = Instant::now() + RETRY;
+                continue;
+            }
+            let Some(frame) = frame else { continue };
+            // tandem must not hear itself (and nothing while listening is off).
+            if paused || speaking.busy(ECHO_TAIL) {
+                mute.mute();
+            } else {
+                mute.unmute();
+            }
+            match listener.push_frame(&frame) {
+                Ok(None) => {}
+                Ok(Some(decision)) => {
+                    let reply = decision.reply(listener.position(), &announcer, listener.lexicon());
+                    tracing::info!(
+                        "voice: heard {:?} -> {:?}",
+                        decision.heard.transcript(),
+                        decision.action
+                    );
+                    let spoken = Spoken {
+                        ply,
+                        pos: *listener.position(),
+                        decision,
+                        reply,
+                    };
+                    if session
+                        .blocking_voice(VoiceInput::Heard(Box::new(spoken)))
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+                Err(e) => tracing::error!("voice: recognizer: {e}"),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spoken_commands_are_the_typed_ones_for_the_speaker() {
+        let w = Color::White;
+        assert_eq!(
+            command_for(CommandKind::Clock, None, w, None),
+            SpokenCmd::Run(Cmd::Clock)
+        );
+        assert_eq!(
+            command_for(CommandKind::Done, None, w, None),
+            SpokenCmd::Run(Cmd::Done(Some(w)))
+        );
+        assert_eq!(
+            command_for(CommandKind::Resign, None, Color::Black, None),
+            SpokenCmd::Run(Cmd::Resign(Some(Color::Black)))
+        );
+        // "draw" offers, or accepts the opponent's offer (001 ch. II 5.1).
+        assert_eq!(
+            command_for(CommandKind::Draw, None, w, None),
+            SpokenCmd::Run(Cmd::Draw(DrawCmd::Offer, Some(w)))
+        );
+        assert_eq!(
+            command_for(CommandKind::Draw, None, w, Some(Color::Black)),
+            SpokenCmd::Run(Cmd::Draw(DrawCmd::Accept, Some(w)))
+        );
+        assert_eq!(
+            command_for(CommandKind::Draw, None, w, Some(w)),
+            SpokenCmd::Run(Cmd::Draw(DrawCmd::Offer, Some(w)))
+        );
+        let sq = Square::new(23).unwrap();
+        assert_eq!(
+            command_for(CommandKind::Square, Some(sq), w, None),
+            SpokenCmd::Square(sq)
+        );
+        assert_eq!(
+            command_for(CommandKind::Square, None, w, None),
+            SpokenCmd::NotUnderstood
+        );
+        // A bare "yes" never accepts anything (nothing is played on a guess).
+        assert_eq!(
+            command_for(CommandKind::Yes, None, w, Some(Color::Black)),
+            SpokenCmd::NothingToConfirm
+        );
+    }
+
+    #[test]
+    fn muting_marks_speech_from_start_to_end() {
+        use tandem_speech::output::recording::RecordingSpeech;
+        let state = SpeakingState::default();
+        let backend = RecordingSpeech::new(Duration::from_millis(20));
+        let mut out = Muting::new(Box::new(backend), state.clone());
+        assert!(!state.busy(Duration::ZERO));
+        out.speak(&Utterance::new(
+            Priority::Next,
+            Kind::Move,
+            vec!["abc".into()],
+        ))
+        .unwrap();
+        assert!(out.is_speaking());
+        assert!(state.busy(Duration::ZERO), "muted while it speaks");
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!out.is_speaking());
+        assert!(!state.busy(Duration::ZERO), "unmuted when it has finished");
+        assert!(
+            state.busy(Duration::from_secs(60)),
+            "but not before the echo tail"
+        );
+        out.speak(&Utterance::new(
+            Priority::Now,
+            Kind::Move,
+            vec!["abc".into()],
+        ))
+        .unwrap();
+        assert!(state.busy(Duration::ZERO));
+        out.cancel().unwrap();
+        assert!(
+            !state.busy(Duration::ZERO),
+            "a cancelled utterance ends speech"
+        );
+    }
+
+    #[test]
+    fn a_missing_model_folder_is_a_clear_error() {
+        let c = VoiceConfig {
+            model: "/nonexistent/model".into(),
+            phrasebook: None,
+            confirm: ConfirmChoice::Always,
+            push_to_talk: false,
+            mic: None,
+        };
+        let e = c.check().unwrap_err().to_string();
+        assert!(e.contains("no such folder"), "{e}");
+    }
+}
