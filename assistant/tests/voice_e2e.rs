@@ -506,11 +506,11 @@ fn a_vanished_microphone_is_announced_typed_moves_go_on_and_its_return_is_told()
     assert_eq!(lost["priority"], "now", "a lost microphone is urgent");
 
     // The game goes on with typed input.
-    d.type_line("32-28");
+    d.type_line("31-26");
     d.wait_for("the typed move", Duration::from_secs(10), || {
         d.state()["ply"] == 1
     });
-    let (ok, out) = d.ctl(&["move", "19-23"]);
+    let (ok, out) = d.ctl(&["move", "20-24"]);
     assert!(ok, "{out}");
 
     t.mic.plug();
