@@ -26,6 +26,7 @@ use tokio::time::Instant;
 
 use tandem_braille::driver::DriverInput;
 use tandem_braille::StatusInfo;
+use tandem_rules::arbiter::{compare_readback, parse_readback, Readback};
 use tandem_rules::clock::{ClockEventKind, GameTime, TimeControl};
 use tandem_rules::notation;
 use tandem_rules::{
@@ -1338,6 +1339,9 @@ impl Session {
 
     fn mismatch(&mut self, board: Option<String>, source: Source) -> Reply {
         let variant = self.table.game.variant();
+        // What the board shows: a whole position (PDN FEN, the side may be
+        // left out) or the squares the blind player reads back one by one
+        // from the tactile board ("28:w, 45:wk, 30:empty"; 001 ch. VIII 3.1).
         let read = match board
             .as_deref()
             .map(|b| read_board(variant, b, self.table.game.position().turn()))
@@ -1346,22 +1350,29 @@ impl Session {
                 let b = board.unwrap_or_default();
                 return self.refuse_msg(source, &b, &Msg::BoardNotRead(b.clone()));
             }
-            Some(Ok(p)) => Some(p),
+            Some(Ok(r)) => Some(r),
             None => None,
         };
         let current = *self.table.game.position();
-        let diffs = read.map(|p| board_diffs(&current, &p));
-        // A board that shows an earlier position of the record is only behind.
-        if let Some(p) = read {
+        let diffs = read.as_ref().map(|r| board_diffs(&current, r));
+        if let Some(r) = &read {
             if diffs.as_ref().is_some_and(Vec::is_empty) {
                 self.say_msg(Priority::Next, Kind::Sync, &Msg::BoardMatches);
                 return self.ok();
             }
+            // A whole board that shows an earlier position of the record is
+            // only behind (a few squares read back cannot tell that).
             let g = &self.table.game;
-            if let Some(ply) = (0..g.ply()).rev().find(|&i| {
-                g.position_at(i)
-                    .is_some_and(|q| board_diffs(q, &p).is_empty())
-            }) {
+            if let Some(ply) = r
+                .complete
+                .then(|| {
+                    (0..g.ply()).rev().find(|&i| {
+                        g.position_at(i)
+                            .is_some_and(|q| board_diffs(q, r).is_empty())
+                    })
+                })
+                .flatten()
+            {
                 let (before, m) = (*g.position_at(ply).unwrap_or(&current), g.moves()[ply]);
                 let behind = (g.ply() - ply) as u32;
                 self.announce(self.announcer.board_behind(behind, &before, &m));
@@ -1382,7 +1393,9 @@ impl Session {
             .collect();
         if let Err(e) = self.record(Event::Mismatch {
             source,
-            board_fen: read.map(|p| p.to_fen()),
+            board_fen: read
+                .as_ref()
+                .and_then(readback_fen(variant, self.table.game.position().turn())),
             diffs: texts,
         }) {
             tracing::error!("journal: {e}");
@@ -1772,52 +1785,51 @@ fn kind_name(k: Kind) -> String {
 }
 
 fn piece_name(p: Option<tandem_rules::Piece>) -> &'static str {
-    use tandem_rules::{Piece, Role};
-    match p {
-        None => "empty",
-        Some(Piece {
-            color: Color::White,
-            role: Role::Man,
-        }) => "white man",
-        Some(Piece {
-            color: Color::White,
-            role: Role::King,
-        }) => "white king",
-        Some(Piece {
-            color: Color::Black,
-            role: Role::Man,
-        }) => "black man",
-        Some(Piece {
-            color: Color::Black,
-            role: Role::King,
-        }) => "black king",
-    }
+    p.map_or("empty", tandem_rules::Piece::name)
 }
 
-/// Reads a position a player reads back: a PDN FEN (`W:W31,32:B1,2`), with
-/// or without the side to move (then `turn`).
-fn read_board(variant: Variant, text: &str, turn: Color) -> Result<Position, ()> {
+/// Reads what a board shows: a PDN FEN (`W:W31,32:B1,2`), with or without
+/// the side to move (then `turn`), or squares read back one by one
+/// (`28:w, 45:wk, 30:empty`, see [`tandem_rules::arbiter::parse_readback`]).
+fn read_board(variant: Variant, text: &str, turn: Color) -> Result<Readback, ()> {
     let t = text.trim();
-    if let Ok(p) = Position::from_fen(variant, t) {
-        return Ok(p);
-    }
     let prefix = if turn == Color::White { "W:" } else { "B:" };
-    Position::from_fen(variant, &format!("{prefix}{t}")).map_err(|_| ())
+    let whole = Position::from_fen(variant, t)
+        .or_else(|_| Position::from_fen(variant, &format!("{prefix}{t}")));
+    if let Ok(p) = whole {
+        return Ok(Readback {
+            squares: variant
+                .all_squares()
+                .map(|sq| (sq, p.piece_at(sq)))
+                .collect(),
+            complete: true,
+        });
+    }
+    parse_readback(variant, t).map_err(|_| ())
 }
 
-/// Squares whose contents differ between the record and a board.
+/// The FEN of a whole board read back (none for a few squares).
+fn readback_fen(variant: Variant, turn: Color) -> impl Fn(&Readback) -> Option<String> {
+    move |r| {
+        r.complete.then(|| {
+            let mut p = Position::empty(variant, turn);
+            for &(sq, piece) in &r.squares {
+                p.set(sq, piece);
+            }
+            p.to_fen()
+        })
+    }
+}
+
+/// Squares whose contents differ between the record and what a board shows.
 #[must_use]
-pub fn board_diffs(record: &Position, board: &Position) -> Vec<SquareDiff> {
-    record
-        .variant()
-        .all_squares()
-        .filter_map(|sq| {
-            let (e, a) = (record.piece_at(sq), board.piece_at(sq));
-            (e != a).then_some(SquareDiff {
-                square: sq,
-                expected: e,
-                actual: a,
-            })
+pub fn board_diffs(record: &Position, board: &Readback) -> Vec<SquareDiff> {
+    compare_readback(record, board)
+        .into_iter()
+        .map(|c| SquareDiff {
+            square: c.square,
+            expected: c.a,
+            actual: c.b,
         })
         .collect()
 }

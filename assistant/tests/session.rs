@@ -327,6 +327,46 @@ async fn a_mismatch_stops_the_clock_and_names_the_differing_squares() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_board_read_back_square_by_square_is_compared_square_by_square() {
+    // 001 ch. VIII 3.1 and issue 7: the blind player reads squares off the
+    // tactile board; only the squares read are compared.
+    let mut f = fixture();
+    let mut s = Session::start(
+        &setup(Variant::International, "90m"),
+        &f.journal,
+        f.out.clone(),
+    )
+    .unwrap();
+    s.handle(Cmd::Move("32-28".into()), Source::Typed);
+    s.handle(Cmd::Move("19-23".into()), Source::Typed);
+    let r = s.handle(
+        Cmd::Mismatch(Some("28:w, 23:b, 19:empty".into())),
+        Source::Control,
+    );
+    assert!(r.ok);
+    assert!(
+        !s.view().clocks.paused,
+        "the squares read agree: {:?}",
+        r.said
+    );
+    let r = s.handle(
+        Cmd::Mismatch(Some("28 empty, 32 white man".into())),
+        Source::Control,
+    );
+    assert!(r.ok);
+    assert_eq!(
+        r.said,
+        [
+            "Attention: the boards differ. Clock stopped. Call the arbiter. Square twenty-eight: record white man, board empty. Square thirty-two: record empty, board white man."
+        ]
+    );
+    assert!(s.view().clocks.paused);
+    let r = s.handle(Cmd::Mismatch(Some("28:x".into())), Source::Control);
+    assert!(!r.ok, "an unreadable read-back is refused: {:?}", r.said);
+    drain(&mut f.speech);
+}
+
+#[tokio::test(start_paused = true)]
 async fn resume_rebuilds_game_boards_and_clock_paused_and_says_so() {
     let mut f = fixture();
     let mut s = Session::start(

@@ -187,7 +187,7 @@ async fn serve(
     // The socket first: a second daemon on the same table must not touch the journal.
     let socket = ControlSocket::bind(&config.socket)?.with_arbiter(arbiter);
     let (speech_tx, speech_rx) = mpsc::unbounded_channel();
-    let (notices, _) = broadcast::channel(256);
+    let (notices, _) = broadcast::channel(crate::control::EVENT_QUEUE);
     let start = config.setup.start;
     let mut braille = crate::outputs::braille(
         config.braille,

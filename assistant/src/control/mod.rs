@@ -28,8 +28,9 @@ pub const MAX_LINE: usize = 64 * 1024;
 pub const MAX_CONNECTIONS: usize = 32;
 
 /// Events queued for the subscribers (the broadcast channel's capacity): a
-/// subscriber further behind is sent `lagged` and disconnected.
-pub const EVENT_QUEUE: usize = 256;
+/// subscriber further behind is sent `lagged` and disconnected. 4096 notices
+/// hold a whole long game (a few MB at most) for a client that reads late.
+pub const EVENT_QUEUE: usize = 4096;
 
 /// What one request line means, before it reaches the session.
 #[derive(Debug, Clone, PartialEq, Eq)]
