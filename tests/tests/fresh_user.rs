@@ -75,6 +75,10 @@ fn wait_for<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
 /// `tandem play` as a new user starts it: no options but where to keep the
 /// socket and the journal (private dirs for the test).
 fn start(dirs: &tempfile::TempDir) -> (Daemon, PathBuf) {
+    start_with(dirs, &[])
+}
+
+fn start_with(dirs: &tempfile::TempDir, env: &[(&str, &str)]) -> (Daemon, PathBuf) {
     let runtime = dirs.path().join("run");
     std::fs::create_dir_all(&runtime).unwrap();
     let socket = runtime.join("tandem/tandem.sock");
@@ -94,6 +98,7 @@ fn start(dirs: &tempfile::TempDir) -> (Daemon, PathBuf) {
             format!("unix_socket:{}", dirs.path().join("no-speechd").display()),
         )
         .env_remove("BRLAPI_HOST")
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -212,4 +217,74 @@ fn a_new_user_plays_typed_moves_and_the_arbiter_reads_the_record() {
     assert_eq!(report["agreed_plies"], 2);
     assert_eq!(report["first_difference"]["ply"], 3);
     assert_eq!(r.status.code(), Some(1));
+}
+
+fn ctl_env(socket: &Path, env: &[(&str, &str)], args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(tandem_bin())
+        .arg("ctl")
+        .arg("--socket")
+        .arg(socket)
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_arbiter_takes_back_moves_and_the_chapter_8_3_2_count_shows_it() {
+    let secret = [("TANDEM_ARBITER_SECRET", "s3cret-for-the-test")];
+    let dirs = tempfile::tempdir().unwrap();
+    let (d, journal) = start_with(&dirs, &secret);
+    for m in ["32-28", "19-23", "28x19", "14x23"] {
+        let (ok, _, err) = ctl(&d.socket, &["move", m]);
+        assert!(ok, "{m}: {err}");
+    }
+    // Without the secret the arbiter's action is refused.
+    let (ok, _, _) = ctl_env(
+        &d.socket,
+        &[("TANDEM_ARBITER_SECRET", "wrong")],
+        &["takeback", "2", "boards differed"],
+    );
+    assert!(!ok, "a wrong secret must not take moves back");
+    assert_eq!(state(&d.socket)["ply"], 4);
+    // 001 ch. VIII 3.1.2: back to the last position where the records agree.
+    let (ok, _, err) = ctl_env(&d.socket, &secret, &["takeback", "2", "boards differed"]);
+    assert!(ok, "{err}");
+    assert_eq!(state(&d.socket)["ply"], 2);
+    let (ok, _, err) = ctl(&d.socket, &["move", "28x19"]);
+    // Play resumes from the agreed position (the clock may be stopped after
+    // the correction: resume it first if so).
+    if !ok {
+        assert!(ctl(&d.socket, &["resume"]).0, "{err}");
+        assert!(ctl(&d.socket, &["move", "28x19"]).0);
+    }
+    drop(d);
+
+    let out = Command::new(tandem_bin())
+        .args(["arbiter", "announcements", "--json"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(v["corrections"].as_array().unwrap().len(), 1, "{v}");
+    assert_eq!(
+        v["corrections"][0]["undone"],
+        serde_json::json!(["28x19", "14x23"])
+    );
+    assert_eq!(v["corrections"][0]["reason"], "boards differed");
+    // 28x19 was white's, 14x23 black's.
+    assert_eq!(v["white"]["taken_back"], 1);
+    assert_eq!(v["black"]["taken_back"], 1);
+    let v2 = Command::new(tandem_bin())
+        .args(["journal", "verify"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(v2.status.success());
 }

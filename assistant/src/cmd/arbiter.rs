@@ -442,6 +442,21 @@ pub struct SideAnnouncements {
     pub typed: usize,
     /// Moves played.
     pub moves: usize,
+    /// Of this side's moves, how many the arbiter took back (`correction`).
+    pub taken_back: usize,
+}
+
+/// One correction: plies the arbiter took back after a mismatch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CorrectionEntry {
+    /// Journal line.
+    pub line: u64,
+    /// Plies taken back.
+    pub plies: u32,
+    /// The moves taken back, in the order they were played.
+    pub undone: Vec<String>,
+    /// The arbiter's reason.
+    pub reason: String,
 }
 
 /// Announcement statistics from a journal (001 ch. VIII 3.2).
@@ -455,12 +470,16 @@ pub struct AnnouncementStats {
     pub mismatches: usize,
     /// Every refused input, in order.
     pub refused: Vec<RefusedInput>,
+    /// The arbiter's corrections (moves taken back), in order.
+    pub corrections: Vec<CorrectionEntry>,
 }
 
 /// Counts refused inputs per side: a `rejected` event is charged to the side
 /// to move at that moment (moves are entered by the side to move); also
-/// counts moves and `mismatch` reports. Inputs from the control socket
-/// (`tandem ctl`, the assistant or arbiter) are listed but not charged.
+/// counts moves, `mismatch` reports and the arbiter's corrections (each move
+/// taken back is charged to the side that played it). Inputs from the
+/// control socket (`tandem ctl`, the assistant or arbiter) are listed but not
+/// charged.
 #[must_use]
 pub fn announcement_stats(j: &Journal) -> AnnouncementStats {
     let mut st = AnnouncementStats::default();
@@ -471,6 +490,7 @@ pub fn announcement_stats(j: &Journal) -> AnnouncementStats {
             Position::from_fen(v, &s.fen).ok()
         })
         .map_or(Color::White, |p| p.turn());
+    let first = turn;
     let mut ply = 0usize;
     for r in &j.records {
         match &r.event {
@@ -511,6 +531,29 @@ pub fn announcement_stats(j: &Journal) -> AnnouncementStats {
                 }
             }
             Event::Mismatch { .. } => st.mismatches += 1,
+            Event::Correction {
+                plies,
+                undone,
+                reason,
+                ..
+            } => {
+                // Ply k was played by the side that moved first when k is odd.
+                for k in (ply + 1).saturating_sub(*plies as usize)..=ply {
+                    let side = if k % 2 == 1 { first } else { first.other() };
+                    match side {
+                        Color::White => st.white.taken_back += 1,
+                        Color::Black => st.black.taken_back += 1,
+                    }
+                }
+                ply = ply.saturating_sub(*plies as usize);
+                turn = if ply % 2 == 0 { first } else { first.other() };
+                st.corrections.push(CorrectionEntry {
+                    line: r.seq,
+                    plies: *plies,
+                    undone: undone.clone(),
+                    reason: reason.clone(),
+                });
+            }
             _ => {}
         }
     }
@@ -544,7 +587,7 @@ fn announcements_text(st: &AnnouncementStats, w: Words) -> String {
         let side = side_word(c, w);
         let _ = writeln!(
             s,
-            "{side}: {} {} ({} {}, {} {}), {} {}",
+            "{side}: {} {} ({} {}, {} {}), {} {}, {} {}",
             a.refused,
             w.s("refused inputs", "odrzuconych zapowiedzi"),
             a.spoken,
@@ -553,6 +596,8 @@ fn announcements_text(st: &AnnouncementStats, w: Words) -> String {
             w.s("typed", "wpisanych"),
             a.moves,
             w.s("moves played", "wykonanych posunięć"),
+            a.taken_back,
+            w.s("taken back by the arbiter", "cofniętych przez sędziego"),
         );
     }
     let _ = writeln!(
@@ -561,6 +606,18 @@ fn announcements_text(st: &AnnouncementStats, w: Words) -> String {
         w.s("Boards reported different", "Zgłoszenia różnych pozycji"),
         st.mismatches
     );
+    for c in &st.corrections {
+        let _ = writeln!(
+            s,
+            "  {} {}: {} {}: {} {}",
+            w.s("line", "wiersz"),
+            c.line,
+            w.s("the arbiter took back", "sędzia cofnął"),
+            c.undone.join(" "),
+            w.s("reason", "powód"),
+            c.reason
+        );
+    }
     for r in &st.refused {
         let _ = writeln!(
             s,
