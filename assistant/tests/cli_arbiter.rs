@@ -292,11 +292,11 @@ fn announcements_count_refused_inputs_per_side() {
     let j = json_of(&out);
     assert_eq!(
         j["white"],
-        json!({"refused": 2, "spoken": 2, "typed": 0, "moves": 30})
+        json!({"refused": 2, "spoken": 2, "typed": 0, "moves": 30, "taken_back": 0})
     );
     assert_eq!(
         j["black"],
-        json!({"refused": 2, "spoken": 0, "typed": 2, "moves": 30})
+        json!({"refused": 2, "spoken": 0, "typed": 2, "moves": 30, "taken_back": 0})
     );
     assert_eq!(j["mismatches"], 1);
     let refused = j["refused"].as_array().unwrap();
