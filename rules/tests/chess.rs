@@ -277,3 +277,48 @@ fn resolve_never_panics_on_odd_text() {
     }
     assert_eq!(resolve(&p, "e2–e4").unwrap().to, Square::E4);
 }
+
+mod props {
+    use proptest::prelude::*;
+    use tandem_rules::chess::pgn::{parse_pgn, replay};
+    use tandem_rules::chess::{resolve, san, start, ChessGame};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Untrusted text (typed, spoken, from files) never panics.
+        #[test]
+        fn any_text_is_refused_or_resolved_without_panic(text in "\\PC{0,24}") {
+            let _ = resolve(&start(), &text);
+            for g in parse_pgn(&text) {
+                let _ = replay(&g);
+            }
+        }
+
+        /// Along random games: every legal move's SAN and UCI resolve back
+        /// to it, and a written game reads back the same.
+        #[test]
+        fn san_and_uci_round_trip_along_random_games(choices in proptest::collection::vec(0usize..64, 0..60)) {
+            let mut g = ChessGame::new();
+            for c in choices {
+                let legal = g.legal_moves();
+                if legal.is_empty() || g.outcome().is_some() {
+                    break;
+                }
+                for m in &legal {
+                    let s = san(g.position(), m);
+                    prop_assert_eq!(resolve(g.position(), &s).unwrap(), *m);
+                    prop_assert_eq!(resolve(g.position(), &m.uci()).unwrap(), *m);
+                }
+                let m = legal[c % legal.len()];
+                g.play(&m).unwrap();
+            }
+            let text = tandem_rules::chess::pgn::write_pgn(&g, &Default::default());
+            let back = parse_pgn(&text);
+            match replay(&back[0]) {
+                tandem_rules::chess::pgn::Replay::Ok(r) => prop_assert_eq!(r.sans(), g.sans()),
+                other => prop_assert!(false, "{}", other),
+            }
+        }
+    }
+}

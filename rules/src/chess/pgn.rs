@@ -244,6 +244,11 @@ pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
                 {
                     i += 1;
                 }
+                if i == start {
+                    // A stray `}` (or `[` inside a variation): skip it.
+                    i += 1;
+                    continue;
+                }
                 let token: String = chars[start..i].iter().collect();
                 if depth > 0 {
                     continue;
@@ -422,6 +427,16 @@ mod tests {
         assert!(text.contains("7... Kd7 8. e4 *"), "{text}");
         let back = parse_pgn(&text);
         assert!(matches!(replay(&back[0]), Replay::Ok(r) if r.ply() == 2));
+    }
+
+    #[test]
+    fn stray_brackets_do_not_stop_the_reader() {
+        // Found by the property test: a `}` alone, a `[` inside a variation.
+        for text in ["}", "1. e4 } e5", "( [ )", "1. e4 ( [Event \"x\"] ) e5 *"] {
+            let _ = parse_pgn(text);
+        }
+        let g = parse_pgn("1. e4 } e5 *");
+        assert_eq!(g[0].moves.len(), 2);
     }
 
     #[test]
