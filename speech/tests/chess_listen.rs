@@ -196,3 +196,34 @@ fn the_grammar_covers_every_legal_move_and_serialises() {
     assert_eq!(v["move"], "e4");
     assert_eq!(v["uci"], "e2e4");
 }
+
+#[test]
+fn odd_transcripts_never_panic_and_never_play() {
+    let pl = ChessLexicon::new(&ChessPhrasebook::polish());
+    let pos = from_fen(PROMOTION).unwrap();
+    for t in [
+        "",
+        " ",
+        "[unk]",
+        "[unk] [unk]",
+        "}",
+        "e9",
+        "e",
+        "ewa",
+        "ewa ewa ewa ewa",
+        "1 2 3 4",
+        "x x x",
+        "zamiana na",
+        "krótka",
+        "ą ę ł",
+        "e7e8e8",
+        "e7-",
+        "-",
+        "=",
+        "99999999999",
+        "hetman hetman hetman hetman hetman hetman hetman hetman hetman hetman",
+    ] {
+        let h = understand_chess(&pl, &pos, &[Transcript::text(t)]);
+        assert!(!matches!(h, ChessHeard::Move { .. }), "{t:?}: {h:?}");
+    }
+}
