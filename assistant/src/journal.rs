@@ -679,8 +679,7 @@ impl JournalWriter {
             self.keep(&line);
             self.retry();
         } else if let Err(e) = write_synced(&self.file, &line) {
-            self.degrade(&e, record.seq);
-            self.keep(&line);
+            self.degrade(&e, record.seq, &line);
         } else {
             self.good_len += line.len() as u64;
         }
@@ -730,7 +729,9 @@ impl JournalWriter {
         }
     }
 
-    fn degrade(&mut self, e: &io::Error, from_seq: u64) {
+    /// The journal file refused `line` (line `from_seq`): keep it, in the
+    /// fallback copy too, and tell the session where it is.
+    fn degrade(&mut self, e: &io::Error, from_seq: u64, line: &[u8]) {
         tracing::error!(
             "journal {}: {e}; keeping lines in memory",
             self.path.display()
@@ -738,9 +739,21 @@ impl JournalWriter {
         self.error = Some(e.to_string());
         // A half-written line is cut off now if the file allows it (again on retry).
         let _ = self.file.set_len(self.good_len);
-        if self.fallback.is_none() {
-            self.fallback = self.open_fallback();
+        // A copy from an earlier failure lacks the lines written since the
+        // recovery: the copy is made again from the journal file (same path).
+        match self.open_fallback() {
+            Some(f) => self.fallback = Some(f),
+            None => {
+                if let Some(old) = self.fallback.as_mut() {
+                    old.file = None;
+                }
+            }
         }
+        self.keep(line);
+        // Announced as copied only if the copy took this line too: a
+        // file-size limit covers the copy as well, which then takes the old
+        // lines and refuses this one (the players must not hear "saved to a
+        // fallback file" when it is not).
         let fallback = self
             .fallback
             .as_ref()
@@ -1007,6 +1020,46 @@ mod tests {
         assert_eq!(j.records.len(), 7);
         assert_eq!(j.records[6].event, mv(5, "38-33"));
         assert!(w.health().ok);
+    }
+
+    /// A second failure after a recovery: the fallback copy is made again
+    /// from the journal file, so it is still a whole journal (the lines
+    /// written in between are in it) and a resume from it loses nothing.
+    #[test]
+    fn a_second_failure_after_a_recovery_refreshes_the_fallback_copy() {
+        let (d, p) = sample();
+        let fb = d.path().join("fallback");
+        let mut w = JournalWriter::resume(&p, &Journal::read(&p).unwrap())
+            .unwrap()
+            .with_fallback_dirs(vec![fb]);
+        let full = || OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let back = || OpenOptions::new().append(true).open(&p).unwrap();
+        w.file = full();
+        w.append(3000, mv(3, "33-29")).unwrap();
+        w.file = back();
+        assert!(w.retry());
+        // Written to the journal file only, while it is healthy.
+        w.append(4000, mv(4, "23x34")).unwrap();
+        w.append(5000, mv(5, "40x29")).unwrap();
+        w.file = full();
+        w.append(6000, mv(6, "18-23")).unwrap();
+        let Some(HealthChange::Degraded {
+            fallback: Some(copy),
+            ..
+        }) = w.take_change()
+        else {
+            panic!("no degraded change with a fallback copy")
+        };
+        let j = Journal::read(&copy).unwrap();
+        assert!(
+            j.bad.is_none() && j.torn.is_none(),
+            "{:?} {:?}",
+            j.bad,
+            j.torn
+        );
+        assert_eq!(j.records.len(), 8);
+        assert_eq!(j.records[7].event, mv(6, "18-23"));
+        assert!(w.health().fallback_ok);
     }
 
     #[test]

@@ -609,7 +609,11 @@ mod thread {
                 }
             };
         if !listener.missing_words().is_empty() {
-            eprintln!(
+            use std::io::Write as _;
+            // Not `eprintln!`: it panics when stderr cannot be written, and
+            // this thread is the voice input.
+            let _ = writeln!(
+                std::io::stderr(),
                 "tandem: the voice model does not know these words, which cannot be heard: {}",
                 listener.missing_words().join(" ")
             );

@@ -43,6 +43,10 @@ struct Daemon {
 
 impl Daemon {
     fn start(dir: &Path, args: &[&str]) -> Daemon {
+        Daemon::start_with_stderr(dir, args, Stdio::inherit())
+    }
+
+    fn start_with_stderr(dir: &Path, args: &[&str], stderr: Stdio) -> Daemon {
         let socket = dir.join("tandem.sock");
         let child = Command::new(TANDEM)
             .args([
@@ -60,7 +64,7 @@ impl Daemon {
             .env("XDG_STATE_HOME", dir.join("state"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
+            .stderr(stderr)
             .spawn()
             .expect("start tandem play");
         let t0 = Instant::now();
@@ -163,6 +167,11 @@ fn a_write_error_keeps_the_game_going_and_every_line_is_written_when_it_can_be()
         said.iter().any(|s| s.contains("cannot be written")),
         "the answer must say so: {said:?}"
     );
+    // The limit covers the fallback copy too: nobody is told it is safe there.
+    assert!(
+        said.iter().any(|s| s.contains("kept in memory")),
+        "{said:?}"
+    );
     let warn = wait_speech(&mut events, |v| {
         v["text"].as_str().unwrap().contains("cannot be written")
     });
@@ -205,6 +214,47 @@ fn a_write_error_keeps_the_game_going_and_every_line_is_written_when_it_can_be()
     let st = d.client().request("state", None).unwrap()["state"].clone();
     let got: Vec<String> = serde_json::from_value(st["moves"].clone()).unwrap();
     assert_eq!(got, moves[..8]);
+}
+
+/// The daemon's stderr is a log file already past the limit (as when a
+/// test run or a service manager sends it to a file): logging the journal's
+/// write error fails with EFBIG too. That must cost the log line, not the
+/// game (it used to panic the session mid-move: "the session stopped before
+/// answering").
+#[test]
+fn a_file_size_limit_that_also_stops_the_log_file_stops_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("game.jsonl");
+    let log = dir.path().join("daemon.log");
+    std::fs::write(&log, "earlier output\n".repeat(16 * 1024)).unwrap();
+    let stderr = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let d = Daemon::start_with_stderr(
+        dir.path(),
+        &["--lang", "en", "--journal", journal.to_str().unwrap()],
+        stderr.into(),
+    );
+    let mut c = d.client();
+    let moves = real_moves();
+    let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+    for m in &moves[..2] {
+        play(&mut c, m);
+    }
+    let size = std::fs::metadata(&journal).unwrap().len();
+    assert!(size + 40 < std::fs::metadata(&log).unwrap().len());
+    d.prlimit_fsize(&(size + 40).to_string());
+    let said = play(&mut c, moves[2])["said"].to_string();
+    assert!(said.contains("cannot be written"), "{said}");
+    play(&mut c, moves[3]);
+    assert_eq!(health(&mut c)["ok"], false);
+    d.prlimit_fsize("unlimited");
+    let t0 = Instant::now();
+    while health(&mut c)["ok"] != true {
+        assert!(t0.elapsed() < Duration::from_secs(10), "never recovered");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    play(&mut c, moves[4]);
+    assert_eq!(journal_moves(&journal), moves[..5]);
+    assert_eq!(verify(&journal)["ok"], true);
 }
 
 /// A 64 KiB tmpfs, unmounted on drop.

@@ -2,6 +2,7 @@
 //! socket, speech, braille, and (unless `--headless`) the terminal screen.
 //! Typed moves and commands are read as lines from stdin.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -128,6 +129,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .with_writer(std::io::stderr)
+        // A log line that cannot be written is dropped. With `true` (what
+        // `fmt()` sets) the subscriber reports the failure with `eprintln!`,
+        // which panics when stderr fails too, and it panics in whichever
+        // task logged: a journal write failing with EFBIG under a file-size
+        // limit logs an error, stderr redirected to a file past that same
+        // limit fails too, and the session actor died mid-move ("the session
+        // stopped before answering"). See RELIABILITY.md.
+        .log_internal_errors(false)
         .try_init();
     let file = match &args.config {
         Some(p) => RawConfig::from_file(p)?,
@@ -299,7 +308,10 @@ async fn serve(
             .name("tandem-stdin".into())
             .spawn(move || read_stdin(&h))?;
     }
-    eprintln!(
+    // Not `eprintln!`: it panics when stderr cannot be written (a closed
+    // pipe, a full disk, a file-size limit), and a game must not stop for that.
+    let _ = writeln!(
+        std::io::stderr(),
         "tandem: journal {}, control socket {}",
         journal_path.display(),
         socket.path().display()
