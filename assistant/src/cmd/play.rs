@@ -275,7 +275,7 @@ async fn serve(
         Some(switched_tx),
         speaking.clone(),
     ));
-    let (handle, actor) = session.spawn();
+    let (handle, mut actor) = session.spawn();
     #[cfg(feature = "vosk")]
     if let (Some((setup, rx)), Some(sp)) = (voice, speaking) {
         // Not joined: it may wait on a microphone that is gone; it ends
@@ -320,7 +320,23 @@ async fn serve(
     let server = tokio::spawn(socket.serve(handle.clone(), async move {
         let _ = stop_rx.await;
     }));
-    wait_for_signal().await;
+    // The session actor ends only when told to. If it ever ends by itself (a
+    // bug), a daemon that still answers but can no longer play is the worst
+    // outcome at the table: exit non-zero instead, so systemd (Restart=on-failure)
+    // or the assistant restarts it and the game resumes from the journal.
+    tokio::select! {
+        () = wait_for_signal() => {}
+        r = &mut actor => {
+            let why = match r {
+                Err(e) if e.is_panic() => "it panicked",
+                _ => "it ended",
+            };
+            tracing::error!("the game session stopped unexpectedly ({why}); resume with --resume {}", journal_path.display());
+            let _ = stop_tx.send(());
+            let _ = server.await;
+            return Ok(ExitCode::from(3));
+        }
+    }
     let _ = stop_tx.send(());
     let _ = server.await;
     handle.shutdown().await;
