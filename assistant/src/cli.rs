@@ -1,5 +1,6 @@
 //! The command line (`clap`). Each subcommand's work lives in `crate::cmd::*`.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -62,7 +63,8 @@ pub fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return ExitCode::SUCCESS;
             }
-            eprintln!("tandem: {err:#}");
+            // Not eprintln!: an unwritable stderr must not turn exit 2 into a panic.
+            let _ = writeln!(std::io::stderr(), "tandem: {err:#}");
             ExitCode::from(2)
         }
     }

@@ -145,7 +145,12 @@ impl Microphone {
             pending_out: Vec::new(),
             tx,
         };
-        let err_fn = |e: cpal::StreamError| eprintln!("tandem: microphone: {e}");
+        // Not eprintln!: a stderr that cannot be written (a full disk, a
+        // file-size limit) must not panic the audio thread.
+        let err_fn = |e: cpal::StreamError| {
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "tandem: microphone: {e}");
+        };
         let stream = match supported.sample_format() {
             cpal::SampleFormat::I16 => device.build_input_stream(
                 &config,
