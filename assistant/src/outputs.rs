@@ -148,7 +148,11 @@ pub async fn speech_task(
                 Err(e) => tracing::warn!("speech backend {c:?}: {e}"),
             }
         }
-        *worker = None;
+        // Every backend failed: keep the one there is (its errors may pass: a
+        // full disk, a stalled pipe, a restarted speech server), and start
+        // the chain from the top at the next failure. Speech never stops for
+        // the rest of the game because of one bad moment.
+        backends = chain(choice).into_iter();
         false
     };
     if !next_backend(&mut worker) {
