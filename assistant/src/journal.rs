@@ -254,6 +254,13 @@ pub enum Event {
         /// `not-your-move`, `game-over`.
         decision: String,
     },
+    /// A clock checkpoint: the clock was running at this line's `t_ms`.
+    /// Written while the clock runs, a second after the journal's last line
+    /// (so at most one a second), so that a crash at any moment loses at most
+    /// about a second of the side to move's time: replay charges the time up
+    /// to the last line, and this makes the last line recent. It changes
+    /// nothing else and nobody is told (no announcement, no notice).
+    Tick,
     /// The microphone was opened (at start, or again after a loss) or
     /// stopped (voice input); typed and braille input go on meanwhile.
     Microphone {
@@ -631,6 +638,12 @@ impl JournalWriter {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.seq == 0
+    }
+
+    /// Game time of the last line appended (or read on resume), in milliseconds.
+    #[must_use]
+    pub fn last_t_ms(&self) -> u64 {
+        self.last_t_ms
     }
 
     /// Whether the journal file holds every line, and where the others are.

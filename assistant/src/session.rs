@@ -13,6 +13,10 @@
 //! same [`apply`](Table::apply), so the game it rebuilds is the one that was
 //! announced.
 //!
+//! While the clock runs, a `tick` checkpoint is journaled a second after
+//! the last line ([`CHECKPOINT`]), so a resume after a crash charges the
+//! side to move up to at most a second before it.
+//!
 //! Time comes from tokio's clock (tests use `tokio::time::pause()`), counted
 //! in whole milliseconds of game time so that live play and replay press the
 //! rules clock at exactly the same moments.
@@ -111,6 +115,11 @@ pub struct GameSetup {
     /// Rule options.
     pub options: GameOptions,
 }
+
+/// How often the running clock is checkpointed in the journal (a `tick`
+/// line a second after the last line): a crash loses at most this much of
+/// the side to move's time.
+pub const CHECKPOINT: Duration = Duration::from_secs(1);
 
 /// The default warning thresholds: 5 minutes, 1 minute, 10 seconds.
 pub const DEFAULT_WARNINGS: [Duration; 3] = [
@@ -627,7 +636,12 @@ impl Table {
                 let _ = self.clock.set_turn(self.game.position().turn(), at);
             }
             Event::Start(_) => anyhow::bail!("a second game start"),
-            Event::Announced { .. }
+            // A checkpoint: the clock ran up to here. Nothing to apply (the
+            // clock charges the side to move lazily, up to the `at` of the
+            // next event); its point is that the journal's last line, where a
+            // resume stops the clock, is at most about a second old.
+            Event::Tick
+            | Event::Announced { .. }
             | Event::Mismatch { .. }
             | Event::Rejected { .. }
             | Event::Say { .. }
@@ -1032,6 +1046,32 @@ impl Session {
             .clock
             .next_event(self.now())
             .map(|e| self.instant_of(e.at))
+    }
+
+    /// When the next clock checkpoint is due: [`CHECKPOINT`] after the
+    /// journal's last line (any line is a checkpoint), while the clock runs
+    /// and the game goes on. `None` while it is paused or the game is over.
+    #[must_use]
+    pub fn next_checkpoint(&self) -> Option<Instant> {
+        if self.table.result.is_some() || !self.table.clock.is_running() {
+            return None;
+        }
+        let at = self.journal.last_t_ms().saturating_add(ms(CHECKPOINT));
+        Some(self.instant_of(GameTime::from_millis(at)))
+    }
+
+    /// Journals a `tick` checkpoint if one is due (see [`Session::next_checkpoint`]),
+    /// so that a resume after a crash charges the side to move up to here.
+    /// Nobody is told: it is not an announcement and changes no state.
+    pub fn checkpoint(&mut self) {
+        if self
+            .next_checkpoint()
+            .is_some_and(|due| due <= Instant::now())
+        {
+            if let Err(e) = self.journal.append(self.now().as_millis(), Event::Tick) {
+                tracing::error!("journal: {e}");
+            }
+        }
     }
 
     /// Gives the clock's warnings and flag falls up to now (001 ch. VIII 4.1.4).
@@ -1559,7 +1599,11 @@ impl Session {
     /// Runs the actor until shutdown or until every handle is dropped.
     pub async fn run(mut self, mut rx: mpsc::Receiver<SessionMsg>) {
         loop {
-            let mut deadline = self.next_deadline();
+            let clock_due = self.next_deadline();
+            let mut deadline = clock_due;
+            if let Some(c) = self.next_checkpoint() {
+                deadline = Some(deadline.map_or(c, |d| d.min(c)));
+            }
             if !self.journal_ok() {
                 // Try the journal file again every second until it takes the kept lines.
                 let retry = Instant::now() + Duration::from_secs(1);
@@ -1583,7 +1627,12 @@ impl Session {
                     Some(SessionMsg::Shutdown) | None => break,
                 },
                 () = sleep => {
-                    self.poll_clock();
+                    // The clock's warnings and flag first: a flag ends the
+                    // game, and a checkpoint is never written past it.
+                    if clock_due.is_some_and(|d| d <= Instant::now()) {
+                        self.poll_clock();
+                    }
+                    self.checkpoint();
                     self.check_journal();
                 }
             }

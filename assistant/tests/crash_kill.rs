@@ -286,3 +286,100 @@ fn hundreds_of_sigkills_lose_no_acknowledged_move_and_no_clock_time() {
         t0.elapsed().as_secs_f64()
     );
 }
+
+fn run(args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(TANDEM).args(args).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.contains("tick") && !String::from_utf8_lossy(&out.stderr).contains("tick"),
+        "tandem {args:?} shows a checkpoint: {text}"
+    );
+    (out.status.code(), text)
+}
+
+/// A long think, then SIGKILL: the time up to the last clock checkpoint
+/// (`tick`, at most a second old) is charged to the side to move on resume,
+/// and the checkpoints stay out of everything people read.
+#[test]
+fn a_long_think_before_a_sigkill_is_charged_to_the_side_to_move_within_a_second() {
+    const THINK: Duration = Duration::from_millis(3500);
+    let games = games();
+    let moves = &games[0];
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("think.jsonl");
+    let j = journal.to_str().unwrap().to_owned();
+    let mut d = Daemon::start(dir.path(), &["--lang", "en", "--journal", &j], 0);
+    let mut c = d.client();
+    for m in &moves[..5] {
+        let r = c.request("move", Some(m)).unwrap();
+        assert_eq!(r["ok"], true, "{m}: {r}");
+    }
+    let start = state(&mut c);
+    let (turn, other) = ("black", "white");
+    assert_eq!(start["turn"], turn);
+    std::thread::sleep(THINK);
+    let before = state(&mut c);
+    d.kill();
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let after_last_move = text
+        .lines()
+        .rev()
+        .take_while(|l| !l.contains(r#""type":"move""#))
+        .filter(|l| l.contains(r#""event":{"type":"tick"}"#))
+        .count();
+    assert!(
+        after_last_move >= 2,
+        "{after_last_move} checkpoints in a {THINK:?} think:\n{text}"
+    );
+    let v = verify(&journal);
+    assert!(v["torn"].is_null(), "{v}");
+    drop(d);
+    let d = Daemon::start(dir.path(), &["--resume", &j], 1);
+    let mut c = d.client();
+    let after = state(&mut c);
+    assert_eq!(after["clocks"]["paused"], true, "{after}");
+    assert_eq!(moves_of(&after), moves[..5]);
+    let used = |s: &Value, side: &str| s["clocks"][side]["used_ms"].as_i64().unwrap();
+    let lost = used(&before, turn) - used(&after, turn);
+    assert!(
+        (0..=1000).contains(&lost.abs()) && used(&after, turn) - used(&start, turn) >= 2500,
+        "{turn} used {} ms at the last move, {} ms just before the kill, {} ms after resume",
+        used(&start, turn),
+        used(&before, turn),
+        used(&after, turn)
+    );
+    assert_eq!(used(&after, other), used(&start, other));
+    assert_eq!(used(&before, other), used(&start, other));
+    eprintln!(
+        "crash_kill think: {turn} thought {} ms, {} ms charged after resume, {lost} ms lost",
+        used(&before, turn) - used(&start, turn),
+        used(&after, turn) - used(&start, turn),
+    );
+    drop(d);
+    // What people read: no checkpoint in the PDN, the arbiter's reports or
+    // the verification (which still checks the chain through them).
+    let (code, pdn) = run(&["pdn", "export", &j]);
+    assert_eq!(code, Some(0), "{pdn}");
+    let exported = dir.path().join("think.pdn");
+    std::fs::write(&exported, &pdn).unwrap();
+    let (code, rec) = run(&[
+        "arbiter",
+        "reconcile",
+        &j,
+        exported.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{rec}");
+    let rec: Value = serde_json::from_str(&rec).unwrap();
+    assert_eq!(
+        (rec["agree"].clone(), rec["agreed_plies"].clone()),
+        (Value::Bool(true), 5.into())
+    );
+    let (code, ann) = run(&["arbiter", "announcements", &j, "--json"]);
+    assert_eq!(code, Some(0), "{ann}");
+    let ann: Value = serde_json::from_str(&ann).unwrap();
+    assert_eq!(ann["white"]["moves"], 3, "{ann}");
+    assert_eq!(ann["refused"], serde_json::json!([]), "{ann}");
+    let (code, ver) = run(&["journal", "verify", &j]);
+    assert_eq!(code, Some(0), "{ver}");
+}

@@ -415,3 +415,123 @@ async fn resume_rebuilds_game_boards_and_clock_paused_and_says_so() {
     let j = Journal::read(&f.journal).unwrap();
     assert!(j.bad.is_none() && j.torn.is_none());
 }
+
+/// Game times (`t_ms`) of the journal's `tick` checkpoints.
+fn ticks(journal: &std::path::Path) -> Vec<u64> {
+    let j = Journal::read(journal).unwrap();
+    assert!(j.bad.is_none() && j.torn.is_none());
+    j.records
+        .iter()
+        .filter(|r| matches!(r.event, Event::Tick))
+        .map(|r| r.t_ms)
+        .collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_running_clock_is_checkpointed_once_a_second_and_not_while_paused() {
+    let mut f = fixture();
+    let s = Session::start(
+        &setup(Variant::International, "90m"),
+        &f.journal,
+        f.out.clone(),
+    )
+    .unwrap();
+    let mut notices = f.out.notices.subscribe();
+    let (h, task) = s_spawn(s);
+    // White's clock runs from the start: a checkpoint each second.
+    tokio::time::sleep(Duration::from_millis(3500)).await;
+    assert_eq!(ticks(&f.journal), [1000, 2000, 3000]);
+    // Nobody is told about a checkpoint: no speech, no notice.
+    assert_eq!(drain(&mut f.speech), ["White to move."]);
+    assert!(notices.try_recv().is_err(), "a checkpoint was announced");
+    // Any line is a checkpoint: the next tick is a second after the move.
+    let r = h
+        .request(Cmd::Move("32-28".into()), Source::Typed)
+        .await
+        .unwrap();
+    assert!(r.ok, "{r:?}");
+    tokio::time::sleep(Duration::from_millis(2200)).await;
+    assert_eq!(ticks(&f.journal), [1000, 2000, 3000, 4500, 5500]);
+    // Paused: no checkpoints (the clock does not run).
+    assert!(h.request(Cmd::Pause, Source::Control).await.unwrap().ok);
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    assert_eq!(ticks(&f.journal).len(), 5);
+    // Running again: checkpoints again, charged to black on a resume.
+    assert!(h.request(Cmd::Resume, Source::Control).await.unwrap().ok);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(ticks(&f.journal), [1000, 2000, 3000, 4500, 5500, 16_700]);
+    let before = h
+        .request(Cmd::State, Source::Control)
+        .await
+        .unwrap()
+        .state
+        .unwrap();
+    // The game is over: no checkpoints.
+    assert!(
+        h.request(Cmd::Resign(None), Source::Control)
+            .await
+            .unwrap()
+            .ok
+    );
+    let n = ticks(&f.journal).len();
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    assert_eq!(ticks(&f.journal).len(), n);
+    h.shutdown().await;
+    task.await.unwrap();
+    drain(&mut f.speech);
+    // Replay charges black up to the last line (here the result, after the
+    // last tick): black used 2.2 s before the pause and 1.5 s after it.
+    let s = Session::resume(&f.journal, f.out.clone()).unwrap();
+    let after = s.view();
+    assert_eq!(after.clocks.black.used_ms, before.clocks.black.used_ms);
+    assert_eq!(after.clocks.black.used_ms, 3_700);
+    assert_eq!(after.clocks.white.used_ms, 3_500);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_resume_charges_the_side_to_move_up_to_the_last_checkpoint() {
+    let mut f = fixture();
+    let s = Session::start(
+        &setup(Variant::International, "90m"),
+        &f.journal,
+        f.out.clone(),
+    )
+    .unwrap();
+    let (h, task) = s_spawn(s);
+    for m in ["32-28", "19-23"] {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert!(
+            h.request(Cmd::Move(m.into()), Source::Typed)
+                .await
+                .unwrap()
+                .ok
+        );
+    }
+    // White thinks 7.3 s; the daemon dies (no shutdown line: the task is dropped).
+    tokio::time::sleep(Duration::from_millis(7300)).await;
+    let before = h
+        .request(Cmd::State, Source::Control)
+        .await
+        .unwrap()
+        .state
+        .unwrap();
+    task.abort();
+    let _ = task.await;
+    drain(&mut f.speech);
+    tokio::time::advance(Duration::from_secs(60)).await;
+    let s = Session::resume(&f.journal, f.out.clone()).unwrap();
+    let after = s.view();
+    assert!(after.clocks.paused);
+    assert_eq!(after.turn, Color::White);
+    // White's think up to the last checkpoint (7 s of the 7.3 s), black untouched.
+    assert_eq!(after.clocks.white.used_ms, 400 + 7_000);
+    assert_eq!(before.clocks.white.used_ms, 400 + 7_300);
+    assert_eq!(after.clocks.black.used_ms, before.clocks.black.used_ms);
+    assert_eq!(
+        drain(&mut f.speech),
+        [
+            "Game resumed after a restart. One move made. White to move.",
+            "Clock stopped."
+        ]
+    );
+}
