@@ -791,7 +791,9 @@ impl Session {
 
     /// Resumes the game of a journal after a crash: a torn last line is
     /// dropped (and cut off), the game, boards and clock are rebuilt, the
-    /// clock is stopped, and tandem says that it resumed.
+    /// clock is stopped at the journal's last line (a running clock is
+    /// charged to the side to move up to there: a `tick` checkpoint at most
+    /// about a second before the crash), and tandem says that it resumed.
     ///
     /// # Errors
     /// The journal cannot be read, its chain is broken, or it is not a game.

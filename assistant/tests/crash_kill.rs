@@ -13,6 +13,10 @@
 //!   `journal verify`, a `resumed` event with `torn: true`, a warning on
 //!   stderr) and dropped, and the daemon resumes anyway.
 //!
+//! A second test lets the side to move think 3.5 s before the kill: the
+//! clock checkpoints (`tick` lines) bring that think back within 1 s, and
+//! stay out of the PDN export, the arbiter's reports and `journal verify`.
+//!
 //! The figures (kills, moves lost) are printed at the end for RELIABILITY.md.
 
 use std::path::{Path, PathBuf};
