@@ -161,11 +161,25 @@ pub async fn speech_task(
         return;
     }
     let mut last: Option<Utterance> = None;
+    // Switching backends at most once in this long: while every backend
+    // keeps failing (a closed stdout, a full disk), retrying at each failure
+    // would feed itself (the "speech switched" message fails too).
+    let backoff = Duration::from_secs(5);
+    let mut last_switch: Option<std::time::Instant> = None;
+    let mut may_switch = move || {
+        let now = std::time::Instant::now();
+        let ok = !last_switch.is_some_and(|t| now.duration_since(t) < backoff);
+        if ok {
+            last_switch = Some(now);
+        }
+        ok
+    };
     loop {
         let got = tokio::time::timeout(Duration::from_millis(500), rx.recv()).await;
         let Some(w) = worker.as_ref() else { break };
         let errors = w.take_errors();
-        if !errors.is_empty() {
+        let failed = w.backend_name().to_owned();
+        if !errors.is_empty() && may_switch() {
             tracing::error!(
                 "speech failed: {}",
                 errors
@@ -177,9 +191,11 @@ pub async fn speech_task(
             if next_backend(&mut worker) {
                 if let Some(w) = worker.as_ref() {
                     let name = w.backend_name().to_owned();
-                    let told = switched
-                        .as_ref()
-                        .is_some_and(|t| t.send(name.clone()).is_ok());
+                    // The same kind again (the chain started over): nothing to tell.
+                    let told = name == failed
+                        || switched
+                            .as_ref()
+                            .is_some_and(|t| t.send(name.clone()).is_ok());
                     if !told {
                         let _ = w.say(msgs.utter(
                             Priority::Now,
@@ -197,12 +213,13 @@ pub async fn speech_task(
         match got {
             Ok(Some(u)) => {
                 if let Some(w) = worker.as_ref() {
-                    if w.say(u.clone()).is_err() && next_backend(&mut worker) {
+                    if w.say(u.clone()).is_err() && may_switch() && next_backend(&mut worker) {
                         if let Some(w) = worker.as_ref() {
                             let name = w.backend_name().to_owned();
-                            if !switched
-                                .as_ref()
-                                .is_some_and(|t| t.send(name.clone()).is_ok())
+                            if name != failed
+                                && !switched
+                                    .as_ref()
+                                    .is_some_and(|t| t.send(name.clone()).is_ok())
                             {
                                 let _ = w.say(msgs.utter(
                                     Priority::Now,
