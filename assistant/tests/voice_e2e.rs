@@ -337,10 +337,18 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
     d.wait_listening();
 
     t.mic.say(wav("ko-33-29.wav"));
+    // The heard line, the read-back's announced line and its text on stdout
+    // are written one after the other: wait for all three.
     d.wait_for("the read-back of 33-29", Duration::from_secs(30), || {
         d.events_of("heard")
             .iter()
             .any(|e| e["decision"] == "read-back")
+            && d.said().iter().any(|s| s.contains("맞습니까"))
+            && d.stdout
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|l| l.contains("맞습니까"))
     });
     let heard = d.events_of("heard");
     let h = heard.last().unwrap();
