@@ -706,14 +706,20 @@ mod thread {
             } else {
                 mute.unmute();
             }
+            // The frame that ends an utterance carries the recognizer's
+            // final decode and the grammar match: logged, for the latency
+            // benchmark (benches/voice_latency.rs).
+            let t = Instant::now();
             match listener.push_frame(&frame) {
                 Ok(None) => {}
                 Ok(Some(decision)) => {
+                    let recognized = t.elapsed();
                     let reply = decision.reply(listener.position(), &announcer, listener.lexicon());
                     tracing::info!(
-                        "voice: heard {:?} -> {:?}",
+                        "voice: heard {:?} -> {:?} (recognized in {} µs)",
                         decision.heard.transcript(),
-                        decision.action
+                        decision.action,
+                        recognized.as_micros()
                     );
                     let spoken = Spoken {
                         ply,
