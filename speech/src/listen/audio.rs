@@ -8,11 +8,18 @@
 //! | --- | --- |
 //! | speech starts | 3 frames in a row (60 ms) louder than -40 dBFS RMS |
 //! | speech ends | 30 frames in a row (600 ms) quieter than -45 dBFS RMS |
+//! | speech ends, the words so far a whole phrase | 15 frames (300 ms) |
 //! | kept before the start | 10 frames (200 ms), so soft first consonants are not cut |
 //! | longest utterance | 10 s, then it is ended anyway |
 //!
 //! The gap between the two levels (hysteresis) keeps a word's quiet tail
-//! from ending the utterance. A headset microphone at a tournament table
+//! from ending the utterance. The shorter wait applies when the listener
+//! finds the recognizer's words so far to be a whole phrase of the grammar
+//! that no longer phrase continues ([`Grammar::is_complete`]): the player
+//! waits for the read-back half as long, and a pause inside a phrase still
+//! gets the full 600 ms.
+//!
+//! [`Grammar::is_complete`]: super::Grammar::is_complete A headset microphone at a tournament table
 //! gives speech around -25 to -15 dBFS and room noise below -50.
 
 use std::collections::VecDeque;
@@ -33,6 +40,9 @@ pub struct VadConfig {
     pub end_db: f32,
     /// Frames in a row below `end_db` that end an utterance.
     pub end_frames: usize,
+    /// Frames in a row below `end_db` that end an utterance whose words so
+    /// far are a whole phrase (the listener checks; see the module docs).
+    pub end_frames_complete: usize,
     /// Frames kept from before the start.
     pub preroll_frames: usize,
     /// Frames after which an utterance is ended anyway.
@@ -46,6 +56,7 @@ impl Default for VadConfig {
             start_frames: 3,
             end_db: -45.0,
             end_frames: 30,
+            end_frames_complete: 15,
             preroll_frames: 10,
             max_frames: 500,
         }
@@ -110,6 +121,22 @@ impl Endpointer {
     #[must_use]
     pub fn in_speech(&self) -> bool {
         self.in_speech
+    }
+
+    /// Quiet frames in a row so far in the utterance.
+    #[must_use]
+    pub fn quiet_frames(&self) -> usize {
+        if self.in_speech {
+            self.quiet_run
+        } else {
+            0
+        }
+    }
+
+    /// The thresholds.
+    #[must_use]
+    pub fn config(&self) -> &VadConfig {
+        &self.cfg
     }
 
     /// Forgets everything (after muting, or a push-to-talk release).
@@ -231,6 +258,24 @@ impl Gate {
             vad: Endpointer::new(cfg),
             talking: false,
         }
+    }
+
+    /// In voice mode, when the utterance in progress has been quiet for at
+    /// least [`VadConfig::end_frames_complete`] frames (and the full wait is
+    /// not over): the moment to ask, frame by frame, whether its words are
+    /// already a whole phrase. (A recognizer's partial result lags the audio:
+    /// Vosk's Korean model names the last word about 480 ms after it.)
+    #[must_use]
+    pub fn may_end_early(&self) -> bool {
+        let c = self.vad.config();
+        let q = self.vad.quiet_frames();
+        matches!(self.mode, Mode::Voice(_)) && q >= c.end_frames_complete && q < c.end_frames
+    }
+
+    /// Ends the utterance in progress now (its words are a whole phrase):
+    /// the caller finishes it as on [`VadEvent::End`].
+    pub fn end_now(&mut self) {
+        self.vad.reset();
     }
 
     /// Takes one frame. While muted everything is dropped and an utterance

@@ -175,6 +175,27 @@ impl Grammar {
         v
     }
 
+    /// Whether `text` (a recognizer's words) is exactly one whole phrase of
+    /// the grammar that no longer phrase continues: nothing more can be
+    /// meant, so the utterance may end without waiting out the full silence.
+    /// Compared unit by unit ([`Lexicon::tokens`]), as the matcher does.
+    #[must_use]
+    pub fn is_complete(&self, lex: &Lexicon, text: &str) -> bool {
+        let words = words_of(text);
+        if words.is_empty() {
+            return false;
+        }
+        let t = lex.tokens(&words);
+        let mut whole = false;
+        for p in &self.phrases {
+            if p.tokens.len() > t.len() && p.tokens.starts_with(&t) {
+                return false;
+            }
+            whole |= p.tokens == t;
+        }
+        whole
+    }
+
     /// Every distinct word of the grammar (to check against a model).
     #[must_use]
     pub fn words(&self) -> BTreeSet<String> {

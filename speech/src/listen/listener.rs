@@ -278,6 +278,17 @@ impl Listener {
             VadEvent::Speech(audio) => {
                 self.fed += audio.len();
                 self.rec.accept(&audio)?;
+                // A short silence after a whole phrase ends the utterance:
+                // the read-back comes sooner (audio.rs, the endpointing table).
+                if self.gate.may_end_early()
+                    && self
+                        .rec
+                        .partial()
+                        .is_some_and(|p| self.grammar.is_complete(&self.lex, &p))
+                {
+                    self.gate.end_now();
+                    return self.end_utterance();
+                }
                 Ok(None)
             }
             VadEvent::Abandoned => {
@@ -286,14 +297,16 @@ impl Listener {
                 self.fed = 0;
                 Ok(None)
             }
-            VadEvent::End => {
-                if std::mem::take(&mut self.fed) == 0 {
-                    return Ok(None);
-                }
-                let t = self.rec.finish()?;
-                Ok(Some(self.hear(&t)))
-            }
+            VadEvent::End => self.end_utterance(),
         }
+    }
+
+    fn end_utterance(&mut self) -> Result<Option<Decision>, ListenError> {
+        if std::mem::take(&mut self.fed) == 0 {
+            return Ok(None);
+        }
+        let t = self.rec.finish()?;
+        Ok(Some(self.hear(&t)))
     }
 
     /// Decides on the recognizer's n-best transcripts of one utterance (or
@@ -353,5 +366,88 @@ impl Listener {
             // Heard is non-exhaustive: anything else is not clear enough.
             _ => Action::Repeat,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tandem_rules::{Position, Variant};
+
+    use super::*;
+    use crate::listen::audio::{VadConfig, FRAME};
+    use crate::listen::{Grammar, ScriptedRecognizer};
+
+    /// The frame (counted from the first quiet one, 1-based) at which the
+    /// utterance `said` ends, spoken for 400 ms and followed by silence, when
+    /// the recognizer tells partial results or not.
+    fn ends_after(lex: Lexicon, said: &str, partials: bool) -> (usize, Decision) {
+        let pos = Position::start(Variant::International);
+        let mut rec = ScriptedRecognizer::new(vec![vec![Transcript::text(said)]]);
+        rec.partials = partials;
+        let mut l = Listener::new(
+            Box::new(rec),
+            lex,
+            ConfirmPolicy::Always,
+            Mode::Voice(VadConfig::default()),
+            pos,
+        )
+        .unwrap();
+        let loud: Vec<i16> = (0..FRAME)
+            .map(|i| if i % 2 == 0 { 8000 } else { -8000 })
+            .collect();
+        for _ in 0..20 {
+            assert_eq!(l.push_frame(&loud).unwrap(), None);
+        }
+        let quiet = vec![0i16; FRAME];
+        for n in 1..=40 {
+            if let Some(d) = l.push_frame(&quiet).unwrap() {
+                return (n, d);
+            }
+        }
+        panic!("{said:?} never ended");
+    }
+
+    #[test]
+    fn a_whole_phrase_ends_after_300_ms_of_silence() {
+        let (n, d) = ends_after(Lexicon::polish(), "trzydzieści dwa dwadzieścia osiem", true);
+        assert_eq!(n, 15, "15 quiet frames of 20 ms");
+        assert!(matches!(d.action, Action::ConfirmMove(_)), "{d:?}");
+        let (n, _) = ends_after(Lexicon::polish(), "tak", true);
+        assert_eq!(n, 15);
+    }
+
+    #[test]
+    fn the_full_wait_without_partials_or_when_a_longer_phrase_may_follow() {
+        // A recognizer that cannot tell partial results: 600 ms.
+        let (n, _) = ends_after(
+            Lexicon::polish(),
+            "trzydzieści dwa dwadzieścia osiem",
+            false,
+        );
+        assert_eq!(n, 30);
+        // "square twenty" is a whole phrase, but "square twenty-eight" goes on.
+        let (n, d) = ends_after(Lexicon::english(), "square twenty", true);
+        assert_eq!(n, 30, "{d:?}");
+        // Half a move: not a phrase.
+        let (n, _) = ends_after(Lexicon::polish(), "trzydzieści dwa", true);
+        assert_eq!(n, 30);
+    }
+
+    #[test]
+    fn whole_phrases_of_the_grammar() {
+        let pos = Position::start(Variant::International);
+        let pl = Lexicon::polish();
+        let g = Grammar::build(&pos, &pl);
+        assert!(g.is_complete(&pl, "trzydzieści dwa dwadzieścia osiem"));
+        assert!(g.is_complete(&pl, "Z trzydziestu dwóch na dwadzieścia osiem"));
+        assert!(!g.is_complete(&pl, "trzydzieści dwa"));
+        assert!(!g.is_complete(&pl, ""));
+        // Illegal moves are phrases too (heard, to be refused with the reason).
+        assert!(g.is_complete(&pl, "trzydzieści dwa dwadzieścia siedem"));
+        let en = Lexicon::english();
+        let g = Grammar::build(&pos, &en);
+        assert!(g.is_complete(&en, "thirty-two twenty-eight"));
+        assert!(g.is_complete(&en, "square twenty-eight"));
+        assert!(!g.is_complete(&en, "square twenty"), "square 28 goes on");
     }
 }

@@ -124,6 +124,15 @@ pub trait Recognizer: Send {
     /// The recognizer's result cannot be read.
     fn finish(&mut self) -> Result<Vec<Transcript>, ListenError>;
 
+    /// The words recognized so far in the current utterance (a partial
+    /// result: it may still change), or `None` when the recognizer cannot
+    /// tell before [`Recognizer::finish`]. The listener asks for it once the
+    /// speaker has been quiet for a moment, to end an utterance that is
+    /// already a whole phrase without waiting out the full silence.
+    fn partial(&mut self) -> Option<String> {
+        None
+    }
+
     /// Which of these words the model does not know (they would be dropped
     /// from a grammar with only a warning).
     fn missing_words(&mut self, words: &[String]) -> Vec<String>;
@@ -139,6 +148,9 @@ pub struct ScriptedRecognizer {
     pub grammar: Vec<String>,
     /// Samples fed since the last `finish`.
     pub samples: usize,
+    /// Whether [`Recognizer::partial`] tells the next utterance's best
+    /// transcript (once audio was fed), like a recognizer that has heard it all.
+    pub partials: bool,
 }
 
 impl ScriptedRecognizer {
@@ -166,6 +178,16 @@ impl Recognizer for ScriptedRecognizer {
     fn finish(&mut self) -> Result<Vec<Transcript>, ListenError> {
         self.samples = 0;
         Ok(self.script.pop_front().unwrap_or_default())
+    }
+
+    fn partial(&mut self) -> Option<String> {
+        if !self.partials || self.samples == 0 {
+            return None;
+        }
+        self.script
+            .front()
+            .and_then(|t| t.first())
+            .map(|t| t.text.clone())
     }
 
     fn missing_words(&mut self, _words: &[String]) -> Vec<String> {

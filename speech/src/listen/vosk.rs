@@ -119,6 +119,13 @@ struct FinalResult {
     text: String,
 }
 
+/// `{"partial": ".."}`
+#[derive(serde::Deserialize)]
+struct PartialResult {
+    #[serde(default)]
+    partial: String,
+}
+
 #[derive(serde::Deserialize)]
 struct WordResult {
     conf: f32,
@@ -177,6 +184,17 @@ impl Recognizer for VoskRecognizer {
             text: r.text,
             confidence,
         }])
+    }
+
+    fn partial(&mut self) -> Option<String> {
+        // SAFETY: rec is live; the returned string is owned by the recognizer
+        // and valid until the next call on it, so it is copied at once.
+        let json =
+            unsafe { CStr::from_ptr(vosk_sys::vosk_recognizer_partial_result(self.rec.as_ptr())) }
+                .to_string_lossy()
+                .into_owned();
+        let r: PartialResult = serde_json::from_str(&json).ok()?;
+        Some(r.partial)
     }
 
     fn missing_words(&mut self, words: &[String]) -> Vec<String> {
