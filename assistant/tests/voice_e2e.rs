@@ -547,8 +547,13 @@ fn a_missing_microphone_device_is_announced_and_typed_moves_work() {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let t = Table::new();
     let mut d = t.play(&model, &["--mic", "no-such-microphone"]);
+    // The microphone line and the announcement's line are written one after
+    // the other: wait for both.
     d.wait_for("the missing microphone", Duration::from_secs(90), || {
         d.events_of("microphone").iter().any(|e| e["ok"] == false)
+            && d.said()
+                .iter()
+                .any(|s| s.contains("The microphone stopped"))
     });
     let m = d.events_of("microphone");
     assert!(
