@@ -107,19 +107,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
     };
     let text = utterance.text();
-    let wav = match &args.wav {
-        Some(out) => {
-            let params = VoiceParams {
-                voice: Some(announcer.phrasebook().espeak_voice().to_owned()),
-                ..VoiceParams::for_language(announcer.phrasebook().language())
-            };
-            Some(
-                synthesize_wav(&text, &params, out)
-                    .with_context(|| format!("writing {}", out.display()))?,
-            )
-        }
-        None => None,
-    };
+    let wav = write_wav(
+        args.wav.as_deref(),
+        &text,
+        announcer.phrasebook().language(),
+        announcer.phrasebook().espeak_voice(),
+    )?;
     let mut out = std::io::stdout().lock();
     if args.json {
         let obj = serde_json::json!({
@@ -183,19 +176,12 @@ fn run_chess(args: &Args) -> anyhow::Result<ExitCode> {
         ),
     };
     let text = utterance.text();
-    let wav = match &args.wav {
-        Some(out) => {
-            let params = VoiceParams {
-                voice: Some(announcer.phrasebook().espeak_voice().to_owned()),
-                ..VoiceParams::for_language(announcer.phrasebook().language())
-            };
-            Some(
-                synthesize_wav(&text, &params, out)
-                    .with_context(|| format!("writing {}", out.display()))?,
-            )
-        }
-        None => None,
-    };
+    let wav = write_wav(
+        args.wav.as_deref(),
+        &text,
+        announcer.phrasebook().language(),
+        announcer.phrasebook().espeak_voice(),
+    )?;
     let mut out = std::io::stdout().lock();
     if args.json {
         let obj = serde_json::json!({
@@ -222,4 +208,22 @@ fn run_chess(args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// With `--wav OUT`, speaks `text` into OUT with espeak-ng in the phrasebook's
+/// voice (both the draughts and the chess announcement).
+fn write_wav(
+    out: Option<&std::path::Path>,
+    text: &str,
+    language: &str,
+    voice: &str,
+) -> anyhow::Result<Option<PathBuf>> {
+    let Some(out) = out else { return Ok(None) };
+    let params = VoiceParams {
+        voice: Some(voice.to_owned()),
+        ..VoiceParams::for_language(language)
+    };
+    synthesize_wav(text, &params, out)
+        .with_context(|| format!("writing {}", out.display()))
+        .map(Some)
 }
