@@ -27,7 +27,7 @@ use tandem_rules::{Position as DraughtsPosition, Variant};
 
 use crate::cell::Cell;
 use crate::line::BrailleLine;
-use crate::render::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use crate::render::{wrap, BrailleRenderer, StandardRenderer, StatusInfo, View, Width, Wrappable};
 
 /// A line of a chess view: the braille line and the chess square (1-64)
 /// under each cell.
@@ -323,32 +323,19 @@ fn rows(pos: &Chess, width: Width) -> Vec<ChessLine> {
         .collect()
 }
 
-fn wrap(atoms: &[ChessLine], sep: &str, width: Width) -> Vec<ChessLine> {
-    let w = width.get();
-    let sep_len = sep.chars().count();
-    let mut lines = Vec::new();
-    let mut cur = ChessLine::new();
-    for atom in atoms {
-        let mut atom = atom.clone();
-        if !cur.is_empty() && cur.len() + sep_len + atom.len() <= w {
-            cur.push_text(sep, None);
-            cur.extend(&atom);
-            continue;
-        }
-        if !cur.is_empty() {
-            lines.push(std::mem::take(&mut cur));
-        }
-        while atom.len() > w {
-            let (head, tail) = atom.split_at(w);
-            lines.push(head);
-            atom = tail;
-        }
-        cur = atom;
+impl Wrappable for ChessLine {
+    fn cells(&self) -> usize {
+        self.len()
     }
-    if !cur.is_empty() || lines.is_empty() {
-        lines.push(cur);
+    fn push_separator(&mut self, sep: &str) {
+        self.push_text(sep, None);
     }
-    lines
+    fn append(&mut self, other: &Self) {
+        self.extend(other);
+    }
+    fn split(&self, n: usize) -> (Self, Self) {
+        self.split_at(n)
+    }
 }
 
 fn cut(line: ChessLine, width: Width) -> ChessLine {

@@ -448,31 +448,59 @@ fn status_lines(s: &StatusInfo, width: Width) -> Vec<BrailleLine> {
     wrap(&atoms, " | ", width)
 }
 
+/// A line that [`wrap`] can fill: the draughts [`BrailleLine`] and the chess
+/// line (which adds square numbers up to 64) share one wrapping.
+pub(crate) trait Wrappable: Clone + Default {
+    /// Cells in the line.
+    fn cells(&self) -> usize;
+    /// Appends a separator (text that shows no square).
+    fn push_separator(&mut self, sep: &str);
+    /// Appends another line.
+    fn append(&mut self, other: &Self);
+    /// The first `n` cells and the rest.
+    fn split(&self, n: usize) -> (Self, Self);
+}
+
+impl Wrappable for BrailleLine {
+    fn cells(&self) -> usize {
+        self.len()
+    }
+    fn push_separator(&mut self, sep: &str) {
+        self.push_text(sep, None);
+    }
+    fn append(&mut self, other: &Self) {
+        self.extend(other);
+    }
+    fn split(&self, n: usize) -> (Self, Self) {
+        split_at(self, n)
+    }
+}
+
 /// Greedy wrapping: atoms joined by `sep`, a new line when the next atom
 /// does not fit; an atom wider than the display is cut into pieces.
-fn wrap(atoms: &[Atom], sep: &str, width: Width) -> Vec<BrailleLine> {
+pub(crate) fn wrap<L: Wrappable>(atoms: &[L], sep: &str, width: Width) -> Vec<L> {
     let w = width.get();
     let sep_len = sep.chars().count();
     let mut lines = Vec::new();
-    let mut cur = BrailleLine::new();
+    let mut cur = L::default();
     for atom in atoms {
         let mut atom = atom.clone();
-        if !cur.is_empty() && cur.len() + sep_len + atom.len() <= w {
-            cur.push_text(sep, None);
-            cur.extend(&atom);
+        if cur.cells() > 0 && cur.cells() + sep_len + atom.cells() <= w {
+            cur.push_separator(sep);
+            cur.append(&atom);
             continue;
         }
-        if !cur.is_empty() {
+        if cur.cells() > 0 {
             lines.push(std::mem::take(&mut cur));
         }
-        while atom.len() > w {
-            let (head, tail) = split_at(&atom, w);
+        while atom.cells() > w {
+            let (head, tail) = atom.split(w);
             lines.push(head);
             atom = tail;
         }
         cur = atom;
     }
-    if !cur.is_empty() || lines.is_empty() {
+    if cur.cells() > 0 || lines.is_empty() {
         lines.push(cur);
     }
     lines
