@@ -17,7 +17,7 @@ use std::fmt;
 use std::path::Path;
 
 use tandem_rules::chess::shakmaty::{
-    CastlingSide, Chess, Color as ShColor, Position, Role, Square,
+    CastlingSide, Chess, Color as ShColor, Piece, Position, Role, Square,
 };
 use tandem_rules::chess::{ChessError, ChessMove, IllegalReason};
 use tandem_rules::{Color, DrawReason, Outcome, WinReason};
@@ -71,6 +71,19 @@ pub const CHESS_TEMPLATES: &[(&str, &[&str])] = &[
     ("end.flag_white", &[]),
     ("end.flag_black", &[]),
     ("end.agreed", &[]),
+    ("table.last", &["move"]),
+    ("table.no_last", &[]),
+    ("table.behind_one", &["move"]),
+    ("table.behind_many", &["count", "move"]),
+    ("table.in_sync", &[]),
+    ("table.empty", &[]),
+    ("table.white", &["pieces"]),
+    ("table.black", &["pieces"]),
+    ("table.piece", &["piece", "square"]),
+    ("table.square", &["square", "piece"]),
+    ("table.claim_wrong", &["minutes"]),
+    ("table.no_claim", &[]),
+    ("table.help", &[]),
 ];
 
 /// The piece-name tables, each with a name for every role.
@@ -80,6 +93,8 @@ pub const PIECE_FORMS: &[&str] = &[
     "which",
     "white_taken",
     "black_taken",
+    "white",
+    "black",
 ];
 
 const ROLES: [(Role, &str); 6] = [
@@ -719,6 +734,142 @@ impl ChessAnnouncer {
             }
         }
         Utterance::new(Priority::Next, Kind::GameEnd, s)
+    }
+}
+
+/// What the daemon says at the table besides moves: the position, the last
+/// move, a board behind, draw claims (002 annex E.3, E.4 and art. 9).
+impl ChessAnnouncer {
+    /// A piece in its colour, as a name standing alone ("biały skoczek").
+    #[must_use]
+    pub fn piece_name(&self, piece: Option<Piece>) -> String {
+        match piece {
+            Some(p) => {
+                let form = match p.color {
+                    ShColor::White => "white",
+                    ShColor::Black => "black",
+                };
+                self.book.piece(form, p.role).to_owned()
+            }
+            None => self.book.render("table.empty", &[]),
+        }
+    }
+
+    /// The whole position: each side's pieces by kind (king, queen, rooks,
+    /// bishops, knights, pawns) with their squares, then whose move it is.
+    #[must_use]
+    pub fn describe_position(&self, pos: &Chess) -> Utterance {
+        let b = &self.book;
+        let order = [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ];
+        let mut s = Vec::new();
+        for (color, key) in [
+            (ShColor::White, "table.white"),
+            (ShColor::Black, "table.black"),
+        ] {
+            let mut pieces = Vec::new();
+            for role in order {
+                let squares = pos.board().by_color(color) & pos.board().by_role(role);
+                for sq in squares {
+                    pieces.push(b.render(
+                        "table.piece",
+                        &[
+                            ("piece", b.piece("nominative", role)),
+                            ("square", &self.square(sq)),
+                        ],
+                    ));
+                }
+            }
+            s.push(b.sentence(key, &[("pieces", &pieces.join(&b.list_separator))]));
+        }
+        s.extend(self.turn(pos).sentences);
+        Utterance::new(Priority::Next, Kind::Describe, s)
+    }
+
+    /// What stands on one square.
+    #[must_use]
+    pub fn describe_square(&self, pos: &Chess, sq: Square) -> Utterance {
+        let piece = self.piece_name(pos.board().piece_at(sq));
+        let s = self.book.sentence(
+            "table.square",
+            &[("square", &self.square(sq)), ("piece", &piece)],
+        );
+        Utterance::new(Priority::Next, Kind::Describe, vec![s])
+    }
+
+    /// The last move again (`None` before the first), as it was announced.
+    #[must_use]
+    pub fn last_move(&self, last: Option<(&Chess, &ChessMove)>) -> Utterance {
+        let s = match last {
+            Some((before, m)) => {
+                let words = self.on_move(before, m).sentences.join(" ");
+                vec![self.book.sentence("table.last", &[("move", &words)])]
+            }
+            None => vec![self.book.sentence("table.no_last", &[])],
+        };
+        Utterance::new(Priority::Next, Kind::Move, s)
+    }
+
+    /// A board `behind` plies behind the record; `next` (played in `before`)
+    /// is the first move to make on it (002 annex E.4).
+    #[must_use]
+    pub fn board_behind(&self, behind: u32, before: &Chess, next: &ChessMove) -> Utterance {
+        let words = self.on_move(before, next).sentences.join(" ");
+        let s = if behind <= 1 {
+            self.book.sentence("table.behind_one", &[("move", &words)])
+        } else {
+            self.book.sentence(
+                "table.behind_many",
+                &[("count", &behind.to_string()), ("move", &words)],
+            )
+        };
+        Utterance::new(Priority::Normal, Kind::Sync, vec![s])
+    }
+
+    /// Both boards show the record's position.
+    #[must_use]
+    pub fn boards_in_sync(&self) -> Utterance {
+        Utterance::new(
+            Priority::Normal,
+            Kind::Sync,
+            vec![self.book.sentence("table.in_sync", &[])],
+        )
+    }
+
+    /// A draw claim that is not correct: the opponent gets `minutes` more and
+    /// play goes on (002 art. 9.5(b)).
+    #[must_use]
+    pub fn claim_wrong(&self, minutes: u64) -> Utterance {
+        let s = self
+            .book
+            .sentence("table.claim_wrong", &[("minutes", &minutes.to_string())]);
+        Utterance::new(Priority::Now, Kind::Draw, vec![s])
+    }
+
+    /// No draw can be claimed now (a claim with nothing to claim).
+    #[must_use]
+    pub fn no_claim(&self) -> Utterance {
+        Utterance::new(
+            Priority::Now,
+            Kind::Rejection,
+            vec![self.book.sentence("table.no_claim", &[])],
+        )
+    }
+
+    /// How to play by voice and keys.
+    #[must_use]
+    pub fn help(&self) -> Utterance {
+        Utterance::new(
+            Priority::Next,
+            Kind::Help,
+            vec![self.book.sentence("table.help", &[])],
+        )
     }
 }
 
