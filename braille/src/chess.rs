@@ -371,9 +371,16 @@ impl RoutingEntry {
                 None
             }
             Some(from) if from == sq => None,
-            Some(from) => Some(format!("{from}{sq}")),
+            Some(from) => Some(move_text(from, sq)),
         }
     }
+}
+
+/// The move text two routed squares give the rules engine: the squares in
+/// coordinate form, `e2e4` (a promotion piece is asked for by the rules engine).
+#[must_use]
+pub fn move_text(from: Square, to: Square) -> String {
+    format!("{from}{to}")
 }
 
 #[cfg(test)]

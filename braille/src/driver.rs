@@ -1,6 +1,7 @@
 //! The display driver: a [`BrailleUi`] bound to a [`BrailleDisplay`].
 //!
 //! [`DisplayDriver`] is synchronous: the daemon calls [`DisplayDriver::update`]
+//! (draughts) or [`DisplayDriver::update_board`] (either game, a [`Board`])
 //! when a move is accepted and [`DisplayDriver::poll`] to take keys.
 //! [`spawn`] runs one on its own thread, fed by a channel, so that a slow or
 //! vanished display never holds up the game: display errors come back as
@@ -13,6 +14,7 @@ use std::time::Duration;
 
 use tandem_rules::Position;
 
+use crate::board::Board;
 use crate::display::{BrailleDisplay, DisplayError};
 use crate::render::{StatusInfo, View, Width};
 use crate::ui::{Action, BrailleUi, Key};
@@ -25,14 +27,26 @@ pub struct DisplayDriver<D: BrailleDisplay> {
 }
 
 impl<D: BrailleDisplay> DisplayDriver<D> {
-    /// Binds a display; lines are rendered for its width (40 until it reports one).
+    /// Binds a display showing a draughts position; lines are rendered for
+    /// its width (40 until it reports one).
     pub fn new(display: D, position: Position, status: StatusInfo, view: View) -> DisplayDriver<D> {
+        DisplayDriver::with_board(display, Board::Draughts(position), status, view)
+    }
+
+    /// Binds a display showing `board` (draughts or chess); lines are
+    /// rendered for its width (40 until it reports one).
+    pub fn with_board(
+        display: D,
+        board: Board,
+        status: StatusInfo,
+        view: View,
+    ) -> DisplayDriver<D> {
         let width = display
             .geometry()
             .map_or(Width::DEFAULT, |g| Width::clamped(g.width));
         DisplayDriver {
             display,
-            ui: BrailleUi::new(position, status, view, width),
+            ui: BrailleUi::with_board(board, status, view, width),
         }
     }
 
@@ -48,9 +62,16 @@ impl<D: BrailleDisplay> DisplayDriver<D> {
         &self.display
     }
 
-    /// A move was accepted (or the clock or the boards changed): render and write.
+    /// A draughts move was accepted (or the clock or the boards changed):
+    /// render and write.
     pub fn update(&mut self, position: &Position, status: &StatusInfo) -> Result<(), DisplayError> {
         self.ui.update(position, status);
+        self.redraw()
+    }
+
+    /// As [`DisplayDriver::update`], for either game.
+    pub fn update_board(&mut self, board: &Board, status: &StatusInfo) -> Result<(), DisplayError> {
+        self.ui.update_board(board, status);
         self.redraw()
     }
 
@@ -89,10 +110,17 @@ impl<D: BrailleDisplay> DisplayDriver<D> {
 /// What the daemon sends to a spawned driver.
 #[derive(Debug, Clone)]
 pub enum DriverInput {
-    /// A new position and status (a move accepted, a clock tick).
+    /// A new draughts position and status (a move accepted, a clock tick).
     Update {
         /// The position to show.
         position: Position,
+        /// The status line's facts.
+        status: StatusInfo,
+    },
+    /// A new board of either game (chess or draughts) and status.
+    Board {
+        /// The board to show.
+        board: Board,
         /// The status line's facts.
         status: StatusInfo,
     },
@@ -183,6 +211,10 @@ pub fn spawn<D: BrailleDisplay + 'static>(
                 match in_rx.recv_timeout(KEY_POLL) {
                     Ok(DriverInput::Update { position, status }) => {
                         let r = driver.update(&position, &status);
+                        report(r, &ev_tx);
+                    }
+                    Ok(DriverInput::Board { board, status }) => {
+                        let r = driver.update_board(&board, &status);
                         report(r, &ev_tx);
                     }
                     Ok(DriverInput::Message(m)) => {

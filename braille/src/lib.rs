@@ -1,7 +1,9 @@
 //! tandem's braille: what a refreshable braille display shows of the game
 //! (list, rows, 8-dot graphic and status views; [`render`]) apart from how
 //! it is shown ([`display`]: BrlAPI/BRLTTY, a terminal, memory), and what its
-//! keys do ([`ui`], [`keymap`]).
+//! keys do ([`ui`], [`keymap`]). Draughts and chess alike: a [`Board`] holds
+//! either game's position, chess has its own views ([`chess`]) and routing
+//! keys enter a chess move as move text (`e2e4`, [`Action::MoveText`]).
 //!
 //! ```
 //! use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
@@ -13,6 +15,7 @@
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod board;
 pub mod cell;
 pub mod chess;
 pub mod display;
@@ -25,6 +28,7 @@ pub mod table;
 pub mod testing;
 pub mod ui;
 
+pub use board::Board;
 pub use cell::Cell;
 pub use display::{BrailleDisplay, DisplayError, Geometry};
 pub use line::{BrailleLine, CellKind};

@@ -1,20 +1,46 @@
 //! The display's state machine: keys in, actions out. Pure (no I/O), so every
 //! key sequence can be tested; the driver ([`crate::driver`]) feeds it keys
-//! from a display and writes [`BrailleUi::current_line`] back.
+//! from a display and writes [`BrailleUi::current_line`] back. It shows a
+//! [`Board`]: a draughts position ([`crate::render`]'s views) or a chess
+//! position ([`crate::chess`]'s views), with the same keys.
 //!
 //! - Panning keys move one display line (one window) through the current
 //!   view; line keys do the same, top/bottom jump to the ends.
 //! - A routing key over a cell that shows a square selects it: the first
 //!   press picks the from-square (marked with dots 7-8), the second the
-//!   to-square, and the UI emits [`Action::MoveRequest`] for the daemon to
-//!   resolve like a typed move (the daemon asks back an ambiguous capture).
-//!   Routing the selected square again unselects it.
+//!   to-square. Routing the selected square again unselects it.
+//!   - Draughts: the UI emits [`Action::Selected`] then
+//!     [`Action::MoveRequest`] for the daemon to resolve like a typed move
+//!     (the daemon asks back an ambiguous capture).
+//!   - Chess (002 annex E): [`Action::SelectedSquare`] names the square
+//!     (`e2`), then [`Action::MoveText`] gives the two squares as move text
+//!     (`e2e4`, castling as the king's two squares `e1g1`) for the rules
+//!     engine, which checks the move and asks for the promotion piece.
 //! - Commands: next view, clock report, last move, done (my board is up to
 //!   date), cancel (drops the selection).
+//!
+//! ```
+//! use tandem_braille::{Action, Board, BrailleUi, Key, StatusInfo, View, Width};
+//! use tandem_rules::{chess, Color};
+//! let mut ui = BrailleUi::with_board(
+//!     Board::from(chess::start()),
+//!     StatusInfo::new(Color::White),
+//!     View::Graphic,
+//!     Width::new(40).unwrap(),
+//! );
+//! ui.handle(Key::Bottom); // rank 1: "1 RNBQKBNR" as dots
+//! assert_eq!(ui.handle(Key::Routing(8)), vec![Action::SelectedSquare("g1".into()), Action::Redraw]);
+//! ui.handle(Key::LineUp);
+//! ui.handle(Key::LineUp); // rank 3
+//! assert_eq!(ui.handle(Key::Routing(7)), vec![Action::MoveText("g1f3".into()), Action::Redraw]);
+//! ```
 
+use tandem_rules::chess::shakmaty::Square as ChessSquare;
 use tandem_rules::{Position, Square};
 
+use crate::board::Board;
 use crate::cell::Cell;
+use crate::chess::{move_text, ChessLine, ChessRenderer};
 use crate::line::BrailleLine;
 use crate::render::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
 
@@ -62,17 +88,25 @@ pub enum KeyCommand {
 pub enum Action {
     /// The line to show changed: write [`BrailleUi::current_line`].
     Redraw,
-    /// A from-square was selected.
+    /// A draughts from-square was selected.
     Selected(Square),
     /// The selection was dropped (routing the selected square again).
     Unselected,
-    /// Two routing presses chose a move: resolve it like a typed one.
+    /// Two routing presses chose a draughts move: resolve it like a typed one.
     MoveRequest {
         /// The first square routed.
         from: Square,
         /// The second square routed.
         to: Square,
     },
+    /// A chess from-square was selected, by name (`e2`). (A draughts
+    /// square is [`Action::Selected`].)
+    SelectedSquare(String),
+    /// Two routing presses chose a chess move: the squares as move text
+    /// (`e2e4`, `g1f3`) for the rules engine to check, which asks for the
+    /// promotion piece of a pawn reaching the last rank and refuses an
+    /// illegal one. (A draughts move is [`Action::MoveRequest`].)
+    MoveText(String),
     /// The clock report was asked for.
     ClockReport,
     /// The last move was asked for.
@@ -89,32 +123,60 @@ pub enum Action {
 /// The dots that mark the selected from-square: dots 7-8, BRLTTY's cursor.
 pub const SELECTION_MARK: Cell = Cell::UNDERLINE;
 
+/// A square the player routed: a draughts square or a chess square.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Picked {
+    Draughts(Square),
+    Chess(ChessSquare),
+}
+
+/// The rendered lines of the current view. Chess lines carry their own
+/// squares (1-64); `BrailleUi::lines` keeps the same lines' braille.
+#[derive(Debug, Clone)]
+enum Rendered {
+    Draughts,
+    Chess(Vec<ChessLine>),
+}
+
 /// The display's state: the current view and line, the selection, and the
-/// rendered lines of the position the daemon last passed in.
+/// rendered lines of the board the daemon last passed in.
 #[derive(Debug, Clone)]
 pub struct BrailleUi {
     renderer: StandardRenderer,
-    position: Position,
+    chess_renderer: ChessRenderer,
+    board: Board,
     status: StatusInfo,
     view: View,
     width: Width,
+    /// What each line of the view shows (unmarked), for either game.
     lines: Vec<BrailleLine>,
+    /// For chess, the same lines with the chess square under each cell.
+    rendered: Rendered,
     line: usize,
-    selected: Option<Square>,
+    selected: Option<Picked>,
     message: Option<BrailleLine>,
 }
 
 impl BrailleUi {
-    /// A UI showing `view` of `position` on a display `width` cells wide.
+    /// A UI showing `view` of a draughts `position` on a display `width` cells wide.
     #[must_use]
     pub fn new(position: Position, status: StatusInfo, view: View, width: Width) -> BrailleUi {
+        BrailleUi::with_board(Board::Draughts(position), status, view, width)
+    }
+
+    /// A UI showing `view` of `board` (draughts or chess) on a display
+    /// `width` cells wide.
+    #[must_use]
+    pub fn with_board(board: Board, status: StatusInfo, view: View, width: Width) -> BrailleUi {
         let mut ui = BrailleUi {
             renderer: StandardRenderer::default(),
-            position,
+            chess_renderer: ChessRenderer::default(),
+            board,
             status,
             view,
             width,
             lines: Vec::new(),
+            rendered: Rendered::Draughts,
             line: 0,
             selected: None,
             message: None,
@@ -123,16 +185,30 @@ impl BrailleUi {
         ui
     }
 
-    /// Shows a new position and status (after a move, a clock tick, a board
-    /// confirmed). The view and line stay; a selection stays only if the
-    /// position is the same (a clock tick), since a move makes it stale.
+    /// Shows a new draughts position and status (after a move, a clock tick,
+    /// a board confirmed). The view and line stay; a selection stays only if
+    /// the position is the same (a clock tick), since a move makes it stale.
     pub fn update(&mut self, position: &Position, status: &StatusInfo) {
-        if *position != self.position {
+        self.update_board(&Board::Draughts(*position), status);
+    }
+
+    /// Shows a new board (draughts or chess) and status, as
+    /// [`BrailleUi::update`]: the view and line stay, the selection only if
+    /// the board is the same (a chess position compares by FIDE equality,
+    /// see [`Board`]). A board of the other game drops it too.
+    pub fn update_board(&mut self, board: &Board, status: &StatusInfo) {
+        if *board != self.board {
             self.selected = None;
+            self.board = board.clone();
         }
-        self.position = *position;
         self.status = status.clone();
         self.rerender();
+    }
+
+    /// The board shown.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.board
     }
 
     /// The display's width changed (a different display came back).
@@ -166,16 +242,31 @@ impl BrailleUi {
         self.line
     }
 
-    /// All lines of the current view (without the selection mark).
+    /// All lines of the current view (without the selection mark), for
+    /// either game.
     #[must_use]
     pub fn lines(&self) -> &[BrailleLine] {
         &self.lines
     }
 
-    /// The selected from-square, if any.
+    /// The selected draughts from-square, if any (`None` for chess: see
+    /// [`BrailleUi::selected_name`]).
     #[must_use]
     pub fn selected(&self) -> Option<Square> {
-        self.selected
+        match self.selected {
+            Some(Picked::Draughts(sq)) => Some(sq),
+            _ => None,
+        }
+    }
+
+    /// The selected from-square's name for either game: `32` (draughts,
+    /// its number) or `e2` (chess).
+    #[must_use]
+    pub fn selected_name(&self) -> Option<String> {
+        self.selected.map(|p| match p {
+            Picked::Draughts(sq) => sq.to_string(),
+            Picked::Chess(sq) => sq.to_string(),
+        })
     }
 
     /// The display width.
@@ -191,11 +282,20 @@ impl BrailleUi {
         if let Some(m) = &self.message {
             return m.clone();
         }
-        let mut l = self.lines.get(self.line).cloned().unwrap_or_default();
-        if let Some(sq) = self.selected {
-            l.mark(sq, SELECTION_MARK);
+        match (&self.rendered, self.selected) {
+            (Rendered::Chess(lines), Some(Picked::Chess(sq))) => {
+                let mut l = lines.get(self.line).cloned().unwrap_or_default();
+                l.mark(sq, SELECTION_MARK);
+                l.line
+            }
+            (_, selected) => {
+                let mut l = self.lines.get(self.line).cloned().unwrap_or_default();
+                if let Some(Picked::Draughts(sq)) = selected {
+                    l.mark(sq, SELECTION_MARK);
+                }
+                l
+            }
         }
-        l
     }
 
     /// Handles one key; returns what the owner must do, in order.
@@ -218,28 +318,58 @@ impl BrailleUi {
         out
     }
 
+    /// The square under cell `n` of line `line`, if the cell shows one.
+    fn square_at(&self, line: usize, n: usize) -> Option<Picked> {
+        match &self.rendered {
+            Rendered::Draughts => self
+                .lines
+                .get(line)
+                .and_then(|l| l.cell_to_square(n))
+                .map(Picked::Draughts),
+            Rendered::Chess(lines) => lines
+                .get(line)
+                .and_then(|l| l.cell_to_square(n))
+                .map(Picked::Chess),
+        }
+    }
+
     fn route(&mut self, n: u16) -> Vec<Action> {
-        let Some(sq) = self
-            .lines
-            .get(self.line)
-            .and_then(|l| l.cell_to_square(n.into()))
-        else {
+        let Some(sq) = self.square_at(self.line, n.into()) else {
             return vec![Action::Bump];
         };
         match self.selected {
-            None => {
-                self.selected = Some(sq);
-                vec![Action::Selected(sq), Action::Redraw]
-            }
             Some(from) if from == sq => {
                 self.selected = None;
                 vec![Action::Unselected, Action::Redraw]
             }
-            Some(from) => {
+            Some(Picked::Draughts(from)) => {
                 self.selected = None;
-                vec![Action::MoveRequest { from, to: sq }, Action::Redraw]
+                match sq {
+                    Picked::Draughts(to) => vec![Action::MoveRequest { from, to }, Action::Redraw],
+                    // Unreachable in practice: a board of the other game drops the selection.
+                    Picked::Chess(_) => self.select(sq),
+                }
             }
+            Some(Picked::Chess(from)) => {
+                self.selected = None;
+                match sq {
+                    Picked::Chess(to) => {
+                        vec![Action::MoveText(move_text(from, to)), Action::Redraw]
+                    }
+                    Picked::Draughts(_) => self.select(sq),
+                }
+            }
+            None => self.select(sq),
         }
+    }
+
+    fn select(&mut self, sq: Picked) -> Vec<Action> {
+        self.selected = Some(sq);
+        let action = match sq {
+            Picked::Draughts(s) => Action::Selected(s),
+            Picked::Chess(s) => Action::SelectedSquare(s.to_string()),
+        };
+        vec![action, Action::Redraw]
     }
 
     fn go(&mut self, target: Option<usize>) -> Vec<Action> {
@@ -282,28 +412,39 @@ impl BrailleUi {
     }
 
     fn rerender(&mut self) {
-        self.lines = self
-            .renderer
-            .render(&self.position, &self.status, self.view, self.width);
+        match &self.board {
+            Board::Draughts(position) => {
+                self.lines = self
+                    .renderer
+                    .render(position, &self.status, self.view, self.width);
+                self.rendered = Rendered::Draughts;
+            }
+            Board::Chess(position) => {
+                let lines =
+                    self.chess_renderer
+                        .render(position, &self.status, self.view, self.width);
+                self.lines = lines.iter().map(|l| l.line.clone()).collect();
+                self.rendered = Rendered::Chess(lines);
+            }
+        }
         self.line = self.line.min(self.lines.len().saturating_sub(1));
     }
 
     /// The first square shown on the current line.
-    fn anchor_square(&self) -> Option<Square> {
-        self.lines
-            .get(self.line)
-            .and_then(|l| l.squares().iter().flatten().next().copied())
+    fn anchor_square(&self) -> Option<Picked> {
+        let len = self.lines.get(self.line).map_or(0, BrailleLine::len);
+        (0..len).find_map(|n| self.square_at(self.line, n))
     }
 
-    fn seek_square(&mut self, sq: Option<Square>) {
-        if let Some(sq) = sq {
-            if let Some(i) = self
-                .lines
-                .iter()
-                .position(|l| l.squares().contains(&Some(sq)))
-            {
-                self.line = i;
-            }
+    /// Moves to the first line that shows `sq`.
+    fn seek_square(&mut self, sq: Option<Picked>) {
+        let Some(sq) = sq else { return };
+        let shows = |i: usize| {
+            let len = self.lines.get(i).map_or(0, BrailleLine::len);
+            (0..len).any(|n| self.square_at(i, n) == Some(sq))
+        };
+        if let Some(i) = (0..self.lines.len()).find(|&i| shows(i)) {
+            self.line = i;
         }
     }
 }
@@ -311,6 +452,7 @@ impl BrailleUi {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
     use tandem_rules::{Color, Variant};
 
     fn ui(view: View) -> BrailleUi {
@@ -480,6 +622,251 @@ mod tests {
             u.current_line().text().starts_with("21:-"),
             "{}",
             u.current_line().text()
+        );
+    }
+
+    // Chess (002 annex E): the same keys over a chess board.
+
+    use tandem_rules::chess::shakmaty::{Chess, Position as _};
+
+    fn chess_ui(pos: Chess, view: View, width: u16) -> BrailleUi {
+        BrailleUi::with_board(
+            Board::Chess(pos),
+            StatusInfo::new(Color::White),
+            view,
+            Width::new(width).unwrap(),
+        )
+    }
+
+    fn after(pos: &Chess, uci: &str) -> Chess {
+        let m = tandem_rules::chess::resolve(pos, uci).unwrap();
+        let mut next = pos.clone();
+        next.play_unchecked(&m.to_shakmaty());
+        next
+    }
+
+    /// The cells of the current line carrying dots 7-8.
+    fn marked_cells(u: &BrailleUi) -> Vec<usize> {
+        u.current_line()
+            .cells()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.0 & 0xC0 == 0xC0)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    #[test]
+    fn chess_two_routing_presses_give_move_text() {
+        let mut u = chess_ui(tandem_rules::chess::start(), View::Rows, 40);
+        assert_eq!(
+            u.current_line().text(),
+            "a8:r b8:n c8:b d8:q e8:k f8:b g8:n h8:r"
+        );
+        for _ in 0..6 {
+            u.handle(Key::LineDown);
+        }
+        assert_eq!(
+            u.current_line().text(),
+            "a2:P b2:P c2:P d2:P e2:P f2:P g2:P h2:P"
+        );
+        // Over the "2" of "e2:P".
+        assert_eq!(
+            u.handle(Key::Routing(21)),
+            vec![Action::SelectedSquare("e2".into()), Action::Redraw]
+        );
+        assert_eq!(u.selected_name().as_deref(), Some("e2"));
+        assert_eq!(u.selected(), None, "no draughts square");
+        // Dots 7-8 on the four cells of "e2:P" and nowhere else; the text stays.
+        assert_eq!(marked_cells(&u), vec![20, 21, 22, 23]);
+        assert_eq!(
+            u.current_line().text(),
+            "a2:P b2:P c2:P d2:P e2:P f2:P g2:P h2:P"
+        );
+        assert_eq!(
+            u.lines()[6].cells()[20].0 & 0xC0,
+            0,
+            "lines() stay unmarked"
+        );
+        u.handle(Key::LineUp);
+        u.handle(Key::LineUp);
+        assert_eq!(
+            u.current_line().text(),
+            "a4:- b4:- c4:- d4:- e4:- f4:- g4:- h4:-"
+        );
+        assert!(marked_cells(&u).is_empty(), "e2 is not on this line");
+        assert_eq!(
+            u.handle(Key::Routing(20)),
+            vec![Action::MoveText("e2e4".into()), Action::Redraw]
+        );
+        assert_eq!(u.selected_name(), None);
+    }
+
+    #[test]
+    fn chess_routing_the_selected_square_unselects_and_labels_bump() {
+        let mut u = chess_ui(tandem_rules::chess::start(), View::Graphic, 40);
+        u.handle(Key::Bottom);
+        assert_eq!(u.current_line().text(), "1 RNBQKBNR");
+        assert_eq!(u.handle(Key::Routing(0)), vec![Action::Bump]); // the rank label
+        assert_eq!(
+            u.handle(Key::Routing(6)),
+            vec![Action::SelectedSquare("e1".into()), Action::Redraw]
+        );
+        assert_eq!(marked_cells(&u), vec![6]);
+        assert_eq!(
+            u.handle(Key::Routing(6)),
+            vec![Action::Unselected, Action::Redraw]
+        );
+        assert!(marked_cells(&u).is_empty());
+        assert_eq!(u.selected_name(), None);
+        assert_eq!(u.handle(Key::Routing(39)), vec![Action::Bump]); // past the end
+                                                                    // Cancel drops a selection as for draughts.
+        u.handle(Key::Routing(3));
+        assert_eq!(
+            u.handle(Key::Command(KeyCommand::Cancel)),
+            vec![Action::Cancel, Action::Redraw]
+        );
+        assert_eq!(u.selected_name(), None);
+    }
+
+    #[test]
+    fn chess_a_pawn_reaching_the_last_rank_gives_just_the_squares() {
+        let pos = tandem_rules::chess::from_fen("8/4P3/8/8/8/8/8/4K2k w - - 0 1").unwrap();
+        let mut u = chess_ui(pos, View::Graphic, 40);
+        u.handle(Key::LineDown);
+        assert_eq!(u.current_line().text(), "7 ----P---");
+        u.handle(Key::Routing(6));
+        u.handle(Key::LineUp);
+        assert_eq!(
+            u.handle(Key::Routing(6)),
+            vec![Action::MoveText("e7e8".into()), Action::Redraw]
+        );
+    }
+
+    #[test]
+    fn chess_next_view_cycles_and_keeps_the_rank() {
+        let mut u = chess_ui(tandem_rules::chess::start(), View::Rows, 40);
+        u.handle(Key::LineDown);
+        assert_eq!(
+            u.handle(Key::Command(KeyCommand::NextView)),
+            vec![Action::Redraw]
+        );
+        assert_eq!(u.view(), View::Graphic);
+        assert_eq!(u.current_line().text(), "7 pppppppp");
+        // And back from the graphic to the rows, through status and list.
+        u.handle(Key::Command(KeyCommand::NextView));
+        assert_eq!(u.view(), View::Status);
+        assert!(
+            u.current_line().text().contains("white to move"),
+            "{}",
+            u.current_line().text()
+        );
+        assert_eq!(
+            u.handle(Key::Routing(3)),
+            vec![Action::Bump],
+            "no square on the status line"
+        );
+        u.handle(Key::Command(KeyCommand::NextView));
+        assert_eq!(u.view(), View::List);
+        assert!(u.current_line().text().starts_with("W Ke1 Qd1 Ra1 Rh1"));
+        // The list's cells route too: "Ke1" from cell 2.
+        assert_eq!(
+            u.handle(Key::Routing(3)),
+            vec![Action::SelectedSquare("e1".into()), Action::Redraw]
+        );
+        assert_eq!(marked_cells(&u), vec![2, 3, 4]);
+        u.handle(Key::Command(KeyCommand::NextView));
+        assert_eq!(u.view(), View::Rows);
+        assert_eq!(
+            u.current_line().text(),
+            "a1:R b1:N c1:B d1:Q e1:K f1:B g1:N h1:R"
+        );
+        assert_eq!(
+            marked_cells(&u),
+            (20..24).collect::<Vec<_>>(),
+            "the selection stays"
+        );
+    }
+
+    #[test]
+    fn chess_a_new_position_drops_the_selection_a_clock_tick_keeps_it() {
+        let start = tandem_rules::chess::start();
+        let mut u = chess_ui(start.clone(), View::Rows, 40);
+        for _ in 0..6 {
+            u.handle(Key::LineDown);
+        }
+        u.handle(Key::Routing(21));
+        let mut tick = StatusInfo::new(Color::White);
+        tick.white_clock = Some(Duration::from_secs(299));
+        u.update_board(&Board::Chess(start.clone()), &tick);
+        assert_eq!(u.selected_name().as_deref(), Some("e2"), "same position");
+        assert_eq!(u.line_index(), 6);
+
+        let moved = after(&start, "e2e4");
+        u.update_board(&Board::Chess(moved.clone()), &StatusInfo::new(Color::Black));
+        assert_eq!(u.selected_name(), None);
+        assert!(marked_cells(&u).is_empty());
+        assert_eq!(u.line_index(), 6, "the line stays");
+        assert_eq!(
+            u.current_line().text(),
+            "a2:P b2:P c2:P d2:P e2:- f2:P g2:P h2:P"
+        );
+        assert_eq!(u.board(), &Board::Chess(moved));
+
+        // A board of the other game drops it too, and shows that game.
+        u.handle(Key::Routing(1));
+        assert_eq!(u.selected_name().as_deref(), Some("a2"));
+        u.update(
+            &Position::start(Variant::International),
+            &StatusInfo::new(Color::White),
+        );
+        assert_eq!(u.selected_name(), None);
+        assert_eq!(u.current_line().text(), "31:w 32:w 33:w 34:w 35:w");
+    }
+
+    #[test]
+    fn chess_panning_on_a_narrow_display() {
+        let mut u = chess_ui(tandem_rules::chess::start(), View::Rows, 14);
+        // Each rank takes three lines of 14 cells.
+        assert_eq!(u.lines().len(), 24);
+        assert_eq!(u.current_line().text(), "a8:r b8:n c8:b");
+        assert_eq!(u.handle(Key::PanLeft), vec![Action::Bump]);
+        assert_eq!(u.handle(Key::PanRight), vec![Action::Redraw]);
+        assert_eq!(u.current_line().text(), "d8:q e8:k f8:b");
+        for _ in 0..18 {
+            u.handle(Key::PanRight);
+        }
+        assert_eq!(u.current_line().text(), "d2:P e2:P f2:P");
+        assert_eq!(
+            u.handle(Key::Routing(6)),
+            vec![Action::SelectedSquare("e2".into()), Action::Redraw]
+        );
+        for _ in 0..6 {
+            u.handle(Key::PanLeft);
+        }
+        assert_eq!(u.current_line().text(), "d4:- e4:- f4:-");
+        assert_eq!(
+            u.handle(Key::Routing(5)),
+            vec![Action::MoveText("e2e4".into()), Action::Redraw]
+        );
+        u.handle(Key::Bottom);
+        assert_eq!(u.current_line().text(), "g1:N h1:R");
+        assert_eq!(u.handle(Key::PanRight), vec![Action::Bump]);
+        // A wider display keeps the rank.
+        u.handle(Key::LineUp);
+        u.set_width(Width::new(40).unwrap());
+        assert_eq!(
+            u.current_line().text(),
+            "a1:R b1:N c1:B d1:Q e1:K f1:B g1:N h1:R"
+        );
+        // A message over a chess line lasts one key.
+        u.show_message("illegal move e2e5");
+        assert_eq!(u.current_line().text(), "illegal move e2e5");
+        assert_eq!(u.handle(Key::Routing(1)), vec![Action::Redraw]);
+        assert_eq!(
+            u.selected_name(),
+            None,
+            "routing over a message only dismisses it"
         );
     }
 }

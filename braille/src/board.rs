@@ -1,0 +1,61 @@
+//! The game a display shows: a draughts [`Position`] or a chess position
+//! ([`Chess`], 002 annex E). The UI ([`crate::ui::BrailleUi`]) and the driver
+//! ([`crate::driver`]) take a [`Board`] so one daemon serves both games.
+//!
+//! ```
+//! use tandem_braille::Board;
+//! use tandem_rules::{chess, Color, Position, Variant};
+//! let draughts = Board::from(Position::start(Variant::International));
+//! let chess = Board::from(chess::start());
+//! assert!(!draughts.is_chess() && chess.is_chess());
+//! assert_eq!(chess.turn(), Color::White);
+//! ```
+
+use tandem_rules::chess::shakmaty::{Chess, Color as ChessColor, Position as _};
+use tandem_rules::{Color, Position};
+
+/// A position of either game.
+///
+/// Equality is the rules' own: for draughts the whole position, for chess
+/// shakmaty's FIDE equality (pieces, side to move, castling rights and a
+/// legal en-passant square; the move counters do not count), so a clock
+/// tick resending the same position compares equal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Board {
+    /// A draughts position (any variant).
+    Draughts(Position),
+    /// A chess position.
+    Chess(Chess),
+}
+
+impl Board {
+    /// Whether this is a chess position.
+    #[must_use]
+    pub fn is_chess(&self) -> bool {
+        matches!(self, Board::Chess(_))
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub fn turn(&self) -> Color {
+        match self {
+            Board::Draughts(p) => p.turn(),
+            Board::Chess(c) => match c.turn() {
+                ChessColor::White => Color::White,
+                ChessColor::Black => Color::Black,
+            },
+        }
+    }
+}
+
+impl From<Position> for Board {
+    fn from(p: Position) -> Board {
+        Board::Draughts(p)
+    }
+}
+
+impl From<Chess> for Board {
+    fn from(c: Chess) -> Board {
+        Board::Chess(c)
+    }
+}
