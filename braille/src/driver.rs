@@ -325,4 +325,73 @@ mod tests {
         );
         handle.shutdown();
     }
+
+    #[test]
+    fn a_spawned_driver_shows_chess_and_enters_a_move_by_routing() {
+        use tandem_rules::chess::{self, shakmaty::Position as _};
+        let (d, h) = MemoryDisplay::new(40);
+        let drv = DisplayDriver::with_board(
+            d,
+            Board::from(chess::start()),
+            StatusInfo::new(Color::White),
+            View::Graphic,
+        );
+        let handle = spawn(drv).unwrap();
+        // The graphic rank as the renderer draws it, padded to the display.
+        let rank = |pos: &chess::shakmaty::Chess, r: usize| {
+            let lines = crate::chess::ChessRenderer::default().render(
+                pos,
+                &StatusInfo::new(Color::White),
+                View::Graphic,
+                Width::DEFAULT,
+            );
+            let mut cells = lines[8 - r].line.cells().to_vec();
+            cells.resize(40, crate::Cell::BLANK);
+            cells
+        };
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        let wait_for = |want: Vec<crate::Cell>| {
+            while h.cells().as_ref() != Some(&want) {
+                assert!(std::time::Instant::now() < deadline, "{:?}", h.text());
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        };
+        h.press(Key::Bottom);
+        wait_for(rank(&chess::start(), 1));
+        assert!(h.text().unwrap().starts_with("1 "));
+        h.press(Key::Routing(8)); // g1
+        h.press(Key::LineUp);
+        h.press(Key::LineUp);
+        h.press(Key::Routing(7)); // f3
+        let mut got = Vec::new();
+        while let Ok(DriverEvent::Action(a)) = handle.events.recv_timeout(Duration::from_secs(5)) {
+            let done = matches!(a, Action::MoveText(_));
+            got.push(a);
+            if done {
+                break;
+            }
+        }
+        assert_eq!(
+            got,
+            vec![
+                Action::SelectedSquare("g1".into()),
+                Action::MoveText("g1f3".into())
+            ]
+        );
+        // The daemon accepts Nf3 and sends the new board: rank 3 shows the knight.
+        let m = chess::resolve(&chess::start(), "g1f3").unwrap();
+        let mut pos = chess::start();
+        pos.play_unchecked(&m.to_shakmaty());
+        handle
+            .input
+            .send(DriverInput::Board {
+                board: Board::Chess(pos.clone()),
+                status: StatusInfo::new(Color::Black),
+            })
+            .unwrap();
+        let want = rank(&pos, 3);
+        assert_ne!(want, rank(&chess::start(), 3));
+        wait_for(want);
+        handle.shutdown();
+    }
 }

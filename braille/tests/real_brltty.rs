@@ -42,10 +42,16 @@ fn fixture_reads_brlttys_own_display_and_survives_a_restart() {
 #[cfg(feature = "brlapi")]
 mod brlapi {
     use super::*;
+    use tandem_braille::chess::ChessPatterns;
     use tandem_braille::display::brlapi::{BrlApiDisplay, BrlApiSettings};
     use tandem_braille::driver::{spawn, DisplayDriver, DriverEvent, DriverInput};
     use tandem_braille::table::text_cells;
     use tandem_braille::{Action, BrailleDisplay, BrailleLine, Key, KeyCommand, StatusInfo, View};
+    use tandem_braille::{Board, Cell};
+    use tandem_rules::chess::{
+        self,
+        shakmaty::{Color as ChessColor, Piece, Position as _, Role},
+    };
     use tandem_rules::{Color, Position, Square, Variant};
 
     fn connect(b: &VirtualBrltty) -> BrlApiDisplay {
@@ -186,6 +192,104 @@ mod brlapi {
         b.wait_for(T, |s| s.text.starts_with("26:- 27:- 28:w"))
             .unwrap();
         h.shutdown();
+    }
+
+    /// 002 annex E: a chess position on the display, a move entered with
+    /// two routing keys over the rows view's words.
+    #[test]
+    fn a_chess_move_entered_with_two_routing_presses() {
+        let Some(b) = brltty(40) else { return };
+        let d = connect(&b);
+        let drv = DisplayDriver::with_board(
+            d,
+            Board::from(chess::start()),
+            StatusInfo::new(Color::White),
+            View::Rows,
+        );
+        let h = spawn(drv).unwrap();
+        let rank8 = "a8:r b8:n c8:b d8:q e8:k f8:b g8:n h8:r";
+        let s = b.wait_for(T, |s| s.text.starts_with(rank8)).unwrap();
+        // The words arrive as text: cell for cell what the UI rendered.
+        assert_eq!(s.cells[..rank8.len()], text_cells(rank8)[..]);
+        for _ in 0..6 {
+            b.press_key(Key::LineDown).unwrap();
+        }
+        let s = b.wait_for(T, |s| s.text.starts_with("a2:P b2:P")).unwrap();
+        // Route over the "2" of "e2:P".
+        let e2 = s.text.find("e2:P").unwrap();
+        b.route(e2 + 1).unwrap();
+        assert_eq!(next_action(&h), Action::SelectedSquare("e2".into()));
+        // "e2:P" carries dots 7-8 on the display, its neighbours do not.
+        let s = b
+            .wait_for(T, |s| s.cells[e2].mask() & 0xC0 == 0xC0)
+            .unwrap();
+        for i in e2..e2 + 4 {
+            assert_eq!(s.cells[i].mask() & 0xC0, 0xC0, "cell {i}");
+        }
+        // (An upper-case letter has dot 7 in en-nabcc, never dot 8 too.)
+        assert_ne!(s.cells[e2 - 2].mask() & 0xC0, 0xC0, "d2's P");
+        assert_ne!(s.cells[e2 + 5].mask() & 0xC0, 0xC0, "f2's f");
+        b.press_key(Key::LineUp).unwrap();
+        b.press_key(Key::LineUp).unwrap();
+        let s = b.wait_for(T, |s| s.text.starts_with("a4:- b4:-")).unwrap();
+        b.route(s.text.find("e4:-").unwrap()).unwrap();
+        assert_eq!(next_action(&h), Action::MoveText("e2e4".into()));
+        // The rules engine accepts e2e4 and the daemon sends the new board.
+        let m = chess::resolve(&chess::start(), "e2e4").unwrap();
+        let mut pos = chess::start();
+        pos.play_unchecked(&m.to_shakmaty());
+        let mut st = StatusInfo::new(Color::Black);
+        st.last_move = Some("e4".into());
+        h.input
+            .send(DriverInput::Board {
+                board: Board::Chess(pos),
+                status: st,
+            })
+            .unwrap();
+        b.wait_for(T, |s| s.text.starts_with("a4:- b4:- c4:- d4:- e4:P f4:-"))
+            .unwrap();
+        h.shutdown();
+    }
+
+    /// The graphic view: one 8-dot cell per square read back as dots, and a
+    /// knight move entered over them.
+    #[test]
+    fn a_chess_knight_move_entered_over_the_graphic_view() {
+        let Some(b) = brltty(40) else { return };
+        let d = connect(&b);
+        let mut drv = DisplayDriver::with_board(
+            d,
+            Board::from(chess::start()),
+            StatusInfo::new(Color::White),
+            View::Graphic,
+        );
+        drv.press(Key::Bottom).unwrap();
+        let line = drv.ui().current_line();
+        assert_eq!(line.text(), "1 RNBQKBNR");
+        let s = b.wait_for_cells(line.cells(), T).unwrap();
+        assert!(s.text.starts_with("1 "), "{:?}", s.text);
+        // g1's cell is the white knight's pattern (dots 1 2 3).
+        let knight = ChessPatterns::default().cell(Some(Piece {
+            color: ChessColor::White,
+            role: Role::Knight,
+        }));
+        assert_eq!(s.cells[8], knight);
+        assert_eq!(
+            drv.press(Key::Routing(8)).unwrap(),
+            vec![Action::SelectedSquare("g1".into()), Action::Redraw]
+        );
+        let mut want = line.cells().to_vec();
+        want[8] = want[8].union(Cell::UNDERLINE);
+        b.wait_for_cells(&want, T).unwrap();
+        drv.press(Key::LineUp).unwrap();
+        drv.press(Key::LineUp).unwrap();
+        assert_eq!(drv.ui().current_line().text(), "3 --------");
+        b.wait_for_cells(drv.ui().current_line().cells(), T)
+            .unwrap();
+        assert_eq!(
+            drv.press(Key::Routing(7)).unwrap(),
+            vec![Action::MoveText("g1f3".into()), Action::Redraw]
+        );
     }
 
     fn next_action(h: &tandem_braille::driver::DriverHandle) -> Action {
