@@ -29,6 +29,7 @@
 //! assert_eq!(g.record(), ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"]);
 //! ```
 
+pub mod arbiter;
 mod error;
 mod game;
 mod mv;
