@@ -638,6 +638,15 @@ mod tests {
         )
     }
 
+    impl BrailleUi {
+        fn board_chess(&self) -> &Chess {
+            match self.board() {
+                Board::Chess(c) => c,
+                Board::Draughts(_) => panic!("a draughts board"),
+            }
+        }
+    }
+
     fn after(pos: &Chess, uci: &str) -> Chess {
         let m = tandem_rules::chess::resolve(pos, uci).unwrap();
         let mut next = pos.clone();
@@ -741,6 +750,28 @@ mod tests {
             u.handle(Key::Routing(6)),
             vec![Action::MoveText("e7e8".into()), Action::Redraw]
         );
+        // The rules engine asks which piece: four candidates.
+        match tandem_rules::chess::resolve(u.board_chess(), "e7e8") {
+            Err(tandem_rules::chess::ChessError::Ambiguous { candidates, .. }) => {
+                assert_eq!(candidates.len(), 4);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn chess_castling_is_routed_as_the_kings_two_squares() {
+        let pos = tandem_rules::chess::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let mut u = chess_ui(pos, View::Graphic, 40);
+        u.handle(Key::Bottom);
+        u.handle(Key::Routing(6)); // e1
+        let actions = u.handle(Key::Routing(8)); // g1
+        assert_eq!(
+            actions,
+            vec![Action::MoveText("e1g1".into()), Action::Redraw]
+        );
+        let m = tandem_rules::chess::resolve(u.board_chess(), "e1g1").unwrap();
+        assert!(m.castling().is_some(), "{m:?}");
     }
 
     #[test]
