@@ -259,13 +259,15 @@ impl BrailleUi {
         }
     }
 
-    /// The selected from-square's name for either game: `32` (draughts,
-    /// its number) or `e2` (chess).
+    /// The selected from-square's name for either game: the draughts
+    /// variant's own name ([`tandem_rules::Variant::square_name`]: `32`, or
+    /// `c3` in 64-square draughts) or the chess square (`e2`).
     #[must_use]
     pub fn selected_name(&self) -> Option<String> {
-        self.selected.map(|p| match p {
-            Picked::Draughts(sq) => sq.to_string(),
-            Picked::Chess(sq) => sq.to_string(),
+        self.selected.map(|p| match (p, &self.board) {
+            (Picked::Draughts(sq), Board::Draughts(pos)) => pos.variant().square_name(sq),
+            (Picked::Draughts(sq), Board::Chess(_)) => sq.to_string(),
+            (Picked::Chess(sq), _) => sq.to_string(),
         })
     }
 
@@ -581,6 +583,7 @@ mod tests {
         let c = cell_of(&u, 31);
         u.handle(Key::Routing(c));
         assert_eq!(u.selected(), Some(sq(31)));
+        assert_eq!(u.selected_name().as_deref(), Some("31"));
         assert_eq!(
             u.handle(Key::Command(KeyCommand::Cancel)),
             vec![Action::Cancel, Action::Redraw]
