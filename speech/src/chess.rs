@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
+use tandem_rules::chess::arbiter::{ChessFix, ChessSquareChange};
 use tandem_rules::chess::shakmaty::{
     CastlingSide, Chess, Color as ShColor, Piece, Position, Role, Square,
 };
@@ -85,6 +86,10 @@ pub const CHESS_TEMPLATES: &[(&str, &[&str])] = &[
     ("table.no_claim", &[]),
     ("table.help", &[]),
 ];
+    ("arbiter.differ", &[]),
+    ("arbiter.differ_square", &["square", "expected", "actual"]),
+    ("arbiter.fix_remove", &["piece", "square"]),
+    ("arbiter.fix_put", &["piece", "square"]),
 
 /// The piece-name tables, each with a name for every role.
 pub const PIECE_FORMS: &[&str] = &[
@@ -875,6 +880,88 @@ impl ChessAnnouncer {
 
 #[cfg(test)]
 mod tests {
+/// The arbiter's words (002 annex E.7-E.8): boards that differ and what to
+/// do on a board to correct it, square by square.
+impl ChessAnnouncer {
+    /// The boards differ (002 annex E.7): say so at once, then each square:
+    /// what the record has there and what the board has. For the daemon's
+    /// mismatch handling (`a` of each change: the record's position; `b`:
+    /// the board read back).
+    #[must_use]
+    pub fn boards_differ(&self, changes: &[ChessSquareChange]) -> Utterance {
+        let b = &self.book;
+        let mut s = vec![b.sentence("arbiter.differ", &[])];
+        for c in changes {
+            s.push(b.sentence(
+                "arbiter.differ_square",
+                &[
+                    ("square", &self.square(c.square)),
+                    ("expected", &self.piece_name(c.a)),
+                    ("actual", &self.piece_name(c.b)),
+                ],
+            ));
+        }
+        Utterance::new(Priority::Now, Kind::Sync, s)
+    }
+
+    /// What to do on the second board to make it equal the first, one
+    /// sentence a step (a piece that should be another: take it off, put the
+    /// other on). `spoken`: squares in words ("Feliks sześć") for speech,
+    /// else as written (`f6`) for a screen.
+    #[must_use]
+    pub fn fix_sentences(&self, changes: &[ChessSquareChange], spoken: bool) -> Vec<String> {
+        let b = &self.book;
+        let square = |sq: Square| {
+            if spoken {
+                self.square(sq)
+            } else {
+                sq.to_string()
+            }
+        };
+        let say = |key: &str, sq: Square, piece: Piece| {
+            b.sentence(
+                key,
+                &[
+                    ("square", &square(sq)),
+                    ("piece", &self.piece_name(Some(piece))),
+                ],
+            )
+        };
+        let mut out = Vec::new();
+        for c in changes {
+            match c.fix() {
+                Some(ChessFix::Remove { square, piece }) => {
+                    out.push(say("arbiter.fix_remove", square, piece));
+                }
+                Some(ChessFix::Put { square, piece }) => {
+                    out.push(say("arbiter.fix_put", square, piece));
+                }
+                Some(ChessFix::Replace {
+                    square,
+                    remove,
+                    put,
+                }) => {
+                    out.push(say("arbiter.fix_remove", square, remove));
+                    out.push(say("arbiter.fix_put", square, put));
+                }
+                None => {}
+            }
+        }
+        out
+    }
+
+    /// [`ChessAnnouncer::fix_sentences`] spoken, for the player whose board
+    /// is corrected.
+    #[must_use]
+    pub fn fix_board(&self, changes: &[ChessSquareChange]) -> Utterance {
+        Utterance::new(
+            Priority::Next,
+            Kind::Sync,
+            self.fix_sentences(changes, true),
+        )
+    }
+}
+
     use super::*;
     use tandem_rules::chess::{resolve, start};
 

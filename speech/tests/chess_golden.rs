@@ -6,6 +6,7 @@
 
 use std::fmt::Write as _;
 
+use tandem_rules::chess::arbiter::diff_chess;
 use tandem_rules::chess::{from_fen, resolve, start, to_fen};
 use tandem_rules::{Color, DrawReason, Outcome, WinReason};
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
@@ -171,6 +172,27 @@ fn scenarios(book: &ChessPhrasebook) -> String {
     writeln!(out, "## turn").unwrap();
     let p = from_fen("4k3/8/8/8/8/8/8/4K3 b - - 0 1").unwrap();
     writeln!(out, "{}", a.turn(&p).golden_line()).unwrap();
+    // The arbiter (002 annex E.7-E.8): the record's position against a board
+    // where e2-e4 was not made, the knight went to f6 instead of c6, and a
+    // captured pawn was left where the capturing piece should stand.
+    let record =
+        from_fen("r1bqkbnr/ppp2ppp/2n5/3Bp3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 0 4").unwrap();
+    let board =
+        from_fen("rnbqkb1r/ppp2ppp/5n2/3pp3/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 0 3").unwrap();
+    let changes = diff_chess(&record, &board);
+    writeln!(out, "\n## arbiter: boards differ").unwrap();
+    writeln!(out, "record: {}", to_fen(&record)).unwrap();
+    writeln!(out, "board: {}", to_fen(&board)).unwrap();
+    writeln!(out, "{}", a.boards_differ(&changes).golden_line()).unwrap();
+    writeln!(out, "## arbiter: fix the board").unwrap();
+    writeln!(out, "{}", a.fix_board(&changes).golden_line()).unwrap();
+    writeln!(out, "{}", letters.fix_board(&changes).golden_line()).unwrap();
+    writeln!(
+        out,
+        "screen: {}",
+        a.fix_sentences(&changes, false).join(" ")
+    )
+    .unwrap();
     out
 }
 
