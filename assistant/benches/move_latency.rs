@@ -57,7 +57,7 @@ fn table() -> Table {
         notices,
     };
     let setup = GameSetup {
-        start,
+        start: tandem::game::AnyPosition::Draughts(start),
         control: TimeControl::lookup("90m").expect("control"),
         warnings: DEFAULT_WARNINGS.to_vec(),
         white: None,

@@ -25,8 +25,9 @@ use std::time::Duration;
 use anyhow::Context;
 use serde::Deserialize;
 use tandem_rules::clock::TimeControl;
-use tandem_rules::{GameOptions, Position, Variant};
+use tandem_rules::GameOptions;
 
+use crate::game::GameKind;
 use crate::session::{Blind, GameSetup, DEFAULT_WARNINGS};
 
 /// Speech backends.
@@ -196,13 +197,10 @@ impl Config {
     /// # Errors
     /// An unknown variant, a bad FEN, time control or warning, an unknown language.
     pub fn from_raw(raw: RawConfig) -> anyhow::Result<Config> {
-        let variant: Variant = raw.variant.as_deref().unwrap_or("international").parse()?;
-        let start = match &raw.fen {
-            Some(f) => {
-                Position::from_fen(variant, f).map_err(|e| anyhow::anyhow!("--fen {f:?}: {e}"))?
-            }
-            None => Position::start(variant),
-        };
+        let kind: GameKind = raw.variant.as_deref().unwrap_or("international").parse()?;
+        let start = kind
+            .position(raw.fen.as_deref())
+            .map_err(|e| anyhow::anyhow!("--fen: {e}"))?;
         let control_text = raw.control.as_deref().unwrap_or("pzwarc-90");
         let control =
             TimeControl::lookup(control_text).map_err(|e| anyhow::anyhow!("--control: {e}"))?;
@@ -287,7 +285,12 @@ mod tests {
         );
         assert_eq!(c.setup.blind, Blind::Black);
         assert_eq!(c.speech, SpeechChoice::Auto);
-        assert_eq!(c.setup.start, Position::start(Variant::International));
+        assert_eq!(
+            c.setup.start,
+            crate::game::AnyPosition::Draughts(tandem_rules::Position::start(
+                tandem_rules::Variant::International
+            ))
+        );
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! `tandem pdn export JOURNAL`: a journal as a PDN 3.0 game record, with the
+//! `tandem pdn export JOURNAL`: a journal as a PDN 3.0 game record (PGN for
+//! a chess game), with the
 //! names, the date and the result as tags, and each move's clock times as a
 //! comment (`{white 1:29:48, black 1:30:00, move 0:12}`).
 
@@ -8,6 +9,7 @@ use std::time::Duration;
 use anyhow::Context;
 use tandem_rules::pdn::{write_pdn, PdnHeader};
 
+use crate::game::AnyGame;
 use crate::journal::{Event, Journal};
 use crate::session::Table;
 
@@ -78,10 +80,13 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
             }
         }
     }
-    let result = table.game.outcome().map_or("*", |o| o.pdn_result());
-    Ok(write_pdn(
-        &table.game,
-        &PdnHeader { tags, comments },
-        result,
-    ))
+    let result = table.game.result_text(table.game.outcome());
+    Ok(match &table.game {
+        AnyGame::Draughts(g) => write_pdn(g, &PdnHeader { tags, comments }, result),
+        // Chess: PGN (002 annex C), the same tags and clock comments.
+        AnyGame::Chess(g) => tandem_rules::chess::pgn::write_pgn(
+            g,
+            &tandem_rules::chess::pgn::PgnHeader { tags, comments },
+        ),
+    })
 }

@@ -167,6 +167,21 @@ pub enum Event {
         /// Who declined.
         side: Color,
     },
+    /// Chess: the player on move claimed a draw (002 art. 9.2, 9.3). A valid
+    /// claim is followed by the `result`; an invalid one gives the opponent
+    /// `added_ms` more (9.5(b): three minutes) and play goes on.
+    DrawClaim {
+        /// Who claimed.
+        side: Color,
+        /// Whether the claim was correct.
+        valid: bool,
+        /// What was claimed (a valid claim: repetition or fifty moves).
+        #[serde(default)]
+        reason: Option<tandem_rules::DrawReason>,
+        /// Time added to the opponent's clock for an incorrect claim.
+        #[serde(default)]
+        added_ms: u64,
+    },
     /// The game ended.
     Result {
         /// PDN result (`2-0`, `0-2`, `1-1`).

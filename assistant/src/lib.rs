@@ -9,6 +9,7 @@ pub mod cmd;
 pub mod config;
 pub mod control;
 pub mod export;
+pub mod game;
 pub mod journal;
 pub mod messages;
 pub mod outputs;

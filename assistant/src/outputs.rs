@@ -10,7 +10,6 @@ use tokio::sync::mpsc;
 
 use tandem_braille::driver::{self, DisplayDriver, DriverEvent, DriverHandle};
 use tandem_braille::{Action, BrailleDisplay, StatusInfo, View};
-use tandem_rules::Position;
 use tandem_speech::output::text::TextOutput;
 use tandem_speech::output::worker::SpeechWorker;
 use tandem_speech::output::{SpeechError, SpeechOutput, VoiceParams};
@@ -249,7 +248,7 @@ pub fn braille(
     choice: BrailleChoice,
     host: Option<String>,
     headless: bool,
-    position: Position,
+    board: tandem_braille::Board,
     status: StatusInfo,
 ) -> Option<DriverHandle> {
     let display: Box<dyn BrailleDisplay> = match choice {
@@ -269,7 +268,7 @@ pub fn braille(
         ),
         BrailleChoice::Terminal => return None,
     };
-    let drv = DisplayDriver::new(display, position, status, View::List);
+    let drv = DisplayDriver::with_board(display, board, status, View::List);
     match driver::spawn(drv) {
         Ok(h) => Some(h),
         Err(e) => {
@@ -325,6 +324,9 @@ pub fn forward_keys(
                 variant.square_name(from),
                 variant.square_name(to)
             )),
+            // Chess: the two squares as move text (`e2e4`); the rules engine
+            // checks it and asks for a promotion piece if one is missing.
+            DriverEvent::Action(Action::MoveText(text)) => Cmd::Move(text),
             DriverEvent::Action(Action::ClockReport) => Cmd::Clock,
             DriverEvent::Action(Action::LastMove) => Cmd::Last,
             DriverEvent::Action(Action::Done) => Cmd::Done(blind),

@@ -32,13 +32,12 @@ use tandem_braille::driver::DriverInput;
 use tandem_braille::StatusInfo;
 use tandem_rules::arbiter::{compare_readback, parse_readback, Readback};
 use tandem_rules::clock::{ClockEventKind, GameTime, TimeControl};
-use tandem_rules::notation;
-use tandem_rules::{
-    Clock, Color, DrawReason, Game, GameOptions, Outcome, Position, Variant, WinReason,
-};
+use tandem_rules::{Clock, Color, DrawReason, GameOptions, Outcome, Position, Variant, WinReason};
 use tandem_speech::{
     AnnounceOptions, Announcer, Kind, Phrasebook, Priority, SquareDiff, Utterance,
 };
+
+use crate::game::{AnyGame, AnyPosition, GameWords};
 
 use crate::journal::{
     Event, HealthChange, Journal, JournalHealth, JournalWriter, Record, Source, StartInfo,
@@ -96,8 +95,8 @@ impl Blind {
 /// What a new game is started with.
 #[derive(Debug, Clone)]
 pub struct GameSetup {
-    /// The start position.
-    pub start: Position,
+    /// The start position (draughts or chess).
+    pub start: AnyPosition,
     /// The time control.
     pub control: TimeControl,
     /// Warning thresholds (default 5 min, 1 min, 10 s).
@@ -121,6 +120,9 @@ pub struct GameSetup {
 /// the side to move's time.
 pub const CHECKPOINT: Duration = Duration::from_secs(1);
 
+/// Time the opponent gets for an incorrect draw claim (002 art. 9.5(b)).
+pub const CLAIM_PENALTY_MS: u64 = 3 * 60 * 1000;
+
 /// The default warning thresholds: 5 minutes, 1 minute, 10 seconds.
 pub const DEFAULT_WARNINGS: [Duration; 3] = [
     Duration::from_secs(300),
@@ -138,6 +140,8 @@ pub enum DrawCmd {
     Accept,
     /// Decline it.
     Decline,
+    /// Chess: claim a draw by repetition or fifty moves (002 art. 9.2, 9.3).
+    Claim,
 }
 
 /// A request to the session, from any input.
@@ -235,6 +239,9 @@ impl Cmd {
                     Some("offer" | "propozycja") | None => Some(DrawCmd::Offer),
                     Some("accept" | "przyjmuję" | "tak") => Some(DrawCmd::Accept),
                     Some("decline" | "odrzucam" | "nie") => Some(DrawCmd::Decline),
+                    Some("claim" | "reklamuję" | "reklamuje" | "reklamacja") => {
+                        Some(DrawCmd::Claim)
+                    }
                     _ => None,
                 };
                 let side = it.next().map(parse_side);
@@ -465,7 +472,7 @@ pub struct Table {
     /// The start info (journal line 1).
     pub info: StartInfo,
     /// The game.
-    pub game: Game,
+    pub game: AnyGame,
     /// The clock.
     pub clock: Clock,
     /// The ply each side's board shows.
@@ -495,17 +502,15 @@ impl Table {
     /// # Errors
     /// The start info names an unknown variant, a bad FEN or time control.
     pub fn new(info: StartInfo) -> anyhow::Result<Table> {
-        let variant: Variant = info.variant.parse()?;
-        let start = Position::from_fen(variant, &info.fen)
-            .map_err(|e| anyhow::anyhow!("FEN {:?}: {e}", info.fen))?;
+        let game = AnyGame::new(&info.variant, &info.fen, info.options)?;
         let control = TimeControl::lookup(&info.control).map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut clock = Clock::new(control)
             .with_warnings(info.warnings_s.iter().map(|s| Duration::from_secs(*s)));
         clock
-            .start_with(start.turn(), GameTime::ZERO)
+            .start_with(game.turn(), GameTime::ZERO)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         Ok(Table {
-            game: Game::from_position(start, info.options),
+            game,
             info,
             clock,
             boards: [0, 0],
@@ -544,10 +549,7 @@ impl Table {
     pub fn apply(&mut self, event: &Event, at: GameTime) -> anyhow::Result<()> {
         match event {
             Event::Move { text, side, .. } => {
-                anyhow::ensure!(
-                    *side == self.game.position().turn(),
-                    "{side} moved out of turn"
-                );
+                anyhow::ensure!(*side == self.game.turn(), "{side} moved out of turn");
                 self.game
                     .play_text(text)
                     .map_err(|e| anyhow::anyhow!("move {text}: {e}"))?;
@@ -593,6 +595,20 @@ impl Table {
                 self.draw_offer = None;
                 self.barred[idx(side.other())] = true;
             }
+            Event::DrawClaim {
+                side,
+                valid: false,
+                added_ms,
+                ..
+            } => {
+                // 002 art. 9.5(b): the opponent gets the time.
+                let opp = side.other();
+                let left = self.clock.remaining(opp, at);
+                self.clock
+                    .set_remaining(opp, left + Duration::from_millis(*added_ms), at)
+                    .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
+            }
+            Event::DrawClaim { .. } => {}
             Event::Result { outcome, .. } => {
                 self.game.declare(*outcome);
                 self.result = Some(*outcome);
@@ -633,7 +649,7 @@ impl Table {
                 for c in [Color::White, Color::Black] {
                     let _ = self.clock.set_moves(c, self.game.moves_made(c), at);
                 }
-                let _ = self.clock.set_turn(self.game.position().turn(), at);
+                let _ = self.clock.set_turn(self.game.turn(), at);
             }
             Event::Start(_) => anyhow::bail!("a second game start"),
             // A checkpoint: the clock ran up to here. Nothing to apply (the
@@ -675,10 +691,10 @@ impl Table {
         };
         let outcome = self.game.outcome();
         StateView {
-            variant: self.game.variant().to_string(),
-            fen: self.game.position().to_fen(),
+            variant: self.game.kind().name().to_owned(),
+            fen: self.game.fen(),
             ply: self.game.ply() as u32,
-            turn: self.game.position().turn(),
+            turn: self.game.turn(),
             moves: self.game.move_texts(),
             clocks: ClocksView {
                 white: side(Color::White),
@@ -691,7 +707,7 @@ impl Table {
                 white: board(Color::White),
                 black: board(Color::Black),
             },
-            result: outcome.map(|o| o.pdn_result().to_owned()),
+            result: outcome.map(|o| self.game.result_text(Some(o)).to_owned()),
             outcome,
             draw_offer: self.draw_offer,
             t_ms: at.as_millis(),
@@ -708,11 +724,10 @@ impl Table {
     pub fn status(&self, at: GameTime) -> StatusInfo {
         let ply = self.game.ply();
         StatusInfo {
-            last_move: ply.checked_sub(1).and_then(|i| {
-                let before = self.game.position_at(i)?;
-                Some(notation::write_move(before, &self.game.moves()[i]))
-            }),
-            to_move: self.game.position().turn(),
+            last_move: ply
+                .checked_sub(1)
+                .and_then(|_| self.game.move_texts().pop()),
+            to_move: self.game.turn(),
             white_clock: Some(self.clock.remaining(Color::White, at)),
             black_clock: Some(self.clock.remaining(Color::Black, at)),
             white_behind: self.behind(Color::White),
@@ -725,7 +740,7 @@ impl Table {
 #[must_use]
 pub fn start_info(setup: &GameSetup) -> StartInfo {
     StartInfo {
-        variant: setup.start.variant().to_string(),
+        variant: setup.start.kind().name().to_owned(),
         fen: setup.start.to_fen(),
         control: setup.control.to_string(),
         warnings_s: setup.warnings.iter().map(Duration::as_secs).collect(),
@@ -743,7 +758,7 @@ pub fn start_info(setup: &GameSetup) -> StartInfo {
 pub struct Session {
     table: Table,
     journal: JournalWriter,
-    announcer: Announcer,
+    words: GameWords,
     msgs: Messages,
     blind: Blind,
     out: Outputs,
@@ -753,7 +768,7 @@ pub struct Session {
     /// What was said while handling the current request.
     said: Vec<String>,
     /// The last braille update sent (clocks to the second), to skip repeats.
-    last_braille: Option<(Position, StatusInfo)>,
+    last_braille: Option<(AnyPosition, StatusInfo)>,
     /// Voice input, when it listens.
     voice: Option<crate::voice::VoiceLink>,
     /// The last thing said (for the spoken "repeat").
@@ -784,7 +799,7 @@ impl Session {
             .map_err(|e| anyhow::anyhow!("cannot create the journal {}: {e}", journal.display()))?;
         writer.append(0, Event::Start(info))?;
         let mut s = Session::with(table, writer, 0, out);
-        s.announce(s.announcer.turn(s.table.game.position().turn()));
+        s.announce(s.words.draughts.turn(s.table.game.turn()));
         s.refresh();
         Ok(s)
     }
@@ -824,11 +839,11 @@ impl Session {
         }
         let g = &s.table.game;
         let made = g.moves_made(Color::White).max(g.moves_made(Color::Black));
-        s.announce(s.announcer.resumed(made, g.position().turn()));
+        s.announce(s.words.draughts.resumed(made, g.turn()));
         if s.table.result.is_none() {
-            s.announce(s.announcer.clock_stopped());
+            s.announce(s.words.draughts.clock_stopped());
         } else if let Some(o) = s.table.game.outcome() {
-            s.announce(s.announcer.game_over(s.table.game.variant(), &o));
+            s.announce(s.words.game_over(&s.table.game, &o));
         }
         s.refresh();
         Ok(s)
@@ -843,7 +858,10 @@ impl Session {
             _ => Blind::White,
         };
         Session {
-            announcer: Announcer::new(book.clone(), AnnounceOptions::default()),
+            words: GameWords::new(
+                Announcer::new(book.clone(), AnnounceOptions::default()),
+                &table.info.lang,
+            ),
             msgs: Messages::new(book),
             blind,
             table,
@@ -861,14 +879,16 @@ impl Session {
     /// Speaks with this phrasebook from now on (`--phrasebook`: the same
     /// words tandem listens for).
     pub fn set_phrasebook(&mut self, book: Phrasebook) {
-        self.announcer = Announcer::new(book.clone(), AnnounceOptions::default());
+        self.words.draughts = Announcer::new(book.clone(), AnnounceOptions::default());
         self.msgs = Messages::new(book);
     }
 
     /// Connects voice input: the voice thread hears in the current position
     /// and is told every new one.
     pub fn set_voice(&mut self, mut link: crate::voice::VoiceLink) {
-        link.position(self.table.game.ply() as u32, *self.table.game.position());
+        if let Some(g) = self.table.game.draughts() {
+            link.position(g.ply() as u32, *g.position());
+        }
         self.voice = Some(link);
     }
 
@@ -987,19 +1007,16 @@ impl Session {
             let secs = |d: Option<Duration>| d.map(|d| Duration::from_secs(d.as_secs()));
             status.white_clock = secs(status.white_clock);
             status.black_clock = secs(status.black_clock);
-            let update = (*self.table.game.position(), status);
+            let update = (self.table.game.position(), status);
             if self.last_braille.as_ref() != Some(&update) {
-                let _ = b.send(DriverInput::Update {
-                    position: update.0,
-                    status: update.1.clone(),
-                });
+                let _ = b.send(braille_update(&update.0, &update.1));
                 self.last_braille = Some(update);
             }
         }
         let _ = self.out.notices.send(Notice::State(Box::new(self.view())));
         // Voice input listens for the legal moves of the new position.
-        if let Some(v) = self.voice.as_mut() {
-            v.position(self.table.game.ply() as u32, *self.table.game.position());
+        if let (Some(v), Some(g)) = (self.voice.as_mut(), self.table.game.draughts()) {
+            v.position(g.ply() as u32, *g.position());
         }
     }
 
@@ -1108,15 +1125,13 @@ impl Session {
             }
             match e.kind {
                 ClockEventKind::Warning(left) => {
-                    self.announce(self.announcer.low_time(e.side, left));
+                    self.announce(self.words.draughts.low_time(e.side, left));
                 }
                 ClockEventKind::Flag => {
                     // 001 ch. VIII 4.1.4: the flag fall is claimed and recorded.
-                    self.announce(self.announcer.flag_fall(e.side));
-                    self.finish(Outcome::Win {
-                        winner: e.side.other(),
-                        reason: WinReason::Time,
-                    });
+                    self.announce(self.words.draughts.flag_fall(e.side));
+                    let o = self.table.game.flag_outcome(e.side);
+                    self.finish(o);
                 }
                 _ => {}
             }
@@ -1133,9 +1148,7 @@ impl Session {
             outcome,
         }) {
             Ok(_) => {
-                let u = self
-                    .announcer
-                    .game_over(self.table.game.variant(), &outcome);
+                let u = self.words.game_over(&self.table.game, &outcome);
                 self.announce(u);
             }
             Err(e) => tracing::error!("journal: {e}"),
@@ -1159,20 +1172,15 @@ impl Session {
             }
             Cmd::Clock => {
                 let r = self.clock_report();
-                self.announce(self.announcer.on_clock(&r));
+                self.announce(self.words.draughts.on_clock(&r));
                 self.ok()
             }
             Cmd::Position => {
-                self.announce(self.announcer.describe_position(self.table.game.position()));
+                self.announce(self.words.describe_position(&self.table.game));
                 self.ok()
             }
             Cmd::Last => {
-                let g = &self.table.game;
-                let last = g
-                    .ply()
-                    .checked_sub(1)
-                    .and_then(|i| Some((*g.position_at(i)?, g.moves()[i])));
-                self.announce(self.announcer.last_move(last.as_ref().map(|(p, m)| (p, m))));
+                self.announce(self.words.last_move(&self.table.game));
                 self.ok()
             }
             Cmd::State => Reply {
@@ -1187,10 +1195,10 @@ impl Session {
             Cmd::Resign(side) => {
                 if let Some(o) = self.table.game.outcome() {
                     let _ = o;
-                    let u = self.announcer.game_over_refusal();
+                    let u = self.words.draughts.game_over_refusal();
                     return self.refuse(source, "resign", "the game is over".into(), u);
                 }
-                let side = side.unwrap_or_else(|| self.table.game.position().turn());
+                let side = side.unwrap_or_else(|| self.table.game.turn());
                 self.finish(Outcome::Win {
                     winner: side.other(),
                     reason: WinReason::Resignation,
@@ -1211,7 +1219,7 @@ impl Session {
                 self.ok()
             }
             Cmd::Help => {
-                self.announce(self.announcer.help());
+                self.announce(self.words.help(&self.table.game));
                 self.ok()
             }
             Cmd::ClockSet(side, secs) => self.clock_set(side, secs, source),
@@ -1242,20 +1250,18 @@ impl Session {
         } else if b > 0 && w == 0 {
             Color::Black
         } else {
-            self.table.game.position().turn()
+            self.table.game.turn()
         }
     }
 
     fn tell_missing(&mut self, side: Color) {
         let behind = self.table.behind(side);
         if behind == 0 {
-            self.announce(self.announcer.boards_in_sync());
+            self.announce(self.words.boards_in_sync(&self.table.game));
             return;
         }
         let at = self.table.boards[idx(side)] as usize;
-        let g = &self.table.game;
-        if let (Some(before), Some(m)) = (g.position_at(at), g.moves().get(at)) {
-            let u = self.announcer.board_behind(behind, before, m);
+        if let Some(u) = self.words.board_behind(&self.table.game, at, behind) {
             self.announce(u);
         }
     }
@@ -1273,13 +1279,13 @@ impl Session {
             black: side(Color::Black),
             // 001 ch. VIII 5.1: the number of moves made.
             moves_made: g.moves_made(Color::White).max(g.moves_made(Color::Black)),
-            moves_to_control: c.moves_to_control(g.position().turn()),
+            moves_to_control: c.moves_to_control(g.turn()),
         }
     }
 
     fn play(&mut self, text: &str, source: Source) -> Reply {
         if let Some(o) = self.table.game.outcome() {
-            let u = self.announcer.game_over_refusal();
+            let u = self.words.draughts.game_over_refusal();
             return self.refuse(
                 source,
                 text,
@@ -1290,15 +1296,11 @@ impl Session {
         if self.table.clock.is_paused() {
             return self.refuse_msg(source, text, &Msg::ClockStoppedRefusal);
         }
-        let before = *self.table.game.position();
-        let m = match notation::resolve(&before, text) {
-            Ok(m) => m,
-            Err(e) => {
-                let u = self.announcer.on_rejected(&before, text, &e);
-                return self.refuse(source, text, e.to_string(), u);
-            }
+        let prepared = match self.table.game.prepare(text, &self.words) {
+            Ok(p) => p,
+            Err(r) => return self.refuse(source, text, r.reason, r.say),
         };
-        let side = before.turn();
+        let side = self.table.game.turn();
         // A move answers a pending offer from the opponent: no (001 ch. II 5.1).
         if self.table.draw_offer == Some(side.other()) {
             if let Err(e) = self.record(Event::DrawDeclined { side }) {
@@ -1314,14 +1316,14 @@ impl Session {
                     source,
                     text,
                     format!("clock: {e}"),
-                    self.announcer.not_understood(),
+                    self.words.draughts.not_understood(),
                 )
             }
         };
         let event = Event::Move {
             ply: self.table.game.ply() as u32 + 1,
             side,
-            text: notation::write_move(&before, &m),
+            text: prepared.text,
             input: text.to_owned(),
             source,
             move_ms: ms(press.move_time),
@@ -1333,7 +1335,7 @@ impl Session {
             tracing::error!("journal: {e}");
             return self.refuse_msg(source, text, &Msg::JournalFailed);
         }
-        self.announce(self.announcer.on_move(&before, &m));
+        self.announce(prepared.announce);
         for e in press
             .events
             .iter()
@@ -1343,17 +1345,14 @@ impl Session {
                 side: e.side,
                 at_ms: e.at.as_millis(),
             });
-            self.announce(self.announcer.flag_fall(e.side));
-            self.finish(Outcome::Win {
-                winner: e.side.other(),
-                reason: WinReason::Time,
-            });
+            self.announce(self.words.draughts.flag_fall(e.side));
+            self.finish(self.table.game.flag_outcome(e.side));
         }
         self.refresh();
         if let Some(o) = self.table.game.outcome() {
             self.finish(o);
-        } else if self.table.game.repetitions() == 2 {
-            self.announce(self.announcer.repetition_warning());
+        } else if let Some(u) = self.words.after_move(&self.table.game) {
+            self.announce(u);
         }
         self.ok()
     }
@@ -1371,7 +1370,7 @@ impl Session {
             );
         }
         if self.table.behind(Color::White) == 0 && self.table.behind(Color::Black) == 0 {
-            self.announce(self.announcer.boards_in_sync());
+            self.announce(self.words.boards_in_sync(&self.table.game));
         } else {
             let other = side.other();
             self.tell_missing(other);
@@ -1380,13 +1379,37 @@ impl Session {
     }
 
     fn mismatch(&mut self, board: Option<String>, source: Source) -> Reply {
-        let variant = self.table.game.variant();
+        match self.table.game.draughts().cloned() {
+            Some(g) => self.mismatch_draughts(&g, board, source),
+            None => self.mismatch_chess(board, source),
+        }
+    }
+
+    /// Stops the clock for a mismatch (001 ch. VIII 3.1, 002 annex E.4): the
+    /// arbiter corrects the boards.
+    fn stop_for_mismatch(&mut self) {
+        if self.table.clock.is_running() {
+            if let Err(e) = self.record(Event::Pause {
+                reason: "mismatch".into(),
+            }) {
+                tracing::error!("journal: {e}");
+            }
+        }
+    }
+
+    fn mismatch_draughts(
+        &mut self,
+        g: &tandem_rules::Game,
+        board: Option<String>,
+        source: Source,
+    ) -> Reply {
+        let variant = g.variant();
         // What the board shows: a whole position (PDN FEN, the side may be
         // left out) or the squares the blind player reads back one by one
         // from the tactile board ("28:w, 45:wk, 30:empty"; 001 ch. VIII 3.1).
         let read = match board
             .as_deref()
-            .map(|b| read_board(variant, b, self.table.game.position().turn()))
+            .map(|b| read_board(variant, b, g.position().turn()))
         {
             Some(Err(())) => {
                 let b = board.unwrap_or_default();
@@ -1395,7 +1418,7 @@ impl Session {
             Some(Ok(r)) => Some(r),
             None => None,
         };
-        let current = *self.table.game.position();
+        let current = *g.position();
         let diffs = read.as_ref().map(|r| board_diffs(&current, r));
         if let Some(r) = &read {
             if diffs.as_ref().is_some_and(Vec::is_empty) {
@@ -1404,7 +1427,6 @@ impl Session {
             }
             // A whole board that shows an earlier position of the record is
             // only behind (a few squares read back cannot tell that).
-            let g = &self.table.game;
             if let Some(ply) = r
                 .complete
                 .then(|| {
@@ -1417,7 +1439,7 @@ impl Session {
             {
                 let (before, m) = (*g.position_at(ply).unwrap_or(&current), g.moves()[ply]);
                 let behind = (g.ply() - ply) as u32;
-                self.announce(self.announcer.board_behind(behind, &before, &m));
+                self.announce(self.words.draughts.board_behind(behind, &before, &m));
                 return self.ok();
             }
         }
@@ -1437,26 +1459,103 @@ impl Session {
             source,
             board_fen: read
                 .as_ref()
-                .and_then(readback_fen(variant, self.table.game.position().turn())),
+                .and_then(readback_fen(variant, g.position().turn())),
             diffs: texts,
         }) {
             tracing::error!("journal: {e}");
         }
-        // 001 ch. VIII 3.1: stop the clock; the arbiter corrects the boards.
-        if self.table.clock.is_running() {
-            if let Err(e) = self.record(Event::Pause {
-                reason: "mismatch".into(),
-            }) {
-                tracing::error!("journal: {e}");
-            }
-        }
+        self.stop_for_mismatch();
         let u = self
-            .announcer
+            .words
+            .draughts
             .boards_differ(variant, diffs.as_deref().unwrap_or(&[]));
         self.announce(u);
         if diffs.is_none() {
             // Help to find the difference: the record's position, read out.
-            self.announce(self.announcer.describe_position(&current));
+            self.announce(self.words.draughts.describe_position(&current));
+        }
+        self.ok()
+    }
+
+    /// A chess board that differs from the record (002 annex E.4, art. 7.5):
+    /// what the blind player reads back, as a FEN or square by square
+    /// (`e4:P, e5:empty`), compared with the record's position.
+    fn mismatch_chess(&mut self, board: Option<String>, source: Source) -> Reply {
+        use tandem_rules::chess::arbiter::{compare_chess_readback, parse_chess_readback};
+        use tandem_rules::chess::shakmaty::Board;
+        let Some(g) = self.table.game.chess().cloned() else {
+            return self.refuse_msg(source, "mismatch", &Msg::UnknownCommand("mismatch".into()));
+        };
+        let read = match board.as_deref().map(parse_chess_readback) {
+            Some(Err(_)) => {
+                let b = board.unwrap_or_default();
+                return self.refuse_msg(source, &b, &Msg::BoardNotRead(b.clone()));
+            }
+            Some(Ok(r)) => Some(r),
+            None => None,
+        };
+        let current = g.position().clone();
+        let diffs = read.as_ref().map(|r| compare_chess_readback(&current, r));
+        if let Some(r) = &read {
+            if diffs.as_ref().is_some_and(Vec::is_empty) {
+                self.say_msg(Priority::Next, Kind::Sync, &Msg::BoardMatches);
+                return self.ok();
+            }
+            // A whole board that shows an earlier position of the record is
+            // only behind.
+            if let Some(ply) = r
+                .complete
+                .then(|| {
+                    (0..g.ply()).rev().find(|&i| {
+                        g.position_at(i)
+                            .is_some_and(|q| compare_chess_readback(q, r).is_empty())
+                    })
+                })
+                .flatten()
+            {
+                let behind = (g.ply() - ply) as u32;
+                if let Some(u) = self.words.board_behind(&self.table.game, ply, behind) {
+                    self.announce(u);
+                }
+                return self.ok();
+            }
+        }
+        let name = |p: Option<tandem_rules::chess::shakmaty::Piece>| {
+            p.map_or_else(
+                || "empty".to_owned(),
+                |p| format!("{} {}", p.color, format!("{:?}", p.role).to_lowercase()),
+            )
+        };
+        let texts: Vec<String> = diffs
+            .iter()
+            .flatten()
+            .map(|d| format!("{}: record {}, board {}", d.square, name(d.a), name(d.b)))
+            .collect();
+        let board_fen = read.as_ref().filter(|r| r.complete).map(|r| {
+            let mut b = Board::empty();
+            for &(sq, p) in &r.squares {
+                if let Some(p) = p {
+                    b.set_piece_at(sq, p);
+                }
+            }
+            b.to_string()
+        });
+        if let Err(e) = self.record(Event::Mismatch {
+            source,
+            board_fen,
+            diffs: texts,
+        }) {
+            tracing::error!("journal: {e}");
+        }
+        self.stop_for_mismatch();
+        let u = self
+            .words
+            .chess
+            .boards_differ(diffs.as_deref().unwrap_or(&[]));
+        self.announce(u);
+        if diffs.is_none() {
+            // Help to find the difference: the record's position, read out.
+            self.announce(self.words.chess.describe_position(&current));
         }
         self.ok()
     }
@@ -1499,7 +1598,7 @@ impl Session {
             return self.refuse_msg(source, &input, &Msg::JournalFailed);
         }
         self.say_msg(Priority::Next, Kind::Sync, &Msg::TakenBack(plies));
-        self.announce(self.announcer.turn(self.table.game.position().turn()));
+        self.announce(self.words.draughts.turn(self.table.game.turn()));
         self.refresh();
         self.ok()
     }
@@ -1519,7 +1618,7 @@ impl Session {
                     .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
             );
         }
-        self.announce(self.announcer.clock_stopped());
+        self.announce(self.words.draughts.clock_stopped());
         self.ok()
     }
 
@@ -1537,17 +1636,17 @@ impl Session {
             );
         }
         self.say_msg(Priority::Next, Kind::Clock, &Msg::ClockRunning);
-        self.announce(self.announcer.turn(self.table.game.position().turn()));
+        self.announce(self.words.draughts.turn(self.table.game.turn()));
         self.ok()
     }
 
     fn draw(&mut self, what: DrawCmd, side: Option<Color>, source: Source) -> Reply {
         let input = format!("draw {what:?}").to_lowercase();
         if self.table.game.outcome().is_some() {
-            let u = self.announcer.game_over_refusal();
+            let u = self.words.draughts.game_over_refusal();
             return self.refuse(source, &input, "the game is over".into(), u);
         }
-        let turn = self.table.game.position().turn();
+        let turn = self.table.game.turn();
         match what {
             DrawCmd::Offer => {
                 // 001 ch. II 5.1: on one's own time, right after one's own move.
@@ -1557,10 +1656,12 @@ impl Session {
                     return self.refuse_msg(source, &input, &Msg::DrawNotYourTime);
                 }
                 if !g.may_offer_draw(side) {
-                    let n = g.variant().draw_offer_min_moves();
+                    let n = g.draw_offer_min_moves();
                     return self.refuse_msg(source, &input, &Msg::DrawTooEarly(n));
                 }
-                if self.table.barred[idx(side)] {
+                // Chess has no such bar (002 art. 9.1: only repeated offers
+                // that annoy, the arbiter's call).
+                if self.table.barred[idx(side)] && !g.is_chess() {
                     return self.refuse_msg(source, &input, &Msg::DrawBarred);
                 }
                 if self.table.draw_offer.is_some() {
@@ -1578,6 +1679,7 @@ impl Session {
                 self.say_msg(Priority::Next, Kind::Draw, &Msg::DrawOffered(side));
                 self.ok()
             }
+            DrawCmd::Claim => self.claim_draw(side.unwrap_or(turn), source),
             DrawCmd::Accept | DrawCmd::Decline => {
                 let answerer = side.unwrap_or(turn);
                 if self.table.draw_offer != Some(answerer.other()) {
@@ -1596,6 +1698,42 @@ impl Session {
                 self.ok()
             }
         }
+    }
+
+    /// Chess: the player on move claims a draw by repetition or fifty moves
+    /// (002 art. 9.2, 9.3). A correct claim ends the game (9.5(a)); an
+    /// incorrect one gives the opponent three minutes and play goes on
+    /// (9.5(b)). Draughts draws come by themselves (001 ch. I 6): nothing
+    /// to claim.
+    fn claim_draw(&mut self, side: Color, source: Source) -> Reply {
+        let input = "draw claim";
+        if !self.table.game.is_chess() {
+            let u = self.words.chess.no_claim();
+            return self.refuse(source, input, "draughts draws need no claim".into(), u);
+        }
+        if side != self.table.game.turn() {
+            return self.refuse_msg(source, input, &Msg::DrawNotYourTime);
+        }
+        let reason = self.table.game.claimable_draw();
+        let added_ms = if reason.is_some() {
+            0
+        } else {
+            CLAIM_PENALTY_MS
+        };
+        if let Err(e) = self.record(Event::DrawClaim {
+            side,
+            valid: reason.is_some(),
+            reason,
+            added_ms,
+        }) {
+            tracing::error!("journal: {e}");
+            return self.refuse_msg(source, input, &Msg::JournalFailed);
+        }
+        match reason {
+            Some(reason) => self.finish(Outcome::Draw { reason }),
+            None => self.announce(self.words.chess.claim_wrong(added_ms / 60_000)),
+        }
+        self.ok()
     }
 
     /// Runs the actor until shutdown or until every handle is dropped.
@@ -1658,14 +1796,14 @@ impl Session {
 /// on exactly as typed input is.
 impl Session {
     fn say_voice(&mut self, m: &crate::voice::VoiceMsg) {
-        let lang = self.announcer.phrasebook().language().to_owned();
+        let lang = self.words.draughts.phrasebook().language().to_owned();
         self.announce(m.utter(&lang));
     }
 
     fn listen(&mut self, source: Source) -> Reply {
         use crate::voice::VoiceMsg;
         let Some(v) = self.voice.as_mut().filter(|v| v.alive) else {
-            let lang = self.announcer.phrasebook().language().to_owned();
+            let lang = self.words.draughts.phrasebook().language().to_owned();
             let u = VoiceMsg::VoiceOff.utter(&lang);
             return self.refuse(source, "listen", "voice input is off".into(), u);
         };
@@ -1727,7 +1865,10 @@ impl Session {
     }
 
     fn resync_voice(&mut self) {
-        let (ply, pos) = (self.table.game.ply() as u32, *self.table.game.position());
+        let Some(g) = self.table.game.draughts() else {
+            return;
+        };
+        let (ply, pos) = (g.ply() as u32, *g.position());
         if let Some(v) = self.voice.as_mut() {
             v.reset(ply, pos);
         }
@@ -1736,7 +1877,11 @@ impl Session {
     fn spoken(&mut self, s: crate::voice::Spoken) {
         use crate::voice::{action_name, command_for, heard_fields, SpokenCmd, VoiceMsg};
         use tandem_speech::listen::Action;
-        let g = &self.table.game;
+        // Voice input listens for draughts moves (the session starts it only
+        // for a draughts game).
+        let Some(g) = self.table.game.draughts() else {
+            return;
+        };
         let (ply, pos) = (g.ply() as u32, *g.position());
         let turn = pos.turn();
         // The blind player speaks; when both are, the side to move does.
@@ -1776,15 +1921,15 @@ impl Session {
         }
         match decision {
             "stale" => {
-                self.announce(self.announcer.not_understood());
+                self.announce(self.words.draughts.not_understood());
                 return self.resync_voice();
             }
             "not-your-move" => {
-                self.announce(self.announcer.turn(turn));
+                self.announce(self.words.draughts.turn(turn));
                 return self.resync_voice();
             }
             "game-over" => {
-                self.announce(self.announcer.game_over_refusal());
+                self.announce(self.words.draughts.game_over_refusal());
                 return self.resync_voice();
             }
             _ => {}
@@ -1792,7 +1937,7 @@ impl Session {
         match s.decision.action {
             // Played exactly as a typed move: resolved, checked, journaled, announced.
             Action::Play(m) => {
-                let text = notation::write_move(&pos, &m);
+                let text = tandem_rules::notation::write_move(&pos, &m);
                 let _ = self.handle(Cmd::Move(text), Source::Spoken);
             }
             Action::Command(c, square) => {
@@ -1802,29 +1947,43 @@ impl Session {
                     }
                     SpokenCmd::Repeat => match self.last_said.clone() {
                         Some(u) => self.announce(u),
-                        None => self.announce(self.announcer.not_understood()),
+                        None => self.announce(self.words.draughts.not_understood()),
                     },
                     SpokenCmd::Square(sq) => {
-                        self.announce(self.announcer.describe_square(&pos, sq));
+                        self.announce(self.words.draughts.describe_square(&pos, sq));
                     }
                     SpokenCmd::NothingToConfirm => self.say_voice(&VoiceMsg::NothingToConfirm),
-                    SpokenCmd::Cancelled => self.announce(self.announcer.cancelled()),
-                    SpokenCmd::NotUnderstood => self.announce(self.announcer.not_understood()),
+                    SpokenCmd::Cancelled => self.announce(self.words.draughts.cancelled()),
+                    SpokenCmd::NotUnderstood => self.announce(self.words.draughts.not_understood()),
                 }
             }
             // An illegal move is refused with the rules engine's reason, as typed.
             Action::Refuse { text, error } => {
                 let u = s
                     .reply
-                    .unwrap_or_else(|| self.announcer.on_rejected(&pos, &text, &error));
+                    .unwrap_or_else(|| self.words.draughts.on_rejected(&pos, &text, &error));
                 let _ = self.refuse(Source::Spoken, &text, error.to_string(), u);
             }
             // Read-backs, "which capture?", "cancelled", "say again".
             _ => match s.reply {
                 Some(u) => self.announce(u),
-                None => self.announce(self.announcer.not_understood()),
+                None => self.announce(self.words.draughts.not_understood()),
             },
         }
+    }
+}
+
+/// What the braille driver shows for a position.
+fn braille_update(pos: &AnyPosition, status: &StatusInfo) -> DriverInput {
+    match pos {
+        AnyPosition::Draughts(p) => DriverInput::Update {
+            position: *p,
+            status: status.clone(),
+        },
+        AnyPosition::Chess(p) => DriverInput::Board {
+            board: tandem_braille::Board::Chess((**p).clone()),
+            status: status.clone(),
+        },
     }
 }
 

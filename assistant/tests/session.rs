@@ -40,7 +40,7 @@ fn fixture() -> Fixture {
 
 fn setup(variant: Variant, control: &str) -> GameSetup {
     GameSetup {
-        start: Position::start(variant),
+        start: tandem::game::AnyPosition::Draughts(Position::start(variant)),
         control: TimeControl::lookup(control).unwrap(),
         warnings: DEFAULT_WARNINGS.to_vec(),
         white: Some("Alice".into()),

@@ -39,7 +39,7 @@ fn start() -> Table {
         notices,
     };
     let setup = GameSetup {
-        start: Position::start(Variant::International),
+        start: tandem::game::AnyPosition::Draughts(Position::start(Variant::International)),
         control: TimeControl::lookup("90m").unwrap(),
         warnings: DEFAULT_WARNINGS.to_vec(),
         white: None,

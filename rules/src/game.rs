@@ -105,6 +105,9 @@ pub enum DrawReason {
     DeadPosition,
     /// Chess (002 art. 9.3): the 50-move rule, claimed.
     FiftyMoves,
+    /// Chess (002 art. 6.9): a flag fell, but the opponent cannot checkmate
+    /// by any series of legal moves.
+    FlagNoMate,
 }
 
 /// A draw rule that is counting, with what players ask: how many moves are left.

@@ -72,6 +72,7 @@ pub const CHESS_TEMPLATES: &[(&str, &[&str])] = &[
     ("end.flag_white", &[]),
     ("end.flag_black", &[]),
     ("end.agreed", &[]),
+    ("end.flag_no_mate", &[]),
     ("table.last", &["move"]),
     ("table.no_last", &[]),
     ("table.behind_one", &["move"]),
@@ -85,11 +86,11 @@ pub const CHESS_TEMPLATES: &[(&str, &[&str])] = &[
     ("table.claim_wrong", &["minutes"]),
     ("table.no_claim", &[]),
     ("table.help", &[]),
-];
     ("arbiter.differ", &[]),
     ("arbiter.differ_square", &["square", "expected", "actual"]),
     ("arbiter.fix_remove", &["piece", "square"]),
     ("arbiter.fix_put", &["piece", "square"]),
+];
 
 /// The piece-name tables, each with a name for every role.
 pub const PIECE_FORMS: &[&str] = &[
@@ -730,6 +731,7 @@ impl ChessAnnouncer {
                     DrawReason::DeadPosition => Some("end.dead_position"),
                     DrawReason::Repetition => Some("end.repetition"),
                     DrawReason::FiftyMoves => Some("end.fifty_moves"),
+                    DrawReason::FlagNoMate => Some("end.flag_no_mate"),
                     DrawReason::Agreement => Some("end.agreed"),
                     _ => None,
                 };
@@ -878,8 +880,6 @@ impl ChessAnnouncer {
     }
 }
 
-#[cfg(test)]
-mod tests {
 /// The arbiter's words (002 annex E.7-E.8): boards that differ and what to
 /// do on a board to correct it, square by square.
 impl ChessAnnouncer {
@@ -962,6 +962,8 @@ impl ChessAnnouncer {
     }
 }
 
+#[cfg(test)]
+mod tests {
     use super::*;
     use tandem_rules::chess::{resolve, start};
 

@@ -7,60 +7,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use tandem_rules::{perft, perft_divide, Position, Variant};
+use tandem_rules::{perft, perft_divide, Position};
 
 use crate::cmd::notation_of;
 
-/// The game a command works on: a draughts variant or chess (FIDE annex E).
-/// Chess is kept out of [`Variant`], whose matches are all draughts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameKind {
-    /// International or 64-square draughts.
-    Draughts(Variant),
-    /// Chess.
-    Chess,
-}
-
-impl GameKind {
-    /// The name on the command line and in JSON.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Draughts(v) => v.name(),
-            GameKind::Chess => "chess",
-        }
-    }
-}
-
-/// An unknown `--variant` value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseGameKindError(pub String);
-
-impl std::fmt::Display for ParseGameKindError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "unknown variant {:?} (expected international, sixty-four or chess)",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for ParseGameKindError {}
-
-impl std::str::FromStr for GameKind {
-    type Err = ParseGameKindError;
-
-    fn from_str(s: &str) -> Result<GameKind, ParseGameKindError> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "chess" | "szachy" | "fide" => Ok(GameKind::Chess),
-            _ => s
-                .parse::<Variant>()
-                .map(GameKind::Draughts)
-                .map_err(|_| ParseGameKindError(s.to_owned())),
-        }
-    }
-}
+pub use crate::game::{GameKind, ParseGameKindError};
 
 /// Arguments of `tandem perft`.
 #[derive(Debug, clap::Args)]

@@ -11,6 +11,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::config::{BrailleChoice, Config, RawConfig, SpeechChoice};
 use crate::control::server::{ArbiterSecret, ControlSocket};
+use crate::game::{AnyPosition, GameKind};
 use crate::journal::Source;
 use crate::messages::Messages;
 use crate::session::{Blind, Cmd, Outputs, Session};
@@ -121,6 +122,11 @@ impl Args {
     }
 }
 
+/// Voice input in the daemon listens for draughts moves only (so far).
+const VOICE_CHESS: &str = "--voice-model: tandem play listens for draughts moves only; \
+     for chess, type moves, use the braille keys or the control socket \
+     (`tandem hear --variant chess` understands spoken chess moves)";
+
 /// Runs `tandem play`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _ = tracing_subscriber::fmt()
@@ -148,6 +154,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = Config::from_raw(file.overlay(args.raw()))?;
     let arbiter = arbiter_secret(args.arbiter_secret_file.as_deref())?;
     if let Some(v) = &config.voice {
+        if matches!(config.setup.start, AnyPosition::Chess(_)) && args.resume.is_none() {
+            anyhow::bail!("{VOICE_CHESS}");
+        }
         if !cfg!(feature = "vosk") {
             anyhow::bail!(
                 "--voice-model {}: this tandem was built without speech recognition; \
@@ -197,13 +206,17 @@ async fn serve(
     let socket = ControlSocket::bind(&config.socket)?.with_arbiter(arbiter);
     let (speech_tx, speech_rx) = mpsc::unbounded_channel();
     let (notices, _) = broadcast::channel(crate::control::EVENT_QUEUE);
-    let start = config.setup.start;
+    let start = config.setup.start.clone();
+    let turn = start.turn();
     let mut braille = crate::outputs::braille(
         config.braille,
         config.brlapi_host.clone(),
         config.headless,
-        start,
-        tandem_braille::StatusInfo::new(start.turn()),
+        match start {
+            AnyPosition::Draughts(p) => tandem_braille::Board::Draughts(p),
+            AnyPosition::Chess(p) => tandem_braille::Board::Chess(*p),
+        },
+        tandem_braille::StatusInfo::new(turn),
     );
     let out = Outputs {
         speech: speech_tx,
@@ -236,7 +249,9 @@ async fn serve(
             let (tx, rx) = std::sync::mpsc::channel();
             session.set_voice(crate::voice::VoiceLink::new(tx, v.push_to_talk));
             let lang = session.table().info.lang.clone();
-            let g = &session.table().game;
+            let Some(g) = session.table().game.draughts() else {
+                anyhow::bail!("{VOICE_CHESS}");
+            };
             let setup = crate::voice::VoiceSetup {
                 config: v.clone(),
                 book: book.clone().unwrap_or_else(|| {
@@ -254,7 +269,11 @@ async fn serve(
         Some(b) => b.language().to_owned(),
         None => session.table().info.lang.clone(),
     };
-    let variant = session.table().game.variant();
+    // The square names of draughts routing keys (chess routing gives move text).
+    let variant = match session.table().game.kind() {
+        GameKind::Draughts(v) => v,
+        GameKind::Chess => tandem_rules::Variant::International,
+    };
     let blind_side = match session.table().info.blind.as_str() {
         "white" => Some(tandem_rules::Color::White),
         "black" => Some(tandem_rules::Color::Black),

@@ -106,7 +106,12 @@ pub fn to_cmd(cmd: &str, arg: Option<&str>) -> Result<Cmd, String> {
                 "offer" => DrawCmd::Offer,
                 "accept" => DrawCmd::Accept,
                 "decline" => DrawCmd::Decline,
-                _ => return Err(format!("draw needs offer, accept or decline (got {a:?})")),
+                "claim" => DrawCmd::Claim,
+                _ => {
+                    return Err(format!(
+                        "draw needs offer, accept, decline or claim (got {a:?})"
+                    ))
+                }
             };
             Cmd::Draw(what, side(Some(who))?)
         }
