@@ -34,9 +34,12 @@ use tandem_rules::arbiter::{
 use tandem_rules::game::PlayError;
 use tandem_rules::pdn::parse_pdn;
 use tandem_rules::{Color, Piece, Position, Role, TimeControl, Variant};
+use tandem_speech::chess::FileStyle;
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareStyle, Value};
 
 use crate::cmd::say::Lang;
+
+mod chess_arbiter;
 use crate::journal::{Event, Journal, Source};
 
 /// Arguments of `tandem arbiter`.
@@ -70,9 +73,10 @@ pub struct ReconcileArgs {
     /// The second record, in any of the same forms.
     #[arg(value_name = "B")]
     pub b: PathBuf,
-    /// international or sixty-four (default: from the records, else international).
+    /// international, sixty-four or chess (default: from the records: a
+    /// `.pgn` file, a chess journal or SAN moves are chess; else international).
     #[arg(long)]
-    pub variant: Option<Variant>,
+    pub variant: Option<GameArg>,
     /// The start position as PDN FEN (default: from the records, else the initial position).
     #[arg(long)]
     pub fen: Option<String>,
@@ -82,6 +86,9 @@ pub struct ReconcileArgs {
     /// The language of the report and of the spoken reasons.
     #[arg(long, value_enum, default_value = "pl")]
     pub lang: Lang,
+    /// Chess: how files are spoken (names: Anna … Hektor, 002 annex E.2.1; letters).
+    #[arg(long, value_enum, default_value = "names")]
+    pub files: Files,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -90,21 +97,66 @@ pub struct ReconcileArgs {
 /// Arguments of `tandem arbiter diff`.
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
-    /// The right position (the record's), as PDN FEN.
+    /// The right position (the record's), as PDN FEN or chess FEN.
     #[arg(value_name = "FEN_A")]
     pub a: String,
-    /// The board to correct, as PDN FEN.
+    /// The board to correct, as PDN FEN or chess FEN (or only its board part).
     #[arg(value_name = "FEN_B")]
     pub b: String,
-    /// international or sixty-four.
-    #[arg(long, default_value = "international")]
-    pub variant: Variant,
+    /// international, sixty-four or chess (default: chess for a chess FEN,
+    /// else international).
+    #[arg(long)]
+    pub variant: Option<GameArg>,
     /// The language of the instructions.
     #[arg(long, value_enum, default_value = "pl")]
     pub lang: Lang,
+    /// Chess: how files are spoken (names: Anna … Hektor, 002 annex E.2.1; letters).
+    #[arg(long, value_enum, default_value = "names")]
+    pub files: Files,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The game a record or position is of: a draughts variant or chess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameArg {
+    /// Draughts, in a variant.
+    Draughts(Variant),
+    /// Chess (002, FIDE Laws).
+    Chess,
+}
+
+impl std::str::FromStr for GameArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<GameArg, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "chess" | "szachy" | "standard" => Ok(GameArg::Chess),
+            other => other
+                .parse()
+                .map(GameArg::Draughts)
+                .map_err(|_| format!("{s:?} is not a game: international, sixty-four or chess")),
+        }
+    }
+}
+
+/// How chess files are spoken (`--files`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Files {
+    /// Anna, Bella, Cesar, … (002 annex E.2.1).
+    Names,
+    /// a, b, c, …
+    Letters,
+}
+
+impl Files {
+    fn style(self) -> FileStyle {
+        match self {
+            Files::Names => FileStyle::Names,
+            Files::Letters => FileStyle::Letters,
+        }
+    }
 }
 
 /// Arguments of `tandem arbiter announcements`.
@@ -169,6 +221,8 @@ impl Words {
 pub enum RecordFormat {
     /// PDN with tags.
     Pdn,
+    /// PGN with tags (chess).
+    Pgn,
     /// A tandem journal (JSON lines).
     Journal,
     /// A plain move list.
@@ -656,11 +710,24 @@ fn side_word(c: Color, w: Words) -> &'static str {
 // ------------------------------------------------------------- reconcile
 
 fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
-    let hint = args.variant.unwrap_or(Variant::International);
+    let chess = match args.variant {
+        Some(GameArg::Chess) => true,
+        Some(GameArg::Draughts(_)) => false,
+        None => {
+            chess_arbiter::is_chess_record(&args.a)? || chess_arbiter::is_chess_record(&args.b)?
+        }
+    };
+    if chess {
+        return chess_arbiter::run_reconcile(args);
+    }
+    let hint = match args.variant {
+        Some(GameArg::Draughts(v)) => v,
+        _ => Variant::International,
+    };
     let a = load_record(&args.a, hint)?;
     let b = load_record(&args.b, hint)?;
     let variant = match (args.variant, a.variant, b.variant) {
-        (Some(v), _, _) => v,
+        (Some(GameArg::Draughts(v)), _, _) => v,
         (None, Some(x), Some(y)) if x != y => bail!(
             "the records are of different variants: {} is {}, {} is {} (give --variant)",
             a.path.display(),
@@ -668,7 +735,7 @@ fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
             b.path.display(),
             y.name()
         ),
-        (None, x, y) => x.or(y).unwrap_or(Variant::International),
+        (Some(GameArg::Chess) | None, x, y) => x.or(y).unwrap_or(Variant::International),
     };
     let start = match (&args.fen, &a.fen, &b.fen) {
         (Some(f), _, _) => {
@@ -790,6 +857,7 @@ impl ReconcileReport {
         // Records.
         let fmt_name = |f: RecordFormat| match f {
             RecordFormat::Pdn => "PDN",
+            RecordFormat::Pgn => "PGN",
             RecordFormat::Journal => w.s("journal", "dziennik"),
             RecordFormat::List => w.s("move list", "lista posunięć"),
         };
@@ -871,7 +939,7 @@ impl ReconcileReport {
         }
 
         // Finding.
-        let finding = finding_text(&r.finding, r, w);
+        let finding = finding_text(&r.finding, &r.a.texts, &r.b.texts, w);
         if let Some(f) = &finding {
             let _ = writeln!(t, "{}: {f}", w.s("Looks like", "Wygląda na"));
         }
@@ -1116,13 +1184,15 @@ fn finding_json(f: &Finding) -> Json {
     serde_json::to_value(f).unwrap_or(Json::Null)
 }
 
-fn finding_text(f: &Finding, r: &Reconciliation, w: Words) -> Option<String> {
+fn finding_text(f: &Finding, a: &[String], b: &[String], w: Words) -> Option<String> {
     let text_at = |side: Side, ply: usize| {
-        r.record(side)
-            .texts
-            .get(ply - 1)
-            .cloned()
-            .unwrap_or_default()
+        match side {
+            Side::A => a,
+            Side::B => b,
+        }
+        .get(ply - 1)
+        .cloned()
+        .unwrap_or_default()
     };
     Some(match *f {
         Finding::Agree => return None,
@@ -1335,7 +1405,14 @@ fn capitalize(s: &str) -> String {
 }
 
 fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
-    let v = args.variant;
+    let v = match args.variant {
+        Some(GameArg::Draughts(v)) => v,
+        Some(GameArg::Chess) => return chess_arbiter::run_diff(args),
+        None if chess_arbiter::is_chess_fen(&args.a) || chess_arbiter::is_chess_fen(&args.b) => {
+            return chess_arbiter::run_diff(args)
+        }
+        None => Variant::International,
+    };
     let a =
         Position::from_fen(v, &args.a).with_context(|| format!("reading FEN_A {:?}", args.a))?;
     let b =

@@ -1,0 +1,859 @@
+//! `tandem arbiter reconcile` and `tandem arbiter diff` for chess (002
+//! annex E.7-E.8, art. 7.4-7.5): the same report, JSON fields and exit
+//! codes as for draughts, with chess records (PGN, SAN or UCI move lists, a
+//! tandem chess journal), chess FEN, an 8x8 diagram, the braille list view
+//! and the chess phrasebook's words. The logic is in
+//! [`tandem_rules::chess::arbiter`].
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use serde_json::{json, Value as Json};
+use tandem_braille::chess::ChessRenderer;
+use tandem_braille::{StatusInfo, View, Width};
+use tandem_rules::arbiter::Side;
+use tandem_rules::chess::arbiter::{
+    diff_boards, reconcile_chess, ChessDifference, ChessReconciliation, ChessRecordReplay,
+    ChessSquareChange,
+};
+use tandem_rules::chess::pgn::parse_pgn;
+use tandem_rules::chess::shakmaty::fen::Fen;
+use tandem_rules::chess::shakmaty::{
+    Board, Chess, Color as ShColor, Piece, Position as _, Rank, Role, Square,
+};
+use tandem_rules::chess::{from_fen, san, square_number, to_fen, ChessError};
+use tandem_rules::Color;
+use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook};
+
+use super::{
+    announcement_stats, announcements_text, clock, clocks_at, finding_json, finding_text,
+    is_journal, journal_moves, side_word, DiffArgs, LoadedRecord, ReconcileArgs, RecordFormat,
+    Words,
+};
+use crate::journal::Journal;
+
+fn color(c: ShColor) -> Color {
+    match c {
+        ShColor::White => Color::White,
+        ShColor::Black => Color::Black,
+    }
+}
+
+fn announcer(w: Words, files: super::Files) -> ChessAnnouncer {
+    let book = if w.pl {
+        ChessPhrasebook::polish()
+    } else {
+        ChessPhrasebook::english()
+    };
+    ChessAnnouncer::new(book, files.style())
+}
+
+// ---------------------------------------------------------------- detect
+
+/// Whether a text looks like chess: a FEN with ranks (`rnbqkbnr/pppp…`).
+#[must_use]
+pub fn is_chess_fen(text: &str) -> bool {
+    text.split_whitespace()
+        .next()
+        .is_some_and(|b| b.matches('/').count() == 7)
+}
+
+/// One move token of a chess record: SAN (`e4`, `Nf3`, `exd5`, `O-O`,
+/// `e8=Q+`) or UCI (`e2e4`, `e7e8q`); not draughts (`32-28`, `c3-d4`).
+fn is_chess_token(t: &str) -> bool {
+    let t = t.trim_end_matches(['+', '#', '!', '?']);
+    if matches!(t, "O-O" | "O-O-O" | "0-0" | "0-0-0") {
+        return true;
+    }
+    let b = t.as_bytes();
+    let sq = |i: usize| {
+        b.len() >= i + 2 && (b'a'..=b'h').contains(&b[i]) && (b'1'..=b'8').contains(&b[i + 1])
+    };
+    match b.first() {
+        // A piece move: Nf3, Nbd2, Rxe1, Qh4xe1.
+        Some(b'K' | b'Q' | b'R' | b'B' | b'N') => t.len() >= 3 && sq(t.len() - 2),
+        // A pawn move (e4, exd5, e8=Q) or UCI (e2e4, e7e8q).
+        Some(b'a'..=b'h') => {
+            let core = t.split('=').next().unwrap_or(t);
+            let core = core.as_bytes();
+            (core.len() == 2 && sq(0))
+                || (core.len() == 4 && core[1] == b'x' && sq(2))
+                || ((4..=5).contains(&core.len()) && sq(0) && sq(2))
+        }
+        _ => false,
+    }
+}
+
+/// Whether a record file is chess: a `.pgn` file, a tandem journal of a
+/// chess game, or moves that can only be chess (SAN such as `e4`, `Nf3`,
+/// `O-O`; UCI such as `e2e4`).
+///
+/// # Errors
+/// The file cannot be read.
+pub fn is_chess_record(path: &Path) -> anyhow::Result<bool> {
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+    {
+        return Ok(true);
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let text = text.trim_start_matches('\u{feff}');
+    if is_journal(text) {
+        return Ok(Journal::parse(&bytes)
+            .start()
+            .is_some_and(|s| s.variant.eq_ignore_ascii_case("chess")));
+    }
+    let games = parse_pgn(text);
+    let Some(g) = games.iter().find(|g| !g.moves.is_empty()) else {
+        return Ok(false);
+    };
+    if g.tag("GameType").is_some() {
+        return Ok(false); // PDN: draughts.
+    }
+    if g.tag("FEN").is_some_and(is_chess_fen) {
+        return Ok(true);
+    }
+    // `c3-d4` is 64-square draughts as well as chess: a chess record needs
+    // a move only chess writes.
+    let chess = g.moves.iter().filter(|m| is_chess_token(&m.text)).count();
+    let draughts_like = g
+        .moves
+        .iter()
+        .filter(|m| m.text.bytes().next().is_some_and(|c| c.is_ascii_digit()))
+        .count();
+    Ok(chess > 0 && draughts_like == 0)
+}
+
+// ---------------------------------------------------------------- records
+
+/// Reads a chess record: a tandem journal, PGN or a move list.
+fn load(path: &Path) -> anyhow::Result<LoadedRecord> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let text = text.trim_start_matches('\u{feff}');
+    if is_journal(text) {
+        let j = Journal::parse(&bytes);
+        let Some(start) = j.start() else {
+            bail!(
+                "{}: not a tandem journal (no game start on line 1)",
+                path.display()
+            );
+        };
+        if !start.variant.eq_ignore_ascii_case("chess") {
+            bail!(
+                "{}: a journal of {}, not of chess (give --variant)",
+                path.display(),
+                start.variant
+            );
+        }
+        let mut notes = Vec::new();
+        if let Some(bad) = &j.bad {
+            notes.push(format!(
+                "{}: journal chain broken at line {} ({}); read up to it",
+                path.display(),
+                bad.line,
+                bad.reason
+            ));
+        }
+        if let Some(t) = &j.torn {
+            notes.push(format!(
+                "{}: torn last line {} dropped ({})",
+                path.display(),
+                t.line,
+                t.reason
+            ));
+        }
+        return Ok(LoadedRecord {
+            path: path.to_owned(),
+            format: RecordFormat::Journal,
+            texts: journal_moves(&j),
+            variant: None,
+            fen: Some(start.fen.clone()),
+            journal: Some(j),
+            notes,
+        });
+    }
+    let has_tags = text.lines().any(|l| l.trim_start().starts_with('['));
+    let games: Vec<_> = parse_pgn(text)
+        .into_iter()
+        .filter(|g| !g.moves.is_empty())
+        .collect();
+    let game = match games.len() {
+        0 => bail!("{}: no moves found", path.display()),
+        1 => &games[0],
+        n => bail!(
+            "{}: holds {n} games; give each record as a file with one game",
+            path.display()
+        ),
+    };
+    if let Some(v) = game.tag("Variant") {
+        let v = v.trim().to_ascii_lowercase();
+        if !matches!(v.as_str(), "" | "standard" | "chess" | "from position") {
+            bail!("{}: variant {v:?} is not standard chess", path.display());
+        }
+    }
+    Ok(LoadedRecord {
+        path: path.to_owned(),
+        format: if has_tags {
+            RecordFormat::Pgn
+        } else {
+            RecordFormat::List
+        },
+        texts: game.moves.iter().map(|m| m.text.clone()).collect(),
+        variant: None,
+        fen: game
+            .tag("FEN")
+            .filter(|f| !f.trim().is_empty())
+            .map(str::to_owned),
+        journal: None,
+        notes: Vec::new(),
+    })
+}
+
+fn read_journal(p: &Path) -> anyhow::Result<Journal> {
+    let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+    if !is_journal(&String::from_utf8_lossy(&bytes)) {
+        bail!(
+            "{}: not a tandem journal (the first line is not a JSON object)",
+            p.display()
+        );
+    }
+    let j = Journal::parse(&bytes);
+    if j.start().is_none() {
+        bail!(
+            "{}: not a tandem journal (no game start on line 1)",
+            p.display()
+        );
+    }
+    Ok(j)
+}
+
+/// `tandem arbiter reconcile` for chess.
+///
+/// # Errors
+/// A record, FEN or journal that cannot be read (exit status 2).
+pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
+    let a = load(&args.a)?;
+    let b = load(&args.b)?;
+    let start = match (&args.fen, &a.fen, &b.fen) {
+        (Some(f), _, _) => from_fen(f).with_context(|| format!("reading --fen {f:?}"))?,
+        (None, fa, fb) => {
+            let read = |f: &Option<String>, rec: &LoadedRecord| {
+                f.as_deref()
+                    .map(from_fen)
+                    .transpose()
+                    .with_context(|| format!("{}: start FEN", rec.path.display()))
+            };
+            match (read(fa, &a)?, read(fb, &b)?) {
+                (Some(x), Some(y)) if x != y => bail!(
+                    "the records start from different positions: {} from {}, {} from {} (give --fen)",
+                    a.path.display(),
+                    to_fen(&x),
+                    b.path.display(),
+                    to_fen(&y)
+                ),
+                (x, y) => x.or(y).unwrap_or_default(),
+            }
+        }
+    };
+    let extra = match &args.journal {
+        Some(p) => Some((p.clone(), read_journal(p)?)),
+        None => None,
+    };
+    let r = reconcile_chess(&start, &a.texts, &b.texts);
+    let journal: Option<(PathBuf, &Journal)> = match &extra {
+        Some((p, j)) => Some((p.clone(), j)),
+        None => a
+            .journal
+            .as_ref()
+            .map(|j| (a.path.clone(), j))
+            .or_else(|| b.journal.as_ref().map(|j| (b.path.clone(), j))),
+    };
+    let w = Words::new(args.lang);
+    let (json, text) = report(&r, &a, &b, journal, w, &announcer(w, args.files));
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{json}")?;
+    } else {
+        write!(out, "{text}")?;
+    }
+    Ok(if r.agree() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// "12." for white's 12th move, "12..." for black's (the start's move number counts).
+fn move_label(start: &Chess, ply: usize) -> String {
+    let first = usize::try_from(start.fullmoves().get()).unwrap_or(1);
+    let k = ply - 1 + usize::from(start.turn() == ShColor::Black);
+    if k % 2 == 0 {
+        format!("{}.", first + k / 2)
+    } else {
+        format!("{}...", first + k / 2)
+    }
+}
+
+fn mover(start: &Chess, ply: usize) -> Color {
+    let c = color(start.turn());
+    if (ply - 1) % 2 == 0 {
+        c
+    } else {
+        c.other()
+    }
+}
+
+fn reason(ann: &ChessAnnouncer, text: &str, e: &ChessError) -> String {
+    ann.on_rejected(text, e).text()
+}
+
+fn record_json(rec: &LoadedRecord, rr: &ChessRecordReplay) -> Json {
+    json!({
+        "path": rec.path.display().to_string(),
+        "format": rec.format,
+        "plies": rr.written(),
+        "legal_plies": rr.legal(),
+    })
+}
+
+fn difference_json(d: &ChessDifference, start: &Chess, pos: &Chess, ann: &ChessAnnouncer) -> Json {
+    let why = |side: Side| match (d.text(side), d.result(side)) {
+        (Some(txt), Some(Err(e))) => Some(reason(ann, txt, e)),
+        _ => None,
+    };
+    let strict = |side: Side| match d.result(side) {
+        Some(Ok(m)) => Some(san(pos, m)),
+        _ => None,
+    };
+    json!({
+        "ply": d.ply,
+        "move_number": move_label(start, d.ply),
+        "side": mover(start, d.ply).name(),
+        "a": d.a,
+        "b": d.b,
+        "a_legal": d.a_legal(),
+        "b_legal": d.b_legal(),
+        "a_move": strict(Side::A),
+        "b_move": strict(Side::B),
+        "a_reason": why(Side::A),
+        "b_reason": why(Side::B),
+    })
+}
+
+/// `W Ke1 Qd1 Ra1 … a2 b2 | B Ke8 …`: each side's pieces by kind, pawns by
+/// square (the braille list view's order).
+#[must_use]
+pub fn list_text(pos: &Chess) -> String {
+    let board = pos.board();
+    let mut s = String::new();
+    for (i, c) in [ShColor::White, ShColor::Black].into_iter().enumerate() {
+        s.push_str(if i == 0 { "W" } else { " | B" });
+        let mut any = false;
+        for role in [
+            Role::King,
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ] {
+            for sq in board.by_color(c) & board.by_role(role) {
+                any = true;
+                s.push(' ');
+                if role != Role::Pawn {
+                    s.push(role.upper_char());
+                }
+                let _ = write!(s, "{sq}");
+            }
+        }
+        if !any {
+            s.push_str(" -");
+        }
+    }
+    s
+}
+
+/// An 8x8 diagram, white at the bottom: FEN letters (upper case white,
+/// lower case black), `.` an empty square, ranks on the left, files below.
+#[must_use]
+pub fn diagram(board: &Board) -> Vec<String> {
+    let mut lines = vec!["  +-----------------+".to_owned()];
+    for r in (0..8u32).rev() {
+        let rank = Rank::new(r);
+        let mut l = format!("{} |", r + 1);
+        for sq in Square::ALL.iter().filter(|s| s.rank() == rank) {
+            l.push(' ');
+            l.push(board.piece_at(*sq).map_or('.', Piece::char));
+        }
+        l.push_str(" |");
+        lines.push(l);
+    }
+    lines.push("  +-----------------+".to_owned());
+    lines.push("    a b c d e f g h".to_owned());
+    lines
+}
+
+fn report(
+    r: &ChessReconciliation,
+    a: &LoadedRecord,
+    b: &LoadedRecord,
+    journal: Option<(PathBuf, &Journal)>,
+    w: Words,
+    ann: &ChessAnnouncer,
+) -> (Json, String) {
+    let start = r.start().clone();
+    let pos = r.agreed_position().clone();
+    let mut t = String::new();
+    let mut notes: Vec<String> = a.notes.iter().chain(&b.notes).cloned().collect();
+    let fmt_name = |f: RecordFormat| match f {
+        RecordFormat::Pdn => "PDN",
+        RecordFormat::Pgn => "PGN",
+        RecordFormat::Journal => w.s("journal", "dziennik"),
+        RecordFormat::List => w.s("move list", "lista posunięć"),
+    };
+    for (label, rec, rr) in [("A", a, &r.a), ("B", b, &r.b)] {
+        let _ = writeln!(
+            t,
+            "{} {label}: {} ({}, {} {})",
+            w.s("Record", "Zapis"),
+            rec.path.display(),
+            fmt_name(rec.format),
+            rr.written(),
+            w.s("plies", "półruchów")
+        );
+    }
+    let agreed = r.agreed_plies;
+    if r.agree() {
+        let _ = writeln!(
+            t,
+            "{} {agreed} {}.",
+            w.s("The records agree on all", "Zapisy są zgodne we wszystkich"),
+            w.s("plies", "półruchach")
+        );
+    } else {
+        let last = if agreed == 0 {
+            w.s(
+                "none: back to the start position",
+                "żadnym: powrót do pozycji początkowej",
+            )
+            .to_owned()
+        } else {
+            format!(
+                "{} {}",
+                move_label(&start, agreed),
+                r.agreed_moves()[agreed - 1]
+            )
+        };
+        let _ = writeln!(
+            t,
+            "{}: {agreed} ({} {last})",
+            w.s("Agreed plies", "Zgodne półruchy"),
+            w.s("last agreed:", "ostatni zgodny:")
+        );
+    }
+
+    // First difference.
+    let diff_json = r
+        .first_difference
+        .as_ref()
+        .map(|d| difference_json(d, &start, &pos, ann));
+    if let Some(d) = &r.first_difference {
+        let _ = writeln!(
+            t,
+            "{}: {} {} ({} {}, {})",
+            w.s("First difference", "Pierwsza różnica"),
+            w.s("ply", "półruch"),
+            d.ply,
+            move_label(&start, d.ply),
+            side_word(mover(&start, d.ply), w).to_lowercase(),
+            w.s("in the position below", "w pozycji poniżej")
+        );
+        for side in [Side::A, Side::B] {
+            let line = match (d.text(side), d.result(side)) {
+                (None, _) | (_, None) => w
+                    .s(
+                        "(no move: the record ends)",
+                        "(brak posunięcia: zapis się kończy)",
+                    )
+                    .to_owned(),
+                (Some(txt), Some(Ok(_))) => format!("{txt} ({})", w.s("legal", "prawidłowe")),
+                (Some(txt), Some(Err(e))) => format!(
+                    "{txt} ({}: {})",
+                    w.s("illegal", "nieprawidłowe"),
+                    reason(ann, txt, e)
+                ),
+            };
+            let _ = writeln!(t, "  {side}: {line}");
+        }
+    }
+
+    // Finding.
+    let finding = finding_text(&r.finding, &r.a.texts, &r.b.texts, w);
+    if let Some(f) = &finding {
+        let _ = writeln!(t, "{}: {f}", w.s("Looks like", "Wygląda na"));
+    }
+
+    // Illegal moves (002 art. 7.4).
+    let mut illegal_all = Vec::new();
+    for side in [Side::A, Side::B] {
+        if let Some(il) = r.illegal(side) {
+            let why = reason(ann, &il.text, &il.reason);
+            let _ = writeln!(
+                t,
+                "{} {side}: {} {} ({} {}): {}",
+                w.s(
+                    "Illegal move in record",
+                    "Nieprawidłowe posunięcie w zapisie"
+                ),
+                w.s("ply", "półruch"),
+                il.ply,
+                move_label(&start, il.ply),
+                il.text,
+                why
+            );
+            illegal_all.push(json!({
+                "record": side.name(),
+                "ply": il.ply,
+                "move": il.text,
+                "reason": why,
+                "reason_log": il.reason.to_string(),
+            }));
+        }
+    }
+    illegal_all.sort_by_key(|v| v["ply"].as_u64().unwrap_or(u64::MAX));
+
+    // Transposition.
+    let transposition = r.transposition.as_ref().map(|tr| {
+        let _ = writeln!(
+            t,
+            "{}: {} {} {} {}; {} {} ({} {}).",
+            w.s("Transposition", "Przestawienie posunięć"),
+            w.s(
+                "the records differ in order from ply",
+                "zapisy różnią się kolejnością od półruchu"
+            ),
+            tr.from_ply,
+            w.s(
+                "but reach the same position after ply",
+                "ale dochodzą do tej samej pozycji po półruchu"
+            ),
+            tr.same_after,
+            w.s(
+                "they agree again up to ply",
+                "dalej znów są zgodne do półruchu"
+            ),
+            tr.last_common_ply(),
+            w.s("last common position:", "ostatnia wspólna pozycja:"),
+            to_fen(&tr.last_common)
+        );
+        json!({
+            "from_ply": tr.from_ply,
+            "same_position_after": tr.same_after,
+            "agree_again": tr.agree_again,
+            "last_common_ply": tr.last_common_ply(),
+            "fen": to_fen(&tr.last_common),
+        })
+    });
+
+    // The position to go back to (002 E.8).
+    let diagram = diagram(pos.board());
+    let list = list_text(&pos);
+    let braille = ChessRenderer::default().render(
+        &pos,
+        &StatusInfo::new(color(pos.turn())),
+        View::List,
+        Width::DEFAULT,
+    );
+    let braille_text: Vec<String> = braille.iter().map(|l| l.text()).collect();
+    let braille_cells: Vec<String> = braille.iter().map(|l| l.line.cells_string()).collect();
+    let _ = writeln!(
+        t,
+        "\n{} {agreed} ({} {}; {} {}):",
+        w.s("Position after ply", "Pozycja po półruchu"),
+        w.s("to move:", "na posunięciu:"),
+        side_word(color(pos.turn()), w).to_lowercase(),
+        w.s("next move", "następne posunięcie"),
+        move_label(&start, agreed + 1)
+    );
+    let _ = writeln!(t, "FEN {}", to_fen(&pos));
+    for l in &diagram {
+        let _ = writeln!(t, "{l}");
+    }
+    let _ = writeln!(t, "{}: {list}", w.s("List", "Lista"));
+    let _ = writeln!(
+        t,
+        "{}:",
+        w.s(
+            "Braille list view (40 cells)",
+            "Widok listy w brajlu (40 znaków)"
+        )
+    );
+    for (cells, text) in braille_cells.iter().zip(&braille_text) {
+        let _ = writeln!(t, "  {cells}   {text}");
+    }
+
+    // Clocks (002 E.8: the arbiter corrects both clocks).
+    let clocks = journal.as_ref().and_then(|(_, j)| clocks_at(j, agreed));
+    match (&journal, &clocks) {
+        (Some((p, _)), Some(c)) => {
+            let _ = writeln!(
+                t,
+                "\n{} {agreed} ({} {}): {} {} {}, {} {}; {} {} {}, {} {}.",
+                w.s("Clocks at ply", "Zegary po półruchu"),
+                w.s("from", "z"),
+                p.display(),
+                side_word(Color::White, w),
+                clock(c.white_remaining),
+                w.s("left", "pozostało"),
+                clock(c.white_used),
+                w.s("used", "zużyte"),
+                side_word(Color::Black, w).to_lowercase(),
+                clock(c.black_remaining),
+                w.s("left", "pozostało"),
+                clock(c.black_used),
+                w.s("used", "zużyte"),
+            );
+            if !r.agree() {
+                let _ = writeln!(
+                    t,
+                    "{}",
+                    w.s(
+                        "Set the clocks to these times (002 E.8).",
+                        "Ustaw zegary na te czasy (002 E.8)."
+                    )
+                );
+            }
+        }
+        (Some((p, _)), None) => notes.push(format!(
+            "{}: {} {agreed}",
+            p.display(),
+            w.s(
+                "the journal has no clock times for ply",
+                "dziennik nie ma czasów zegara dla półruchu"
+            )
+        )),
+        (None, _) => {}
+    }
+    let trans_clocks = match (&journal, &r.transposition) {
+        (Some((_, j)), Some(tr)) => clocks_at(j, tr.last_common_ply()),
+        _ => None,
+    };
+    let announcements = journal.as_ref().map(|(_, j)| announcement_stats(j));
+    if let Some(st) = &announcements {
+        let _ = writeln!(t, "\n{}:", w.s("Refused inputs", "Odrzucone zapowiedzi"));
+        for l in announcements_text(st, w).lines().take(3) {
+            let _ = writeln!(t, "  {l}");
+        }
+    }
+    for n in &notes {
+        let _ = writeln!(t, "{}: {n}", w.s("Note", "Uwaga"));
+    }
+    let json = json!({
+        "agree": r.agree(),
+        "variant": "chess",
+        "start_fen": to_fen(&start),
+        "records": {
+            "a": record_json(a, &r.a),
+            "b": record_json(b, &r.b),
+        },
+        "agreed_plies": agreed,
+        "agreed_moves": r.agreed_moves(),
+        "first_difference": diff_json,
+        "finding": finding_json(&r.finding),
+        "finding_text": finding,
+        "illegal": illegal_all.first().cloned().unwrap_or(Json::Null),
+        "illegal_all": illegal_all,
+        "transposition": transposition,
+        "fen": to_fen(&pos),
+        "to_move": color(pos.turn()).name(),
+        "next_move": move_label(&start, agreed + 1),
+        "diagram": diagram,
+        "list": list,
+        "braille_list": braille_text,
+        "braille_cells": braille_cells,
+        "clocks": clocks,
+        "clocks_source": journal.as_ref().map(|(p, _)| p.display().to_string()),
+        "transposition_clocks": trans_clocks,
+        "announcements": announcements,
+        "notes": notes,
+        "lang": if w.pl { "pl" } else { "en" },
+    });
+    (json, t)
+}
+
+// ------------------------------------------------------------------ diff
+
+/// A board (and the side to move, for a whole FEN) from FEN or its board part.
+fn read_board(text: &str, which: &str) -> anyhow::Result<(Board, Option<Color>)> {
+    let t = text.trim();
+    if t.contains(char::is_whitespace) {
+        let fen: Fen = t
+            .parse()
+            .map_err(|e| anyhow::anyhow!("reading {which} {t:?}: {e}"))?;
+        let setup = fen.0;
+        Ok((setup.board, Some(color(setup.turn))))
+    } else {
+        let board: Board = t
+            .parse()
+            .map_err(|e| anyhow::anyhow!("reading {which} {t:?}: {e}"))?;
+        Ok((board, None))
+    }
+}
+
+fn piece_json(p: Option<Piece>) -> Option<String> {
+    p.map(|p| {
+        format!(
+            "{} {}",
+            color(p.color).name(),
+            tandem_speech::chess::role_key(p.role)
+        )
+    })
+}
+
+/// `tandem arbiter diff` for chess FENs (boards need not be legal positions:
+/// a piece knocked off, art. 7.5).
+///
+/// # Errors
+/// A FEN that does not read (exit status 2).
+pub fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
+    let (a, ta) = read_board(&args.a, "FEN_A")?;
+    let (b, tb) = read_board(&args.b, "FEN_B")?;
+    let changes: Vec<ChessSquareChange> = diff_boards(&a, &b);
+    let turn = match (ta, tb) {
+        (Some(x), Some(y)) if x != y => Some((x, y)),
+        _ => None,
+    };
+    let same = changes.is_empty() && turn.is_none();
+    let w = Words::new(args.lang);
+    let ann = announcer(w, args.files);
+    let book = ann.phrasebook();
+    let turn_sentence = |c: Color| {
+        book.sentence(
+            match c {
+                Color::White => "turn.white",
+                Color::Black => "turn.black",
+            },
+            &[],
+        )
+    };
+    let mut instructions = ann.fix_sentences(&changes, false);
+    let mut spoken = ann.fix_sentences(&changes, true);
+    if let Some((want, _)) = turn {
+        instructions.push(turn_sentence(want));
+        spoken.push(turn_sentence(want));
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let entries: Vec<Json> = changes
+            .iter()
+            .map(|c| {
+                json!({
+                    "square": square_number(c.square),
+                    "name": c.square.to_string(),
+                    "a": piece_json(c.a),
+                    "b": piece_json(c.b),
+                })
+            })
+            .collect();
+        let obj = json!({
+            "variant": "chess",
+            "same": same,
+            "differences": entries,
+            "turn": turn.map(|(x, y)| json!({"a": x.name(), "b": y.name()})),
+            "instructions": instructions,
+            "spoken": spoken.join(" "),
+            "lang": book.language(),
+        });
+        writeln!(out, "{obj}")?;
+    } else if same {
+        writeln!(out, "{}", book.sentence("table.in_sync", &[]))?;
+    } else {
+        writeln!(
+            out,
+            "{}:",
+            w.s(
+                "Squares that differ (A = first position, B = board to correct)",
+                "Różne pola (A = pierwsza pozycja, B = szachownica do poprawienia)"
+            )
+        )?;
+        for c in &changes {
+            writeln!(
+                out,
+                "  {}: A {}, B {}",
+                c.square,
+                ann.piece_name(c.a),
+                ann.piece_name(c.b)
+            )?;
+        }
+        if let Some((x, y)) = turn {
+            writeln!(
+                out,
+                "  {}: A {}, B {}",
+                w.s("to move", "na posunięciu"),
+                side_word(x, w).to_lowercase(),
+                side_word(y, w).to_lowercase()
+            )?;
+        }
+        writeln!(
+            out,
+            "{}:",
+            w.s("To make board B equal A", "Aby szachownica B była jak A")
+        )?;
+        for s in &instructions {
+            writeln!(out, "  {s}")?;
+        }
+        writeln!(
+            out,
+            "{}: {}",
+            w.s("Spoken", "Do powiedzenia"),
+            spoken.join(" ")
+        )?;
+    }
+    Ok(if same {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chess_tokens_are_told_from_draughts() {
+        for t in [
+            "e4", "Nf3", "exd5", "O-O", "0-0-0", "e8=Q+", "e2e4", "e7e8q", "Qh4#", "Nbd2",
+        ] {
+            assert!(is_chess_token(t), "{t}");
+        }
+        for t in ["32-28", "28x19", "c3-d4", "c3xe5", "hello", "x", "K45"] {
+            assert!(!is_chess_token(t), "{t}");
+        }
+        assert!(is_chess_fen(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        ));
+        assert!(!is_chess_fen("W:W31,32:B1,2"));
+    }
+
+    #[test]
+    fn diagram_puts_white_at_the_bottom() {
+        let d = diagram(Chess::default().board());
+        assert_eq!(d[1], "8 | r n b q k b n r |");
+        assert_eq!(d[5], "4 | . . . . . . . . |");
+        assert_eq!(d[8], "1 | R N B Q K B N R |");
+        assert_eq!(d[10], "    a b c d e f g h");
+    }
+
+    #[test]
+    fn list_names_pieces_by_kind() {
+        let p = from_fen("4k3/8/8/8/8/8/4P3/R3K2N w Q - 0 1").unwrap();
+        assert_eq!(list_text(&p), "W Ke1 Ra1 Nh1 e2 | B Ke8");
+    }
+}
