@@ -353,3 +353,93 @@ fn diff_of_the_same_board_exits_0_and_a_bad_fen_2() {
     let out = tandem(&["arbiter", "diff", a, "W:W31:B1", "--variant", "chess"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A chess journal written by the daemon's own journal writer: the game's
+/// first `plies` moves (SAN in `text`, as `tandem play --variant chess`
+/// writes them) with clock times, 10 s a move from 90 minutes each.
+fn write_journal(path: &Path, g: &ChessGame, plies: usize) {
+    use tandem::journal::{Event, JournalWriter, Source, StartInfo};
+    use tandem_rules::Color;
+    let mut w = JournalWriter::create(path).unwrap();
+    w.append(
+        0,
+        Event::Start(StartInfo {
+            variant: "chess".into(),
+            fen: to_fen(g.start()),
+            control: "90m".into(),
+            warnings_s: vec![300, 60, 10],
+            white: Some("Aronian".into()),
+            black: Some("Munizaba".into()),
+            event: None,
+            blind: "white".into(),
+            lang: "pl".into(),
+            options: Default::default(),
+            version: "test".into(),
+        }),
+    )
+    .unwrap();
+    let (mut white_ms, mut black_ms) = (5_400_000u64, 5_400_000u64);
+    for (i, san) in g.sans()[..plies].iter().enumerate() {
+        let side = if i % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let move_ms = 10_000 + i as u64 * 100;
+        match side {
+            Color::White => white_ms -= move_ms,
+            Color::Black => black_ms -= move_ms,
+        }
+        w.append(
+            (i as u64 + 1) * 10_000,
+            Event::Move {
+                ply: i as u32 + 1,
+                side,
+                text: san.clone(),
+                input: san.clone(),
+                source: Source::Typed,
+                move_ms,
+                white_ms,
+                black_ms,
+            },
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn a_chess_journal_is_detected_and_gives_the_clocks_at_the_agreed_ply() {
+    let dir = tempfile::tempdir().unwrap();
+    let (g, _) = the_game();
+    let journal = dir.path().join("game.jsonl");
+    write_journal(&journal, &g, 24);
+    let mut sans = g.sans()[..24].to_vec();
+    sans[20] = "Qf2".into();
+    let b = write(dir.path(), "braille.txt", &san_list(&sans));
+    let (code, j) = reconcile(&journal, &b, &["--lang", "en"]);
+    assert_eq!(code, 1, "{j}");
+    assert_eq!(j["variant"], "chess");
+    assert_eq!(j["records"]["a"]["format"], "journal");
+    assert_eq!(j["records"]["a"]["plies"], 24);
+    assert_eq!(j["agreed_plies"], 20);
+    // After ply 20 (10... Rd8): each side made 10 moves of 10 s + 0.1 s a ply.
+    let used = |first: u64| -> f64 {
+        (0..10).map(|k| 10_000 + (first + 2 * k) * 100).sum::<u64>() as f64 / 1000.0
+    };
+    assert_eq!(
+        j["clocks"],
+        json!({
+            "ply": 20,
+            "white_remaining": 5400.0 - used(0),
+            "black_remaining": 5400.0 - used(1),
+            "white_used": used(0),
+            "black_used": used(1),
+        })
+    );
+    assert_eq!(j["clocks_source"], journal.to_str().unwrap());
+    assert_eq!(j["announcements"]["white"]["moves"], 12);
+    // The same journal against itself agrees.
+    let (code, j) = reconcile(&journal, &journal, &[]);
+    assert_eq!(code, 0, "{j}");
+    assert_eq!(j["clocks"]["ply"], 24);
+}

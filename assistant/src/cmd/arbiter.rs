@@ -540,10 +540,17 @@ pub fn announcement_stats(j: &Journal) -> AnnouncementStats {
     let mut turn = j
         .start()
         .and_then(|s| {
+            if s.variant.eq_ignore_ascii_case("chess") {
+                let p = tandem_rules::chess::from_fen(&s.fen).ok()?;
+                return Some(match tandem_rules::chess::shakmaty::Position::turn(&p) {
+                    tandem_rules::chess::shakmaty::Color::White => Color::White,
+                    tandem_rules::chess::shakmaty::Color::Black => Color::Black,
+                });
+            }
             let v: Variant = s.variant.parse().ok()?;
-            Position::from_fen(v, &s.fen).ok()
+            Position::from_fen(v, &s.fen).ok().map(|p| p.turn())
         })
-        .map_or(Color::White, |p| p.turn());
+        .unwrap_or(Color::White);
     let first = turn;
     let mut ply = 0usize;
     for r in &j.records {
