@@ -177,8 +177,7 @@ fn scenarios(book: &ChessPhrasebook) -> String {
     // captured pawn was left where the capturing piece should stand.
     let record =
         from_fen("r1bqkbnr/ppp2ppp/2n5/3Bp3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 0 4").unwrap();
-    let board =
-        from_fen("rnbqkb1r/ppp2ppp/5n2/3pp3/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 0 3").unwrap();
+    let board = from_fen("rnbqkb1r/ppp2ppp/5n2/3pp3/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 0 3").unwrap();
     let changes = diff_chess(&record, &board);
     writeln!(out, "\n## arbiter: boards differ").unwrap();
     writeln!(out, "record: {}", to_fen(&record)).unwrap();
