@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use tandem_rules::chess::shakmaty::Position as _;
 use tandem_rules::{Color, Position, Role, Variant};
 
 use crate::session::{Notice, StateView};
@@ -32,16 +33,37 @@ fn clock(ms: u64) -> String {
     tandem_braille::render::format_clock(Some(Duration::from_millis(ms)))
 }
 
-/// The screen for a state, as text.
-#[must_use]
-pub fn render(st: &StateView) -> String {
+/// The board diagram and the braille line (list view, 40 cells) of a state.
+fn board_and_braille(st: &StateView, status: &StatusInfo) -> Result<(String, String), String> {
     let mut s = String::new();
-    let variant: Variant = st.variant.parse().unwrap_or(Variant::International);
-    let Ok(pos) = Position::from_fen(variant, &st.fen) else {
-        return format!("(cannot draw {})\n", st.fen);
-    };
-    let n = variant.size();
+    let width = Width::new(40).map_err(|e| e.to_string())?;
     let _ = writeln!(s, "──────────────────────────────────────────");
+    if st.variant == "chess" {
+        let pos = tandem_rules::chess::from_fen(&st.fen).map_err(|e| e.to_string())?;
+        let board = pos.board();
+        for rank in (0..8u32).rev() {
+            let line: String = (0..8u32)
+                .map(|file| {
+                    let sq = tandem_rules::chess::shakmaty::Square::from_coords(
+                        tandem_rules::chess::shakmaty::File::new(file),
+                        tandem_rules::chess::shakmaty::Rank::new(rank),
+                    );
+                    format!("{} ", board.piece_at(sq).map_or('.', |p| p.char()))
+                })
+                .collect();
+            let _ = writeln!(s, "{:>3} │ {line}", rank + 1);
+        }
+        let _ = writeln!(s, "      a b c d e f g h");
+        let braille = tandem_braille::chess::ChessRenderer::default()
+            .render(&pos, status, View::List, width)
+            .first()
+            .map(|l| l.line.cells_string())
+            .unwrap_or_default();
+        return Ok((s, braille));
+    }
+    let variant: Variant = st.variant.parse().unwrap_or(Variant::International);
+    let pos = Position::from_fen(variant, &st.fen).map_err(|e| e.to_string())?;
+    let n = variant.size();
     for row in 0..n {
         let line: String = (0..n)
             .map(|c| format!("{} ", piece_char(&pos, row, c)))
@@ -51,6 +73,30 @@ pub fn render(st: &StateView) -> String {
             .map_or(0, |q| q.number());
         let _ = writeln!(s, "{first:>3} │ {line}");
     }
+    let braille = StandardRenderer::default()
+        .render(&pos, status, View::List, width)
+        .first()
+        .map(|l| l.cells_string())
+        .unwrap_or_default();
+    Ok((s, braille))
+}
+
+/// The screen for a state, as text.
+#[must_use]
+pub fn render(st: &StateView) -> String {
+    let status = StatusInfo {
+        last_move: st.moves.last().cloned(),
+        to_move: st.turn,
+        white_clock: Some(Duration::from_millis(st.clocks.white.remaining_ms)),
+        black_clock: Some(Duration::from_millis(st.clocks.black.remaining_ms)),
+        white_behind: st.boards.white.behind,
+        black_behind: st.boards.black.behind,
+    };
+    let (board, braille) = match board_and_braille(st, &status) {
+        Ok(b) => b,
+        Err(e) => return format!("(cannot draw {}: {e})\n", st.fen),
+    };
+    let mut s = board;
     let _ = writeln!(
         s,
         "White {}{}   Black {}{}   {}",
@@ -90,22 +136,7 @@ pub fn render(st: &StateView) -> String {
         .collect();
     let tail = moves.len().saturating_sub(6);
     let _ = writeln!(s, "Moves: {}", moves[tail..].join("  "));
-    let status = StatusInfo {
-        last_move: st.moves.last().cloned(),
-        to_move: st.turn,
-        white_clock: Some(Duration::from_millis(st.clocks.white.remaining_ms)),
-        black_clock: Some(Duration::from_millis(st.clocks.black.remaining_ms)),
-        white_behind: st.boards.white.behind,
-        black_behind: st.boards.black.behind,
-    };
-    if let Ok(w) = Width::new(40) {
-        if let Some(line) = StandardRenderer::default()
-            .render(&pos, &status, View::List, w)
-            .first()
-        {
-            let _ = writeln!(s, "Braille: {}", line.cells_string());
-        }
-    }
+    let _ = writeln!(s, "Braille: {braille}");
     s.push_str("move> ");
     s
 }
