@@ -265,3 +265,57 @@ fn braille_render_chess_views_map_cells_to_squares_1_to_64() {
     assert_eq!(code, Some(2));
     assert!(err.contains("invalid chess FEN"), "{err}");
 }
+
+#[test]
+fn hear_variant_chess_understands_moves_commands_and_refusals_on_text() {
+    let hear = |args: &[&str]| {
+        let mut a = vec!["hear", "--variant", "chess", "--json"];
+        a.extend_from_slice(args);
+        let (code, out, err) = tandem(&a);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        json(&out)
+    };
+    // Annex E.2 names, letters, piece and target, in Polish and English.
+    for (lang, said, san, uci) in [
+        ("pl", "Ewa dwa Ewa cztery", "e4", "e2e4"),
+        ("pl", "skoczek Feliks trzy", "Nf3", "g1f3"),
+        ("pl", "e dwa na e cztery", "e4", "e2e4"),
+        ("en", "knight f three", "Nf3", "g1f3"),
+        ("en", "Eva two Eva four", "e4", "e2e4"),
+    ] {
+        let v = hear(&["--lang", lang, "--text", said]);
+        assert_eq!(v["kind"], "move", "{said}: {v}");
+        assert_eq!(
+            (v["move"].as_str(), v["uci"].as_str()),
+            (Some(san), Some(uci))
+        );
+    }
+    // Two knights can go to d2: asked which, never played.
+    let v = hear(&[
+        "--lang",
+        "pl",
+        "--fen",
+        "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1",
+        "--text",
+        "skoczek Dawid dwa",
+    ]);
+    assert_eq!(v["kind"], "ambiguous", "{v}");
+    assert_eq!(v["question"], "Który skoczek: Bella jeden czy Feliks trzy?");
+    // Clear squares of an illegal move: refused with the reason.
+    let v = hear(&["--lang", "en", "--text", "Eva two Eva five"]);
+    assert_eq!(v["kind"], "illegal", "{v}");
+    assert_ne!(v["kind"], "move");
+    // The commands are understood in a chess game too.
+    let v = hear(&["--lang", "pl", "--text", "zegar"]);
+    assert_eq!(
+        (v["kind"].as_str(), v["command"].as_str()),
+        (Some("command"), Some("clock"))
+    );
+    // Nothing clear.
+    let v = hear(&["--lang", "en", "--text", "banana split"]);
+    assert_eq!(v["kind"], "unknown", "{v}");
+    // A bad FEN is an error (exit 2) naming the FEN.
+    let (code, _, err) = tandem(&["hear", "--variant", "chess", "--fen", "bad", "--text", "e4"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("invalid chess FEN"), "{err}");
+}

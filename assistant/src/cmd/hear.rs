@@ -10,6 +10,15 @@
 //! "unreachable", "message": "...", "transcript": "..."}`, the reason being the
 //! rules engine's (`notation::resolve`) in the phrasebook's words, exactly as
 //! `tandem say 32-26` gives it.
+//!
+//! `--variant chess` listens for chess moves (002 annex E.2: "Ewa dwa Ewa
+//! cztery", "skoczek f trzy", "długa roszada") in a chess position (`--fen`
+//! is then chess FEN): `{"kind": "move", "move": "Nf3", "uci": "g1f3", ...}`,
+//! `{"kind": "ambiguous", "candidates": ["Nbd2", "Nfd2"], "question": "Który
+//! skoczek: Bella jeden czy Feliks trzy?", ...}`, `{"kind": "illegal", "text":
+//! "e2e5", "message": ...}`; the commands (clock, repeat, resign, ...) are the
+//! draughts phrasebook's, as in the daemon. `--phrasebook` is then a chess
+//! phrasebook file.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -17,7 +26,11 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use tandem_rules::{Position, Variant};
+use tandem_speech::chess::ChessPhrasebook;
+use tandem_speech::chess_listen::{understand_in, ChessGrammar, ChessHeard, ChessLexicon};
 use tandem_speech::listen::{understand, Grammar, Heard, Lexicon, Transcript};
+
+use crate::game::GameKind;
 
 /// Arguments of `tandem hear`.
 #[derive(Debug, clap::Args)]
@@ -39,9 +52,9 @@ pub struct Args {
     /// (replaces --lang).
     #[arg(long)]
     pub phrasebook: Option<PathBuf>,
-    /// international or sixty-four.
+    /// international, sixty-four or chess.
     #[arg(long, default_value = "international")]
-    pub variant: Variant,
+    pub variant: GameKind,
     /// The position (PDN FEN); default: the initial position.
     #[arg(long)]
     pub fen: Option<String>,
@@ -52,11 +65,15 @@ pub struct Args {
 
 /// Runs `tandem hear`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let variant = match args.variant {
+        GameKind::Draughts(v) => v,
+        GameKind::Chess => return run_chess(&args),
+    };
     let pos = match &args.fen {
         Some(f) => {
-            Position::from_fen(args.variant, f).with_context(|| format!("reading --fen {f:?}"))?
+            Position::from_fen(variant, f).with_context(|| format!("reading --fen {f:?}"))?
         }
-        None => Position::start(args.variant),
+        None => Position::start(variant),
     };
     let lex = match &args.phrasebook {
         Some(p) => Lexicon::from_file(p)
@@ -71,7 +88,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let grammar = Grammar::build(&pos, &lex);
     let transcripts = match (&args.text, &args.wavfile) {
         (Some(t), _) => vec![Transcript::text(t)],
-        (None, Some(wav)) => recognize(wav, args.model.as_deref(), &grammar, &lex)?,
+        (None, Some(wav)) => recognize(
+            wav,
+            args.model.as_deref(),
+            &grammar.recognizer_phrases(),
+            &lex.all_words().into_iter().collect::<Vec<_>>(),
+        )?,
         // clap's "input" group requires one of them.
         (None, None) => anyhow::bail!("give a WAVFILE or --text TRANSCRIPT"),
     };
@@ -81,6 +103,77 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "{}", serde_json::to_string(&heard)?)?;
     } else {
         writeln!(out, "{}", describe(&heard))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tandem hear --variant chess`.
+fn run_chess(args: &Args) -> anyhow::Result<ExitCode> {
+    let pos = match &args.fen {
+        Some(f) => {
+            tandem_rules::chess::from_fen(f).with_context(|| format!("reading --fen {f:?}"))?
+        }
+        None => tandem_rules::chess::start(),
+    };
+    let book = match &args.phrasebook {
+        Some(p) => ChessPhrasebook::from_file(p)
+            .with_context(|| format!("reading --phrasebook {}", p.display()))?,
+        None => ChessPhrasebook::builtin(&args.lang).with_context(|| {
+            format!(
+                "no built-in chess words for --lang {:?} (pl or en; or give --phrasebook)",
+                args.lang
+            )
+        })?,
+    };
+    let lex = ChessLexicon::new(&book);
+    let grammar = ChessGrammar::build(&pos, &lex);
+    // The commands: the draughts phrasebook's, in a position with no moves.
+    let cmd_lex = Lexicon::builtin(book.language()).unwrap_or_else(Lexicon::english);
+    let no_moves = Position::empty(Variant::International, tandem_rules::Color::White);
+    let commands = Grammar::build(&no_moves, &cmd_lex);
+    let transcripts = match (&args.text, &args.wavfile) {
+        (Some(t), _) => vec![Transcript::text(t)],
+        (None, Some(wav)) => {
+            let mut phrases = grammar.recognizer_phrases();
+            phrases.extend(commands.recognizer_phrases());
+            let words: Vec<String> = phrases
+                .iter()
+                .flat_map(|p| p.split_whitespace().map(str::to_owned))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            recognize(wav, args.model.as_deref(), &phrases, &words)?
+        }
+        (None, None) => anyhow::bail!("give a WAVFILE or --text TRANSCRIPT"),
+    };
+    let heard = understand_in(&grammar, &lex, &transcripts);
+    let mut out = std::io::stdout().lock();
+    if let ChessHeard::Unknown { .. } = heard {
+        let c = understand(&no_moves, &commands, &cmd_lex, &transcripts);
+        if matches!(c, Heard::Command { .. }) {
+            if args.json {
+                writeln!(out, "{}", serde_json::to_string(&c)?)?;
+            } else {
+                writeln!(out, "{}", describe(&c))?;
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&heard)?)?;
+    } else {
+        let text = match &heard {
+            ChessHeard::Move {
+                san,
+                confidence,
+                transcript,
+                ..
+            } => format!("move {san} (confidence {confidence:.2}; heard {transcript:?})"),
+            ChessHeard::Ambiguous { question, .. } => format!("ambiguous: {question}"),
+            ChessHeard::Illegal { text, message, .. } => format!("illegal: {text}: {message}"),
+            ChessHeard::Unknown { transcript } => format!("not understood: {transcript:?}"),
+        };
+        writeln!(out, "{text}")?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -132,8 +225,8 @@ fn describe(h: &Heard) -> String {
 fn recognize(
     wav: &std::path::Path,
     model: Option<&std::path::Path>,
-    grammar: &Grammar,
-    lex: &Lexicon,
+    phrases: &[String],
+    words: &[String],
 ) -> anyhow::Result<Vec<Transcript>> {
     use tandem_speech::listen::{read_wav_16k, vosk::VoskRecognizer, Recognizer};
     let model = match model {
@@ -144,9 +237,8 @@ fn recognize(
     };
     let audio = read_wav_16k(wav)?;
     tandem_speech::listen::vosk::set_log_level(-1);
-    let mut rec = VoskRecognizer::new(&model, &grammar.recognizer_phrases())?;
-    let words: Vec<String> = lex.all_words().into_iter().collect();
-    let missing = rec.missing_words(&words);
+    let mut rec = VoskRecognizer::new(&model, phrases)?;
+    let missing = rec.missing_words(words);
     if !missing.is_empty() {
         eprintln!(
             "tandem: the model does not know these words, which cannot be heard: {}",
@@ -161,8 +253,8 @@ fn recognize(
 fn recognize(
     _wav: &std::path::Path,
     _model: Option<&std::path::Path>,
-    _grammar: &Grammar,
-    _lex: &Lexicon,
+    _phrases: &[String],
+    _words: &[String],
 ) -> anyhow::Result<Vec<Transcript>> {
     anyhow::bail!(
         "this tandem was built without speech recognition: rebuild with `--features vosk` \
