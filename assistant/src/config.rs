@@ -201,7 +201,14 @@ impl Config {
         let start = kind
             .position(raw.fen.as_deref())
             .map_err(|e| anyhow::anyhow!("--fen: {e}"))?;
-        let control_text = raw.control.as_deref().unwrap_or("pzwarc-90");
+        // The default: the Polish federation's 90 minutes for draughts; for
+        // chess FIDE's most common standard control, 90 minutes plus 30
+        // seconds a move from move one (002 art. 6.1, docs/chess.md).
+        let default_control = match kind {
+            GameKind::Chess => "90m+30s",
+            GameKind::Draughts(_) => "pzwarc-90",
+        };
+        let control_text = raw.control.as_deref().unwrap_or(default_control);
         let control =
             TimeControl::lookup(control_text).map_err(|e| anyhow::anyhow!("--control: {e}"))?;
         let lang = raw.lang.unwrap_or_else(|| "pl".into());

@@ -19,10 +19,10 @@ use crate::session::{Blind, Cmd, Outputs, Session};
 /// Arguments of `tandem play` (each also settable in the config file).
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
-    /// `international` (10x10, the default) or `sixty-four`.
+    /// `international` (10x10, the default), `sixty-four`, or `chess` (FIDE annex E).
     #[arg(long)]
     pub variant: Option<String>,
-    /// Start from this position (PDN FEN, `W:W31,32:B1,2`).
+    /// Start from this position (PDN FEN, `W:W31,32:B1,2`; chess FEN for chess).
     #[arg(long)]
     pub fen: Option<String>,
     /// Who is blind or visually impaired.
