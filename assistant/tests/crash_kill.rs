@@ -19,16 +19,17 @@
 //!
 //! The figures (kills, moves lost) are printed at the end for RELIABILITY.md.
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod support;
+
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use support::{pdn_data, tandem, verify_ok, Daemon, Play};
 use tandem::client::Client;
 use tandem_rules::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::Variant;
 
-const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
 const KILLS: usize = 220;
 
 /// xorshift64*: a fixed seed, so a failure can be replayed.
@@ -47,7 +48,6 @@ impl Rng {
 }
 
 fn games() -> Vec<Vec<String>> {
-    let dir = format!("{}/../rules/tests/data/pdn", env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
     for name in [
         "dutch96h.pdn",
@@ -55,8 +55,7 @@ fn games() -> Vec<Vec<String>> {
         "nk-ronde-01.pdn",
         "wk2003.pdn",
     ] {
-        let text = std::fs::read_to_string(Path::new(&dir).join(name)).unwrap();
-        for g in parse_pdn(&text) {
+        for g in parse_pdn(&pdn_data(name)) {
             if let Replay::Ok(game) = replay(&g, Variant::International) {
                 if game.ply() >= 20 {
                     out.push(game.move_texts());
@@ -68,71 +67,13 @@ fn games() -> Vec<Vec<String>> {
     out
 }
 
-struct Daemon {
-    child: Child,
-    socket: PathBuf,
-    stderr: PathBuf,
-}
-
-impl Daemon {
-    fn start(dir: &Path, args: &[&str], n: usize) -> Daemon {
-        let socket = dir.join("tandem.sock");
-        let stderr = dir.join(format!("stderr-{n}.txt"));
-        let child = Command::new(TANDEM)
-            .args([
-                "play",
-                "--headless",
-                "--speech",
-                "text",
-                "--braille",
-                "none",
-            ])
-            .arg("--socket")
-            .arg(&socket)
-            .args(args)
-            .env("XDG_CONFIG_HOME", dir.join("noconfig"))
-            .env("XDG_STATE_HOME", dir.join("state"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&stderr).unwrap())
-            .spawn()
-            .expect("start tandem play");
-        let mut d = Daemon {
-            child,
-            socket,
-            stderr,
-        };
-        let t0 = Instant::now();
-        while Client::connect(&d.socket).is_err() {
-            if let Ok(Some(status)) = d.child.try_wait() {
-                panic!(
-                    "tandem play exited ({status}) instead of serving: {}",
-                    std::fs::read_to_string(&d.stderr).unwrap_or_default()
-                );
-            }
-            assert!(t0.elapsed() < Duration::from_secs(20), "no socket");
-            std::thread::sleep(Duration::from_millis(3));
-        }
-        d
-    }
-
-    fn client(&self) -> Client {
-        let c = Client::connect(&self.socket).unwrap();
-        c.set_timeout(Some(Duration::from_secs(20))).unwrap();
-        c
-    }
-
-    fn kill(&mut self) {
-        self.child.kill().unwrap(); // SIGKILL, our own child by its id
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `tandem play --headless --speech text --braille none` in `dir`, its
+/// stderr in `dir/stderr-N.txt`.
+fn daemon(dir: &Path, args: &[&str], n: usize) -> Daemon {
+    Play::text_only(dir)
+        .args(args)
+        .stderr_file(dir.join(format!("stderr-{n}.txt")))
+        .start()
 }
 
 fn state(c: &mut Client) -> Value {
@@ -143,18 +84,6 @@ fn state(c: &mut Client) -> Value {
 
 fn moves_of(st: &Value) -> Vec<String> {
     serde_json::from_value(st["moves"].clone()).unwrap()
-}
-
-fn verify(journal: &Path) -> Value {
-    let out = Command::new(TANDEM)
-        .args(["journal", "verify", "--json"])
-        .arg(journal)
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("journal verify printed no JSON ({e}): {out:?}"));
-    assert!(out.status.success() && v["ok"] == true, "{v}");
-    v
 }
 
 #[test]
@@ -171,7 +100,7 @@ fn hundreds_of_sigkills_lose_no_acknowledged_move_and_no_clock_time() {
         let moves = &games[game_no % games.len()];
         let journal = dir.path().join(format!("game-{game_no}.jsonl"));
         let j = journal.to_str().unwrap().to_owned();
-        let mut d = Daemon::start(dir.path(), &["--lang", "en", "--journal", &j], kills);
+        let mut d = daemon(dir.path(), &["--lang", "en", "--journal", &j], kills);
         let mut acked = 0usize;
         loop {
             let mut c = d.client();
@@ -221,13 +150,13 @@ fn hundreds_of_sigkills_lose_no_acknowledged_move_and_no_clock_time() {
                     .unwrap();
                 std::io::Write::write_all(&mut f, half).unwrap();
                 torn_made += 1;
-                let v = verify(&journal);
+                let v = verify_ok(&journal);
                 assert!(!v["torn"].is_null(), "a torn line not reported: {v}");
             } else {
-                verify(&journal);
+                verify_ok(&journal);
             }
             drop(d);
-            d = Daemon::start(dir.path(), &["--resume", &j], kills);
+            d = daemon(dir.path(), &["--resume", &j], kills);
             let mut c = d.client();
             let after = state(&mut c);
             let got = moves_of(&after);
@@ -258,9 +187,9 @@ fn hundreds_of_sigkills_lose_no_acknowledged_move_and_no_clock_time() {
             }
             assert_eq!(after["clocks"]["paused"], true, "{after}");
             if tear {
-                let v = verify(&journal);
+                let v = verify_ok(&journal);
                 assert!(v["torn"].is_null(), "the torn line was not cut: {v}");
-                let stderr = std::fs::read_to_string(&d.stderr).unwrap();
+                let stderr = d.stderr_text();
                 assert!(stderr.contains("torn"), "not reported: {stderr}");
                 let text = std::fs::read_to_string(&journal).unwrap();
                 assert!(
@@ -278,7 +207,7 @@ fn hundreds_of_sigkills_lose_no_acknowledged_move_and_no_clock_time() {
             assert_eq!(c.request("resume", None).unwrap()["ok"], true);
         }
         drop(d);
-        verify(&journal);
+        verify_ok(&journal);
         game_no += 1;
     }
     assert_eq!(torn_made, torn_seen);
@@ -292,7 +221,7 @@ fn hundreds_of_sigkills_lose_no_acknowledged_move_and_no_clock_time() {
 }
 
 fn run(args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(TANDEM).args(args).output().unwrap();
+    let out = tandem(args);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         !text.contains("tick") && !String::from_utf8_lossy(&out.stderr).contains("tick"),
@@ -312,7 +241,7 @@ fn a_long_think_before_a_sigkill_is_charged_to_the_side_to_move_within_a_second(
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("think.jsonl");
     let j = journal.to_str().unwrap().to_owned();
-    let mut d = Daemon::start(dir.path(), &["--lang", "en", "--journal", &j], 0);
+    let mut d = daemon(dir.path(), &["--lang", "en", "--journal", &j], 0);
     let mut c = d.client();
     for m in &moves[..5] {
         let r = c.request("move", Some(m)).unwrap();
@@ -335,10 +264,10 @@ fn a_long_think_before_a_sigkill_is_charged_to_the_side_to_move_within_a_second(
         after_last_move >= 2,
         "{after_last_move} checkpoints in a {THINK:?} think:\n{text}"
     );
-    let v = verify(&journal);
+    let v = verify_ok(&journal);
     assert!(v["torn"].is_null(), "{v}");
     drop(d);
-    let d = Daemon::start(dir.path(), &["--resume", &j], 1);
+    let d = daemon(dir.path(), &["--resume", &j], 1);
     let mut c = d.client();
     let after = state(&mut c);
     assert_eq!(after["clocks"]["paused"], true, "{after}");

@@ -8,125 +8,22 @@
 //! Without BRLTTY or speech-dispatcher the real-component test fails with a
 //! message, unless `TANDEM_SKIP_REAL=1`.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+mod support;
 
-use tandem::client::Client;
-use tandem_braille::testing::brltty::VirtualBrltty;
+use std::time::Duration;
+
+use support::{ctl, real_brltty, real_game, real_speechd, tandem, verify_ok, wait_ply, Daemon};
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
 use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::{Game, Variant};
-use tandem_speech::testing::{skip_real, PrivateSpeechd};
-
-const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
-
-fn real_game() -> Game {
-    let path = format!(
-        "{}/../rules/tests/data/pdn/dutch96h.pdn",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).unwrap();
-    match replay(&parse_pdn(&text)[0], Variant::International) {
-        Replay::Ok(g) => g,
-        other => panic!("the test game does not replay: {other:?}"),
-    }
-}
-
-struct Daemon {
-    child: Child,
-    socket: PathBuf,
-}
-
-impl Daemon {
-    fn start(args: &[&str], socket: &Path, env: &[(&str, String)]) -> Daemon {
-        let mut cmd = Command::new(TANDEM);
-        cmd.arg("play")
-            .arg("--headless")
-            .arg("--socket")
-            .arg(socket)
-            .args(args);
-        cmd.stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit());
-        cmd.env("XDG_CONFIG_HOME", socket.parent().unwrap().join("noconfig"));
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let child = cmd.spawn().expect("start tandem play");
-        let t0 = Instant::now();
-        while Client::connect(socket).is_err() {
-            assert!(
-                t0.elapsed() < Duration::from_secs(20),
-                "tandem play did not open its socket"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Daemon {
-            child,
-            socket: socket.to_owned(),
-        }
-    }
-
-    fn client(&self) -> Client {
-        let c = Client::connect(&self.socket).unwrap();
-        c.set_timeout(Some(Duration::from_secs(20))).unwrap();
-        c
-    }
-
-    fn type_line(&mut self, line: &str) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn ctl(socket: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(TANDEM)
-        .arg("ctl")
-        .arg("--socket")
-        .arg(socket)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn wait_ply(c: &mut Client, ply: u64) -> serde_json::Value {
-    let t0 = Instant::now();
-    loop {
-        let st = c.request("state", None).unwrap()["state"].clone();
-        if st["ply"].as_u64() == Some(ply) {
-            return st;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "ply {ply} never reached: {st}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
+use tandem_rules::Variant;
 
 #[test]
 fn a_real_game_with_brltty_and_speech_dispatcher() {
-    let brltty = match VirtualBrltty::start(40) {
-        Ok(b) => b,
-        Err(e) if skip_real() => return eprintln!("skipped (TANDEM_SKIP_REAL=1): {e:?}"),
-        Err(e) => {
-            panic!("BRLTTY is needed (apt-get install brltty), or set TANDEM_SKIP_REAL=1: {e:?}")
-        }
+    let Some(brltty) = real_brltty(40) else {
+        return;
     };
-    let speechd = match PrivateSpeechd::start("en") {
-        Ok(s) => s,
-        Err(e) if skip_real() => return eprintln!("skipped (TANDEM_SKIP_REAL=1): {e}"),
-        Err(e) => panic!("speech-dispatcher is needed, or set TANDEM_SKIP_REAL=1: {e}"),
+    let Some(speechd) = real_speechd("en") else {
+        return;
     };
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("tandem.sock");
@@ -247,17 +144,10 @@ fn a_real_game_with_brltty_and_speech_dispatcher() {
         "{out:?}"
     );
     // The journal verifies and exports as the same game.
-    let v = Command::new(TANDEM)
-        .args(["journal", "verify"])
-        .arg(&journal)
-        .output()
-        .unwrap();
+    let j = journal.to_str().unwrap();
+    let v = tandem(&["journal", "verify", j]);
     assert!(v.status.success(), "{v:?}");
-    let pdn = Command::new(TANDEM)
-        .args(["pdn", "export"])
-        .arg(&journal)
-        .output()
-        .unwrap();
+    let pdn = tandem(&["pdn", "export", j]);
     assert!(pdn.status.success(), "{pdn:?}");
     let text = String::from_utf8(pdn.stdout).unwrap();
     assert!(
@@ -308,8 +198,7 @@ fn sigkill_at_a_random_point_loses_no_acknowledged_move() {
     let inflight = moves[kill_at].clone();
     let t = std::thread::spawn(move || racer.request("move", Some(&inflight)).is_ok());
     std::thread::sleep(Duration::from_micros((nanos % 3000) as u64));
-    d.child.kill().unwrap(); // SIGKILL
-    d.child.wait().unwrap();
+    d.kill(); // SIGKILL
     let in_flight_acked = t.join().unwrap();
     drop(d);
     let resumed = Daemon::start(
@@ -339,14 +228,7 @@ fn sigkill_at_a_random_point_loses_no_acknowledged_move() {
     assert_eq!(c.request("resume", None).unwrap()["ok"], true);
     let next = &moves[got.len()];
     assert_eq!(c.request("move", Some(next)).unwrap()["ok"], true);
-    let v = Command::new(TANDEM)
-        .args(["journal", "verify", "--json"])
-        .arg(&journal)
-        .output()
-        .unwrap();
-    assert!(v.status.success(), "{v:?}");
-    let report: serde_json::Value = serde_json::from_slice(&v.stdout).unwrap();
-    assert_eq!(report["ok"], true);
+    verify_ok(&journal);
 }
 
 #[test]

@@ -8,107 +8,27 @@
 //! `TANDEM_SKIP_REAL=1`. The microphone is not tested: voice input is not
 //! wired into `tandem play` yet (it refuses `--voice-model`).
 
-use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+mod support;
+
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use tandem::client::Client;
-use tandem_braille::testing::brltty::VirtualBrltty;
+use support::{real_brltty, real_game, real_speechd, Daemon, Play};
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::{Game, Variant};
-use tandem_speech::testing::{skip_real, PrivateSpeechd};
+use tandem_rules::Game;
 
-const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
-
-fn real_game() -> Game {
-    let path = format!(
-        "{}/../rules/tests/data/pdn/dutch96h.pdn",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).unwrap();
-    match replay(&parse_pdn(&text)[0], Variant::International) {
-        Replay::Ok(g) => g,
-        other => panic!("the test game does not replay: {other:?}"),
-    }
-}
-
-struct Daemon {
-    child: Child,
-    socket: PathBuf,
-    stdout: Option<mpsc::Receiver<String>>,
-}
-
-impl Daemon {
-    fn start(dir: &Path, args: &[&str], env: &[(&str, String)]) -> Daemon {
-        let socket = dir.join("tandem.sock");
-        let mut cmd = Command::new(TANDEM);
-        cmd.args(["play", "--headless", "--lang", "en"])
-            .arg("--socket")
-            .arg(&socket)
-            .arg("--journal")
-            .arg(dir.join("game.jsonl"))
-            .args(args)
-            .env("XDG_CONFIG_HOME", dir.join("noconfig"))
-            .env("TANDEM_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let mut child = cmd.spawn().unwrap();
-        // Headless text speech goes to stdout, one tagged line an utterance.
-        let out = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let t0 = Instant::now();
-        while Client::connect(&socket).is_err() {
-            assert!(t0.elapsed() < Duration::from_secs(20), "no socket");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Daemon {
-            child,
-            socket,
-            stdout: Some(rx),
-        }
-    }
-
-    fn client(&self) -> Client {
-        let c = Client::connect(&self.socket).unwrap();
-        c.set_timeout(Some(Duration::from_secs(20))).unwrap();
-        c
-    }
-
-    /// Waits for a stdout line containing `text`.
-    fn wait_stdout(&self, text: &str, within: Duration) -> Result<String, Vec<String>> {
-        let rx = self.stdout.as_ref().unwrap();
-        let t0 = Instant::now();
-        let mut seen = Vec::new();
-        while let Some(left) = within.checked_sub(t0.elapsed()) {
-            match rx.recv_timeout(left) {
-                Ok(l) if l.contains(text) => return Ok(l),
-                Ok(l) => seen.push(l),
-                Err(_) => break,
-            }
-        }
-        Err(seen)
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `tandem play --headless --lang en` in `dir` (journal `game.jsonl`,
+/// logging at `info`), its stdout read by lines: headless text speech goes
+/// there, one tagged line an utterance.
+fn daemon(dir: &Path, args: &[&str], env: &[(&str, String)]) -> Daemon {
+    Play::in_dir(dir)
+        .args(["--lang", "en", "--journal"])
+        .arg(dir.join("game.jsonl"))
+        .args(args)
+        .env("TANDEM_LOG", "info")
+        .envs(env)
+        .stdout_lines()
+        .start()
 }
 
 fn shown(game: &Game, ply: usize) -> String {
@@ -123,13 +43,11 @@ fn shown(game: &Game, ply: usize) -> String {
 
 #[test]
 fn brltty_killed_and_restarted_mid_game_the_game_goes_on_and_the_display_comes_back() {
-    let mut brltty = match VirtualBrltty::start(40) {
-        Ok(b) => b,
-        Err(e) if skip_real() => return eprintln!("skipped (TANDEM_SKIP_REAL=1): {e:?}"),
-        Err(e) => panic!("BRLTTY is needed (apt-get install brltty), or TANDEM_SKIP_REAL=1: {e:?}"),
+    let Some(mut brltty) = real_brltty(40) else {
+        return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start(
+    let d = daemon(
         dir.path(),
         &[
             "--speech",
@@ -177,15 +95,13 @@ fn brltty_killed_and_restarted_mid_game_the_game_goes_on_and_the_display_comes_b
 
 #[test]
 fn speech_dispatcher_killed_speech_falls_back_says_so_and_the_next_move_is_spoken() {
-    let speechd = match PrivateSpeechd::start("en") {
-        Ok(s) => s,
-        Err(e) if skip_real() => return eprintln!("skipped (TANDEM_SKIP_REAL=1): {e}"),
-        Err(e) => panic!("speech-dispatcher is needed, or TANDEM_SKIP_REAL=1: {e}"),
+    let Some(speechd) = real_speechd("en") else {
+        return;
     };
     let dir = tempfile::tempdir().unwrap();
     // No sound card here: espeak-ng cannot play either, so the fallback ends in
     // text lines on stdout, which this test reads (what a screen reader gets).
-    let d = Daemon::start(
+    let d = daemon(
         dir.path(),
         &["--speech", "speechd", "--braille", "none"],
         &[("SPEECHD_ADDRESS", speechd.address())],

@@ -14,90 +14,30 @@
 //!   losing an acknowledged move. Without the right to mount, this test fails
 //!   with a message unless `TANDEM_SKIP_REAL=1`.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
+use support::{real_game, verify_json, Daemon, Play};
 use tandem::client::Client;
 
-const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
-
-fn real_moves() -> Vec<String> {
-    use tandem_rules::pdn::{parse_pdn, replay, Replay};
-    let path = format!(
-        "{}/../rules/tests/data/pdn/dutch96h.pdn",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).unwrap();
-    match replay(&parse_pdn(&text)[0], tandem_rules::Variant::International) {
-        Replay::Ok(g) => g.move_texts(),
-        other => panic!("the test game does not replay: {other:?}"),
-    }
+fn daemon(dir: &Path, args: &[&str]) -> Daemon {
+    Play::text_only(dir).args(args).start()
 }
 
-struct Daemon {
-    child: Child,
-    socket: PathBuf,
-}
-
-impl Daemon {
-    fn start(dir: &Path, args: &[&str]) -> Daemon {
-        Daemon::start_with_stderr(dir, args, Stdio::inherit())
-    }
-
-    fn start_with_stderr(dir: &Path, args: &[&str], stderr: Stdio) -> Daemon {
-        let socket = dir.join("tandem.sock");
-        let child = Command::new(TANDEM)
-            .args([
-                "play",
-                "--headless",
-                "--speech",
-                "text",
-                "--braille",
-                "none",
-            ])
-            .arg("--socket")
-            .arg(&socket)
-            .args(args)
-            .env("XDG_CONFIG_HOME", dir.join("noconfig"))
-            .env("XDG_STATE_HOME", dir.join("state"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(stderr)
-            .spawn()
-            .expect("start tandem play");
-        let t0 = Instant::now();
-        while Client::connect(&socket).is_err() {
-            assert!(t0.elapsed() < Duration::from_secs(20), "no socket");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        Daemon { child, socket }
-    }
-
-    fn client(&self) -> Client {
-        let c = Client::connect(&self.socket).unwrap();
-        c.set_timeout(Some(Duration::from_secs(20))).unwrap();
-        c
-    }
-
-    fn prlimit_fsize(&self, limit: &str) {
-        let out = Command::new("prlimit")
-            .arg("--pid")
-            .arg(self.child.id().to_string())
-            // The soft limit only: lowering and raising it needs no privilege.
-            .arg(format!("--fsize={limit}:"))
-            .output()
-            .expect("prlimit (util-linux) is needed");
-        assert!(out.status.success(), "prlimit: {out:?}");
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// Puts a soft file-size limit on the running daemon.
+fn prlimit_fsize(d: &Daemon, limit: &str) {
+    let out = Command::new("prlimit")
+        .arg("--pid")
+        .arg(d.child.id().to_string())
+        // The soft limit only: lowering and raising it needs no privilege.
+        .arg(format!("--fsize={limit}:"))
+        .output()
+        .expect("prlimit (util-linux) is needed");
+    assert!(out.status.success(), "prlimit: {out:?}");
 }
 
 fn play(c: &mut Client, m: &str) -> Value {
@@ -111,12 +51,7 @@ fn health(c: &mut Client) -> Value {
 }
 
 fn verify(journal: &Path) -> Value {
-    let out = Command::new(TANDEM)
-        .args(["journal", "verify", "--json"])
-        .arg(journal)
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
+    verify_json(journal).1
 }
 
 fn journal_moves(journal: &Path) -> Vec<String> {
@@ -145,14 +80,14 @@ fn wait_speech(events: &mut Client, pred: impl Fn(&Value) -> bool) -> Value {
 fn a_write_error_keeps_the_game_going_and_every_line_is_written_when_it_can_be() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("game.jsonl");
-    let d = Daemon::start(
+    let d = daemon(
         dir.path(),
         &["--lang", "en", "--journal", journal.to_str().unwrap()],
     );
     let mut events = d.client();
     events.subscribe().unwrap();
     let mut c = d.client();
-    let moves = real_moves();
+    let moves = real_game().move_texts();
     let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
     for m in &moves[..4] {
         play(&mut c, m);
@@ -160,7 +95,7 @@ fn a_write_error_keeps_the_game_going_and_every_line_is_written_when_it_can_be()
     assert_eq!(health(&mut c)["ok"], true);
     // The next line crosses the limit: half of it is written, then EFBIG.
     let size = std::fs::metadata(&journal).unwrap().len();
-    d.prlimit_fsize(&(size + 40).to_string());
+    prlimit_fsize(&d, &(size + 40).to_string());
     let r = play(&mut c, moves[4]);
     let said: Vec<String> = serde_json::from_value(r["said"].clone()).unwrap();
     assert!(
@@ -188,7 +123,7 @@ fn a_write_error_keeps_the_game_going_and_every_line_is_written_when_it_can_be()
     // Nothing past the limit reached the file.
     assert!(std::fs::metadata(&journal).unwrap().len() <= size + 40);
     // The disk comes back: within the retry second every kept line is written.
-    d.prlimit_fsize("unlimited");
+    prlimit_fsize(&d, "unlimited");
     wait_speech(&mut events, |v| {
         v["text"].as_str().unwrap().contains("written again")
     });
@@ -210,7 +145,7 @@ fn a_write_error_keeps_the_game_going_and_every_line_is_written_when_it_can_be()
     drop(c);
     drop(events);
     drop(d);
-    let d = Daemon::start(dir.path(), &["--resume", journal.to_str().unwrap()]);
+    let d = daemon(dir.path(), &["--resume", journal.to_str().unwrap()]);
     let st = d.client().request("state", None).unwrap()["state"].clone();
     let got: Vec<String> = serde_json::from_value(st["moves"].clone()).unwrap();
     assert_eq!(got, moves[..8]);
@@ -228,25 +163,24 @@ fn a_file_size_limit_that_also_stops_the_log_file_stops_nothing_else() {
     let log = dir.path().join("daemon.log");
     std::fs::write(&log, "earlier output\n".repeat(16 * 1024)).unwrap();
     let stderr = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
-    let d = Daemon::start_with_stderr(
-        dir.path(),
-        &["--lang", "en", "--journal", journal.to_str().unwrap()],
-        stderr.into(),
-    );
+    let d = Play::text_only(dir.path())
+        .args(["--lang", "en", "--journal", journal.to_str().unwrap()])
+        .stderr(stderr.into())
+        .start();
     let mut c = d.client();
-    let moves = real_moves();
+    let moves = real_game().move_texts();
     let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
     for m in &moves[..2] {
         play(&mut c, m);
     }
     let size = std::fs::metadata(&journal).unwrap().len();
     assert!(size + 40 < std::fs::metadata(&log).unwrap().len());
-    d.prlimit_fsize(&(size + 40).to_string());
+    prlimit_fsize(&d, &(size + 40).to_string());
     let said = play(&mut c, moves[2])["said"].to_string();
     assert!(said.contains("cannot be written"), "{said}");
     play(&mut c, moves[3]);
     assert_eq!(health(&mut c)["ok"], false);
-    d.prlimit_fsize("unlimited");
+    prlimit_fsize(&d, "unlimited");
     let t0 = Instant::now();
     while health(&mut c)["ok"] != true {
         assert!(t0.elapsed() < Duration::from_secs(10), "never recovered");
@@ -306,12 +240,12 @@ fn a_full_disk_sends_the_journal_to_a_fallback_copy_that_resumes() {
         ),
     };
     let journal = fs.0.join("game.jsonl");
-    let d = Daemon::start(
+    let d = daemon(
         dir.path(),
         &["--lang", "en", "--journal", journal.to_str().unwrap()],
     );
     let mut c = d.client();
-    let moves = real_moves();
+    let moves = real_game().move_texts();
     let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
     for m in &moves[..4] {
         play(&mut c, m);
@@ -345,7 +279,7 @@ fn a_full_disk_sends_the_journal_to_a_fallback_copy_that_resumes() {
     // Power lost while the disk is still full: resume from the fallback copy.
     drop(c);
     drop(d);
-    let d = Daemon::start(dir.path(), &["--resume", fallback.to_str().unwrap()]);
+    let d = daemon(dir.path(), &["--resume", fallback.to_str().unwrap()]);
     let mut c = d.client();
     let st = c.request("state", None).unwrap()["state"].clone();
     let got: Vec<String> = serde_json::from_value(st["moves"].clone()).unwrap();

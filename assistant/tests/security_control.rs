@@ -4,95 +4,45 @@
 //! without one, never), and that no client, however many, hostile or slow,
 //! can make the daemon panic, block the game or grow without bound.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use support::{journal_events, tandem, Daemon, Play};
 use tandem::client::Client;
 
-const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
-
-struct Daemon {
-    child: Child,
-    socket: PathBuf,
-    journal: PathBuf,
-}
-
-impl Daemon {
-    fn start(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Daemon {
-        let socket = dir.join("run/tandem.sock");
-        let journal = dir.join("game.jsonl");
-        let mut cmd = Command::new(TANDEM);
-        cmd.args([
-            "play",
-            "--headless",
-            "--speech",
-            "none",
-            "--braille",
-            "none",
-        ])
-        .args(["--lang", "en"])
-        .arg("--socket")
-        .arg(&socket)
+/// `tandem play --headless --speech none --braille none --lang en` in
+/// `dir`, its socket in a folder of its own (`run/`), the journal
+/// `game.jsonl`, and no arbiter secret unless `env` gives one.
+fn daemon(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Daemon {
+    Play::new(&dir.join("run/tandem.sock"))
+        .config_home(&dir.join("noconfig"))
+        .args(["--speech", "none", "--braille", "none", "--lang", "en"])
         .arg("--journal")
-        .arg(&journal)
+        .arg(journal(dir))
         .args(args)
-        .env("XDG_CONFIG_HOME", dir.join("noconfig"))
         .env_remove("TANDEM_ARBITER_SECRET")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit());
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let child = cmd.spawn().unwrap();
-        let t0 = Instant::now();
-        while Client::connect(&socket).is_err() {
-            assert!(t0.elapsed() < Duration::from_secs(20), "no socket");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        Daemon {
-            child,
-            socket,
-            journal,
-        }
-    }
-
-    fn client(&self) -> Client {
-        let c = Client::connect(&self.socket).unwrap();
-        c.set_timeout(Some(Duration::from_secs(20))).unwrap();
-        c
-    }
+        .envs(env)
+        .start()
 }
 
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+fn journal(dir: &Path) -> PathBuf {
+    dir.join("game.jsonl")
 }
 
 fn raw(c: &mut Client, v: &Value) -> Value {
     c.raw(&v.to_string()).unwrap()
 }
 
-fn journal_events(p: &Path, kind: &str) -> Vec<Value> {
-    std::fs::read_to_string(p)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["event"].clone())
-        .filter(|e| e["type"] == kind)
-        .collect()
-}
-
 #[test]
 fn the_socket_is_0600_in_a_0700_folder_and_owned_by_the_user_running_tandem() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start(dir.path(), &[], &[]);
+    let d = daemon(dir.path(), &[], &[]);
     let meta = std::fs::metadata(&d.socket).unwrap();
     assert_eq!(meta.permissions().mode() & 0o777, 0o600);
     assert_eq!(meta.uid(), rustix::process::getuid().as_raw());
@@ -106,11 +56,12 @@ fn arbiter_actions_need_the_secret_given_at_start() {
     let dir = tempfile::tempdir().unwrap();
     let secret_file = dir.path().join("arbiter.secret");
     std::fs::write(&secret_file, "correct horse battery\n").unwrap();
-    let d = Daemon::start(
+    let d = daemon(
         dir.path(),
         &["--arbiter-secret-file", secret_file.to_str().unwrap()],
         &[],
     );
+    let journal = journal(dir.path());
     let mut c = d.client();
     for m in ["32-28", "19-23", "28x19", "14x23"] {
         assert_eq!(c.request("move", Some(m)).unwrap()["ok"], true);
@@ -136,7 +87,7 @@ fn arbiter_actions_need_the_secret_given_at_start() {
     let st = c.request("state", None).unwrap()["state"].clone();
     assert_eq!(st["ply"], 4);
     assert!(st["clocks"]["white"]["remaining_ms"].as_u64().unwrap() > 5_000_000);
-    assert_eq!(journal_events(&d.journal, "rejected").len(), 6);
+    assert_eq!(journal_events(&journal, "rejected").len(), 6);
     // With the secret: the clock is set and two plies are taken back.
     let r = raw(
         &mut c,
@@ -153,7 +104,7 @@ fn arbiter_actions_need_the_secret_given_at_start() {
     assert_eq!(st["turn"], "white");
     let w = st["clocks"]["white"]["remaining_ms"].as_u64().unwrap();
     assert!((599_000..=600_000).contains(&w), "{st}");
-    let corr = journal_events(&d.journal, "correction");
+    let corr = journal_events(&journal, "correction");
     assert_eq!(
         corr,
         vec![
@@ -161,21 +112,14 @@ fn arbiter_actions_need_the_secret_given_at_start() {
                     "source": "arbiter", "reason": "boards differed on 23"})
         ]
     );
-    assert_eq!(journal_events(&d.journal, "clock-set").len(), 1);
+    assert_eq!(journal_events(&journal, "clock-set").len(), 1);
     // Play goes on from the corrected position; the journal verifies and replays to it.
     assert_eq!(c.request("move", Some("28x19")).unwrap()["ok"], true);
     drop(c);
-    let v = Command::new(TANDEM)
-        .args(["journal", "verify"])
-        .arg(&d.journal)
-        .output()
-        .unwrap();
+    let j = journal.to_str().unwrap();
+    let v = tandem(&["journal", "verify", j]);
     assert!(v.status.success(), "{v:?}");
-    let pdn = Command::new(TANDEM)
-        .args(["pdn", "export"])
-        .arg(&d.journal)
-        .output()
-        .unwrap();
+    let pdn = tandem(&["pdn", "export", j]);
     let text = String::from_utf8(pdn.stdout).unwrap();
     let games = tandem_rules::pdn::parse_pdn(&text);
     let tandem_rules::pdn::Replay::Ok(g) =
@@ -189,7 +133,7 @@ fn arbiter_actions_need_the_secret_given_at_start() {
 #[test]
 fn without_a_secret_arbiter_actions_are_always_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start(dir.path(), &[], &[]);
+    let d = daemon(dir.path(), &[], &[]);
     let mut c = d.client();
     assert_eq!(c.request("move", Some("32-28")).unwrap()["ok"], true);
     let r = raw(
@@ -203,7 +147,7 @@ fn without_a_secret_arbiter_actions_are_always_refused() {
     drop(c);
     drop(d);
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start(dir.path(), &[], &[("TANDEM_ARBITER_SECRET", "s3cret")]);
+    let d = daemon(dir.path(), &[], &[("TANDEM_ARBITER_SECRET", "s3cret")]);
     let mut c = d.client();
     let r = raw(
         &mut c,
@@ -215,7 +159,7 @@ fn without_a_secret_arbiter_actions_are_always_refused() {
 #[test]
 fn too_many_connections_are_turned_away_and_the_game_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start(dir.path(), &[], &[]);
+    let d = daemon(dir.path(), &[], &[]);
     let mut held = Vec::new();
     for _ in 0..tandem::control::MAX_CONNECTIONS + 8 {
         held.push(UnixStream::connect(&d.socket).unwrap());
@@ -236,7 +180,7 @@ fn too_many_connections_are_turned_away_and_the_game_goes_on() {
 #[test]
 fn a_subscriber_that_never_reads_is_dropped_and_never_blocks_the_game() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start(dir.path(), &[], &[]);
+    let d = daemon(dir.path(), &[], &[]);
     let mut slow = UnixStream::connect(&d.socket).unwrap();
     slow.write_all(b"{\"cmd\":\"subscribe\"}\n").unwrap();
     let mut c = d.client();
@@ -272,7 +216,7 @@ fn a_subscriber_that_never_reads_is_dropped_and_never_blocks_the_game() {
 #[test]
 fn garbage_of_every_shape_never_stops_the_daemon() {
     let dir = tempfile::tempdir().unwrap();
-    let d = Daemon::start(dir.path(), &[], &[]);
+    let d = daemon(dir.path(), &[], &[]);
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let mut next = move || {
         seed ^= seed << 13;

@@ -1,20 +1,33 @@
 //! What the daemon tests share: the real `tandem play` binary started on a
-//! private socket, a client to it, `tandem ctl`, and waiting for a ply.
+//! private socket ([`Daemon::start`], or [`Play`] for more options), a
+//! client to it, `tandem ctl` and `tandem journal verify`, waiting for a
+//! ply, the private BRLTTY and speech-dispatcher, and the real tournament
+//! game the tests play.
 //!
 //! Each test file that uses it says `mod support;` (Cargo builds every file
 //! in `tests/` as its own crate, so an item one file does not use is dead
 //! code there: hence the `allow`).
 #![allow(dead_code)]
 
-use std::io::Write;
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use serde_json::Value;
 use tandem::client::Client;
+use tandem_braille::testing::brltty::VirtualBrltty;
+use tandem_rules::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::{Game, Variant};
+use tandem_speech::testing::{skip_real, PrivateSpeechd};
 
 /// The `tandem` binary under test.
 pub const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
+
+/// How long a daemon may take to open its socket.
+const START_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// A running `tandem play --headless`, killed when dropped.
 pub struct Daemon {
@@ -22,6 +35,165 @@ pub struct Daemon {
     pub child: Child,
     /// Its control socket.
     pub socket: PathBuf,
+    /// The file its stderr goes to, if [`Play::stderr_file`] was used.
+    pub stderr: Option<PathBuf>,
+    /// Its stdout, a line at a time, if [`Play::stdout_lines`] was used.
+    stdout: Option<mpsc::Receiver<String>>,
+}
+
+/// How to start a `tandem play --headless --socket SOCKET …`: by default
+/// with no config file (`XDG_CONFIG_HOME` is `noconfig` next to the
+/// socket), stdin piped (for [`Daemon::type_line`]; at its end the daemon
+/// only stops reading), stdout discarded and stderr inherited.
+pub struct Play {
+    cmd: Command,
+    socket: PathBuf,
+    stderr_file: Option<PathBuf>,
+    stdout_lines: bool,
+}
+
+impl Play {
+    /// `tandem play --headless --socket SOCKET`.
+    pub fn new(socket: &Path) -> Play {
+        let mut cmd = Command::new(TANDEM);
+        cmd.args(["play", "--headless", "--socket"])
+            .arg(socket)
+            .env("XDG_CONFIG_HOME", socket.parent().unwrap().join("noconfig"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
+        Play {
+            cmd,
+            socket: socket.to_owned(),
+            stderr_file: None,
+            stdout_lines: false,
+        }
+    }
+
+    /// [`Play::new`] with the socket `DIR/tandem.sock`.
+    pub fn in_dir(dir: &Path) -> Play {
+        Play::new(&dir.join("tandem.sock"))
+    }
+
+    /// [`Play::in_dir`] with `--speech text --braille none` (speech as
+    /// text lines on stdout) and `XDG_STATE_HOME` at `DIR/state` (where the
+    /// journal's fallback copies go).
+    pub fn text_only(dir: &Path) -> Play {
+        Play::in_dir(dir)
+            .args(["--speech", "text", "--braille", "none"])
+            .state_home(&dir.join("state"))
+    }
+
+    /// More arguments.
+    pub fn args<S: AsRef<OsStr>>(mut self, args: impl IntoIterator<Item = S>) -> Play {
+        self.cmd.args(args);
+        self
+    }
+
+    /// One more argument.
+    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Play {
+        self.cmd.arg(arg);
+        self
+    }
+
+    /// An environment variable (a later one wins).
+    pub fn env(mut self, key: &str, value: impl AsRef<OsStr>) -> Play {
+        self.cmd.env(key, value);
+        self
+    }
+
+    /// Environment variables (a later one wins).
+    pub fn envs<V: AsRef<OsStr>>(mut self, env: &[(&str, V)]) -> Play {
+        for (k, v) in env {
+            self.cmd.env(k, v);
+        }
+        self
+    }
+
+    /// An environment variable the daemon must not inherit.
+    pub fn env_remove(mut self, key: &str) -> Play {
+        self.cmd.env_remove(key);
+        self
+    }
+
+    /// `XDG_CONFIG_HOME` (where no config file is) somewhere else than next
+    /// to the socket.
+    pub fn config_home(self, dir: &Path) -> Play {
+        self.env("XDG_CONFIG_HOME", dir)
+    }
+
+    /// `XDG_STATE_HOME` (where the journal's fallback copies go).
+    pub fn state_home(self, dir: &Path) -> Play {
+        self.env("XDG_STATE_HOME", dir)
+    }
+
+    /// Stdout goes to `stdout`.
+    pub fn stdout(mut self, stdout: Stdio) -> Play {
+        self.cmd.stdout(stdout);
+        self
+    }
+
+    /// Stdout is read a line at a time, for [`Daemon::wait_stdout`].
+    pub fn stdout_lines(mut self) -> Play {
+        self.cmd.stdout(Stdio::piped());
+        self.stdout_lines = true;
+        self
+    }
+
+    /// Stderr goes to `stderr`.
+    pub fn stderr(mut self, stderr: Stdio) -> Play {
+        self.cmd.stderr(stderr);
+        self
+    }
+
+    /// Stderr goes to a new file at `path` (kept in [`Daemon::stderr`], and
+    /// shown if the daemon exits before serving).
+    pub fn stderr_file(mut self, path: PathBuf) -> Play {
+        self.cmd.stderr(std::fs::File::create(&path).unwrap());
+        self.stderr_file = Some(path);
+        self
+    }
+
+    /// Starts it and waits until its socket answers.
+    pub fn start(mut self) -> Daemon {
+        let mut child = self.cmd.spawn().expect("start tandem play");
+        let stdout = self.stdout_lines.then(|| {
+            let out = child.stdout.take().unwrap();
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                for line in BufReader::new(out).lines().map_while(Result::ok) {
+                    if tx.send(line).is_err() {
+                        return;
+                    }
+                }
+            });
+            rx
+        });
+        let mut d = Daemon {
+            child,
+            socket: self.socket,
+            stderr: self.stderr_file,
+            stdout,
+        };
+        let t0 = Instant::now();
+        while Client::connect(&d.socket).is_err() {
+            if let Ok(Some(status)) = d.child.try_wait() {
+                panic!(
+                    "tandem play exited ({status}) before opening its socket{}",
+                    d.stderr
+                        .as_ref()
+                        .map(|p| format!(": {}", std::fs::read_to_string(p).unwrap_or_default()))
+                        .unwrap_or_default()
+                );
+            }
+            assert!(
+                t0.elapsed() < START_TIMEOUT,
+                "tandem play did not open its socket"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        d
+    }
 }
 
 impl Daemon {
@@ -38,35 +210,11 @@ impl Daemon {
         env: &[(&str, String)],
         stdout: Stdio,
     ) -> Daemon {
-        let mut cmd = Command::new(TANDEM);
-        cmd.arg("play")
-            .arg("--headless")
-            .arg("--socket")
-            .arg(socket)
-            .args(args);
-        cmd.stdin(Stdio::piped())
+        Play::new(socket)
+            .args(args)
+            .envs(env)
             .stdout(stdout)
-            .stderr(Stdio::inherit());
-        cmd.env("XDG_CONFIG_HOME", socket.parent().unwrap().join("noconfig"));
-        for (k, v) in env {
-            cmd.env(k, v);
-        }
-        let mut child = cmd.spawn().expect("start tandem play");
-        let t0 = Instant::now();
-        while Client::connect(socket).is_err() {
-            if let Ok(Some(status)) = child.try_wait() {
-                panic!("tandem play exited before opening its socket: {status}");
-            }
-            assert!(
-                t0.elapsed() < Duration::from_secs(20),
-                "tandem play did not open its socket"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Daemon {
-            child,
-            socket: socket.to_owned(),
-        }
+            .start()
     }
 
     /// A new client connection (20 s timeout).
@@ -81,6 +229,34 @@ impl Daemon {
         let stdin = self.child.stdin.as_mut().unwrap();
         writeln!(stdin, "{line}").unwrap();
         stdin.flush().unwrap();
+    }
+
+    /// Kills it (SIGKILL, our own child by its id) and reaps it.
+    pub fn kill(&mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    /// What it wrote to its stderr file so far ([`Play::stderr_file`]).
+    pub fn stderr_text(&self) -> String {
+        let path = self.stderr.as_ref().expect("stderr goes to a file");
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    /// Waits for a stdout line containing `text` ([`Play::stdout_lines`]);
+    /// without one, the lines seen meanwhile.
+    pub fn wait_stdout(&self, text: &str, within: Duration) -> Result<String, Vec<String>> {
+        let rx = self.stdout.as_ref().expect("stdout is read by lines");
+        let t0 = Instant::now();
+        let mut seen = Vec::new();
+        while let Some(left) = within.checked_sub(t0.elapsed()) {
+            match rx.recv_timeout(left) {
+                Ok(l) if l.contains(text) => return Ok(l),
+                Ok(l) => seen.push(l),
+                Err(_) => break,
+            }
+        }
+        Err(seen)
     }
 }
 
@@ -107,8 +283,37 @@ pub fn tandem(args: &[&str]) -> std::process::Output {
     Command::new(TANDEM).args(args).output().unwrap()
 }
 
+/// Runs `tandem journal verify --json JOURNAL`: its exit status and report.
+pub fn verify_json(journal: &Path) -> (ExitStatus, Value) {
+    let out = Command::new(TANDEM)
+        .args(["journal", "verify", "--json"])
+        .arg(journal)
+        .output()
+        .unwrap();
+    let v = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("journal verify printed no JSON ({e}): {out:?}"));
+    (out.status, v)
+}
+
+/// [`verify_json`], asserting that the journal verifies (exit 0, `ok`).
+pub fn verify_ok(journal: &Path) -> Value {
+    let (status, v) = verify_json(journal);
+    assert!(status.success() && v["ok"] == true, "{status}: {v}");
+    v
+}
+
+/// The events of type `kind` in a journal (every line must parse).
+pub fn journal_events(journal: &Path, kind: &str) -> Vec<Value> {
+    std::fs::read_to_string(journal)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["event"].clone())
+        .filter(|e| e["type"] == kind)
+        .collect()
+}
+
 /// Polls `state` until the game has `ply` plies (20 s at most).
-pub fn wait_ply(c: &mut Client, ply: u64) -> serde_json::Value {
+pub fn wait_ply(c: &mut Client, ply: u64) -> Value {
     let t0 = Instant::now();
     loop {
         let st = c.request("state", None).unwrap()["state"].clone();
@@ -120,5 +325,56 @@ pub fn wait_ply(c: &mut Client, ply: u64) -> serde_json::Value {
             "ply {ply} never reached: {st}"
         );
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The text of `rules/tests/data/pdn/NAME`.
+pub fn pdn_data(name: &str) -> String {
+    let path = format!(
+        "{}/../rules/tests/data/pdn/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The real tournament game the tests play: H. van der Zee - H. Clasquin,
+/// Dutch semifinals 1996 (`dutch96h.pdn`, international draughts, 1-0).
+pub fn real_game() -> Game {
+    match replay(
+        &parse_pdn(&pdn_data("dutch96h.pdn"))[0],
+        Variant::International,
+    ) {
+        Replay::Ok(g) => g,
+        other => panic!("the test game does not replay: {other:?}"),
+    }
+}
+
+/// A private BRLTTY with a virtual display of `cells` cells; `None` (said
+/// on stderr) when it cannot start and `TANDEM_SKIP_REAL=1`, else a panic
+/// saying what is missing.
+pub fn real_brltty(cells: usize) -> Option<VirtualBrltty> {
+    match VirtualBrltty::start(cells) {
+        Ok(b) => Some(b),
+        Err(e) if skip_real() => {
+            eprintln!("skipped (TANDEM_SKIP_REAL=1): {e:?}");
+            None
+        }
+        Err(e) => {
+            panic!("BRLTTY is needed (apt-get install brltty), or set TANDEM_SKIP_REAL=1: {e:?}")
+        }
+    }
+}
+
+/// A private speech-dispatcher speaking `lang`; `None` (said on stderr)
+/// when it cannot start and `TANDEM_SKIP_REAL=1`, else a panic saying what
+/// is missing.
+pub fn real_speechd(lang: &str) -> Option<PrivateSpeechd> {
+    match PrivateSpeechd::start(lang) {
+        Ok(s) => Some(s),
+        Err(e) if skip_real() => {
+            eprintln!("skipped (TANDEM_SKIP_REAL=1): {e}");
+            None
+        }
+        Err(e) => panic!("speech-dispatcher is needed, or set TANDEM_SKIP_REAL=1: {e}"),
     }
 }
