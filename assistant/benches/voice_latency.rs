@@ -48,7 +48,7 @@ use std::time::{Duration, Instant, SystemTime};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use serde_json::Value;
 use tandem_speech::listen::audio::{rms_db, VadConfig, FRAME};
-use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
+use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path, MIC_BLOCK};
 use tandem_speech::listen::{read_wav_16k, SAMPLE_RATE};
 
 const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
@@ -93,14 +93,11 @@ fn mkfifo(p: &Path) {
     assert!(st.success(), "mkfifo {}", p.display());
 }
 
-/// What the capture side reads at a time: cpal 0.15 sets a 100 ms buffer
-/// (25 ms periods) and reads everything available, and ALSA's `null` slave
-/// always has the whole buffer available, so each read asks for 1600 frames
-/// and blocks on the pipe until some bytes are there. A read that finds fewer
-/// bytes is still a whole buffer: the rest is stale audio of earlier reads.
-/// So the mouth writes whole blocks of 1600 frames, one every 100 ms: the
-/// recognizer gets real audio at the real pace, in 100 ms steps.
-const BLOCK: usize = 1600;
+/// What the capture side reads at a time ([`MIC_BLOCK`], 100 ms: a smaller
+/// write would be padded with stale audio by ALSA's file plugin). The mouth
+/// writes one whole block every 100 ms: the recognizer gets real audio at
+/// the real pace, in 100 ms steps.
+const BLOCK: usize = MIC_BLOCK;
 
 /// When the block holding the utterance's last sample had gone to the reader.
 struct Said {
@@ -423,7 +420,8 @@ impl Daemon {
 struct Sample {
     /// End of the utterance to the read-back's first sound.
     total: Duration,
-    /// End of the utterance to the endpointer's decision (600 ms of silence by design).
+    /// End of the utterance to the endpointer's decision (300 ms of silence
+    /// after a whole phrase, 600 ms otherwise, by design).
     endpoint: Duration,
     /// Vosk's final result and the grammar match.
     recognition: Duration,

@@ -2,7 +2,8 @@
 //! Korean Vosk model (the one model a package ships here) and the Korean test
 //! phrasebook, a microphone that is ALSA reading a named pipe through cpal
 //! (as `speech/tests/listen_mic.rs` does), and espeak-ng's recordings of
-//! "삼십삼 이십구" (33-29) and "네" (yes) written into it in real time.
+//! "삼십삼 이십구" (33-29) and "네" (yes) written into it in real time, in
+//! whole blocks of what cpal reads at a time ([`MIC_BLOCK`]).
 //!
 //! The daemon gets its own ALSA configuration through `ALSA_CONFIG_PATH` in
 //! its environment only. The tests run one at a time (each loads the model).
@@ -19,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tandem::client::Client;
-use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
-use tandem_speech::listen::read_wav_16k;
+use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path, mic_blocks, MIC_BLOCK};
+use tandem_speech::listen::{read_wav_16k, SAMPLE_RATE};
 
 const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
 
@@ -28,22 +29,22 @@ const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
 /// depends on timing.
 static SERIAL: Mutex<()> = Mutex::new(());
 
-fn wav(name: &str) -> Vec<u8> {
+fn wav(name: &str) -> Vec<i16> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../speech/tests/data")
         .join(name);
-    read_wav_16k(&p)
-        .unwrap()
-        .iter()
-        .flat_map(|s| s.to_le_bytes())
-        .collect()
+    read_wav_16k(&p).unwrap()
 }
 
+/// One [`MIC_BLOCK`]: 100 ms.
+const BLOCK_TIME: Duration = Duration::from_millis((MIC_BLOCK as u64 * 1000) / SAMPLE_RATE as u64);
+
 /// The microphone: a named pipe ALSA captures from (16 kHz mono S16_LE), fed
-/// 20 ms of silence every 20 ms, an utterance in one write when one is
-/// queued (ALSA's file plugin reads without waiting for a full period), and
-/// nothing at all on demand (a microphone that hangs or is pulled out: the
-/// capture stream stops delivering audio).
+/// one block of [`MIC_BLOCK`] frames every 100 ms (the pace of a sound card;
+/// a smaller write would be padded with stale audio by ALSA's file plugin):
+/// silence, or the next block of a queued utterance; and nothing at all on
+/// demand (a microphone that hangs or is pulled out: the capture stream
+/// stops delivering audio).
 struct Mic {
     queue: Arc<Mutex<VecDeque<Vec<u8>>>>,
     connected: Arc<AtomicBool>,
@@ -58,7 +59,7 @@ impl Mic {
         let (q, c, s) = (queue.clone(), connected.clone(), stop.clone());
         // Not joined: it may wait in open() for a reader that never comes.
         std::thread::spawn(move || {
-            let silence = [0u8; 640];
+            let silence = vec![0u8; MIC_BLOCK * 2];
             while !s.load(Ordering::SeqCst) {
                 let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&fifo) else {
                     return;
@@ -68,7 +69,7 @@ impl Mic {
                     if !c.load(Ordering::SeqCst) {
                         // Unplugged: the pipe stays open and silent (closing it
                         // would make ALSA's file plugin repeat its buffer).
-                        std::thread::sleep(Duration::from_millis(20));
+                        std::thread::sleep(BLOCK_TIME);
                         next = Instant::now();
                         continue;
                     }
@@ -80,7 +81,7 @@ impl Mic {
                     if r.is_err() {
                         break; // the reader went away (a device probe): reopen
                     }
-                    next += Duration::from_millis(20);
+                    next += BLOCK_TIME;
                     std::thread::sleep(next.saturating_duration_since(Instant::now()));
                 }
             }
@@ -92,8 +93,13 @@ impl Mic {
         }
     }
 
-    fn say(&self, audio: Vec<u8>) {
-        self.queue.lock().unwrap().push_back(audio);
+    /// Queues `audio`; it is said from the next block on, in real time:
+    /// returns how long that takes.
+    fn say(&self, audio: &[i16]) -> Duration {
+        let blocks = mic_blocks(audio);
+        let n = blocks.len() as u32;
+        self.queue.lock().unwrap().extend(blocks);
+        BLOCK_TIME * n
     }
 
     fn unplug(&self) {
@@ -336,7 +342,7 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
     let d = t.play(&model, &[]);
     d.wait_listening();
 
-    t.mic.say(wav("ko-33-29.wav"));
+    t.mic.say(&wav("ko-33-29.wav"));
     // The heard line, the read-back's announced line and its text on stdout
     // are written one after the other: wait for all three.
     d.wait_for("the read-back of 33-29", Duration::from_secs(30), || {
@@ -375,7 +381,7 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
 
     // After the read-back has been spoken (the echo tail), "yes".
     std::thread::sleep(Duration::from_millis(600));
-    t.mic.say(wav("ko-yes.wav"));
+    t.mic.say(&wav("ko-yes.wav"));
     d.wait_for("the move after yes", Duration::from_secs(30), || {
         d.state()["ply"] == 1
     });
@@ -401,13 +407,13 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
     let (ok, out) = d.ctl(&["listen"]);
     assert!(ok && out.contains("Not listening"), "{out}");
     std::thread::sleep(Duration::from_millis(600));
-    t.mic.say(wav("ko-yes.wav"));
+    t.mic.say(&wav("ko-yes.wav"));
     std::thread::sleep(Duration::from_secs(4));
     assert_eq!(d.events_of("heard").len(), n, "heard while not listening");
     let (ok, out) = d.ctl(&["listen"]);
     assert!(ok && out.contains("Listening"), "{out}");
     std::thread::sleep(Duration::from_millis(600));
-    t.mic.say(wav("ko-yes.wav"));
+    t.mic.say(&wav("ko-yes.wav"));
     d.wait_for("yes heard again", Duration::from_secs(30), || {
         d.events_of("heard").len() > n
     });
@@ -453,8 +459,8 @@ fn while_tandem_speaks_through_real_espeak_paced_by_a_test_speaker_nothing_is_he
     assert!(ok, "{out}");
     std::thread::sleep(Duration::from_millis(700));
     let injected = Instant::now();
-    t.mic.say(wav("ko-33-29.wav"));
-    let utterance_end = injected + Duration::from_millis(1600);
+    // The whole file, its silences too, from the next block on.
+    let utterance_end = injected + t.mic.say(&wav("ko-33-29.wav")) + BLOCK_TIME;
     // Wait until the speaker has played it all.
     d.wait_for("the sentence to be played", Duration::from_secs(60), || {
         speaker.playing.lock().unwrap().len() > before
@@ -475,7 +481,7 @@ fn while_tandem_speaks_through_real_espeak_paced_by_a_test_speaker_nothing_is_he
     );
 
     // The same utterance when tandem is quiet is heard: the microphone worked.
-    t.mic.say(wav("ko-33-29.wav"));
+    t.mic.say(&wav("ko-33-29.wav"));
     d.wait_for(
         "the utterance said in quiet",
         Duration::from_secs(30),
@@ -527,7 +533,7 @@ fn a_vanished_microphone_is_announced_typed_moves_go_on_and_its_return_is_told()
     });
     std::thread::sleep(Duration::from_millis(800));
     // It listens in the new position (the grammar followed the moves).
-    t.mic.say(wav("ko-33-29.wav"));
+    t.mic.say(&wav("ko-33-29.wav"));
     d.wait_for(
         "33-29 heard after the return",
         Duration::from_secs(30),

@@ -1,5 +1,6 @@
 //! End to end: a spoken legal move goes through cpal (ALSA reading a named
-//! pipe, as a microphone would deliver it, in real time), the endpointer and
+//! pipe, as a microphone would deliver it, in real time: whole blocks of
+//! what cpal reads at a time, [`MIC_BLOCK`]), the endpointer and
 //! Vosk with the legal-move grammar, and tandem returns that move.
 //!
 //! The utterance is espeak-ng's Korean "삼십삼 이십구" (33-29), checked once to
@@ -14,23 +15,24 @@ use std::time::{Duration, Instant};
 
 use tandem_rules::{Position, Variant};
 use tandem_speech::listen::audio::{Gate, Mode, MuteSwitch, VadConfig};
-use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
+use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path, mic_blocks, MIC_BLOCK};
 use tandem_speech::listen::mic::{listen_once, Microphone};
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
-use tandem_speech::listen::{read_wav_16k, understand, Grammar, Heard, Lexicon};
+use tandem_speech::listen::{read_wav_16k, understand, Grammar, Heard, Lexicon, SAMPLE_RATE};
 
-/// Writes 20 ms of audio every 20 ms into the pipe: silence, and the
-/// utterance once `inject` is set. Reopens the pipe when ALSA closes it
-/// (device probes open and close it).
+/// Writes one block of [`MIC_BLOCK`] frames every 100 ms into the pipe, at
+/// the pace of a sound card: silence, and the utterance's blocks once
+/// `inject` is set. Reopens the pipe when ALSA closes it (device probes open
+/// and close it).
 fn writer(
     fifo: std::path::PathBuf,
     utterance: Vec<i16>,
     inject: Arc<AtomicBool>,
     stop: Arc<AtomicBool>,
 ) {
-    let silence = [0u8; 640];
-    let bytes: Vec<u8> = utterance.iter().flat_map(|s| s.to_le_bytes()).collect();
-    let mut pos = 0usize;
+    let silence = vec![0u8; MIC_BLOCK * 2];
+    let mut blocks = mic_blocks(&utterance).into_iter();
+    let period = Duration::from_secs_f64(MIC_BLOCK as f64 / f64::from(SAMPLE_RATE));
     while !stop.load(Ordering::SeqCst) {
         let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&fifo) else {
             return;
@@ -40,18 +42,15 @@ fn writer(
             if stop.load(Ordering::SeqCst) {
                 return;
             }
-            // ALSA's file plugin reads the pipe without waiting for a full
-            // period: the utterance goes in whole, so every read is full of it.
-            let chunk: &[u8] = if inject.load(Ordering::SeqCst) && pos < bytes.len() {
-                pos = bytes.len();
-                &bytes
+            let block = if inject.load(Ordering::SeqCst) {
+                blocks.next()
             } else {
-                &silence
+                None
             };
-            if f.write_all(chunk).is_err() {
+            if f.write_all(block.as_deref().unwrap_or(&silence)).is_err() {
                 break; // the reader went away: reopen
             }
-            next += Duration::from_millis(20);
+            next += period;
             std::thread::sleep(next.saturating_duration_since(Instant::now()));
         }
     }

@@ -142,3 +142,115 @@ fn the_listener_reads_back_and_plays_on_yes_with_the_real_recognizer() {
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0].action, Action::Play(m));
 }
+
+/// The real recognizer under [`Listener`], logging its early results.
+struct Logged {
+    rec: VoskRecognizer,
+    early: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl Recognizer for Logged {
+    fn set_grammar(
+        &mut self,
+        phrases: &[String],
+    ) -> Result<(), tandem_speech::listen::ListenError> {
+        self.rec.set_grammar(phrases)
+    }
+    fn accept(&mut self, samples: &[i16]) -> Result<(), tandem_speech::listen::ListenError> {
+        self.rec.accept(samples)
+    }
+    fn finish(
+        &mut self,
+    ) -> Result<Vec<tandem_speech::listen::Transcript>, tandem_speech::listen::ListenError> {
+        self.rec.finish()
+    }
+    fn finish_early(
+        &mut self,
+    ) -> Result<Option<Vec<tandem_speech::listen::Transcript>>, tandem_speech::listen::ListenError>
+    {
+        let t = self.rec.finish_early()?;
+        let text = t
+            .as_ref()
+            .and_then(|t| t.first())
+            .map_or(String::new(), |t| t.text.clone());
+        self.early.lock().unwrap().push(text);
+        Ok(t)
+    }
+    fn missing_words(&mut self, words: &[String]) -> Vec<String> {
+        self.rec.missing_words(words)
+    }
+}
+
+/// With the real recognizer, a whole move ends 300 ms after its last word
+/// (Vosk's final result, exact once the words are in), and a pause inside
+/// the move makes a trial end that is not a whole phrase: the recognizer is
+/// fed the utterance again and the move still comes out once, whole.
+#[test]
+fn a_whole_move_ends_after_300_ms_and_a_pause_inside_it_is_refed() {
+    use tandem_speech::listen::audio::{rms_db, Mode, VadConfig, FRAME};
+    use tandem_speech::listen::{Action, ConfirmPolicy, Listener};
+
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(model) = korean_model() else { return };
+    set_log_level(-1);
+    let lex = Lexicon::from_file(&korean_phrasebook_path()).unwrap();
+    let start = Position::start(Variant::International);
+    let early = std::sync::Arc::default();
+    let rec = Logged {
+        rec: VoskRecognizer::new(&model, &[]).unwrap(),
+        early: std::sync::Arc::clone(&early),
+    };
+    let cfg = VadConfig::default();
+    let mut l = Listener::new(
+        Box::new(rec),
+        lex,
+        ConfirmPolicy::Always,
+        Mode::Voice(cfg),
+        start,
+    )
+    .unwrap();
+    // (decision, frame it came on, last frame of speech)
+    let mut utter = |audio: &[i16]| {
+        let frames: Vec<&[i16]> = audio.chunks(FRAME).collect();
+        let last_loud = frames
+            .iter()
+            .rposition(|f| rms_db(f) >= cfg.end_db)
+            .unwrap();
+        let mut out = Vec::new();
+        for (i, f) in frames.iter().enumerate() {
+            out.extend(l.push_frame(f).unwrap().map(|d| (d, i)));
+        }
+        assert_eq!(out.len(), 1, "{out:?}");
+        let (d, i) = out.remove(0);
+        (d, i, last_loud)
+    };
+    let move_33_29 = |d: &tandem_speech::listen::Decision| {
+        matches!(d.action, Action::ConfirmMove(m)
+            if (m.from().number(), m.to().number()) == (33, 29))
+    };
+
+    let mut audio = read_wav_16k(&data("ko-33-29.wav")).unwrap();
+    audio.extend(std::iter::repeat(0).take(16_000));
+    let (d, i, last) = utter(&audio);
+    assert!(move_33_29(&d), "{d:?}");
+    assert_eq!(i, last + cfg.end_frames_complete, "300 ms after the words");
+    assert_eq!(early.lock().unwrap().len(), 1);
+
+    // 400 ms of silence inside the words, in the silent gap at frame 78
+    // between "삼십삼 이십" (33 20) and "구" (9): the trial end finds
+    // "33 20", which "33 29" continues, so the utterance goes on.
+    let mut paused = audio[..78 * FRAME].to_vec();
+    paused.extend(std::iter::repeat(0).take(20 * FRAME));
+    paused.extend_from_slice(&audio[78 * FRAME..]);
+    early.lock().unwrap().clear();
+    let (d, i, last) = utter(&paused);
+    assert!(move_33_29(&d), "{d:?}");
+    assert_eq!(i, last + cfg.end_frames_complete);
+    let tried = early.lock().unwrap().clone();
+    assert_eq!(
+        tried.len(),
+        2,
+        "a trial in the pause, then the move: {tried:?}"
+    );
+    assert_eq!(tried[0].replace(' ', ""), "삼십삼이십", "{tried:?}");
+}

@@ -13,14 +13,18 @@
 //! | longest utterance | 10 s, then it is ended anyway |
 //!
 //! The gap between the two levels (hysteresis) keeps a word's quiet tail
-//! from ending the utterance. The shorter wait applies when the listener
-//! finds the recognizer's words so far to be a whole phrase of the grammar
-//! that no longer phrase continues ([`Grammar::is_complete`]): the player
-//! waits for the read-back half as long, and a pause inside a phrase still
-//! gets the full 600 ms.
+//! from ending the utterance. After the shorter wait the listener asks the
+//! recognizer for its final result so far ([`Recognizer::finish_early`],
+//! exact once the words are in); if those words are a whole phrase of the
+//! grammar that no longer phrase continues ([`Grammar::is_complete`]), the
+//! utterance ends there: the player waits for the read-back half as long.
+//! Otherwise the utterance goes on: a pause inside a phrase still gets the
+//! full 600 ms, and the listener feeds the recognizer the utterance again
+//! from its start if speech resumes. A headset microphone at a tournament
+//! table gives speech around -25 to -15 dBFS and room noise below -50.
 //!
-//! [`Grammar::is_complete`]: super::Grammar::is_complete A headset microphone at a tournament table
-//! gives speech around -25 to -15 dBFS and room noise below -50.
+//! [`Recognizer::finish_early`]: super::Recognizer::finish_early
+//! [`Grammar::is_complete`]: super::Grammar::is_complete
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -262,14 +266,20 @@ impl Gate {
 
     /// In voice mode, when the utterance in progress has been quiet for at
     /// least [`VadConfig::end_frames_complete`] frames (and the full wait is
-    /// not over): the moment to ask, frame by frame, whether its words are
-    /// already a whole phrase. (A recognizer's partial result lags the audio:
-    /// Vosk's Korean model names the last word about 480 ms after it.)
+    /// not over): the moment to ask whether its words are already a whole
+    /// phrase ([`Recognizer::finish_early`](super::Recognizer::finish_early)).
     #[must_use]
     pub fn may_end_early(&self) -> bool {
         let c = self.vad.config();
         let q = self.vad.quiet_frames();
         matches!(self.mode, Mode::Voice(_)) && q >= c.end_frames_complete && q < c.end_frames
+    }
+
+    /// Quiet frames in a row so far in the utterance in progress (voice
+    /// mode): 0 on a frame that was not quiet.
+    #[must_use]
+    pub fn quiet_frames(&self) -> usize {
+        self.vad.quiet_frames()
     }
 
     /// Ends the utterance in progress now (its words are a whole phrase):

@@ -40,3 +40,31 @@ pub fn korean_model() -> Option<PathBuf> {
 pub fn korean_phrasebook_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/listen_ko.toml")
 }
+
+/// What cpal reads at a time from ALSA's file plugin over the `null` device
+/// (the test microphone of real-components.md: a named pipe as `infile`):
+/// 1600 frames, 100 ms at 16 kHz. cpal 0.15 asks for a 100 ms buffer and
+/// reads all that is available, and `null` always has the whole buffer
+/// available, so each read asks for 1600 frames and takes whatever the pipe
+/// holds; a read that finds fewer bytes still returns 1600 frames, the rest
+/// being stale audio of earlier reads (repeated speech after an utterance,
+/// and 20 ms of silence heard as 100 ms). A test microphone must therefore
+/// write whole blocks of this size (3200 bytes, under the pipe's atomic
+/// 4096), one every 100 ms: real audio at the real pace.
+pub const MIC_BLOCK: usize = 1600;
+
+/// `audio` as [`MIC_BLOCK`] blocks of little-endian bytes, the last one
+/// filled up with silence.
+#[must_use]
+pub fn mic_blocks(audio: &[i16]) -> Vec<Vec<u8>> {
+    audio
+        .chunks(MIC_BLOCK)
+        .map(|c| {
+            c.iter()
+                .copied()
+                .chain(std::iter::repeat(0).take(MIC_BLOCK - c.len()))
+                .flat_map(i16::to_le_bytes)
+                .collect()
+        })
+        .collect()
+}

@@ -160,7 +160,15 @@ pub struct Listener {
     gate: Gate,
     mute: MuteSwitch,
     pending: Option<Pending>,
-    fed: usize,
+    /// Every sample of the utterance in progress, from its pre-roll on:
+    /// what the recognizer is fed again after a trial end that was not a
+    /// whole phrase.
+    utterance: Vec<i16>,
+    /// After a trial end that was not a whole phrase, while the speaker is
+    /// still quiet: its transcripts. The recognizer was reset by the trial
+    /// and has been fed nothing since (the quiet frames wait in
+    /// `utterance`).
+    trial: Option<Vec<Transcript>>,
     missing: Vec<String>,
 }
 
@@ -202,7 +210,8 @@ impl Listener {
             gate: Gate::new(mode, mute.clone()),
             mute,
             pending: None,
-            fed: 0,
+            utterance: Vec::new(),
+            trial: None,
             missing,
         })
     }
@@ -270,31 +279,55 @@ impl Listener {
     /// [`Microphone`](super::mic::Microphone) in the daemon); a finished
     /// utterance comes back decided.
     ///
+    /// After [`VadConfig::end_frames_complete`] quiet frames the recognizer
+    /// gives its final result so far ([`Recognizer::finish_early`]): a whole
+    /// phrase of the grammar ends the utterance there. Otherwise the
+    /// utterance goes on with a reset recognizer: if the speaker resumes, it
+    /// is fed the whole utterance again (every sample once, in order); if the
+    /// full silence passes first, the trial's transcripts are the
+    /// utterance's (only quiet frames came after them).
+    ///
     /// # Errors
     /// The recognizer fails.
+    ///
+    /// [`VadConfig::end_frames_complete`]: super::audio::VadConfig::end_frames_complete
     pub fn push_frame(&mut self, frame: &[i16]) -> Result<Option<Decision>, ListenError> {
         match self.gate.push(frame) {
             VadEvent::Silence => Ok(None),
             VadEvent::Speech(audio) => {
-                self.fed += audio.len();
-                self.rec.accept(&audio)?;
-                // A short silence after a whole phrase ends the utterance:
-                // the read-back comes sooner (audio.rs, the endpointing table).
-                if self.gate.may_end_early()
-                    && self
-                        .rec
-                        .partial()
-                        .is_some_and(|p| self.grammar.is_complete(&self.lex, &p))
-                {
-                    self.gate.end_now();
-                    return self.end_utterance();
+                self.utterance.extend_from_slice(&audio);
+                if self.trial.is_some() {
+                    if self.gate.quiet_frames() > 0 {
+                        // Still quiet: kept in `utterance` only.
+                        return Ok(None);
+                    }
+                    // The speaker goes on after a pause inside a phrase.
+                    self.trial = None;
+                    self.rec.accept(&self.utterance)?;
+                } else {
+                    self.rec.accept(&audio)?;
+                }
+                if self.gate.may_end_early() {
+                    if let Some(t) = self.rec.finish_early()? {
+                        let whole = t
+                            .first()
+                            .is_some_and(|b| self.grammar.is_complete(&self.lex, &b.text));
+                        if whole {
+                            self.gate.end_now();
+                            self.utterance.clear();
+                            return Ok(Some(self.hear(&t)));
+                        }
+                        self.trial = Some(t);
+                    }
                 }
                 Ok(None)
             }
             VadEvent::Abandoned => {
                 // tandem spoke over it: the audio may hold its own voice.
-                self.rec.finish()?;
-                self.fed = 0;
+                if self.trial.take().is_none() && !self.utterance.is_empty() {
+                    self.rec.finish()?;
+                }
+                self.utterance.clear();
                 Ok(None)
             }
             VadEvent::End => self.end_utterance(),
@@ -302,10 +335,13 @@ impl Listener {
     }
 
     fn end_utterance(&mut self) -> Result<Option<Decision>, ListenError> {
-        if std::mem::take(&mut self.fed) == 0 {
+        if std::mem::take(&mut self.utterance).is_empty() {
             return Ok(None);
         }
-        let t = self.rec.finish()?;
+        let t = match self.trial.take() {
+            Some(t) => t,
+            None => self.rec.finish()?,
+        };
         Ok(Some(self.hear(&t)))
     }
 
@@ -379,11 +415,11 @@ mod tests {
 
     /// The frame (counted from the first quiet one, 1-based) at which the
     /// utterance `said` ends, spoken for 400 ms and followed by silence, when
-    /// the recognizer tells partial results or not.
-    fn ends_after(lex: Lexicon, said: &str, partials: bool) -> (usize, Decision) {
+    /// the recognizer can tell its result before the end or not.
+    fn ends_after(lex: Lexicon, said: &str, early: bool) -> (usize, Decision) {
         let pos = Position::start(Variant::International);
         let mut rec = ScriptedRecognizer::new(vec![vec![Transcript::text(said)]]);
-        rec.partials = partials;
+        rec.early = early;
         let mut l = Listener::new(
             Box::new(rec),
             lex,
@@ -417,8 +453,8 @@ mod tests {
     }
 
     #[test]
-    fn the_full_wait_without_partials_or_when_a_longer_phrase_may_follow() {
-        // A recognizer that cannot tell partial results: 600 ms.
+    fn the_full_wait_without_an_early_result_or_when_a_longer_phrase_may_follow() {
+        // A recognizer that cannot tell its result before the end: 600 ms.
         let (n, _) = ends_after(
             Lexicon::polish(),
             "trzydzieści dwa dwadzieścia osiem",
@@ -449,5 +485,167 @@ mod tests {
         assert!(g.is_complete(&en, "thirty-two twenty-eight"));
         assert!(g.is_complete(&en, "square twenty-eight"));
         assert!(!g.is_complete(&en, "square twenty"), "square 28 goes on");
+    }
+
+    /// Finishes logged by [`BurstRecognizer`]: `(early, samples held)`.
+    type Finishes = std::sync::Arc<std::sync::Mutex<Vec<(bool, usize)>>>;
+
+    /// A fake recognizer that transcribes exactly the audio fed since its
+    /// last reset (no real recognizer can be told what to hear): a frame of
+    /// amplitude `1000 * k` says `chunks[k - 1]`, a run of such frames once;
+    /// quiet frames say nothing. Audio lost or fed twice changes the
+    /// transcript, and every finish logs the samples it held.
+    struct BurstRecognizer {
+        chunks: Vec<&'static str>,
+        heard: Vec<i16>,
+        finishes: Finishes,
+    }
+
+    impl BurstRecognizer {
+        fn end(&mut self, early: bool) -> Vec<Transcript> {
+            let mut words = Vec::new();
+            let mut last = 0;
+            for f in self.heard.chunks(FRAME) {
+                let k = usize::from(f.iter().map(|s| s.unsigned_abs()).max().unwrap_or(0)) / 1000;
+                if k > 0 && k != last {
+                    words.push(self.chunks[k - 1]);
+                }
+                last = k;
+            }
+            self.finishes
+                .lock()
+                .unwrap()
+                .push((early, std::mem::take(&mut self.heard).len()));
+            if words.is_empty() {
+                Vec::new()
+            } else {
+                vec![Transcript::text(&words.join(" "))]
+            }
+        }
+    }
+
+    impl Recognizer for BurstRecognizer {
+        fn set_grammar(&mut self, _phrases: &[String]) -> Result<(), ListenError> {
+            Ok(())
+        }
+        fn accept(&mut self, samples: &[i16]) -> Result<(), ListenError> {
+            assert_eq!(samples.len() % FRAME, 0, "whole frames");
+            self.heard.extend_from_slice(samples);
+            Ok(())
+        }
+        fn finish(&mut self) -> Result<Vec<Transcript>, ListenError> {
+            Ok(self.end(false))
+        }
+        fn finish_early(&mut self) -> Result<Option<Vec<Transcript>>, ListenError> {
+            Ok(Some(self.end(true)))
+        }
+        fn missing_words(&mut self, _words: &[String]) -> Vec<String> {
+            Vec::new()
+        }
+    }
+
+    /// A listener over a [`BurstRecognizer`] saying `chunks`, and its log.
+    fn burst_listener(lex: Lexicon, chunks: Vec<&'static str>) -> (Listener, Finishes) {
+        let finishes = Finishes::default();
+        let rec = BurstRecognizer {
+            chunks,
+            heard: Vec::new(),
+            finishes: finishes.clone(),
+        };
+        let l = Listener::new(
+            Box::new(rec),
+            lex,
+            ConfirmPolicy::Always,
+            Mode::Voice(VadConfig::default()),
+            Position::start(Variant::International),
+        )
+        .unwrap();
+        (l, finishes)
+    }
+
+    /// Pushes `frames` frames saying chunk `k` (0: quiet); the decisions
+    /// with the number of the frame (1-based, within this call) they came on.
+    fn say(l: &mut Listener, k: i16, frames: usize) -> Vec<(usize, Decision)> {
+        let frame: Vec<i16> = (0..FRAME)
+            .map(|i| if i % 2 == 0 { 1000 * k } else { -1000 * k })
+            .collect();
+        (1..=frames)
+            .filter_map(|n| l.push_frame(&frame).unwrap().map(|d| (n, d)))
+            .collect()
+    }
+
+    #[test]
+    fn a_pause_inside_a_phrase_feeds_the_whole_utterance_again_once() {
+        let (mut l, log) = burst_listener(
+            Lexicon::polish(),
+            vec!["trzydzieści dwa", "dwadzieścia osiem"],
+        );
+        assert!(say(&mut l, 0, 5).is_empty());
+        assert!(say(&mut l, 1, 20).is_empty());
+        // 400 ms of pause: the trial end at 300 ms finds half a move.
+        assert!(say(&mut l, 0, 20).is_empty());
+        assert_eq!(*log.lock().unwrap(), [(true, 40 * FRAME)], "5 + 20 + 15");
+        assert!(say(&mut l, 2, 20).is_empty());
+        let d = say(&mut l, 0, 40);
+        assert_eq!(d.len(), 1, "{d:?}");
+        let (n, d) = &d[0];
+        assert_eq!(*n, 15, "a whole move: 300 ms");
+        assert_eq!(d.heard.transcript(), "trzydzieści dwa dwadzieścia osiem");
+        let Action::ConfirmMove(m) = d.action else {
+            panic!("{d:?}")
+        };
+        assert_eq!((m.from().number(), m.to().number()), (32, 28));
+        // Fed again from the first sample of the pre-roll, nothing twice.
+        assert_eq!(
+            *log.lock().unwrap(),
+            [(true, 40 * FRAME), (true, (5 + 20 + 20 + 20 + 15) * FRAME)]
+        );
+        // The next utterance starts afresh (10 frames of pre-roll).
+        assert!(say(&mut l, 1, 20).is_empty());
+        assert_eq!(say(&mut l, 0, 30).len(), 1);
+        assert_eq!(log.lock().unwrap()[2], (true, (10 + 20 + 15) * FRAME));
+    }
+
+    #[test]
+    fn after_a_trial_that_may_go_on_the_full_silence_decides_on_its_words() {
+        let (mut l, log) = burst_listener(Lexicon::english(), vec!["square twenty"]);
+        assert!(say(&mut l, 1, 20).is_empty());
+        let d = say(&mut l, 0, 40);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].0, 30, "square twenty-eight may follow: 600 ms");
+        assert_eq!(
+            d[0].1.action,
+            Action::Command(CommandKind::Square, Square::new(20))
+        );
+        assert_eq!(
+            *log.lock().unwrap(),
+            [(true, 35 * FRAME)],
+            "one decode: the quiet frames after the trial add no words"
+        );
+    }
+
+    #[test]
+    fn muting_after_a_trial_drops_the_utterance() {
+        let (mut l, log) = burst_listener(Lexicon::polish(), vec!["trzydzieści dwa", "tak"]);
+        assert!(say(&mut l, 1, 20).is_empty());
+        assert!(say(&mut l, 0, 20).is_empty());
+        let mute = l.mute_switch();
+        mute.mute();
+        assert!(say(&mut l, 0, 40).is_empty(), "no decision once muted");
+        mute.unmute();
+        assert!(say(&mut l, 0, 5).is_empty());
+        assert!(say(&mut l, 2, 20).is_empty());
+        let d = say(&mut l, 0, 40);
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(
+            d[0].1.heard.transcript(),
+            "tak",
+            "nothing of the dropped one"
+        );
+        assert_eq!(
+            *log.lock().unwrap(),
+            [(true, 35 * FRAME), (true, 40 * FRAME)],
+            "the trial had reset the recognizer: no second finish on muting"
+        );
     }
 }

@@ -124,13 +124,21 @@ pub trait Recognizer: Send {
     /// The recognizer's result cannot be read.
     fn finish(&mut self) -> Result<Vec<Transcript>, ListenError>;
 
-    /// The words recognized so far in the current utterance (a partial
-    /// result: it may still change), or `None` when the recognizer cannot
-    /// tell before [`Recognizer::finish`]. The listener asks for it once the
-    /// speaker has been quiet for a moment, to end an utterance that is
-    /// already a whole phrase without waiting out the full silence.
-    fn partial(&mut self) -> Option<String> {
-        None
+    /// The final result of the audio fed so far, before the utterance is
+    /// known to be over: exactly what [`Recognizer::finish`] would return
+    /// now, and the recognizer is reset the same way. The listener asks once
+    /// the speaker has been quiet for a moment ([`VadConfig::end_frames_complete`]):
+    /// if the words are a whole phrase of the grammar it ends the utterance
+    /// at once, otherwise it feeds the utterance's audio again from its
+    /// start and goes on listening. `None` when the recognizer cannot tell
+    /// before the end (the default): the listener waits out the full silence.
+    ///
+    /// # Errors
+    /// The recognizer's result cannot be read.
+    ///
+    /// [`VadConfig::end_frames_complete`]: audio::VadConfig::end_frames_complete
+    fn finish_early(&mut self) -> Result<Option<Vec<Transcript>>, ListenError> {
+        Ok(None)
     }
 
     /// Which of these words the model does not know (they would be dropped
@@ -148,9 +156,11 @@ pub struct ScriptedRecognizer {
     pub grammar: Vec<String>,
     /// Samples fed since the last `finish`.
     pub samples: usize,
-    /// Whether [`Recognizer::partial`] tells the next utterance's best
-    /// transcript (once audio was fed), like a recognizer that has heard it all.
-    pub partials: bool,
+    /// Whether [`Recognizer::finish_early`] answers (once audio was fed).
+    /// Each answer, early or not, takes the next entry of the script: a
+    /// trial end that is not a whole phrase takes one, and the end of the
+    /// utterance the next.
+    pub early: bool,
 }
 
 impl ScriptedRecognizer {
@@ -180,14 +190,11 @@ impl Recognizer for ScriptedRecognizer {
         Ok(self.script.pop_front().unwrap_or_default())
     }
 
-    fn partial(&mut self) -> Option<String> {
-        if !self.partials || self.samples == 0 {
-            return None;
+    fn finish_early(&mut self) -> Result<Option<Vec<Transcript>>, ListenError> {
+        if !self.early || self.samples == 0 {
+            return Ok(None);
         }
-        self.script
-            .front()
-            .and_then(|t| t.first())
-            .map(|t| t.text.clone())
+        self.finish().map(Some)
     }
 
     fn missing_words(&mut self, _words: &[String]) -> Vec<String> {
