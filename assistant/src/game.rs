@@ -268,6 +268,18 @@ impl AnyGame {
         self.table().record()
     }
 
+    /// The last move in strict notation (the braille status line).
+    #[must_use]
+    pub fn last_move_text(&self) -> Option<String> {
+        let i = self.ply().checked_sub(1)?;
+        match self {
+            AnyGame::Draughts(g) => {
+                Some(notation::write_move(g.position_at(i)?, g.moves().get(i)?))
+            }
+            AnyGame::Chess(g) => g.sans().get(i).cloned(),
+        }
+    }
+
     /// How the game ended, if it did.
     #[must_use]
     pub fn outcome(&self) -> Option<Outcome> {

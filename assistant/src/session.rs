@@ -722,11 +722,8 @@ impl Table {
     /// The braille status line's facts.
     #[must_use]
     pub fn status(&self, at: GameTime) -> StatusInfo {
-        let ply = self.game.ply();
         StatusInfo {
-            last_move: ply
-                .checked_sub(1)
-                .and_then(|_| self.game.move_texts().pop()),
+            last_move: self.game.last_move_text(),
             to_move: self.game.turn(),
             white_clock: Some(self.clock.remaining(Color::White, at)),
             black_clock: Some(self.clock.remaining(Color::Black, at)),
