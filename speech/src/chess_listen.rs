@@ -33,11 +33,15 @@ use serde::Serialize;
 use tandem_rules::chess::shakmaty::{Chess, File, Rank, Role, Square};
 use tandem_rules::chess::{resolve, san, ChessError, ChessGame, ChessMove, ChessOptions};
 
+use crate::announcer::Announcer;
 use crate::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
-use crate::listen::lexicon::{fold, words_of, Lexicon, Words};
+use crate::listen::grammar::{understand, ConfirmPolicy, Grammar, Heard};
+use crate::listen::lexicon::{fold, words_of, CommandKind, Lexicon, Slot, Words};
+use crate::listen::listener::{command_phrase, Action, Decision, ListenGame, Understood};
 use crate::listen::matcher::{Costs, MAX_COST, TIE_WINDOW};
 use crate::listen::Transcript;
-use crate::phrasebook::Phrasebook;
+use crate::phrasebook::{CommandWord, Phrasebook, Value};
+use crate::utterance::{Kind, Priority, Utterance};
 
 /// What was understood from a spoken or typed chess move.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -350,6 +354,32 @@ impl ChessGrammar {
         set.into_iter().collect()
     }
 
+    /// Whether `text` (a recognizer's words) is one whole phrasing of a
+    /// legal move that no longer phrasing continues ("e7 e8" may go on with
+    /// the promotion piece): the utterance may end without waiting out the
+    /// full silence. Illegal moves are not phrases here: they wait.
+    #[must_use]
+    pub fn is_complete(&self, lex: &ChessLexicon, text: &str) -> bool {
+        let (whole, continued) = self.completion(lex, text);
+        whole && !continued
+    }
+
+    /// (`text` is a whole phrasing, a longer phrasing starts with it).
+    fn completion(&self, lex: &ChessLexicon, text: &str) -> (bool, bool) {
+        let words = lex.normalize(text);
+        if words.is_empty() {
+            return (false, false);
+        }
+        let mut whole = false;
+        for p in &self.phrases {
+            if p.words.len() > words.len() && p.words.starts_with(&words) {
+                return (whole, true);
+            }
+            whole |= p.words == words;
+        }
+        (whole, false)
+    }
+
     /// How many phrasings.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -519,13 +549,20 @@ fn illegal_or_unknown(
 ) -> ChessHeard {
     let file_of = |w: &str| lex.files.iter().position(|f| fold(f) == fold(w));
     let rank_of = |w: &str| lex.ranks.iter().position(|r| fold(r) == fold(w));
+    // Squares are pairs that do not overlap: where file and rank words are
+    // the same words (numbers for both, "오 이 오 오"), "e2 e5" is not
+    // also read as a "b5" in the middle.
     let mut squares = Vec::new();
-    for pair in heard.windows(2) {
-        if let (Some(f), Some(r)) = (file_of(&pair[0]), rank_of(&pair[1])) {
+    let mut i = 0;
+    while i + 1 < heard.len() {
+        if let (Some(f), Some(r)) = (file_of(&heard[i]), rank_of(&heard[i + 1])) {
             squares.push(Square::from_coords(
                 File::new(f as u32),
                 Rank::new(r as u32),
             ));
+            i += 2;
+        } else {
+            i += 1;
         }
     }
     if let [from, to] = squares[..] {
@@ -540,6 +577,352 @@ fn illegal_or_unknown(
         }
     }
     ChessHeard::Unknown { transcript }
+}
+
+/// The words of chess by voice: the moves of a [`ChessLexicon`] and the
+/// commands (clock, repeat, yes, no, resign, ...) of a draughts [`Lexicon`]
+/// (the phrasebook the table speaks with, or the chess phrasebook's own
+/// `[listen.commands]`, [`command_words`]). "Square N" is not listened for
+/// in chess (its squares are draughts numbers).
+#[derive(Debug, Clone)]
+pub struct ChessWords {
+    /// The move words.
+    pub moves: ChessLexicon,
+    /// The command words.
+    pub commands: Lexicon,
+}
+
+impl ChessWords {
+    /// The words of `book`, with the commands of `commands`.
+    #[must_use]
+    pub fn new(book: &ChessPhrasebook, mut commands: Lexicon) -> ChessWords {
+        commands.commands.remove(&CommandKind::Square);
+        ChessWords {
+            moves: ChessLexicon::new(book),
+            commands,
+        }
+    }
+
+    /// The chess announcer of these words (the annex's file names).
+    #[must_use]
+    pub fn announcer(&self) -> ChessAnnouncer {
+        announcer(&self.moves)
+    }
+}
+
+/// The `[listen.commands]` of a chess phrasebook file, in the keys and form
+/// of a draughts phrasebook's (`yes = ["tak"]`), put in place of `base`'s
+/// commands; `base` as it is when the file has none. A chess phrasebook in a
+/// language tandem has no draughts phrasebook for (the Korean test book)
+/// carries its own commands this way.
+///
+/// # Errors
+/// The file cannot be read, or the section is not a table of word lists
+/// with known keys.
+pub fn command_words(path: &std::path::Path, mut base: Lexicon) -> Result<Lexicon, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let root: toml::Table =
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let Some(section) = root
+        .get("listen")
+        .and_then(toml::Value::as_table)
+        .and_then(|l| l.get("commands"))
+    else {
+        return Ok(base);
+    };
+    let bad = |what: String| format!("{}: listen.commands: {what}", path.display());
+    let table = section
+        .as_table()
+        .ok_or_else(|| bad("not a table".into()))?;
+    let mut commands: BTreeMap<CommandKind, Vec<Vec<Slot>>> = BTreeMap::new();
+    for (key, list) in table {
+        let word = CommandWord::ALL
+            .into_iter()
+            .find(|w| w.key() == key)
+            .ok_or_else(|| bad(format!("unknown command {key:?}")))?;
+        let kind = CommandKind::from_word(word);
+        let phrases = list
+            .as_array()
+            .ok_or_else(|| bad(format!("{key}: not a list of phrases")))?;
+        for p in phrases {
+            let p = p
+                .as_str()
+                .ok_or_else(|| bad(format!("{key}: not a list of phrases")))?;
+            let mut t: Vec<Slot> = words_of(p).into_iter().map(Slot::Word).collect();
+            if t.is_empty() {
+                continue;
+            }
+            if kind == CommandKind::Square {
+                t.push(Slot::N);
+            }
+            commands.entry(kind).or_default().push(t);
+        }
+    }
+    base.commands = commands;
+    Ok(base)
+}
+
+/// Every phrase of one chess position: the legal moves and the commands.
+#[derive(Debug, Clone)]
+pub struct ChessVoiceGrammar {
+    /// The moves.
+    pub moves: ChessGrammar,
+    /// The commands (a draughts grammar of a board with no moves).
+    pub commands: Grammar,
+}
+
+fn no_moves() -> tandem_rules::Position {
+    tandem_rules::Position::empty(
+        tandem_rules::Variant::International,
+        tandem_rules::Color::White,
+    )
+}
+
+/// What was heard in chess: a move (or an ambiguity, an illegal move,
+/// nothing) or a command. JSON as [`ChessHeard`] and [`Heard::Command`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ChessSaid {
+    /// A move, an ambiguity, an illegal move or nothing clear.
+    Chess(ChessHeard),
+    /// A command ([`Heard::Command`]).
+    Command(Heard),
+}
+
+impl ChessSaid {
+    /// What the recognizer returned.
+    #[must_use]
+    pub fn transcript(&self) -> &str {
+        match self {
+            ChessSaid::Chess(
+                ChessHeard::Move { transcript, .. }
+                | ChessHeard::Ambiguous { transcript, .. }
+                | ChessHeard::Illegal { transcript, .. }
+                | ChessHeard::Unknown { transcript },
+            ) => transcript,
+            ChessSaid::Command(h) => h.transcript(),
+        }
+    }
+
+    /// The confidence of a move or a command (0 for the others).
+    #[must_use]
+    pub fn confidence(&self) -> f64 {
+        match self {
+            ChessSaid::Chess(ChessHeard::Move { confidence, .. }) => *confidence,
+            ChessSaid::Chess(_) => 0.0,
+            ChessSaid::Command(h) => h.confidence(),
+        }
+    }
+
+    /// For the journal: (`kind`, `text`): a move as SAN, an ambiguity as
+    /// its candidates' SANs, an illegal move as its squares (`e2e5`), a
+    /// command by name.
+    #[must_use]
+    pub fn fields(&self) -> (&'static str, String) {
+        match self {
+            ChessSaid::Chess(ChessHeard::Move { san, .. }) => ("move", san.clone()),
+            ChessSaid::Chess(ChessHeard::Ambiguous { candidates, .. }) => {
+                ("ambiguous", candidates.join(" "))
+            }
+            ChessSaid::Chess(ChessHeard::Illegal { text, .. }) => ("illegal", text.clone()),
+            ChessSaid::Chess(ChessHeard::Unknown { .. }) => ("unknown", String::new()),
+            ChessSaid::Command(Heard::Command {
+                command,
+                square: Some(sq),
+                ..
+            }) => ("command", format!("{} {sq}", command.name())),
+            ChessSaid::Command(Heard::Command { command, .. }) => {
+                ("command", command.name().to_owned())
+            }
+            ChessSaid::Command(_) => ("unknown", String::new()),
+        }
+    }
+}
+
+/// Chess (002 annex E.2) for the [`Listener`](crate::listen::Listener):
+/// `Listener::<ChessVoice>::for_game(rec, ChessWords::new(..), policy, mode, position)`.
+/// The confirmation flow, the endpointing and the trial end are the
+/// draughts listener's; only the words, the grammar and the understanding
+/// are chess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ChessVoice;
+
+impl ListenGame for ChessVoice {
+    type Position = Chess;
+    type Words = ChessWords;
+    type Grammar = ChessVoiceGrammar;
+    type Move = ChessMove;
+    type Heard = ChessSaid;
+    type Refusal = ChessError;
+
+    fn grammar(pos: &Chess, words: &ChessWords) -> ChessVoiceGrammar {
+        ChessVoiceGrammar {
+            moves: ChessGrammar::build(pos, &words.moves),
+            commands: Grammar::build(&no_moves(), &words.commands),
+        }
+    }
+
+    fn recognizer_phrases(g: &ChessVoiceGrammar) -> Vec<String> {
+        // The commands' list ends with "[unk]".
+        let mut v = g.moves.recognizer_phrases();
+        v.extend(g.commands.recognizer_phrases());
+        v
+    }
+
+    fn all_words(words: &ChessWords) -> Vec<String> {
+        let l = &words.moves;
+        let mut set: BTreeSet<String> = l
+            .files
+            .iter()
+            .chain(&l.ranks)
+            .chain(l.pieces.values())
+            .flat_map(|w| words_of(w))
+            .collect();
+        for list in [&l.takes, &l.to, &l.promote, &l.short_castle, &l.long_castle] {
+            set.extend(list.iter().flatten().cloned());
+        }
+        for templates in words.commands.commands.values() {
+            for t in templates {
+                for s in t {
+                    if let Slot::Word(w) = s {
+                        set.insert(w.clone());
+                    }
+                }
+            }
+        }
+        set.into_iter().collect()
+    }
+
+    fn is_complete(g: &ChessVoiceGrammar, words: &ChessWords, text: &str) -> bool {
+        let (whole, continued) = g.moves.completion(&words.moves, text);
+        if continued {
+            return false;
+        }
+        let t = words.commands.tokens(&words_of(text));
+        if t.is_empty() {
+            return false;
+        }
+        let mut cmd_whole = false;
+        for p in &g.commands.phrases {
+            if p.tokens.len() > t.len() && p.tokens.starts_with(&t) {
+                return false;
+            }
+            cmd_whole |= p.tokens == t;
+        }
+        whole || cmd_whole
+    }
+
+    fn understand(
+        _pos: &Chess,
+        g: &ChessVoiceGrammar,
+        words: &ChessWords,
+        transcripts: &[Transcript],
+    ) -> ChessSaid {
+        let h = understand_in(&g.moves, &words.moves, transcripts);
+        if matches!(h, ChessHeard::Move { .. } | ChessHeard::Ambiguous { .. }) {
+            return ChessSaid::Chess(h);
+        }
+        // Not a legal move: a command said clearly wins over squares that
+        // make an illegal one.
+        let c = understand(&no_moves(), &g.commands, &words.commands, transcripts);
+        if matches!(c, Heard::Command { .. }) {
+            return ChessSaid::Command(c);
+        }
+        ChessSaid::Chess(h)
+    }
+
+    fn meaning(heard: &ChessSaid) -> Understood<ChessMove, ChessError> {
+        match heard {
+            ChessSaid::Chess(ChessHeard::Move { mv, .. }) => Understood::Move(*mv),
+            ChessSaid::Chess(ChessHeard::Ambiguous { moves, .. }) => {
+                Understood::Ambiguous(moves.clone())
+            }
+            ChessSaid::Chess(ChessHeard::Illegal { text, error, .. }) => Understood::Illegal {
+                text: text.clone(),
+                error: error.clone(),
+            },
+            ChessSaid::Chess(ChessHeard::Unknown { .. }) => Understood::Unknown,
+            // No "square N" in chess (ChessWords::new drops it).
+            ChessSaid::Command(Heard::Command { command, .. }) => {
+                Understood::Command(*command, None)
+            }
+            ChessSaid::Command(_) => Understood::Unknown,
+        }
+    }
+
+    fn needs_confirmation(heard: &ChessSaid, policy: ConfirmPolicy) -> bool {
+        match heard {
+            ChessSaid::Chess(ChessHeard::Move { confidence, .. }) => match policy {
+                ConfirmPolicy::Always => true,
+                ConfirmPolicy::BelowConfidence(t) => *confidence < t,
+                ConfirmPolicy::Never => false,
+            },
+            ChessSaid::Chess(_) => false,
+            ChessSaid::Command(h) => h.needs_confirmation(policy),
+        }
+    }
+
+    fn transcript(heard: &ChessSaid) -> &str {
+        heard.transcript()
+    }
+
+    fn lang(words: &ChessWords) -> &str {
+        words.moves.book.language()
+    }
+}
+
+impl Decision<ChessVoice> {
+    /// What tandem says for the actions the listener answers itself, in
+    /// `pos` (the position the listener had): the read-back "pion Ewa dwa,
+    /// Ewa cztery, tak?" (the chess phrasebook's move words in the table's
+    /// `move.confirm`), "cancelled", the which-piece question ("Który
+    /// skoczek: Bella jeden czy Feliks trzy?"), the refusal with the reason,
+    /// "say again". `None` for [`Action::Play`] and [`Action::Command`].
+    #[must_use]
+    pub fn reply(
+        &self,
+        pos: &Chess,
+        announcer: &Announcer,
+        words: &ChessWords,
+    ) -> Option<Utterance> {
+        let chess = words.announcer();
+        match &self.action {
+            Action::Play(_) | Action::Command(..) => None,
+            Action::ConfirmMove(m) => Some(announcer.message(
+                "move.confirm",
+                &[("move", Value::Text(readback_words(&chess, pos, m)))],
+                Priority::Next,
+                Kind::Confirm,
+            )),
+            Action::ConfirmCommand(c) => Some(announcer.message(
+                "move.confirm",
+                &[("move", Value::Text(command_phrase(&words.commands, *c)))],
+                Priority::Next,
+                Kind::Confirm,
+            )),
+            Action::Cancelled => Some(announcer.cancelled()),
+            Action::AskWhich(moves) => Some(chess.ask_which(moves)),
+            Action::Refuse { text, error } => Some(chess.on_rejected(text, error)),
+            // Action is non-exhaustive: anything else asks to repeat.
+            _ => Some(announcer.not_understood()),
+        }
+    }
+}
+
+/// A move as read back: its first sentence and the promotion, without the
+/// full stops ("pion Ewa siedem, Ewa osiem, zamiana na hetmana").
+#[must_use]
+pub fn readback_words(chess: &ChessAnnouncer, pos: &Chess, m: &ChessMove) -> String {
+    let s = chess.move_sentences(pos, m);
+    let mut parts: Vec<&str> = s.first().map(String::as_str).into_iter().collect();
+    if m.promotion.is_some() {
+        parts.extend(s.last().map(String::as_str));
+    }
+    parts
+        .iter()
+        .map(|p| p.trim().trim_end_matches(['.', '!', '?']).trim())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]

@@ -61,12 +61,12 @@ use crate::utterance::{Kind, Priority, Utterance};
 /// [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub enum Action {
+pub enum Action<M = Move, E = ResolveError> {
     /// Play this move now (it was confirmed, or needs no confirmation).
-    Play(Move),
+    Play(M),
     /// Read the move back ([`Announcer::confirm_move`]) and wait: the
     /// listener keeps it until "yes", "no" or another move.
-    ConfirmMove(Move),
+    ConfirmMove(M),
     /// Carry out this command (the square of "square N").
     Command(CommandKind, Option<Square>),
     /// Read the command back and wait, as for a move.
@@ -75,14 +75,14 @@ pub enum Action {
     Cancelled,
     /// Several captures fit: ask which, naming the captured squares
     /// ([`Announcer::on_rejected`] with [`ResolveError::Ambiguous`]).
-    AskWhich(Vec<Move>),
+    AskWhich(Vec<M>),
     /// The squares heard name an illegal move: refuse with the reason
     /// ([`Announcer::on_rejected`]).
     Refuse {
-        /// The squares heard as a move text (`32-26`).
+        /// The squares heard as a move text (`32-26`, `e2e5`).
         text: String,
         /// The rules engine's reason.
-        error: ResolveError,
+        error: E,
     },
     /// Nothing was heard clearly: ask to repeat ([`Announcer::not_understood`]).
     Repeat,
@@ -90,11 +90,165 @@ pub enum Action {
 
 /// One utterance, understood and decided.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Decision {
+pub struct Decision<G: ListenGame = Draughts> {
     /// What was understood (for the log and `tandem hear`).
-    pub heard: Heard,
+    pub heard: G::Heard,
     /// What to do.
-    pub action: Action,
+    pub action: Action<G::Move, G::Refusal>,
+}
+
+/// What an utterance means, as far as the confirmation flow cares: the
+/// game-independent face of a game's understanding ([`ListenGame::meaning`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Understood<M, E> {
+    /// A legal move.
+    Move(M),
+    /// A command (the square of "square N").
+    Command(CommandKind, Option<Square>),
+    /// Several legal moves fit: ask which.
+    Ambiguous(Vec<M>),
+    /// An illegal move: refuse with the reason.
+    Illegal {
+        /// The move text heard.
+        text: String,
+        /// The rules engine's reason.
+        error: E,
+    },
+    /// Nothing clear.
+    Unknown,
+}
+
+/// The game-specific half of a [`Listener`]: the words, the grammar of a
+/// position's legal moves and commands, and what a transcript means. The
+/// other half (endpointing, the trial end, muting, the read-back waiting
+/// for "yes" or "no") is the same for every game.
+///
+/// Implemented by [`Draughts`] (here) and
+/// [`ChessVoice`](crate::chess_listen::ChessVoice).
+pub trait ListenGame {
+    /// A position.
+    type Position: Clone + PartialEq + std::fmt::Debug;
+    /// The words listened for.
+    type Words;
+    /// Every phrase of one position.
+    type Grammar;
+    /// A legal move.
+    type Move: Clone + PartialEq + std::fmt::Debug;
+    /// What was understood (journaled, shown by `tandem hear`).
+    type Heard: Clone + PartialEq + std::fmt::Debug;
+    /// Why a move is illegal.
+    type Refusal: Clone + PartialEq + std::fmt::Debug;
+
+    /// The grammar of `pos`.
+    fn grammar(pos: &Self::Position, words: &Self::Words) -> Self::Grammar;
+    /// The phrases to give the recognizer.
+    fn recognizer_phrases(grammar: &Self::Grammar) -> Vec<String>;
+    /// Every word of the language (checked against the model).
+    fn all_words(words: &Self::Words) -> Vec<String>;
+    /// Whether `text` is a whole phrase that no longer phrase continues
+    /// (the utterance may end early, [`Listener::push_frame`]).
+    fn is_complete(grammar: &Self::Grammar, words: &Self::Words, text: &str) -> bool;
+    /// Understands the n-best transcripts of one utterance in `pos`.
+    fn understand(
+        pos: &Self::Position,
+        grammar: &Self::Grammar,
+        words: &Self::Words,
+        transcripts: &[Transcript],
+    ) -> Self::Heard;
+    /// What the confirmation flow makes of it.
+    fn meaning(heard: &Self::Heard) -> Understood<Self::Move, Self::Refusal>;
+    /// Whether it must be read back before anything is done
+    /// ([`Heard::needs_confirmation`]).
+    fn needs_confirmation(heard: &Self::Heard, policy: ConfirmPolicy) -> bool;
+    /// The transcript it came from.
+    fn transcript(heard: &Self::Heard) -> &str;
+    /// The language tag of the words (for `Debug`).
+    fn lang(words: &Self::Words) -> &str;
+}
+
+/// Draughts (001): squares by number or by file and rank, [`Lexicon`] and
+/// [`Grammar`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Draughts;
+
+impl ListenGame for Draughts {
+    type Position = Position;
+    type Words = Lexicon;
+    type Grammar = Grammar;
+    type Move = Move;
+    type Heard = Heard;
+    type Refusal = ResolveError;
+
+    fn grammar(pos: &Position, words: &Lexicon) -> Grammar {
+        Grammar::build(pos, words)
+    }
+
+    fn recognizer_phrases(grammar: &Grammar) -> Vec<String> {
+        grammar.recognizer_phrases()
+    }
+
+    fn all_words(words: &Lexicon) -> Vec<String> {
+        words.all_words().into_iter().collect()
+    }
+
+    fn is_complete(grammar: &Grammar, words: &Lexicon, text: &str) -> bool {
+        grammar.is_complete(words, text)
+    }
+
+    fn understand(
+        pos: &Position,
+        grammar: &Grammar,
+        words: &Lexicon,
+        transcripts: &[Transcript],
+    ) -> Heard {
+        understand(pos, grammar, words, transcripts)
+    }
+
+    fn meaning(heard: &Heard) -> Understood<Move, ResolveError> {
+        match heard {
+            Heard::Move { mv, .. } => Understood::Move(*mv),
+            Heard::Command {
+                command, square, ..
+            } => Understood::Command(*command, square.and_then(Square::new)),
+            Heard::Ambiguous { moves, .. } => Understood::Ambiguous(moves.clone()),
+            Heard::Illegal { text, error, .. } => Understood::Illegal {
+                text: text.clone(),
+                error: error.clone(),
+            },
+            // Heard is non-exhaustive: anything else is not clear enough.
+            _ => Understood::Unknown,
+        }
+    }
+
+    fn needs_confirmation(heard: &Heard, policy: ConfirmPolicy) -> bool {
+        heard.needs_confirmation(policy)
+    }
+
+    fn transcript(heard: &Heard) -> &str {
+        heard.transcript()
+    }
+
+    fn lang(words: &Lexicon) -> &str {
+        &words.lang
+    }
+}
+
+/// The words of a command's first phrasing ("tak", "remis"), for its read-back.
+#[must_use]
+pub fn command_phrase(lex: &Lexicon, c: CommandKind) -> String {
+    lex.commands
+        .get(&c)
+        .and_then(|ts| ts.first())
+        .map(|t| {
+            t.iter()
+                .filter_map(|s| match s {
+                    Slot::Word(w) => Some(w.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|| c.name().to_owned())
 }
 
 impl Decision {
@@ -108,20 +262,7 @@ impl Decision {
             Action::Play(_) | Action::Command(..) => None,
             Action::ConfirmMove(m) => Some(announcer.confirm_move(pos, m)),
             Action::ConfirmCommand(c) => {
-                let phrase = lex
-                    .commands
-                    .get(c)
-                    .and_then(|ts| ts.first())
-                    .map(|t| {
-                        t.iter()
-                            .filter_map(|s| match s {
-                                Slot::Word(w) => Some(w.as_str()),
-                                _ => None,
-                            })
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    })
-                    .unwrap_or_else(|| c.name().to_owned());
+                let phrase = command_phrase(lex, *c);
                 Some(announcer.message(
                     "move.confirm",
                     &[("move", Value::Text(phrase))],
@@ -144,22 +285,23 @@ impl Decision {
 }
 
 /// What is waiting for "yes" or "no".
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Pending {
-    Move(Move),
+#[derive(Debug, Clone, PartialEq)]
+enum Pending<M> {
+    Move(M),
     Command(CommandKind),
 }
 
-/// Voice input for one player. See the [module docs](self).
-pub struct Listener {
+/// Voice input for one player, in draughts (the default) or another
+/// [`ListenGame`]. See the [module docs](self).
+pub struct Listener<G: ListenGame = Draughts> {
     rec: Box<dyn Recognizer>,
-    lex: Lexicon,
+    lex: G::Words,
     policy: ConfirmPolicy,
-    pos: Position,
-    grammar: Grammar,
+    pos: G::Position,
+    grammar: G::Grammar,
     gate: Gate,
     mute: MuteSwitch,
-    pending: Option<Pending>,
+    pending: Option<Pending<G::Move>>,
     /// Every sample of the utterance in progress, from its pre-roll on:
     /// what the recognizer is fed again after a trial end that was not a
     /// whole phrase.
@@ -172,10 +314,10 @@ pub struct Listener {
     missing: Vec<String>,
 }
 
-impl std::fmt::Debug for Listener {
+impl<G: ListenGame> std::fmt::Debug for Listener<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Listener")
-            .field("lang", &self.lex.lang)
+            .field("lang", &G::lang(&self.lex))
             .field("policy", &self.policy)
             .field("pending", &self.pending)
             .finish_non_exhaustive()
@@ -183,22 +325,38 @@ impl std::fmt::Debug for Listener {
 }
 
 impl Listener {
-    /// A listener for `pos`: gives the recognizer the position's grammar
-    /// and checks every word of the language against the model
+    /// A draughts listener for `pos`: gives the recognizer the position's
+    /// grammar and checks every word of the language against the model
     /// ([`Listener::missing_words`]).
     ///
     /// # Errors
     /// The recognizer rejects the grammar.
     pub fn new(
-        mut rec: Box<dyn Recognizer>,
+        rec: Box<dyn Recognizer>,
         lex: Lexicon,
         policy: ConfirmPolicy,
         mode: Mode,
         pos: Position,
     ) -> Result<Listener, ListenError> {
-        let grammar = Grammar::build(&pos, &lex);
-        rec.set_grammar(&grammar.recognizer_phrases())?;
-        let words: Vec<String> = lex.all_words().into_iter().collect();
+        Listener::for_game(rec, lex, policy, mode, pos)
+    }
+}
+
+impl<G: ListenGame> Listener<G> {
+    /// A listener of game `G` for `pos` (as [`Listener::new`]).
+    ///
+    /// # Errors
+    /// The recognizer rejects the grammar.
+    pub fn for_game(
+        mut rec: Box<dyn Recognizer>,
+        lex: G::Words,
+        policy: ConfirmPolicy,
+        mode: Mode,
+        pos: G::Position,
+    ) -> Result<Listener<G>, ListenError> {
+        let grammar = G::grammar(&pos, &lex);
+        rec.set_grammar(&G::recognizer_phrases(&grammar))?;
+        let words = G::all_words(&lex);
         let missing = rec.missing_words(&words);
         let mute = MuteSwitch::default();
         Ok(Listener {
@@ -233,19 +391,19 @@ impl Listener {
 
     /// The words listened for.
     #[must_use]
-    pub fn lexicon(&self) -> &Lexicon {
+    pub fn lexicon(&self) -> &G::Words {
         &self.lex
     }
 
     /// The position listened in.
     #[must_use]
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &G::Position {
         &self.pos
     }
 
     /// The grammar of the position.
     #[must_use]
-    pub fn grammar(&self) -> &Grammar {
+    pub fn grammar(&self) -> &G::Grammar {
         &self.grammar
     }
 
@@ -261,9 +419,9 @@ impl Listener {
     ///
     /// # Errors
     /// The recognizer rejects the grammar.
-    pub fn set_position(&mut self, pos: Position) -> Result<(), ListenError> {
-        let grammar = Grammar::build(&pos, &self.lex);
-        self.rec.set_grammar(&grammar.recognizer_phrases())?;
+    pub fn set_position(&mut self, pos: G::Position) -> Result<(), ListenError> {
+        let grammar = G::grammar(&pos, &self.lex);
+        self.rec.set_grammar(&G::recognizer_phrases(&grammar))?;
         self.pos = pos;
         self.grammar = grammar;
         self.pending = None;
@@ -291,7 +449,7 @@ impl Listener {
     /// The recognizer fails.
     ///
     /// [`VadConfig::end_frames_complete`]: super::audio::VadConfig::end_frames_complete
-    pub fn push_frame(&mut self, frame: &[i16]) -> Result<Option<Decision>, ListenError> {
+    pub fn push_frame(&mut self, frame: &[i16]) -> Result<Option<Decision<G>>, ListenError> {
         match self.gate.push(frame) {
             VadEvent::Silence => Ok(None),
             VadEvent::Speech(audio) => {
@@ -311,7 +469,7 @@ impl Listener {
                     if let Some(t) = self.rec.finish_early()? {
                         let whole = t
                             .first()
-                            .is_some_and(|b| self.grammar.is_complete(&self.lex, &b.text));
+                            .is_some_and(|b| G::is_complete(&self.grammar, &self.lex, &b.text));
                         if whole {
                             self.gate.end_now();
                             self.utterance.clear();
@@ -334,7 +492,7 @@ impl Listener {
         }
     }
 
-    fn end_utterance(&mut self) -> Result<Option<Decision>, ListenError> {
+    fn end_utterance(&mut self) -> Result<Option<Decision<G>>, ListenError> {
         if std::mem::take(&mut self.utterance).is_empty() {
             return Ok(None);
         }
@@ -347,60 +505,49 @@ impl Listener {
 
     /// Decides on the recognizer's n-best transcripts of one utterance (or
     /// typed text, [`Transcript::text`]).
-    pub fn hear(&mut self, transcripts: &[Transcript]) -> Decision {
-        let heard = understand(&self.pos, &self.grammar, &self.lex, transcripts);
+    pub fn hear(&mut self, transcripts: &[Transcript]) -> Decision<G> {
+        let heard = G::understand(&self.pos, &self.grammar, &self.lex, transcripts);
         let action = self.decide(&heard);
         Decision { heard, action }
     }
 
-    fn decide(&mut self, heard: &Heard) -> Action {
-        let needs = heard.needs_confirmation(self.policy);
-        match heard {
-            Heard::Move { mv, .. } => {
+    fn decide(&mut self, heard: &G::Heard) -> Action<G::Move, G::Refusal> {
+        let needs = G::needs_confirmation(heard, self.policy);
+        match G::meaning(heard) {
+            Understood::Move(mv) => {
                 // In a read-back, a new move is always read back too.
                 if needs || self.pending.is_some() {
-                    self.pending = Some(Pending::Move(*mv));
-                    Action::ConfirmMove(*mv)
+                    self.pending = Some(Pending::Move(mv.clone()));
+                    Action::ConfirmMove(mv)
                 } else {
-                    Action::Play(*mv)
+                    Action::Play(mv)
                 }
             }
-            Heard::Command {
-                command, square, ..
-            } => {
-                let square = square.and_then(Square::new);
-                match (command, self.pending) {
-                    (CommandKind::Yes, Some(p)) => {
-                        self.pending = None;
-                        match p {
-                            Pending::Move(m) => Action::Play(m),
-                            Pending::Command(c) => Action::Command(c, None),
-                        }
-                    }
-                    (CommandKind::No | CommandKind::Cancel, Some(_)) => {
-                        self.pending = None;
-                        Action::Cancelled
-                    }
-                    _ if needs => {
-                        self.pending = Some(Pending::Command(*command));
-                        Action::ConfirmCommand(*command)
-                    }
-                    _ => Action::Command(*command, square),
+            Understood::Command(command, square) => match (command, self.pending.take()) {
+                (CommandKind::Yes, Some(p)) => match p {
+                    Pending::Move(m) => Action::Play(m),
+                    Pending::Command(c) => Action::Command(c, None),
+                },
+                (CommandKind::No | CommandKind::Cancel, Some(_)) => Action::Cancelled,
+                (_, _) if needs => {
+                    self.pending = Some(Pending::Command(command));
+                    Action::ConfirmCommand(command)
                 }
-            }
-            Heard::Ambiguous { moves, .. } => {
+                (_, p) => {
+                    // Read-outs leave the read-back pending.
+                    self.pending = p;
+                    Action::Command(command, square)
+                }
+            },
+            Understood::Ambiguous(moves) => {
                 self.pending = None;
-                Action::AskWhich(moves.clone())
+                Action::AskWhich(moves)
             }
-            Heard::Illegal { text, error, .. } => {
+            Understood::Illegal { text, error } => {
                 self.pending = None;
-                Action::Refuse {
-                    text: text.clone(),
-                    error: error.clone(),
-                }
+                Action::Refuse { text, error }
             }
-            // Heard is non-exhaustive: anything else is not clear enough.
-            _ => Action::Repeat,
+            Understood::Unknown => Action::Repeat,
         }
     }
 }

@@ -53,7 +53,7 @@ use std::fmt;
 
 pub use grammar::{understand, Candidate, ConfirmPolicy, Grammar, Heard, IllegalReason};
 pub use lexicon::{CommandKind, Lexicon};
-pub use listener::{Action, Decision, Listener};
+pub use listener::{command_phrase, Action, Decision, Draughts, ListenGame, Listener, Understood};
 
 /// The sample rate every recognizer takes: 16 kHz, mono, signed 16 bit.
 pub const SAMPLE_RATE: u32 = 16_000;
