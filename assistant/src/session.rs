@@ -880,12 +880,17 @@ impl Session {
         self.msgs = Messages::new(book);
     }
 
+    /// Speaks and listens for chess moves with this chess phrasebook from
+    /// now on (`tandem play --variant chess --phrasebook FILE`).
+    pub fn set_chess_phrasebook(&mut self, book: tandem_speech::chess::ChessPhrasebook) {
+        let style = self.words.chess.style();
+        self.words.chess = tandem_speech::chess::ChessAnnouncer::new(book, style);
+    }
+
     /// Connects voice input: the voice thread hears in the current position
-    /// and is told every new one.
+    /// (draughts or chess) and is told every new one.
     pub fn set_voice(&mut self, mut link: crate::voice::VoiceLink) {
-        if let Some(g) = self.table.game.draughts() {
-            link.position(g.ply() as u32, *g.position());
-        }
+        link.position(self.table.game.ply() as u32, self.table.game.position());
         self.voice = Some(link);
     }
 
@@ -1012,8 +1017,8 @@ impl Session {
         }
         let _ = self.out.notices.send(Notice::State(Box::new(self.view())));
         // Voice input listens for the legal moves of the new position.
-        if let (Some(v), Some(g)) = (self.voice.as_mut(), self.table.game.draughts()) {
-            v.position(g.ply() as u32, *g.position());
+        if let Some(v) = self.voice.as_mut() {
+            v.position(self.table.game.ply() as u32, self.table.game.position());
         }
     }
 
@@ -1820,6 +1825,7 @@ impl Session {
         self.said.clear();
         match v {
             VoiceInput::Heard(s) => self.spoken(*s),
+            VoiceInput::HeardChess(s) => self.spoken_chess(*s),
             VoiceInput::Microphone { ok, error } => {
                 if let Err(e) = self.journal.append(
                     self.now().as_millis(),
@@ -1862,67 +1868,175 @@ impl Session {
     }
 
     fn resync_voice(&mut self) {
-        let Some(g) = self.table.game.draughts() else {
-            return;
-        };
-        let (ply, pos) = (g.ply() as u32, *g.position());
+        let (ply, pos) = (self.table.game.ply() as u32, self.table.game.position());
         if let Some(v) = self.voice.as_mut() {
             v.reset(ply, pos);
         }
     }
 
-    fn spoken(&mut self, s: crate::voice::Spoken) {
-        use crate::voice::{action_name, command_for, heard_fields, SpokenCmd, VoiceMsg};
-        use tandem_speech::listen::Action;
-        // Voice input listens for draughts moves (the session starts it only
-        // for a draughts game).
-        let Some(g) = self.table.game.draughts() else {
-            return;
-        };
-        let (ply, pos) = (g.ply() as u32, *g.position());
-        let turn = pos.turn();
-        // The blind player speaks; when both are, the side to move does.
-        let speaker = self.blind.side().unwrap_or(turn);
-        let is_move = matches!(
-            s.decision.action,
-            Action::Play(_) | Action::ConfirmMove(_) | Action::AskWhich(_)
-        );
-        // Heard in another position (a move came in meanwhile): never acted on.
-        let stale = s.ply != ply || s.pos != pos;
-        // The grammar holds the side to move's moves: the blind player does
-        // not enter the sighted opponent's moves by voice.
-        let not_yours = is_move && self.blind.side().is_some_and(|b| b != turn);
-        let decision = if stale {
+    /// What the session makes of an utterance before acting: `stale` (heard
+    /// in a position that has passed), `not-your-move`, `game-over`, or
+    /// the listener's action.
+    fn voice_verdict(&self, stale: bool, is_move: bool, action: &'static str) -> &'static str {
+        let turn = self.table.game.turn();
+        if stale {
             "stale"
-        } else if not_yours {
+        } else if is_move && self.blind.side().is_some_and(|b| b != turn) {
+            // The grammar holds the side to move's moves: the blind player
+            // does not enter the sighted opponent's moves by voice.
             "not-your-move"
-        } else if is_move && g.outcome().is_some() {
+        } else if is_move && self.table.game.outcome().is_some() {
             "game-over"
         } else {
-            action_name(&s.decision.action)
-        };
-        let (kind, text) = heard_fields(&s.decision.heard);
-        let conf = s.decision.heard.confidence().clamp(0.0, 1.0);
-        // 001 ch. VIII 3.2: what was heard is on record before anything is done.
+            action
+        }
+    }
+
+    /// 001 ch. VIII 3.2: what was heard is on record before anything is done.
+    fn journal_heard(
+        &mut self,
+        ply: u32,
+        transcript: &str,
+        conf: f64,
+        fields: (&str, String),
+        decision: &str,
+    ) {
+        let conf = conf.clamp(0.0, 1.0);
         let ev = Event::Heard {
-            ply: s.ply,
-            transcript: s.decision.heard.transcript().to_owned(),
+            ply,
+            transcript: transcript.to_owned(),
             // Rounded into 0..=100 by the clamp above.
             confidence_pct: (conf * 100.0).round() as u8,
-            kind: kind.to_owned(),
-            text,
+            kind: fields.0.to_owned(),
+            text: fields.1,
             decision: decision.to_owned(),
         };
         if let Err(e) = self.journal.append(self.now().as_millis(), ev) {
             tracing::error!("journal: {e}");
         }
+    }
+
+    /// A spoken command (draughts or chess), run as the typed one.
+    fn spoken_command(
+        &mut self,
+        c: tandem_speech::listen::CommandKind,
+        square: Option<tandem_rules::Square>,
+    ) {
+        use crate::voice::{command_for, SpokenCmd, VoiceMsg};
+        let speaker = self.blind.side().unwrap_or(self.table.game.turn());
+        match command_for(c, square, speaker, self.table.draw_offer) {
+            SpokenCmd::Run(cmd) => {
+                let _ = self.handle(cmd, Source::Spoken);
+            }
+            SpokenCmd::Repeat => match self.last_said.clone() {
+                Some(u) => self.announce(u),
+                None => self.announce(self.words.draughts.not_understood()),
+            },
+            SpokenCmd::Square(sq) => match self.table.game.draughts() {
+                Some(g) => {
+                    let u = self.words.draughts.describe_square(g.position(), sq);
+                    self.announce(u);
+                }
+                // Chess listens for no "square N" (draughts numbers).
+                None => self.announce(self.words.draughts.not_understood()),
+            },
+            SpokenCmd::NothingToConfirm => self.say_voice(&VoiceMsg::NothingToConfirm),
+            SpokenCmd::Cancelled => self.announce(self.words.draughts.cancelled()),
+            SpokenCmd::NotUnderstood => self.announce(self.words.draughts.not_understood()),
+        }
+    }
+
+    /// A chess utterance: as [`Session::spoken`], the move in SAN.
+    fn spoken_chess(&mut self, s: crate::voice::ChessSpoken) {
+        use crate::voice::action_name;
+        use tandem_speech::listen::Action;
+        let Some(g) = self.table.game.chess() else {
+            // A chess utterance in a draughts game: never acted on.
+            return self.resync_voice();
+        };
+        let (ply, pos) = (g.ply() as u32, g.position().clone());
+        let is_move = matches!(
+            s.decision.action,
+            Action::Play(_) | Action::ConfirmMove(_) | Action::AskWhich(_)
+        );
+        let action = action_name(&s.decision.action);
+        let stale = s.ply != ply || *s.pos != pos;
+        let decision = self.voice_verdict(stale, is_move, action);
+        let heard = &s.decision.heard;
+        self.journal_heard(
+            s.ply,
+            heard.transcript(),
+            heard.confidence(),
+            heard.fields(),
+            decision,
+        );
         match decision {
             "stale" => {
                 self.announce(self.words.draughts.not_understood());
                 return self.resync_voice();
             }
             "not-your-move" => {
-                self.announce(self.words.draughts.turn(turn));
+                self.announce(self.words.chess.turn(&pos));
+                return self.resync_voice();
+            }
+            "game-over" => {
+                self.announce(self.words.draughts.game_over_refusal());
+                return self.resync_voice();
+            }
+            _ => {}
+        }
+        match s.decision.action {
+            // Played exactly as a typed move: resolved, checked, journaled, announced.
+            Action::Play(m) => {
+                let text = tandem_rules::chess::san(&pos, &m);
+                let _ = self.handle(Cmd::Move(text), Source::Spoken);
+            }
+            Action::Command(c, square) => self.spoken_command(c, square),
+            // An illegal move is refused with the rules engine's reason, as typed.
+            Action::Refuse { text, error } => {
+                let u = s
+                    .reply
+                    .unwrap_or_else(|| self.words.chess.on_rejected(&text, &error));
+                let _ = self.refuse(Source::Spoken, &text, error.to_string(), u);
+            }
+            // Read-backs, "which knight?", "cancelled", "say again".
+            _ => match s.reply {
+                Some(u) => self.announce(u),
+                None => self.announce(self.words.draughts.not_understood()),
+            },
+        }
+    }
+
+    fn spoken(&mut self, s: crate::voice::Spoken) {
+        use crate::voice::{action_name, heard_fields};
+        use tandem_speech::listen::Action;
+        // A draughts utterance in a chess game: never acted on.
+        let Some(g) = self.table.game.draughts() else {
+            return self.resync_voice();
+        };
+        let (ply, pos) = (g.ply() as u32, *g.position());
+        let is_move = matches!(
+            s.decision.action,
+            Action::Play(_) | Action::ConfirmMove(_) | Action::AskWhich(_)
+        );
+        // Heard in another position (a move came in meanwhile): never acted on.
+        let stale = s.ply != ply || s.pos != pos;
+        let decision = self.voice_verdict(stale, is_move, action_name(&s.decision.action));
+        let heard = &s.decision.heard;
+        self.journal_heard(
+            s.ply,
+            heard.transcript(),
+            heard.confidence(),
+            heard_fields(heard),
+            decision,
+        );
+        match decision {
+            "stale" => {
+                self.announce(self.words.draughts.not_understood());
+                return self.resync_voice();
+            }
+            "not-your-move" => {
+                self.announce(self.words.draughts.turn(pos.turn()));
                 return self.resync_voice();
             }
             "game-over" => {
@@ -1937,23 +2051,7 @@ impl Session {
                 let text = tandem_rules::notation::write_move(&pos, &m);
                 let _ = self.handle(Cmd::Move(text), Source::Spoken);
             }
-            Action::Command(c, square) => {
-                match command_for(c, square, speaker, self.table.draw_offer) {
-                    SpokenCmd::Run(cmd) => {
-                        let _ = self.handle(cmd, Source::Spoken);
-                    }
-                    SpokenCmd::Repeat => match self.last_said.clone() {
-                        Some(u) => self.announce(u),
-                        None => self.announce(self.words.draughts.not_understood()),
-                    },
-                    SpokenCmd::Square(sq) => {
-                        self.announce(self.words.draughts.describe_square(&pos, sq));
-                    }
-                    SpokenCmd::NothingToConfirm => self.say_voice(&VoiceMsg::NothingToConfirm),
-                    SpokenCmd::Cancelled => self.announce(self.words.draughts.cancelled()),
-                    SpokenCmd::NotUnderstood => self.announce(self.words.draughts.not_understood()),
-                }
-            }
+            Action::Command(c, square) => self.spoken_command(c, square),
             // An illegal move is refused with the rules engine's reason, as typed.
             Action::Refuse { text, error } => {
                 let u = s

@@ -18,6 +18,10 @@
 //!   which marks [`SpeakingState`] from the start of each utterance until the
 //!   backend has finished it; the voice thread mutes the listener while
 //!   tandem speaks and for [`ECHO_TAIL`] after.
+//! - Chess (`--variant chess`) is listened for the same way: the thread holds
+//!   a `Listener<ChessVoice>` (the chess grammar of the position's legal
+//!   moves and the commands, [`tandem_speech::chess_listen`]) and sends
+//!   [`ChessSpoken`]; the confirmation flow is the same listener's.
 //! - Push-to-talk (`--push-to-talk`): the control command `listen` (typed, or
 //!   `tandem ctl listen`) starts an utterance and the next `listen` ends it.
 //!   Without push-to-talk, `listen` turns listening off and on.
@@ -33,11 +37,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
+use tandem_rules::chess::shakmaty::Chess;
 use tandem_rules::{Color, Position, Square};
+use tandem_speech::chess_listen::ChessVoice;
 use tandem_speech::listen::{Action, CommandKind, ConfirmPolicy, Decision, Heard};
 use tandem_speech::output::{Caps, SpeechError, SpeechOutput, VoiceParams};
 use tandem_speech::{Kind, Priority, Utterance};
 
+use crate::game::AnyPosition;
 use crate::session::{Cmd, DrawCmd};
 
 /// Below this confidence `--confirm low` reads a move back.
@@ -98,8 +105,23 @@ impl VoiceConfig {
     /// is a clear error at once and not a spoken one later.
     ///
     /// # Errors
-    /// The folder does not exist or is not a Vosk model.
+    /// The folder does not exist or is not a Vosk model, or the
+    /// (draughts) phrasebook does not load.
     pub fn check(&self) -> anyhow::Result<()> {
+        self.check_model()?;
+        if let Some(p) = &self.phrasebook {
+            tandem_speech::Phrasebook::from_file(p)
+                .map_err(|e| anyhow::anyhow!("--phrasebook {}: {e}", p.display()))?;
+        }
+        Ok(())
+    }
+
+    /// Checks the model folder only (a chess game's `--phrasebook` is a chess
+    /// phrasebook, checked where it is loaded).
+    ///
+    /// # Errors
+    /// The folder does not exist or is not a Vosk model.
+    pub fn check_model(&self) -> anyhow::Result<()> {
         let m = &self.model;
         anyhow::ensure!(
             m.is_dir(),
@@ -113,10 +135,6 @@ impl VoiceConfig {
              unzipped folder that holds am/ and conf/)",
             m.display()
         );
-        if let Some(p) = &self.phrasebook {
-            tandem_speech::Phrasebook::from_file(p)
-                .map_err(|e| anyhow::anyhow!("--phrasebook {}: {e}", p.display()))?;
-        }
         Ok(())
     }
 }
@@ -239,8 +257,8 @@ pub enum VoiceCtl {
     Position {
         /// Plies played.
         ply: u32,
-        /// The position.
-        pos: Position,
+        /// The position (draughts or chess).
+        pos: AnyPosition,
     },
     /// Push-to-talk: the key is down (`true`) or up; otherwise listening on or off.
     Listen(bool),
@@ -260,11 +278,26 @@ pub struct Spoken {
     pub reply: Option<Utterance>,
 }
 
+/// One chess utterance, decided by the listener, for the session.
+#[derive(Debug, Clone)]
+pub struct ChessSpoken {
+    /// The ply the listener heard it at.
+    pub ply: u32,
+    /// The position it was matched against.
+    pub pos: Box<Chess>,
+    /// What was heard and what to do.
+    pub decision: Decision<ChessVoice>,
+    /// What to say for the actions the listener answers itself.
+    pub reply: Option<Utterance>,
+}
+
 /// The voice thread to the session.
 #[derive(Debug, Clone)]
 pub enum VoiceInput {
     /// An utterance.
     Heard(Box<Spoken>),
+    /// An utterance in a chess game.
+    HeardChess(Box<ChessSpoken>),
     /// The microphone was opened (`ok: true`: at start, or back after a
     /// loss) or stopped (`ok: false`, why).
     Microphone {
@@ -351,7 +384,7 @@ pub fn heard_fields(h: &Heard) -> (&'static str, String) {
 
 /// The journal's word for what the listener decided.
 #[must_use]
-pub fn action_name(a: &Action) -> &'static str {
+pub fn action_name<M, E>(a: &Action<M, E>) -> &'static str {
     match a {
         Action::Play(_) => "play",
         Action::ConfirmMove(_) | Action::ConfirmCommand(_) => "read-back",
@@ -429,7 +462,7 @@ impl VoiceMsg {
 #[derive(Debug)]
 pub struct VoiceLink {
     tx: std::sync::mpsc::Sender<VoiceCtl>,
-    last: Option<(u32, Position)>,
+    last: Option<(u32, AnyPosition)>,
     push_to_talk: bool,
     listening: bool,
     /// Off after [`VoiceInput::Failed`].
@@ -454,16 +487,20 @@ impl VoiceLink {
     }
 
     /// Tells the voice thread the position, unless it has it already.
-    pub fn position(&mut self, ply: u32, pos: Position) {
-        if self.last == Some((ply, pos)) {
+    pub fn position(&mut self, ply: u32, pos: AnyPosition) {
+        if self
+            .last
+            .as_ref()
+            .is_some_and(|(p, last)| *p == ply && *last == pos)
+        {
             return;
         }
-        self.last = Some((ply, pos));
+        self.last = Some((ply, pos.clone()));
         let _ = self.tx.send(VoiceCtl::Position { ply, pos });
     }
 
     /// Sends the position again (drops a pending read-back on the voice thread).
-    pub fn reset(&mut self, ply: u32, pos: Position) {
+    pub fn reset(&mut self, ply: u32, pos: AnyPosition) {
         self.last = None;
         self.position(ply, pos);
     }
@@ -495,15 +532,18 @@ mod thread {
     use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
     use std::time::{Duration, Instant};
 
-    use tandem_rules::Position;
-    use tandem_speech::listen::audio::{Mode, PushToTalk, VadConfig};
+    use tandem_speech::chess_listen::{ChessVoice, ChessWords};
+    use tandem_speech::listen::audio::{Mode, MuteSwitch, PushToTalk, VadConfig};
     use tandem_speech::listen::mic::Microphone;
     use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
-    use tandem_speech::listen::{Lexicon, Listener};
+    use tandem_speech::listen::{ConfirmPolicy, Lexicon, ListenError, Listener, Recognizer};
     use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
 
     use super::ECHO_TAIL;
-    use super::{SpeakingState, Spoken, VoiceConfig, VoiceCtl, VoiceInput, RETRY, SILENT_LIMIT};
+    use super::{
+        ChessSpoken, SpeakingState, Spoken, VoiceConfig, VoiceCtl, VoiceInput, RETRY, SILENT_LIMIT,
+    };
+    use crate::game::AnyPosition;
     use crate::session::SessionHandle;
 
     /// What the voice thread starts with.
@@ -511,12 +551,126 @@ mod thread {
     pub struct VoiceSetup {
         /// The settings.
         pub config: VoiceConfig,
-        /// The phrasebook (the announcer's).
+        /// The phrasebook (the announcer's: read-backs, "cancelled", and
+        /// the draughts words and commands).
         pub book: Phrasebook,
+        /// Chess: the words listened for (the chess phrasebook's moves and
+        /// the commands); `None` in draughts.
+        pub chess: Option<ChessWords>,
         /// The position and ply at start.
         pub ply: u32,
         /// The position.
-        pub pos: Position,
+        pub pos: AnyPosition,
+    }
+
+    /// The listener of the game at the table.
+    enum AnyListener {
+        Draughts(Box<Listener>),
+        Chess(Box<Listener<ChessVoice>>),
+    }
+
+    impl AnyListener {
+        fn new(
+            setup: &VoiceSetup,
+            rec: Box<dyn Recognizer>,
+            policy: ConfirmPolicy,
+            mode: Mode,
+        ) -> Result<AnyListener, ListenError> {
+            let lex = || Lexicon::from_phrasebook(&setup.book);
+            Ok(match &setup.pos {
+                AnyPosition::Draughts(p) => {
+                    AnyListener::Draughts(Box::new(Listener::new(rec, lex(), policy, mode, *p)?))
+                }
+                AnyPosition::Chess(p) => {
+                    let words = setup.chess.clone().unwrap_or_else(|| {
+                        let book =
+                            tandem_speech::chess::ChessPhrasebook::builtin(setup.book.language())
+                                .unwrap_or_else(tandem_speech::chess::ChessPhrasebook::english);
+                        ChessWords::new(&book, lex())
+                    });
+                    AnyListener::Chess(Box::new(Listener::for_game(
+                        rec,
+                        words,
+                        policy,
+                        mode,
+                        (**p).clone(),
+                    )?))
+                }
+            })
+        }
+
+        fn missing_words(&self) -> &[String] {
+            match self {
+                AnyListener::Draughts(l) => l.missing_words(),
+                AnyListener::Chess(l) => l.missing_words(),
+            }
+        }
+
+        fn mute_switch(&self) -> MuteSwitch {
+            match self {
+                AnyListener::Draughts(l) => l.mute_switch(),
+                AnyListener::Chess(l) => l.mute_switch(),
+            }
+        }
+
+        fn set_position(&mut self, pos: AnyPosition) -> Result<(), String> {
+            match (self, pos) {
+                (AnyListener::Draughts(l), AnyPosition::Draughts(p)) => {
+                    l.set_position(p).map_err(|e| e.to_string())
+                }
+                (AnyListener::Chess(l), AnyPosition::Chess(p)) => {
+                    l.set_position(*p).map_err(|e| e.to_string())
+                }
+                _ => Err("a position of another game".into()),
+            }
+        }
+
+        /// One frame; a finished utterance as the message for the session.
+        fn push_frame(
+            &mut self,
+            frame: &[i16],
+            ply: u32,
+            announcer: &Announcer,
+        ) -> Result<Option<VoiceInput>, ListenError> {
+            let t = Instant::now();
+            Ok(match self {
+                AnyListener::Draughts(l) => l.push_frame(frame)?.map(|decision| {
+                    // The frame that ends an utterance carries the recognizer's
+                    // final decode and the grammar match: logged, for the latency
+                    // benchmark (benches/voice_latency.rs).
+                    let recognized = t.elapsed();
+                    let reply = decision.reply(l.position(), announcer, l.lexicon());
+                    tracing::info!(
+                        "voice: heard {:?} -> {:?} (recognized in {} µs)",
+                        decision.heard.transcript(),
+                        decision.action,
+                        recognized.as_micros()
+                    );
+                    VoiceInput::Heard(Box::new(Spoken {
+                        ply,
+                        pos: *l.position(),
+                        decision,
+                        reply,
+                    }))
+                }),
+                AnyListener::Chess(l) => l.push_frame(frame)?.map(|decision| {
+                    let recognized = t.elapsed();
+                    let reply = decision.reply(l.position(), announcer, l.lexicon());
+                    tracing::info!(
+                        "voice: heard {:?} -> {:?} (recognized in {} µs)",
+                        decision.heard.transcript(),
+                        decision.action,
+                        recognized.as_micros()
+                    );
+                    VoiceInput::HeardChess(Box::new(ChessSpoken {
+                        ply,
+                        pos: Box::new(l.position().clone()),
+                        decision,
+                        reply,
+                    }))
+                }),
+            })
+        }
     }
 
     /// Starts the voice thread. It loads the model (a second or two), then
@@ -599,15 +753,14 @@ mod thread {
         } else {
             Mode::Voice(VadConfig::default())
         };
-        let lex = Lexicon::from_phrasebook(&setup.book);
-        let mut listener =
-            match Listener::new(Box::new(rec), lex, cfg.confirm.policy(), mode, setup.pos) {
-                Ok(l) => l,
-                Err(e) => {
-                    let _ = session.blocking_voice(VoiceInput::Failed(e.to_string()));
-                    return;
-                }
-            };
+        let mut listener = match AnyListener::new(&setup, Box::new(rec), cfg.confirm.policy(), mode)
+        {
+            Ok(l) => l,
+            Err(e) => {
+                let _ = session.blocking_voice(VoiceInput::Failed(e.to_string()));
+                return;
+            }
+        };
         if !listener.missing_words().is_empty() {
             use std::io::Write as _;
             // Not `eprintln!`: it panics when stderr cannot be written, and
@@ -706,31 +859,10 @@ mod thread {
             } else {
                 mute.unmute();
             }
-            // The frame that ends an utterance carries the recognizer's
-            // final decode and the grammar match: logged, for the latency
-            // benchmark (benches/voice_latency.rs).
-            let t = Instant::now();
-            match listener.push_frame(&frame) {
+            match listener.push_frame(&frame, ply, &announcer) {
                 Ok(None) => {}
-                Ok(Some(decision)) => {
-                    let recognized = t.elapsed();
-                    let reply = decision.reply(listener.position(), &announcer, listener.lexicon());
-                    tracing::info!(
-                        "voice: heard {:?} -> {:?} (recognized in {} µs)",
-                        decision.heard.transcript(),
-                        decision.action,
-                        recognized.as_micros()
-                    );
-                    let spoken = Spoken {
-                        ply,
-                        pos: *listener.position(),
-                        decision,
-                        reply,
-                    };
-                    if session
-                        .blocking_voice(VoiceInput::Heard(Box::new(spoken)))
-                        .is_err()
-                    {
+                Ok(Some(heard)) => {
+                    if session.blocking_voice(heard).is_err() {
                         return;
                     }
                 }

@@ -122,11 +122,6 @@ impl Args {
     }
 }
 
-/// Voice input in the daemon listens for draughts moves only (so far).
-const VOICE_CHESS: &str = "--voice-model: tandem play listens for draughts moves only; \
-     for chess, type moves, use the braille keys or the control socket \
-     (`tandem hear --variant chess` understands spoken chess moves)";
-
 /// Runs `tandem play`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let _ = tracing_subscriber::fmt()
@@ -154,9 +149,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = Config::from_raw(file.overlay(args.raw()))?;
     let arbiter = arbiter_secret(args.arbiter_secret_file.as_deref())?;
     if let Some(v) = &config.voice {
-        if matches!(config.setup.start, AnyPosition::Chess(_)) && args.resume.is_none() {
-            anyhow::bail!("{VOICE_CHESS}");
-        }
         if !cfg!(feature = "vosk") {
             anyhow::bail!(
                 "--voice-model {}: this tandem was built without speech recognition; \
@@ -164,7 +156,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 v.model.display()
             );
         }
-        v.check()?;
+        // The phrasebook is checked where it is loaded (a draughts or a chess
+        // one, as the game is).
+        v.check_model()?;
     }
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -224,19 +218,33 @@ async fn serve(
         notices: notices.clone(),
     };
     let screen = (!config.headless).then(|| tokio::spawn(crate::screen::run(notices.subscribe())));
-    let book = match &config.phrasebook {
-        Some(p) => Some(
-            tandem_speech::Phrasebook::from_file(p)
-                .map_err(|e| anyhow::anyhow!("--phrasebook {}: {e}", p.display()))?,
-        ),
-        None => None,
+    // `--phrasebook`: a draughts phrasebook, or for chess a chess one. A new
+    // game's is read before its journal is created; a resumed game's kind
+    // is known from its journal.
+    let mut books = match &resume {
+        Some(_) => None,
+        None => Some(Books::load(
+            config.phrasebook.as_deref(),
+            matches!(config.setup.start, AnyPosition::Chess(_)),
+        )?),
     };
     let mut session = match &resume {
         Some(j) => Session::resume(j, out)?,
         None => Session::start(&config.setup, &config.journal, out)?,
     };
+    let books = match books.take() {
+        Some(b) => b,
+        None => Books::load(
+            config.phrasebook.as_deref(),
+            session.table().game.is_chess(),
+        )?,
+    };
+    let book = books.draughts.clone();
     if let Some(b) = &book {
         session.set_phrasebook(b.clone());
+    }
+    if let Some(b) = &books.chess {
+        session.set_chess_phrasebook(b.clone());
     }
     // tandem must not hear itself: the speech output marks when it speaks.
     let speaking = config
@@ -249,25 +257,30 @@ async fn serve(
             let (tx, rx) = std::sync::mpsc::channel();
             session.set_voice(crate::voice::VoiceLink::new(tx, v.push_to_talk));
             let lang = session.table().info.lang.clone();
-            let Some(g) = session.table().game.draughts() else {
-                anyhow::bail!("{VOICE_CHESS}");
+            let draughts_book = book.clone().unwrap_or_else(|| {
+                tandem_speech::Phrasebook::builtin(&lang)
+                    .unwrap_or_else(tandem_speech::Phrasebook::english)
+            });
+            let game = &session.table().game;
+            let chess = match game.is_chess() {
+                true => Some(books.chess_words(&draughts_book, &lang)?),
+                false => None,
             };
             let setup = crate::voice::VoiceSetup {
                 config: v.clone(),
-                book: book.clone().unwrap_or_else(|| {
-                    tandem_speech::Phrasebook::builtin(&lang)
-                        .unwrap_or_else(tandem_speech::Phrasebook::english)
-                }),
-                ply: g.ply() as u32,
-                pos: *g.position(),
+                book: draughts_book,
+                chess,
+                ply: game.ply() as u32,
+                pos: game.position(),
             };
             Some((setup, rx))
         }
         None => None,
     };
-    let lang = match &book {
-        Some(b) => b.language().to_owned(),
-        None => session.table().info.lang.clone(),
+    let lang = match (&book, &books.chess) {
+        (Some(b), _) => b.language().to_owned(),
+        (None, Some(c)) => c.language().to_owned(),
+        (None, None) => session.table().info.lang.clone(),
     };
     // The square names of draughts routing keys (chess routing gives move text).
     let variant = match session.table().game.kind() {
@@ -369,6 +382,77 @@ async fn serve(
         b.shutdown();
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The phrasebooks of `--phrasebook`: for draughts a draughts phrasebook,
+/// for chess a chess phrasebook (its words said and listened for; its
+/// `[listen.commands]`, if any, are the spoken commands).
+#[derive(Debug, Default)]
+struct Books {
+    draughts: Option<tandem_speech::Phrasebook>,
+    chess: Option<tandem_speech::chess::ChessPhrasebook>,
+    /// Its file (its `[listen.commands]` are read by the voice thread's setup).
+    #[cfg_attr(not(feature = "vosk"), allow(dead_code))]
+    chess_file: Option<PathBuf>,
+}
+
+impl Books {
+    fn load(file: Option<&std::path::Path>, chess: bool) -> anyhow::Result<Books> {
+        let Some(p) = file else {
+            return Ok(Books::default());
+        };
+        let bad = |e: &dyn std::fmt::Display| anyhow::anyhow!("--phrasebook {}: {e}", p.display());
+        if chess {
+            let book = tandem_speech::chess::ChessPhrasebook::from_file(p).map_err(|e| {
+                anyhow::anyhow!(
+                    "--phrasebook {}: {e} (a chess game takes a chess phrasebook, \
+                     like speech/phrasebooks/chess-en.toml)",
+                    p.display()
+                )
+            })?;
+            // Its commands, checked now rather than when the voice thread starts.
+            tandem_speech::chess_listen::command_words(
+                p,
+                tandem_speech::listen::Lexicon::english(),
+            )
+            .map_err(|e| bad(&e))?;
+            Ok(Books {
+                draughts: None,
+                chess: Some(book),
+                chess_file: Some(p.to_owned()),
+            })
+        } else {
+            let book = tandem_speech::Phrasebook::from_file(p).map_err(|e| bad(&e))?;
+            Ok(Books {
+                draughts: Some(book),
+                ..Books::default()
+            })
+        }
+    }
+
+    /// The words voice input listens for in chess: the chess phrasebook's
+    /// moves (the built-in one of `lang` without `--phrasebook`) and the
+    /// commands of its `[listen.commands]`, else of the table's phrasebook.
+    #[cfg(feature = "vosk")]
+    fn chess_words(
+        &self,
+        table_book: &tandem_speech::Phrasebook,
+        lang: &str,
+    ) -> anyhow::Result<tandem_speech::chess_listen::ChessWords> {
+        use tandem_speech::chess::ChessPhrasebook;
+        let base = tandem_speech::listen::Lexicon::from_phrasebook(table_book);
+        let commands = match &self.chess_file {
+            Some(p) => tandem_speech::chess_listen::command_words(p, base)
+                .map_err(|e| anyhow::anyhow!("--phrasebook {}: {e}", p.display()))?,
+            None => base,
+        };
+        let book = self.chess.clone().unwrap_or_else(|| {
+            ChessPhrasebook::builtin(lang).unwrap_or_else(ChessPhrasebook::english)
+        });
+        Ok(tandem_speech::chess_listen::ChessWords::new(
+            &book, commands,
+        ))
+    }
 }
 
 async fn wait_for_signal() {
