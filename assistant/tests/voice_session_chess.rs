@@ -1,0 +1,292 @@
+//! The session's side of chess voice input, with a chess listener fed typed
+//! transcripts (`Listener<ChessVoice>::hear` over a scripted recognizer: no
+//! model, no microphone; the real ones are in `voice_chess_e2e.rs`): the
+//! read-back and "tak", the `heard` journal event in SAN before the move,
+//! the which-knight question never played, illegal moves refused with the
+//! reason, stale and out-of-turn utterances, and the chess position sent to
+//! the voice thread after every move.
+
+use std::path::PathBuf;
+use std::sync::mpsc::Receiver;
+
+use tandem::game::{AnyPosition, GameKind};
+use tandem::journal::{Event, Journal, Source};
+use tandem::session::{Blind, Cmd, GameSetup, Outputs, Session, SessionHandle, DEFAULT_WARNINGS};
+use tandem::voice::{ChessSpoken, VoiceCtl, VoiceInput, VoiceLink};
+use tandem_rules::clock::TimeControl;
+use tandem_rules::GameOptions;
+use tandem_speech::chess::ChessPhrasebook;
+use tandem_speech::chess_listen::{ChessVoice, ChessWords};
+use tandem_speech::listen::audio::{Mode, VadConfig};
+use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer, Transcript};
+use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, Utterance};
+use tokio::sync::{broadcast, mpsc};
+
+struct Table {
+    _dir: tempfile::TempDir,
+    journal: PathBuf,
+    speech: mpsc::UnboundedReceiver<Utterance>,
+    handle: SessionHandle,
+    voice: Receiver<VoiceCtl>,
+    listener: Listener<ChessVoice>,
+    announcer: Announcer,
+}
+
+fn start(fen: Option<&str>, blind: Blind) -> Table {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("game.jsonl");
+    let (tx, speech) = mpsc::unbounded_channel();
+    let (notices, _) = broadcast::channel(256);
+    let out = Outputs {
+        speech: tx,
+        braille: None,
+        notices,
+    };
+    let setup = GameSetup {
+        start: GameKind::Chess.position(fen).unwrap(),
+        control: TimeControl::lookup("90m").unwrap(),
+        warnings: DEFAULT_WARNINGS.to_vec(),
+        white: None,
+        black: None,
+        event: None,
+        blind,
+        lang: "pl".into(),
+        options: GameOptions::default(),
+    };
+    let mut s = Session::start(&setup, &journal, out).unwrap();
+    let (vtx, voice) = std::sync::mpsc::channel();
+    s.set_voice(VoiceLink::new(vtx, false));
+    let (handle, _task) = s.spawn();
+    let mut speech = speech;
+    // "Ruch białych." at the start.
+    while speech.try_recv().is_ok() {}
+    let pos = match setup.start {
+        AnyPosition::Chess(p) => *p,
+        AnyPosition::Draughts(_) => unreachable!(),
+    };
+    let listener = Listener::for_game(
+        Box::new(ScriptedRecognizer::default()),
+        ChessWords::new(&ChessPhrasebook::polish(), Lexicon::polish()),
+        ConfirmPolicy::Always,
+        Mode::Voice(VadConfig::default()),
+        pos,
+    )
+    .unwrap();
+    Table {
+        _dir: dir,
+        journal,
+        speech,
+        handle,
+        voice,
+        listener,
+        announcer: Announcer::new(Phrasebook::polish(), AnnounceOptions::default()),
+    }
+}
+
+impl Table {
+    /// What the voice thread does with an utterance; waits until the session
+    /// has handled it. Returns what was said meanwhile.
+    async fn hear(&mut self, ply: u32, text: &str) -> Vec<String> {
+        let d = self.listener.hear(&[Transcript::text(text)]);
+        let reply = d.reply(
+            self.listener.position(),
+            &self.announcer,
+            self.listener.lexicon(),
+        );
+        let s = ChessSpoken {
+            ply,
+            pos: Box::new(self.listener.position().clone()),
+            decision: d,
+            reply,
+        };
+        let h = self.handle.clone();
+        tokio::task::spawn_blocking(move || h.blocking_voice(VoiceInput::HeardChess(Box::new(s))))
+            .await
+            .unwrap()
+            .unwrap();
+        self.handle
+            .request(Cmd::State, Source::Control)
+            .await
+            .unwrap();
+        let mut v = Vec::new();
+        while let Ok(u) = self.speech.try_recv() {
+            v.push(u.text());
+        }
+        v
+    }
+
+    fn events(&self) -> Vec<Event> {
+        Journal::read(&self.journal)
+            .unwrap()
+            .records
+            .into_iter()
+            .map(|r| r.event)
+            .collect()
+    }
+
+    fn heard(&self) -> Vec<(String, String, String)> {
+        self.events()
+            .into_iter()
+            .filter_map(|e| match e {
+                Event::Heard {
+                    kind,
+                    text,
+                    decision,
+                    ..
+                } => Some((kind, text, decision)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The plies of the positions sent to the voice thread (chess ones only).
+    fn positions(&self) -> Vec<u32> {
+        self.voice
+            .try_iter()
+            .filter_map(|c| match c {
+                VoiceCtl::Position {
+                    ply,
+                    pos: AnyPosition::Chess(_),
+                } => Some(ply),
+                _ => None,
+            })
+            .collect()
+    }
+
+    async fn state(&self) -> (u32, Vec<String>) {
+        let r = self
+            .handle
+            .request(Cmd::State, Source::Control)
+            .await
+            .unwrap();
+        let st = r.state.unwrap();
+        (st.ply, st.moves)
+    }
+}
+
+fn h(kind: &str, text: &str, decision: &str) -> (String, String, String) {
+    (kind.into(), text.into(), decision.into())
+}
+
+#[tokio::test]
+async fn a_spoken_chess_move_is_read_back_then_played_on_tak_in_san() {
+    let mut t = start(None, Blind::White);
+    assert_eq!(
+        t.positions(),
+        [0],
+        "the listener hears in the start position"
+    );
+    let said = t.hear(0, "skoczek Feliks trzy").await;
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains("Feliks trzy"), "read back: {said:?}");
+    assert_eq!(t.state().await.0, 0, "nothing is played before tak");
+    let said = t.hear(0, "tak").await;
+    assert_eq!(t.state().await, (1, vec!["Nf3".to_owned()]));
+    assert!(
+        said.iter().any(|s| s.contains("Feliks trzy")),
+        "announced: {said:?}"
+    );
+    assert_eq!(
+        t.heard(),
+        [h("move", "Nf3", "read-back"), h("command", "yes", "play")]
+    );
+    let ev = t.events();
+    let heard_at = ev
+        .iter()
+        .rposition(|e| matches!(e, Event::Heard { .. }))
+        .unwrap();
+    let move_at = ev
+        .iter()
+        .position(|e| matches!(e, Event::Move { .. }))
+        .unwrap();
+    assert!(heard_at < move_at, "heard is on record before the move");
+    let Event::Move { source, text, .. } = &ev[move_at] else {
+        unreachable!()
+    };
+    assert_eq!((*source, text.as_str()), (Source::Spoken, "Nf3"));
+    assert_eq!(t.positions(), [1], "the chess grammar follows the move");
+}
+
+#[tokio::test]
+async fn which_knight_is_asked_and_nothing_is_played() {
+    let fen = "rnbqkbnr/pppppppp/8/8/8/5N2/PPP1PPPP/RNBQKB1R w KQkq - 0 1";
+    let mut t = start(Some(fen), Blind::White);
+    let said = t.hear(0, "skoczek Dawid dwa").await;
+    assert_eq!(said, ["Który skoczek: Bella jeden czy Feliks trzy?"]);
+    assert_eq!(t.heard(), [h("ambiguous", "Nbd2 Nfd2", "ask-which")]);
+    let said = t.hear(0, "tak").await;
+    assert_eq!(said, ["Nie ma nic do potwierdzenia."]);
+    assert_eq!(t.state().await.0, 0);
+}
+
+#[tokio::test]
+async fn an_illegal_spoken_move_is_refused_and_stale_or_foreign_ones_are_not_acted_on() {
+    let mut t = start(None, Blind::White);
+    let said = t.hear(0, "Ewa dwa Ewa pięć").await;
+    assert_eq!(t.heard(), [h("illegal", "e2e5", "refused")]);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(t.events().into_iter().any(|e| matches!(
+        e,
+        Event::Rejected { source: Source::Spoken, ref input, .. } if input == "e2e5"
+    )));
+    // A read-back, then the move is typed meanwhile: the "tak" is stale.
+    let _ = t.hear(0, "Ewa dwa Ewa cztery").await;
+    let r = t
+        .handle
+        .request(Cmd::Move("d4".into()), Source::Typed)
+        .await
+        .unwrap();
+    assert!(r.ok);
+    let said = t.hear(0, "tak").await;
+    assert_eq!(t.heard().last().unwrap().2, "stale");
+    assert!(!said.is_empty());
+    assert_eq!(t.state().await, (1, vec!["d4".to_owned()]));
+    // Black's move said by the blind White player: not theirs to enter.
+    let black =
+        tandem_rules::chess::from_fen("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1")
+            .unwrap();
+    t.listener.set_position(black).unwrap();
+    let _ = t.hear(1, "Ewa siedem Ewa pięć").await;
+    assert_eq!(t.heard().last().unwrap().2, "not-your-move");
+    assert_eq!(t.state().await.0, 1);
+}
+
+/// `tandem play --variant chess --phrasebook` takes a chess phrasebook: a
+/// draughts one is refused with what to give, before the journal is made.
+#[test]
+fn a_chess_game_refuses_a_draughts_phrasebook_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("game.jsonl");
+    let book =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks/pl.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args([
+            "play",
+            "--headless",
+            "--braille",
+            "none",
+            "--speech",
+            "text",
+        ])
+        .args(["--variant", "chess"])
+        .arg("--socket")
+        .arg(dir.path().join("t.sock"))
+        .arg("--journal")
+        .arg(&journal)
+        .arg("--phrasebook")
+        .arg(&book)
+        .env("XDG_CONFIG_HOME", dir.path().join("noconfig"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a chess game takes a chess phrasebook"),
+        "{err}"
+    );
+    assert!(
+        !journal.exists(),
+        "no journal for a game that did not start"
+    );
+}
