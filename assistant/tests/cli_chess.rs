@@ -319,3 +319,38 @@ fn hear_variant_chess_understands_moves_commands_and_refusals_on_text() {
     assert_eq!(code, Some(2));
     assert!(err.contains("invalid chess FEN"), "{err}");
 }
+
+#[test]
+fn hear_variant_chess_takes_the_commands_of_a_chess_phrasebook_file() {
+    let book = format!(
+        "{}/../speech/tests/data/chess-ko.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (code, out, err) = tandem(&[
+        "hear",
+        "--variant",
+        "chess",
+        "--phrasebook",
+        &book,
+        "--text",
+        "네",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let v = json(&out);
+    assert_eq!(
+        (v["kind"].as_str(), v["command"].as_str()),
+        (Some("command"), Some("yes"))
+    );
+    let (_, out, _) = tandem(&[
+        "hear",
+        "--variant",
+        "chess",
+        "--phrasebook",
+        &book,
+        "--text",
+        "오 이 오 사",
+        "--json",
+    ]);
+    assert_eq!(json(&out)["move"], "e4");
+}

@@ -127,8 +127,14 @@ fn run_chess(args: &Args) -> anyhow::Result<ExitCode> {
     };
     let lex = ChessLexicon::new(&book);
     let grammar = ChessGrammar::build(&pos, &lex);
-    // The commands: the draughts phrasebook's, in a position with no moves.
-    let cmd_lex = Lexicon::builtin(book.language()).unwrap_or_else(Lexicon::english);
+    // The commands: the draughts phrasebook's (or the chess file's own), in a
+    // position with no moves.
+    // A chess phrasebook file may carry its own `[listen.commands]`.
+    let mut cmd_lex = Lexicon::builtin(book.language()).unwrap_or_else(Lexicon::english);
+    if let Some(p) = &args.phrasebook {
+        cmd_lex = tandem_speech::chess_listen::command_words(p, cmd_lex)
+            .map_err(|e| anyhow::anyhow!("reading --phrasebook: {e}"))?;
+    }
     let no_moves = Position::empty(Variant::International, tandem_rules::Color::White);
     let commands = Grammar::build(&no_moves, &cmd_lex);
     let transcripts = match (&args.text, &args.wavfile) {
