@@ -349,6 +349,8 @@ pub fn command_for(
             SpokenCmd::Run(Cmd::Draw(DrawCmd::Accept, Some(speaker)))
         }
         CommandKind::Draw => SpokenCmd::Run(Cmd::Draw(DrawCmd::Offer, Some(speaker))),
+        // Chess (002 art. 9.2, 9.3); a draughts game refuses it with the reason.
+        CommandKind::ClaimDraw => SpokenCmd::Run(Cmd::Draw(DrawCmd::Claim, Some(speaker))),
         CommandKind::Repeat => SpokenCmd::Repeat,
         CommandKind::Square => square.map_or(SpokenCmd::NotUnderstood, SpokenCmd::Square),
         CommandKind::Yes | CommandKind::No => SpokenCmd::NothingToConfirm,
@@ -903,6 +905,11 @@ mod tests {
         assert_eq!(
             command_for(CommandKind::Draw, None, w, Some(w)),
             SpokenCmd::Run(Cmd::Draw(DrawCmd::Offer, Some(w)))
+        );
+        // A chess draw claim (002 art. 9.2, 9.3), by the speaker.
+        assert_eq!(
+            command_for(CommandKind::ClaimDraw, None, w, None),
+            SpokenCmd::Run(Cmd::Draw(DrawCmd::Claim, Some(w)))
         );
         let sq = Square::new(23).unwrap();
         assert_eq!(

@@ -354,3 +354,38 @@ fn hear_variant_chess_takes_the_commands_of_a_chess_phrasebook_file() {
     ]);
     assert_eq!(json(&out)["move"], "e4");
 }
+
+#[test]
+fn a_draw_claim_is_heard_in_polish_and_english() {
+    for (lang, said) in [("pl", "reklamuję remis"), ("en", "claim a draw")] {
+        let (code, out, err) = tandem(&[
+            "hear",
+            "--variant",
+            "chess",
+            "--lang",
+            lang,
+            "--text",
+            said,
+            "--json",
+        ]);
+        assert_eq!(code, Some(0), "{err}");
+        let v = json(&out);
+        assert_eq!(
+            (v["kind"].as_str(), v["command"].as_str()),
+            (Some("command"), Some("claim-draw")),
+            "{said}: {v}"
+        );
+    }
+    // A plain "draw" is still an offer.
+    let (_, out, _) = tandem(&[
+        "hear",
+        "--variant",
+        "chess",
+        "--lang",
+        "en",
+        "--text",
+        "draw",
+        "--json",
+    ]);
+    assert_eq!(json(&out)["command"], "draw");
+}

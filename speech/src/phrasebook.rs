@@ -164,11 +164,13 @@ pub enum CommandWord {
     Help,
     /// Cancel what is being entered.
     Cancel,
+    /// Chess: claim a draw (002 art. 9.2, 9.3). Optional in a phrasebook.
+    ClaimDraw,
 }
 
 impl CommandWord {
     /// Every command, in a fixed order.
-    pub const ALL: [CommandWord; 12] = [
+    pub const ALL: [CommandWord; 13] = [
         CommandWord::Clock,
         CommandWord::Position,
         CommandWord::LastMove,
@@ -181,6 +183,7 @@ impl CommandWord {
         CommandWord::Resign,
         CommandWord::Help,
         CommandWord::Cancel,
+        CommandWord::ClaimDraw,
     ];
 
     /// The key in `[listen.commands]`.
@@ -198,6 +201,7 @@ impl CommandWord {
             CommandWord::Draw => "draw",
             CommandWord::Resign => "resign",
             CommandWord::Help => "help",
+            CommandWord::ClaimDraw => "claim_draw",
             CommandWord::Cancel => "cancel",
         }
     }
@@ -785,6 +789,12 @@ impl Phrasebook {
         let commands_t = listen_t.table("commands")?;
         let mut commands = BTreeMap::new();
         for c in CommandWord::ALL {
+            // A draw claim is chess's (002 art. 9.2): a phrasebook written
+            // before it, or for draughts only, may leave it out.
+            if c == CommandWord::ClaimDraw && !commands_t.t.contains_key(c.key()) {
+                commands.insert(c, Vec::new());
+                continue;
+            }
             commands.insert(c, commands_t.strings(c.key(), None)?);
         }
         let mut files: [Vec<String>; 8] = Default::default();

@@ -377,7 +377,7 @@ impl Heard {
         match self {
             Heard::Move { confidence, .. } => by_policy(*confidence),
             Heard::Command {
-                command: CommandKind::Resign | CommandKind::Draw,
+                command: CommandKind::Resign | CommandKind::Draw | CommandKind::ClaimDraw,
                 ..
             } => true,
             Heard::Command {

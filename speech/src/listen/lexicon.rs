@@ -76,11 +76,13 @@ pub enum CommandKind {
     Help,
     /// Cancel what is being entered.
     Cancel,
+    /// Chess: claim a draw (002 art. 9.2, 9.3).
+    ClaimDraw,
 }
 
 impl CommandKind {
     /// Every command.
-    pub const ALL: [CommandKind; 12] = [
+    pub const ALL: [CommandKind; 13] = [
         CommandKind::Clock,
         CommandKind::Position,
         CommandKind::LastMove,
@@ -93,6 +95,7 @@ impl CommandKind {
         CommandKind::Resign,
         CommandKind::Help,
         CommandKind::Cancel,
+        CommandKind::ClaimDraw,
     ];
 
     /// The name used in data files and JSON (`last-move`).
@@ -111,6 +114,7 @@ impl CommandKind {
             CommandKind::Resign => "resign",
             CommandKind::Help => "help",
             CommandKind::Cancel => "cancel",
+            CommandKind::ClaimDraw => "claim-draw",
         }
     }
 
@@ -130,6 +134,7 @@ impl CommandKind {
             CommandWord::Resign => CommandKind::Resign,
             CommandWord::Help => CommandKind::Help,
             CommandWord::Cancel => CommandKind::Cancel,
+            CommandWord::ClaimDraw => CommandKind::ClaimDraw,
         }
     }
 }
