@@ -59,7 +59,16 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
     tag("Date", date);
     tag("White", names.white.clone().or_else(|| info.white.clone()));
     tag("Black", names.black.clone().or_else(|| info.black.clone()));
-    tag("TimeControl", Some(info.control.clone()));
+    // PGN has its own form (`5400+30`); tandem's written form where PGN cannot say it.
+    let control = if table.game.is_chess() {
+        tandem_rules::clock::TimeControl::lookup(&info.control)
+            .ok()
+            .and_then(|c| c.pgn())
+            .unwrap_or_else(|| info.control.clone())
+    } else {
+        info.control.clone()
+    };
+    tag("TimeControl", Some(control));
     let mut comments = vec![None; table.game.ply()];
     for r in &j.records {
         if let Event::Move {

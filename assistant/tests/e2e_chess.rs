@@ -280,7 +280,9 @@ fn a_real_chess_game_with_brltty_and_speech_dispatcher() {
     assert!(pgn.status.success(), "{pgn:?}");
     let text = String::from_utf8(pgn.stdout).unwrap();
     assert!(
-        text.contains("[White \"Aronian, Levon\"]") && text.contains("[Result \"1-0\"]"),
+        text.contains("[White \"Aronian, Levon\"]")
+            && text.contains("[Result \"1-0\"]")
+            && text.contains("[TimeControl \"5400+30\"]"),
         "{text}"
     );
     assert!(text.contains("{white 1:"), "clock comments: {text}");

@@ -265,6 +265,47 @@ impl TimeControl {
         self.bonus
     }
 
+    /// The control in PGN's `TimeControl` tag form (PGN standard 9.6.1):
+    /// fields `moves/seconds` and a last `seconds`, each with `+increment`
+    /// when a Fischer bonus runs from the first move (FIDE's usual controls:
+    /// `90m+30s` is `5400+30`, `90m/40,30m+30s` is `40/5400+30:1800+30`).
+    /// `None` when PGN cannot say it: a repeating period, a Bronstein bonus or
+    /// a delay, a bonus from a later move, fractions of a second.
+    ///
+    /// ```
+    /// use tandem_rules::clock::TimeControl;
+    /// let pgn = |s: &str| s.parse::<TimeControl>().unwrap().pgn();
+    /// assert_eq!(pgn("90m+30s").as_deref(), Some("5400+30"));
+    /// assert_eq!(pgn("90m/40,30m+30s").as_deref(), Some("40/5400+30:1800+30"));
+    /// assert_eq!(pgn("5m").as_deref(), Some("300"));
+    /// assert_eq!(pgn("90m/45,30m+30s@46"), None);
+    /// ```
+    #[must_use]
+    pub fn pgn(&self) -> Option<String> {
+        if self.repeat_last {
+            return None;
+        }
+        let whole = |d: Duration| (d.subsec_nanos() == 0).then(|| d.as_secs());
+        let inc = match self.bonus {
+            None => String::new(),
+            Some(Bonus {
+                kind: BonusKind::Fischer,
+                amount,
+                from_move: 1,
+            }) => format!("+{}", whole(amount)?),
+            Some(_) => return None,
+        };
+        let mut fields = Vec::with_capacity(self.periods.len());
+        for p in &self.periods {
+            let secs = whole(p.time)?;
+            fields.push(match p.moves {
+                Some(m) => format!("{m}/{secs}{inc}"),
+                None => format!("{secs}{inc}"),
+            });
+        }
+        Some(fields.join(":"))
+    }
+
     /// Each player's time at the start: the first period's time.
     #[must_use]
     pub fn initial_time(&self) -> Duration {
