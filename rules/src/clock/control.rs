@@ -285,7 +285,7 @@ impl TimeControl {
         if self.repeat_last {
             return None;
         }
-        let whole = |d: Duration| (d.subsec_nanos() == 0).then(|| d.as_secs());
+        let whole = |d: Duration| (d.subsec_nanos() == 0).then_some(d.as_secs());
         let inc = match self.bonus {
             None => String::new(),
             Some(Bonus {
