@@ -2,16 +2,19 @@
 //! written (the braille driver thread writing to a memory display), as
 //! criterion's timing of the whole path plus percentiles of each stage.
 //!
+//! The same for a chess game (SAN, annex E words, the chess braille view).
+//!
 //! `cargo bench -p tandem --bench move_latency`
 
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use tandem::game::AnyPosition;
 use tandem::journal::Source;
 use tandem::session::{Blind, Cmd, GameSetup, Outputs, Session, DEFAULT_WARNINGS};
 use tandem_braille::display::memory::{MemoryDisplay, MemoryHandle};
 use tandem_braille::driver::{self, DisplayDriver, DriverHandle};
-use tandem_braille::{StatusInfo, View};
+use tandem_braille::{Board, StatusInfo, View};
 use tandem_rules::clock::TimeControl;
 use tandem_rules::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::{GameOptions, Position, Variant};
@@ -24,9 +27,23 @@ struct Table {
     display: MemoryHandle,
     _driver: DriverHandle,
     next: usize,
+    chess: bool,
 }
 
-fn moves() -> Vec<String> {
+fn moves(chess: bool) -> Vec<String> {
+    if chess {
+        let path = format!(
+            "{}/../rules/tests/data/chess/aronian-1993-2002.pgn",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).expect("test game");
+        return match tandem_rules::chess::pgn::replay(
+            &tandem_rules::chess::pgn::parse_pgn(&text)[0],
+        ) {
+            tandem_rules::chess::pgn::Replay::Ok(g) => g.sans().to_vec(),
+            _ => panic!("the chess bench game does not replay"),
+        };
+    }
     let path = format!(
         "{}/../rules/tests/data/pdn/dutch96h.pdn",
         env!("CARGO_MANIFEST_DIR")
@@ -38,15 +55,23 @@ fn moves() -> Vec<String> {
     }
 }
 
-fn table() -> Table {
+fn table(chess: bool) -> Table {
     let dir = tempfile::tempdir().expect("temp dir");
     let (tx, speech) = mpsc::unbounded_channel();
     let (notices, _) = broadcast::channel(1024);
-    let start = Position::start(Variant::International);
+    let start = if chess {
+        AnyPosition::Chess(Box::new(tandem_rules::chess::start()))
+    } else {
+        AnyPosition::Draughts(Position::start(Variant::International))
+    };
+    let board = match &start {
+        AnyPosition::Draughts(p) => Board::Draughts(*p),
+        AnyPosition::Chess(p) => Board::Chess((**p).clone()),
+    };
     let (d, display) = MemoryDisplay::new(40);
-    let drv = driver::spawn(DisplayDriver::new(
+    let drv = driver::spawn(DisplayDriver::with_board(
         d,
-        start,
+        board,
         StatusInfo::new(start.turn()),
         View::List,
     ))
@@ -57,7 +82,7 @@ fn table() -> Table {
         notices,
     };
     let setup = GameSetup {
-        start: tandem::game::AnyPosition::Draughts(start),
+        start,
         control: TimeControl::lookup("90m").expect("control"),
         warnings: DEFAULT_WARNINGS.to_vec(),
         white: None,
@@ -75,6 +100,7 @@ fn table() -> Table {
         display,
         _driver: drv,
         next: 0,
+        chess,
     }
 }
 
@@ -83,7 +109,7 @@ fn table() -> Table {
 /// the braille line being written.
 fn one_move(t: &mut Table, moves: &[String]) -> (Duration, Duration) {
     if t.next == moves.len() {
-        *t = table();
+        *t = table(t.chess);
     }
     let writes = t.display.write_count();
     let t0 = Instant::now();
@@ -116,30 +142,33 @@ fn bench(c: &mut Criterion) {
         .build()
         .expect("runtime");
     let _g = rt.enter();
-    let moves = moves();
-    let mut t = table();
-    // Percentiles of each stage over 1000 moves.
-    let (mut h, mut b) = (Vec::new(), Vec::new());
-    for _ in 0..1000 {
-        let (x, y) = one_move(&mut t, &moves);
-        h.push(x);
-        b.push(y);
+    for chess in [false, true] {
+        let game = if chess { "chess" } else { "draughts" };
+        let moves = moves(chess);
+        let mut t = table(chess);
+        // Percentiles of each stage over 1000 moves.
+        let (mut h, mut b) = (Vec::new(), Vec::new());
+        for _ in 0..1000 {
+            let (x, y) = one_move(&mut t, &moves);
+            h.push(x);
+            b.push(y);
+        }
+        for (name, v) in [
+            ("journal synced + announcement queued", &mut h),
+            ("braille written", &mut b),
+        ] {
+            println!(
+                "{game} move latency, {name}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
+                pct(v, 0.5),
+                pct(v, 0.9),
+                pct(v, 0.99),
+                pct(v, 1.0)
+            );
+        }
+        c.bench_function(&format!("{game}: typed move to braille written"), |bch| {
+            bch.iter(|| one_move(&mut t, &moves))
+        });
     }
-    for (name, v) in [
-        ("journal synced + announcement queued", &mut h),
-        ("braille written", &mut b),
-    ] {
-        println!(
-            "move latency, {name}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
-            pct(v, 0.5),
-            pct(v, 0.9),
-            pct(v, 0.99),
-            pct(v, 1.0)
-        );
-    }
-    c.bench_function("typed move to braille written", |bch| {
-        bch.iter(|| one_move(&mut t, &moves))
-    });
 }
 
 criterion_group!(benches, bench);
