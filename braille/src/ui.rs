@@ -15,7 +15,10 @@
 //!   - Chess (002 annex E): [`Action::SelectedSquare`] names the square
 //!     (`e2`), then [`Action::MoveText`] gives the two squares as move text
 //!     (`e2e4`, castling as the king's two squares `e1g1`) for the rules
-//!     engine, which checks the move and asks for the promotion piece.
+//!     engine, which checks the move. A pawn routed to its last rank shows
+//!     the choice line `e8= Q R B N` instead: routing a letter gives the
+//!     move with its piece (`e7e8q`, 002 art. 3.7(e): the player chooses);
+//!     any other key drops it.
 //! - Commands: next view, clock report, last move, done (my board is up to
 //!   date), cancel (drops the selection).
 //!
@@ -155,7 +158,14 @@ pub struct BrailleUi {
     line: usize,
     selected: Option<Picked>,
     message: Option<BrailleLine>,
+    /// Chess: a pawn routed to the last rank waits for its piece (002 art.
+    /// 3.7(e): the player chooses): the from and to squares.
+    promotion: Option<(ChessSquare, ChessSquare)>,
 }
+
+/// The line shown while a promotion waits for its piece: routing over a
+/// letter chooses it (queen, rook, bishop, knight).
+const PROMOTION_CHOICES: [(char, char); 4] = [('Q', 'q'), ('R', 'r'), ('B', 'b'), ('N', 'n')];
 
 impl BrailleUi {
     /// A UI showing `view` of a draughts `position` on a display `width` cells wide.
@@ -180,6 +190,7 @@ impl BrailleUi {
             line: 0,
             selected: None,
             message: None,
+            promotion: None,
         };
         ui.rerender();
         ui
@@ -199,6 +210,7 @@ impl BrailleUi {
     pub fn update_board(&mut self, board: &Board, status: &StatusInfo) {
         if *board != self.board {
             self.selected = None;
+            self.promotion = None;
             self.board = board.clone();
         }
         self.status = status.clone();
@@ -284,6 +296,9 @@ impl BrailleUi {
         if let Some(m) = &self.message {
             return m.clone();
         }
+        if let Some((_, to)) = self.promotion {
+            return BrailleLine::from_text(&promotion_text(to));
+        }
         match (&self.rendered, self.selected) {
             (Rendered::Chess(lines), Some(Picked::Chess(sq))) => {
                 let mut l = lines.get(self.line).cloned().unwrap_or_default();
@@ -307,6 +322,12 @@ impl BrailleUi {
         let mut out = match key {
             // Routing over a message only dismisses it.
             Key::Routing(_) if had_message => Vec::new(),
+            Key::Routing(n) if self.promotion.is_some() => self.choose_promotion(n),
+            // Any other key drops a promotion that waits for its piece.
+            _ if self.promotion.take().is_some() => {
+                self.selected = None;
+                vec![Action::Cancel, Action::Redraw]
+            }
             Key::Routing(n) => self.route(n),
             Key::PanLeft | Key::LineUp => self.go(self.line.checked_sub(1)),
             Key::PanRight | Key::LineDown => self.go(Some(self.line + 1)),
@@ -355,6 +376,11 @@ impl BrailleUi {
             Some(Picked::Chess(from)) => {
                 self.selected = None;
                 match sq {
+                    Picked::Chess(to) if self.is_promotion(from, to) => {
+                        // The piece is the player's choice: show the choices.
+                        self.promotion = Some((from, to));
+                        vec![Action::Redraw]
+                    }
                     Picked::Chess(to) => {
                         vec![Action::MoveText(move_text(from, to)), Action::Redraw]
                     }
@@ -363,6 +389,45 @@ impl BrailleUi {
             }
             None => self.select(sq),
         }
+    }
+
+    /// Whether `from`-`to` takes a pawn to its last rank (the rules engine
+    /// still checks the move itself).
+    fn is_promotion(&self, from: ChessSquare, to: ChessSquare) -> bool {
+        use tandem_rules::chess::shakmaty::{Color as ShColor, Position as _, Rank, Role};
+        let Board::Chess(pos) = &self.board else {
+            return false;
+        };
+        pos.board().piece_at(from).is_some_and(|p| {
+            p.role == Role::Pawn
+                && match p.color {
+                    ShColor::White => to.rank() == Rank::Eighth,
+                    ShColor::Black => to.rank() == Rank::First,
+                }
+        })
+    }
+
+    /// A routing key over the promotion line: a letter gives the move with
+    /// its piece (`e7e8q`); another cell does nothing.
+    fn choose_promotion(&mut self, n: u16) -> Vec<Action> {
+        let Some((from, to)) = self.promotion else {
+            return vec![Action::Bump];
+        };
+        let text = promotion_text(to);
+        let Some(piece) = text
+            .chars()
+            .nth(usize::from(n))
+            .and_then(|c| PROMOTION_CHOICES.iter().find(|(l, _)| *l == c))
+            .map(|(_, p)| *p)
+        else {
+            return vec![Action::Bump];
+        };
+        self.promotion = None;
+        self.selected = None;
+        vec![
+            Action::MoveText(format!("{}{piece}", move_text(from, to))),
+            Action::Redraw,
+        ]
     }
 
     fn select(&mut self, sq: Picked) -> Vec<Action> {
@@ -449,6 +514,15 @@ impl BrailleUi {
             self.line = i;
         }
     }
+}
+
+/// The promotion line: `e8= Q R B N` (the letters are routable).
+fn promotion_text(to: ChessSquare) -> String {
+    let letters: Vec<String> = PROMOTION_CHOICES
+        .iter()
+        .map(|(l, _)| l.to_string())
+        .collect();
+    format!("{to}= {}", letters.join(" "))
 }
 
 #[cfg(test)]
@@ -742,24 +816,50 @@ mod tests {
     }
 
     #[test]
-    fn chess_a_pawn_reaching_the_last_rank_gives_just_the_squares() {
+    fn chess_a_pawn_reaching_the_last_rank_waits_for_the_piece_chosen_on_the_display() {
         let pos = tandem_rules::chess::from_fen("8/4P3/8/8/8/8/8/4K2k w - - 0 1").unwrap();
         let mut u = chess_ui(pos, View::Graphic, 40);
         u.handle(Key::LineDown);
         assert_eq!(u.current_line().text(), "7 ----P---");
         u.handle(Key::Routing(6));
         u.handle(Key::LineUp);
+        // e8: nothing is sent yet; the display offers the pieces (002 art. 3.7(e)).
+        assert_eq!(u.handle(Key::Routing(6)), vec![Action::Redraw]);
+        assert_eq!(u.current_line().text(), "e8= Q R B N");
+        // A cell that is not a letter does nothing; the knight's letter chooses it.
+        assert_eq!(u.handle(Key::Routing(2)), vec![Action::Bump]);
         assert_eq!(
-            u.handle(Key::Routing(6)),
-            vec![Action::MoveText("e7e8".into()), Action::Redraw]
+            u.handle(Key::Routing(10)),
+            vec![Action::MoveText("e7e8n".into()), Action::Redraw]
         );
-        // The rules engine asks which piece: four candidates.
-        match tandem_rules::chess::resolve(u.board_chess(), "e7e8") {
-            Err(tandem_rules::chess::ChessError::Ambiguous { candidates, .. }) => {
-                assert_eq!(candidates.len(), 4);
-            }
-            other => panic!("{other:?}"),
-        }
+        let m = tandem_rules::chess::resolve(u.board_chess(), "e7e8n").unwrap();
+        assert_eq!(
+            m.promotion,
+            Some(tandem_rules::chess::shakmaty::Role::Knight)
+        );
+        // The board is back, with no selection.
+        assert_eq!(u.current_line().text(), "8 --------");
+        // Any other key drops a waiting promotion.
+        u.handle(Key::LineDown);
+        u.handle(Key::Routing(6));
+        u.handle(Key::LineUp);
+        u.handle(Key::Routing(6));
+        assert_eq!(
+            u.handle(Key::Command(KeyCommand::Cancel)),
+            vec![Action::Cancel, Action::Redraw]
+        );
+        assert_eq!(u.current_line().text(), "8 --------");
+        assert_eq!(u.selected_name(), None);
+        // A pawn's move to another rank, and a piece to the last rank, go at once.
+        let pos = tandem_rules::chess::from_fen("8/8/8/8/8/8/4P3/R3K2k w - - 0 1").unwrap();
+        let mut u = chess_ui(pos, View::Graphic, 40);
+        u.handle(Key::Bottom);
+        u.handle(Key::Routing(2)); // a1
+        u.handle(Key::Top);
+        assert_eq!(
+            u.handle(Key::Routing(2)),
+            vec![Action::MoveText("a1a8".into()), Action::Redraw]
+        );
     }
 
     #[test]
