@@ -271,3 +271,56 @@ fn a_korean_recording_through_vosk() {
     assert_ne!(code, 0);
     assert!(err.contains("not a Vosk model folder"), "{err}");
 }
+
+#[cfg(feature = "vosk")]
+#[test]
+fn a_korean_chess_move_through_vosk() {
+    let Some(model) = tandem_speech::listen::fixture::korean_model() else {
+        return;
+    };
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
+    // espeak-ng's Korean "e2 e4" (files and ranks are numbers in the test book).
+    let dir = tempfile::tempdir().unwrap();
+    let wav = dir.path().join("e2e4.wav");
+    let st = std::process::Command::new("espeak-ng")
+        .args(["-v", "ko", "-w"])
+        .arg(&wav)
+        .arg("오, 이, 오, 사")
+        .status()
+        .expect("espeak-ng must be installed for this test");
+    assert!(st.success());
+    let book = format!("{data}/chess-ko.toml");
+    let v = json(&[
+        "hear",
+        "--variant",
+        "chess",
+        wav.to_str().unwrap(),
+        "--model",
+        model.to_str().unwrap(),
+        "--phrasebook",
+        &book,
+        "--json",
+    ]);
+    assert_eq!(
+        (v["kind"].as_str(), v["move"].as_str(), v["uci"].as_str()),
+        (Some("move"), Some("e4"), Some("e2e4")),
+        "{v}"
+    );
+    // The checked-in "네" is the book's "yes" command.
+    let v = json(&[
+        "hear",
+        "--variant",
+        "chess",
+        &format!("{data}/ko-yes.wav"),
+        "--model",
+        model.to_str().unwrap(),
+        "--phrasebook",
+        &book,
+        "--json",
+    ]);
+    assert_eq!(
+        (v["kind"].as_str(), v["command"].as_str()),
+        (Some("command"), Some("yes")),
+        "{v}"
+    );
+}
