@@ -79,6 +79,10 @@ fn start(dirs: &tempfile::TempDir) -> (Daemon, PathBuf) {
 }
 
 fn start_with(dirs: &tempfile::TempDir, env: &[(&str, &str)]) -> (Daemon, PathBuf) {
+    start_args(dirs, env, &[])
+}
+
+fn start_args(dirs: &tempfile::TempDir, env: &[(&str, &str)], args: &[&str]) -> (Daemon, PathBuf) {
     let runtime = dirs.path().join("run");
     std::fs::create_dir_all(&runtime).unwrap();
     let socket = runtime.join("tandem/tandem.sock");
@@ -89,6 +93,7 @@ fn start_with(dirs: &tempfile::TempDir, env: &[(&str, &str)]) -> (Daemon, PathBu
         .arg(&socket)
         .arg("--journal")
         .arg(&journal)
+        .args(args)
         .env("XDG_RUNTIME_DIR", &runtime)
         .env("XDG_CONFIG_HOME", dirs.path().join("config"))
         .env("XDG_STATE_HOME", dirs.path().join("state"))
@@ -287,4 +292,46 @@ fn the_arbiter_takes_back_moves_and_the_chapter_8_3_2_count_shows_it() {
         .output()
         .unwrap();
     assert!(v2.status.success());
+}
+
+#[test]
+fn a_new_user_plays_chess_with_typed_moves_and_exports_pgn() {
+    let dirs = tempfile::tempdir().unwrap();
+    let (mut d, journal) = start_args(&dirs, &[], &["--variant", "chess"]);
+    let s = state(&d.socket);
+    assert_eq!(
+        (s["variant"].as_str(), s["ply"].as_u64()),
+        (Some("chess"), Some(0))
+    );
+    // The chess default: 90 minutes and 30 seconds a move (FIDE).
+    assert_eq!(s["clocks"]["control"], "90m+30s");
+    let mut stdin = d.child.stdin.take().unwrap();
+    for (i, m) in ["e4", "e7-e5", "Ng1f3", "b8c6", "Bb5", "a6", "O-O"]
+        .iter()
+        .enumerate()
+    {
+        writeln!(stdin, "{m}").unwrap();
+        wait_for(&format!("{m} to be played"), || {
+            (state(&d.socket)["ply"] == i as u64 + 1).then_some(())
+        });
+    }
+    let s = state(&d.socket);
+    assert_eq!(
+        s["moves"],
+        serde_json::json!(["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "O-O"])
+    );
+    // A king move onto its own bishop is refused with the reason.
+    let (ok, _, err) = ctl(&d.socket, &["move", "Kf8"]);
+    assert!(!ok && !err.trim().is_empty(), "{err}");
+    drop(stdin);
+    drop(d);
+    let out = Command::new(tandem_bin())
+        .args(["pdn", "export"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let pgn = String::from_utf8_lossy(&out.stdout);
+    assert!(pgn.contains("[TimeControl \"5400+30\"]"), "{pgn}");
+    assert!(pgn.contains("4. O-O"), "{pgn}");
 }
