@@ -1159,6 +1159,9 @@ impl Session {
 
     /// Handles one command.
     pub fn handle(&mut self, cmd: Cmd, source: Source) -> Reply {
+        // Reliability tests make the actor fail here (`failpoints` feature,
+        // FAILPOINTS="session-handle=3*off->panic"): nothing without it.
+        fail::fail_point!("session-handle");
         self.said.clear();
         self.poll_clock();
         self.said.clear();
