@@ -75,9 +75,10 @@ pub enum Files {
 /// # Errors
 /// A bad FEN or phrasebook, or a WAV that cannot be written (exit status 2).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let args = &args;
     let variant = match args.variant {
         GameKind::Draughts(v) => v,
-        GameKind::Chess => return run_chess(&args),
+        GameKind::Chess => return run_chess(args),
     };
     let book = match &args.phrasebook {
         Some(path) => Phrasebook::from_file(path)
@@ -106,38 +107,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(e.to_string()),
         ),
     };
-    let text = utterance.text();
-    let wav = write_wav(
-        args.wav.as_deref(),
-        &text,
-        announcer.phrasebook().language(),
-        announcer.phrasebook().espeak_voice(),
-    )?;
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        let obj = serde_json::json!({
-            "input": args.mv,
-            "legal": played.is_some(),
-            "move": played,
-            "error": error,
-            "variant": variant.name(),
-            "fen": pos.to_fen(),
-            "lang": announcer.phrasebook().language(),
-            "priority": utterance.priority,
-            "kind": utterance.kind,
-            "text": text,
-            "sentences": utterance.sentences,
-            "wav": wav.as_ref().map(|p| p.display().to_string()),
-        });
-        writeln!(out, "{obj}")?;
-    } else {
-        writeln!(out, "{text}")?;
-    }
-    Ok(if played.is_some() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    let lang = announcer.phrasebook().language().to_owned();
+    let voice = announcer.phrasebook().espeak_voice().to_owned();
+    finish(
+        args,
+        Said {
+            utterance,
+            played,
+            uci: None,
+            error,
+            variant: variant.name(),
+            fen: pos.to_fen(),
+            lang,
+            voice,
+        },
+    )
 }
 
 /// `tandem say --variant chess`: the same output and exit codes.
@@ -175,35 +159,68 @@ fn run_chess(args: &Args) -> anyhow::Result<ExitCode> {
             Some(e.to_string()),
         ),
     };
-    let text = utterance.text();
-    let wav = write_wav(
-        args.wav.as_deref(),
-        &text,
-        announcer.phrasebook().language(),
-        announcer.phrasebook().espeak_voice(),
-    )?;
+    let lang = announcer.phrasebook().language().to_owned();
+    let voice = announcer.phrasebook().espeak_voice().to_owned();
+    finish(
+        args,
+        Said {
+            utterance,
+            played,
+            uci,
+            error,
+            variant: "chess",
+            fen: chess::to_fen(&pos),
+            lang,
+            voice,
+        },
+    )
+}
+
+/// What `tandem say` worked out, in either game.
+struct Said {
+    utterance: tandem_speech::Utterance,
+    /// The move in strict notation (SAN for chess), if legal.
+    played: Option<String>,
+    /// Chess: the move in UCI (a JSON field of chess only).
+    uci: Option<String>,
+    error: Option<String>,
+    variant: &'static str,
+    fen: String,
+    lang: String,
+    /// The espeak-ng voice for `--wav`.
+    voice: String,
+}
+
+/// Prints the announcement (and writes `--wav`); exit 0 for a legal move, 1
+/// for a refused one. The JSON fields are the same for both games, plus
+/// `uci` for chess.
+fn finish(args: &Args, s: Said) -> anyhow::Result<ExitCode> {
+    let text = s.utterance.text();
+    let wav = write_wav(args.wav.as_deref(), &text, &s.lang, &s.voice)?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        let obj = serde_json::json!({
+        let mut obj = serde_json::json!({
             "input": args.mv,
-            "legal": played.is_some(),
-            "move": played,
-            "uci": uci,
-            "error": error,
-            "variant": "chess",
-            "fen": chess::to_fen(&pos),
-            "lang": announcer.phrasebook().language(),
-            "priority": utterance.priority,
-            "kind": utterance.kind,
+            "legal": s.played.is_some(),
+            "move": s.played,
+            "error": s.error,
+            "variant": s.variant,
+            "fen": s.fen,
+            "lang": s.lang,
+            "priority": s.utterance.priority,
+            "kind": s.utterance.kind,
             "text": text,
-            "sentences": utterance.sentences,
+            "sentences": s.utterance.sentences,
             "wav": wav.as_ref().map(|p| p.display().to_string()),
         });
+        if s.variant == "chess" {
+            obj["uci"] = serde_json::json!(s.uci);
+        }
         writeln!(out, "{obj}")?;
     } else {
         writeln!(out, "{text}")?;
     }
-    Ok(if played.is_some() {
+    Ok(if s.played.is_some() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
