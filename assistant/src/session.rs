@@ -1828,7 +1828,7 @@ impl Session {
         self.said.clear();
         match v {
             VoiceInput::Heard(s) => self.spoken(*s),
-            VoiceInput::HeardChess(s) => self.spoken_chess(*s),
+            VoiceInput::HeardChess(s) => self.spoken(*s),
             VoiceInput::Microphone { ok, error } => {
                 if let Err(e) = self.journal.append(
                     self.now().as_millis(),
@@ -1949,75 +1949,15 @@ impl Session {
         }
     }
 
-    /// A chess utterance: as [`Session::spoken`], the move in SAN.
-    fn spoken_chess(&mut self, s: crate::voice::ChessSpoken) {
+    /// An utterance (draughts or chess), decided on as typed input once what
+    /// was heard is on record.
+    fn spoken<G: crate::voice::VoiceGame>(&mut self, s: crate::voice::Spoken<G>) {
         use crate::voice::action_name;
         use tandem_speech::listen::Action;
-        let Some(g) = self.table.game.chess() else {
-            // A chess utterance in a draughts game: never acted on.
+        // An utterance of another game than the one at the table: never acted on.
+        let Some((ply, pos)) = G::at_table(&self.table.game) else {
             return self.resync_voice();
         };
-        let (ply, pos) = (g.ply() as u32, g.position().clone());
-        let is_move = matches!(
-            s.decision.action,
-            Action::Play(_) | Action::ConfirmMove(_) | Action::AskWhich(_)
-        );
-        let action = action_name(&s.decision.action);
-        let stale = s.ply != ply || *s.pos != pos;
-        let decision = self.voice_verdict(stale, is_move, action);
-        let heard = &s.decision.heard;
-        self.journal_heard(
-            s.ply,
-            heard.transcript(),
-            heard.confidence(),
-            heard.fields(),
-            decision,
-        );
-        match decision {
-            "stale" => {
-                self.announce(self.words.draughts.not_understood());
-                return self.resync_voice();
-            }
-            "not-your-move" => {
-                self.announce(self.words.chess.turn(&pos));
-                return self.resync_voice();
-            }
-            "game-over" => {
-                self.announce(self.words.draughts.game_over_refusal());
-                return self.resync_voice();
-            }
-            _ => {}
-        }
-        match s.decision.action {
-            // Played exactly as a typed move: resolved, checked, journaled, announced.
-            Action::Play(m) => {
-                let text = tandem_rules::chess::san(&pos, &m);
-                let _ = self.handle(Cmd::Move(text), Source::Spoken);
-            }
-            Action::Command(c, square) => self.spoken_command(c, square),
-            // An illegal move is refused with the rules engine's reason, as typed.
-            Action::Refuse { text, error } => {
-                let u = s
-                    .reply
-                    .unwrap_or_else(|| self.words.chess.on_rejected(&text, &error));
-                let _ = self.refuse(Source::Spoken, &text, error.to_string(), u);
-            }
-            // Read-backs, "which knight?", "cancelled", "say again".
-            _ => match s.reply {
-                Some(u) => self.announce(u),
-                None => self.announce(self.words.draughts.not_understood()),
-            },
-        }
-    }
-
-    fn spoken(&mut self, s: crate::voice::Spoken) {
-        use crate::voice::{action_name, heard_fields};
-        use tandem_speech::listen::Action;
-        // A draughts utterance in a chess game: never acted on.
-        let Some(g) = self.table.game.draughts() else {
-            return self.resync_voice();
-        };
-        let (ply, pos) = (g.ply() as u32, *g.position());
         let is_move = matches!(
             s.decision.action,
             Action::Play(_) | Action::ConfirmMove(_) | Action::AskWhich(_)
@@ -2028,9 +1968,9 @@ impl Session {
         let heard = &s.decision.heard;
         self.journal_heard(
             s.ply,
-            heard.transcript(),
-            heard.confidence(),
-            heard_fields(heard),
+            G::transcript(heard),
+            G::confidence(heard),
+            G::fields(heard),
             decision,
         );
         match decision {
@@ -2039,7 +1979,7 @@ impl Session {
                 return self.resync_voice();
             }
             "not-your-move" => {
-                self.announce(self.words.draughts.turn(pos.turn()));
+                self.announce(G::turn(&self.words, &pos));
                 return self.resync_voice();
             }
             "game-over" => {
@@ -2051,7 +1991,7 @@ impl Session {
         match s.decision.action {
             // Played exactly as a typed move: resolved, checked, journaled, announced.
             Action::Play(m) => {
-                let text = tandem_rules::notation::write_move(&pos, &m);
+                let text = G::move_text(&pos, &m);
                 let _ = self.handle(Cmd::Move(text), Source::Spoken);
             }
             Action::Command(c, square) => self.spoken_command(c, square),
@@ -2059,10 +1999,10 @@ impl Session {
             Action::Refuse { text, error } => {
                 let u = s
                     .reply
-                    .unwrap_or_else(|| self.words.draughts.on_rejected(&pos, &text, &error));
+                    .unwrap_or_else(|| G::on_rejected(&self.words, &pos, &text, &error));
                 let _ = self.refuse(Source::Spoken, &text, error.to_string(), u);
             }
-            // Read-backs, "which capture?", "cancelled", "say again".
+            // Read-backs, "which capture?" ("which knight?"), "cancelled", "say again".
             _ => match s.reply {
                 Some(u) => self.announce(u),
                 None => self.announce(self.words.draughts.not_understood()),

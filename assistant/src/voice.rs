@@ -38,13 +38,17 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use tandem_rules::chess::shakmaty::Chess;
-use tandem_rules::{Color, Position, Square};
-use tandem_speech::chess_listen::ChessVoice;
-use tandem_speech::listen::{Action, CommandKind, ConfirmPolicy, Decision, Heard};
+use tandem_rules::chess::{ChessError, ChessMove};
+use tandem_rules::notation::ResolveError;
+use tandem_rules::{Color, Move, Position, Square};
+use tandem_speech::chess_listen::{ChessSaid, ChessVoice};
+use tandem_speech::listen::{
+    Action, CommandKind, ConfirmPolicy, Decision, Draughts, Heard, ListenGame, Listener,
+};
 use tandem_speech::output::{Caps, SpeechError, SpeechOutput, VoiceParams};
-use tandem_speech::{Kind, Priority, Utterance};
+use tandem_speech::{Announcer, Kind, Priority, Utterance};
 
-use crate::game::AnyPosition;
+use crate::game::{AnyGame, AnyPosition, GameWords};
 use crate::session::{Cmd, DrawCmd};
 
 /// Below this confidence `--confirm low` reads a move back.
@@ -264,31 +268,147 @@ pub enum VoiceCtl {
     Listen(bool),
 }
 
-/// One utterance, decided by the listener, for the session.
+/// One utterance, decided by the listener, for the session: a draughts one
+/// ([`Spoken`]) or a chess one ([`ChessSpoken`]).
 #[derive(Debug, Clone)]
-pub struct Spoken {
+pub struct Spoken<G: ListenGame = Draughts> {
     /// The ply the listener heard it at.
     pub ply: u32,
     /// The position it was matched against.
-    pub pos: Position,
+    pub pos: G::Position,
     /// What was heard and what to do.
-    pub decision: Decision,
+    pub decision: Decision<G>,
     /// What to say for the actions the listener answers itself (read-backs,
     /// "which capture?", refusals, "say again"), in the phrasebook's words.
     pub reply: Option<Utterance>,
 }
 
 /// One chess utterance, decided by the listener, for the session.
-#[derive(Debug, Clone)]
-pub struct ChessSpoken {
-    /// The ply the listener heard it at.
-    pub ply: u32,
-    /// The position it was matched against.
-    pub pos: Box<Chess>,
-    /// What was heard and what to do.
-    pub decision: Decision<ChessVoice>,
-    /// What to say for the actions the listener answers itself.
-    pub reply: Option<Utterance>,
+pub type ChessSpoken = Spoken<ChessVoice>;
+
+/// The per-game half of voice input: what differs between draughts and
+/// chess from the listener's decision to the session's act. The rest (the
+/// voice thread's loop, the journaling of what was heard, the stale,
+/// not-your-move and game-over checks, the commands) is one code for both.
+pub trait VoiceGame: ListenGame<Refusal: std::fmt::Display> + Sized {
+    /// The journal's words for what was heard: (`kind`, `text`).
+    fn fields(heard: &Self::Heard) -> (&'static str, String);
+    /// The recognizer's confidence in what was heard.
+    fn confidence(heard: &Self::Heard) -> f64;
+    /// What the listener answers itself ([`Decision::reply`]).
+    fn reply(
+        decision: &Decision<Self>,
+        listener: &Listener<Self>,
+        announcer: &Announcer,
+    ) -> Option<Utterance>;
+    /// The position for this game's listener; `None` for another game's.
+    fn listened_position(pos: AnyPosition) -> Option<Self::Position>;
+    /// The message for the session.
+    fn input(spoken: Spoken<Self>) -> VoiceInput;
+    /// The ply and position of the game at the table, if it is this game.
+    fn at_table(game: &AnyGame) -> Option<(u32, Self::Position)>;
+    /// A move as it would be typed (`32-28`, `Nf3`).
+    fn move_text(pos: &Self::Position, m: &Self::Move) -> String;
+    /// "White to move" in `pos`, for a move of the side not to move.
+    fn turn(words: &GameWords, pos: &Self::Position) -> Utterance;
+    /// The refusal of an illegal move, with the rules engine's reason.
+    fn on_rejected(
+        words: &GameWords,
+        pos: &Self::Position,
+        text: &str,
+        error: &Self::Refusal,
+    ) -> Utterance;
+}
+
+impl VoiceGame for Draughts {
+    fn fields(heard: &Heard) -> (&'static str, String) {
+        heard_fields(heard)
+    }
+
+    fn confidence(heard: &Heard) -> f64 {
+        heard.confidence()
+    }
+
+    fn reply(d: &Decision, l: &Listener, announcer: &Announcer) -> Option<Utterance> {
+        d.reply(l.position(), announcer, l.lexicon())
+    }
+
+    fn listened_position(pos: AnyPosition) -> Option<Position> {
+        match pos {
+            AnyPosition::Draughts(p) => Some(p),
+            AnyPosition::Chess(_) => None,
+        }
+    }
+
+    fn input(spoken: Spoken) -> VoiceInput {
+        VoiceInput::Heard(Box::new(spoken))
+    }
+
+    fn at_table(game: &AnyGame) -> Option<(u32, Position)> {
+        game.draughts().map(|g| (g.ply() as u32, *g.position()))
+    }
+
+    fn move_text(pos: &Position, m: &Move) -> String {
+        tandem_rules::notation::write_move(pos, m)
+    }
+
+    fn turn(words: &GameWords, pos: &Position) -> Utterance {
+        words.draughts.turn(pos.turn())
+    }
+
+    fn on_rejected(
+        words: &GameWords,
+        pos: &Position,
+        text: &str,
+        error: &ResolveError,
+    ) -> Utterance {
+        words.draughts.on_rejected(pos, text, error)
+    }
+}
+
+impl VoiceGame for ChessVoice {
+    fn fields(heard: &ChessSaid) -> (&'static str, String) {
+        heard.fields()
+    }
+
+    fn confidence(heard: &ChessSaid) -> f64 {
+        heard.confidence()
+    }
+
+    fn reply(
+        d: &Decision<ChessVoice>,
+        l: &Listener<ChessVoice>,
+        announcer: &Announcer,
+    ) -> Option<Utterance> {
+        d.reply(l.position(), announcer, l.lexicon())
+    }
+
+    fn listened_position(pos: AnyPosition) -> Option<Chess> {
+        match pos {
+            AnyPosition::Chess(p) => Some(*p),
+            AnyPosition::Draughts(_) => None,
+        }
+    }
+
+    fn input(spoken: ChessSpoken) -> VoiceInput {
+        VoiceInput::HeardChess(Box::new(spoken))
+    }
+
+    fn at_table(game: &AnyGame) -> Option<(u32, Chess)> {
+        game.chess().map(|g| (g.ply() as u32, g.position().clone()))
+    }
+
+    fn move_text(pos: &Chess, m: &ChessMove) -> String {
+        tandem_rules::chess::san(pos, m)
+    }
+
+    fn turn(words: &GameWords, pos: &Chess) -> Utterance {
+        words.chess.turn(pos)
+    }
+
+    fn on_rejected(words: &GameWords, _pos: &Chess, text: &str, error: &ChessError) -> Utterance {
+        words.chess.on_rejected(text, error)
+    }
 }
 
 /// The voice thread to the session.
@@ -535,15 +655,15 @@ mod thread {
     use std::time::{Duration, Instant};
 
     use tandem_speech::chess_listen::{ChessVoice, ChessWords};
-    use tandem_speech::listen::audio::{Mode, MuteSwitch, PushToTalk, VadConfig};
+    use tandem_speech::listen::audio::{Mode, PushToTalk, VadConfig};
     use tandem_speech::listen::mic::Microphone;
     use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
-    use tandem_speech::listen::{ConfirmPolicy, Lexicon, ListenError, Listener, Recognizer};
+    use tandem_speech::listen::{Lexicon, Listener};
     use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
 
     use super::ECHO_TAIL;
     use super::{
-        ChessSpoken, SpeakingState, Spoken, VoiceConfig, VoiceCtl, VoiceInput, RETRY, SILENT_LIMIT,
+        SpeakingState, Spoken, VoiceConfig, VoiceCtl, VoiceGame, VoiceInput, RETRY, SILENT_LIMIT,
     };
     use crate::game::AnyPosition;
     use crate::session::SessionHandle;
@@ -563,116 +683,6 @@ mod thread {
         pub ply: u32,
         /// The position.
         pub pos: AnyPosition,
-    }
-
-    /// The listener of the game at the table.
-    enum AnyListener {
-        Draughts(Box<Listener>),
-        Chess(Box<Listener<ChessVoice>>),
-    }
-
-    impl AnyListener {
-        fn new(
-            setup: &VoiceSetup,
-            rec: Box<dyn Recognizer>,
-            policy: ConfirmPolicy,
-            mode: Mode,
-        ) -> Result<AnyListener, ListenError> {
-            let lex = || Lexicon::from_phrasebook(&setup.book);
-            Ok(match &setup.pos {
-                AnyPosition::Draughts(p) => {
-                    AnyListener::Draughts(Box::new(Listener::new(rec, lex(), policy, mode, *p)?))
-                }
-                AnyPosition::Chess(p) => {
-                    let words = setup.chess.clone().unwrap_or_else(|| {
-                        let book =
-                            tandem_speech::chess::ChessPhrasebook::builtin(setup.book.language())
-                                .unwrap_or_else(tandem_speech::chess::ChessPhrasebook::english);
-                        ChessWords::new(&book, lex())
-                    });
-                    AnyListener::Chess(Box::new(Listener::for_game(
-                        rec,
-                        words,
-                        policy,
-                        mode,
-                        (**p).clone(),
-                    )?))
-                }
-            })
-        }
-
-        fn missing_words(&self) -> &[String] {
-            match self {
-                AnyListener::Draughts(l) => l.missing_words(),
-                AnyListener::Chess(l) => l.missing_words(),
-            }
-        }
-
-        fn mute_switch(&self) -> MuteSwitch {
-            match self {
-                AnyListener::Draughts(l) => l.mute_switch(),
-                AnyListener::Chess(l) => l.mute_switch(),
-            }
-        }
-
-        fn set_position(&mut self, pos: AnyPosition) -> Result<(), String> {
-            match (self, pos) {
-                (AnyListener::Draughts(l), AnyPosition::Draughts(p)) => {
-                    l.set_position(p).map_err(|e| e.to_string())
-                }
-                (AnyListener::Chess(l), AnyPosition::Chess(p)) => {
-                    l.set_position(*p).map_err(|e| e.to_string())
-                }
-                _ => Err("a position of another game".into()),
-            }
-        }
-
-        /// One frame; a finished utterance as the message for the session.
-        fn push_frame(
-            &mut self,
-            frame: &[i16],
-            ply: u32,
-            announcer: &Announcer,
-        ) -> Result<Option<VoiceInput>, ListenError> {
-            let t = Instant::now();
-            Ok(match self {
-                AnyListener::Draughts(l) => l.push_frame(frame)?.map(|decision| {
-                    // The frame that ends an utterance carries the recognizer's
-                    // final decode and the grammar match: logged, for the latency
-                    // benchmark (benches/voice_latency.rs).
-                    let recognized = t.elapsed();
-                    let reply = decision.reply(l.position(), announcer, l.lexicon());
-                    tracing::info!(
-                        "voice: heard {:?} -> {:?} (recognized in {} µs)",
-                        decision.heard.transcript(),
-                        decision.action,
-                        recognized.as_micros()
-                    );
-                    VoiceInput::Heard(Box::new(Spoken {
-                        ply,
-                        pos: *l.position(),
-                        decision,
-                        reply,
-                    }))
-                }),
-                AnyListener::Chess(l) => l.push_frame(frame)?.map(|decision| {
-                    let recognized = t.elapsed();
-                    let reply = decision.reply(l.position(), announcer, l.lexicon());
-                    tracing::info!(
-                        "voice: heard {:?} -> {:?} (recognized in {} µs)",
-                        decision.heard.transcript(),
-                        decision.action,
-                        recognized.as_micros()
-                    );
-                    VoiceInput::HeardChess(Box::new(ChessSpoken {
-                        ply,
-                        pos: Box::new(l.position().clone()),
-                        decision,
-                        reply,
-                    }))
-                }),
-            })
-        }
     }
 
     /// Starts the voice thread. It loads the model (a second or two), then
@@ -743,7 +753,7 @@ mod thread {
         set_log_level(-1);
         let started = Instant::now();
         let rec = match VoskRecognizer::new(&cfg.model, &[]) {
-            Ok(r) => r,
+            Ok(r) => Box::new(r),
             Err(e) => {
                 let _ = session.blocking_voice(VoiceInput::Failed(e.to_string()));
                 return;
@@ -755,14 +765,38 @@ mod thread {
         } else {
             Mode::Voice(VadConfig::default())
         };
-        let mut listener = match AnyListener::new(&setup, Box::new(rec), cfg.confirm.policy(), mode)
-        {
-            Ok(l) => l,
-            Err(e) => {
-                let _ = session.blocking_voice(VoiceInput::Failed(e.to_string()));
-                return;
+        let policy = cfg.confirm.policy();
+        let lex = || Lexicon::from_phrasebook(&setup.book);
+        let listening = match &setup.pos {
+            AnyPosition::Draughts(p) => Listener::new(rec, lex(), policy, mode, *p)
+                .map(|l| listen(l, &setup, &key, started, session, ctl, speaking)),
+            AnyPosition::Chess(p) => {
+                let words = setup.chess.clone().unwrap_or_else(|| {
+                    let book =
+                        tandem_speech::chess::ChessPhrasebook::builtin(setup.book.language())
+                            .unwrap_or_else(tandem_speech::chess::ChessPhrasebook::english);
+                    ChessWords::new(&book, lex())
+                });
+                Listener::<ChessVoice>::for_game(rec, words, policy, mode, (**p).clone())
+                    .map(|l| listen(l, &setup, &key, started, session, ctl, speaking))
             }
         };
+        if let Err(e) = listening {
+            let _ = session.blocking_voice(VoiceInput::Failed(e.to_string()));
+        }
+    }
+
+    /// Listens with `listener` (the game at the table's) until the session stops.
+    fn listen<G: VoiceGame>(
+        mut listener: Listener<G>,
+        setup: &VoiceSetup,
+        key: &PushToTalk,
+        started: Instant,
+        session: &SessionHandle,
+        ctl: &Receiver<VoiceCtl>,
+        speaking: &SpeakingState,
+    ) {
+        let cfg = &setup.config;
         if !listener.missing_words().is_empty() {
             use std::io::Write as _;
             // Not `eprintln!`: it panics when stderr cannot be written, and
@@ -786,7 +820,11 @@ mod thread {
             loop {
                 match ctl.try_recv() {
                     Ok(VoiceCtl::Position { ply: p, pos }) => {
-                        if let Err(e) = listener.set_position(pos) {
+                        let set = match G::listened_position(pos) {
+                            Some(pos) => listener.set_position(pos).map_err(|e| e.to_string()),
+                            None => Err("a position of another game".to_owned()),
+                        };
+                        if let Err(e) = set {
                             tracing::error!("voice: grammar: {e}");
                         }
                         ply = p;
@@ -861,9 +899,27 @@ mod thread {
             } else {
                 mute.unmute();
             }
-            match listener.push_frame(&frame, ply, &announcer) {
+            let t = Instant::now();
+            match listener.push_frame(&frame) {
                 Ok(None) => {}
-                Ok(Some(heard)) => {
+                Ok(Some(decision)) => {
+                    // The frame that ends an utterance carries the recognizer's
+                    // final decode and the grammar match: logged, for the latency
+                    // benchmark (benches/voice_latency.rs).
+                    let recognized = t.elapsed();
+                    let reply = G::reply(&decision, &listener, &announcer);
+                    tracing::info!(
+                        "voice: heard {:?} -> {:?} (recognized in {} µs)",
+                        G::transcript(&decision.heard),
+                        decision.action,
+                        recognized.as_micros()
+                    );
+                    let heard = G::input(Spoken {
+                        ply,
+                        pos: listener.position().clone(),
+                        decision,
+                        reply,
+                    });
                     if session.blocking_voice(heard).is_err() {
                         return;
                     }

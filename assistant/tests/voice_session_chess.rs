@@ -95,7 +95,7 @@ impl Table {
         );
         let s = ChessSpoken {
             ply,
-            pos: Box::new(self.listener.position().clone()),
+            pos: self.listener.position().clone(),
             decision: d,
             reply,
         };
