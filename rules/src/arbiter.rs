@@ -42,85 +42,31 @@ use crate::game::{Game, GameOptions, PlayError};
 use crate::notation::MoveText;
 use crate::pdn::{replay, PdnGame, PdnMove, Replay};
 use crate::position::Position;
+use crate::reconcile::{self as generic, Classify, RecordedGame};
 use crate::types::{Color, Piece, Role, Square};
 use crate::variant::Variant;
 use crate::Move;
 
-/// One of the two records being compared.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Side {
-    /// The first record (`A` on the command line; the game's own record in
-    /// [`reconcile_game`]).
-    A,
-    /// The second record (`B`; the record the arbiter typed in).
-    B,
-}
-
-impl Side {
-    /// `"a"` or `"b"`, as in JSON.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::A => "a",
-            Side::B => "b",
-        }
-    }
-
-    /// The other record.
-    #[must_use]
-    pub fn other(self) -> Side {
-        match self {
-            Side::A => Side::B,
-            Side::B => Side::A,
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::A => "A",
-            Side::B => "B",
-        })
-    }
-}
+pub use crate::reconcile::{Finding, Side};
 
 /// The first move of a record that cannot be played.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IllegalPly {
-    /// 1-based ply.
-    pub ply: usize,
-    /// The move as written.
-    pub text: String,
-    /// Why it cannot be played there.
-    pub reason: PlayError,
-}
+pub type IllegalPly = generic::IllegalPly<PlayError>;
 
-/// One record replayed from the start as far as its moves are legal.
-#[derive(Debug, Clone)]
-pub struct RecordReplay {
-    /// Every move as written (the legal ones and those after).
-    pub texts: Vec<String>,
-    /// The game up to the first illegal move (or the whole record).
-    pub game: Game,
-    /// The first illegal move, if any.
-    pub illegal: Option<IllegalPly>,
-}
+/// One record replayed from the start as far as its moves are legal
+/// (`texts`, `game`, `illegal`; [`written`](generic::RecordReplay::written),
+/// [`legal`](generic::RecordReplay::legal)).
+pub type RecordReplay = generic::RecordReplay<Game>;
 
-impl RecordReplay {
-    /// Plies written.
-    #[must_use]
-    pub fn written(&self) -> usize {
-        self.texts.len()
-    }
+/// The first ply where two records differ (`ply`, `a`, `b`, `a_result`,
+/// `b_result`; [`a_legal`](generic::Difference::a_legal), ...).
+pub type Difference = generic::Difference<Move, PlayError>;
 
-    /// Plies replayed (legal).
-    #[must_use]
-    pub fn legal(&self) -> usize {
-        self.game.ply()
-    }
-}
+/// The records reach the same position again after playing moves in
+/// another order.
+pub type Transposition = generic::Transposition<Position>;
+
+/// The comparison of two records. See the [module docs](self).
+pub type Reconciliation = generic::Reconciliation<Game>;
 
 /// Replays a record (move texts as written, loose notation accepted) from
 /// `start`, stopping at the first illegal move. A capture written
@@ -136,7 +82,12 @@ impl RecordReplay {
 /// ```
 #[must_use]
 pub fn replay_record<S: AsRef<str>>(start: &Position, texts: &[S]) -> RecordReplay {
-    let texts: Vec<String> = texts.iter().map(|t| t.as_ref().trim().to_owned()).collect();
+    generic::replay_record::<Game, S>(start, texts)
+}
+
+/// A record replayed through the PDN replay, which reads an ambiguous
+/// capture the way that lets the rest of the record be played.
+fn pdn_replay(start: &Position, texts: Vec<String>) -> RecordReplay {
     let pdn = PdnGame {
         tags: vec![("FEN".to_owned(), start.to_fen())],
         moves: texts
@@ -170,32 +121,13 @@ pub fn replay_record<S: AsRef<str>>(start: &Position, texts: &[S]) -> RecordRepl
             illegal: Some(IllegalPly { ply, text, reason }),
         },
         // Only a start position or ambiguity the PDN replay cannot settle
-        // ends here; play the record move by move instead.
-        Replay::Unreadable(_) => plain_replay(start, texts),
-    }
-}
-
-/// Plays a record move by move, without trying both readings of an ambiguous capture.
-fn plain_replay(start: &Position, texts: Vec<String>) -> RecordReplay {
-    let mut game = Game::from_position(*start, replay_options());
-    for (i, t) in texts.iter().enumerate() {
-        if let Err(reason) = game.play_text(t) {
-            let illegal = Some(IllegalPly {
-                ply: i + 1,
-                text: t.clone(),
-                reason,
-            });
-            return RecordReplay {
-                texts,
-                game,
-                illegal,
-            };
-        }
-    }
-    RecordReplay {
-        texts,
-        game,
-        illegal: None,
+        // ends here; play the record move by move instead, without trying
+        // both readings of an ambiguous capture.
+        Replay::Unreadable(_) => generic::replay_with(
+            Game::from_position(*start, replay_options()),
+            texts,
+            Game::play_text,
+        ),
     }
 }
 
@@ -206,182 +138,55 @@ fn replay_options() -> GameOptions {
     }
 }
 
-/// The first ply where two records differ.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Difference {
-    /// 1-based ply.
-    pub ply: usize,
-    /// Record A's move there as written (`None`: A ends before it).
-    pub a: Option<String>,
-    /// Record B's move there as written.
-    pub b: Option<String>,
-    /// A's move played in the last agreed position: the move, or why not.
-    pub a_result: Option<Result<Move, PlayError>>,
-    /// B's move played in the last agreed position.
-    pub b_result: Option<Result<Move, PlayError>>,
-}
+impl RecordedGame for Game {
+    type Position = Position;
+    type Move = Move;
+    type Error = PlayError;
+    type Key = String;
+    // 001 ch. VIII 3.1: keys are the squares, so equal keys at the first
+    // difference are the same (illegal) move; a wrong move is looked for
+    // first.
+    const CLASSIFY: Classify = Classify {
+        same_needs_both_illegal: false,
+        wrong_move_first: true,
+    };
 
-impl Difference {
-    /// Whether A's move is legal there (`None`: A has no move there).
-    #[must_use]
-    pub fn a_legal(&self) -> Option<bool> {
-        self.a_result.as_ref().map(Result::is_ok)
+    fn replay(start: &Position, texts: Vec<String>) -> RecordReplay {
+        pdn_replay(start, texts)
     }
 
-    /// Whether B's move is legal there.
-    #[must_use]
-    pub fn b_legal(&self) -> Option<bool> {
-        self.b_result.as_ref().map(Result::is_ok)
+    fn play_in(pos: &Position, text: &str) -> Result<Move, PlayError> {
+        Game::from_position(*pos, replay_options()).play_text(text)
     }
 
-    /// The text of one side's move.
-    #[must_use]
-    pub fn text(&self, side: Side) -> Option<&str> {
-        match side {
-            Side::A => self.a.as_deref(),
-            Side::B => self.b.as_deref(),
-        }
+    fn start_position(&self) -> &Position {
+        self.start()
     }
 
-    /// One side's move, played in the last agreed position.
-    #[must_use]
-    pub fn result(&self, side: Side) -> Option<&Result<Move, PlayError>> {
-        match side {
-            Side::A => self.a_result.as_ref(),
-            Side::B => self.b_result.as_ref(),
-        }
-    }
-}
-
-/// What kind of slip the difference looks like, judged from the texts of
-/// the moves that follow it. The arbiter decides; this only points.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Finding {
-    /// The records are the same, move for move.
-    Agree,
-    /// One record stops where the other goes on; the moves they share agree.
-    Ends {
-        /// The record that stops.
-        shorter: Side,
-        /// Plies it holds.
-        plies: usize,
-    },
-    /// One record has a different move at `ply` and the same moves after it.
-    WrongMove {
-        /// 1-based ply.
-        ply: usize,
-    },
-    /// One record lacks the ply the other has at `ply`; the moves after it
-    /// are the same, one ply apart.
-    MissingPly {
-        /// The record without the ply.
-        record: Side,
-        /// 1-based ply (in the other record).
-        ply: usize,
-    },
-    /// The moves at `first` and `second` are written in the other order;
-    /// the rest agrees.
-    Swapped {
-        /// 1-based ply.
-        first: usize,
-        /// 1-based ply.
-        second: usize,
-    },
-    /// Both records have the same move at `ply`, and it is illegal there.
-    SameIllegal {
-        /// 1-based ply.
-        ply: usize,
-    },
-    /// The records differ from `ply` on in no simple pattern.
-    Differ {
-        /// 1-based ply.
-        ply: usize,
-    },
-}
-
-/// The records reach the same position again after playing moves in
-/// another order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Transposition {
-    /// The first ply where the order differs.
-    pub from_ply: usize,
-    /// Both records reach the same position after this many plies.
-    pub same_after: usize,
-    /// From there, how many further plies both records agree on.
-    pub agree_again: usize,
-    /// The position after `same_after + agree_again` plies: the last
-    /// position both records reach.
-    pub last_common: Position,
-}
-
-impl Transposition {
-    /// Plies up to the last position both records reach.
-    #[must_use]
-    pub fn last_common_ply(&self) -> usize {
-        self.same_after + self.agree_again
-    }
-}
-
-/// The comparison of two records. See the [module docs](self).
-#[derive(Debug, Clone)]
-pub struct Reconciliation {
-    /// Record A replayed.
-    pub a: RecordReplay,
-    /// Record B replayed.
-    pub b: RecordReplay,
-    /// Plies on which both records agree (the same legal move, however written).
-    pub agreed_plies: usize,
-    /// The first ply where they differ, `None` if they agree to the end.
-    pub first_difference: Option<Difference>,
-    /// What the difference looks like.
-    pub finding: Finding,
-    /// The records reach the same position again later, if they do.
-    pub transposition: Option<Transposition>,
-}
-
-impl Reconciliation {
-    /// The position after the agreed plies: where play goes back to
-    /// (001 ch. VIII 3.1.2; 002 E.8).
-    #[must_use]
-    pub fn agreed_position(&self) -> &Position {
-        // agreed_plies <= a.legal(), so the position exists.
-        self.a
-            .game
-            .position_at(self.agreed_plies)
-            .unwrap_or_else(|| self.a.game.position())
+    fn current_position(&self) -> &Position {
+        self.position()
     }
 
-    /// The agreed moves in strict notation.
-    #[must_use]
-    pub fn agreed_moves(&self) -> Vec<String> {
-        let mut v = self.a.game.move_texts();
-        v.truncate(self.agreed_plies);
+    fn position_after(&self, ply: usize) -> Option<&Position> {
+        self.position_at(ply)
+    }
+
+    fn played(&self) -> &[Move] {
+        self.moves()
+    }
+
+    fn strict_texts(&self, plies: usize) -> Vec<String> {
+        let mut v = self.move_texts();
+        v.truncate(plies);
         v
     }
 
-    /// Whether the records agree completely (same moves, all legal, same length).
-    #[must_use]
-    pub fn agree(&self) -> bool {
-        self.first_difference.is_none() && self.a.illegal.is_none() && self.b.illegal.is_none()
-    }
-
-    /// A record's first illegal move, if any.
-    #[must_use]
-    pub fn illegal(&self, side: Side) -> Option<&IllegalPly> {
-        match side {
-            Side::A => self.a.illegal.as_ref(),
-            Side::B => self.b.illegal.as_ref(),
-        }
-    }
-
-    /// A record replayed.
-    #[must_use]
-    pub fn record(&self, side: Side) -> &RecordReplay {
-        match side {
-            Side::A => &self.a,
-            Side::B => &self.b,
-        }
+    fn keys(start: &Position, record: &RecordReplay) -> Vec<String> {
+        record
+            .texts
+            .iter()
+            .map(|t| key(start.variant(), t))
+            .collect()
     }
 }
 
@@ -395,64 +200,7 @@ pub fn reconcile<S: AsRef<str>, T: AsRef<str>>(
     a: &[S],
     b: &[T],
 ) -> Reconciliation {
-    let a = replay_record(start, a);
-    let b = replay_record(start, b);
-    let (am, bm) = (a.game.moves(), b.game.moves());
-    let agreed = am.iter().zip(bm).take_while(|(x, y)| x == y).count();
-    let same_texts = agreed == a.written() && agreed == b.written();
-    let first_difference = if same_texts {
-        // Equal lengths and all agreed: both were fully legal.
-        None
-    } else {
-        let ply = agreed + 1;
-        let pos = *a
-            .game
-            .position_at(agreed)
-            .unwrap_or_else(|| a.game.position());
-        let result =
-            |r: &RecordReplay| -> Option<Result<Move, PlayError>> {
-                r.texts.get(agreed)?;
-                Some(match r.game.moves().get(agreed) {
-                    Some(m) => Ok(*m),
-                    None => {
-                        // The record's replay stopped here: its own reason.
-                        let reason =
-                            r.illegal
-                                .as_ref()
-                                .map(|i| i.reason.clone())
-                                .unwrap_or_else(|| {
-                                    let mut g = Game::from_position(pos, replay_options());
-                                    g.play_text(&r.texts[agreed]).err().unwrap_or(
-                                        PlayError::Resolve(crate::notation::ResolveError::NoMoves),
-                                    )
-                                });
-                        Err(reason)
-                    }
-                })
-            };
-        Some(Difference {
-            ply,
-            a: a.texts.get(agreed).cloned(),
-            b: b.texts.get(agreed).cloned(),
-            a_result: result(&a),
-            b_result: result(&b),
-        })
-    };
-    let finding = match &first_difference {
-        None => Finding::Agree,
-        Some(_) => classify(start.variant(), &a.texts, &b.texts, agreed),
-    };
-    let transposition = first_difference
-        .as_ref()
-        .and_then(|_| find_transposition(&a, &b, agreed));
-    Reconciliation {
-        a,
-        b,
-        agreed_plies: agreed,
-        first_difference,
-        finding,
-        transposition,
-    }
+    generic::reconcile::<Game, S, T>(start, a, b)
 }
 
 /// [`reconcile`] for a running game (record A, strict notation) against a
@@ -486,162 +234,26 @@ fn key(variant: Variant, text: &str) -> String {
     }
 }
 
-fn classify(variant: Variant, a: &[String], b: &[String], agreed: usize) -> Finding {
-    let ka: Vec<String> = a.iter().map(|t| key(variant, t)).collect();
-    let kb: Vec<String> = b.iter().map(|t| key(variant, t)).collect();
-    let k = agreed;
-    let ply = k + 1;
-    if ka.len() == k || kb.len() == k {
-        // One record has nothing at the first difference. Moves up to here
-        // agree (as moves); one record simply stops.
-        if ka.len() == k && kb.len() == k {
-            // Same length, agreeing moves, yet an illegal move: nothing shorter.
-            return Finding::Differ { ply };
-        }
-        let shorter = if ka.len() == k { Side::A } else { Side::B };
-        return Finding::Ends { shorter, plies: k };
-    }
-    if ka[k] == kb[k] {
-        return Finding::SameIllegal { ply };
-    }
-    // Texts after position k are compared; from position k on the records
-    // may be written differently though they agree as moves (ambiguity), so
-    // compare keys, which is what a human arbiter does with two sheets.
-    let tail_eq = |x: &[String], y: &[String]| {
-        !x.is_empty() && !y.is_empty() && x.iter().zip(y).all(|(p, q)| p == q)
-    };
-    let rest_a = &ka[k + 1..];
-    let rest_b = &kb[k + 1..];
-    if tail_eq(rest_a, rest_b) || (rest_a.is_empty() && rest_b.is_empty()) {
-        return Finding::WrongMove { ply };
-    }
-    // Swapped: ply k with ply k+d (d = 1: written in the wrong order; d = 2:
-    // the same side's two moves in the other order).
-    for d in [1usize, 2] {
-        if ka.len() > k + d
-            && kb.len() > k + d
-            && ka[k] == kb[k + d]
-            && ka[k + d] == kb[k]
-            && ka[k + 1..k + d] == kb[k + 1..k + d]
-            && (ka[k + d + 1..]
-                .iter()
-                .zip(&kb[k + d + 1..])
-                .all(|(p, q)| p == q))
-        {
-            return Finding::Swapped {
-                first: ply,
-                second: ply + d,
-            };
-        }
-    }
-    // Missing ply: one record skips the other's ply k and goes on the same.
-    if ka.len() > k + 1 && tail_eq(&ka[k + 1..], &kb[k..]) {
-        return Finding::MissingPly {
-            record: Side::B,
-            ply,
-        };
-    }
-    if kb.len() > k + 1 && tail_eq(&ka[k..], &kb[k + 1..]) {
-        return Finding::MissingPly {
-            record: Side::A,
-            ply,
-        };
-    }
-    Finding::Differ { ply }
-}
+/// A square whose contents differ between two positions (`square`, `a`:
+/// what stands there in the first position, the record or the game; `b`:
+/// in the second, the board to correct).
+pub type SquareChange = generic::SquareChange<Square, Piece>;
 
-fn find_transposition(a: &RecordReplay, b: &RecordReplay, agreed: usize) -> Option<Transposition> {
-    let (ga, gb) = (&a.game, &b.game);
-    let common = ga.ply().min(gb.ply());
-    let j = (agreed + 1..=common).find(|&j| ga.position_at(j) == gb.position_at(j))?;
-    let again = ga.moves()[j..]
-        .iter()
-        .zip(&gb.moves()[j..])
-        .take_while(|(x, y)| x == y)
-        .count();
-    let last_common = *ga.position_at(j + again)?;
-    Some(Transposition {
-        from_ply: agreed + 1,
-        same_after: j,
-        agree_again: again,
-        last_common,
-    })
-}
-
-/// A square whose contents differ between two positions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct SquareChange {
-    /// The square.
-    pub square: Square,
-    /// What stands there in the first position (the record, the game).
-    pub a: Option<Piece>,
-    /// What stands there in the second (the board to correct).
-    pub b: Option<Piece>,
-}
-
-/// What to do on a square of the second board to make it equal the first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fix {
-    /// Take `piece` off `square`.
-    Remove {
-        /// The square.
-        square: Square,
-        /// The piece to take off.
-        piece: Piece,
-    },
-    /// Put `piece` on `square`.
-    Put {
-        /// The square.
-        square: Square,
-        /// The piece to put there.
-        piece: Piece,
-    },
-    /// Take `remove` off `square` and put `put` there (a man that should be
-    /// a king: crown it).
-    Replace {
-        /// The square.
-        square: Square,
-        /// The piece to take off.
-        remove: Piece,
-        /// The piece to put there.
-        put: Piece,
-    },
-}
-
-impl SquareChange {
-    /// What to do on the second board for this square. `None` only if the
-    /// two sides are equal (never for a change [`diff_positions`] returns).
-    ///
-    /// ```
-    /// use tandem_rules::arbiter::{diff_positions, Fix};
-    /// use tandem_rules::{Position, Variant};
-    /// let v = Variant::International;
-    /// let a = Position::from_fen(v, "B:W28:B19").unwrap();
-    /// let b = Position::from_fen(v, "B:W32:B19").unwrap();
-    /// let fixes: Vec<Fix> = diff_positions(&a, &b).unwrap().changes.iter().filter_map(|c| c.fix()).collect();
-    /// assert!(matches!(fixes[0], Fix::Put { square, .. } if square.number() == 28));
-    /// assert!(matches!(fixes[1], Fix::Remove { square, .. } if square.number() == 32));
-    /// ```
-    #[must_use]
-    pub fn fix(&self) -> Option<Fix> {
-        match (self.a, self.b) {
-            (Some(want), None) => Some(Fix::Put {
-                square: self.square,
-                piece: want,
-            }),
-            (None, Some(has)) => Some(Fix::Remove {
-                square: self.square,
-                piece: has,
-            }),
-            (Some(want), Some(has)) if want != has => Some(Fix::Replace {
-                square: self.square,
-                remove: has,
-                put: want,
-            }),
-            _ => None,
-        }
-    }
-}
+/// What to do on a square of the second board to make it equal the first
+/// ([`SquareChange::fix`](generic::SquareChange::fix); a man that should be
+/// a king: [`Fix::Replace`](generic::Fix::Replace), crown it).
+///
+/// ```
+/// use tandem_rules::arbiter::{diff_positions, Fix};
+/// use tandem_rules::{Position, Variant};
+/// let v = Variant::International;
+/// let a = Position::from_fen(v, "B:W28:B19").unwrap();
+/// let b = Position::from_fen(v, "B:W32:B19").unwrap();
+/// let fixes: Vec<Fix> = diff_positions(&a, &b).unwrap().changes.iter().filter_map(|c| c.fix()).collect();
+/// assert!(matches!(fixes[0], Fix::Put { square, .. } if square.number() == 28));
+/// assert!(matches!(fixes[1], Fix::Remove { square, .. } if square.number() == 32));
+/// ```
+pub type Fix = generic::Fix<Square, Piece>;
 
 /// How two positions differ.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -707,18 +319,11 @@ pub fn diff_positions(a: &Position, b: &Position) -> Result<PositionDiff, Varian
             b: b.variant(),
         });
     }
-    let changes = a
-        .variant()
-        .all_squares()
-        .filter_map(|square| {
-            let (pa, pb) = (a.piece_at(square), b.piece_at(square));
-            (pa != pb).then_some(SquareChange {
-                square,
-                a: pa,
-                b: pb,
-            })
-        })
-        .collect();
+    let changes = generic::diff_squares(
+        a.variant().all_squares(),
+        |s| a.piece_at(s),
+        |s| b.piece_at(s),
+    );
     let turn = (a.turn() != b.turn()).then_some((a.turn(), b.turn()));
     Ok(PositionDiff { changes, turn })
 }
@@ -877,17 +482,13 @@ pub fn compare_readback(a: &Position, rb: &Readback) -> Vec<SquareChange> {
         }
         return diff_positions(a, &b).map(|d| d.changes).unwrap_or_default();
     }
-    let mut out: Vec<SquareChange> = rb
-        .squares
-        .iter()
-        .filter(|(s, _)| a.variant().contains(*s))
-        .filter_map(|&(square, b)| {
-            let pa = a.piece_at(square);
-            (pa != b).then_some(SquareChange { square, a: pa, b })
-        })
-        .collect();
-    out.sort_by_key(|c| c.square);
-    out
+    generic::compare_squares(
+        rb.squares
+            .iter()
+            .copied()
+            .filter(|(s, _)| a.variant().contains(*s)),
+        |s| a.piece_at(s),
+    )
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 //! line and the daemon word the results the same way for both games.
 //!
 //! - [`reconcile_chess`] replays two records (SAN, UCI or any text
-//!   [`resolve`] reads) of one game from the same start and finds how many
+//!   [`resolve`](super::resolve) reads) of one game from the same start and finds how many
 //!   plies they agree on, the first ply where they differ (both versions and
 //!   whether each is legal there), the first illegal move of each, what kind
 //!   of slip it looks like ([`Finding`]) and whether the records reach the
@@ -42,46 +42,29 @@ use shakmaty::{Board, Chess, Color as ShColor, Piece, Position, Role, Square};
 use super::error::ChessError;
 use super::game::{ChessGame, ChessOptions};
 use super::mv::ChessMove;
+use crate::reconcile::{self as generic, Classify, RecordedGame};
 
 pub use crate::arbiter::{Finding, Side};
 
 // ---------------------------------------------------------------- records
 
 /// The first move of a record that cannot be played.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChessIllegalPly {
-    /// 1-based ply.
-    pub ply: usize,
-    /// The move as written.
-    pub text: String,
-    /// Why it cannot be played there.
-    pub reason: ChessError,
-}
+pub type ChessIllegalPly = generic::IllegalPly<ChessError>;
 
-/// One record replayed from the start as far as its moves are legal.
-#[derive(Debug, Clone)]
-pub struct ChessRecordReplay {
-    /// Every move as written (the legal ones and those after).
-    pub texts: Vec<String>,
-    /// The game up to the first illegal move (or the whole record).
-    pub game: ChessGame,
-    /// The first illegal move, if any.
-    pub illegal: Option<ChessIllegalPly>,
-}
+/// One chess record replayed from the start as far as its moves are legal
+/// (`texts`, `game`, `illegal`).
+pub type ChessRecordReplay = generic::RecordReplay<ChessGame>;
 
-impl ChessRecordReplay {
-    /// Plies written.
-    #[must_use]
-    pub fn written(&self) -> usize {
-        self.texts.len()
-    }
+/// The first ply where two chess records differ (`ply`, `a`, `b`,
+/// `a_result`, `b_result`).
+pub type ChessDifference = generic::Difference<ChessMove, ChessError>;
 
-    /// Plies replayed (legal).
-    #[must_use]
-    pub fn legal(&self) -> usize {
-        self.game.ply()
-    }
-}
+/// The records reach the same position again after playing moves in
+/// another order (the same position as for repetition, 002 art. 9.2).
+pub type ChessTransposition = generic::Transposition<Chess>;
+
+/// The comparison of two chess records. See the [module docs](self).
+pub type ChessReconciliation = generic::Reconciliation<ChessGame>;
 
 /// Replays a record (move texts as written: SAN, UCI, `e2-e4`, `0-0`) from
 /// `start`, stopping at the first move that is illegal (002 art. 7.4) or
@@ -96,159 +79,58 @@ impl ChessRecordReplay {
 /// ```
 #[must_use]
 pub fn replay_chess_record<S: AsRef<str>>(start: &Chess, texts: &[S]) -> ChessRecordReplay {
-    let texts: Vec<String> = texts.iter().map(|t| t.as_ref().trim().to_owned()).collect();
-    let mut game = ChessGame::from_position(start.clone(), ChessOptions::default());
-    for (i, t) in texts.iter().enumerate() {
-        if let Err(reason) = game.play_text(t) {
-            let illegal = Some(ChessIllegalPly {
-                ply: i + 1,
-                text: t.clone(),
-                reason,
-            });
-            return ChessRecordReplay {
-                texts,
-                game,
-                illegal,
-            };
-        }
-    }
-    ChessRecordReplay {
-        texts,
-        game,
-        illegal: None,
-    }
+    generic::replay_record::<ChessGame, S>(start, texts)
 }
 
-/// The first ply where two chess records differ.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChessDifference {
-    /// 1-based ply.
-    pub ply: usize,
-    /// Record A's move there as written (`None`: A ends before it).
-    pub a: Option<String>,
-    /// Record B's move there as written.
-    pub b: Option<String>,
-    /// A's move played in the last agreed position: the move, or why not.
-    pub a_result: Option<Result<ChessMove, ChessError>>,
-    /// B's move played in the last agreed position.
-    pub b_result: Option<Result<ChessMove, ChessError>>,
-}
+impl RecordedGame for ChessGame {
+    type Position = Chess;
+    type Move = ChessMove;
+    type Error = ChessError;
+    type Key = Key;
+    // Two legal moves that differ are never "the same"; a wrong move is
+    // told from a missing ply or a swap before records of unequal length
+    // are read as a wrong move.
+    const CLASSIFY: Classify = Classify {
+        same_needs_both_illegal: true,
+        wrong_move_first: false,
+    };
 
-impl ChessDifference {
-    /// Whether A's move is legal there (`None`: A has no move there).
-    #[must_use]
-    pub fn a_legal(&self) -> Option<bool> {
-        self.a_result.as_ref().map(Result::is_ok)
+    /// Plays the record move by move (002 art. 7.4: the first illegal move).
+    fn replay(start: &Chess, texts: Vec<String>) -> ChessRecordReplay {
+        let game = ChessGame::from_position(start.clone(), ChessOptions::default());
+        generic::replay_with(game, texts, ChessGame::play_text)
     }
 
-    /// Whether B's move is legal there.
-    #[must_use]
-    pub fn b_legal(&self) -> Option<bool> {
-        self.b_result.as_ref().map(Result::is_ok)
+    fn play_in(pos: &Chess, text: &str) -> Result<ChessMove, ChessError> {
+        ChessGame::from_position(pos.clone(), ChessOptions::default()).play_text(text)
     }
 
-    /// The text of one side's move.
-    #[must_use]
-    pub fn text(&self, side: Side) -> Option<&str> {
-        match side {
-            Side::A => self.a.as_deref(),
-            Side::B => self.b.as_deref(),
-        }
+    fn start_position(&self) -> &Chess {
+        self.start()
     }
 
-    /// One side's move, played in the last agreed position.
-    #[must_use]
-    pub fn result(&self, side: Side) -> Option<&Result<ChessMove, ChessError>> {
-        match side {
-            Side::A => self.a_result.as_ref(),
-            Side::B => self.b_result.as_ref(),
-        }
-    }
-}
-
-/// The records reach the same position again after playing moves in
-/// another order (the same position as for repetition, 002 art. 9.2).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ChessTransposition {
-    /// The first ply where the order differs.
-    pub from_ply: usize,
-    /// Both records reach the same position after this many plies.
-    pub same_after: usize,
-    /// From there, how many further plies both records agree on.
-    pub agree_again: usize,
-    /// The position after `same_after + agree_again` plies: the last
-    /// position both records reach.
-    pub last_common: Chess,
-}
-
-impl ChessTransposition {
-    /// Plies up to the last position both records reach.
-    #[must_use]
-    pub fn last_common_ply(&self) -> usize {
-        self.same_after + self.agree_again
-    }
-}
-
-/// The comparison of two chess records. See the [module docs](self).
-#[derive(Debug, Clone)]
-pub struct ChessReconciliation {
-    /// Record A replayed.
-    pub a: ChessRecordReplay,
-    /// Record B replayed.
-    pub b: ChessRecordReplay,
-    /// Plies on which both records agree (the same legal move, however written).
-    pub agreed_plies: usize,
-    /// The first ply where they differ, `None` if they agree to the end.
-    pub first_difference: Option<ChessDifference>,
-    /// What the difference looks like.
-    pub finding: Finding,
-    /// The records reach the same position again later, if they do.
-    pub transposition: Option<ChessTransposition>,
-}
-
-impl ChessReconciliation {
-    /// The position after the agreed plies: where play goes back to
-    /// (002 E.8: "the last position where both records agree").
-    #[must_use]
-    pub fn agreed_position(&self) -> &Chess {
-        // agreed_plies <= a.legal(), so the position exists.
-        self.a
-            .game
-            .position_at(self.agreed_plies)
-            .unwrap_or_else(|| self.a.game.position())
+    fn current_position(&self) -> &Chess {
+        self.position()
     }
 
-    /// The agreed moves in SAN.
-    #[must_use]
-    pub fn agreed_moves(&self) -> Vec<String> {
-        self.a.game.sans()[..self.agreed_plies].to_vec()
+    fn position_after(&self, ply: usize) -> Option<&Chess> {
+        // `Chess` equality is board, side to move, castling rights and a
+        // legal en passant square: the same position as for repetition
+        // (002 art. 9.2), which is what a transposition compares.
+        self.position_at(ply)
     }
 
-    /// The start position.
-    #[must_use]
-    pub fn start(&self) -> &Chess {
-        self.a.game.start()
+    fn played(&self) -> &[ChessMove] {
+        self.moves()
     }
 
-    /// Whether the records agree completely (same moves, all legal, same length).
-    #[must_use]
-    pub fn agree(&self) -> bool {
-        self.first_difference.is_none() && self.a.illegal.is_none() && self.b.illegal.is_none()
+    /// SAN.
+    fn strict_texts(&self, plies: usize) -> Vec<String> {
+        self.sans()[..plies].to_vec()
     }
 
-    /// A record's first illegal move, if any.
-    #[must_use]
-    pub fn illegal(&self, side: Side) -> Option<&ChessIllegalPly> {
-        self.record(side).illegal.as_ref()
-    }
-
-    /// A record replayed.
-    #[must_use]
-    pub fn record(&self, side: Side) -> &ChessRecordReplay {
-        match side {
-            Side::A => &self.a,
-            Side::B => &self.b,
-        }
+    fn keys(_start: &Chess, record: &ChessRecordReplay) -> Vec<Key> {
+        keys(record)
     }
 }
 
@@ -263,59 +145,7 @@ pub fn reconcile_chess<S: AsRef<str>, T: AsRef<str>>(
     a: &[S],
     b: &[T],
 ) -> ChessReconciliation {
-    let a = replay_chess_record(start, a);
-    let b = replay_chess_record(start, b);
-    let (am, bm) = (a.game.moves(), b.game.moves());
-    let agreed = am.iter().zip(bm).take_while(|(x, y)| x == y).count();
-    let same = agreed == a.written() && agreed == b.written();
-    let first_difference = if same {
-        None
-    } else {
-        let pos = a
-            .game
-            .position_at(agreed)
-            .unwrap_or_else(|| a.game.position())
-            .clone();
-        let result = |r: &ChessRecordReplay| -> Option<Result<ChessMove, ChessError>> {
-            let text = r.texts.get(agreed)?;
-            Some(match r.game.moves().get(agreed) {
-                Some(m) => Ok(*m),
-                None => match &r.illegal {
-                    // The record's replay stopped here: its own reason.
-                    Some(i) if i.ply == agreed + 1 => Err(i.reason.clone()),
-                    _ => ChessGame::from_position(pos.clone(), ChessOptions::default())
-                        .play_text(text),
-                },
-            })
-        };
-        Some(ChessDifference {
-            ply: agreed + 1,
-            a: a.texts.get(agreed).cloned(),
-            b: b.texts.get(agreed).cloned(),
-            a_result: result(&a),
-            b_result: result(&b),
-        })
-    };
-    let finding = match &first_difference {
-        None => Finding::Agree,
-        Some(d) => classify(
-            &keys(&a),
-            &keys(&b),
-            agreed,
-            d.a_legal() == Some(false) && d.b_legal() == Some(false),
-        ),
-    };
-    let transposition = first_difference
-        .as_ref()
-        .and_then(|_| find_transposition(&a, &b, agreed));
-    ChessReconciliation {
-        a,
-        b,
-        agreed_plies: agreed,
-        first_difference,
-        finding,
-        transposition,
-    }
+    generic::reconcile::<ChessGame, S, T>(start, a, b)
 }
 
 /// [`reconcile_chess`] for a running game (record A) against a record the
@@ -335,12 +165,12 @@ pub fn reconcile_chess_game<S: AsRef<str>>(game: &ChessGame, typed: &[S]) -> Che
     reconcile_chess(game.start(), game.sans(), typed)
 }
 
-/// A ply's key for [`classify`]: the text as written and, where the record
+/// A ply's key for the [`Finding`]: the text as written and, where the record
 /// was legal there, the SAN of the move, both without capture and check
 /// marks. Two keys match when either matches, so `g1f3` in one record
 /// matches `Nf3` in the other, and `Nxe5+` matches `Ne5` after a swap.
 #[derive(Debug, Clone)]
-struct Key {
+pub struct Key {
     text: String,
     san: Option<String>,
 }
@@ -369,186 +199,33 @@ fn keys(r: &ChessRecordReplay) -> Vec<Key> {
         .collect()
 }
 
-/// `both_illegal`: both records have a move at the first difference and
-/// neither is legal there (two legal moves that differ are never "the same").
-fn classify(ka: &[Key], kb: &[Key], agreed: usize, both_illegal: bool) -> Finding {
-    let k = agreed;
-    let ply = k + 1;
-    if ka.len() == k || kb.len() == k {
-        if ka.len() == k && kb.len() == k {
-            // Same length and agreeing moves, yet an illegal move.
-            return Finding::Differ { ply };
-        }
-        let shorter = if ka.len() == k { Side::A } else { Side::B };
-        return Finding::Ends { shorter, plies: k };
-    }
-    if both_illegal && ka[k] == kb[k] {
-        return Finding::SameIllegal { ply };
-    }
-    let (rest_a, rest_b) = (&ka[k + 1..], &kb[k + 1..]);
-    let tail_eq = |x: &[Key], y: &[Key]| {
-        !x.is_empty() && !y.is_empty() && x.iter().zip(y).all(|(p, q)| p == q)
-    };
-    // A wrong move: the same moves after it, to the end of both records.
-    if rest_a.len() == rest_b.len() && (rest_a.is_empty() || tail_eq(rest_a, rest_b)) {
-        return Finding::WrongMove { ply };
-    }
-    // Swapped: ply k with ply k+d (d = 1: written in the wrong order; d = 2:
-    // the same side's two moves in the other order).
-    for d in [1usize, 2] {
-        if ka.len() > k + d
-            && kb.len() > k + d
-            && ka[k] == kb[k + d]
-            && ka[k + d] == kb[k]
-            && ka[k + 1..k + d] == kb[k + 1..k + d]
-            && ka[k + d + 1..]
-                .iter()
-                .zip(&kb[k + d + 1..])
-                .all(|(p, q)| p == q)
-        {
-            return Finding::Swapped {
-                first: ply,
-                second: ply + d,
-            };
-        }
-    }
-    // Missing ply: one record skips the other's ply k and goes on the same.
-    if ka.len() > k + 1 && tail_eq(&ka[k + 1..], &kb[k..]) {
-        return Finding::MissingPly {
-            record: Side::B,
-            ply,
-        };
-    }
-    if kb.len() > k + 1 && tail_eq(&ka[k..], &kb[k + 1..]) {
-        return Finding::MissingPly {
-            record: Side::A,
-            ply,
-        };
-    }
-    // A wrong move, and one record goes on further than the other.
-    if tail_eq(rest_a, rest_b) {
-        return Finding::WrongMove { ply };
-    }
-    Finding::Differ { ply }
-}
+/// A square whose contents differ between two boards (`square`; `a`: what
+/// stands there on the first board, the record or the game; `b`: on the
+/// second, the board to correct).
+pub type ChessSquareChange = generic::SquareChange<Square, Piece>;
 
-fn find_transposition(
-    a: &ChessRecordReplay,
-    b: &ChessRecordReplay,
-    agreed: usize,
-) -> Option<ChessTransposition> {
-    let (ga, gb) = (&a.game, &b.game);
-    let common = ga.ply().min(gb.ply());
-    // `Chess` equality is board, side to move, castling rights and a legal
-    // en passant square: the same position as for repetition (002 art. 9.2).
-    let j = (agreed + 1..=common).find(|&j| ga.position_at(j) == gb.position_at(j))?;
-    let again = ga.moves()[j..]
-        .iter()
-        .zip(&gb.moves()[j..])
-        .take_while(|(x, y)| x == y)
-        .count();
-    let last_common = ga.position_at(j + again)?.clone();
-    Some(ChessTransposition {
-        from_ply: agreed + 1,
-        same_after: j,
-        agree_again: again,
-        last_common,
-    })
-}
-
-// ------------------------------------------------------------------ boards
-
-/// A square whose contents differ between two boards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ChessSquareChange {
-    /// The square.
-    pub square: Square,
-    /// What stands there on the first board (the record, the game).
-    pub a: Option<Piece>,
-    /// What stands there on the second (the board to correct).
-    pub b: Option<Piece>,
-}
-
-/// What to do on a square of the second board to make it equal the first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChessFix {
-    /// Take `piece` off `square`.
-    Remove {
-        /// The square.
-        square: Square,
-        /// The piece to take off.
-        piece: Piece,
-    },
-    /// Put `piece` on `square`.
-    Put {
-        /// The square.
-        square: Square,
-        /// The piece to put there.
-        piece: Piece,
-    },
-    /// Take `remove` off `square` and put `put` there.
-    Replace {
-        /// The square.
-        square: Square,
-        /// The piece to take off.
-        remove: Piece,
-        /// The piece to put there.
-        put: Piece,
-    },
-}
-
-impl ChessSquareChange {
-    /// What to do on the second board for this square (002 E.7: the
-    /// position is corrected from the records). `None` only if both sides
-    /// are equal (never for a change [`diff_chess`] returns).
-    ///
-    /// ```
-    /// use tandem_rules::chess::arbiter::{diff_chess, ChessFix};
-    /// use tandem_rules::chess::{resolve, start, shakmaty::{Position, Square}};
-    /// let s = start();
-    /// let mut a = s.clone();
-    /// a.play_unchecked(&resolve(&s, "e4").unwrap().to_shakmaty());
-    /// let fixes: Vec<ChessFix> = diff_chess(&a, &s).iter().filter_map(|c| c.fix()).collect();
-    /// assert!(matches!(fixes[0], ChessFix::Remove { square: Square::E2, .. }));
-    /// assert!(matches!(fixes[1], ChessFix::Put { square: Square::E4, .. }));
-    /// ```
-    #[must_use]
-    pub fn fix(&self) -> Option<ChessFix> {
-        match (self.a, self.b) {
-            (Some(want), None) => Some(ChessFix::Put {
-                square: self.square,
-                piece: want,
-            }),
-            (None, Some(has)) => Some(ChessFix::Remove {
-                square: self.square,
-                piece: has,
-            }),
-            (Some(want), Some(has)) if want != has => Some(ChessFix::Replace {
-                square: self.square,
-                remove: has,
-                put: want,
-            }),
-            _ => None,
-        }
-    }
-}
+/// What to do on a square of the second board to make it equal the first
+/// ([`ChessSquareChange::fix`](generic::SquareChange::fix); 002 E.7: the
+/// position is corrected from the records).
+///
+/// ```
+/// use tandem_rules::chess::arbiter::{diff_chess, ChessFix};
+/// use tandem_rules::chess::{resolve, start, shakmaty::{Position, Square}};
+/// let s = start();
+/// let mut a = s.clone();
+/// a.play_unchecked(&resolve(&s, "e4").unwrap().to_shakmaty());
+/// let fixes: Vec<ChessFix> = diff_chess(&a, &s).iter().filter_map(|c| c.fix()).collect();
+/// assert!(matches!(fixes[0], ChessFix::Remove { square: Square::E2, .. }));
+/// assert!(matches!(fixes[1], ChessFix::Put { square: Square::E4, .. }));
+/// ```
+pub type ChessFix = generic::Fix<Square, Piece>;
 
 /// The squares where two boards differ, in square order (`a1`, `b1`, …
 /// `h8`). Boards, not positions: a board read from a player may hold no
 /// legal chess position (a king knocked over, art. 7.5).
 #[must_use]
 pub fn diff_boards(a: &Board, b: &Board) -> Vec<ChessSquareChange> {
-    Square::ALL
-        .iter()
-        .filter_map(|&square| {
-            let (pa, pb) = (a.piece_at(square), b.piece_at(square));
-            (pa != pb).then_some(ChessSquareChange {
-                square,
-                a: pa,
-                b: pb,
-            })
-        })
-        .collect()
+    generic::diff_squares(Square::ALL, |s| a.piece_at(s), |s| b.piece_at(s))
 }
 
 /// The squares where two positions differ, in square order `a1` … `h8`
@@ -792,16 +469,7 @@ pub fn compare_chess_readback(pos: &Chess, rb: &ChessReadback) -> Vec<ChessSquar
         }
         return diff_boards(pos.board(), &b);
     }
-    let mut out: Vec<ChessSquareChange> = rb
-        .squares
-        .iter()
-        .filter_map(|&(square, b)| {
-            let a = pos.board().piece_at(square);
-            (a != b).then_some(ChessSquareChange { square, a, b })
-        })
-        .collect();
-    out.sort_by_key(|c| c.square);
-    out
+    generic::compare_squares(rb.squares.iter().copied(), |s| pos.board().piece_at(s))
 }
 
 #[cfg(test)]
