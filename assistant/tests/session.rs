@@ -2,62 +2,25 @@
 //! boards, the clock (reports, warnings, flag fall), draw offers, mismatches,
 //! and resuming from the journal.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
+use tandem::game::AnyPosition;
 use tandem::journal::Source;
 use tandem::journal::{Event, Journal};
-use tandem::session::{Blind, Cmd, DrawCmd, GameSetup, Outputs, Session, DEFAULT_WARNINGS};
-use tandem_rules::clock::TimeControl;
+use tandem::session::{Cmd, DrawCmd, GameSetup, Session};
 use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::{Color, GameOptions, Position, Variant};
-use tandem_speech::Utterance;
-use tokio::sync::{broadcast, mpsc};
+use tandem_rules::{Color, Position, Variant};
 
-struct Fixture {
-    _dir: tempfile::TempDir,
-    journal: PathBuf,
-    speech: mpsc::UnboundedReceiver<Utterance>,
-    out: Outputs,
-}
+mod support;
 
-fn fixture() -> Fixture {
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("game.jsonl");
-    let (tx, speech) = mpsc::unbounded_channel();
-    let (notices, _) = broadcast::channel(256);
-    Fixture {
-        _dir: dir,
-        journal,
-        speech,
-        out: Outputs {
-            speech: tx,
-            braille: None,
-            notices,
-        },
-    }
-}
+use support::session::{drain, fixture, game_setup};
 
 fn setup(variant: Variant, control: &str) -> GameSetup {
-    GameSetup {
-        start: tandem::game::AnyPosition::Draughts(Position::start(variant)),
-        control: TimeControl::lookup(control).unwrap(),
-        warnings: DEFAULT_WARNINGS.to_vec(),
-        white: Some("Alice".into()),
-        black: Some("Bob".into()),
-        event: None,
-        blind: Blind::White,
-        lang: "en".into(),
-        options: GameOptions::default(),
-    }
-}
-
-fn drain(rx: &mut mpsc::UnboundedReceiver<Utterance>) -> Vec<String> {
-    let mut v = Vec::new();
-    while let Ok(u) = rx.try_recv() {
-        v.push(u.text());
-    }
-    v
+    game_setup(
+        AnyPosition::Draughts(Position::start(variant)),
+        control,
+        "en",
+    )
 }
 
 fn game_moves(file: &str, n: usize) -> Vec<String> {
@@ -76,12 +39,7 @@ fn game_moves(file: &str, n: usize) -> Vec<String> {
 #[tokio::test(start_paused = true)]
 async fn a_move_is_journaled_then_announced_and_the_clock_switches() {
     let mut f = fixture();
-    let mut s = Session::start(
-        &setup(Variant::International, "90m"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let mut s = f.start(&setup(Variant::International, "90m"));
     assert_eq!(drain(&mut f.speech), ["White to move."]);
     tokio::time::advance(Duration::from_secs(12)).await;
     let r = s.handle(Cmd::Move("32 28".into()), Source::Typed);
@@ -122,12 +80,7 @@ async fn a_move_is_journaled_then_announced_and_the_clock_switches() {
 #[tokio::test(start_paused = true)]
 async fn an_illegal_move_is_refused_with_the_reason_and_changes_nothing() {
     let mut f = fixture();
-    let mut s = Session::start(
-        &setup(Variant::International, "90m"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let mut s = f.start(&setup(Variant::International, "90m"));
     for m in ["32-28", "19-23"] {
         assert!(s.handle(Cmd::Move(m.into()), Source::Control).ok);
     }
@@ -152,12 +105,7 @@ async fn an_illegal_move_is_refused_with_the_reason_and_changes_nothing() {
 #[tokio::test(start_paused = true)]
 async fn the_other_board_is_one_move_behind_until_done() {
     let f = fixture();
-    let mut s = Session::start(
-        &setup(Variant::International, "90m"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let mut s = f.start(&setup(Variant::International, "90m"));
     s.handle(Cmd::Move("32-28".into()), Source::Typed);
     let r = s.handle(Cmd::Missing(Some(Color::Black)), Source::Control);
     assert_eq!(
@@ -181,12 +129,7 @@ async fn the_other_board_is_one_move_behind_until_done() {
 #[tokio::test(start_paused = true)]
 async fn clock_reports_warnings_and_a_flag_fall() {
     let mut f = fixture();
-    let s = Session::start(
-        &setup(Variant::International, "2m"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let s = f.start(&setup(Variant::International, "2m"));
     let (h, task) = s_spawn(s);
     tokio::time::advance(Duration::from_secs(5)).await;
     let r = h
@@ -230,7 +173,7 @@ async fn clock_reports_warnings_and_a_flag_fall() {
     assert!(!r.ok);
     h.shutdown().await;
     task.await.unwrap();
-    let s = Session::resume(&f.journal, f.out.clone()).unwrap();
+    let s = f.resume();
     assert_eq!(s.view().result.as_deref(), Some("2-0"));
 }
 
@@ -241,12 +184,7 @@ fn s_spawn(s: Session) -> (tandem::session::SessionHandle, tokio::task::JoinHand
 #[tokio::test(start_paused = true)]
 async fn draw_offers_follow_chapter_two_5_1() {
     let mut f = fixture();
-    let mut s = Session::start(
-        &setup(Variant::International, "90m"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let mut s = f.start(&setup(Variant::International, "90m"));
     let moves = game_moves("dutch96h.pdn", 0);
     for m in &moves[..10] {
         assert!(s.handle(Cmd::Move(m.clone()), Source::Typed).ok);
@@ -290,12 +228,7 @@ async fn draw_offers_follow_chapter_two_5_1() {
 #[tokio::test(start_paused = true)]
 async fn a_mismatch_stops_the_clock_and_names_the_differing_squares() {
     let mut f = fixture();
-    let mut s = Session::start(
-        &setup(Variant::International, "90m"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let mut s = f.start(&setup(Variant::International, "90m"));
     s.handle(Cmd::Move("32-28".into()), Source::Typed);
     s.handle(Cmd::Move("19-23".into()), Source::Typed);
     // White's board still lacks black's 19-23 (read back without the side to move): only behind.
@@ -331,12 +264,7 @@ async fn a_board_read_back_square_by_square_is_compared_square_by_square() {
     // 001 ch. VIII 3.1 and issue 7: the blind player reads squares off the
     // tactile board; only the squares read are compared.
     let mut f = fixture();
-    let mut s = Session::start(
-        &setup(Variant::International, "90m"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let mut s = f.start(&setup(Variant::International, "90m"));
     s.handle(Cmd::Move("32-28".into()), Source::Typed);
     s.handle(Cmd::Move("19-23".into()), Source::Typed);
     let r = s.handle(
@@ -369,12 +297,7 @@ async fn a_board_read_back_square_by_square_is_compared_square_by_square() {
 #[tokio::test(start_paused = true)]
 async fn resume_rebuilds_game_boards_and_clock_paused_and_says_so() {
     let mut f = fixture();
-    let mut s = Session::start(
-        &setup(Variant::International, "90m"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let mut s = f.start(&setup(Variant::International, "90m"));
     let moves = game_moves("dutch96h.pdn", 0);
     for m in &moves[..7] {
         tokio::time::advance(Duration::from_millis(1500)).await;
@@ -390,7 +313,7 @@ async fn resume_rebuilds_game_boards_and_clock_paused_and_says_so() {
     std::fs::write(&f.journal, bytes).unwrap();
     drain(&mut f.speech);
     tokio::time::advance(Duration::from_secs(100)).await;
-    let s = Session::resume(&f.journal, f.out.clone()).unwrap();
+    let s = f.resume();
     let after = s.view();
     assert_eq!(after.fen, before.fen);
     assert_eq!(after.moves, before.moves);
@@ -430,12 +353,7 @@ fn ticks(journal: &std::path::Path) -> Vec<u64> {
 #[tokio::test(start_paused = true)]
 async fn the_running_clock_is_checkpointed_once_a_second_and_not_while_paused() {
     let mut f = fixture();
-    let s = Session::start(
-        &setup(Variant::International, "90m"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let s = f.start(&setup(Variant::International, "90m"));
     let mut notices = f.out.notices.subscribe();
     let (h, task) = s_spawn(s);
     // White's clock runs from the start: a checkpoint each second.
@@ -481,7 +399,7 @@ async fn the_running_clock_is_checkpointed_once_a_second_and_not_while_paused() 
     drain(&mut f.speech);
     // Replay charges black up to the last line (here the result, after the
     // last tick): black used 2.2 s before the pause and 1.5 s after it.
-    let s = Session::resume(&f.journal, f.out.clone()).unwrap();
+    let s = f.resume();
     let after = s.view();
     assert_eq!(after.clocks.black.used_ms, before.clocks.black.used_ms);
     assert_eq!(after.clocks.black.used_ms, 3_700);
@@ -491,12 +409,7 @@ async fn the_running_clock_is_checkpointed_once_a_second_and_not_while_paused() 
 #[tokio::test(start_paused = true)]
 async fn a_resume_charges_the_side_to_move_up_to_the_last_checkpoint() {
     let mut f = fixture();
-    let s = Session::start(
-        &setup(Variant::International, "90m"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let s = f.start(&setup(Variant::International, "90m"));
     let (h, task) = s_spawn(s);
     for m in ["32-28", "19-23"] {
         tokio::time::sleep(Duration::from_millis(400)).await;
@@ -519,7 +432,7 @@ async fn a_resume_charges_the_side_to_move_up_to_the_last_checkpoint() {
     let _ = task.await;
     drain(&mut f.speech);
     tokio::time::advance(Duration::from_secs(60)).await;
-    let s = Session::resume(&f.journal, f.out.clone()).unwrap();
+    let s = f.resume();
     let after = s.view();
     assert!(after.clocks.paused);
     assert_eq!(after.turn, Color::White);

@@ -4,61 +4,19 @@
 //! behind and a board read back square by square, the arbiter's takeback,
 //! and resuming a chess game from its journal.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use tandem::game::{AnyPosition, GameKind};
 use tandem::journal::{Event, Journal, Source};
-use tandem::session::{Blind, Cmd, DrawCmd, GameSetup, Outputs, Session, DEFAULT_WARNINGS};
-use tandem_rules::clock::TimeControl;
-use tandem_rules::{Color, DrawReason, GameOptions, Outcome, WinReason};
-use tandem_speech::Utterance;
-use tokio::sync::{broadcast, mpsc};
+use tandem::session::{Cmd, DrawCmd, GameSetup, Session};
+use tandem_rules::{Color, DrawReason, Outcome, WinReason};
 
-struct Fixture {
-    _dir: tempfile::TempDir,
-    journal: PathBuf,
-    speech: mpsc::UnboundedReceiver<Utterance>,
-    out: Outputs,
-}
+mod support;
 
-fn fixture() -> Fixture {
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("game.jsonl");
-    let (tx, speech) = mpsc::unbounded_channel();
-    let (notices, _) = broadcast::channel(256);
-    Fixture {
-        _dir: dir,
-        journal,
-        speech,
-        out: Outputs {
-            speech: tx,
-            braille: None,
-            notices,
-        },
-    }
-}
+use support::session::{drain, fixture, game_setup};
 
 fn setup(fen: Option<&str>, control: &str, lang: &str) -> GameSetup {
-    GameSetup {
-        start: GameKind::Chess.position(fen).unwrap(),
-        control: TimeControl::lookup(control).unwrap(),
-        warnings: DEFAULT_WARNINGS.to_vec(),
-        white: Some("Alice".into()),
-        black: Some("Bob".into()),
-        event: None,
-        blind: Blind::White,
-        lang: lang.into(),
-        options: GameOptions::default(),
-    }
-}
-
-fn drain(rx: &mut mpsc::UnboundedReceiver<Utterance>) -> Vec<String> {
-    let mut v = Vec::new();
-    while let Ok(u) = rx.try_recv() {
-        v.push(u.text());
-    }
-    v
+    game_setup(GameKind::Chess.position(fen).unwrap(), control, lang)
 }
 
 fn play(s: &mut Session, moves: &[&str]) {
@@ -71,7 +29,7 @@ fn play(s: &mut Session, moves: &[&str]) {
 #[tokio::test(start_paused = true)]
 async fn chess_moves_are_journaled_in_san_and_announced_after_annex_e() {
     let mut f = fixture();
-    let mut s = Session::start(&setup(None, "90m+30s", "pl"), &f.journal, f.out.clone()).unwrap();
+    let mut s = f.start(&setup(None, "90m+30s", "pl"));
     assert!(matches!(s.table().game.position(), AnyPosition::Chess(_)));
     drain(&mut f.speech);
     tokio::time::advance(Duration::from_secs(5)).await;
@@ -129,12 +87,7 @@ async fn chess_moves_are_journaled_in_san_and_announced_after_annex_e() {
 async fn a_flag_against_a_bare_king_is_a_draw_and_otherwise_a_loss() {
     // 002 art. 6.9: white has only a king; black's flag falls: a draw.
     let mut f = fixture();
-    let mut s = Session::start(
-        &setup(Some("4k3/8/8/8/8/8/4q3/K7 b - - 0 1"), "1m", "en"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let mut s = f.start(&setup(Some("4k3/8/8/8/8/8/4q3/K7 b - - 0 1"), "1m", "en"));
     tokio::time::advance(Duration::from_secs(61)).await;
     s.poll_clock();
     assert_eq!(
@@ -152,12 +105,7 @@ async fn a_flag_against_a_bare_king_is_a_draw_and_otherwise_a_loss() {
     );
     // With a rook white can mate: black's flag loses.
     let mut f = fixture();
-    let mut s = Session::start(
-        &setup(Some("4k3/8/8/8/8/8/4q3/K6R b - - 0 1"), "1m", "en"),
-        &f.journal,
-        f.out.clone(),
-    )
-    .unwrap();
+    let mut s = f.start(&setup(Some("4k3/8/8/8/8/8/4q3/K6R b - - 0 1"), "1m", "en"));
     tokio::time::advance(Duration::from_secs(61)).await;
     s.poll_clock();
     assert_eq!(
@@ -174,7 +122,7 @@ async fn a_flag_against_a_bare_king_is_a_draw_and_otherwise_a_loss() {
 #[tokio::test(start_paused = true)]
 async fn draw_claims_follow_articles_9_2_9_3_and_9_5() {
     let mut f = fixture();
-    let mut s = Session::start(&setup(None, "90m", "en"), &f.journal, f.out.clone()).unwrap();
+    let mut s = f.start(&setup(None, "90m", "en"));
     play(&mut s, &["Nf3", "Nf6"]);
     // Nothing to claim: the opponent gets three minutes, play goes on (9.5(b)).
     let black = s.view().clocks.black.remaining_ms;
@@ -231,7 +179,7 @@ async fn draw_claims_follow_articles_9_2_9_3_and_9_5() {
 #[tokio::test(start_paused = true)]
 async fn boards_behind_differing_and_taken_back_in_chess() {
     let mut f = fixture();
-    let mut s = Session::start(&setup(None, "90m", "en"), &f.journal, f.out.clone()).unwrap();
+    let mut s = f.start(&setup(None, "90m", "en"));
     play(&mut s, &["e4", "e5", "Nf3"]);
     // The blind player (white) made Nf3 on their board; black's board lacks it.
     let r = s.handle(Cmd::Missing(Some(Color::Black)), Source::Typed);
@@ -275,7 +223,7 @@ async fn boards_behind_differing_and_taken_back_in_chess() {
     // Resume from the journal: the same game.
     let before = s.view();
     drop(s);
-    let s = Session::resume(&f.journal, f.out.clone()).unwrap();
+    let s = f.resume();
     let after = s.view();
     assert_eq!(
         (after.variant.as_str(), &after.moves),

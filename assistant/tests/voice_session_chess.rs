@@ -6,62 +6,27 @@
 //! reason, stale and out-of-turn utterances, and the chess position sent to
 //! the voice thread after every move.
 
-use std::path::PathBuf;
-use std::sync::mpsc::Receiver;
+mod support;
 
 use tandem::game::{AnyPosition, GameKind};
-use tandem::journal::{Event, Journal, Source};
-use tandem::session::{Blind, Cmd, GameSetup, Outputs, Session, SessionHandle, DEFAULT_WARNINGS};
-use tandem::voice::{ChessSpoken, VoiceCtl, VoiceInput, VoiceLink};
-use tandem_rules::clock::TimeControl;
-use tandem_rules::GameOptions;
+use tandem::journal::{Event, Source};
+use tandem::session::{Blind, Cmd, GameSetup};
 use tandem_speech::chess::ChessPhrasebook;
 use tandem_speech::chess_listen::{ChessVoice, ChessWords};
 use tandem_speech::listen::audio::{Mode, VadConfig};
-use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer, Transcript};
-use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, Utterance};
-use tokio::sync::{broadcast, mpsc};
+use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer};
 
-struct Table {
-    _dir: tempfile::TempDir,
-    journal: PathBuf,
-    speech: mpsc::UnboundedReceiver<Utterance>,
-    handle: SessionHandle,
-    voice: Receiver<VoiceCtl>,
-    listener: Listener<ChessVoice>,
-    announcer: Announcer,
-}
+use support::session::{game_setup, h, voice_table, VoiceTable};
 
-fn start(fen: Option<&str>, blind: Blind) -> Table {
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("game.jsonl");
-    let (tx, speech) = mpsc::unbounded_channel();
-    let (notices, _) = broadcast::channel(256);
-    let out = Outputs {
-        speech: tx,
-        braille: None,
-        notices,
-    };
+fn start(fen: Option<&str>, blind: Blind) -> VoiceTable<ChessVoice> {
     let setup = GameSetup {
-        start: GameKind::Chess.position(fen).unwrap(),
-        control: TimeControl::lookup("90m").unwrap(),
-        warnings: DEFAULT_WARNINGS.to_vec(),
         white: None,
         black: None,
-        event: None,
         blind,
-        lang: "pl".into(),
-        options: GameOptions::default(),
+        ..game_setup(GameKind::Chess.position(fen).unwrap(), "90m", "pl")
     };
-    let mut s = Session::start(&setup, &journal, out).unwrap();
-    let (vtx, voice) = std::sync::mpsc::channel();
-    s.set_voice(VoiceLink::new(vtx, false));
-    let (handle, _task) = s.spawn();
-    let mut speech = speech;
-    // "Ruch białych." at the start.
-    while speech.try_recv().is_ok() {}
-    let pos = match setup.start {
-        AnyPosition::Chess(p) => *p,
+    let pos = match &setup.start {
+        AnyPosition::Chess(p) => (**p).clone(),
         AnyPosition::Draughts(_) => unreachable!(),
     };
     let listener = Listener::for_game(
@@ -72,100 +37,10 @@ fn start(fen: Option<&str>, blind: Blind) -> Table {
         pos,
     )
     .unwrap();
-    Table {
-        _dir: dir,
-        journal,
-        speech,
-        handle,
-        voice,
-        listener,
-        announcer: Announcer::new(Phrasebook::polish(), AnnounceOptions::default()),
-    }
-}
-
-impl Table {
-    /// What the voice thread does with an utterance; waits until the session
-    /// has handled it. Returns what was said meanwhile.
-    async fn hear(&mut self, ply: u32, text: &str) -> Vec<String> {
-        let d = self.listener.hear(&[Transcript::text(text)]);
-        let reply = d.reply(
-            self.listener.position(),
-            &self.announcer,
-            self.listener.lexicon(),
-        );
-        let s = ChessSpoken {
-            ply,
-            pos: self.listener.position().clone(),
-            decision: d,
-            reply,
-        };
-        let h = self.handle.clone();
-        tokio::task::spawn_blocking(move || h.blocking_voice(VoiceInput::HeardChess(Box::new(s))))
-            .await
-            .unwrap()
-            .unwrap();
-        self.handle
-            .request(Cmd::State, Source::Control)
-            .await
-            .unwrap();
-        let mut v = Vec::new();
-        while let Ok(u) = self.speech.try_recv() {
-            v.push(u.text());
-        }
-        v
-    }
-
-    fn events(&self) -> Vec<Event> {
-        Journal::read(&self.journal)
-            .unwrap()
-            .records
-            .into_iter()
-            .map(|r| r.event)
-            .collect()
-    }
-
-    fn heard(&self) -> Vec<(String, String, String)> {
-        self.events()
-            .into_iter()
-            .filter_map(|e| match e {
-                Event::Heard {
-                    kind,
-                    text,
-                    decision,
-                    ..
-                } => Some((kind, text, decision)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// The plies of the positions sent to the voice thread (chess ones only).
-    fn positions(&self) -> Vec<u32> {
-        self.voice
-            .try_iter()
-            .filter_map(|c| match c {
-                VoiceCtl::Position {
-                    ply,
-                    pos: AnyPosition::Chess(_),
-                } => Some(ply),
-                _ => None,
-            })
-            .collect()
-    }
-
-    async fn state(&self) -> (u32, Vec<String>) {
-        let r = self
-            .handle
-            .request(Cmd::State, Source::Control)
-            .await
-            .unwrap();
-        let st = r.state.unwrap();
-        (st.ply, st.moves)
-    }
-}
-
-fn h(kind: &str, text: &str, decision: &str) -> (String, String, String) {
-    (kind.into(), text.into(), decision.into())
+    let mut t = voice_table(&setup, listener);
+    // "Ruch białych." at the start.
+    t.said();
+    t
 }
 
 #[tokio::test]
@@ -190,20 +65,7 @@ async fn a_spoken_chess_move_is_read_back_then_played_on_tak_in_san() {
         t.heard(),
         [h("move", "Nf3", "read-back"), h("command", "yes", "play")]
     );
-    let ev = t.events();
-    let heard_at = ev
-        .iter()
-        .rposition(|e| matches!(e, Event::Heard { .. }))
-        .unwrap();
-    let move_at = ev
-        .iter()
-        .position(|e| matches!(e, Event::Move { .. }))
-        .unwrap();
-    assert!(heard_at < move_at, "heard is on record before the move");
-    let Event::Move { source, text, .. } = &ev[move_at] else {
-        unreachable!()
-    };
-    assert_eq!((*source, text.as_str()), (Source::Spoken, "Nf3"));
+    t.assert_spoken_move_after_heard("Nf3");
     assert_eq!(t.positions(), [1], "the chess grammar follows the move");
 }
 

@@ -23,6 +23,8 @@ use tandem_rules::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::{Game, Variant};
 use tandem_speech::testing::{skip_real, PrivateSpeechd};
 
+pub mod session;
+
 /// The `tandem` binary under test.
 pub const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
 
