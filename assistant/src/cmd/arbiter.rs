@@ -28,12 +28,14 @@ use clap::Subcommand;
 use serde::Serialize;
 use serde_json::{json, Value as Json};
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-use tandem_rules::arbiter::{
-    diff_positions, reconcile, Difference, Finding, Fix, PositionDiff, Reconciliation, Side,
-};
+use tandem_rules::arbiter::{diff_positions, reconcile, Finding, Fix, PositionDiff, Side};
 use tandem_rules::game::PlayError;
 use tandem_rules::pdn::parse_pdn;
-use tandem_rules::{Color, Piece, Position, Role, TimeControl, Variant};
+use tandem_rules::reconcile::{
+    Difference as GenericDifference, Reconciliation as GenericReconciliation, RecordReplay,
+    RecordedGame,
+};
+use tandem_rules::{Color, Game, Move, Piece, Position, Role, TimeControl, Variant};
 use tandem_speech::chess::FileStyle;
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareStyle, Value};
 
@@ -802,7 +804,8 @@ fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
             .or_else(|| b.journal.as_ref().map(|j| (b.path.clone(), j))),
     };
     let w = Words::new(args.lang);
-    let report = ReconcileReport::build(&r, &a, &b, journal, w);
+    let ann = Announcer::new(w.book(), AnnounceOptions::default());
+    let report = reconcile_report(&r, &a, &b, journal, w, &ann);
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", report.json)?;
@@ -821,340 +824,406 @@ struct ReconcileReport {
     text: String,
 }
 
-/// "12." for white's 12th move, "12..." for black's.
-fn move_label(start: &Position, ply: usize) -> String {
-    let k = ply - 1 + usize::from(start.turn() == Color::Black);
-    if k % 2 == 0 {
-        format!("{}.", k / 2 + 1)
-    } else {
-        format!("{}...", k / 2 + 1)
-    }
+/// The per-game parts of `tandem arbiter reconcile`'s report; the rest
+/// (wording, JSON fields, their order) is one code for draughts and chess.
+trait ReportGame: RecordedGame<Error: std::fmt::Display> {
+    /// Words the reason a move is refused.
+    type Announcer;
+    /// The game's name in JSON (`international`, `chess`).
+    fn variant_name(start: &Self::Position) -> &'static str;
+    /// A position as FEN (PDN FEN for draughts).
+    fn fen(pos: &Self::Position) -> String;
+    /// The side to move.
+    fn turn(pos: &Self::Position) -> Color;
+    /// "12." for white's 12th move, "12..." for black's.
+    fn move_label(start: &Self::Position, ply: usize) -> String;
+    /// A legal move in the game's strict notation, played in `pos`.
+    fn strict_text(pos: &Self::Position, m: &Self::Move) -> String;
+    /// Why `text` cannot be played in `pos`, in the phrasebook's words.
+    fn reason(ann: &Self::Announcer, pos: &Self::Position, text: &str, e: &Self::Error) -> String;
+    /// A text diagram of the position.
+    fn diagram(pos: &Self::Position) -> Vec<String>;
+    /// The pieces as one line of text.
+    fn list_text(pos: &Self::Position) -> String;
+    /// The braille list view (40 cells): each line's text and its cells.
+    fn braille_list(pos: &Self::Position) -> (Vec<String>, Vec<String>);
+    /// The rule cited after "Refused inputs" (may be empty).
+    fn refused_cite(w: Words) -> String;
+    /// Telling the arbiter to set the clocks, citing the rule.
+    fn set_clocks(w: Words) -> &'static str;
 }
 
-fn mover(start: &Position, ply: usize) -> Color {
-    if (ply - 1) % 2 == 0 {
-        start.turn()
-    } else {
-        start.turn().other()
+impl ReportGame for Game {
+    type Announcer = Announcer;
+
+    fn variant_name(start: &Position) -> &'static str {
+        start.variant().name()
     }
-}
 
-/// The reason a move cannot be played, in the phrasebook's words.
-fn spoken_reason(ann: &Announcer, pos: &Position, text: &str, e: &PlayError) -> String {
-    match e {
-        PlayError::Resolve(re) => ann.on_rejected(pos, text, re).text(),
-        PlayError::GameOver(_) => ann.game_over_refusal().text(),
+    fn fen(pos: &Position) -> String {
+        pos.to_fen()
     }
-}
 
-impl ReconcileReport {
-    fn build(
-        r: &Reconciliation,
-        a: &LoadedRecord,
-        b: &LoadedRecord,
-        journal: Option<(PathBuf, &Journal)>,
-        w: Words,
-    ) -> ReconcileReport {
-        let start = *r.a.game.start();
-        let ann = Announcer::new(w.book(), AnnounceOptions::default());
-        let pos = *r.agreed_position();
-        let mut t = String::new();
-        let mut notes: Vec<String> = a.notes.iter().chain(&b.notes).cloned().collect();
+    fn turn(pos: &Position) -> Color {
+        pos.turn()
+    }
 
-        // Records.
-        let fmt_name = |f: RecordFormat| match f {
-            RecordFormat::Pdn => "PDN",
-            RecordFormat::Pgn => "PGN",
-            RecordFormat::Journal => w.s("journal", "dziennik"),
-            RecordFormat::List => w.s("move list", "lista posunięć"),
-        };
-        for (label, rec, rr) in [("A", a, &r.a), ("B", b, &r.b)] {
-            let _ = writeln!(
-                t,
-                "{} {label}: {} ({}, {} {})",
-                w.s("Record", "Zapis"),
-                rec.path.display(),
-                fmt_name(rec.format),
-                rr.written(),
-                w.s("plies", "półruchów")
-            );
-        }
-
-        // Agreement.
-        let agreed = r.agreed_plies;
-        if r.agree() {
-            let _ = writeln!(
-                t,
-                "{} {agreed} {}.",
-                w.s("The records agree on all", "Zapisy są zgodne we wszystkich"),
-                w.s("plies", "półruchach")
-            );
+    fn move_label(start: &Position, ply: usize) -> String {
+        let k = ply - 1 + usize::from(start.turn() == Color::Black);
+        if k % 2 == 0 {
+            format!("{}.", k / 2 + 1)
         } else {
-            let last = if agreed == 0 {
-                w.s(
-                    "none: back to the start position",
-                    "żadnym: powrót do pozycji początkowej",
-                )
-                .to_owned()
-            } else {
-                let m = r.agreed_moves();
-                format!("{} {}", move_label(&start, agreed), m[agreed - 1])
-            };
-            let _ = writeln!(
-                t,
-                "{}: {agreed} ({} {last})",
-                w.s("Agreed plies", "Zgodne półruchy"),
-                w.s("last agreed:", "ostatni zgodny:")
-            );
+            format!("{}...", k / 2 + 1)
         }
+    }
 
-        // First difference.
-        let diff_json = r
-            .first_difference
-            .as_ref()
-            .map(|d| difference_json(d, &start, &pos, &ann));
-        if let Some(d) = &r.first_difference {
-            let _ = writeln!(
-                t,
-                "{}: {} {} ({} {}, {})",
-                w.s("First difference", "Pierwsza różnica"),
-                w.s("ply", "półruch"),
-                d.ply,
-                move_label(&start, d.ply),
-                side_word(mover(&start, d.ply), w).to_lowercase(),
-                w.s("in the position below", "w pozycji poniżej")
-            );
-            for side in [Side::A, Side::B] {
-                let line = match (d.text(side), d.result(side)) {
-                    (None, _) | (_, None) => w
-                        .s(
-                            "(no move: the record ends)",
-                            "(brak posunięcia: zapis się kończy)",
-                        )
-                        .to_owned(),
-                    (Some(txt), Some(Ok(_))) => format!("{txt} ({})", w.s("legal", "prawidłowe")),
-                    (Some(txt), Some(Err(e))) => {
-                        format!(
-                            "{txt} ({}: {})",
-                            w.s("illegal", "nieprawidłowe"),
-                            spoken_reason(&ann, &pos, txt, e)
-                        )
-                    }
-                };
-                let _ = writeln!(t, "  {side}: {line}");
-            }
+    fn strict_text(pos: &Position, m: &Move) -> String {
+        tandem_rules::notation::write_move(pos, m)
+    }
+
+    fn reason(ann: &Announcer, pos: &Position, text: &str, e: &PlayError) -> String {
+        match e {
+            PlayError::Resolve(re) => ann.on_rejected(pos, text, re).text(),
+            PlayError::GameOver(_) => ann.game_over_refusal().text(),
         }
+    }
 
-        // Finding.
-        let finding = finding_text(&r.finding, &r.a.texts, &r.b.texts, w);
-        if let Some(f) = &finding {
-            let _ = writeln!(t, "{}: {f}", w.s("Looks like", "Wygląda na"));
-        }
+    fn diagram(pos: &Position) -> Vec<String> {
+        diagram(pos)
+    }
 
-        // Illegal moves.
-        let mut illegal_all = Vec::new();
-        for side in [Side::A, Side::B] {
-            if let Some(il) = r.illegal(side) {
-                let rec = r.record(side);
-                let before = *rec
-                    .game
-                    .position_at(il.ply - 1)
-                    .unwrap_or_else(|| rec.game.position());
-                let reason = spoken_reason(&ann, &before, &il.text, &il.reason);
-                let _ = writeln!(
-                    t,
-                    "{} {side}: {} {} ({} {}): {}",
-                    w.s(
-                        "Illegal move in record",
-                        "Nieprawidłowe posunięcie w zapisie"
-                    ),
-                    w.s("ply", "półruch"),
-                    il.ply,
-                    move_label(&start, il.ply),
-                    il.text,
-                    reason
-                );
-                illegal_all.push(json!({
-                    "record": side.name(),
-                    "ply": il.ply,
-                    "move": il.text,
-                    "reason": reason,
-                    "reason_log": il.reason.to_string(),
-                }));
-            }
-        }
-        illegal_all.sort_by_key(|v| v["ply"].as_u64().unwrap_or(u64::MAX));
+    fn list_text(pos: &Position) -> String {
+        list_text(pos)
+    }
 
-        // Transposition.
-        let transposition = r.transposition.as_ref().map(|tr| {
-            let _ = writeln!(
-                t,
-                "{}: {} {} {} {}; {} {} ({} {}).",
-                w.s("Transposition", "Przestawienie posunięć"),
-                w.s(
-                    "the records differ in order from ply",
-                    "zapisy różnią się kolejnością od półruchu"
-                ),
-                tr.from_ply,
-                w.s(
-                    "but reach the same position after ply",
-                    "ale dochodzą do tej samej pozycji po półruchu"
-                ),
-                tr.same_after,
-                w.s(
-                    "they agree again up to ply",
-                    "dalej znów są zgodne do półruchu"
-                ),
-                tr.last_common_ply(),
-                w.s("last common position:", "ostatnia wspólna pozycja:"),
-                tr.last_common.to_fen()
-            );
-            json!({
-                "from_ply": tr.from_ply,
-                "same_position_after": tr.same_after,
-                "agree_again": tr.agree_again,
-                "last_common_ply": tr.last_common_ply(),
-                "fen": tr.last_common.to_fen(),
-            })
-        });
-
-        // The position to go back to.
-        let diagram = diagram(&pos);
-        let list = list_text(&pos);
+    fn braille_list(pos: &Position) -> (Vec<String>, Vec<String>) {
         let braille = StandardRenderer::default().render(
-            &pos,
+            pos,
             &StatusInfo::new(pos.turn()),
             View::List,
             Width::DEFAULT,
         );
-        let braille_text: Vec<String> = braille.iter().map(|l| l.text()).collect();
-        let braille_cells: Vec<String> = braille.iter().map(|l| l.cells_string()).collect();
-        let _ = writeln!(
-            t,
-            "\n{} {agreed} ({} {}; {} {}):",
-            w.s("Position after ply", "Pozycja po półruchu"),
-            w.s("to move:", "na posunięciu:"),
-            side_word(pos.turn(), w).to_lowercase(),
-            w.s("next move", "następne posunięcie"),
-            move_label(&start, agreed + 1)
-        );
-        let _ = writeln!(t, "FEN {}", pos.to_fen());
-        for l in &diagram {
-            let _ = writeln!(t, "{l}");
-        }
-        let _ = writeln!(t, "{}: {list}", w.s("List", "Lista"));
-        let _ = writeln!(
-            t,
-            "{}:",
-            w.s(
-                "Braille list view (40 cells)",
-                "Widok listy w brajlu (40 znaków)"
-            )
-        );
-        for (cells, text) in braille_cells.iter().zip(&braille_text) {
-            let _ = writeln!(t, "  {cells}   {text}");
-        }
+        (
+            braille.iter().map(|l| l.text()).collect(),
+            braille.iter().map(|l| l.cells_string()).collect(),
+        )
+    }
 
-        // Clocks.
-        let clocks = journal.as_ref().and_then(|(_, j)| clocks_at(j, agreed));
-        match (&journal, &clocks) {
-            (Some((p, _)), Some(c)) => {
-                let _ = writeln!(
-                    t,
-                    "\n{} {agreed} ({} {}): {} {} {}, {} {}; {} {} {}, {} {}.",
-                    w.s("Clocks at ply", "Zegary po półruchu"),
-                    w.s("from", "z"),
-                    p.display(),
-                    side_word(Color::White, w),
-                    clock(c.white_remaining),
-                    w.s("left", "pozostało"),
-                    clock(c.white_used),
-                    w.s("used", "zużyte"),
-                    side_word(Color::Black, w).to_lowercase(),
-                    clock(c.black_remaining),
-                    w.s("left", "pozostało"),
-                    clock(c.black_used),
-                    w.s("used", "zużyte"),
-                );
-                if !r.agree() {
-                    let _ = writeln!(
-                        t,
-                        "{}",
-                        w.s(
-                            "Set the clocks to these times (001 ch. VIII 3.1.2; 002 E.8).",
-                            "Ustaw zegary na te czasy (001 rozdz. VIII 3.1.2; 002 E.8)."
-                        )
-                    );
-                }
-            }
-            (Some((p, _)), None) => notes.push(format!(
-                "{}: {} {agreed}",
-                p.display(),
-                w.s(
-                    "the journal has no clock times for ply",
-                    "dziennik nie ma czasów zegara dla półruchu"
-                )
-            )),
-            (None, _) => {}
-        }
-        let trans_clocks = match (&journal, &r.transposition) {
-            (Some((_, j)), Some(tr)) => clocks_at(j, tr.last_common_ply()),
-            _ => None,
-        };
+    fn refused_cite(w: Words) -> String {
+        format!(" (001 {} VIII 3.2)", w.s("ch.", "rozdz."))
+    }
 
-        // Announcements (001 ch. VIII 3.2).
-        let announcements = journal.as_ref().map(|(_, j)| announcement_stats(j));
-        if let Some(st) = &announcements {
-            let _ = writeln!(
-                t,
-                "\n{} (001 {} VIII 3.2):",
-                w.s("Refused inputs", "Odrzucone zapowiedzi"),
-                w.s("ch.", "rozdz.")
-            );
-            for l in announcements_text(st, w).lines().take(3) {
-                let _ = writeln!(t, "  {l}");
-            }
-        }
-        for n in &notes {
-            let _ = writeln!(t, "{}: {n}", w.s("Note", "Uwaga"));
-        }
-
-        let first_illegal = illegal_all.first().cloned().unwrap_or(Json::Null);
-        let json = json!({
-            "agree": r.agree(),
-            "variant": start.variant().name(),
-            "start_fen": start.to_fen(),
-            "records": {
-                "a": record_json(a, &r.a),
-                "b": record_json(b, &r.b),
-            },
-            "agreed_plies": agreed,
-            "agreed_moves": r.agreed_moves(),
-            "first_difference": diff_json,
-            "finding": finding_json(&r.finding),
-            "finding_text": finding,
-            "illegal": first_illegal,
-            "illegal_all": illegal_all,
-            "transposition": transposition,
-            "fen": pos.to_fen(),
-            "to_move": pos.turn().name(),
-            "next_move": move_label(&start, agreed + 1),
-            "diagram": diagram,
-            "list": list,
-            "braille_list": braille_text,
-            "braille_cells": braille_cells,
-            "clocks": clocks,
-            "clocks_source": journal.as_ref().map(|(p, _)| p.display().to_string()),
-            "transposition_clocks": trans_clocks,
-            "announcements": announcements,
-            "notes": notes,
-            "lang": if w.pl { "pl" } else { "en" },
-        });
-        ReconcileReport { json, text: t }
+    fn set_clocks(w: Words) -> &'static str {
+        w.s(
+            "Set the clocks to these times (001 ch. VIII 3.1.2; 002 E.8).",
+            "Ustaw zegary na te czasy (001 rozdz. VIII 3.1.2; 002 E.8).",
+        )
     }
 }
 
-fn record_json(rec: &LoadedRecord, rr: &tandem_rules::arbiter::RecordReplay) -> Json {
+/// The side that plays ply `ply` (1-based) from `start`.
+fn mover<G: ReportGame>(start: &G::Position, ply: usize) -> Color {
+    let c = G::turn(start);
+    if (ply - 1) % 2 == 0 {
+        c
+    } else {
+        c.other()
+    }
+}
+
+/// The report of `tandem arbiter reconcile`, text and JSON, for either game.
+fn reconcile_report<G: ReportGame>(
+    r: &GenericReconciliation<G>,
+    a: &LoadedRecord,
+    b: &LoadedRecord,
+    journal: Option<(PathBuf, &Journal)>,
+    w: Words,
+    ann: &G::Announcer,
+) -> ReconcileReport {
+    let start = r.start().clone();
+    let pos = r.agreed_position().clone();
+    let mut t = String::new();
+    let mut notes: Vec<String> = a.notes.iter().chain(&b.notes).cloned().collect();
+
+    // Records.
+    let fmt_name = |f: RecordFormat| match f {
+        RecordFormat::Pdn => "PDN",
+        RecordFormat::Pgn => "PGN",
+        RecordFormat::Journal => w.s("journal", "dziennik"),
+        RecordFormat::List => w.s("move list", "lista posunięć"),
+    };
+    for (label, rec, rr) in [("A", a, &r.a), ("B", b, &r.b)] {
+        let _ = writeln!(
+            t,
+            "{} {label}: {} ({}, {} {})",
+            w.s("Record", "Zapis"),
+            rec.path.display(),
+            fmt_name(rec.format),
+            rr.written(),
+            w.s("plies", "półruchów")
+        );
+    }
+
+    // Agreement.
+    let agreed = r.agreed_plies;
+    if r.agree() {
+        let _ = writeln!(
+            t,
+            "{} {agreed} {}.",
+            w.s("The records agree on all", "Zapisy są zgodne we wszystkich"),
+            w.s("plies", "półruchach")
+        );
+    } else {
+        let last = if agreed == 0 {
+            w.s(
+                "none: back to the start position",
+                "żadnym: powrót do pozycji początkowej",
+            )
+            .to_owned()
+        } else {
+            let m = r.agreed_moves();
+            format!("{} {}", G::move_label(&start, agreed), m[agreed - 1])
+        };
+        let _ = writeln!(
+            t,
+            "{}: {agreed} ({} {last})",
+            w.s("Agreed plies", "Zgodne półruchy"),
+            w.s("last agreed:", "ostatni zgodny:")
+        );
+    }
+
+    // First difference.
+    let diff_json = r
+        .first_difference
+        .as_ref()
+        .map(|d| difference_json::<G>(d, &start, &pos, ann));
+    if let Some(d) = &r.first_difference {
+        let _ = writeln!(
+            t,
+            "{}: {} {} ({} {}, {})",
+            w.s("First difference", "Pierwsza różnica"),
+            w.s("ply", "półruch"),
+            d.ply,
+            G::move_label(&start, d.ply),
+            side_word(mover::<G>(&start, d.ply), w).to_lowercase(),
+            w.s("in the position below", "w pozycji poniżej")
+        );
+        for side in [Side::A, Side::B] {
+            let line = match (d.text(side), d.result(side)) {
+                (None, _) | (_, None) => w
+                    .s(
+                        "(no move: the record ends)",
+                        "(brak posunięcia: zapis się kończy)",
+                    )
+                    .to_owned(),
+                (Some(txt), Some(Ok(_))) => format!("{txt} ({})", w.s("legal", "prawidłowe")),
+                (Some(txt), Some(Err(e))) => {
+                    format!(
+                        "{txt} ({}: {})",
+                        w.s("illegal", "nieprawidłowe"),
+                        G::reason(ann, &pos, txt, e)
+                    )
+                }
+            };
+            let _ = writeln!(t, "  {side}: {line}");
+        }
+    }
+
+    // Finding.
+    let finding = finding_text(&r.finding, &r.a.texts, &r.b.texts, w);
+    if let Some(f) = &finding {
+        let _ = writeln!(t, "{}: {f}", w.s("Looks like", "Wygląda na"));
+    }
+
+    // Illegal moves.
+    let mut illegal_all = Vec::new();
+    for side in [Side::A, Side::B] {
+        if let Some(il) = r.illegal(side) {
+            let rec = r.record(side);
+            let before = rec
+                .game
+                .position_after(il.ply - 1)
+                .unwrap_or_else(|| rec.game.current_position());
+            let reason = G::reason(ann, before, &il.text, &il.reason);
+            let _ = writeln!(
+                t,
+                "{} {side}: {} {} ({} {}): {}",
+                w.s(
+                    "Illegal move in record",
+                    "Nieprawidłowe posunięcie w zapisie"
+                ),
+                w.s("ply", "półruch"),
+                il.ply,
+                G::move_label(&start, il.ply),
+                il.text,
+                reason
+            );
+            illegal_all.push(json!({
+                "record": side.name(),
+                "ply": il.ply,
+                "move": il.text,
+                "reason": reason,
+                "reason_log": il.reason.to_string(),
+            }));
+        }
+    }
+    illegal_all.sort_by_key(|v| v["ply"].as_u64().unwrap_or(u64::MAX));
+
+    // Transposition.
+    let transposition = r.transposition.as_ref().map(|tr| {
+        let _ = writeln!(
+            t,
+            "{}: {} {} {} {}; {} {} ({} {}).",
+            w.s("Transposition", "Przestawienie posunięć"),
+            w.s(
+                "the records differ in order from ply",
+                "zapisy różnią się kolejnością od półruchu"
+            ),
+            tr.from_ply,
+            w.s(
+                "but reach the same position after ply",
+                "ale dochodzą do tej samej pozycji po półruchu"
+            ),
+            tr.same_after,
+            w.s(
+                "they agree again up to ply",
+                "dalej znów są zgodne do półruchu"
+            ),
+            tr.last_common_ply(),
+            w.s("last common position:", "ostatnia wspólna pozycja:"),
+            G::fen(&tr.last_common)
+        );
+        json!({
+            "from_ply": tr.from_ply,
+            "same_position_after": tr.same_after,
+            "agree_again": tr.agree_again,
+            "last_common_ply": tr.last_common_ply(),
+            "fen": G::fen(&tr.last_common),
+        })
+    });
+
+    // The position to go back to.
+    let diagram = G::diagram(&pos);
+    let list = G::list_text(&pos);
+    let (braille_text, braille_cells) = G::braille_list(&pos);
+    let _ = writeln!(
+        t,
+        "\n{} {agreed} ({} {}; {} {}):",
+        w.s("Position after ply", "Pozycja po półruchu"),
+        w.s("to move:", "na posunięciu:"),
+        side_word(G::turn(&pos), w).to_lowercase(),
+        w.s("next move", "następne posunięcie"),
+        G::move_label(&start, agreed + 1)
+    );
+    let _ = writeln!(t, "FEN {}", G::fen(&pos));
+    for l in &diagram {
+        let _ = writeln!(t, "{l}");
+    }
+    let _ = writeln!(t, "{}: {list}", w.s("List", "Lista"));
+    let _ = writeln!(
+        t,
+        "{}:",
+        w.s(
+            "Braille list view (40 cells)",
+            "Widok listy w brajlu (40 znaków)"
+        )
+    );
+    for (cells, text) in braille_cells.iter().zip(&braille_text) {
+        let _ = writeln!(t, "  {cells}   {text}");
+    }
+
+    // Clocks.
+    let clocks = journal.as_ref().and_then(|(_, j)| clocks_at(j, agreed));
+    match (&journal, &clocks) {
+        (Some((p, _)), Some(c)) => {
+            let _ = writeln!(
+                t,
+                "\n{} {agreed} ({} {}): {} {} {}, {} {}; {} {} {}, {} {}.",
+                w.s("Clocks at ply", "Zegary po półruchu"),
+                w.s("from", "z"),
+                p.display(),
+                side_word(Color::White, w),
+                clock(c.white_remaining),
+                w.s("left", "pozostało"),
+                clock(c.white_used),
+                w.s("used", "zużyte"),
+                side_word(Color::Black, w).to_lowercase(),
+                clock(c.black_remaining),
+                w.s("left", "pozostało"),
+                clock(c.black_used),
+                w.s("used", "zużyte"),
+            );
+            if !r.agree() {
+                let _ = writeln!(t, "{}", G::set_clocks(w));
+            }
+        }
+        (Some((p, _)), None) => notes.push(format!(
+            "{}: {} {agreed}",
+            p.display(),
+            w.s(
+                "the journal has no clock times for ply",
+                "dziennik nie ma czasów zegara dla półruchu"
+            )
+        )),
+        (None, _) => {}
+    }
+    let trans_clocks = match (&journal, &r.transposition) {
+        (Some((_, j)), Some(tr)) => clocks_at(j, tr.last_common_ply()),
+        _ => None,
+    };
+
+    // Announcements (001 ch. VIII 3.2).
+    let announcements = journal.as_ref().map(|(_, j)| announcement_stats(j));
+    if let Some(st) = &announcements {
+        let _ = writeln!(
+            t,
+            "\n{}{}:",
+            w.s("Refused inputs", "Odrzucone zapowiedzi"),
+            G::refused_cite(w)
+        );
+        for l in announcements_text(st, w).lines().take(3) {
+            let _ = writeln!(t, "  {l}");
+        }
+    }
+    for n in &notes {
+        let _ = writeln!(t, "{}: {n}", w.s("Note", "Uwaga"));
+    }
+
+    let first_illegal = illegal_all.first().cloned().unwrap_or(Json::Null);
+    let json = json!({
+        "agree": r.agree(),
+        "variant": G::variant_name(&start),
+        "start_fen": G::fen(&start),
+        "records": {
+            "a": record_json(a, &r.a),
+            "b": record_json(b, &r.b),
+        },
+        "agreed_plies": agreed,
+        "agreed_moves": r.agreed_moves(),
+        "first_difference": diff_json,
+        "finding": finding_json(&r.finding),
+        "finding_text": finding,
+        "illegal": first_illegal,
+        "illegal_all": illegal_all,
+        "transposition": transposition,
+        "fen": G::fen(&pos),
+        "to_move": G::turn(&pos).name(),
+        "next_move": G::move_label(&start, agreed + 1),
+        "diagram": diagram,
+        "list": list,
+        "braille_list": braille_text,
+        "braille_cells": braille_cells,
+        "clocks": clocks,
+        "clocks_source": journal.as_ref().map(|(p, _)| p.display().to_string()),
+        "transposition_clocks": trans_clocks,
+        "announcements": announcements,
+        "notes": notes,
+        "lang": if w.pl { "pl" } else { "en" },
+    });
+    ReconcileReport { json, text: t }
+}
+
+fn record_json<G: RecordedGame>(rec: &LoadedRecord, rr: &RecordReplay<G>) -> Json {
     json!({
         "path": rec.path.display().to_string(),
         "format": rec.format,
@@ -1163,19 +1232,24 @@ fn record_json(rec: &LoadedRecord, rr: &tandem_rules::arbiter::RecordReplay) -> 
     })
 }
 
-fn difference_json(d: &Difference, start: &Position, pos: &Position, ann: &Announcer) -> Json {
+fn difference_json<G: ReportGame>(
+    d: &GenericDifference<G::Move, G::Error>,
+    start: &G::Position,
+    pos: &G::Position,
+    ann: &G::Announcer,
+) -> Json {
     let reason = |side: Side| match (d.text(side), d.result(side)) {
-        (Some(txt), Some(Err(e))) => Some(spoken_reason(ann, pos, txt, e)),
+        (Some(txt), Some(Err(e))) => Some(G::reason(ann, pos, txt, e)),
         _ => None,
     };
     let strict = |side: Side| match d.result(side) {
-        Some(Ok(m)) => Some(tandem_rules::notation::write_move(pos, m)),
+        Some(Ok(m)) => Some(G::strict_text(pos, m)),
         _ => None,
     };
     json!({
         "ply": d.ply,
-        "move_number": move_label(start, d.ply),
-        "side": mover(start, d.ply).name(),
+        "move_number": G::move_label(start, d.ply),
+        "side": mover::<G>(start, d.ply).name(),
         "a": d.a,
         "b": d.b,
         "a_legal": d.a_legal(),

@@ -14,24 +14,19 @@ use anyhow::{bail, Context};
 use serde_json::{json, Value as Json};
 use tandem_braille::chess::ChessRenderer;
 use tandem_braille::{StatusInfo, View, Width};
-use tandem_rules::arbiter::Side;
-use tandem_rules::chess::arbiter::{
-    diff_boards, reconcile_chess, ChessDifference, ChessReconciliation, ChessRecordReplay,
-    ChessSquareChange,
-};
+use tandem_rules::chess::arbiter::{diff_boards, reconcile_chess, ChessSquareChange};
 use tandem_rules::chess::pgn::parse_pgn;
 use tandem_rules::chess::shakmaty::fen::Fen;
 use tandem_rules::chess::shakmaty::{
     Board, Chess, Color as ShColor, Piece, Position as _, Rank, Role, Square,
 };
-use tandem_rules::chess::{from_fen, san, square_number, to_fen, ChessError};
+use tandem_rules::chess::{from_fen, san, square_number, to_fen, ChessError, ChessGame, ChessMove};
 use tandem_rules::Color;
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook};
 
 use super::{
-    announcement_stats, announcements_text, clock, clocks_at, finding_json, finding_text,
-    is_journal, journal_moves, side_word, DiffArgs, LoadedRecord, ReconcileArgs, RecordFormat,
-    Words,
+    is_journal, journal_moves, reconcile_report, side_word, DiffArgs, LoadedRecord, ReconcileArgs,
+    RecordFormat, Words,
 };
 use crate::journal::Journal;
 
@@ -275,12 +270,12 @@ pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
             .or_else(|| b.journal.as_ref().map(|j| (b.path.clone(), j))),
     };
     let w = Words::new(args.lang);
-    let (json, text) = report(&r, &a, &b, journal, w, &announcer(w, args.files));
+    let report = reconcile_report(&r, &a, &b, journal, w, &announcer(w, args.files));
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{json}")?;
+        writeln!(out, "{}", report.json)?;
     } else {
-        write!(out, "{text}")?;
+        write!(out, "{}", report.text)?;
     }
     Ok(if r.agree() {
         ExitCode::SUCCESS
@@ -289,61 +284,73 @@ pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// "12." for white's 12th move, "12..." for black's (the start's move number counts).
-fn move_label(start: &Chess, ply: usize) -> String {
-    let first = usize::try_from(start.fullmoves().get()).unwrap_or(1);
-    let k = ply - 1 + usize::from(start.turn() == ShColor::Black);
-    if k % 2 == 0 {
-        format!("{}.", first + k / 2)
-    } else {
-        format!("{}...", first + k / 2)
+impl super::ReportGame for ChessGame {
+    type Announcer = ChessAnnouncer;
+
+    fn variant_name(_start: &Chess) -> &'static str {
+        "chess"
     }
-}
 
-fn mover(start: &Chess, ply: usize) -> Color {
-    let c = color(start.turn());
-    if (ply - 1) % 2 == 0 {
-        c
-    } else {
-        c.other()
+    fn fen(pos: &Chess) -> String {
+        to_fen(pos)
     }
-}
 
-fn reason(ann: &ChessAnnouncer, text: &str, e: &ChessError) -> String {
-    ann.on_rejected(text, e).text()
-}
+    fn turn(pos: &Chess) -> Color {
+        color(pos.turn())
+    }
 
-fn record_json(rec: &LoadedRecord, rr: &ChessRecordReplay) -> Json {
-    json!({
-        "path": rec.path.display().to_string(),
-        "format": rec.format,
-        "plies": rr.written(),
-        "legal_plies": rr.legal(),
-    })
-}
+    /// The start's move number counts.
+    fn move_label(start: &Chess, ply: usize) -> String {
+        let first = usize::try_from(start.fullmoves().get()).unwrap_or(1);
+        let k = ply - 1 + usize::from(start.turn() == ShColor::Black);
+        if k % 2 == 0 {
+            format!("{}.", first + k / 2)
+        } else {
+            format!("{}...", first + k / 2)
+        }
+    }
 
-fn difference_json(d: &ChessDifference, start: &Chess, pos: &Chess, ann: &ChessAnnouncer) -> Json {
-    let why = |side: Side| match (d.text(side), d.result(side)) {
-        (Some(txt), Some(Err(e))) => Some(reason(ann, txt, e)),
-        _ => None,
-    };
-    let strict = |side: Side| match d.result(side) {
-        Some(Ok(m)) => Some(san(pos, m)),
-        _ => None,
-    };
-    json!({
-        "ply": d.ply,
-        "move_number": move_label(start, d.ply),
-        "side": mover(start, d.ply).name(),
-        "a": d.a,
-        "b": d.b,
-        "a_legal": d.a_legal(),
-        "b_legal": d.b_legal(),
-        "a_move": strict(Side::A),
-        "b_move": strict(Side::B),
-        "a_reason": why(Side::A),
-        "b_reason": why(Side::B),
-    })
+    /// SAN.
+    fn strict_text(pos: &Chess, m: &ChessMove) -> String {
+        san(pos, m)
+    }
+
+    fn reason(ann: &ChessAnnouncer, _pos: &Chess, text: &str, e: &ChessError) -> String {
+        ann.on_rejected(text, e).text()
+    }
+
+    fn diagram(pos: &Chess) -> Vec<String> {
+        diagram(pos.board())
+    }
+
+    fn list_text(pos: &Chess) -> String {
+        list_text(pos)
+    }
+
+    fn braille_list(pos: &Chess) -> (Vec<String>, Vec<String>) {
+        let braille = ChessRenderer::default().render(
+            pos,
+            &StatusInfo::new(color(pos.turn())),
+            View::List,
+            Width::DEFAULT,
+        );
+        (
+            braille.iter().map(|l| l.text()).collect(),
+            braille.iter().map(|l| l.line.cells_string()).collect(),
+        )
+    }
+
+    fn refused_cite(_w: Words) -> String {
+        String::new()
+    }
+
+    fn set_clocks(w: Words) -> &'static str {
+        // 002 E.8: the arbiter corrects both clocks.
+        w.s(
+            "Set the clocks to these times (002 E.8).",
+            "Ustaw zegary na te czasy (002 E.8).",
+        )
+    }
 }
 
 /// `W Ke1 Qd1 Ra1 … a2 b2 | B Ke8 …`: each side's pieces by kind, pawns by
@@ -397,294 +404,6 @@ pub fn diagram(board: &Board) -> Vec<String> {
     lines.push("  +-----------------+".to_owned());
     lines.push("    a b c d e f g h".to_owned());
     lines
-}
-
-fn report(
-    r: &ChessReconciliation,
-    a: &LoadedRecord,
-    b: &LoadedRecord,
-    journal: Option<(PathBuf, &Journal)>,
-    w: Words,
-    ann: &ChessAnnouncer,
-) -> (Json, String) {
-    let start = r.start().clone();
-    let pos = r.agreed_position().clone();
-    let mut t = String::new();
-    let mut notes: Vec<String> = a.notes.iter().chain(&b.notes).cloned().collect();
-    let fmt_name = |f: RecordFormat| match f {
-        RecordFormat::Pdn => "PDN",
-        RecordFormat::Pgn => "PGN",
-        RecordFormat::Journal => w.s("journal", "dziennik"),
-        RecordFormat::List => w.s("move list", "lista posunięć"),
-    };
-    for (label, rec, rr) in [("A", a, &r.a), ("B", b, &r.b)] {
-        let _ = writeln!(
-            t,
-            "{} {label}: {} ({}, {} {})",
-            w.s("Record", "Zapis"),
-            rec.path.display(),
-            fmt_name(rec.format),
-            rr.written(),
-            w.s("plies", "półruchów")
-        );
-    }
-    let agreed = r.agreed_plies;
-    if r.agree() {
-        let _ = writeln!(
-            t,
-            "{} {agreed} {}.",
-            w.s("The records agree on all", "Zapisy są zgodne we wszystkich"),
-            w.s("plies", "półruchach")
-        );
-    } else {
-        let last = if agreed == 0 {
-            w.s(
-                "none: back to the start position",
-                "żadnym: powrót do pozycji początkowej",
-            )
-            .to_owned()
-        } else {
-            format!(
-                "{} {}",
-                move_label(&start, agreed),
-                r.agreed_moves()[agreed - 1]
-            )
-        };
-        let _ = writeln!(
-            t,
-            "{}: {agreed} ({} {last})",
-            w.s("Agreed plies", "Zgodne półruchy"),
-            w.s("last agreed:", "ostatni zgodny:")
-        );
-    }
-
-    // First difference.
-    let diff_json = r
-        .first_difference
-        .as_ref()
-        .map(|d| difference_json(d, &start, &pos, ann));
-    if let Some(d) = &r.first_difference {
-        let _ = writeln!(
-            t,
-            "{}: {} {} ({} {}, {})",
-            w.s("First difference", "Pierwsza różnica"),
-            w.s("ply", "półruch"),
-            d.ply,
-            move_label(&start, d.ply),
-            side_word(mover(&start, d.ply), w).to_lowercase(),
-            w.s("in the position below", "w pozycji poniżej")
-        );
-        for side in [Side::A, Side::B] {
-            let line = match (d.text(side), d.result(side)) {
-                (None, _) | (_, None) => w
-                    .s(
-                        "(no move: the record ends)",
-                        "(brak posunięcia: zapis się kończy)",
-                    )
-                    .to_owned(),
-                (Some(txt), Some(Ok(_))) => format!("{txt} ({})", w.s("legal", "prawidłowe")),
-                (Some(txt), Some(Err(e))) => format!(
-                    "{txt} ({}: {})",
-                    w.s("illegal", "nieprawidłowe"),
-                    reason(ann, txt, e)
-                ),
-            };
-            let _ = writeln!(t, "  {side}: {line}");
-        }
-    }
-
-    // Finding.
-    let finding = finding_text(&r.finding, &r.a.texts, &r.b.texts, w);
-    if let Some(f) = &finding {
-        let _ = writeln!(t, "{}: {f}", w.s("Looks like", "Wygląda na"));
-    }
-
-    // Illegal moves (002 art. 7.4).
-    let mut illegal_all = Vec::new();
-    for side in [Side::A, Side::B] {
-        if let Some(il) = r.illegal(side) {
-            let why = reason(ann, &il.text, &il.reason);
-            let _ = writeln!(
-                t,
-                "{} {side}: {} {} ({} {}): {}",
-                w.s(
-                    "Illegal move in record",
-                    "Nieprawidłowe posunięcie w zapisie"
-                ),
-                w.s("ply", "półruch"),
-                il.ply,
-                move_label(&start, il.ply),
-                il.text,
-                why
-            );
-            illegal_all.push(json!({
-                "record": side.name(),
-                "ply": il.ply,
-                "move": il.text,
-                "reason": why,
-                "reason_log": il.reason.to_string(),
-            }));
-        }
-    }
-    illegal_all.sort_by_key(|v| v["ply"].as_u64().unwrap_or(u64::MAX));
-
-    // Transposition.
-    let transposition = r.transposition.as_ref().map(|tr| {
-        let _ = writeln!(
-            t,
-            "{}: {} {} {} {}; {} {} ({} {}).",
-            w.s("Transposition", "Przestawienie posunięć"),
-            w.s(
-                "the records differ in order from ply",
-                "zapisy różnią się kolejnością od półruchu"
-            ),
-            tr.from_ply,
-            w.s(
-                "but reach the same position after ply",
-                "ale dochodzą do tej samej pozycji po półruchu"
-            ),
-            tr.same_after,
-            w.s(
-                "they agree again up to ply",
-                "dalej znów są zgodne do półruchu"
-            ),
-            tr.last_common_ply(),
-            w.s("last common position:", "ostatnia wspólna pozycja:"),
-            to_fen(&tr.last_common)
-        );
-        json!({
-            "from_ply": tr.from_ply,
-            "same_position_after": tr.same_after,
-            "agree_again": tr.agree_again,
-            "last_common_ply": tr.last_common_ply(),
-            "fen": to_fen(&tr.last_common),
-        })
-    });
-
-    // The position to go back to (002 E.8).
-    let diagram = diagram(pos.board());
-    let list = list_text(&pos);
-    let braille = ChessRenderer::default().render(
-        &pos,
-        &StatusInfo::new(color(pos.turn())),
-        View::List,
-        Width::DEFAULT,
-    );
-    let braille_text: Vec<String> = braille.iter().map(|l| l.text()).collect();
-    let braille_cells: Vec<String> = braille.iter().map(|l| l.line.cells_string()).collect();
-    let _ = writeln!(
-        t,
-        "\n{} {agreed} ({} {}; {} {}):",
-        w.s("Position after ply", "Pozycja po półruchu"),
-        w.s("to move:", "na posunięciu:"),
-        side_word(color(pos.turn()), w).to_lowercase(),
-        w.s("next move", "następne posunięcie"),
-        move_label(&start, agreed + 1)
-    );
-    let _ = writeln!(t, "FEN {}", to_fen(&pos));
-    for l in &diagram {
-        let _ = writeln!(t, "{l}");
-    }
-    let _ = writeln!(t, "{}: {list}", w.s("List", "Lista"));
-    let _ = writeln!(
-        t,
-        "{}:",
-        w.s(
-            "Braille list view (40 cells)",
-            "Widok listy w brajlu (40 znaków)"
-        )
-    );
-    for (cells, text) in braille_cells.iter().zip(&braille_text) {
-        let _ = writeln!(t, "  {cells}   {text}");
-    }
-
-    // Clocks (002 E.8: the arbiter corrects both clocks).
-    let clocks = journal.as_ref().and_then(|(_, j)| clocks_at(j, agreed));
-    match (&journal, &clocks) {
-        (Some((p, _)), Some(c)) => {
-            let _ = writeln!(
-                t,
-                "\n{} {agreed} ({} {}): {} {} {}, {} {}; {} {} {}, {} {}.",
-                w.s("Clocks at ply", "Zegary po półruchu"),
-                w.s("from", "z"),
-                p.display(),
-                side_word(Color::White, w),
-                clock(c.white_remaining),
-                w.s("left", "pozostało"),
-                clock(c.white_used),
-                w.s("used", "zużyte"),
-                side_word(Color::Black, w).to_lowercase(),
-                clock(c.black_remaining),
-                w.s("left", "pozostało"),
-                clock(c.black_used),
-                w.s("used", "zużyte"),
-            );
-            if !r.agree() {
-                let _ = writeln!(
-                    t,
-                    "{}",
-                    w.s(
-                        "Set the clocks to these times (002 E.8).",
-                        "Ustaw zegary na te czasy (002 E.8)."
-                    )
-                );
-            }
-        }
-        (Some((p, _)), None) => notes.push(format!(
-            "{}: {} {agreed}",
-            p.display(),
-            w.s(
-                "the journal has no clock times for ply",
-                "dziennik nie ma czasów zegara dla półruchu"
-            )
-        )),
-        (None, _) => {}
-    }
-    let trans_clocks = match (&journal, &r.transposition) {
-        (Some((_, j)), Some(tr)) => clocks_at(j, tr.last_common_ply()),
-        _ => None,
-    };
-    let announcements = journal.as_ref().map(|(_, j)| announcement_stats(j));
-    if let Some(st) = &announcements {
-        let _ = writeln!(t, "\n{}:", w.s("Refused inputs", "Odrzucone zapowiedzi"));
-        for l in announcements_text(st, w).lines().take(3) {
-            let _ = writeln!(t, "  {l}");
-        }
-    }
-    for n in &notes {
-        let _ = writeln!(t, "{}: {n}", w.s("Note", "Uwaga"));
-    }
-    let json = json!({
-        "agree": r.agree(),
-        "variant": "chess",
-        "start_fen": to_fen(&start),
-        "records": {
-            "a": record_json(a, &r.a),
-            "b": record_json(b, &r.b),
-        },
-        "agreed_plies": agreed,
-        "agreed_moves": r.agreed_moves(),
-        "first_difference": diff_json,
-        "finding": finding_json(&r.finding),
-        "finding_text": finding,
-        "illegal": illegal_all.first().cloned().unwrap_or(Json::Null),
-        "illegal_all": illegal_all,
-        "transposition": transposition,
-        "fen": to_fen(&pos),
-        "to_move": color(pos.turn()).name(),
-        "next_move": move_label(&start, agreed + 1),
-        "diagram": diagram,
-        "list": list,
-        "braille_list": braille_text,
-        "braille_cells": braille_cells,
-        "clocks": clocks,
-        "clocks_source": journal.as_ref().map(|(p, _)| p.display().to_string()),
-        "transposition_clocks": trans_clocks,
-        "announcements": announcements,
-        "notes": notes,
-        "lang": if w.pl { "pl" } else { "en" },
-    });
-    (json, t)
 }
 
 // ------------------------------------------------------------------ diff
