@@ -1514,37 +1514,90 @@ fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             b: c.b.map(Piece::name),
         })
         .collect();
+    print_diff(
+        args.json,
+        w,
+        &DiffOutput {
+            variant: v.name(),
+            lang: book.language().to_owned(),
+            differences: json!(entries),
+            squares: d
+                .changes
+                .iter()
+                .map(|c| {
+                    (
+                        format!("{:>3}", v.square_name(c.square)),
+                        book.piece(c.a).to_owned(),
+                        book.piece(c.b).to_owned(),
+                    )
+                })
+                .collect(),
+            turn: d.turn,
+            instructions,
+            spoken,
+            in_sync: capitalize(&book.render("sync.in_sync", &[])),
+            board: "warcabnica",
+        },
+    )
+}
+
+/// What `tandem arbiter diff` reports, for either game.
+struct DiffOutput {
+    /// The game's name in JSON.
+    variant: &'static str,
+    /// The phrasebook's language.
+    lang: String,
+    /// The differing squares as JSON (per game: square numbers and names).
+    differences: Json,
+    /// Each differing square: its name (padded as the game shows it), what
+    /// stands there in A and in B, in words.
+    squares: Vec<(String, String, String)>,
+    /// The sides to move in A and in B, if they differ.
+    turn: Option<(Color, Color)>,
+    /// What to do on board B, one sentence each, for the screen.
+    instructions: Vec<String>,
+    /// The same for speech.
+    spoken: Vec<String>,
+    /// The sentence for boards that are the same.
+    in_sync: String,
+    /// The Polish word for the board ("warcabnica", "szachownica").
+    board: &'static str,
+}
+
+/// Prints the diff as JSON or text (001 ch. VIII 3.1.1; 002 E.7: what to
+/// do on the board to correct); exit status 0 when the boards are the same,
+/// 1 when they differ.
+fn print_diff(json: bool, w: Words, d: &DiffOutput) -> anyhow::Result<ExitCode> {
+    let same = d.squares.is_empty() && d.turn.is_none();
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if json {
         let obj = json!({
-            "variant": v.name(),
-            "same": d.is_empty(),
-            "differences": entries,
+            "variant": d.variant,
+            "same": same,
+            "differences": d.differences,
             "turn": d.turn.map(|(x, y)| json!({"a": x.name(), "b": y.name()})),
-            "instructions": instructions,
-            "spoken": spoken.join(" "),
-            "lang": book.language(),
+            "instructions": d.instructions,
+            "spoken": d.spoken.join(" "),
+            "lang": d.lang,
         });
         writeln!(out, "{obj}")?;
-    } else if d.is_empty() {
-        writeln!(out, "{}", capitalize(&book.render("sync.in_sync", &[])))?;
+    } else if same {
+        writeln!(out, "{}", d.in_sync)?;
     } else {
         writeln!(
             out,
             "{}:",
-            w.s(
-                "Squares that differ (A = first position, B = board to correct)",
-                "Różne pola (A = pierwsza pozycja, B = warcabnica do poprawienia)"
-            )
+            if w.pl {
+                format!(
+                    "Różne pola (A = pierwsza pozycja, B = {} do poprawienia)",
+                    d.board
+                )
+            } else {
+                "Squares that differ (A = first position, B = board to correct)".to_owned()
+            }
         )?;
-        for c in &d.changes {
-            writeln!(
-                out,
-                "  {:>3}: A {}, B {}",
-                v.square_name(c.square),
-                book.piece(c.a),
-                book.piece(c.b)
-            )?;
+        for (square, a, b) in &d.squares {
+            writeln!(out, "  {square}: A {a}, B {b}")?;
         }
         if let Some((x, y)) = d.turn {
             writeln!(
@@ -1558,19 +1611,23 @@ fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         writeln!(
             out,
             "{}:",
-            w.s("To make board B equal A", "Aby warcabnica B była jak A")
+            if w.pl {
+                format!("Aby {} B była jak A", d.board)
+            } else {
+                "To make board B equal A".to_owned()
+            }
         )?;
-        for s in &instructions {
+        for s in &d.instructions {
             writeln!(out, "  {s}")?;
         }
         writeln!(
             out,
             "{}: {}",
             w.s("Spoken", "Do powiedzenia"),
-            spoken.join(" ")
+            d.spoken.join(" ")
         )?;
     }
-    Ok(if d.is_empty() {
+    Ok(if same {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -25,8 +25,8 @@ use tandem_rules::Color;
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook};
 
 use super::{
-    is_journal, journal_moves, reconcile_report, side_word, DiffArgs, LoadedRecord, ReconcileArgs,
-    RecordFormat, Words,
+    is_journal, journal_moves, print_diff, reconcile_report, DiffArgs, DiffOutput, LoadedRecord,
+    ReconcileArgs, RecordFormat, Words,
 };
 use crate::journal::Journal;
 
@@ -448,7 +448,6 @@ pub fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         (Some(x), Some(y)) if x != y => Some((x, y)),
         _ => None,
     };
-    let same = changes.is_empty() && turn.is_none();
     let w = Words::new(args.lang);
     let ann = announcer(w, args.files);
     let book = ann.phrasebook();
@@ -467,78 +466,41 @@ pub fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         instructions.push(turn_sentence(want));
         spoken.push(turn_sentence(want));
     }
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        let entries: Vec<Json> = changes
-            .iter()
-            .map(|c| {
-                json!({
-                    "square": square_number(c.square),
-                    "name": c.square.to_string(),
-                    "a": piece_json(c.a),
-                    "b": piece_json(c.b),
-                })
+    let entries: Vec<Json> = changes
+        .iter()
+        .map(|c| {
+            json!({
+                "square": square_number(c.square),
+                "name": c.square.to_string(),
+                "a": piece_json(c.a),
+                "b": piece_json(c.b),
             })
-            .collect();
-        let obj = json!({
-            "variant": "chess",
-            "same": same,
-            "differences": entries,
-            "turn": turn.map(|(x, y)| json!({"a": x.name(), "b": y.name()})),
-            "instructions": instructions,
-            "spoken": spoken.join(" "),
-            "lang": book.language(),
-        });
-        writeln!(out, "{obj}")?;
-    } else if same {
-        writeln!(out, "{}", book.sentence("table.in_sync", &[]))?;
-    } else {
-        writeln!(
-            out,
-            "{}:",
-            w.s(
-                "Squares that differ (A = first position, B = board to correct)",
-                "Różne pola (A = pierwsza pozycja, B = szachownica do poprawienia)"
-            )
-        )?;
-        for c in &changes {
-            writeln!(
-                out,
-                "  {}: A {}, B {}",
-                c.square,
-                ann.piece_name(c.a),
-                ann.piece_name(c.b)
-            )?;
-        }
-        if let Some((x, y)) = turn {
-            writeln!(
-                out,
-                "  {}: A {}, B {}",
-                w.s("to move", "na posunięciu"),
-                side_word(x, w).to_lowercase(),
-                side_word(y, w).to_lowercase()
-            )?;
-        }
-        writeln!(
-            out,
-            "{}:",
-            w.s("To make board B equal A", "Aby szachownica B była jak A")
-        )?;
-        for s in &instructions {
-            writeln!(out, "  {s}")?;
-        }
-        writeln!(
-            out,
-            "{}: {}",
-            w.s("Spoken", "Do powiedzenia"),
-            spoken.join(" ")
-        )?;
-    }
-    Ok(if same {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+        })
+        .collect();
+    print_diff(
+        args.json,
+        w,
+        &DiffOutput {
+            variant: "chess",
+            lang: book.language().to_owned(),
+            differences: json!(entries),
+            squares: changes
+                .iter()
+                .map(|c| {
+                    (
+                        c.square.to_string(),
+                        ann.piece_name(c.a).to_string(),
+                        ann.piece_name(c.b).to_string(),
+                    )
+                })
+                .collect(),
+            turn,
+            instructions,
+            spoken,
+            in_sync: book.sentence("table.in_sync", &[]),
+            board: "szachownica",
+        },
+    )
 }
 
 #[cfg(test)]
