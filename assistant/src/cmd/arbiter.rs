@@ -28,7 +28,7 @@ use clap::Subcommand;
 use serde::Serialize;
 use serde_json::{json, Value as Json};
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-use tandem_rules::arbiter::{diff_positions, reconcile, Finding, Fix, PositionDiff, Side};
+use tandem_rules::arbiter::{diff_positions, Finding, Fix, PositionDiff, Side};
 use tandem_rules::game::PlayError;
 use tandem_rules::pdn::parse_pdn;
 use tandem_rules::reconcile::{
@@ -346,17 +346,9 @@ fn join_spaced_squares(text: &str, variant: Variant) -> String {
     out
 }
 
-fn journal_record(path: &Path, j: Journal) -> anyhow::Result<LoadedRecord> {
-    let Some(start) = j.start() else {
-        bail!(
-            "{}: not a tandem journal (no game start on line 1)",
-            path.display()
-        );
-    };
-    let variant: Variant = start
-        .variant
-        .parse()
-        .map_err(|e| anyhow::anyhow!("{}: journal start: {e}", path.display()))?;
+/// What the arbiter should know about how a journal was read: a broken
+/// chain (read up to it), a torn last line (dropped).
+fn journal_notes(path: &Path, j: &Journal) -> Vec<String> {
     let mut notes = Vec::new();
     if let Some(bad) = &j.bad {
         notes.push(format!(
@@ -374,6 +366,40 @@ fn journal_record(path: &Path, j: Journal) -> anyhow::Result<LoadedRecord> {
             t.reason
         ));
     }
+    notes
+}
+
+/// Reads a journal given with `--journal`.
+fn read_journal(p: &Path) -> anyhow::Result<Journal> {
+    let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+    if !is_journal(&String::from_utf8_lossy(&bytes)) {
+        bail!(
+            "{}: not a tandem journal (the first line is not a JSON object)",
+            p.display()
+        );
+    }
+    let j = Journal::parse(&bytes);
+    if j.start().is_none() {
+        bail!(
+            "{}: not a tandem journal (no game start on line 1)",
+            p.display()
+        );
+    }
+    Ok(j)
+}
+
+fn journal_record(path: &Path, j: Journal) -> anyhow::Result<LoadedRecord> {
+    let Some(start) = j.start() else {
+        bail!(
+            "{}: not a tandem journal (no game start on line 1)",
+            path.display()
+        );
+    };
+    let variant: Variant = start
+        .variant
+        .parse()
+        .map_err(|e| anyhow::anyhow!("{}: journal start: {e}", path.display()))?;
+    let notes = journal_notes(path, &j);
     Ok(LoadedRecord {
         path: path.to_owned(),
         format: RecordFormat::Journal,
@@ -773,29 +799,29 @@ fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let extra_journal = match &args.journal {
-        Some(p) => {
-            let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
-            let text = String::from_utf8_lossy(&bytes);
-            if !is_journal(&text) {
-                bail!(
-                    "{}: not a tandem journal (the first line is not a JSON object)",
-                    p.display()
-                );
-            }
-            let j = Journal::parse(&bytes);
-            if j.start().is_none() {
-                bail!(
-                    "{}: not a tandem journal (no game start on line 1)",
-                    p.display()
-                );
-            }
-            Some((p.clone(), j))
-        }
+    let w = Words::new(args.lang);
+    let ann = Announcer::new(w.book(), AnnounceOptions::default());
+    compare_records::<Game>(args, &start, &a, &b, w, &ann)
+}
+
+/// The rest of `tandem arbiter reconcile` for either game, once the records
+/// and the start are read: the clock journal (`--journal`, else A or B if
+/// one is a journal), the comparison (001 ch. VIII 3.1; 002 E.7-E.8) and its
+/// report. Exit status 0 when the records agree, 1 when they differ.
+fn compare_records<G: ReportGame>(
+    args: &ReconcileArgs,
+    start: &G::Position,
+    a: &LoadedRecord,
+    b: &LoadedRecord,
+    w: Words,
+    ann: &G::Announcer,
+) -> anyhow::Result<ExitCode> {
+    let extra = match &args.journal {
+        Some(p) => Some((p.clone(), read_journal(p)?)),
         None => None,
     };
-    let r = reconcile(&start, &a.texts, &b.texts);
-    let journal: Option<(PathBuf, &Journal)> = match &extra_journal {
+    let r = tandem_rules::reconcile::reconcile::<G, _, _>(start, &a.texts, &b.texts);
+    let journal: Option<(PathBuf, &Journal)> = match &extra {
         Some((p, j)) => Some((p.clone(), j)),
         None => a
             .journal
@@ -803,9 +829,7 @@ fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
             .map(|j| (a.path.clone(), j))
             .or_else(|| b.journal.as_ref().map(|j| (b.path.clone(), j))),
     };
-    let w = Words::new(args.lang);
-    let ann = Announcer::new(w.book(), AnnounceOptions::default());
-    let report = reconcile_report(&r, &a, &b, journal, w, &ann);
+    let report = reconcile_report(&r, a, b, journal, w, ann);
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", report.json)?;

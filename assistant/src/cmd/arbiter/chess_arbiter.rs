@@ -6,15 +6,14 @@
 //! [`tandem_rules::chess::arbiter`].
 
 use std::fmt::Write as _;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use serde_json::{json, Value as Json};
 use tandem_braille::chess::ChessRenderer;
 use tandem_braille::{StatusInfo, View, Width};
-use tandem_rules::chess::arbiter::{diff_boards, reconcile_chess, ChessSquareChange};
+use tandem_rules::chess::arbiter::{diff_boards, ChessSquareChange};
 use tandem_rules::chess::pgn::parse_pgn;
 use tandem_rules::chess::shakmaty::fen::Fen;
 use tandem_rules::chess::shakmaty::{
@@ -25,8 +24,8 @@ use tandem_rules::Color;
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook};
 
 use super::{
-    is_journal, journal_moves, print_diff, reconcile_report, DiffArgs, DiffOutput, LoadedRecord,
-    ReconcileArgs, RecordFormat, Words,
+    compare_records, is_journal, journal_moves, journal_notes, print_diff, DiffArgs, DiffOutput,
+    LoadedRecord, ReconcileArgs, RecordFormat, Words,
 };
 use crate::journal::Journal;
 
@@ -146,23 +145,7 @@ fn load(path: &Path) -> anyhow::Result<LoadedRecord> {
                 start.variant
             );
         }
-        let mut notes = Vec::new();
-        if let Some(bad) = &j.bad {
-            notes.push(format!(
-                "{}: journal chain broken at line {} ({}); read up to it",
-                path.display(),
-                bad.line,
-                bad.reason
-            ));
-        }
-        if let Some(t) = &j.torn {
-            notes.push(format!(
-                "{}: torn last line {} dropped ({})",
-                path.display(),
-                t.line,
-                t.reason
-            ));
-        }
+        let notes = journal_notes(path, &j);
         return Ok(LoadedRecord {
             path: path.to_owned(),
             format: RecordFormat::Journal,
@@ -210,24 +193,6 @@ fn load(path: &Path) -> anyhow::Result<LoadedRecord> {
     })
 }
 
-fn read_journal(p: &Path) -> anyhow::Result<Journal> {
-    let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
-    if !is_journal(&String::from_utf8_lossy(&bytes)) {
-        bail!(
-            "{}: not a tandem journal (the first line is not a JSON object)",
-            p.display()
-        );
-    }
-    let j = Journal::parse(&bytes);
-    if j.start().is_none() {
-        bail!(
-            "{}: not a tandem journal (no game start on line 1)",
-            p.display()
-        );
-    }
-    Ok(j)
-}
-
 /// `tandem arbiter reconcile` for chess.
 ///
 /// # Errors
@@ -256,32 +221,8 @@ pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let extra = match &args.journal {
-        Some(p) => Some((p.clone(), read_journal(p)?)),
-        None => None,
-    };
-    let r = reconcile_chess(&start, &a.texts, &b.texts);
-    let journal: Option<(PathBuf, &Journal)> = match &extra {
-        Some((p, j)) => Some((p.clone(), j)),
-        None => a
-            .journal
-            .as_ref()
-            .map(|j| (a.path.clone(), j))
-            .or_else(|| b.journal.as_ref().map(|j| (b.path.clone(), j))),
-    };
     let w = Words::new(args.lang);
-    let report = reconcile_report(&r, &a, &b, journal, w, &announcer(w, args.files));
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", report.json)?;
-    } else {
-        write!(out, "{}", report.text)?;
-    }
-    Ok(if r.agree() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    compare_records::<ChessGame>(args, &start, &a, &b, w, &announcer(w, args.files))
 }
 
 impl super::ReportGame for ChessGame {
