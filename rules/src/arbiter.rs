@@ -42,7 +42,7 @@ use crate::game::{Game, GameOptions, PlayError};
 use crate::notation::MoveText;
 use crate::pdn::{replay, PdnGame, PdnMove, Replay};
 use crate::position::Position;
-use crate::reconcile::{self as generic, Classify, RecordedGame};
+use crate::reconcile::{self as generic, Classify, ItemError, RecordedGame};
 use crate::types::{Color, Piece, Role, Square};
 use crate::variant::Variant;
 use crate::Move;
@@ -428,31 +428,13 @@ pub fn parse_readback(variant: Variant, text: &str) -> Result<Readback, Readback
             complete: true,
         });
     }
-    let mut squares: Vec<(Square, Option<Piece>)> = Vec::new();
-    for item in t
-        .split([',', ';', '\n'])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        let (sq, piece) = match item.split_once([':', '=']) {
-            Some((s, p)) => (s.trim(), p.trim()),
-            None => match item.split_once(char::is_whitespace) {
-                Some((s, p)) => (s.trim(), p.trim()),
-                None => return Err(ReadbackError::BadItem(item.to_owned())),
-            },
-        };
-        let square = variant
-            .parse_square(sq)
-            .ok_or_else(|| ReadbackError::BadSquare(sq.to_owned()))?;
-        let piece = parse_piece(piece).ok_or_else(|| ReadbackError::BadPiece(piece.to_owned()))?;
-        match squares.iter().find(|(s, _)| *s == square) {
-            Some((_, p)) if *p != piece => {
-                return Err(ReadbackError::Conflict(variant.square_name(square)))
-            }
-            Some(_) => {}
-            None => squares.push((square, piece)),
-        }
-    }
+    let squares =
+        generic::read_items(t, |s| variant.parse_square(s), parse_piece).map_err(|e| match e {
+            ItemError::BadItem(s) => ReadbackError::BadItem(s),
+            ItemError::BadSquare(s) => ReadbackError::BadSquare(s),
+            ItemError::BadPiece(s) => ReadbackError::BadPiece(s),
+            ItemError::Conflict(s) => ReadbackError::Conflict(variant.square_name(s)),
+        })?;
     Ok(Readback {
         squares,
         complete: false,

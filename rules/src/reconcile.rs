@@ -652,3 +652,47 @@ pub(crate) fn compare_squares<S: Copy + Ord, P: Copy + PartialEq>(
     out.sort_by_key(|c| c.square);
     out
 }
+
+/// Why one item of a read-back cannot be used.
+pub(crate) enum ItemError<S> {
+    /// Not `square:piece`.
+    BadItem(String),
+    /// Not a square of this board.
+    BadSquare(String),
+    /// Not a piece.
+    BadPiece(String),
+    /// The square is given twice with different contents.
+    Conflict(S),
+}
+
+/// Reads `square:piece` items (also `square=piece`, `square piece`)
+/// separated by commas, semicolons or new lines, each square once: what a
+/// player reads back from a board (001 ch. VIII 3.1.1; 002 E.7).
+pub(crate) fn read_items<S: Copy + PartialEq, P: PartialEq>(
+    text: &str,
+    square: impl Fn(&str) -> Option<S>,
+    piece: impl Fn(&str) -> Option<Option<P>>,
+) -> Result<Vec<(S, Option<P>)>, ItemError<S>> {
+    let mut squares: Vec<(S, Option<P>)> = Vec::new();
+    for item in text
+        .split([',', ';', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        let (sq, what) = match item.split_once([':', '=']) {
+            Some((s, p)) => (s.trim(), p.trim()),
+            None => match item.split_once(char::is_whitespace) {
+                Some((s, p)) => (s.trim(), p.trim()),
+                None => return Err(ItemError::BadItem(item.to_owned())),
+            },
+        };
+        let at = square(sq).ok_or_else(|| ItemError::BadSquare(sq.to_owned()))?;
+        let on = piece(what).ok_or_else(|| ItemError::BadPiece(what.to_owned()))?;
+        match squares.iter().find(|(s, _)| *s == at) {
+            Some((_, p)) if *p != on => return Err(ItemError::Conflict(at)),
+            Some(_) => {}
+            None => squares.push((at, on)),
+        }
+    }
+    Ok(squares)
+}

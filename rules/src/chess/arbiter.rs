@@ -42,7 +42,7 @@ use shakmaty::{Board, Chess, Color as ShColor, Piece, Position, Role, Square};
 use super::error::ChessError;
 use super::game::{ChessGame, ChessOptions};
 use super::mv::ChessMove;
-use crate::reconcile::{self as generic, Classify, RecordedGame};
+use crate::reconcile::{self as generic, Classify, ItemError, RecordedGame};
 
 pub use crate::arbiter::{Finding, Side};
 
@@ -413,33 +413,17 @@ pub fn parse_chess_readback(text: &str) -> Result<ChessReadback, ChessReadbackEr
             complete: true,
         });
     }
-    let mut squares: Vec<(Square, Option<Piece>)> = Vec::new();
-    for item in t
-        .split([',', ';', '\n'])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        let (sq, piece) = match item.split_once([':', '=']) {
-            Some((s, p)) => (s.trim(), p.trim()),
-            None => match item.split_once(char::is_whitespace) {
-                Some((s, p)) => (s.trim(), p.trim()),
-                None => return Err(ChessReadbackError::BadItem(item.to_owned())),
-            },
-        };
-        let square: Square = sq
-            .to_ascii_lowercase()
-            .parse()
-            .map_err(|_| ChessReadbackError::BadSquare(sq.to_owned()))?;
-        let piece = parse_chess_piece(piece)
-            .ok_or_else(|| ChessReadbackError::BadPiece(piece.to_owned()))?;
-        match squares.iter().find(|(s, _)| *s == square) {
-            Some((_, p)) if *p != piece => {
-                return Err(ChessReadbackError::Conflict(square.to_string()))
-            }
-            Some(_) => {}
-            None => squares.push((square, piece)),
-        }
-    }
+    let squares = generic::read_items(
+        t,
+        |s| s.to_ascii_lowercase().parse::<Square>().ok(),
+        parse_chess_piece,
+    )
+    .map_err(|e| match e {
+        ItemError::BadItem(s) => ChessReadbackError::BadItem(s),
+        ItemError::BadSquare(s) => ChessReadbackError::BadSquare(s),
+        ItemError::BadPiece(s) => ChessReadbackError::BadPiece(s),
+        ItemError::Conflict(s) => ChessReadbackError::Conflict(s.to_string()),
+    })?;
     Ok(ChessReadback {
         squares,
         complete: false,
