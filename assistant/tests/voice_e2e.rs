@@ -3,343 +3,30 @@
 //! phrasebook, a microphone that is ALSA reading a named pipe through cpal
 //! (as `speech/tests/listen_mic.rs` does), and espeak-ng's recordings of
 //! "삼십삼 이십구" (33-29) and "네" (yes) written into it in real time, in
-//! whole blocks of what cpal reads at a time ([`MIC_BLOCK`]).
+//! whole blocks of what cpal reads at a time (`MIC_BLOCK`).
 //!
+//! The microphone, the loudspeaker and the daemon are `support/voice.rs`'s.
 //! The daemon gets its own ALSA configuration through `ALSA_CONFIG_PATH` in
 //! its environment only. The tests run one at a time (each loads the model).
 //! Without the model they fail with a message, unless `TANDEM_SKIP_REAL=1`.
 #![cfg(feature = "vosk")]
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-use tandem::client::Client;
-use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path, mic_blocks, MIC_BLOCK};
-use tandem_speech::listen::{read_wav_16k, SAMPLE_RATE};
+use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
 
-const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
+mod support;
 
-/// One test at a time: each daemon loads a 250 MB model, and the mute test
-/// depends on timing.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-fn wav(name: &str) -> Vec<i16> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../speech/tests/data")
-        .join(name);
-    read_wav_16k(&p).unwrap()
-}
-
-/// One [`MIC_BLOCK`]: 100 ms.
-const BLOCK_TIME: Duration = Duration::from_millis((MIC_BLOCK as u64 * 1000) / SAMPLE_RATE as u64);
-
-/// The microphone: a named pipe ALSA captures from (16 kHz mono S16_LE), fed
-/// one block of [`MIC_BLOCK`] frames every 100 ms (the pace of a sound card;
-/// a smaller write would be padded with stale audio by ALSA's file plugin):
-/// silence, or the next block of a queued utterance; and nothing at all on
-/// demand (a microphone that hangs or is pulled out: the capture stream
-/// stops delivering audio).
-struct Mic {
-    queue: Arc<Mutex<VecDeque<Vec<u8>>>>,
-    connected: Arc<AtomicBool>,
-    stop: Arc<AtomicBool>,
-}
-
-impl Mic {
-    fn start(fifo: PathBuf) -> Mic {
-        let queue: Arc<Mutex<VecDeque<Vec<u8>>>> = Arc::default();
-        let connected = Arc::new(AtomicBool::new(true));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (q, c, s) = (queue.clone(), connected.clone(), stop.clone());
-        // Not joined: it may wait in open() for a reader that never comes.
-        std::thread::spawn(move || {
-            let silence = vec![0u8; MIC_BLOCK * 2];
-            while !s.load(Ordering::SeqCst) {
-                let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&fifo) else {
-                    return;
-                };
-                let mut next = Instant::now();
-                while !s.load(Ordering::SeqCst) {
-                    if !c.load(Ordering::SeqCst) {
-                        // Unplugged: the pipe stays open and silent (closing it
-                        // would make ALSA's file plugin repeat its buffer).
-                        std::thread::sleep(BLOCK_TIME);
-                        next = Instant::now();
-                        continue;
-                    }
-                    let chunk = q.lock().unwrap().pop_front();
-                    let r = match &chunk {
-                        Some(u) => f.write_all(u),
-                        None => f.write_all(&silence),
-                    };
-                    if r.is_err() {
-                        break; // the reader went away (a device probe): reopen
-                    }
-                    next += BLOCK_TIME;
-                    std::thread::sleep(next.saturating_duration_since(Instant::now()));
-                }
-            }
-        });
-        Mic {
-            queue,
-            connected,
-            stop,
-        }
-    }
-
-    /// Queues `audio`; it is said from the next block on, in real time:
-    /// returns how long that takes.
-    fn say(&self, audio: &[i16]) -> Duration {
-        let blocks = mic_blocks(audio);
-        let n = blocks.len() as u32;
-        self.queue.lock().unwrap().extend(blocks);
-        BLOCK_TIME * n
-    }
-
-    fn unplug(&self) {
-        self.connected.store(false, Ordering::SeqCst);
-    }
-
-    fn plug(&self) {
-        self.connected.store(true, Ordering::SeqCst);
-    }
-}
-
-impl Drop for Mic {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-    }
-}
-
-/// The loudspeaker: reads what ALSA plays (espeak-ng's 22 050 Hz mono
-/// S16_LE) from a named pipe at the pace a sound card would, so speech takes
-/// as long as it would in the room. Records when sound was playing.
-struct Speaker {
-    playing: Arc<Mutex<Vec<(Instant, Instant)>>>,
-}
-
-impl Speaker {
-    fn start(fifo: PathBuf) -> Speaker {
-        let playing: Arc<Mutex<Vec<(Instant, Instant)>>> = Arc::default();
-        let p = playing.clone();
-        std::thread::spawn(move || loop {
-            // Each utterance is one espeak-ng process opening the device.
-            let Ok(mut f) = std::fs::File::open(&fifo) else {
-                return;
-            };
-            let start = Instant::now();
-            let mut buf = [0u8; 882]; // 20 ms
-            let mut next = start;
-            loop {
-                match f.read(&mut buf) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                next += Duration::from_millis(20);
-                std::thread::sleep(next.saturating_duration_since(Instant::now()));
-            }
-            p.lock().unwrap().push((start, Instant::now()));
-        });
-        Speaker { playing }
-    }
-}
-
-struct Table {
-    dir: tempfile::TempDir,
-    mic: Mic,
-    conf: PathBuf,
-    spk_fifo: PathBuf,
-}
-
-fn mkfifo(p: &Path) {
-    let st = Command::new("mkfifo").arg(p).status().expect("mkfifo runs");
-    assert!(st.success());
-}
-
-impl Table {
-    fn new() -> Table {
-        let dir = tempfile::tempdir().unwrap();
-        let mic_fifo = dir.path().join("mic.fifo");
-        let spk_fifo = dir.path().join("speaker.fifo");
-        mkfifo(&mic_fifo);
-        mkfifo(&spk_fifo);
-        let conf = dir.path().join("asound.conf");
-        std::fs::write(
-            &conf,
-            format!(
-                "pcm.testmic_file {{ type file; slave.pcm \"null\"; file \"/dev/null\"; format \"raw\"\n\
-                 infile \"{}\" }}\n\
-                 pcm.testmic {{ type plug; slave {{ pcm \"testmic_file\"; format S16_LE; rate 16000; channels 1 }} }}\n\
-                 pcm.testspk {{ type file; slave.pcm \"null\"; file \"{}\"; format \"raw\" }}\n\
-                 pcm.!default {{ type asym; playback.pcm \"testspk\"; capture.pcm \"testmic\" }}\n",
-                mic_fifo.display(),
-                spk_fifo.display()
-            ),
-        )
-        .unwrap();
-        Table {
-            mic: Mic::start(mic_fifo),
-            dir,
-            conf,
-            spk_fifo,
-        }
-    }
-
-    fn play(&self, model: &Path, extra: &[&str]) -> Daemon {
-        let socket = self.dir.path().join("tandem.sock");
-        let journal = self.dir.path().join("game.jsonl");
-        let mut cmd = Command::new(TANDEM);
-        cmd.args(["play", "--headless", "--braille", "none"])
-            .arg("--socket")
-            .arg(&socket)
-            .arg("--journal")
-            .arg(&journal)
-            .arg("--voice-model")
-            .arg(model)
-            .arg("--phrasebook")
-            .arg(korean_phrasebook_path())
-            .args(["--confirm", "always"])
-            .args(extra)
-            .env(
-                "ALSA_CONFIG_PATH",
-                format!("/usr/share/alsa/alsa.conf:{}", self.conf.display()),
-            )
-            .env("XDG_CONFIG_HOME", self.dir.path().join("noconfig"))
-            .env("TANDEM_LOG", "tandem=info")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        if !extra.contains(&"--speech") {
-            cmd.args(["--speech", "text"]);
-        }
-        let mut child = cmd.spawn().expect("start tandem play");
-        let stdout: Arc<Mutex<Vec<String>>> = Arc::default();
-        {
-            let out = child.stdout.take().unwrap();
-            let lines = stdout.clone();
-            std::thread::spawn(move || {
-                for l in BufReader::new(out).lines().map_while(Result::ok) {
-                    lines.lock().unwrap().push(l);
-                }
-            });
-        }
-        let d = Daemon {
-            child,
-            socket,
-            journal,
-            stdout,
-        };
-        d.wait_for("the control socket", Duration::from_secs(20), || {
-            Client::connect(&d.socket).is_ok()
-        });
-        d
-    }
-}
-
-struct Daemon {
-    child: Child,
-    socket: PathBuf,
-    journal: PathBuf,
-    stdout: Arc<Mutex<Vec<String>>>,
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Daemon {
-    fn wait_for(&self, what: &str, limit: Duration, mut ok: impl FnMut() -> bool) {
-        let t0 = Instant::now();
-        while !ok() {
-            assert!(
-                t0.elapsed() < limit,
-                "waited {limit:?} for {what}\njournal:\n{}\nstdout:\n{}",
-                std::fs::read_to_string(&self.journal).unwrap_or_default(),
-                self.stdout.lock().unwrap().join("\n")
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// The journal's events.
-    fn events(&self) -> Vec<Value> {
-        std::fs::read_to_string(&self.journal)
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .map(|v| v["event"].clone())
-            .collect()
-    }
-
-    fn events_of(&self, ty: &str) -> Vec<Value> {
-        self.events()
-            .into_iter()
-            .filter(|e| e["type"] == ty)
-            .collect()
-    }
-
-    fn said(&self) -> Vec<String> {
-        self.events_of("announced")
-            .iter()
-            .map(|e| e["text"].as_str().unwrap_or_default().to_owned())
-            .collect()
-    }
-
-    /// Waits until the model is loaded and the microphone open.
-    fn wait_listening(&self) {
-        self.wait_for(
-            "the microphone to open (model loaded)",
-            Duration::from_secs(90),
-            || self.events_of("microphone").iter().any(|e| e["ok"] == true),
-        );
-        // The first frames, so an utterance is not cut by the opening.
-        std::thread::sleep(Duration::from_millis(500));
-    }
-
-    fn ctl(&self, args: &[&str]) -> (bool, String) {
-        let out = Command::new(TANDEM)
-            .arg("ctl")
-            .arg("--socket")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tandem ctl runs");
-        (
-            out.status.success(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-        )
-    }
-
-    fn state(&self) -> Value {
-        let (ok, out) = self.ctl(&["state"]);
-        assert!(ok, "tandem ctl state failed: {out}");
-        serde_json::from_str(&out).unwrap()
-    }
-
-    fn type_line(&mut self, line: &str) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-    }
-}
+use support::voice::{serial, wav, Room, Speaker, BLOCK_TIME};
+use support::TANDEM;
 
 #[test]
 fn a_spoken_move_is_read_back_and_played_on_yes() {
     let Some(model) = korean_model() else { return };
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let t = Table::new();
-    let d = t.play(&model, &[]);
+    let _serial = serial();
+    let t = Room::with_devices();
+    let d = t.play(&model, &korean_phrasebook_path(), &[]);
     d.wait_listening();
 
     t.mic.say(&wav("ko-33-29.wav"));
@@ -350,11 +37,7 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
             .iter()
             .any(|e| e["decision"] == "read-back")
             && d.said().iter().any(|s| s.contains("맞습니까"))
-            && d.stdout
-                .lock()
-                .unwrap()
-                .iter()
-                .any(|l| l.contains("맞습니까"))
+            && d.stdout().iter().any(|l| l.contains("맞습니까"))
     });
     let heard = d.events_of("heard");
     let h = heard.last().unwrap();
@@ -370,11 +53,7 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
         "no read-back said: {said:?}"
     );
     assert!(
-        d.stdout
-            .lock()
-            .unwrap()
-            .iter()
-            .any(|l| l.contains("맞습니까")),
+        d.stdout().iter().any(|l| l.contains("맞습니까")),
         "the read-back was not spoken (text speech on stdout)"
     );
     assert_eq!(d.state()["ply"], 0, "nothing is played before yes");
@@ -426,27 +105,16 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
         d.said()
     );
     // The journal is intact with the new events in it.
-    let v = Command::new(TANDEM)
-        .args(["journal", "verify"])
-        .arg(&d.journal)
-        .output()
-        .unwrap();
-    assert!(
-        v.status.success(),
-        "journal verify: {}",
-        String::from_utf8_lossy(&v.stderr)
-    );
+    d.verify_journal();
 }
 
 #[test]
 fn while_tandem_speaks_through_real_espeak_paced_by_a_test_speaker_nothing_is_heard() {
     let Some(model) = korean_model() else { return };
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let t = Table::new();
+    let _serial = serial();
+    let t = Room::with_devices();
     let speaker = Speaker::start(t.spk_fifo.clone());
-    let d = t.play(&model, &["--speech", "espeak"]);
+    let d = t.play(&model, &korean_phrasebook_path(), &["--speech", "espeak"]);
     d.wait_listening();
     // Let the start announcement ("백 차례") finish playing.
     std::thread::sleep(Duration::from_secs(3));
@@ -496,11 +164,9 @@ fn while_tandem_speaks_through_real_espeak_paced_by_a_test_speaker_nothing_is_he
 #[test]
 fn a_vanished_microphone_is_announced_typed_moves_go_on_and_its_return_is_told() {
     let Some(model) = korean_model() else { return };
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let t = Table::new();
-    let mut d = t.play(&model, &[]);
+    let _serial = serial();
+    let t = Room::with_devices();
+    let mut d = t.play(&model, &korean_phrasebook_path(), &[]);
     d.wait_listening();
 
     t.mic.unplug();
@@ -548,11 +214,13 @@ fn a_vanished_microphone_is_announced_typed_moves_go_on_and_its_return_is_told()
 #[test]
 fn a_missing_microphone_device_is_announced_and_typed_moves_work() {
     let Some(model) = korean_model() else { return };
-    let _serial = SERIAL
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let t = Table::new();
-    let mut d = t.play(&model, &["--mic", "no-such-microphone"]);
+    let _serial = serial();
+    let t = Room::with_devices();
+    let mut d = t.play(
+        &model,
+        &korean_phrasebook_path(),
+        &["--mic", "no-such-microphone"],
+    );
     // The microphone line and the announcement's line are written one after
     // the other: wait for both.
     d.wait_for("the missing microphone", Duration::from_secs(90), || {

@@ -24,6 +24,8 @@ use tandem_rules::{Game, Variant};
 use tandem_speech::testing::{skip_real, PrivateSpeechd};
 
 pub mod session;
+#[cfg(feature = "vosk")]
+pub mod voice;
 
 /// The `tandem` binary under test.
 pub const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");

@@ -1,0 +1,356 @@
+//! The real `tandem play --headless` with voice input (cargo feature
+//! `vosk`): the Korean Vosk model (the one model a package ships here) and a
+//! Korean test phrasebook, a microphone that is ALSA reading a named pipe
+//! through cpal (as `speech/tests/listen_mic.rs` does) fed recordings in
+//! real time, in whole blocks of what cpal reads at a time ([`MIC_BLOCK`]),
+//! and a loudspeaker that is a named pipe ALSA plays into.
+//!
+//! The daemon gets its own ALSA configuration through `ALSA_CONFIG_PATH` in
+//! its environment only. The tests run one at a time ([`serial`]: each
+//! loads the model).
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tandem_speech::listen::fixture::{mic_blocks, MIC_BLOCK};
+use tandem_speech::listen::{read_wav_16k, SAMPLE_RATE};
+
+use super::{ctl, verify_ok, Daemon, Play};
+
+/// One test at a time: each daemon loads a 250 MB model, and the mute test
+/// depends on timing.
+pub fn serial() -> MutexGuard<'static, ()> {
+    static SERIAL: Mutex<()> = Mutex::new(());
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// A file of `speech/tests/data`.
+pub fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../speech/tests/data")
+        .join(name)
+}
+
+/// A recording of `speech/tests/data`, at 16 kHz.
+pub fn wav(name: &str) -> Vec<i16> {
+    read_wav_16k(&data(name)).unwrap()
+}
+
+/// espeak-ng's Korean for `text`, at 16 kHz (written to `dir/NAME.wav`).
+pub fn espeak(dir: &Path, name: &str, text: &str) -> Vec<i16> {
+    let out = dir.join(format!("{name}.wav"));
+    let st = Command::new("espeak-ng")
+        .args(["-v", "ko", "-w"])
+        .arg(&out)
+        .arg(text)
+        .status()
+        .expect("espeak-ng must be installed (apt-get install espeak-ng) for the voice tests");
+    assert!(st.success(), "espeak-ng failed for {text:?}");
+    read_wav_16k(&out).unwrap()
+}
+
+/// One [`MIC_BLOCK`]: 100 ms.
+pub const BLOCK_TIME: Duration =
+    Duration::from_millis((MIC_BLOCK as u64 * 1000) / SAMPLE_RATE as u64);
+
+/// The microphone: a named pipe ALSA captures from (16 kHz mono S16_LE), fed
+/// one block of [`MIC_BLOCK`] frames every 100 ms (the pace of a sound card;
+/// a smaller write would be padded with stale audio by ALSA's file plugin):
+/// silence, or the next block of a queued utterance; and nothing at all on
+/// demand (a microphone that hangs or is pulled out: the capture stream
+/// stops delivering audio).
+pub struct Mic {
+    queue: Arc<Mutex<VecDeque<Vec<u8>>>>,
+    connected: Arc<AtomicBool>,
+    stop: Arc<AtomicBool>,
+}
+
+impl Mic {
+    /// Feeds the pipe `fifo` from a thread of its own.
+    pub fn start(fifo: PathBuf) -> Mic {
+        let queue: Arc<Mutex<VecDeque<Vec<u8>>>> = Arc::default();
+        let connected = Arc::new(AtomicBool::new(true));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (q, c, s) = (queue.clone(), connected.clone(), stop.clone());
+        // Not joined: it may wait in open() for a reader that never comes.
+        std::thread::spawn(move || {
+            let silence = vec![0u8; MIC_BLOCK * 2];
+            while !s.load(Ordering::SeqCst) {
+                let Ok(mut f) = std::fs::OpenOptions::new().write(true).open(&fifo) else {
+                    return;
+                };
+                let mut next = Instant::now();
+                while !s.load(Ordering::SeqCst) {
+                    if !c.load(Ordering::SeqCst) {
+                        // Unplugged: the pipe stays open and silent (closing it
+                        // would make ALSA's file plugin repeat its buffer).
+                        std::thread::sleep(BLOCK_TIME);
+                        next = Instant::now();
+                        continue;
+                    }
+                    let chunk = q.lock().unwrap().pop_front();
+                    let r = match &chunk {
+                        Some(u) => f.write_all(u),
+                        None => f.write_all(&silence),
+                    };
+                    if r.is_err() {
+                        break; // the reader went away (a device probe): reopen
+                    }
+                    next += BLOCK_TIME;
+                    std::thread::sleep(next.saturating_duration_since(Instant::now()));
+                }
+            }
+        });
+        Mic {
+            queue,
+            connected,
+            stop,
+        }
+    }
+
+    /// Queues `audio`; it is said from the next block on, in real time:
+    /// returns how long that takes.
+    pub fn say(&self, audio: &[i16]) -> Duration {
+        let blocks = mic_blocks(audio);
+        let n = blocks.len() as u32;
+        self.queue.lock().unwrap().extend(blocks);
+        BLOCK_TIME * n
+    }
+
+    /// The microphone stops delivering audio.
+    pub fn unplug(&self) {
+        self.connected.store(false, Ordering::SeqCst);
+    }
+
+    /// It delivers audio again.
+    pub fn plug(&self) {
+        self.connected.store(true, Ordering::SeqCst);
+    }
+}
+
+impl Drop for Mic {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// The loudspeaker: reads what ALSA plays (espeak-ng's 22 050 Hz mono
+/// S16_LE) from a named pipe at the pace a sound card would, so speech takes
+/// as long as it would in the room. Records when sound was playing.
+pub struct Speaker {
+    /// When each utterance played (start, end).
+    pub playing: Arc<Mutex<Vec<(Instant, Instant)>>>,
+}
+
+impl Speaker {
+    /// Reads the pipe `fifo` from a thread of its own.
+    pub fn start(fifo: PathBuf) -> Speaker {
+        let playing: Arc<Mutex<Vec<(Instant, Instant)>>> = Arc::default();
+        let p = playing.clone();
+        std::thread::spawn(move || loop {
+            // Each utterance is one espeak-ng process opening the device.
+            let Ok(mut f) = std::fs::File::open(&fifo) else {
+                return;
+            };
+            let start = Instant::now();
+            let mut buf = [0u8; 882]; // 20 ms
+            let mut next = start;
+            loop {
+                match f.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                next += Duration::from_millis(20);
+                std::thread::sleep(next.saturating_duration_since(Instant::now()));
+            }
+            p.lock().unwrap().push((start, Instant::now()));
+        });
+        Speaker { playing }
+    }
+}
+
+fn mkfifo(p: &Path) {
+    let st = Command::new("mkfifo").arg(p).status().expect("mkfifo runs");
+    assert!(st.success());
+}
+
+/// A private folder with the test microphone and loudspeaker, and the ALSA
+/// configuration that makes them the default devices.
+pub struct Room {
+    /// The folder (socket, journal, pipes, recordings).
+    pub dir: tempfile::TempDir,
+    /// The microphone.
+    pub mic: Mic,
+    conf: PathBuf,
+    /// The loudspeaker's pipe (read it with [`Speaker::start`]).
+    pub spk_fifo: PathBuf,
+}
+
+impl Room {
+    /// The pipes and the ALSA configuration in a new folder.
+    pub fn with_devices() -> Room {
+        let dir = tempfile::tempdir().unwrap();
+        let mic_fifo = dir.path().join("mic.fifo");
+        let spk_fifo = dir.path().join("speaker.fifo");
+        mkfifo(&mic_fifo);
+        mkfifo(&spk_fifo);
+        let conf = dir.path().join("asound.conf");
+        std::fs::write(
+            &conf,
+            format!(
+                "pcm.testmic_file {{ type file; slave.pcm \"null\"; file \"/dev/null\"; format \"raw\"\n\
+                 infile \"{}\" }}\n\
+                 pcm.testmic {{ type plug; slave {{ pcm \"testmic_file\"; format S16_LE; rate 16000; channels 1 }} }}\n\
+                 pcm.testspk {{ type file; slave.pcm \"null\"; file \"{}\"; format \"raw\" }}\n\
+                 pcm.!default {{ type asym; playback.pcm \"testspk\"; capture.pcm \"testmic\" }}\n",
+                mic_fifo.display(),
+                spk_fifo.display()
+            ),
+        )
+        .unwrap();
+        Room {
+            mic: Mic::start(mic_fifo),
+            dir,
+            conf,
+            spk_fifo,
+        }
+    }
+
+    /// `tandem play --headless --braille none --voice-model MODEL
+    /// --phrasebook PHRASEBOOK --confirm always EXTRA…` (`--speech text`
+    /// unless EXTRA says otherwise) listening through the test microphone,
+    /// logging at `info`; waits until its socket answers.
+    pub fn play(&self, model: &Path, phrasebook: &Path, extra: &[&str]) -> VoiceDaemon {
+        let journal = self.dir.path().join("game.jsonl");
+        let mut play = Play::in_dir(self.dir.path())
+            .args(["--braille", "none"])
+            .arg("--journal")
+            .arg(&journal)
+            .arg("--voice-model")
+            .arg(model)
+            .arg("--phrasebook")
+            .arg(phrasebook)
+            .args(["--confirm", "always"])
+            .args(extra)
+            .env(
+                "ALSA_CONFIG_PATH",
+                format!("/usr/share/alsa/alsa.conf:{}", self.conf.display()),
+            )
+            .env("TANDEM_LOG", "tandem=info")
+            .stdout_lines();
+        if !extra.contains(&"--speech") {
+            play = play.args(["--speech", "text"]);
+        }
+        VoiceDaemon {
+            daemon: play.start(),
+            journal,
+            stdout: RefCell::default(),
+        }
+    }
+}
+
+/// A running `tandem play` with voice input ([`Room::play`]), killed when
+/// dropped.
+pub struct VoiceDaemon {
+    daemon: Daemon,
+    /// Its journal.
+    pub journal: PathBuf,
+    stdout: RefCell<Vec<String>>,
+}
+
+impl VoiceDaemon {
+    /// Waits until `ok`; after `limit`, fails showing the journal and stdout.
+    pub fn wait_for(&self, what: &str, limit: Duration, mut ok: impl FnMut() -> bool) {
+        let t0 = Instant::now();
+        while !ok() {
+            assert!(
+                t0.elapsed() < limit,
+                "waited {limit:?} for {what}\njournal:\n{}\nstdout:\n{}",
+                std::fs::read_to_string(&self.journal).unwrap_or_default(),
+                self.stdout().join("\n")
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Every line it wrote to stdout so far.
+    pub fn stdout(&self) -> Vec<String> {
+        let mut lines = self.stdout.borrow_mut();
+        if let Some(rx) = &self.daemon.stdout {
+            lines.extend(rx.try_iter());
+        }
+        lines.clone()
+    }
+
+    /// The journal's events.
+    pub fn events(&self) -> Vec<Value> {
+        std::fs::read_to_string(&self.journal)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .map(|v| v["event"].clone())
+            .collect()
+    }
+
+    /// The journal's events of type `ty`.
+    pub fn events_of(&self, ty: &str) -> Vec<Value> {
+        self.events()
+            .into_iter()
+            .filter(|e| e["type"] == ty)
+            .collect()
+    }
+
+    /// The texts announced, in the journal.
+    pub fn said(&self) -> Vec<String> {
+        self.events_of("announced")
+            .iter()
+            .map(|e| e["text"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+
+    /// Waits until the model is loaded and the microphone open.
+    pub fn wait_listening(&self) {
+        self.wait_for(
+            "the microphone to open (model loaded)",
+            Duration::from_secs(90),
+            || self.events_of("microphone").iter().any(|e| e["ok"] == true),
+        );
+        // The first frames, so an utterance is not cut by the opening.
+        std::thread::sleep(Duration::from_millis(500));
+    }
+
+    /// `tandem ctl ARGS…`: whether it succeeded, and its stdout.
+    pub fn ctl(&self, args: &[&str]) -> (bool, String) {
+        let out = ctl(&self.daemon.socket, args);
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    }
+
+    /// `tandem ctl state`.
+    pub fn state(&self) -> Value {
+        let (ok, out) = self.ctl(&["state"]);
+        assert!(ok, "tandem ctl state failed: {out}");
+        serde_json::from_str(&out).unwrap()
+    }
+
+    /// Types a line on its stdin.
+    pub fn type_line(&mut self, line: &str) {
+        self.daemon.type_line(line);
+    }
+
+    /// `tandem journal verify` passes on its journal.
+    pub fn verify_journal(&self) {
+        verify_ok(&self.journal);
+    }
+}
