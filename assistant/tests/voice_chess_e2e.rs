@@ -16,17 +16,15 @@
 
 use std::time::Duration;
 
-use tandem_speech::listen::fixture::korean_model;
-
 mod support;
 
-use support::voice::{data, espeak, serial, wav, Room};
+use support::voice::{data, espeak, wav, Room};
 
 #[test]
 fn a_spoken_chess_move_is_read_back_and_played_on_yes_an_illegal_one_is_refused() {
-    let Some(model) = korean_model() else { return };
-    let _serial = serial();
-    let t = Room::with_devices();
+    let Some((t, model)) = Room::with_model() else {
+        return;
+    };
     // Said with commas: espeak-ng runs bare syllables together.
     let e2e5 = espeak(t.dir.path(), "e2e5", "오, 이, 오, 오");
     let e2e4 = espeak(t.dir.path(), "e2e4", "오, 이, 오, 사");

@@ -14,18 +14,18 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
+use tandem_speech::listen::fixture::korean_phrasebook_path;
 
 mod support;
 
-use support::voice::{serial, wav, Room, Speaker, BLOCK_TIME};
+use support::voice::{wav, Room, Speaker, BLOCK_TIME};
 use support::TANDEM;
 
 #[test]
 fn a_spoken_move_is_read_back_and_played_on_yes() {
-    let Some(model) = korean_model() else { return };
-    let _serial = serial();
-    let t = Room::with_devices();
+    let Some((t, model)) = Room::with_model() else {
+        return;
+    };
     let d = t.play(&model, &korean_phrasebook_path(), &[]);
     d.wait_listening();
 
@@ -110,9 +110,9 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
 
 #[test]
 fn while_tandem_speaks_through_real_espeak_paced_by_a_test_speaker_nothing_is_heard() {
-    let Some(model) = korean_model() else { return };
-    let _serial = serial();
-    let t = Room::with_devices();
+    let Some((t, model)) = Room::with_model() else {
+        return;
+    };
     let speaker = Speaker::start(t.spk_fifo.clone());
     let d = t.play(&model, &korean_phrasebook_path(), &["--speech", "espeak"]);
     d.wait_listening();
@@ -163,9 +163,9 @@ fn while_tandem_speaks_through_real_espeak_paced_by_a_test_speaker_nothing_is_he
 
 #[test]
 fn a_vanished_microphone_is_announced_typed_moves_go_on_and_its_return_is_told() {
-    let Some(model) = korean_model() else { return };
-    let _serial = serial();
-    let t = Room::with_devices();
+    let Some((t, model)) = Room::with_model() else {
+        return;
+    };
     let mut d = t.play(&model, &korean_phrasebook_path(), &[]);
     d.wait_listening();
 
@@ -213,9 +213,9 @@ fn a_vanished_microphone_is_announced_typed_moves_go_on_and_its_return_is_told()
 
 #[test]
 fn a_missing_microphone_device_is_announced_and_typed_moves_work() {
-    let Some(model) = korean_model() else { return };
-    let _serial = serial();
-    let t = Room::with_devices();
+    let Some((t, model)) = Room::with_model() else {
+        return;
+    };
     let mut d = t.play(
         &model,
         &korean_phrasebook_path(),

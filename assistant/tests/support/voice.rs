@@ -19,14 +19,14 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use tandem_speech::listen::fixture::{mic_blocks, MIC_BLOCK};
+use tandem_speech::listen::fixture::{korean_model, mic_blocks, MIC_BLOCK};
 use tandem_speech::listen::{read_wav_16k, SAMPLE_RATE};
 
 use super::{ctl, verify_ok, Daemon, Play};
 
 /// One test at a time: each daemon loads a 250 MB model, and the mute test
 /// depends on timing.
-pub fn serial() -> MutexGuard<'static, ()> {
+fn serial() -> MutexGuard<'static, ()> {
     static SERIAL: Mutex<()> = Mutex::new(());
     SERIAL
         .lock()
@@ -193,11 +193,22 @@ pub struct Room {
     conf: PathBuf,
     /// The loudspeaker's pipe (read it with [`Speaker::start`]).
     pub spk_fifo: PathBuf,
+    /// The other voice tests wait until this room is dropped (after the
+    /// daemons made in it).
+    _serial: MutexGuard<'static, ()>,
 }
 
 impl Room {
+    /// The Korean Vosk model and a new room, once the other voice tests of
+    /// this binary are done ([`serial`]); `None` without the model when
+    /// `TANDEM_SKIP_REAL=1` (else [`korean_model`] fails saying what is missing).
+    pub fn with_model() -> Option<(Room, PathBuf)> {
+        let model = korean_model()?;
+        Some((Room::with_devices(serial()), model))
+    }
+
     /// The pipes and the ALSA configuration in a new folder.
-    pub fn with_devices() -> Room {
+    fn with_devices(serial: MutexGuard<'static, ()>) -> Room {
         let dir = tempfile::tempdir().unwrap();
         let mic_fifo = dir.path().join("mic.fifo");
         let spk_fifo = dir.path().join("speaker.fifo");
@@ -222,6 +233,7 @@ impl Room {
             dir,
             conf,
             spk_fifo,
+            _serial: serial,
         }
     }
 
