@@ -1390,6 +1390,34 @@ impl Session {
         }
     }
 
+    /// What a board read back says before any difference is named (001 ch.
+    /// VIII 3.1, 002 annex E.4): it matches the record (`matches_now`: said
+    /// so), or a whole board (`complete`) shows an earlier position of the
+    /// record (`matches_at(ply)`) and is only behind: the move to make is
+    /// said. `None`: the boards differ. A few squares read back cannot tell
+    /// an earlier position, so only a whole board is looked up.
+    fn readback_agrees(
+        &mut self,
+        matches_now: bool,
+        complete: bool,
+        plies: usize,
+        matches_at: impl Fn(usize) -> bool,
+    ) -> Option<Reply> {
+        if matches_now {
+            self.say_msg(Priority::Next, Kind::Sync, &Msg::BoardMatches);
+            return Some(self.ok());
+        }
+        if !complete {
+            return None;
+        }
+        let ply = (0..plies).rev().find(|&i| matches_at(i))?;
+        let behind = (plies - ply) as u32;
+        if let Some(u) = self.words.board_behind(&self.table.game, ply, behind) {
+            self.announce(u);
+        }
+        Some(self.ok())
+    }
+
     /// Stops the clock for a mismatch (001 ch. VIII 3.1, 002 annex E.4): the
     /// arbiter corrects the boards.
     fn stop_for_mismatch(&mut self) {
@@ -1426,26 +1454,13 @@ impl Session {
         let current = *g.position();
         let diffs = read.as_ref().map(|r| board_diffs(&current, r));
         if let Some(r) = &read {
-            if diffs.as_ref().is_some_and(Vec::is_empty) {
-                self.say_msg(Priority::Next, Kind::Sync, &Msg::BoardMatches);
-                return self.ok();
-            }
-            // A whole board that shows an earlier position of the record is
-            // only behind (a few squares read back cannot tell that).
-            if let Some(ply) = r
-                .complete
-                .then(|| {
-                    (0..g.ply()).rev().find(|&i| {
-                        g.position_at(i)
-                            .is_some_and(|q| board_diffs(q, r).is_empty())
-                    })
-                })
-                .flatten()
-            {
-                let (before, m) = (*g.position_at(ply).unwrap_or(&current), g.moves()[ply]);
-                let behind = (g.ply() - ply) as u32;
-                self.announce(self.words.draughts.board_behind(behind, &before, &m));
-                return self.ok();
+            let now = diffs.as_ref().is_some_and(Vec::is_empty);
+            let at = |i: usize| {
+                g.position_at(i)
+                    .is_some_and(|q| board_diffs(q, r).is_empty())
+            };
+            if let Some(reply) = self.readback_agrees(now, r.complete, g.ply(), at) {
+                return reply;
             }
         }
         let texts: Vec<String> = diffs
@@ -1502,27 +1517,13 @@ impl Session {
         let current = g.position().clone();
         let diffs = read.as_ref().map(|r| compare_chess_readback(&current, r));
         if let Some(r) = &read {
-            if diffs.as_ref().is_some_and(Vec::is_empty) {
-                self.say_msg(Priority::Next, Kind::Sync, &Msg::BoardMatches);
-                return self.ok();
-            }
-            // A whole board that shows an earlier position of the record is
-            // only behind.
-            if let Some(ply) = r
-                .complete
-                .then(|| {
-                    (0..g.ply()).rev().find(|&i| {
-                        g.position_at(i)
-                            .is_some_and(|q| compare_chess_readback(q, r).is_empty())
-                    })
-                })
-                .flatten()
-            {
-                let behind = (g.ply() - ply) as u32;
-                if let Some(u) = self.words.board_behind(&self.table.game, ply, behind) {
-                    self.announce(u);
-                }
-                return self.ok();
+            let now = diffs.as_ref().is_some_and(Vec::is_empty);
+            let at = |i: usize| {
+                g.position_at(i)
+                    .is_some_and(|q| compare_chess_readback(q, r).is_empty())
+            };
+            if let Some(reply) = self.readback_agrees(now, r.complete, g.ply(), at) {
+                return reply;
             }
         }
         let name = |p: Option<tandem_rules::chess::shakmaty::Piece>| {
