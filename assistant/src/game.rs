@@ -101,10 +101,7 @@ impl AnyPosition {
     pub fn turn(&self) -> Color {
         match self {
             AnyPosition::Draughts(p) => p.turn(),
-            AnyPosition::Chess(p) => match p.turn() {
-                chess::shakmaty::Color::White => Color::White,
-                chess::shakmaty::Color::Black => Color::Black,
-            },
+            AnyPosition::Chess(p) => p.turn().into(),
         }
     }
 
@@ -393,11 +390,7 @@ impl AnyGame {
     #[must_use]
     pub fn flag_outcome(&self, side: Color) -> Outcome {
         if let AnyGame::Chess(g) = self {
-            let opp = match side.other() {
-                Color::White => chess::shakmaty::Color::White,
-                Color::Black => chess::shakmaty::Color::Black,
-            };
-            if g.position().has_insufficient_material(opp) {
+            if g.position().has_insufficient_material(side.other().into()) {
                 return Outcome::Draw {
                     reason: DrawReason::FlagNoMate,
                 };

@@ -11,7 +11,7 @@
 //! assert_eq!(chess.turn(), Color::White);
 //! ```
 
-use tandem_rules::chess::shakmaty::{Chess, Color as ChessColor, Position as _};
+use tandem_rules::chess::shakmaty::{Chess, Position as _};
 use tandem_rules::{Color, Position};
 
 /// A position of either game.
@@ -40,10 +40,7 @@ impl Board {
     pub fn turn(&self) -> Color {
         match self {
             Board::Draughts(p) => p.turn(),
-            Board::Chess(c) => match c.turn() {
-                ChessColor::White => Color::White,
-                ChessColor::Black => Color::Black,
-            },
+            Board::Chess(c) => c.turn().into(),
         }
     }
 }

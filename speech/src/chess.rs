@@ -486,13 +486,6 @@ pub struct ChessAnnouncer {
     style: FileStyle,
 }
 
-fn color_of(c: ShColor) -> Color {
-    match c {
-        ShColor::White => Color::White,
-        ShColor::Black => Color::Black,
-    }
-}
-
 impl ChessAnnouncer {
     /// An announcer speaking files in `style`.
     #[must_use]
@@ -547,7 +540,7 @@ impl ChessAnnouncer {
         };
         s.push(b.sentence(key, &[("piece", piece), ("from", &from), ("to", &to)]));
         if let Some((role, sq)) = m.captured() {
-            let form = match color_of(!before.turn()) {
+            let form = match Color::from(!before.turn()) {
                 Color::White => "white_taken",
                 Color::Black => "black_taken",
             };

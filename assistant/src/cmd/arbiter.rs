@@ -570,10 +570,7 @@ pub fn announcement_stats(j: &Journal) -> AnnouncementStats {
         .and_then(|s| {
             if s.variant.eq_ignore_ascii_case("chess") {
                 let p = tandem_rules::chess::from_fen(&s.fen).ok()?;
-                return Some(match tandem_rules::chess::shakmaty::Position::turn(&p) {
-                    tandem_rules::chess::shakmaty::Color::White => Color::White,
-                    tandem_rules::chess::shakmaty::Color::Black => Color::Black,
-                });
+                return Some(tandem_rules::chess::shakmaty::Position::turn(&p).into());
             }
             let v: Variant = s.variant.parse().ok()?;
             Position::from_fen(v, &s.fen).ok().map(|p| p.turn())

@@ -45,10 +45,23 @@ pub fn pgn_result(outcome: Option<Outcome>) -> &'static str {
     }
 }
 
-pub(crate) fn color(c: ShColor) -> Color {
-    match c {
-        ShColor::White => Color::White,
-        ShColor::Black => Color::Black,
+/// shakmaty's side as the side every game here uses.
+impl From<ShColor> for Color {
+    fn from(c: ShColor) -> Color {
+        match c {
+            ShColor::White => Color::White,
+            ShColor::Black => Color::Black,
+        }
+    }
+}
+
+/// A side as shakmaty's.
+impl From<Color> for ShColor {
+    fn from(c: Color) -> ShColor {
+        match c {
+            Color::White => ShColor::White,
+            Color::Black => ShColor::Black,
+        }
     }
 }
 
@@ -231,7 +244,7 @@ impl ChessGame {
         let pos = self.position();
         if pos.is_checkmate() {
             return Some(Outcome::Win {
-                winner: color(!pos.turn()),
+                winner: Color::from(!pos.turn()),
                 reason: WinReason::Checkmate,
             });
         }
@@ -304,7 +317,7 @@ impl ChessGame {
     /// Moves made by `side` so far.
     #[must_use]
     pub fn moves_made(&self, side: Color) -> u32 {
-        let first = color(self.positions[0].turn());
+        let first = Color::from(self.positions[0].turn());
         let n = self.moves.len() as u32;
         if side == first {
             n.div_ceil(2)
@@ -329,7 +342,7 @@ impl crate::TableGame for ChessGame {
     }
 
     fn side_to_move(&self) -> Color {
-        color(self.position().turn())
+        Color::from(self.position().turn())
     }
 
     fn plies(&self) -> usize {

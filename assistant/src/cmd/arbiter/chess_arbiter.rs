@@ -29,13 +29,6 @@ use super::{
 };
 use crate::journal::Journal;
 
-fn color(c: ShColor) -> Color {
-    match c {
-        ShColor::White => Color::White,
-        ShColor::Black => Color::Black,
-    }
-}
-
 fn announcer(w: Words, files: super::Files) -> ChessAnnouncer {
     let book = if w.pl {
         ChessPhrasebook::polish()
@@ -237,7 +230,7 @@ impl super::ReportGame for ChessGame {
     }
 
     fn turn(pos: &Chess) -> Color {
-        color(pos.turn())
+        Color::from(pos.turn())
     }
 
     /// The start's move number counts.
@@ -271,7 +264,7 @@ impl super::ReportGame for ChessGame {
     fn braille_list(pos: &Chess) -> (Vec<String>, Vec<String>) {
         let braille = ChessRenderer::default().render(
             pos,
-            &StatusInfo::new(color(pos.turn())),
+            &StatusInfo::new(Color::from(pos.turn())),
             View::List,
             Width::DEFAULT,
         );
@@ -357,7 +350,7 @@ fn read_board(text: &str, which: &str) -> anyhow::Result<(Board, Option<Color>)>
             .parse()
             .map_err(|e| anyhow::anyhow!("reading {which} {t:?}: {e}"))?;
         let setup = fen.0;
-        Ok((setup.board, Some(color(setup.turn))))
+        Ok((setup.board, Some(Color::from(setup.turn))))
     } else {
         let board: Board = t
             .parse()
@@ -370,7 +363,7 @@ fn piece_json(p: Option<Piece>) -> Option<String> {
     p.map(|p| {
         format!(
             "{} {}",
-            color(p.color).name(),
+            Color::from(p.color).name(),
             tandem_speech::chess::role_key(p.role)
         )
     })
