@@ -48,7 +48,9 @@ use std::time::{Duration, Instant, SystemTime};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use serde_json::Value;
 use tandem_speech::listen::audio::{rms_db, VadConfig, FRAME};
-use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path, MIC_BLOCK};
+use tandem_speech::listen::fixture::{
+    alsa_pipe_config, korean_model, korean_phrasebook_path, MIC_BLOCK,
+};
 use tandem_speech::listen::{read_wav_16k, SAMPLE_RATE};
 
 const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
@@ -287,19 +289,8 @@ impl Daemon {
         mkfifo(&mic);
         mkfifo(&spk);
         let conf = dir.path().join("asound.conf");
-        std::fs::write(
-            &conf,
-            format!(
-                "pcm.benchmic_file {{ type file; slave.pcm \"null\"; file \"/dev/null\"; format \"raw\"\n\
-                 infile \"{}\" }}\n\
-                 pcm.benchmic {{ type plug; slave {{ pcm \"benchmic_file\"; format S16_LE; rate 16000; channels 1 }} }}\n\
-                 pcm.benchspk {{ type file; slave.pcm \"null\"; file \"{}\"; format \"raw\" }}\n\
-                 pcm.!default {{ type asym; playback.pcm \"benchspk\"; capture.pcm \"benchmic\" }}\n",
-                mic.display(),
-                spk.display()
-            ),
-        )
-        .expect("ALSA configuration written");
+        std::fs::write(&conf, alsa_pipe_config(&mic, Some(&spk)))
+            .expect("ALSA configuration written");
         let mouth = Mouth::start(mic);
         let ear = Ear::start(spk);
         let journal = dir.path().join("game.jsonl");

@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 
 use tandem_rules::{Position, Variant};
 use tandem_speech::listen::audio::{Gate, Mode, MuteSwitch, VadConfig};
-use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path, mic_blocks, MIC_BLOCK};
+use tandem_speech::listen::fixture::{
+    alsa_pipe_config, korean_model, korean_phrasebook_path, mic_blocks, MIC_BLOCK,
+};
 use tandem_speech::listen::mic::{listen_once, Microphone};
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
 use tandem_speech::listen::{read_wav_16k, understand, Grammar, Heard, Lexicon, SAMPLE_RATE};
@@ -68,17 +70,7 @@ fn a_spoken_move_through_alsa_cpal_and_vosk_is_that_move() {
         .expect("mkfifo runs");
     assert!(st.success());
     let conf = dir.path().join("test-asound.conf");
-    std::fs::write(
-        &conf,
-        format!(
-            "pcm.testmic_file {{ type file; slave.pcm \"null\"; file \"/dev/null\"; format \"raw\"\n\
-             infile \"{}\" }}\n\
-             pcm.testmic {{ type plug; slave {{ pcm \"testmic_file\"; format S16_LE; rate 16000; channels 1 }} }}\n\
-             pcm.!default {{ type asym; playback.pcm \"null\"; capture.pcm \"testmic\" }}\n",
-            fifo.display()
-        ),
-    )
-    .unwrap();
+    std::fs::write(&conf, alsa_pipe_config(&fifo, None)).unwrap();
     // SAFETY (edition 2021: safe call): set before any thread reads the
     // environment; this file holds a single test.
     std::env::set_var(

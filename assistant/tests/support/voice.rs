@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use tandem_speech::listen::fixture::{korean_model, mic_blocks, MIC_BLOCK};
+use tandem_speech::listen::fixture::{alsa_pipe_config, korean_model, mic_blocks, MIC_BLOCK};
 use tandem_speech::listen::{read_wav_16k, SAMPLE_RATE};
 
 use super::{ctl, verify_ok, Daemon, Play};
@@ -215,19 +215,7 @@ impl Room {
         mkfifo(&mic_fifo);
         mkfifo(&spk_fifo);
         let conf = dir.path().join("asound.conf");
-        std::fs::write(
-            &conf,
-            format!(
-                "pcm.testmic_file {{ type file; slave.pcm \"null\"; file \"/dev/null\"; format \"raw\"\n\
-                 infile \"{}\" }}\n\
-                 pcm.testmic {{ type plug; slave {{ pcm \"testmic_file\"; format S16_LE; rate 16000; channels 1 }} }}\n\
-                 pcm.testspk {{ type file; slave.pcm \"null\"; file \"{}\"; format \"raw\" }}\n\
-                 pcm.!default {{ type asym; playback.pcm \"testspk\"; capture.pcm \"testmic\" }}\n",
-                mic_fifo.display(),
-                spk_fifo.display()
-            ),
-        )
-        .unwrap();
+        std::fs::write(&conf, alsa_pipe_config(&mic_fifo, Some(&spk_fifo))).unwrap();
         Room {
             mic: Mic::start(mic_fifo),
             dir,

