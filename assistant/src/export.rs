@@ -6,12 +6,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::Context;
-use tandem_rules::pdn::{write_pdn, PdnHeader};
-
-use crate::game::AnyGame;
 use crate::journal::{Event, Journal};
 use crate::session::Table;
+use anyhow::Context;
 
 /// Tags given on the command line (they win over the journal's).
 #[derive(Debug, Clone, Default)]
@@ -59,16 +56,11 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
     tag("Date", date);
     tag("White", names.white.clone().or_else(|| info.white.clone()));
     tag("Black", names.black.clone().or_else(|| info.black.clone()));
-    // PGN has its own form (`5400+30`); tandem's written form where PGN cannot say it.
-    let control = if table.game.is_chess() {
-        tandem_rules::clock::TimeControl::lookup(&info.control)
-            .ok()
-            .and_then(|c| c.pgn())
-            .unwrap_or_else(|| info.control.clone())
-    } else {
-        info.control.clone()
-    };
-    tag("TimeControl", Some(control));
+    // In the record's own form (PGN: `5400+30`).
+    tag(
+        "TimeControl",
+        Some(table.game.record_control(&info.control)),
+    );
     let mut comments = vec![None; table.game.ply()];
     for r in &j.records {
         if let Event::Move {
@@ -89,13 +81,6 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
             }
         }
     }
-    let result = table.game.result_text(table.game.outcome());
-    Ok(match &table.game {
-        AnyGame::Draughts(g) => write_pdn(g, &PdnHeader { tags, comments }, result),
-        // Chess: PGN (002 annex C), the same tags and clock comments.
-        AnyGame::Chess(g) => tandem_rules::chess::pgn::write_pgn(
-            g,
-            &tandem_rules::chess::pgn::PgnHeader { tags, comments },
-        ),
-    })
+    // The game's own record format (PDN; PGN for chess, 002 annex C).
+    Ok(table.game.export(tags, comments))
 }

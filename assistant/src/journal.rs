@@ -167,7 +167,7 @@ pub enum Event {
         /// Who declined.
         side: Color,
     },
-    /// Chess: the player on move claimed a draw (002 art. 9.2, 9.3). A valid
+    /// The player on move claimed a draw (002 art. 9.2, 9.3). A valid
     /// claim is followed by the `result`; an invalid one gives the opponent
     /// `added_ms` more (9.5(b): three minutes) and play goes on.
     DrawClaim {

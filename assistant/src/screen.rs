@@ -7,27 +7,10 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-use tandem_rules::chess::shakmaty::Position as _;
-use tandem_rules::{Color, Position, Role, Variant};
+use tandem_braille::{StatusInfo, Width};
+use tandem_rules::Color;
 
 use crate::session::{Notice, StateView};
-
-fn piece_char(pos: &Position, row: u8, col: u8) -> char {
-    let v = pos.variant();
-    match v.square_at(row, col) {
-        None => ' ',
-        Some(sq) => match pos.piece_at(sq) {
-            None => '.',
-            Some(p) => match (p.color, p.role) {
-                (Color::White, Role::Man) => 'w',
-                (Color::White, Role::King) => 'W',
-                (Color::Black, Role::Man) => 'b',
-                (Color::Black, Role::King) => 'B',
-            },
-        },
-    }
-}
 
 fn clock(ms: u64) -> String {
     tandem_braille::render::format_clock(Some(Duration::from_millis(ms)))
@@ -35,50 +18,12 @@ fn clock(ms: u64) -> String {
 
 /// The board diagram and the braille line (list view, 40 cells) of a state.
 fn board_and_braille(st: &StateView, status: &StatusInfo) -> Result<(String, String), String> {
-    let mut s = String::new();
     let width = Width::new(40).map_err(|e| e.to_string())?;
-    let _ = writeln!(s, "──────────────────────────────────────────");
-    if st.variant == "chess" {
-        let pos = tandem_rules::chess::from_fen(&st.fen).map_err(|e| e.to_string())?;
-        let board = pos.board();
-        for rank in (0..8u32).rev() {
-            let line: String = (0..8u32)
-                .map(|file| {
-                    let sq = tandem_rules::chess::shakmaty::Square::from_coords(
-                        tandem_rules::chess::shakmaty::File::new(file),
-                        tandem_rules::chess::shakmaty::Rank::new(rank),
-                    );
-                    format!("{} ", board.piece_at(sq).map_or('.', |p| p.char()))
-                })
-                .collect();
-            let _ = writeln!(s, "{:>3} │ {line}", rank + 1);
-        }
-        let _ = writeln!(s, "      a b c d e f g h");
-        let braille = tandem_braille::chess::ChessRenderer::default()
-            .render(&pos, status, View::List, width)
-            .first()
-            .map(|l| l.line.cells_string())
-            .unwrap_or_default();
-        return Ok((s, braille));
-    }
-    let variant: Variant = st.variant.parse().unwrap_or(Variant::International);
-    let pos = Position::from_fen(variant, &st.fen).map_err(|e| e.to_string())?;
-    let n = variant.size();
-    for row in 0..n {
-        let line: String = (0..n)
-            .map(|c| format!("{} ", piece_char(&pos, row, c)))
-            .collect();
-        let first = (0..n)
-            .find_map(|c| variant.square_at(row, c))
-            .map_or(0, |q| q.number());
-        let _ = writeln!(s, "{first:>3} │ {line}");
-    }
-    let braille = StandardRenderer::default()
-        .render(&pos, status, View::List, width)
-        .first()
-        .map(|l| l.cells_string())
-        .unwrap_or_default();
-    Ok((s, braille))
+    let (diagram, braille) = crate::game::screen_board(&st.variant, &st.fen, status, width)?;
+    Ok((
+        format!("──────────────────────────────────────────\n{diagram}"),
+        braille,
+    ))
 }
 
 /// The screen for a state, as text.

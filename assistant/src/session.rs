@@ -30,14 +30,12 @@ use tokio::time::Instant;
 
 use tandem_braille::driver::DriverInput;
 use tandem_braille::StatusInfo;
-use tandem_rules::arbiter::{compare_readback, parse_readback, Readback};
 use tandem_rules::clock::{ClockEventKind, GameTime, TimeControl};
-use tandem_rules::{Clock, Color, DrawReason, GameOptions, Outcome, Position, Variant, WinReason};
-use tandem_speech::{
-    AnnounceOptions, Announcer, Kind, Phrasebook, Priority, SquareDiff, Utterance,
-};
+use tandem_rules::{Clock, Color, DrawReason, GameOptions, Outcome, WinReason};
+use tandem_speech::{AnnounceOptions, Announcer, Kind, Phrasebook, Priority, Utterance};
 
-use crate::game::{AnyGame, AnyPosition, GameWords};
+use crate::game::AnyPosition;
+use crate::games::{BoardNotRead, Game};
 
 use crate::journal::{
     Event, HealthChange, Journal, JournalHealth, JournalWriter, Record, Source, StartInfo,
@@ -95,7 +93,7 @@ impl Blind {
 /// What a new game is started with.
 #[derive(Debug, Clone)]
 pub struct GameSetup {
-    /// The start position (draughts or chess).
+    /// The start position (of any game the registry knows, `crate::game`).
     pub start: AnyPosition,
     /// The time control.
     pub control: TimeControl,
@@ -140,7 +138,8 @@ pub enum DrawCmd {
     Accept,
     /// Decline it.
     Decline,
-    /// Chess: claim a draw by repetition or fifty moves (002 art. 9.2, 9.3).
+    /// Claim a draw by repetition or fifty moves, where the game has such
+    /// claims (002 art. 9.2, 9.3).
     Claim,
 }
 
@@ -296,9 +295,9 @@ pub struct BoardView {
 /// The session's state as the `state` command reports it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StateView {
-    /// `international` or `sixty-four`.
+    /// The game's name (`--variant`).
     pub variant: String,
-    /// The position (PDN FEN).
+    /// The position text (PDN FEN, FEN).
     pub fen: String,
     /// Plies played.
     pub ply: u32,
@@ -323,6 +322,10 @@ pub struct StateView {
     /// Whether the journal file holds every line (a full or read-only disk:
     /// the game goes on in memory and in a fallback copy).
     pub journal_health: JournalHealth,
+    /// Fields only the game at the table has (`Game::state_extra`), at the
+    /// top level of the JSON object beside the others.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
 /// Both clocks.
@@ -471,8 +474,8 @@ impl SessionHandle {
 pub struct Table {
     /// The start info (journal line 1).
     pub info: StartInfo,
-    /// The game.
-    pub game: AnyGame,
+    /// The game, behind the one game interface.
+    pub game: Box<dyn Game>,
     /// The clock.
     pub clock: Clock,
     /// The ply each side's board shows.
@@ -502,7 +505,7 @@ impl Table {
     /// # Errors
     /// The start info names an unknown variant, a bad FEN or time control.
     pub fn new(info: StartInfo) -> anyhow::Result<Table> {
-        let game = AnyGame::new(&info.variant, &info.fen, info.options)?;
+        let game = crate::game::from_journal(&info.variant, &info.fen, info.options, &info.lang)?;
         let control = TimeControl::lookup(&info.control).map_err(|e| anyhow::anyhow!("{e}"))?;
         let mut clock = Clock::new(control)
             .with_warnings(info.warnings_s.iter().map(|s| Duration::from_secs(*s)));
@@ -716,6 +719,7 @@ impl Table {
                 ok: true,
                 ..JournalHealth::default()
             },
+            extra: self.game.state_extra(),
         }
     }
 
@@ -755,7 +759,8 @@ pub fn start_info(setup: &GameSetup) -> StartInfo {
 pub struct Session {
     table: Table,
     journal: JournalWriter,
-    words: GameWords,
+    /// The words every game shares (the turn, the clock, warnings, refusals).
+    words: Announcer,
     msgs: Messages,
     blind: Blind,
     out: Outputs,
@@ -796,7 +801,7 @@ impl Session {
             .map_err(|e| anyhow::anyhow!("cannot create the journal {}: {e}", journal.display()))?;
         writer.append(0, Event::Start(info))?;
         let mut s = Session::with(table, writer, 0, out);
-        s.announce(s.words.draughts.turn(s.table.game.turn()));
+        s.announce(s.words.turn(s.table.game.turn()));
         s.refresh();
         Ok(s)
     }
@@ -836,11 +841,11 @@ impl Session {
         }
         let g = &s.table.game;
         let made = g.moves_made(Color::White).max(g.moves_made(Color::Black));
-        s.announce(s.words.draughts.resumed(made, g.turn()));
+        s.announce(s.words.resumed(made, g.turn()));
         if s.table.result.is_none() {
-            s.announce(s.words.draughts.clock_stopped());
+            s.announce(s.words.clock_stopped());
         } else if let Some(o) = s.table.game.outcome() {
-            s.announce(s.words.game_over(&s.table.game, &o));
+            s.announce(s.table.game.game_over(&o));
         }
         s.refresh();
         Ok(s)
@@ -855,10 +860,7 @@ impl Session {
             _ => Blind::White,
         };
         Session {
-            words: GameWords::new(
-                Announcer::new(book.clone(), AnnounceOptions::default()),
-                &table.info.lang,
-            ),
+            words: Announcer::new(book.clone(), AnnounceOptions::default()),
             msgs: Messages::new(book),
             blind,
             table,
@@ -876,19 +878,20 @@ impl Session {
     /// Speaks with this phrasebook from now on (`--phrasebook`: the same
     /// words tandem listens for).
     pub fn set_phrasebook(&mut self, book: Phrasebook) {
-        self.words.draughts = Announcer::new(book.clone(), AnnounceOptions::default());
+        self.words = Announcer::new(book.clone(), AnnounceOptions::default());
+        self.table.game.set_phrasebook(&book);
         self.msgs = Messages::new(book);
     }
 
-    /// Speaks and listens for chess moves with this chess phrasebook from
-    /// now on (`tandem play --variant chess --phrasebook FILE`).
-    pub fn set_chess_phrasebook(&mut self, book: tandem_speech::chess::ChessPhrasebook) {
-        let style = self.words.chess.style();
-        self.words.chess = tandem_speech::chess::ChessAnnouncer::new(book, style);
+    /// Speaks the game's moves with the game's own phrasebook from now on
+    /// (`tandem play --phrasebook FILE` of a game whose words have their own
+    /// book type). `false`: not a phrasebook of this game.
+    pub fn set_game_phrasebook(&mut self, book: &dyn std::any::Any) -> bool {
+        self.table.game.set_game_phrasebook(book)
     }
 
     /// Connects voice input: the voice thread hears in the current position
-    /// (draughts or chess) and is told every new one.
+    /// and is told every new one.
     pub fn set_voice(&mut self, mut link: crate::voice::VoiceLink) {
         link.position(self.table.game.ply() as u32, self.table.game.position());
         self.voice = Some(link);
@@ -1011,7 +1014,7 @@ impl Session {
             status.black_clock = secs(status.black_clock);
             let update = (self.table.game.position(), status);
             if self.last_braille.as_ref() != Some(&update) {
-                let _ = b.send(braille_update(&update.0, &update.1));
+                let _ = b.send(self.table.game.braille(&update.1));
                 self.last_braille = Some(update);
             }
         }
@@ -1127,11 +1130,11 @@ impl Session {
             }
             match e.kind {
                 ClockEventKind::Warning(left) => {
-                    self.announce(self.words.draughts.low_time(e.side, left));
+                    self.announce(self.words.low_time(e.side, left));
                 }
                 ClockEventKind::Flag => {
                     // 001 ch. VIII 4.1.4: the flag fall is claimed and recorded.
-                    self.announce(self.words.draughts.flag_fall(e.side));
+                    self.announce(self.words.flag_fall(e.side));
                     let o = self.table.game.flag_outcome(e.side);
                     self.finish(o);
                 }
@@ -1150,7 +1153,7 @@ impl Session {
             outcome,
         }) {
             Ok(_) => {
-                let u = self.words.game_over(&self.table.game, &outcome);
+                let u = self.table.game.game_over(&outcome);
                 self.announce(u);
             }
             Err(e) => tracing::error!("journal: {e}"),
@@ -1177,15 +1180,15 @@ impl Session {
             }
             Cmd::Clock => {
                 let r = self.clock_report();
-                self.announce(self.words.draughts.on_clock(&r));
+                self.announce(self.words.on_clock(&r));
                 self.ok()
             }
             Cmd::Position => {
-                self.announce(self.words.describe_position(&self.table.game));
+                self.announce(self.table.game.describe_position());
                 self.ok()
             }
             Cmd::Last => {
-                self.announce(self.words.last_move(&self.table.game));
+                self.announce(self.table.game.last_move());
                 self.ok()
             }
             Cmd::State => Reply {
@@ -1200,7 +1203,7 @@ impl Session {
             Cmd::Resign(side) => {
                 if let Some(o) = self.table.game.outcome() {
                     let _ = o;
-                    let u = self.words.draughts.game_over_refusal();
+                    let u = self.words.game_over_refusal();
                     return self.refuse(source, "resign", "the game is over".into(), u);
                 }
                 let side = side.unwrap_or_else(|| self.table.game.turn());
@@ -1224,7 +1227,7 @@ impl Session {
                 self.ok()
             }
             Cmd::Help => {
-                self.announce(self.words.help(&self.table.game));
+                self.announce(self.table.game.help());
                 self.ok()
             }
             Cmd::ClockSet(side, secs) => self.clock_set(side, secs, source),
@@ -1262,11 +1265,11 @@ impl Session {
     fn tell_missing(&mut self, side: Color) {
         let behind = self.table.behind(side);
         if behind == 0 {
-            self.announce(self.words.boards_in_sync(&self.table.game));
+            self.announce(self.table.game.boards_in_sync());
             return;
         }
         let at = self.table.boards[idx(side)] as usize;
-        if let Some(u) = self.words.board_behind(&self.table.game, at, behind) {
+        if let Some(u) = self.table.game.board_behind(at, behind) {
             self.announce(u);
         }
     }
@@ -1290,7 +1293,7 @@ impl Session {
 
     fn play(&mut self, text: &str, source: Source) -> Reply {
         if let Some(o) = self.table.game.outcome() {
-            let u = self.words.draughts.game_over_refusal();
+            let u = self.words.game_over_refusal();
             return self.refuse(
                 source,
                 text,
@@ -1301,7 +1304,7 @@ impl Session {
         if self.table.clock.is_paused() {
             return self.refuse_msg(source, text, &Msg::ClockStoppedRefusal);
         }
-        let prepared = match self.table.game.prepare(text, &self.words) {
+        let prepared = match self.table.game.prepare(text) {
             Ok(p) => p,
             Err(r) => return self.refuse(source, text, r.reason, r.say),
         };
@@ -1321,7 +1324,7 @@ impl Session {
                     source,
                     text,
                     format!("clock: {e}"),
-                    self.words.draughts.not_understood(),
+                    self.words.not_understood(),
                 )
             }
         };
@@ -1350,13 +1353,13 @@ impl Session {
                 side: e.side,
                 at_ms: e.at.as_millis(),
             });
-            self.announce(self.words.draughts.flag_fall(e.side));
+            self.announce(self.words.flag_fall(e.side));
             self.finish(self.table.game.flag_outcome(e.side));
         }
         self.refresh();
         if let Some(o) = self.table.game.outcome() {
             self.finish(o);
-        } else if let Some(u) = self.words.after_move(&self.table.game) {
+        } else if let Some(u) = self.table.game.after_move() {
             self.announce(u);
         }
         self.ok()
@@ -1375,7 +1378,7 @@ impl Session {
             );
         }
         if self.table.behind(Color::White) == 0 && self.table.behind(Color::Black) == 0 {
-            self.announce(self.words.boards_in_sync(&self.table.game));
+            self.announce(self.table.game.boards_in_sync());
         } else {
             let other = side.other();
             self.tell_missing(other);
@@ -1383,39 +1386,48 @@ impl Session {
         self.ok()
     }
 
+    /// The boards differ (001 ch. VIII 3.1, 002 annex E.4): what a board
+    /// read back shows (a position text, or squares one by one) is compared
+    /// with the record by the game. It matches the record (said so), or a
+    /// whole board shows an earlier position of the record and is only
+    /// behind (the move to make is said); else the difference is journaled,
+    /// the clock stops for the arbiter, and the differing squares are said
+    /// (with no board read back: the record's position, read out). A few
+    /// squares read back cannot tell an earlier position, so only a whole
+    /// board is looked up.
     fn mismatch(&mut self, board: Option<String>, source: Source) -> Reply {
-        match self.table.game.draughts().cloned() {
-            Some(g) => self.mismatch_draughts(&g, board, source),
-            None => self.mismatch_chess(board, source),
-        }
-    }
-
-    /// What a board read back says before any difference is named (001 ch.
-    /// VIII 3.1, 002 annex E.4): it matches the record (`matches_now`: said
-    /// so), or a whole board (`complete`) shows an earlier position of the
-    /// record (`matches_at(ply)`) and is only behind: the move to make is
-    /// said. `None`: the boards differ. A few squares read back cannot tell
-    /// an earlier position, so only a whole board is looked up.
-    fn readback_agrees(
-        &mut self,
-        matches_now: bool,
-        complete: bool,
-        plies: usize,
-        matches_at: impl Fn(usize) -> bool,
-    ) -> Option<Reply> {
-        if matches_now {
+        let check = match self.table.game.check_board(board.as_deref()) {
+            Ok(c) => c,
+            Err(BoardNotRead) => {
+                let b = board.unwrap_or_default();
+                return self.refuse_msg(source, &b, &Msg::BoardNotRead(b.clone()));
+            }
+        };
+        if check.matches_now {
             self.say_msg(Priority::Next, Kind::Sync, &Msg::BoardMatches);
-            return Some(self.ok());
+            return self.ok();
         }
-        if !complete {
-            return None;
+        if let Some(ply) = check.shows_ply {
+            let behind = (self.table.game.ply() - ply) as u32;
+            if let Some(u) = self.table.game.board_behind(ply, behind) {
+                self.announce(u);
+            }
+            return self.ok();
         }
-        let ply = (0..plies).rev().find(|&i| matches_at(i))?;
-        let behind = (plies - ply) as u32;
-        if let Some(u) = self.words.board_behind(&self.table.game, ply, behind) {
-            self.announce(u);
+        if let Err(e) = self.record(Event::Mismatch {
+            source,
+            board_fen: check.board_fen,
+            diffs: check.diffs,
+        }) {
+            tracing::error!("journal: {e}");
         }
-        Some(self.ok())
+        self.stop_for_mismatch();
+        self.announce(check.differ);
+        if !check.read_back {
+            // Help to find the difference: the record's position, read out.
+            self.announce(self.table.game.describe_position());
+        }
+        self.ok()
     }
 
     /// Stops the clock for a mismatch (001 ch. VIII 3.1, 002 annex E.4): the
@@ -1428,142 +1440,6 @@ impl Session {
                 tracing::error!("journal: {e}");
             }
         }
-    }
-
-    fn mismatch_draughts(
-        &mut self,
-        g: &tandem_rules::Game,
-        board: Option<String>,
-        source: Source,
-    ) -> Reply {
-        let variant = g.variant();
-        // What the board shows: a whole position (PDN FEN, the side may be
-        // left out) or the squares the blind player reads back one by one
-        // from the tactile board ("28:w, 45:wk, 30:empty"; 001 ch. VIII 3.1).
-        let read = match board
-            .as_deref()
-            .map(|b| read_board(variant, b, g.position().turn()))
-        {
-            Some(Err(())) => {
-                let b = board.unwrap_or_default();
-                return self.refuse_msg(source, &b, &Msg::BoardNotRead(b.clone()));
-            }
-            Some(Ok(r)) => Some(r),
-            None => None,
-        };
-        let current = *g.position();
-        let diffs = read.as_ref().map(|r| board_diffs(&current, r));
-        if let Some(r) = &read {
-            let now = diffs.as_ref().is_some_and(Vec::is_empty);
-            let at = |i: usize| {
-                g.position_at(i)
-                    .is_some_and(|q| board_diffs(q, r).is_empty())
-            };
-            if let Some(reply) = self.readback_agrees(now, r.complete, g.ply(), at) {
-                return reply;
-            }
-        }
-        let texts: Vec<String> = diffs
-            .iter()
-            .flatten()
-            .map(|d| {
-                format!(
-                    "{}: record {}, board {}",
-                    variant.square_name(d.square),
-                    piece_name(d.expected),
-                    piece_name(d.actual)
-                )
-            })
-            .collect();
-        if let Err(e) = self.record(Event::Mismatch {
-            source,
-            board_fen: read
-                .as_ref()
-                .and_then(readback_fen(variant, g.position().turn())),
-            diffs: texts,
-        }) {
-            tracing::error!("journal: {e}");
-        }
-        self.stop_for_mismatch();
-        let u = self
-            .words
-            .draughts
-            .boards_differ(variant, diffs.as_deref().unwrap_or(&[]));
-        self.announce(u);
-        if diffs.is_none() {
-            // Help to find the difference: the record's position, read out.
-            self.announce(self.words.draughts.describe_position(&current));
-        }
-        self.ok()
-    }
-
-    /// A chess board that differs from the record (002 annex E.4, art. 7.5):
-    /// what the blind player reads back, as a FEN or square by square
-    /// (`e4:P, e5:empty`), compared with the record's position.
-    fn mismatch_chess(&mut self, board: Option<String>, source: Source) -> Reply {
-        use tandem_rules::chess::arbiter::{compare_chess_readback, parse_chess_readback};
-        use tandem_rules::chess::shakmaty::Board;
-        let Some(g) = self.table.game.chess().cloned() else {
-            return self.refuse_msg(source, "mismatch", &Msg::UnknownCommand("mismatch".into()));
-        };
-        let read = match board.as_deref().map(parse_chess_readback) {
-            Some(Err(_)) => {
-                let b = board.unwrap_or_default();
-                return self.refuse_msg(source, &b, &Msg::BoardNotRead(b.clone()));
-            }
-            Some(Ok(r)) => Some(r),
-            None => None,
-        };
-        let current = g.position().clone();
-        let diffs = read.as_ref().map(|r| compare_chess_readback(&current, r));
-        if let Some(r) = &read {
-            let now = diffs.as_ref().is_some_and(Vec::is_empty);
-            let at = |i: usize| {
-                g.position_at(i)
-                    .is_some_and(|q| compare_chess_readback(q, r).is_empty())
-            };
-            if let Some(reply) = self.readback_agrees(now, r.complete, g.ply(), at) {
-                return reply;
-            }
-        }
-        let name = |p: Option<tandem_rules::chess::shakmaty::Piece>| {
-            p.map_or_else(
-                || "empty".to_owned(),
-                |p| format!("{} {}", p.color, format!("{:?}", p.role).to_lowercase()),
-            )
-        };
-        let texts: Vec<String> = diffs
-            .iter()
-            .flatten()
-            .map(|d| format!("{}: record {}, board {}", d.square, name(d.a), name(d.b)))
-            .collect();
-        let board_fen = read.as_ref().filter(|r| r.complete).map(|r| {
-            let mut b = Board::empty();
-            for &(sq, p) in &r.squares {
-                if let Some(p) = p {
-                    b.set_piece_at(sq, p);
-                }
-            }
-            b.to_string()
-        });
-        if let Err(e) = self.record(Event::Mismatch {
-            source,
-            board_fen,
-            diffs: texts,
-        }) {
-            tracing::error!("journal: {e}");
-        }
-        self.stop_for_mismatch();
-        let u = self
-            .words
-            .chess
-            .boards_differ(diffs.as_deref().unwrap_or(&[]));
-        self.announce(u);
-        if diffs.is_none() {
-            // Help to find the difference: the record's position, read out.
-            self.announce(self.words.chess.describe_position(&current));
-        }
-        self.ok()
     }
 
     fn clock_set(&mut self, side: Color, secs: u64, source: Source) -> Reply {
@@ -1604,7 +1480,7 @@ impl Session {
             return self.refuse_msg(source, &input, &Msg::JournalFailed);
         }
         self.say_msg(Priority::Next, Kind::Sync, &Msg::TakenBack(plies));
-        self.announce(self.words.draughts.turn(self.table.game.turn()));
+        self.announce(self.words.turn(self.table.game.turn()));
         self.refresh();
         self.ok()
     }
@@ -1624,7 +1500,7 @@ impl Session {
                     .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
             );
         }
-        self.announce(self.words.draughts.clock_stopped());
+        self.announce(self.words.clock_stopped());
         self.ok()
     }
 
@@ -1642,14 +1518,14 @@ impl Session {
             );
         }
         self.say_msg(Priority::Next, Kind::Clock, &Msg::ClockRunning);
-        self.announce(self.words.draughts.turn(self.table.game.turn()));
+        self.announce(self.words.turn(self.table.game.turn()));
         self.ok()
     }
 
     fn draw(&mut self, what: DrawCmd, side: Option<Color>, source: Source) -> Reply {
         let input = format!("draw {what:?}").to_lowercase();
         if self.table.game.outcome().is_some() {
-            let u = self.words.draughts.game_over_refusal();
+            let u = self.words.game_over_refusal();
             return self.refuse(source, &input, "the game is over".into(), u);
         }
         let turn = self.table.game.turn();
@@ -1665,9 +1541,9 @@ impl Session {
                     let n = g.draw_offer_min_moves();
                     return self.refuse_msg(source, &input, &Msg::DrawTooEarly(n));
                 }
-                // Chess has no such bar (002 art. 9.1: only repeated offers
+                // Not in every game (002 art. 9.1: only repeated offers
                 // that annoy, the arbiter's call).
-                if self.table.barred[idx(side)] && !g.is_chess() {
+                if self.table.barred[idx(side)] && g.declined_offer_bars() {
                     return self.refuse_msg(source, &input, &Msg::DrawBarred);
                 }
                 if self.table.draw_offer.is_some() {
@@ -1706,16 +1582,14 @@ impl Session {
         }
     }
 
-    /// Chess: the player on move claims a draw by repetition or fifty moves
-    /// (002 art. 9.2, 9.3). A correct claim ends the game (9.5(a)); an
-    /// incorrect one gives the opponent three minutes and play goes on
-    /// (9.5(b)). Draughts draws come by themselves (001 ch. I 6): nothing
-    /// to claim.
+    /// The player on move claims a draw by repetition or fifty moves (002
+    /// art. 9.2, 9.3). A correct claim ends the game (9.5(a)); an incorrect
+    /// one gives the opponent three minutes and play goes on (9.5(b)). A
+    /// game whose draws come by themselves (001 ch. I 6) refuses the claim.
     fn claim_draw(&mut self, side: Color, source: Source) -> Reply {
         let input = "draw claim";
-        if !self.table.game.is_chess() {
-            let u = self.words.chess.no_claim();
-            return self.refuse(source, input, "draughts draws need no claim".into(), u);
+        if let Err(r) = self.table.game.draw_claims() {
+            return self.refuse(source, input, r.reason, r.say);
         }
         if side != self.table.game.turn() {
             return self.refuse_msg(source, input, &Msg::DrawNotYourTime);
@@ -1737,7 +1611,7 @@ impl Session {
         }
         match reason {
             Some(reason) => self.finish(Outcome::Draw { reason }),
-            None => self.announce(self.words.chess.claim_wrong(added_ms / 60_000)),
+            None => self.announce(self.table.game.claim_wrong(added_ms / 60_000)),
         }
         self.ok()
     }
@@ -1802,14 +1676,14 @@ impl Session {
 /// on exactly as typed input is.
 impl Session {
     fn say_voice(&mut self, m: &crate::voice::VoiceMsg) {
-        let lang = self.words.draughts.phrasebook().language().to_owned();
+        let lang = self.words.phrasebook().language().to_owned();
         self.announce(m.utter(&lang));
     }
 
     fn listen(&mut self, source: Source) -> Reply {
         use crate::voice::VoiceMsg;
         let Some(v) = self.voice.as_mut().filter(|v| v.alive) else {
-            let lang = self.words.draughts.phrasebook().language().to_owned();
+            let lang = self.words.phrasebook().language().to_owned();
             let u = VoiceMsg::VoiceOff.utter(&lang);
             return self.refuse(source, "listen", "voice input is off".into(), u);
         };
@@ -1829,7 +1703,6 @@ impl Session {
         self.said.clear();
         match v {
             VoiceInput::Heard(s) => self.spoken(*s),
-            VoiceInput::HeardChess(s) => self.spoken(*s),
             VoiceInput::Microphone { ok, error } => {
                 if let Err(e) = self.journal.append(
                     self.now().as_millis(),
@@ -1920,7 +1793,7 @@ impl Session {
         }
     }
 
-    /// A spoken command (draughts or chess), run as the typed one.
+    /// A spoken command, run as the typed one.
     fn spoken_command(
         &mut self,
         c: tandem_speech::listen::CommandKind,
@@ -1934,95 +1807,69 @@ impl Session {
             }
             SpokenCmd::Repeat => match self.last_said.clone() {
                 Some(u) => self.announce(u),
-                None => self.announce(self.words.draughts.not_understood()),
+                None => self.announce(self.words.not_understood()),
             },
-            SpokenCmd::Square(sq) => match self.table.game.draughts() {
-                Some(g) => {
-                    let u = self.words.draughts.describe_square(g.position(), sq);
-                    self.announce(u);
-                }
-                // Chess listens for no "square N" (draughts numbers).
-                None => self.announce(self.words.draughts.not_understood()),
+            // Only games with numbered squares listen for "square N".
+            SpokenCmd::Square(sq) => match self.table.game.describe_square(sq) {
+                Some(u) => self.announce(u),
+                None => self.announce(self.words.not_understood()),
             },
             SpokenCmd::NothingToConfirm => self.say_voice(&VoiceMsg::NothingToConfirm),
-            SpokenCmd::Cancelled => self.announce(self.words.draughts.cancelled()),
-            SpokenCmd::NotUnderstood => self.announce(self.words.draughts.not_understood()),
+            SpokenCmd::Cancelled => self.announce(self.words.cancelled()),
+            SpokenCmd::NotUnderstood => self.announce(self.words.not_understood()),
         }
     }
 
-    /// An utterance (draughts or chess), decided on as typed input once what
-    /// was heard is on record.
-    fn spoken<G: crate::voice::VoiceGame>(&mut self, s: crate::voice::Spoken<G>) {
-        use crate::voice::action_name;
-        use tandem_speech::listen::Action;
+    /// An utterance, decided on as typed input once what was heard is on
+    /// record.
+    fn spoken(&mut self, s: crate::voice::HeardInput) {
+        use crate::voice::HeardAct;
+        let (ply, pos) = (self.table.game.ply() as u32, self.table.game.position());
         // An utterance of another game than the one at the table: never acted on.
-        let Some((ply, pos)) = G::at_table(&self.table.game) else {
+        if !s.pos.same_game(&pos) {
             return self.resync_voice();
-        };
-        let is_move = matches!(
-            s.decision.action,
-            Action::Play(_) | Action::ConfirmMove(_) | Action::AskWhich(_)
-        );
+        }
         // Heard in another position (a move came in meanwhile): never acted on.
         let stale = s.ply != ply || s.pos != pos;
-        let decision = self.voice_verdict(stale, is_move, action_name(&s.decision.action));
-        let heard = &s.decision.heard;
-        self.journal_heard(
-            s.ply,
-            G::transcript(heard),
-            G::confidence(heard),
-            G::fields(heard),
-            decision,
-        );
+        let decision = self.voice_verdict(stale, s.is_move, s.action);
+        self.journal_heard(s.ply, &s.transcript, s.confidence, s.fields, decision);
         match decision {
             "stale" => {
-                self.announce(self.words.draughts.not_understood());
+                self.announce(self.words.not_understood());
                 return self.resync_voice();
             }
             "not-your-move" => {
-                self.announce(G::turn(&self.words, &pos));
+                self.announce(self.table.game.to_move());
                 return self.resync_voice();
             }
             "game-over" => {
-                self.announce(self.words.draughts.game_over_refusal());
+                self.announce(self.words.game_over_refusal());
                 return self.resync_voice();
             }
             _ => {}
         }
-        match s.decision.action {
+        match s.act {
             // Played exactly as a typed move: resolved, checked, journaled, announced.
-            Action::Play(m) => {
-                let text = G::move_text(&pos, &m);
+            HeardAct::Play(text) => {
                 let _ = self.handle(Cmd::Move(text), Source::Spoken);
             }
-            Action::Command(c, square) => self.spoken_command(c, square),
+            HeardAct::Command(c, square) => self.spoken_command(c, square),
             // An illegal move is refused with the rules engine's reason, as typed.
-            Action::Refuse { text, error } => {
+            HeardAct::Refuse { text, reason } => {
                 let u = s
                     .reply
-                    .unwrap_or_else(|| G::on_rejected(&self.words, &pos, &text, &error));
-                let _ = self.refuse(Source::Spoken, &text, error.to_string(), u);
+                    .unwrap_or_else(|| match self.table.game.prepare(&text) {
+                        Err(r) => r.say,
+                        Ok(_) => self.words.not_understood(),
+                    });
+                let _ = self.refuse(Source::Spoken, &text, reason, u);
             }
             // Read-backs, "which capture?" ("which knight?"), "cancelled", "say again".
-            _ => match s.reply {
+            HeardAct::Reply => match s.reply {
                 Some(u) => self.announce(u),
-                None => self.announce(self.words.draughts.not_understood()),
+                None => self.announce(self.words.not_understood()),
             },
         }
-    }
-}
-
-/// What the braille driver shows for a position.
-fn braille_update(pos: &AnyPosition, status: &StatusInfo) -> DriverInput {
-    match pos {
-        AnyPosition::Draughts(p) => DriverInput::Update {
-            position: *p,
-            status: status.clone(),
-        },
-        AnyPosition::Chess(p) => DriverInput::Board {
-            board: tandem_braille::Board::Chess((**p).clone()),
-            status: status.clone(),
-        },
     }
 }
 
@@ -2031,54 +1878,4 @@ fn kind_name(k: Kind) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default()
-}
-
-fn piece_name(p: Option<tandem_rules::Piece>) -> &'static str {
-    p.map_or("empty", tandem_rules::Piece::name)
-}
-
-/// Reads what a board shows: a PDN FEN (`W:W31,32:B1,2`), with or without
-/// the side to move (then `turn`), or squares read back one by one
-/// (`28:w, 45:wk, 30:empty`, see [`tandem_rules::arbiter::parse_readback`]).
-fn read_board(variant: Variant, text: &str, turn: Color) -> Result<Readback, ()> {
-    let t = text.trim();
-    let prefix = if turn == Color::White { "W:" } else { "B:" };
-    let whole = Position::from_fen(variant, t)
-        .or_else(|_| Position::from_fen(variant, &format!("{prefix}{t}")));
-    if let Ok(p) = whole {
-        return Ok(Readback {
-            squares: variant
-                .all_squares()
-                .map(|sq| (sq, p.piece_at(sq)))
-                .collect(),
-            complete: true,
-        });
-    }
-    parse_readback(variant, t).map_err(|_| ())
-}
-
-/// The FEN of a whole board read back (none for a few squares).
-fn readback_fen(variant: Variant, turn: Color) -> impl Fn(&Readback) -> Option<String> {
-    move |r| {
-        r.complete.then(|| {
-            let mut p = Position::empty(variant, turn);
-            for &(sq, piece) in &r.squares {
-                p.set(sq, piece);
-            }
-            p.to_fen()
-        })
-    }
-}
-
-/// Squares whose contents differ between the record and what a board shows.
-#[must_use]
-pub fn board_diffs(record: &Position, board: &Readback) -> Vec<SquareDiff> {
-    compare_readback(record, board)
-        .into_iter()
-        .map(|c| SquareDiff {
-            square: c.square,
-            expected: c.a,
-            actual: c.b,
-        })
-        .collect()
 }

@@ -21,7 +21,8 @@
 //! - Chess (`--variant chess`) is listened for the same way: the thread holds
 //!   a `Listener<ChessVoice>` (the chess grammar of the position's legal
 //!   moves and the commands, [`tandem_speech::chess_listen`]) and sends
-//!   [`ChessSpoken`]; the confirmation flow is the same listener's.
+//!   [`ChessSpoken`]; the confirmation flow is the same listener's. Both
+//!   become the same game-neutral [`HeardInput`] for the session.
 //! - Push-to-talk (`--push-to-talk`): the control command `listen` (typed, or
 //!   `tandem ctl listen`) starts an utterance and the next `listen` ends it.
 //!   Without push-to-talk, `listen` turns listening off and on.
@@ -38,8 +39,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use tandem_rules::chess::shakmaty::Chess;
-use tandem_rules::chess::{ChessError, ChessMove};
-use tandem_rules::notation::ResolveError;
+use tandem_rules::chess::ChessMove;
 use tandem_rules::{Color, Move, Position, Square};
 use tandem_speech::chess_listen::{ChessSaid, ChessVoice};
 use tandem_speech::listen::{
@@ -48,7 +48,7 @@ use tandem_speech::listen::{
 use tandem_speech::output::{Caps, SpeechError, SpeechOutput, VoiceParams};
 use tandem_speech::{Announcer, Kind, Priority, Utterance};
 
-use crate::game::{AnyGame, AnyPosition, GameWords};
+use crate::game::AnyPosition;
 use crate::session::{Cmd, DrawCmd};
 
 /// Below this confidence `--confirm low` reads a move back.
@@ -268,8 +268,9 @@ pub enum VoiceCtl {
     Listen(bool),
 }
 
-/// One utterance, decided by the listener, for the session: a draughts one
-/// ([`Spoken`]) or a chess one ([`ChessSpoken`]).
+/// One utterance, decided by the game's listener, as the voice thread has
+/// it: the listener's own types ([`Spoken::input`] makes the session's
+/// game-neutral [`HeardInput`] of it).
 #[derive(Debug, Clone)]
 pub struct Spoken<G: ListenGame = Draughts> {
     /// The ply the listener heard it at.
@@ -286,10 +287,53 @@ pub struct Spoken<G: ListenGame = Draughts> {
 /// One chess utterance, decided by the listener, for the session.
 pub type ChessSpoken = Spoken<ChessVoice>;
 
-/// The per-game half of voice input: what differs between draughts and
-/// chess from the listener's decision to the session's act. The rest (the
+/// What the session acts on for an utterance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HeardAct {
+    /// Play this move, written as it would be typed (`32-28`, `Nf3`).
+    Play(String),
+    /// Run a spoken command.
+    Command(CommandKind, Option<Square>),
+    /// An illegal move: refused with the rules engine's reason.
+    Refuse {
+        /// The move as heard.
+        text: String,
+        /// The rules engine's reason (for the log and the journal).
+        reason: String,
+    },
+    /// Nothing to act on: say the listener's reply (a read-back, "which
+    /// capture?", "cancelled", "say again").
+    Reply,
+}
+
+/// One utterance for the session, in no game's own types: what was heard
+/// (for the journal), in which position, and what to do.
+#[derive(Debug, Clone)]
+pub struct HeardInput {
+    /// The ply the listener heard it at.
+    pub ply: u32,
+    /// The position it was matched against.
+    pub pos: AnyPosition,
+    /// The recognizer's words.
+    pub transcript: String,
+    /// The recognizer's confidence.
+    pub confidence: f64,
+    /// The journal's words for what was heard: (`kind`, `text`).
+    pub fields: (&'static str, String),
+    /// The journal's word for the listener's decision ([`action_name`]).
+    pub action: &'static str,
+    /// Whether the decision is about a move (played, read back, or asked which).
+    pub is_move: bool,
+    /// What to do.
+    pub act: HeardAct,
+    /// What the listener answers itself, in the phrasebook's words.
+    pub reply: Option<Utterance>,
+}
+
+/// The per-game half of voice input: what differs between games from the
+/// listener's decision to the session's [`HeardInput`]. The rest (the
 /// voice thread's loop, the journaling of what was heard, the stale,
-/// not-your-move and game-over checks, the commands) is one code for both.
+/// not-your-move and game-over checks, the commands) is one code for all.
 pub trait VoiceGame: ListenGame<Refusal: std::fmt::Display> + Sized {
     /// The journal's words for what was heard: (`kind`, `text`).
     fn fields(heard: &Self::Heard) -> (&'static str, String);
@@ -303,21 +347,44 @@ pub trait VoiceGame: ListenGame<Refusal: std::fmt::Display> + Sized {
     ) -> Option<Utterance>;
     /// The position for this game's listener; `None` for another game's.
     fn listened_position(pos: AnyPosition) -> Option<Self::Position>;
-    /// The message for the session.
-    fn input(spoken: Spoken<Self>) -> VoiceInput;
-    /// The ply and position of the game at the table, if it is this game.
-    fn at_table(game: &AnyGame) -> Option<(u32, Self::Position)>;
+    /// The listener's position as the registry's.
+    fn any_position(pos: Self::Position) -> AnyPosition;
     /// A move as it would be typed (`32-28`, `Nf3`).
     fn move_text(pos: &Self::Position, m: &Self::Move) -> String;
-    /// "White to move" in `pos`, for a move of the side not to move.
-    fn turn(words: &GameWords, pos: &Self::Position) -> Utterance;
-    /// The refusal of an illegal move, with the rules engine's reason.
-    fn on_rejected(
-        words: &GameWords,
-        pos: &Self::Position,
-        text: &str,
-        error: &Self::Refusal,
-    ) -> Utterance;
+    /// The message for the session.
+    fn input(spoken: Spoken<Self>) -> VoiceInput {
+        let Spoken {
+            ply,
+            pos,
+            decision,
+            reply,
+        } = spoken;
+        let is_move = matches!(
+            decision.action,
+            Action::Play(_) | Action::ConfirmMove(_) | Action::AskWhich(_)
+        );
+        let action = action_name(&decision.action);
+        let act = match decision.action {
+            Action::Play(m) => HeardAct::Play(Self::move_text(&pos, &m)),
+            Action::Command(c, square) => HeardAct::Command(c, square),
+            Action::Refuse { text, error } => HeardAct::Refuse {
+                text,
+                reason: error.to_string(),
+            },
+            _ => HeardAct::Reply,
+        };
+        VoiceInput::Heard(Box::new(HeardInput {
+            ply,
+            transcript: Self::transcript(&decision.heard).to_owned(),
+            confidence: Self::confidence(&decision.heard),
+            fields: Self::fields(&decision.heard),
+            pos: Self::any_position(pos),
+            action,
+            is_move,
+            act,
+            reply,
+        }))
+    }
 }
 
 impl VoiceGame for Draughts {
@@ -336,33 +403,16 @@ impl VoiceGame for Draughts {
     fn listened_position(pos: AnyPosition) -> Option<Position> {
         match pos {
             AnyPosition::Draughts(p) => Some(p),
-            AnyPosition::Chess(_) => None,
+            _ => None,
         }
     }
 
-    fn input(spoken: Spoken) -> VoiceInput {
-        VoiceInput::Heard(Box::new(spoken))
-    }
-
-    fn at_table(game: &AnyGame) -> Option<(u32, Position)> {
-        game.draughts().map(|g| (g.ply() as u32, *g.position()))
+    fn any_position(pos: Position) -> AnyPosition {
+        AnyPosition::Draughts(pos)
     }
 
     fn move_text(pos: &Position, m: &Move) -> String {
         tandem_rules::notation::write_move(pos, m)
-    }
-
-    fn turn(words: &GameWords, pos: &Position) -> Utterance {
-        words.draughts.turn(pos.turn())
-    }
-
-    fn on_rejected(
-        words: &GameWords,
-        pos: &Position,
-        text: &str,
-        error: &ResolveError,
-    ) -> Utterance {
-        words.draughts.on_rejected(pos, text, error)
     }
 }
 
@@ -386,28 +436,16 @@ impl VoiceGame for ChessVoice {
     fn listened_position(pos: AnyPosition) -> Option<Chess> {
         match pos {
             AnyPosition::Chess(p) => Some(*p),
-            AnyPosition::Draughts(_) => None,
+            _ => None,
         }
     }
 
-    fn input(spoken: ChessSpoken) -> VoiceInput {
-        VoiceInput::HeardChess(Box::new(spoken))
-    }
-
-    fn at_table(game: &AnyGame) -> Option<(u32, Chess)> {
-        game.chess().map(|g| (g.ply() as u32, g.position().clone()))
+    fn any_position(pos: Chess) -> AnyPosition {
+        AnyPosition::Chess(Box::new(pos))
     }
 
     fn move_text(pos: &Chess, m: &ChessMove) -> String {
         tandem_rules::chess::san(pos, m)
-    }
-
-    fn turn(words: &GameWords, pos: &Chess) -> Utterance {
-        words.chess.turn(pos)
-    }
-
-    fn on_rejected(words: &GameWords, _pos: &Chess, text: &str, error: &ChessError) -> Utterance {
-        words.chess.on_rejected(text, error)
     }
 }
 
@@ -415,9 +453,7 @@ impl VoiceGame for ChessVoice {
 #[derive(Debug, Clone)]
 pub enum VoiceInput {
     /// An utterance.
-    Heard(Box<Spoken>),
-    /// An utterance in a chess game.
-    HeardChess(Box<ChessSpoken>),
+    Heard(Box<HeardInput>),
     /// The microphone was opened (`ok: true`: at start, or back after a
     /// loss) or stopped (`ok: false`, why).
     Microphone {

@@ -236,7 +236,7 @@ async fn serve(
         Some(b) => b,
         None => Books::load(
             config.phrasebook.as_deref(),
-            session.table().game.is_chess(),
+            session.table().game.kind() == GameKind::Chess,
         )?,
     };
     let book = books.draughts.clone();
@@ -244,7 +244,7 @@ async fn serve(
         session.set_phrasebook(b.clone());
     }
     if let Some(b) = &books.chess {
-        session.set_chess_phrasebook(b.clone());
+        session.set_game_phrasebook(b);
     }
     // tandem must not hear itself: the speech output marks when it speaks.
     let speaking = config
@@ -262,7 +262,7 @@ async fn serve(
                     .unwrap_or_else(tandem_speech::Phrasebook::english)
             });
             let game = &session.table().game;
-            let chess = match game.is_chess() {
+            let chess = match game.kind() == GameKind::Chess {
                 true => Some(books.chess_words(&draughts_book, &lang)?),
                 false => None,
             };

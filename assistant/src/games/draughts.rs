@@ -1,0 +1,372 @@
+//! Draughts at the table (001, 003): international and 64-square, behind
+//! [`Game`]. Rules: `tandem_rules::Game`; words: the speech crate's
+//! [`Announcer`]; braille: the standard renderer; voice: the speech
+//! crate's draughts listener; record: PDN 3.0.
+
+use std::fmt::Write as _;
+
+use tandem_braille::driver::DriverInput;
+use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use tandem_rules::arbiter::{compare_readback, parse_readback, Readback};
+use tandem_rules::pdn::{write_pdn, PdnHeader};
+use tandem_rules::{
+    notation, Color, Game as Rules, GameOptions, Outcome, Position, Role, Square, TableGame,
+    Variant,
+};
+use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
+use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareDiff, Utterance};
+
+use super::{BoardCheck, BoardNotRead, Game, Prepared, Refused};
+use crate::game::{AnyPosition, GameKind};
+
+/// A draughts game with its words.
+#[derive(Debug, Clone)]
+pub struct DraughtsTable {
+    game: Rules,
+    words: Announcer,
+    lang: String,
+}
+
+impl DraughtsTable {
+    /// A game from `start`, spoken in `lang` (`pl`, `en`; English for another).
+    #[must_use]
+    pub fn new(start: Position, options: GameOptions, lang: &str) -> DraughtsTable {
+        let book = Phrasebook::builtin(lang).unwrap_or_else(Phrasebook::english);
+        DraughtsTable {
+            game: Rules::from_position(start, options),
+            words: Announcer::new(book, AnnounceOptions::default()),
+            lang: lang.to_owned(),
+        }
+    }
+
+    /// The rules' game.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.game
+    }
+}
+
+impl Game for DraughtsTable {
+    fn kind(&self) -> GameKind {
+        GameKind::Draughts(self.game.variant())
+    }
+
+    fn clone_box(&self) -> Box<dyn Game> {
+        Box::new(self.clone())
+    }
+
+    fn ply(&self) -> usize {
+        self.game.plies()
+    }
+
+    fn turn(&self) -> Color {
+        self.game.side_to_move()
+    }
+
+    fn position(&self) -> AnyPosition {
+        AnyPosition::Draughts(*self.game.position())
+    }
+
+    fn position_at(&self, ply: usize) -> Option<AnyPosition> {
+        self.game
+            .position_at(ply)
+            .map(|p| AnyPosition::Draughts(*p))
+    }
+
+    fn fen(&self) -> String {
+        self.game.position_text()
+    }
+
+    fn move_texts(&self) -> Vec<String> {
+        self.game.record()
+    }
+
+    fn last_move_text(&self) -> Option<String> {
+        let i = self.ply().checked_sub(1)?;
+        Some(notation::write_move(
+            self.game.position_at(i)?,
+            self.game.moves().get(i)?,
+        ))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.result()
+    }
+
+    fn result_text(&self, outcome: Option<Outcome>) -> &'static str {
+        outcome.map_or("*", |o| o.pdn_result())
+    }
+
+    fn declare(&mut self, outcome: Outcome) {
+        self.game.end(outcome);
+    }
+
+    fn undo(&mut self) {
+        let _ = self.game.take_back();
+    }
+
+    fn moves_made(&self, side: Color) -> u32 {
+        self.game.moves_by(side)
+    }
+
+    fn may_offer_draw(&self, side: Color) -> bool {
+        self.game.draw_offer_allowed(side)
+    }
+
+    fn draw_offer_min_moves(&self) -> u32 {
+        self.game.variant().draw_offer_min_moves()
+    }
+
+    fn declined_offer_bars(&self) -> bool {
+        // 001 ch. II 5.1.
+        true
+    }
+
+    fn play_text(&mut self, text: &str) -> anyhow::Result<()> {
+        self.game
+            .play_text(text)
+            .map(|_| ())
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    }
+
+    fn prepare(&self, text: &str) -> Result<Prepared, Refused> {
+        let before = self.game.position();
+        match notation::resolve(before, text) {
+            Ok(m) => Ok(Prepared {
+                text: notation::write_move(before, &m),
+                announce: self.words.on_move(before, &m),
+            }),
+            Err(e) => Err(Refused {
+                reason: e.to_string(),
+                say: self.words.on_rejected(before, text, &e),
+            }),
+        }
+    }
+
+    fn draw_claims(&self) -> Result<(), Refused> {
+        // Draughts draws come by themselves (001 ch. I 6): nothing to claim.
+        // The words are the table phrasebook's of the claim (chess's book).
+        Err(Refused {
+            reason: "draughts draws need no claim".into(),
+            say: claim_words(&self.lang).no_claim(),
+        })
+    }
+
+    fn claim_wrong(&self, minutes: u64) -> Utterance {
+        claim_words(&self.lang).claim_wrong(minutes)
+    }
+
+    fn set_phrasebook(&mut self, book: &Phrasebook) {
+        self.words = Announcer::new(book.clone(), AnnounceOptions::default());
+    }
+
+    fn describe_position(&self) -> Utterance {
+        self.words.describe_position(self.game.position())
+    }
+
+    fn describe_square(&self, sq: Square) -> Option<Utterance> {
+        Some(self.words.describe_square(self.game.position(), sq))
+    }
+
+    fn last_move(&self) -> Utterance {
+        let g = &self.game;
+        let last = g
+            .plies()
+            .checked_sub(1)
+            .and_then(|i| Some((*g.position_at(i)?, g.moves()[i])));
+        self.words.last_move(last.as_ref().map(|(p, m)| (p, m)))
+    }
+
+    fn board_behind(&self, at: usize, behind: u32) -> Option<Utterance> {
+        let (before, m) = (self.game.position_at(at)?, self.game.moves().get(at)?);
+        Some(self.words.board_behind(behind, before, m))
+    }
+
+    fn boards_in_sync(&self) -> Utterance {
+        self.words.boards_in_sync()
+    }
+
+    fn game_over(&self, outcome: &Outcome) -> Utterance {
+        self.words.game_over(self.game.variant(), outcome)
+    }
+
+    fn help(&self) -> Utterance {
+        self.words.help()
+    }
+
+    fn after_move(&self) -> Option<Utterance> {
+        // 001 ch. I 6.1: a second repetition is warned of.
+        (self.game.repetitions() == 2).then(|| self.words.repetition_warning())
+    }
+
+    fn to_move(&self) -> Utterance {
+        self.words.turn(self.game.position().turn())
+    }
+
+    fn check_board(&self, board: Option<&str>) -> Result<BoardCheck, BoardNotRead> {
+        let g = &self.game;
+        let variant = g.variant();
+        let turn = g.position().turn();
+        // What the board shows: a whole position (PDN FEN, the side may be
+        // left out) or the squares the blind player reads back one by one
+        // from the tactile board ("28:w, 45:wk, 30:empty"; 001 ch. VIII 3.1).
+        let read = board
+            .map(|b| read_board(variant, b, turn))
+            .transpose()
+            .map_err(|()| BoardNotRead)?;
+        let current = *g.position();
+        let diffs = read.as_ref().map(|r| board_diffs(&current, r));
+        let matches_now = diffs.as_ref().is_some_and(Vec::is_empty);
+        let complete = read.as_ref().is_some_and(|r| r.complete);
+        let shows_ply = match &read {
+            Some(r) if complete && !matches_now => (0..g.plies()).rev().find(|&i| {
+                g.position_at(i)
+                    .is_some_and(|q| board_diffs(q, r).is_empty())
+            }),
+            _ => None,
+        };
+        let texts = diffs
+            .iter()
+            .flatten()
+            .map(|d| {
+                format!(
+                    "{}: record {}, board {}",
+                    variant.square_name(d.square),
+                    piece_name(d.expected),
+                    piece_name(d.actual)
+                )
+            })
+            .collect();
+        Ok(BoardCheck {
+            read_back: read.is_some(),
+            matches_now,
+            complete,
+            shows_ply,
+            diffs: texts,
+            board_fen: read.as_ref().and_then(readback_fen(variant, turn)),
+            differ: self
+                .words
+                .boards_differ(variant, diffs.as_deref().unwrap_or(&[])),
+        })
+    }
+
+    fn braille(&self, status: &StatusInfo) -> DriverInput {
+        DriverInput::Update {
+            position: *self.game.position(),
+            status: status.clone(),
+        }
+    }
+
+    fn braille_line(&self, status: &StatusInfo, width: Width) -> String {
+        braille_line(self.game.position(), status, width)
+    }
+
+    fn diagram(&self) -> String {
+        diagram(self.game.position())
+    }
+
+    fn export(&self, tags: Vec<(String, String)>, comments: Vec<Option<String>>) -> String {
+        let result = self.result_text(self.outcome());
+        write_pdn(&self.game, &PdnHeader { tags, comments }, result)
+    }
+}
+
+/// The braille line of the list view (Unicode braille).
+#[must_use]
+pub fn braille_line(pos: &Position, status: &StatusInfo, width: Width) -> String {
+    StandardRenderer::default()
+        .render(pos, status, View::List, width)
+        .first()
+        .map(|l| l.cells_string())
+        .unwrap_or_default()
+}
+
+/// A text diagram, one row a line, each row led by its first square's number.
+#[must_use]
+pub fn diagram(pos: &Position) -> String {
+    let variant = pos.variant();
+    let n = variant.size();
+    let mut s = String::new();
+    for row in 0..n {
+        let line: String = (0..n)
+            .map(|c| format!("{} ", piece_char(pos, row, c)))
+            .collect();
+        let first = (0..n)
+            .find_map(|c| variant.square_at(row, c))
+            .map_or(0, |q| q.number());
+        let _ = writeln!(s, "{first:>3} │ {line}");
+    }
+    s
+}
+
+/// The words of draw claims: the chess phrasebook's (a draughts game is
+/// told that its draws need no claim in them).
+fn claim_words(lang: &str) -> ChessAnnouncer {
+    let book = ChessPhrasebook::builtin(lang).unwrap_or_else(ChessPhrasebook::english);
+    ChessAnnouncer::new(book, FileStyle::Names)
+}
+
+fn piece_char(pos: &Position, row: u8, col: u8) -> char {
+    match pos.variant().square_at(row, col) {
+        None => ' ',
+        Some(sq) => match pos.piece_at(sq) {
+            None => '.',
+            Some(p) => match (p.color, p.role) {
+                (Color::White, Role::Man) => 'w',
+                (Color::White, Role::King) => 'W',
+                (Color::Black, Role::Man) => 'b',
+                (Color::Black, Role::King) => 'B',
+            },
+        },
+    }
+}
+
+fn piece_name(p: Option<tandem_rules::Piece>) -> &'static str {
+    p.map_or("empty", tandem_rules::Piece::name)
+}
+
+/// Reads what a board shows: a PDN FEN (`W:W31,32:B1,2`), with or without
+/// the side to move (then `turn`), or squares read back one by one
+/// (`28:w, 45:wk, 30:empty`, see [`tandem_rules::arbiter::parse_readback`]).
+fn read_board(variant: Variant, text: &str, turn: Color) -> Result<Readback, ()> {
+    let t = text.trim();
+    let prefix = if turn == Color::White { "W:" } else { "B:" };
+    let whole = Position::from_fen(variant, t)
+        .or_else(|_| Position::from_fen(variant, &format!("{prefix}{t}")));
+    if let Ok(p) = whole {
+        return Ok(Readback {
+            squares: variant
+                .all_squares()
+                .map(|sq| (sq, p.piece_at(sq)))
+                .collect(),
+            complete: true,
+        });
+    }
+    parse_readback(variant, t).map_err(|_| ())
+}
+
+/// The FEN of a whole board read back (none for a few squares).
+fn readback_fen(variant: Variant, turn: Color) -> impl Fn(&Readback) -> Option<String> {
+    move |r| {
+        r.complete.then(|| {
+            let mut p = Position::empty(variant, turn);
+            for &(sq, piece) in &r.squares {
+                p.set(sq, piece);
+            }
+            p.to_fen()
+        })
+    }
+}
+
+/// Squares whose contents differ between the record and what a board shows.
+#[must_use]
+pub fn board_diffs(record: &Position, board: &Readback) -> Vec<SquareDiff> {
+    compare_readback(record, board)
+        .into_iter()
+        .map(|c| SquareDiff {
+            square: c.square,
+            expected: c.a,
+            actual: c.b,
+        })
+        .collect()
+}

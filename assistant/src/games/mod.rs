@@ -1,0 +1,288 @@
+//! The one game interface of the table: everything the session, the
+//! journal replay, the screen, the record export and the voice path need
+//! from a game, spoken in text, [`Utterance`]s and braille, so that none of
+//! them names a game.
+//!
+//! A game at the table is a `Box<dyn Game>` (see [`crate::game`], the
+//! registry: the one place that knows which games there are). Each game
+//! brings, in its own module here, its rules (through the rules crate), its
+//! words (the speech crate's announcer of that game), its braille view and
+//! its record format; its voice grammar is the speech crate's listener of
+//! that game ([`crate::voice::VoiceGame`]).
+//!
+//! The session's flow is the same for every game: "decide, journal, apply,
+//! announce". A game decides a move ([`Game::prepare`]) or a game action
+//! beyond moves ([`Game::action`]: backgammon's `roll 3 1`, `double`…),
+//! the session journals it, applies it to the game ([`Game::play_text`],
+//! [`Game::play_action`]), presses the clock if the turn ended, and says the
+//! game's words. See `docs/games.md`.
+
+use tandem_braille::driver::DriverInput;
+use tandem_braille::{StatusInfo, Width};
+use tandem_rules::{Color, DrawReason, Outcome, Square};
+use tandem_speech::{Phrasebook, Utterance};
+
+use crate::game::{AnyPosition, GameKind};
+
+pub mod chess;
+pub mod draughts;
+
+/// A move checked against the rules, ready to journal and announce.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The move in strict notation (`32-28`, SAN `Nf3`): what the journal keeps.
+    pub text: String,
+    /// Its announcement (001 ch. VIII 2.2; 002 annex E.2).
+    pub announce: Utterance,
+}
+
+/// A game action beyond moves, checked against the rules (backgammon: a
+/// roll, a double, a take): journaled as an `action` event, then applied
+/// with [`Game::play_action`].
+#[derive(Debug, Clone)]
+pub struct PreparedAction {
+    /// The action in the game's strict words (`roll 3 1`): what the journal keeps.
+    pub text: String,
+    /// Who acts (a take or a pass is the opponent's).
+    pub side: Color,
+    /// Whether the action ends the turn (presses the clock, like a move).
+    pub press: bool,
+    /// What to say.
+    pub announce: Utterance,
+}
+
+/// A move or an action the rules refuse.
+#[derive(Debug, Clone)]
+pub struct Refused {
+    /// The reason, for the log and the control socket.
+    pub reason: String,
+    /// The reason in the player's words.
+    pub say: Utterance,
+}
+
+/// What a board read back shows, against the record (001 ch. VIII 3.1,
+/// 002 annex E.4).
+#[derive(Debug, Clone)]
+pub struct BoardCheck {
+    /// Whether a board was read back at all (else the record's position is
+    /// read out after the difference is told).
+    pub read_back: bool,
+    /// The board matches the record now.
+    pub matches_now: bool,
+    /// A whole board (not a few squares) was read back.
+    pub complete: bool,
+    /// The latest earlier ply whose position the whole board shows: the
+    /// board is only behind.
+    pub shows_ply: Option<usize>,
+    /// The differing squares, for the journal (`28: record white man, board empty`).
+    pub diffs: Vec<String>,
+    /// The position text of a whole board read back.
+    pub board_fen: Option<String>,
+    /// The differences in the player's words.
+    pub differ: Utterance,
+}
+
+/// A board read back that cannot be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardNotRead;
+
+/// One game at the table: rules, words, views and record together.
+///
+/// Object safe: the session holds a `Box<dyn Game>` made by the registry
+/// ([`crate::game`]). Methods with a default are for what some games do
+/// not have (draw claims, game actions, extra state fields).
+pub trait Game: std::fmt::Debug + Send {
+    // --- identity -------------------------------------------------------
+
+    /// Which game (`--variant`, the journal's `variant`).
+    fn kind(&self) -> GameKind;
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn Game>;
+
+    // --- rules ----------------------------------------------------------
+
+    /// Plies played.
+    fn ply(&self) -> usize;
+    /// The side to move (or to act).
+    fn turn(&self) -> Color;
+    /// The current position.
+    fn position(&self) -> AnyPosition;
+    /// The position after `ply` plies.
+    fn position_at(&self, ply: usize) -> Option<AnyPosition>;
+    /// The position text: PDN FEN, FEN (backgammon: Position ID).
+    fn fen(&self) -> String;
+    /// The moves in strict notation, one a ply.
+    fn move_texts(&self) -> Vec<String>;
+    /// The last move in strict notation (the braille status line).
+    fn last_move_text(&self) -> Option<String>;
+    /// How the game ended, if it did.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The result as the game's record writes it (PDN `2-0`, PGN `1-0`, `*`).
+    fn result_text(&self, outcome: Option<Outcome>) -> &'static str;
+    /// Ends the game (resignation, agreement, time, the arbiter).
+    fn declare(&mut self, outcome: Outcome);
+    /// Takes the last move back.
+    fn undo(&mut self);
+    /// Moves `side` has made (the clock's count, 001 ch. VIII 5.1).
+    fn moves_made(&self, side: Color) -> u32;
+    /// Whether `side` may offer a draw now.
+    fn may_offer_draw(&self, side: Color) -> bool;
+    /// Moves each side must have made before offering a draw.
+    fn draw_offer_min_moves(&self) -> u32;
+    /// Whether a declined draw offer bars the decliner's opponent from
+    /// offering again until the other side offers (001 ch. II 5.1).
+    fn declined_offer_bars(&self) -> bool;
+    /// Plays a move from its strict text (journal replay).
+    ///
+    /// # Errors
+    /// The rules refuse it.
+    fn play_text(&mut self, text: &str) -> anyhow::Result<()>;
+    /// Checks a move typed, spoken or routed in the current position.
+    ///
+    /// # Errors
+    /// The rules refuse it: the reason, worded for the player.
+    fn prepare(&self, text: &str) -> Result<Prepared, Refused>;
+    /// A flag fell for `side`: the outcome (the opponent wins, unless the
+    /// game says otherwise, 002 art. 6.9).
+    fn flag_outcome(&self, side: Color) -> Outcome {
+        Outcome::Win {
+            winner: side.other(),
+            reason: tandem_rules::WinReason::Time,
+        }
+    }
+
+    // --- draw claims (chess) --------------------------------------------
+
+    /// Whether the game has draws to claim; else the refusal.
+    ///
+    /// # Errors
+    /// The game's draws need no claim.
+    fn draw_claims(&self) -> Result<(), Refused>;
+    /// The draw the player on move may claim now.
+    fn claimable_draw(&self) -> Option<DrawReason> {
+        None
+    }
+    /// An incorrect claim: the opponent got `minutes` minutes.
+    fn claim_wrong(&self, minutes: u64) -> Utterance;
+
+    // --- game actions beyond moves (backgammon) -------------------------
+
+    /// Claims a typed or control command that is not a move and not a
+    /// session command (`roll 3 1`, `double`): `None` if the game has no
+    /// such action, else the checked action or its refusal.
+    fn action(&self, _text: &str) -> Option<Result<PreparedAction, Refused>> {
+        None
+    }
+    /// Applies a journaled action.
+    ///
+    /// # Errors
+    /// The game has no such action (a foreign journal).
+    fn play_action(&mut self, text: &str) -> anyhow::Result<()> {
+        anyhow::bail!("this game has no action {text:?}")
+    }
+
+    // --- words ----------------------------------------------------------
+
+    /// Speaks with the table's phrasebook from now on (`--phrasebook`).
+    fn set_phrasebook(&mut self, book: &Phrasebook);
+    /// Speaks with the game's own phrasebook (`--phrasebook` of a game
+    /// whose words have their own book type); `false` if `book` is not one.
+    fn set_game_phrasebook(&mut self, _book: &dyn std::any::Any) -> bool {
+        false
+    }
+    /// The whole position read out.
+    fn describe_position(&self) -> Utterance;
+    /// What stands on a square (spoken "square N"), if the game has numbered squares.
+    fn describe_square(&self, _sq: Square) -> Option<Utterance> {
+        None
+    }
+    /// The last move again.
+    fn last_move(&self) -> Utterance;
+    /// A board that shows ply `at`: `behind` plies behind; the first move to make.
+    fn board_behind(&self, at: usize, behind: u32) -> Option<Utterance>;
+    /// Both boards agree.
+    fn boards_in_sync(&self) -> Utterance;
+    /// How the game ended.
+    fn game_over(&self, outcome: &Outcome) -> Utterance;
+    /// How to play.
+    fn help(&self) -> Utterance;
+    /// What follows a move that did not end the game (a repetition
+    /// warning, a draw that may be claimed).
+    fn after_move(&self) -> Option<Utterance>;
+    /// Whose move it is, in this game's words (a spoken move of the side not to move).
+    fn to_move(&self) -> Utterance;
+
+    // --- boards read back -----------------------------------------------
+
+    /// Compares a board read back (a position text, or squares one by one)
+    /// with the record; `None`: no board given.
+    ///
+    /// # Errors
+    /// The text cannot be read as a board of this game.
+    fn check_board(&self, board: Option<&str>) -> Result<BoardCheck, BoardNotRead>;
+
+    // --- views ----------------------------------------------------------
+
+    /// What the braille driver shows for the current position.
+    fn braille(&self, status: &StatusInfo) -> DriverInput;
+    /// The braille line of the list view (Unicode braille), for the screen.
+    fn braille_line(&self, status: &StatusInfo, width: Width) -> String;
+    /// A text diagram of the position, one row a line.
+    fn diagram(&self) -> String;
+    /// The moves so far as numbered lines (`1. 32-28 19-23`), for a record
+    /// view and a spoken record.
+    fn record_lines(&self) -> Vec<String> {
+        let black_first = self
+            .position_at(0)
+            .is_some_and(|p| p.turn() == Color::Black);
+        numbered(&self.move_texts(), black_first)
+    }
+    /// Fields of `tandem ctl state` only this game has (backgammon:
+    /// `position_id`, `dice`, `cube`…); empty for most.
+    fn state_extra(&self) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::Map::new()
+    }
+
+    // --- records --------------------------------------------------------
+
+    /// The time control as the record's tag writes it.
+    fn record_control(&self, control: &str) -> String {
+        control.to_owned()
+    }
+    /// The game's record (PDN, PGN…) with these tags and a comment a ply.
+    fn export(&self, tags: Vec<(String, String)>, comments: Vec<Option<String>>) -> String;
+}
+
+impl Clone for Box<dyn Game> {
+    fn clone(&self) -> Box<dyn Game> {
+        self.clone_box()
+    }
+}
+
+/// Moves as numbered lines, two plies a line (`1. 32-28 19-23`); a game
+/// that black starts begins `1. ... 19-23`.
+#[must_use]
+pub fn numbered(moves: &[String], black_first: bool) -> Vec<String> {
+    let mut all: Vec<&str> = Vec::with_capacity(moves.len() + 1);
+    if black_first && !moves.is_empty() {
+        all.push("...");
+    }
+    all.extend(moves.iter().map(String::as_str));
+    all.chunks(2)
+        .enumerate()
+        .map(|(i, p)| format!("{}. {}", i + 1, p.join(" ")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_numbered_two_plies_a_line() {
+        let m: Vec<String> = ["32-28", "19-23", "28x19"].map(String::from).to_vec();
+        assert_eq!(numbered(&m, false), ["1. 32-28 19-23", "2. 28x19"]);
+        assert_eq!(numbered(&m, true), ["1. ... 32-28", "2. 19-23 28x19"]);
+        assert!(numbered(&[], true).is_empty());
+    }
+}
