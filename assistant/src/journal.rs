@@ -107,6 +107,28 @@ pub enum Event {
         /// Black's remaining time after the press.
         black_ms: u64,
     },
+    /// A game action beyond moves (backgammon: a roll, a double, a take),
+    /// claimed by the game at the table (`Game::action`) and replayed with
+    /// `Game::play_action`. `press`: it ended the turn and pressed the
+    /// clock, like a move.
+    Action {
+        /// Plies played when it was taken.
+        ply: u32,
+        /// Who acted.
+        side: Color,
+        /// The action in the game's strict words (`roll 3 1`).
+        text: String,
+        /// What was entered.
+        input: String,
+        /// Where it came from.
+        source: Source,
+        /// Whether it pressed the clock.
+        press: bool,
+        /// White's remaining time after it.
+        white_ms: u64,
+        /// Black's remaining time after it.
+        black_ms: u64,
+    },
     /// An announcement was handed to speech (what was said, for the record).
     Announced {
         /// `move`, `clock`, `sync`, … (see `tandem_speech::Kind`).

@@ -35,7 +35,7 @@ use tandem_rules::{Clock, Color, DrawReason, GameOptions, Outcome, WinReason};
 use tandem_speech::{AnnounceOptions, Announcer, Kind, Phrasebook, Priority, Utterance};
 
 use crate::game::AnyPosition;
-use crate::games::{BoardNotRead, Game};
+use crate::games::{BoardNotRead, Game, PreparedAction};
 
 use crate::journal::{
     Event, HealthChange, Journal, JournalHealth, JournalWriter, Record, Source, StartInfo,
@@ -570,6 +570,22 @@ impl Table {
                 self.boards[idx(*side)] = self.game.ply() as u32;
                 if self.draw_offer == Some(side.other()) {
                     self.draw_offer = None;
+                }
+            }
+            Event::Action {
+                text, side, press, ..
+            } => {
+                self.game
+                    .play_action(text)
+                    .map_err(|e| anyhow::anyhow!("action {text}: {e}"))?;
+                if *press {
+                    if self.clock.is_running() {
+                        self.clock
+                            .press(at)
+                            .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
+                    } else {
+                        let _ = self.clock.set_turn(side.other(), at);
+                    }
                 }
             }
             Event::BoardDone { side, ply, .. } => {
@@ -1233,6 +1249,11 @@ impl Session {
             Cmd::ClockSet(side, secs) => self.clock_set(side, secs, source),
             Cmd::Takeback(plies, why) => self.takeback(plies, why, source),
             Cmd::Listen => self.listen(source),
+            // A command word the session does not know may be the game's
+            // own action (backgammon's `roll 3 1`, `double`).
+            Cmd::Unknown(text) if self.table.game.action(&text).is_some() => {
+                self.play(&text, source)
+            }
             Cmd::Unknown(text) => {
                 self.refuse_msg(source, &text, &Msg::UnknownCommand(text.clone()))
             }
@@ -1304,6 +1325,12 @@ impl Session {
         if self.table.clock.is_paused() {
             return self.refuse_msg(source, text, &Msg::ClockStoppedRefusal);
         }
+        if let Some(action) = self.table.game.action(text) {
+            return match action {
+                Ok(a) => self.act(a, text, source),
+                Err(r) => self.refuse(source, text, r.reason, r.say),
+            };
+        }
         let prepared = match self.table.game.prepare(text) {
             Ok(p) => p,
             Err(r) => return self.refuse(source, text, r.reason, r.say),
@@ -1361,6 +1388,59 @@ impl Session {
             self.finish(o);
         } else if let Some(u) = self.table.game.after_move() {
             self.announce(u);
+        }
+        self.ok()
+    }
+
+    /// A game action (decided by the game): journaled, applied, the clock
+    /// pressed if it ends the turn, announced, exactly as a move is.
+    fn act(&mut self, a: PreparedAction, input: &str, source: Source) -> Reply {
+        let t = self.now();
+        let mut probe = self.table.clock.clone();
+        let press = if a.press {
+            match probe.press(t) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    return self.refuse(
+                        source,
+                        input,
+                        format!("clock: {e}"),
+                        self.words.not_understood(),
+                    )
+                }
+            }
+        } else {
+            None
+        };
+        let event = Event::Action {
+            ply: self.table.game.ply() as u32,
+            side: a.side,
+            text: a.text,
+            input: input.to_owned(),
+            source,
+            press: a.press,
+            white_ms: ms(probe.remaining(Color::White, t)),
+            black_ms: ms(probe.remaining(Color::Black, t)),
+        };
+        if let Err(e) = self.record(event) {
+            tracing::error!("journal: {e}");
+            return self.refuse_msg(source, input, &Msg::JournalFailed);
+        }
+        self.announce(a.announce);
+        for e in press
+            .iter()
+            .flat_map(|p| p.events.iter())
+            .filter(|e| matches!(e.kind, ClockEventKind::Flag))
+        {
+            let _ = self.record(Event::Flag {
+                side: e.side,
+                at_ms: e.at.as_millis(),
+            });
+            self.announce(self.words.flag_fall(e.side));
+            self.finish(self.table.game.flag_outcome(e.side));
+        }
+        if let Some(o) = self.table.game.outcome() {
+            self.finish(o);
         }
         self.ok()
     }
@@ -1879,3 +1959,6 @@ fn kind_name(k: Kind) -> String {
         .and_then(|v| v.as_str().map(str::to_owned))
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests;
