@@ -1,0 +1,135 @@
+//! The two boards: which is behind, confirmations, a mismatch read back,
+//! the arbiter's correction (001 ch. VIII 3.1, 002 annex E.4).
+
+use super::*;
+
+impl Session {
+    pub(super) fn behind_side(&self) -> Color {
+        let (w, b) = (
+            self.table.behind(Color::White),
+            self.table.behind(Color::Black),
+        );
+        if w > 0 && b == 0 {
+            Color::White
+        } else if b > 0 && w == 0 {
+            Color::Black
+        } else {
+            self.table.game.turn()
+        }
+    }
+
+    pub(super) fn tell_missing(&mut self, side: Color) {
+        let behind = self.table.behind(side);
+        if behind == 0 {
+            self.announce(self.table.game.boards_in_sync());
+            return;
+        }
+        let at = self.table.boards[idx(side)] as usize;
+        if let Some(u) = self.table.game.board_behind(at, behind) {
+            self.announce(u);
+        }
+    }
+
+    pub(super) fn done(&mut self, side: Option<Color>, source: Source) -> Reply {
+        let side = side.unwrap_or_else(|| self.behind_side());
+        let ply = self.table.game.ply() as u32;
+        if let Err(e) = self.record(Event::BoardDone { side, ply, source }) {
+            return self.refuse(
+                source,
+                "done",
+                format!("journal: {e}"),
+                self.msgs
+                    .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
+            );
+        }
+        if self.table.behind(Color::White) == 0 && self.table.behind(Color::Black) == 0 {
+            self.announce(self.table.game.boards_in_sync());
+        } else {
+            let other = side.other();
+            self.tell_missing(other);
+        }
+        self.ok()
+    }
+
+    /// The boards differ (001 ch. VIII 3.1, 002 annex E.4): what a board
+    /// read back shows (a position text, or squares one by one) is compared
+    /// with the record by the game. It matches the record (said so), or a
+    /// whole board shows an earlier position of the record and is only
+    /// behind (the move to make is said); else the difference is journaled,
+    /// the clock stops for the arbiter, and the differing squares are said
+    /// (with no board read back: the record's position, read out). A few
+    /// squares read back cannot tell an earlier position, so only a whole
+    /// board is looked up.
+    pub(super) fn mismatch(&mut self, board: Option<String>, source: Source) -> Reply {
+        let check = match self.table.game.check_board(board.as_deref()) {
+            Ok(c) => c,
+            Err(BoardNotRead) => {
+                let b = board.unwrap_or_default();
+                return self.refuse_msg(source, &b, &Msg::BoardNotRead(b.clone()));
+            }
+        };
+        if check.matches_now {
+            self.say_msg(Priority::Next, Kind::Sync, &Msg::BoardMatches);
+            return self.ok();
+        }
+        if let Some(ply) = check.shows_ply {
+            let behind = (self.table.game.ply() - ply) as u32;
+            if let Some(u) = self.table.game.board_behind(ply, behind) {
+                self.announce(u);
+            }
+            return self.ok();
+        }
+        if let Err(e) = self.record(Event::Mismatch {
+            source,
+            board_fen: check.board_fen,
+            diffs: check.diffs,
+        }) {
+            tracing::error!("journal: {e}");
+        }
+        self.stop_for_mismatch();
+        self.announce(check.differ);
+        if !check.read_back {
+            // Help to find the difference: the record's position, read out.
+            self.announce(self.table.game.describe_position());
+        }
+        self.ok()
+    }
+
+    /// Stops the clock for a mismatch (001 ch. VIII 3.1, 002 annex E.4): the
+    /// arbiter corrects the boards.
+    pub(super) fn stop_for_mismatch(&mut self) {
+        if self.table.clock.is_running() {
+            if let Err(e) = self.record(Event::Pause {
+                reason: "mismatch".into(),
+            }) {
+                tracing::error!("journal: {e}");
+            }
+        }
+    }
+
+    pub(super) fn takeback(&mut self, plies: u32, reason: String, source: Source) -> Reply {
+        let input = format!("takeback {plies}");
+        if source != Source::Arbiter {
+            return self.refuse_msg(source, &input, &Msg::ArbiterOnly);
+        }
+        let g = &self.table.game;
+        if plies == 0 || plies as usize > g.ply() {
+            let m = Msg::UnknownCommand(format!("{input} ({} plies played)", g.ply()));
+            return self.refuse_msg(source, &input, &m);
+        }
+        let undone: Vec<String> = g.move_texts()[g.ply() - plies as usize..].to_vec();
+        if let Err(e) = self.record(Event::Correction {
+            plies,
+            undone,
+            source,
+            reason,
+        }) {
+            tracing::error!("journal: {e}");
+            return self.refuse_msg(source, &input, &Msg::JournalFailed);
+        }
+        self.say_msg(Priority::Next, Kind::Sync, &Msg::TakenBack(plies));
+        self.announce(self.words.turn(self.table.game.turn()));
+        self.refresh();
+        self.ok()
+    }
+}

@@ -1,0 +1,218 @@
+//! Requests to the session: commands from any input (typed lines, the
+//! control socket, spoken commands, braille keys), what a new game is
+//! started with, and the answer.
+
+use super::*;
+
+/// Which players cannot see the board (001 ch. VIII).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Blind {
+    /// White is blind or visually impaired.
+    #[default]
+    White,
+    /// Black is.
+    Black,
+    /// Both are.
+    Both,
+    /// Neither (tandem as a plain recorder and clock).
+    None,
+}
+
+impl Blind {
+    /// The name used in the journal and the config file.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Blind::White => "white",
+            Blind::Black => "black",
+            Blind::Both => "both",
+            Blind::None => "none",
+        }
+    }
+
+    /// The one blind side, if exactly one.
+    #[must_use]
+    pub fn side(self) -> Option<Color> {
+        match self {
+            Blind::White => Some(Color::White),
+            Blind::Black => Some(Color::Black),
+            _ => None,
+        }
+    }
+}
+
+/// What a new game is started with.
+#[derive(Debug, Clone)]
+pub struct GameSetup {
+    /// The start position (of any game the registry knows, `crate::game`).
+    pub start: AnyPosition,
+    /// The time control.
+    pub control: TimeControl,
+    /// Warning thresholds (default 5 min, 1 min, 10 s).
+    pub warnings: Vec<Duration>,
+    /// Names.
+    pub white: Option<String>,
+    /// Black's name.
+    pub black: Option<String>,
+    /// The event.
+    pub event: Option<String>,
+    /// Who is blind.
+    pub blind: Blind,
+    /// Speech language (`pl`, `en`).
+    pub lang: String,
+    /// Rule options.
+    pub options: GameOptions,
+}
+
+/// What a draw command does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DrawCmd {
+    /// Offer a draw (after one's own move, 001 ch. II 5.1).
+    Offer,
+    /// Accept the opponent's offer.
+    Accept,
+    /// Decline it.
+    Decline,
+    /// Claim a draw by repetition or fifty moves, where the game has such
+    /// claims (002 art. 9.2, 9.3).
+    Claim,
+}
+
+/// A request to the session, from any input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Cmd {
+    /// Play a move (loose text: `32-28`, `32 28`, `3228`, `28x19`).
+    Move(String),
+    /// A board is up to date (`None`: the one that is behind).
+    Done(Option<Color>),
+    /// What a board is missing (`None`: the blind player's, else the one behind).
+    Missing(Option<Color>),
+    /// The clock report (001 ch. VIII 5.1).
+    Clock,
+    /// Read the position.
+    Position,
+    /// The last move again.
+    Last,
+    /// The state as JSON (no speech).
+    State,
+    /// The boards differ; optionally the position one board shows (FEN).
+    Mismatch(Option<String>),
+    /// Stop the clock.
+    Pause,
+    /// Restart the clock.
+    Resume,
+    /// A draw offer or its answer; the side is the one that offers or answers.
+    Draw(DrawCmd, Option<Color>),
+    /// Resignation (`None`: the side to move).
+    Resign(Option<Color>),
+    /// Speak a text.
+    Say(String),
+    /// Help.
+    Help,
+    /// A command not understood (answered with an error, nothing changes).
+    Unknown(String),
+    /// Arbiter: set a side's remaining time, in seconds (001 ch. VIII 3.1.2).
+    /// Refused unless the source is [`Source::Arbiter`].
+    ClockSet(Color, u64),
+    /// Arbiter: take back the last N plies after a mismatch, and why (001 ch.
+    /// VIII 3.1.2). Refused unless the source is [`Source::Arbiter`].
+    Takeback(u32, String),
+    /// Voice input: the push-to-talk key (down, then up), or listening on/off.
+    Listen,
+}
+
+pub(super) fn parse_side(s: &str) -> Option<Color> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "white" | "w" | "białe" | "biale" => Some(Color::White),
+        "black" | "b" | "czarne" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+impl Cmd {
+    /// A line typed on the screen or stdin: a command word (English or
+    /// Polish) or else a move.
+    #[must_use]
+    pub fn parse_line(line: &str) -> Cmd {
+        let line = line.trim();
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let side = || {
+            if rest.is_empty() {
+                Ok(None)
+            } else {
+                parse_side(rest).map(Some).ok_or(())
+            }
+        };
+        match word.to_lowercase().as_str() {
+            "clock" | "zegar" | "czas" if rest.is_empty() => Cmd::Clock,
+            "position" | "pozycja" if rest.is_empty() => Cmd::Position,
+            "last" | "ostatni" if rest.is_empty() => Cmd::Last,
+            "state" if rest.is_empty() => Cmd::State,
+            "help" | "pomoc" if rest.is_empty() => Cmd::Help,
+            "listen" | "słuchaj" | "sluchaj" if rest.is_empty() => Cmd::Listen,
+            "pause" | "stop" | "pauza" if rest.is_empty() => Cmd::Pause,
+            "resume" | "wznów" | "wznow" if rest.is_empty() => Cmd::Resume,
+            "done" | "zrobione" | "gotowe" => {
+                side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Done)
+            }
+            "missing" | "brakuje" => {
+                side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Missing)
+            }
+            "resign" | "poddaję" | "poddaje" => {
+                side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Resign)
+            }
+            "mismatch" | "różnica" | "roznica" => {
+                Cmd::Mismatch((!rest.is_empty()).then(|| rest.to_owned()))
+            }
+            "say" | "powiedz" => Cmd::Say(rest.to_owned()),
+            "draw" | "remis" => {
+                let mut it = rest.split_whitespace();
+                let what = match it.next().map(str::to_lowercase).as_deref() {
+                    Some("offer" | "propozycja") | None => Some(DrawCmd::Offer),
+                    Some("accept" | "przyjmuję" | "tak") => Some(DrawCmd::Accept),
+                    Some("decline" | "odrzucam" | "nie") => Some(DrawCmd::Decline),
+                    Some("claim" | "reklamuję" | "reklamuje" | "reklamacja") => {
+                        Some(DrawCmd::Claim)
+                    }
+                    _ => None,
+                };
+                let side = it.next().map(parse_side);
+                match (what, side) {
+                    (Some(w), None) => Cmd::Draw(w, None),
+                    (Some(w), Some(Some(c))) => Cmd::Draw(w, Some(c)),
+                    _ => Cmd::Unknown(line.into()),
+                }
+            }
+            _ => Cmd::Move(line.to_owned()),
+        }
+    }
+}
+
+/// The answer to a request.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Reply {
+    /// Whether the request was carried out.
+    pub ok: bool,
+    /// Why not (log wording; `said` has what the player heard).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// What tandem said in answer, in order.
+    pub said: Vec<String>,
+    /// The state, for `state` (and after every change, for convenience).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<StateView>,
+}

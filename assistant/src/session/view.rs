@@ -1,0 +1,103 @@
+//! The session's state as `tandem ctl state` and the screen see it, and
+//! the notices subscribers are told.
+
+use super::*;
+
+/// One side's clock in [`StateView`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClockView {
+    /// Remaining time.
+    pub remaining_ms: u64,
+    /// Time used.
+    pub used_ms: u64,
+    /// Moves made.
+    pub moves: u32,
+    /// When the flag fell (game time), if it did.
+    pub flag_ms: Option<u64>,
+}
+
+/// One board's sync state in [`StateView`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardView {
+    /// The ply the board shows.
+    pub ply: u32,
+    /// Moves (plies) it lacks.
+    pub behind: u32,
+}
+
+/// The session's state as the `state` command reports it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StateView {
+    /// The game's name (`--variant`).
+    pub variant: String,
+    /// The position text (PDN FEN, FEN).
+    pub fen: String,
+    /// Plies played.
+    pub ply: u32,
+    /// Side to move.
+    pub turn: Color,
+    /// The moves in strict notation.
+    pub moves: Vec<String>,
+    /// Both clocks.
+    pub clocks: ClocksView,
+    /// Each board's sync state.
+    pub boards: BoardsView,
+    /// PDN result (`2-0`, `0-2`, `1-1`) or `null` while the game goes on.
+    pub result: Option<String>,
+    /// How the game ended.
+    pub outcome: Option<Outcome>,
+    /// A pending draw offer: who made it.
+    pub draw_offer: Option<Color>,
+    /// Game time in milliseconds.
+    pub t_ms: u64,
+    /// The journal file.
+    pub journal: PathBuf,
+    /// Whether the journal file holds every line (a full or read-only disk:
+    /// the game goes on in memory and in a fallback copy).
+    pub journal_health: JournalHealth,
+    /// Fields only the game at the table has (`Game::state_extra`), at the
+    /// top level of the JSON object beside the others.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Both clocks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClocksView {
+    /// White's.
+    pub white: ClockView,
+    /// Black's.
+    pub black: ClockView,
+    /// Whether the clock runs.
+    pub running: bool,
+    /// Whether it was stopped (mismatch, arbiter, resume).
+    pub paused: bool,
+    /// The time control, written form.
+    pub control: String,
+}
+
+/// Both boards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BoardsView {
+    /// White's board.
+    pub white: BoardView,
+    /// Black's board.
+    pub black: BoardView,
+}
+
+/// What subscribers (the screen, `ctl` event streams) are told.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Notice {
+    /// Something was said.
+    Speech {
+        /// `now`, `next`, `normal`.
+        priority: Priority,
+        /// What about.
+        kind: Kind,
+        /// The words.
+        text: String,
+    },
+    /// The state changed (a move, a clock event, a board confirmation…).
+    State(Box<StateView>),
+}
