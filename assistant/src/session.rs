@@ -55,9 +55,6 @@ pub use view::{BoardView, BoardsView, ClockView, ClocksView, Notice, StateView};
 
 use table::{idx, ms};
 
-#[cfg(test)]
-mod tests;
-
 /// How often the running clock is checkpointed in the journal (a `tick`
 /// line a second after the last line): a crash loses at most this much of
 /// the side to move's time.
@@ -291,6 +288,13 @@ impl Session {
             voice: None,
             last_said: None,
         }
+    }
+
+    /// A session over a table already built and a journal already started
+    /// (the tests of the game interface).
+    #[cfg(test)]
+    pub(crate) fn from_table(table: Table, journal: JournalWriter, out: Outputs) -> Session {
+        Session::with(table, journal, 0, out)
     }
 
     /// Speaks with this phrasebook from now on (`--phrasebook`: the same
@@ -652,7 +656,7 @@ impl Session {
             Cmd::Takeback(plies, why) => self.takeback(plies, why, source),
             Cmd::Listen => self.listen(source),
             // A command word the session does not know may be the game's
-            // own action (backgammon's `roll 3 1`, `double`).
+            // own action (a roll of the dice, a cube action: `Game::action`).
             Cmd::Unknown(text) if self.table.game.action(&text).is_some() => {
                 self.play(&text, source)
             }

@@ -24,6 +24,8 @@ use tandem_speech::{Phrasebook, Utterance};
 
 use crate::game::{AnyPosition, GameKind};
 
+#[cfg(test)]
+mod action_tests;
 pub mod chess;
 pub mod draughts;
 

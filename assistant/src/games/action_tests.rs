@@ -11,11 +11,13 @@ use tandem_rules::{Color, GameOptions, Outcome, Position, Variant};
 use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
 use tokio::sync::{broadcast, mpsc};
 
-use super::{start_info, Blind, Cmd, GameSetup, Outputs, Session, Table, DEFAULT_WARNINGS};
 use crate::game::{AnyPosition, GameKind};
 use crate::games::draughts::DraughtsTable;
 use crate::games::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 use crate::journal::{Event, Journal, JournalWriter, Source};
+use crate::session::{
+    start_info, Blind, Cmd, GameSetup, Outputs, Session, Table, DEFAULT_WARNINGS,
+};
 
 /// MOCK: draughts with the actions `ring` (does not end the turn),
 /// `hand-over` (ends it) and `refuse-me` (refused).
@@ -194,7 +196,7 @@ fn session(journal: &Path) -> Session {
         braille: None,
         notices,
     };
-    Session::with(table, w, 0, out)
+    Session::from_table(table, w, out)
 }
 
 fn actions(journal: &Path) -> Vec<(String, bool, Source)> {
