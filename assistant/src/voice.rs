@@ -38,12 +38,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
-use tandem_rules::chess::shakmaty::Chess;
-use tandem_rules::chess::ChessMove;
-use tandem_rules::{Color, Move, Position, Square};
-use tandem_speech::chess_listen::{ChessSaid, ChessVoice};
+use tandem_rules::{Color, Square};
+use tandem_speech::chess_listen::ChessVoice;
 use tandem_speech::listen::{
-    Action, CommandKind, ConfirmPolicy, Decision, Draughts, Heard, ListenGame, Listener,
+    Action, CommandKind, ConfirmPolicy, Decision, Draughts, ListenGame, Listener,
 };
 use tandem_speech::output::{Caps, SpeechError, SpeechOutput, VoiceParams};
 use tandem_speech::{Announcer, Kind, Priority, Utterance};
@@ -387,68 +385,6 @@ pub trait VoiceGame: ListenGame<Refusal: std::fmt::Display> + Sized {
     }
 }
 
-impl VoiceGame for Draughts {
-    fn fields(heard: &Heard) -> (&'static str, String) {
-        heard_fields(heard)
-    }
-
-    fn confidence(heard: &Heard) -> f64 {
-        heard.confidence()
-    }
-
-    fn reply(d: &Decision, l: &Listener, announcer: &Announcer) -> Option<Utterance> {
-        d.reply(l.position(), announcer, l.lexicon())
-    }
-
-    fn listened_position(pos: AnyPosition) -> Option<Position> {
-        match pos {
-            AnyPosition::Draughts(p) => Some(p),
-            _ => None,
-        }
-    }
-
-    fn any_position(pos: Position) -> AnyPosition {
-        AnyPosition::Draughts(pos)
-    }
-
-    fn move_text(pos: &Position, m: &Move) -> String {
-        tandem_rules::notation::write_move(pos, m)
-    }
-}
-
-impl VoiceGame for ChessVoice {
-    fn fields(heard: &ChessSaid) -> (&'static str, String) {
-        heard.fields()
-    }
-
-    fn confidence(heard: &ChessSaid) -> f64 {
-        heard.confidence()
-    }
-
-    fn reply(
-        d: &Decision<ChessVoice>,
-        l: &Listener<ChessVoice>,
-        announcer: &Announcer,
-    ) -> Option<Utterance> {
-        d.reply(l.position(), announcer, l.lexicon())
-    }
-
-    fn listened_position(pos: AnyPosition) -> Option<Chess> {
-        match pos {
-            AnyPosition::Chess(p) => Some(*p),
-            _ => None,
-        }
-    }
-
-    fn any_position(pos: Chess) -> AnyPosition {
-        AnyPosition::Chess(Box::new(pos))
-    }
-
-    fn move_text(pos: &Chess, m: &ChessMove) -> String {
-        tandem_rules::chess::san(pos, m)
-    }
-}
-
 /// The voice thread to the session.
 #[derive(Debug, Clone)]
 pub enum VoiceInput {
@@ -516,29 +452,7 @@ pub fn command_for(
     }
 }
 
-/// The journal's words for what was heard: (`kind`, `text`).
-#[must_use]
-pub fn heard_fields(h: &Heard) -> (&'static str, String) {
-    match h {
-        Heard::Move { notation, .. } => ("move", notation.clone()),
-        Heard::Command {
-            command,
-            square: Some(sq),
-            ..
-        } => ("command", format!("{} {sq}", command.name())),
-        Heard::Command { command, .. } => ("command", command.name().to_owned()),
-        Heard::Ambiguous { candidates, .. } => (
-            "ambiguous",
-            candidates
-                .iter()
-                .map(|c| c.notation.clone())
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
-        Heard::Illegal { text, .. } => ("illegal", text.clone()),
-        _ => ("unknown", String::new()),
-    }
-}
+pub use crate::games::draughts::heard_fields;
 
 /// The journal's word for what the listener decided.
 #[must_use]

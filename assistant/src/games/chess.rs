@@ -10,13 +10,18 @@ use tandem_braille::driver::DriverInput;
 use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::chess::arbiter::{compare_chess_readback, parse_chess_readback};
 use tandem_rules::chess::shakmaty::{Board, Chess, File, Piece, Position as _, Rank};
-use tandem_rules::chess::{self, ChessGame, ChessOptions};
+use tandem_rules::chess::{self, ChessGame, ChessMove, ChessOptions};
 use tandem_rules::{Color, DrawReason, Outcome, TableGame};
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 use tandem_speech::{Phrasebook, Utterance};
 
+use tandem_speech::chess_listen::{ChessSaid, ChessVoice};
+use tandem_speech::listen::{Decision, Listener};
+use tandem_speech::Announcer;
+
 use super::{BoardCheck, BoardNotRead, Game, Prepared, Refused};
 use crate::game::{AnyPosition, GameKind};
+use crate::voice::VoiceGame;
 
 /// A chess game with its words.
 #[derive(Debug, Clone)]
@@ -331,4 +336,39 @@ pub fn diagram(pos: &Chess) -> String {
     }
     let _ = writeln!(s, "      a b c d e f g h");
     s
+}
+
+/// Voice input: the speech crate's chess listener, to the session's
+/// game-neutral input.
+impl VoiceGame for ChessVoice {
+    fn fields(heard: &ChessSaid) -> (&'static str, String) {
+        heard.fields()
+    }
+
+    fn confidence(heard: &ChessSaid) -> f64 {
+        heard.confidence()
+    }
+
+    fn reply(
+        d: &Decision<ChessVoice>,
+        l: &Listener<ChessVoice>,
+        announcer: &Announcer,
+    ) -> Option<Utterance> {
+        d.reply(l.position(), announcer, l.lexicon())
+    }
+
+    fn listened_position(pos: AnyPosition) -> Option<Chess> {
+        match pos {
+            AnyPosition::Chess(p) => Some(*p),
+            _ => None,
+        }
+    }
+
+    fn any_position(pos: Chess) -> AnyPosition {
+        AnyPosition::Chess(Box::new(pos))
+    }
+
+    fn move_text(pos: &Chess, m: &ChessMove) -> String {
+        tandem_rules::chess::san(pos, m)
+    }
 }

@@ -16,8 +16,11 @@ use tandem_rules::{
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareDiff, Utterance};
 
+use tandem_speech::listen::{Decision, Draughts, Heard, Listener};
+
 use super::{BoardCheck, BoardNotRead, Game, Prepared, Refused};
 use crate::game::{AnyPosition, GameKind};
+use crate::voice::VoiceGame;
 
 /// A draughts game with its words.
 #[derive(Debug, Clone)]
@@ -369,4 +372,59 @@ pub fn board_diffs(record: &Position, board: &Readback) -> Vec<SquareDiff> {
             actual: c.b,
         })
         .collect()
+}
+
+/// Voice input: the speech crate's draughts listener, to the session's
+/// game-neutral input.
+impl VoiceGame for Draughts {
+    fn fields(heard: &Heard) -> (&'static str, String) {
+        heard_fields(heard)
+    }
+
+    fn confidence(heard: &Heard) -> f64 {
+        heard.confidence()
+    }
+
+    fn reply(d: &Decision, l: &Listener, announcer: &Announcer) -> Option<Utterance> {
+        d.reply(l.position(), announcer, l.lexicon())
+    }
+
+    fn listened_position(pos: AnyPosition) -> Option<Position> {
+        match pos {
+            AnyPosition::Draughts(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    fn any_position(pos: Position) -> AnyPosition {
+        AnyPosition::Draughts(pos)
+    }
+
+    fn move_text(pos: &Position, m: &tandem_rules::Move) -> String {
+        tandem_rules::notation::write_move(pos, m)
+    }
+}
+
+/// The journal's words for what was heard: (`kind`, `text`).
+#[must_use]
+pub fn heard_fields(h: &Heard) -> (&'static str, String) {
+    match h {
+        Heard::Move { notation, .. } => ("move", notation.clone()),
+        Heard::Command {
+            command,
+            square: Some(sq),
+            ..
+        } => ("command", format!("{} {sq}", command.name())),
+        Heard::Command { command, .. } => ("command", command.name().to_owned()),
+        Heard::Ambiguous { candidates, .. } => (
+            "ambiguous",
+            candidates
+                .iter()
+                .map(|c| c.notation.clone())
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        Heard::Illegal { text, .. } => ("illegal", text.clone()),
+        _ => ("unknown", String::new()),
+    }
 }
