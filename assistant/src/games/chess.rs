@@ -290,7 +290,13 @@ impl Game for ChessTable {
     }
 
     fn diagram(&self) -> String {
-        diagram(self.game.position())
+        let last = self
+            .ply()
+            .checked_sub(1)
+            .and_then(|i| self.game.moves().get(i))
+            .map(|m| vec![m.from, m.to])
+            .unwrap_or_default();
+        diagram_marked(self.game.position(), &last)
     }
 
     fn record_control(&self, control: &str) -> String {
@@ -320,6 +326,12 @@ pub fn braille_line(pos: &Chess, status: &StatusInfo, width: Width) -> String {
 /// A text diagram, rank 8 first, with the files under it.
 #[must_use]
 pub fn diagram(pos: &Chess) -> String {
+    diagram_marked(pos, &[])
+}
+
+/// [`diagram`] with `marked` squares (the last move's) followed by `*`.
+#[must_use]
+pub fn diagram_marked(pos: &Chess, marked: &[tandem_rules::chess::shakmaty::Square]) -> String {
     let board = pos.board();
     let mut s = String::new();
     for rank in (0..8u32).rev() {
@@ -329,7 +341,8 @@ pub fn diagram(pos: &Chess) -> String {
                     File::new(file),
                     Rank::new(rank),
                 );
-                format!("{} ", board.piece_at(sq).map_or('.', |p| p.char()))
+                let mark = if marked.contains(&sq) { '*' } else { ' ' };
+                format!("{}{mark}", board.piece_at(sq).map_or('.', |p| p.char()))
             })
             .collect();
         let _ = writeln!(s, "{:>3} │ {line}", rank + 1);

@@ -265,7 +265,13 @@ impl Game for DraughtsTable {
     }
 
     fn diagram(&self) -> String {
-        diagram(self.game.position())
+        let last = self
+            .ply()
+            .checked_sub(1)
+            .and_then(|i| self.game.moves().get(i))
+            .map(|m| vec![m.from(), m.to()])
+            .unwrap_or_default();
+        diagram_marked(self.game.position(), &last)
     }
 
     fn export(&self, tags: Vec<(String, String)>, comments: Vec<Option<String>>) -> String {
@@ -287,12 +293,27 @@ pub fn braille_line(pos: &Position, status: &StatusInfo, width: Width) -> String
 /// A text diagram, one row a line, each row led by its first square's number.
 #[must_use]
 pub fn diagram(pos: &Position) -> String {
+    diagram_marked(pos, &[])
+}
+
+/// [`diagram`] with `marked` squares (the last move's) followed by `*`.
+#[must_use]
+pub fn diagram_marked(pos: &Position, marked: &[Square]) -> String {
     let variant = pos.variant();
     let n = variant.size();
     let mut s = String::new();
     for row in 0..n {
         let line: String = (0..n)
-            .map(|c| format!("{} ", piece_char(pos, row, c)))
+            .map(|c| {
+                let mark = variant
+                    .square_at(row, c)
+                    .is_some_and(|sq| marked.contains(&sq));
+                format!(
+                    "{}{}",
+                    piece_char(pos, row, c),
+                    if mark { '*' } else { ' ' }
+                )
+            })
             .collect();
         let first = (0..n)
             .find_map(|c| variant.square_at(row, c))

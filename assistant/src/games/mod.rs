@@ -287,4 +287,31 @@ mod tests {
         assert_eq!(numbered(&m, true), ["1. ... 32-28", "2. 19-23 28x19"]);
         assert!(numbered(&[], true).is_empty());
     }
+
+    fn game(kind: GameKind) -> Box<dyn Game> {
+        let start = kind.position(None).unwrap();
+        crate::game::new_game(start, tandem_rules::GameOptions::default(), "en")
+    }
+
+    #[test]
+    fn each_game_marks_its_last_move_in_the_diagram_and_numbers_its_record() {
+        let mut g = game(GameKind::Draughts(tandem_rules::Variant::International));
+        assert_eq!(g.diagram().matches('*').count(), 0, "no move yet");
+        g.play_text("32-28").unwrap();
+        g.play_text("19-23").unwrap();
+        let d = g.diagram();
+        assert_eq!(d.matches('*').count(), 2, "{d}");
+        assert!(d.contains("b*"), "the black man on 23 is marked: {d}");
+        assert_eq!(g.record_lines(), ["1. 32-28 19-23"]);
+        assert!(g.state_extra().is_empty());
+
+        let mut c = game(GameKind::Chess);
+        c.play_text("e4").unwrap();
+        let d = c.diagram();
+        let rank = |n: &str| d.lines().find(|l| l.trim_start().starts_with(n)).unwrap();
+        assert!(rank("4 ").contains("P*"), "{d}");
+        assert!(rank("2 ").contains(".*"), "{d}");
+        assert_eq!(c.record_lines(), ["1. e4"]);
+        assert!(c.action("roll 3 1").is_none(), "no actions in chess");
+    }
 }
