@@ -591,6 +591,14 @@ impl Session {
         self.poll_clock();
         self.said.clear();
         let reply = match cmd {
+            // A question only the game has (`pips`), typed or sent: answered,
+            // nothing changes.
+            Cmd::Unknown(text) | Cmd::Move(text) if self.table.game.query(&text).is_some() => {
+                if let Some(u) = self.table.game.query(&text) {
+                    self.announce(u);
+                }
+                self.ok()
+            }
             Cmd::Move(text) => self.play(&text, source),
             Cmd::Done(side) => self.done(side, source),
             Cmd::Missing(side) => {
@@ -603,6 +611,9 @@ impl Session {
             Cmd::Clock => {
                 let r = self.clock_report();
                 self.announce(self.words.on_clock(&r));
+                if let Some(u) = self.table.game.after_clock() {
+                    self.announce(u);
+                }
                 self.ok()
             }
             Cmd::Position => {

@@ -1,4 +1,5 @@
 //! The session's path for game actions beyond moves (`Game::action`),
+//! game questions (`Game::query`) and the clock report's addition,
 //! with a MOCK game: draughts plus three made-up actions, because no game in
 //! this branch has actions yet (backgammon's `roll`, `double`, `take` come
 //! with its own adapter and its own end-to-end tests).
@@ -20,7 +21,8 @@ use crate::session::{
 };
 
 /// MOCK: draughts with the actions `ring` (does not end the turn),
-/// `hand-over` (ends it) and `refuse-me` (refused).
+/// `hand-over` (ends it) and `refuse-me` (refused), the question `count`,
+/// and words after the clock report.
 #[derive(Debug, Clone)]
 struct MockActions {
     inner: DraughtsTable,
@@ -113,6 +115,12 @@ impl Game for MockActions {
             press,
             announce: words(&format!("{} done", text.trim())),
         }))
+    }
+    fn query(&self, text: &str) -> Option<Utterance> {
+        (text.trim() == "count").then(|| words("forty"))
+    }
+    fn after_clock(&self) -> Option<Utterance> {
+        Some(words("and the score"))
     }
     fn play_action(&mut self, text: &str) -> anyhow::Result<()> {
         self.actions.push(text.to_owned());
@@ -240,6 +248,14 @@ async fn a_game_action_is_journaled_said_and_presses_the_clock_only_when_it_ends
     let r = s.handle(Cmd::Unknown("refuse-me".into()), Source::Control);
     assert!(!r.ok);
     assert_eq!(r.error.as_deref(), Some("refused by the mock"));
+    // The game's own question, typed or sent: answered, nothing journaled but the words.
+    let r = s.handle(Cmd::parse_line("count"), Source::Typed);
+    assert_eq!((r.ok, r.said), (true, vec!["forty".to_owned()]));
+    let r = s.handle(Cmd::Unknown("count".into()), Source::Control);
+    assert_eq!((r.ok, r.said), (true, vec!["forty".to_owned()]));
+    // The clock report, then what the game adds to it.
+    let r = s.handle(Cmd::Clock, Source::Control);
+    assert_eq!(r.said.last().map(String::as_str), Some("and the score"));
     // Not the game's: still an unknown command.
     let r = s.handle(Cmd::Unknown("dance".into()), Source::Control);
     assert!(!r.ok);

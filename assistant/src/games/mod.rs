@@ -183,7 +183,19 @@ pub trait Game: std::fmt::Debug + Send {
         anyhow::bail!("this game has no action {text:?}")
     }
 
+    /// Answers a question only this game has (backgammon's `pips`): the
+    /// words, or `None` if `text` is not one. Nothing changes and nothing
+    /// is journaled but what is said, like `clock`.
+    fn query(&self, _text: &str) -> Option<Utterance> {
+        None
+    }
+
     // --- words ----------------------------------------------------------
+
+    /// What follows the clock report (backgammon: the delay and the match score).
+    fn after_clock(&self) -> Option<Utterance> {
+        None
+    }
 
     /// Speaks with the table's phrasebook from now on (`--phrasebook`).
     fn set_phrasebook(&mut self, book: &Phrasebook);
