@@ -6,9 +6,10 @@
 use std::path::Path;
 use std::time::Duration;
 
+use anyhow::Context;
+
 use crate::journal::{Event, Journal};
 use crate::session::Table;
-use anyhow::Context;
 
 /// Tags given on the command line (they win over the journal's).
 #[derive(Debug, Clone, Default)]

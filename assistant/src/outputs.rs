@@ -324,8 +324,8 @@ pub fn forward_keys(
                 variant.square_name(from),
                 variant.square_name(to)
             )),
-            // Chess: the two squares as move text (`e2e4`); the rules engine
-            // checks it and asks for a promotion piece if one is missing.
+            // A view that gives move text (the two squares, `e2e4`): the
+            // game's rules check it and ask for what is missing (a promotion piece).
             DriverEvent::Action(Action::MoveText(text)) => Cmd::Move(text),
             DriverEvent::Action(Action::ClockReport) => Cmd::Clock,
             DriverEvent::Action(Action::LastMove) => Cmd::Last,
