@@ -267,7 +267,7 @@ pub enum VoiceCtl {
 }
 
 /// One utterance, decided by the game's listener, as the voice thread has
-/// it: the listener's own types ([`Spoken::input`] makes the session's
+/// it: the listener's own types ([`VoiceGame::input`] makes the session's
 /// game-neutral [`HeardInput`] of it).
 #[derive(Debug, Clone)]
 pub struct Spoken<G: ListenGame = Draughts> {
