@@ -107,7 +107,7 @@ pub enum Event {
         /// Black's remaining time after the press.
         black_ms: u64,
     },
-    /// A game action beyond moves (backgammon: a roll, a double, a take),
+    /// A game action beyond moves (a roll of the dice, a double, a take),
     /// claimed by the game at the table (`Game::action`) and replayed with
     /// `Game::play_action`. `press`: it ended the turn and pressed the
     /// clock, like a move.
