@@ -153,13 +153,22 @@ impl BrfWriter {
     }
 
     /// One line of units separated by spaces; a unit that does not fit goes
-    /// whole onto the next line, indented by `indent` cells. Only a unit
-    /// longer than a whole line is cut.
+    /// whole onto the next line, indented by `indent` cells. A unit longer
+    /// than a whole line breaks at its own spaces; only a word longer than a
+    /// line is cut.
     pub fn units(&mut self, units: &[String], indent: usize) {
         let indent = indent.min(self.width / 2);
         let mut line = String::new();
         let mut len = 0usize;
+        let mut pieces: Vec<&str> = Vec::new();
         for u in units.iter().filter(|u| !u.is_empty()) {
+            if u.chars().count() > self.width - indent {
+                pieces.extend(u.split(' ').filter(|w| !w.is_empty()));
+            } else {
+                pieces.push(u);
+            }
+        }
+        for u in pieces {
             let n = u.chars().count();
             if len > 0 && len + 1 + n <= self.width {
                 line.push(' ');
@@ -172,7 +181,7 @@ impl BrfWriter {
                 line.push_str(&" ".repeat(indent));
                 len = indent;
             }
-            // A unit on its own line: cut it if it is longer than the line.
+            // A word on its own line: cut it if it is longer than the line.
             let mut rest: Vec<char> = u.chars().collect();
             while len + rest.len() > self.width {
                 let take = self.width - len;
@@ -223,6 +232,13 @@ mod tests {
             ".TURNIEJ3\n  .MISTRZOST\n  WA .POLSKI\n#A' #CB-#BH\n  #AI-#BC\n"
         );
         assert_eq!(check(&t, 12, 25), None);
+    }
+
+    #[test]
+    fn a_unit_longer_than_a_line_breaks_at_its_spaces() {
+        let mut w = BrfWriter::new(14, 25).unwrap();
+        w.units(&["#A' #CC-#BI (#A3#BI3#EI)".into(), "#AG-#BA".into()], 2);
+        assert_eq!(w.finish(), "#A' #CC-#BI\n  (#A3#BI3#EI)\n  #AG-#BA\n");
     }
 
     #[test]

@@ -109,7 +109,8 @@ pub fn to_brf(rec: &GameRecord, lang: &str, o: &BrfOptions) -> anyhow::Result<St
     let l = Labels::new(lang);
     let tables = louis::brf_tables(&o.table);
     let tr = |text: &str| -> anyhow::Result<String> {
-        let b = louis::translate(&tables, text)?;
+        let text = defined_letters(&tables, text)?;
+        let b = louis::translate(&tables, &text)?;
         tandem_braille::brf::to_brf(&b)
             .with_context(|| format!("liblouis table {} gave no BRF for {text:?}", o.table))
     };
@@ -128,6 +129,67 @@ pub fn to_brf(rec: &GameRecord, lang: &str, o: &BrfOptions) -> anyhow::Result<St
         w.units(&braille, 2);
     }
     Ok(w.finish())
+}
+
+/// `text` with each letter the table does not define (liblouis writes it
+/// as an escape such as `'\x017c'`, which reads back as nothing) replaced
+/// by its base letter: `ż` is `z` in English braille, which has no `ż`.
+#[cfg(feature = "liblouis")]
+fn defined_letters(tables: &str, text: &str) -> anyhow::Result<String> {
+    use tandem_braille::louis;
+    let undefined = |b: &str| b.to_ascii_lowercase().contains("\\x");
+    if text.is_ascii() || !undefined(&louis::translate(tables, text)?) {
+        return Ok(text.to_owned());
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() || !undefined(&louis::translate(tables, &c.to_string())?) {
+            out.push(c);
+        } else {
+            out.push_str(base_letter(c));
+        }
+    }
+    Ok(out)
+}
+
+/// The letter without its accent, for Polish and the other Latin letters a
+/// name may hold; `?` for anything else.
+#[cfg(feature = "liblouis")]
+fn base_letter(c: char) -> &'static str {
+    const PAIRS: &[(&str, &str)] = &[
+        ("ąàáâãäåā", "a"),
+        ("ĄÀÁÂÃÄÅĀ", "A"),
+        ("ćçč", "c"),
+        ("ĆÇČ", "C"),
+        ("ęèéêëěē", "e"),
+        ("ĘÈÉÊËĚĒ", "E"),
+        ("ìíîïī", "i"),
+        ("ÌÍÎÏĪ", "I"),
+        ("łľĺ", "l"),
+        ("ŁĽĹ", "L"),
+        ("ńñň", "n"),
+        ("ŃÑŇ", "N"),
+        ("óòôõöøō", "o"),
+        ("ÓÒÔÕÖØŌ", "O"),
+        ("śšş", "s"),
+        ("ŚŠŞ", "S"),
+        ("ùúûüůū", "u"),
+        ("ÙÚÛÜŮŪ", "U"),
+        ("ýÿ", "y"),
+        ("Ý", "Y"),
+        ("źżž", "z"),
+        ("ŹŻŽ", "Z"),
+        ("ř", "r"),
+        ("Ř", "R"),
+        ("ď", "d"),
+        ("Ď", "D"),
+        ("ť", "t"),
+        ("Ť", "T"),
+    ];
+    PAIRS
+        .iter()
+        .find(|(from, _)| from.contains(c))
+        .map_or("?", |(_, to)| to)
 }
 
 /// Without liblouis: says how to get it.

@@ -112,43 +112,29 @@ fn heading(
     }
     y -= 9.0;
     let dash = |v: &Option<String>| v.clone().unwrap_or_else(|| "—".to_owned());
-    let fields: [(&str, String, &str, String); 4] = [
-        (
-            l.s("Event", "Turniej"),
-            dash(&rec.event),
-            l.s("Date", "Data"),
-            dash(&rec.date),
-        ),
-        (
-            l.s("Round", "Runda"),
-            dash(&rec.round),
-            l.s("Table", "Stół"),
-            dash(&rec.table),
-        ),
-        (
-            l.s("Game", "Gra"),
-            rec.game_name(l).to_owned(),
-            l.s("Time control", "Tempo"),
-            rec.control.clone(),
-        ),
-        (
-            l.s("White", "Białe"),
-            dash(&rec.white),
-            l.s("Black", "Czarne"),
-            dash(&rec.black),
-        ),
+    // The event and the game on lines of their own (long names), then pairs.
+    let rows: [Vec<(&str, String)>; 5] = [
+        vec![(l.s("Event", "Turniej"), dash(&rec.event))],
+        vec![
+            (l.s("Round", "Runda"), dash(&rec.round)),
+            (l.s("Table", "Stół"), dash(&rec.table)),
+        ],
+        vec![
+            (l.s("Date", "Data"), dash(&rec.date)),
+            (l.s("Time control", "Tempo"), rec.control.clone()),
+        ],
+        vec![(l.s("Game", "Gra"), rec.game_name(l).to_owned())],
+        vec![
+            (l.s("White", "Białe"), dash(&rec.white)),
+            (l.s("Black", "Czarne"), dash(&rec.black)),
+        ],
     ];
-    for (k1, v1, k2, v2) in fields {
-        layer.use_text(format!("{k1}:"), 9.0, Mm(MARGIN), Mm(y), &f.bold);
-        layer.use_text(v1, 11.0, Mm(MARGIN + 22.0), Mm(y), &f.regular);
-        layer.use_text(
-            format!("{k2}:"),
-            9.0,
-            Mm(PAGE_W / 2.0 + 3.0),
-            Mm(y),
-            &f.bold,
-        );
-        layer.use_text(v2, 11.0, Mm(PAGE_W / 2.0 + 28.0), Mm(y), &f.regular);
+    for row in rows {
+        for (i, (k, v)) in row.into_iter().enumerate() {
+            let x = if i == 0 { MARGIN } else { PAGE_W / 2.0 + 3.0 };
+            layer.use_text(format!("{k}:"), 9.0, Mm(x), Mm(y), &f.bold);
+            layer.use_text(v, 11.0, Mm(x + 25.0), Mm(y), &f.regular);
+        }
         y -= 7.0;
     }
     y - 2.0
