@@ -99,22 +99,21 @@ fn moves_label(l: Labels) -> &'static str {
     l.s("Moves:", "Posunięcia:")
 }
 
-/// The record as BRF pages.
+/// The record laid out as BRF pages, each piece of print translated to
+/// braille by `tr` (the heading's lines, the moves label, each move with its
+/// number and time).
 ///
 /// # Errors
-/// liblouis cannot load the table or translate a piece; a page too small.
-#[cfg(feature = "liblouis")]
-pub fn to_brf(rec: &GameRecord, lang: &str, o: &BrfOptions) -> anyhow::Result<String> {
-    use tandem_braille::louis;
+/// `tr` fails or gives no BRF; a page too small.
+pub fn layout(
+    rec: &GameRecord,
+    lang: &str,
+    width: usize,
+    lines: usize,
+    tr: &mut dyn FnMut(&str) -> anyhow::Result<String>,
+) -> anyhow::Result<String> {
     let l = Labels::new(lang);
-    let tables = louis::brf_tables(&o.table);
-    let tr = |text: &str| -> anyhow::Result<String> {
-        let text = defined_letters(&tables, text)?;
-        let b = louis::translate(&tables, &text)?;
-        tandem_braille::brf::to_brf(&b)
-            .with_context(|| format!("liblouis table {} gave no BRF for {text:?}", o.table))
-    };
-    let mut w = BrfWriter::new(o.width, o.lines)?;
+    let mut w = BrfWriter::new(width, lines)?;
     let (head, rows) = document(rec, l);
     for h in &head {
         w.words(&tr(h)?, 2);
@@ -129,6 +128,23 @@ pub fn to_brf(rec: &GameRecord, lang: &str, o: &BrfOptions) -> anyhow::Result<St
         w.units(&braille, 2);
     }
     Ok(w.finish())
+}
+
+/// The record as BRF pages, translated with liblouis.
+///
+/// # Errors
+/// liblouis cannot load the table or translate a piece; a page too small.
+#[cfg(feature = "liblouis")]
+pub fn to_brf(rec: &GameRecord, lang: &str, o: &BrfOptions) -> anyhow::Result<String> {
+    use tandem_braille::louis;
+    let tables = louis::brf_tables(&o.table);
+    let mut tr = |text: &str| -> anyhow::Result<String> {
+        let text = defined_letters(&tables, text)?;
+        let b = louis::translate(&tables, &text)?;
+        tandem_braille::brf::to_brf(&b)
+            .with_context(|| format!("liblouis table {} gave no BRF for {text:?}", o.table))
+    };
+    layout(rec, lang, o.width, o.lines, &mut tr)
 }
 
 /// `text` with each letter the table does not define (liblouis writes it
