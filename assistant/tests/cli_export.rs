@@ -463,6 +463,11 @@ fn the_audio_record_grows_with_the_moves() {
     assert!(short_len > 3.0 && short_rms > 0.01, "{stats:?}");
     assert!(full_rms > 0.01, "{stats:?}");
     assert!(full_len > short_len * 4.0, "{stats:?}");
+    // Chess, in English, with the chess announcer's words.
+    let wav = dir.join("chess.wav");
+    std::fs::write(&wav, export(chess_journal(), &["--format", "audio"]).stdout).unwrap();
+    let (len, rms) = sox_stat(&wav);
+    assert!(len > 20.0 && rms > 0.01, "{len} s, RMS {rms}");
 }
 
 #[test]

@@ -69,7 +69,8 @@ pub enum ArbiterCommand {
 /// Arguments of `tandem arbiter reconcile`.
 #[derive(Debug, clap::Args)]
 pub struct ReconcileArgs {
-    /// The first record: PDN, a tandem journal, or a move list (`1. 32-28 19-23 ...`, or one move a line).
+    /// The first record: PDN, a tandem journal, a move list (`1. 32-28 19-23 ...`, or one move a line),
+    /// or a braille record as a BRF file (`.brf`, read back with liblouis).
     #[arg(value_name = "A")]
     pub a: PathBuf,
     /// The second record, in any of the same forms.

@@ -379,6 +379,27 @@ mod tests {
     }
 
     #[test]
+    fn odd_records_do_not_panic() {
+        for t in [
+            "",
+            "[[[",
+            "]]] 1. ł(ó!",
+            "Posunięcia:",
+            "1.",
+            "ż( Q!",
+            "e(Ą",
+            "\u{0}\t[1:00\n32-28]",
+        ] {
+            let _ = typed_record(t, true);
+            let _ = typed_record(t, false);
+        }
+        assert_eq!(
+            typed_record("1. 32-28 [1:00\n19-23]\n2. 28x19", false),
+            "1. 32-28\n19-23\n2. 28x19\n"
+        );
+    }
+
+    #[test]
     fn polish_braille_cells_read_as_chess_signs() {
         assert_eq!(chess_signs("e8(Q!"), "e8=Q+");
         assert_eq!(chess_signs("Nf3!"), "Nf3+");
