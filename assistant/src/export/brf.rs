@@ -300,8 +300,12 @@ pub fn typed_record(text: &str, shared_cells: bool) -> String {
                 _ => {}
             }
         }
+        // `12...` (black's move first) reads back as `12. . .` in Polish
+        // braille and `12…` in English.
+        let kept = kept.replace('…', "...");
         let words: Vec<String> = kept
             .split_whitespace()
+            .filter(|w| !w.chars().all(|c| c == '.'))
             .map(|w| {
                 if shared_cells {
                     chess_signs(w)
@@ -376,6 +380,10 @@ mod tests {
         let hand = "Kowalski - Nowak\n1. 32-28 19-23\n2. 28x19\n";
         assert_eq!(typed_record(hand, true), "1. 32-28 19-23\n2. 28x19\n");
         assert_eq!(typed_record("32-28\n19-23\n", true), "32-28\n19-23\n");
+        assert_eq!(
+            typed_record("1. . . 19-23\n2… 28x19\n", true),
+            "1. 19-23\n2... 28x19\n"
+        );
     }
 
     #[test]
