@@ -24,6 +24,12 @@ packages=(
   libclang-dev clang pkg-config                       # bindgen for the brlapi and tts crates
   unzip python3-pip ca-certificates
 )
+if [ "$with_tests" = 1 ]; then
+  packages+=(
+    liblouis-bin                                      # lou_translate: reads tandem's BRF back in the export tests
+    poppler-utils                                     # pdftoppm, pdftotext: the PDF scoresheet in the export tests
+  )
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

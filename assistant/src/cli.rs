@@ -40,6 +40,8 @@ pub enum Command {
     /// Braille views of a position.
     #[command(subcommand)]
     Braille(cmd::braille::BrailleCommand),
+    /// The game's record as PDN/PGN, braille (BRF), a PDF scoresheet or audio (WAV).
+    Export(cmd::export::Args),
 }
 
 /// Parses the command line, runs the command and maps the outcome to an exit code.
@@ -56,6 +58,7 @@ pub fn main() -> ExitCode {
         Command::Say(a) => cmd::say::run(a),
         Command::Hear(a) => cmd::hear::run(a),
         Command::Braille(c) => cmd::braille::run(c),
+        Command::Export(a) => cmd::export::run(a),
     };
     match result {
         Ok(code) => code,

@@ -85,3 +85,76 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
     // The game's own record format (PDN; PGN for chess, 002 annex C).
     Ok(table.game.export(tags, comments))
 }
+
+// ------------------------------------------------------------ documents
+
+pub mod audio;
+pub mod brf;
+pub mod pdf;
+pub mod record;
+
+/// What `tandem export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The game's own record: PDN for draughts, PGN for chess.
+    Record,
+    /// Braille Ready Format for an embosser or a braille notetaker.
+    Brf,
+    /// The scoresheet as a PDF, for the arbiter to sign.
+    Pdf,
+    /// The record read aloud, as one WAV file.
+    Audio,
+}
+
+/// How a document is made: its language, braille table and page size.
+#[derive(Debug, Clone)]
+pub struct DocOptions {
+    /// `pl` or `en` (default: the journal's).
+    pub lang: Option<String>,
+    /// The liblouis table for BRF (default: the language's).
+    pub table: Option<String>,
+    /// BRF cells a line.
+    pub width: usize,
+    /// BRF lines a page.
+    pub lines: usize,
+}
+
+/// A journal's game as a document, in one place for every game and format:
+/// text formats as text, PDF and WAV as their bytes.
+///
+/// # Errors
+/// The journal cannot be read; the document cannot be made.
+pub fn export(
+    path: &Path,
+    format: Format,
+    heading: &record::Heading,
+    o: &DocOptions,
+) -> anyhow::Result<Vec<u8>> {
+    if format == Format::Record {
+        let names = Names {
+            white: heading.white.clone(),
+            black: heading.black.clone(),
+            event: heading.event.clone(),
+        };
+        return Ok(pdn_from_journal(path, &names)?.into_bytes());
+    }
+    let rec = record::GameRecord::from_journal(path, heading)?;
+    let lang = o.lang.clone().unwrap_or_else(|| rec.lang.clone());
+    match format {
+        Format::Record => unreachable!("handled above"),
+        Format::Brf => {
+            let table = o
+                .table
+                .clone()
+                .unwrap_or_else(|| brf::default_table(&lang).to_owned());
+            let opts = brf::BrfOptions {
+                table,
+                width: o.width,
+                lines: o.lines,
+            };
+            Ok(brf::to_brf(&rec, &lang, &opts)?.into_bytes())
+        }
+        Format::Pdf => pdf::to_pdf(&rec, &lang),
+        Format::Audio => audio::to_wav(&rec, &lang),
+    }
+}

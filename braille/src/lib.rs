@@ -16,12 +16,15 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod board;
+pub mod brf;
 pub mod cell;
 pub mod chess;
 pub mod display;
 pub mod driver;
 pub mod keymap;
 pub mod line;
+#[cfg(feature = "liblouis")]
+pub mod louis;
 pub mod render;
 pub mod table;
 #[cfg(feature = "testing")]

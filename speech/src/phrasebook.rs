@@ -118,6 +118,8 @@ pub const TEMPLATE_KEYS: &[(&str, &[&str])] = &[
     ("game.clock_stopped_refusal", &[]),
     ("game.not_paused", &[]),
     ("game.already_paused", &[]),
+    ("export.heading", &["white", "black"]),
+    ("export.move_number", &["count"]),
     ("game.draw_offered", &["side"]),
     ("game.draw_declined", &[]),
     ("game.draw_too_early", &["count"]),

@@ -69,7 +69,8 @@ pub enum ArbiterCommand {
 /// Arguments of `tandem arbiter reconcile`.
 #[derive(Debug, clap::Args)]
 pub struct ReconcileArgs {
-    /// The first record: PDN, a tandem journal, or a move list (`1. 32-28 19-23 ...`, or one move a line).
+    /// The first record: PDN, a tandem journal, a move list (`1. 32-28 19-23 ...`, or one move a line),
+    /// or a braille record as a BRF file (`.brf`, read back with liblouis).
     #[arg(value_name = "A")]
     pub a: PathBuf,
     /// The second record, in any of the same forms.
@@ -94,6 +95,20 @@ pub struct ReconcileArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// The liblouis table a `.brf` record was written with (default:
+    /// Pl-Pl-g1.utb for --lang pl, en-ueb-g1.ctb for en).
+    #[arg(long, value_name = "NAME")]
+    pub table: Option<String>,
+}
+
+impl ReconcileArgs {
+    /// The liblouis table for `.brf` records.
+    fn braille_table(&self) -> String {
+        self.table.clone().unwrap_or_else(|| {
+            crate::export::brf::default_table(if self.lang == Lang::Pl { "pl" } else { "en" })
+                .to_owned()
+        })
+    }
 }
 
 /// Arguments of `tandem arbiter diff`.
@@ -229,6 +244,8 @@ pub enum RecordFormat {
     Journal,
     /// A plain move list.
     List,
+    /// A braille record (Braille Ready Format), back-translated with liblouis.
+    Brf,
 }
 
 /// A record read from a file.
@@ -261,19 +278,26 @@ pub fn is_journal(text: &str) -> bool {
         })
 }
 
-/// Reads a record file: a journal, PDN or a plain move list.
+/// Reads a record file: a journal, PDN, a plain move list, or a BRF file
+/// (back-translated through the liblouis table `table`).
 ///
 /// # Errors
 /// The file cannot be read, holds no moves, or holds several games.
-pub fn load_record(path: &Path, variant_hint: Variant) -> anyhow::Result<LoadedRecord> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+pub fn load_record(
+    path: &Path,
+    variant_hint: Variant,
+    table: &str,
+) -> anyhow::Result<LoadedRecord> {
+    let bytes = crate::export::brf::record_bytes(path, table)?;
     let text = String::from_utf8_lossy(&bytes);
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
         return journal_record(path, Journal::parse(&bytes));
     }
     let has_tags = text.lines().any(|l| l.trim_start().starts_with('['));
-    let (format, source) = if has_tags {
+    let (format, source) = if crate::export::brf::is_brf(path) {
+        (RecordFormat::Brf, join_spaced_squares(text, variant_hint))
+    } else if has_tags {
         (RecordFormat::Pdn, text.to_owned())
     } else {
         (RecordFormat::List, join_spaced_squares(text, variant_hint))
@@ -746,7 +770,9 @@ fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
         Some(GameArg::Chess) => true,
         Some(GameArg::Draughts(_)) => false,
         None => {
-            chess_arbiter::is_chess_record(&args.a)? || chess_arbiter::is_chess_record(&args.b)?
+            let t = args.braille_table();
+            chess_arbiter::is_chess_record(&args.a, &t)?
+                || chess_arbiter::is_chess_record(&args.b, &t)?
         }
     };
     if chess {
@@ -756,8 +782,8 @@ fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
         Some(GameArg::Draughts(v)) => v,
         _ => Variant::International,
     };
-    let a = load_record(&args.a, hint)?;
-    let b = load_record(&args.b, hint)?;
+    let a = load_record(&args.a, hint, &args.braille_table())?;
+    let b = load_record(&args.b, hint, &args.braille_table())?;
     let variant = match (args.variant, a.variant, b.variant) {
         (Some(GameArg::Draughts(v)), _, _) => v,
         (None, Some(x), Some(y)) if x != y => bail!(
@@ -972,6 +998,7 @@ fn reconcile_report<G: ReportGame>(
         RecordFormat::Pgn => "PGN",
         RecordFormat::Journal => w.s("journal", "dziennik"),
         RecordFormat::List => w.s("move list", "lista posunięć"),
+        RecordFormat::Brf => w.s("braille record (BRF)", "zapis brajlowski (BRF)"),
     };
     for (label, rec, rr) in [("A", a, &r.a), ("B", b, &r.b)] {
         let _ = writeln!(

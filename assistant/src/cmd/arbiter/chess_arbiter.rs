@@ -80,14 +80,14 @@ fn is_chess_token(t: &str) -> bool {
 ///
 /// # Errors
 /// The file cannot be read.
-pub fn is_chess_record(path: &Path) -> anyhow::Result<bool> {
+pub fn is_chess_record(path: &Path, table: &str) -> anyhow::Result<bool> {
     if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
     {
         return Ok(true);
     }
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = crate::export::brf::record_bytes(path, table)?;
     let text = String::from_utf8_lossy(&bytes);
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
@@ -119,8 +119,8 @@ pub fn is_chess_record(path: &Path) -> anyhow::Result<bool> {
 // ---------------------------------------------------------------- records
 
 /// Reads a chess record: a tandem journal, PGN or a move list.
-fn load(path: &Path) -> anyhow::Result<LoadedRecord> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+fn load(path: &Path, table: &str) -> anyhow::Result<LoadedRecord> {
+    let bytes = crate::export::brf::record_bytes(path, table)?;
     let text = String::from_utf8_lossy(&bytes);
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
@@ -170,7 +170,9 @@ fn load(path: &Path) -> anyhow::Result<LoadedRecord> {
     }
     Ok(LoadedRecord {
         path: path.to_owned(),
-        format: if has_tags {
+        format: if crate::export::brf::is_brf(path) {
+            RecordFormat::Brf
+        } else if has_tags {
             RecordFormat::Pgn
         } else {
             RecordFormat::List
@@ -191,8 +193,8 @@ fn load(path: &Path) -> anyhow::Result<LoadedRecord> {
 /// # Errors
 /// A record, FEN or journal that cannot be read (exit status 2).
 pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
-    let a = load(&args.a)?;
-    let b = load(&args.b)?;
+    let a = load(&args.a, &args.braille_table())?;
+    let b = load(&args.b, &args.braille_table())?;
     let start = match (&args.fen, &a.fen, &b.fen) {
         (Some(f), _, _) => from_fen(f).with_context(|| format!("reading --fen {f:?}"))?,
         (None, fa, fb) => {
