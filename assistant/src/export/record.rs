@@ -9,10 +9,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
+use tandem_rules::GameOptions;
 use tandem_rules::{Color, Outcome};
-use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, Value};
+use tandem_speech::{Phrasebook, Value};
 
-use crate::game::{AnyGame, GameKind, GameWords};
+use crate::games::Game;
 use crate::journal::{Event, Journal};
 use crate::session::Table;
 
@@ -94,7 +95,7 @@ pub struct Row<'a> {
 #[derive(Debug, Clone)]
 pub struct GameRecord {
     /// The game replayed from the journal.
-    pub game: AnyGame,
+    pub game: Box<dyn Game>,
     /// The journal's language (`pl`, `en`): the default of the documents.
     pub lang: String,
     /// The event.
@@ -232,13 +233,7 @@ impl GameRecord {
     /// The game's name (`Warcaby międzynarodowe`, `Chess`).
     #[must_use]
     pub fn game_name(&self, l: Labels) -> &'static str {
-        match self.game.kind() {
-            GameKind::Draughts(tandem_rules::Variant::SixtyFour) => {
-                l.s("64-square draughts", "Warcaby 64-polowe")
-            }
-            GameKind::Draughts(_) => l.s("International draughts", "Warcaby międzynarodowe"),
-            GameKind::Chess => l.s("Chess", "Szachy"),
-        }
+        self.game.kind().title(l.pl)
     }
 
     /// The result in words for a heading (`2-0`, or "not finished").
@@ -250,20 +245,32 @@ impl GameRecord {
         self.result.clone()
     }
 
-    /// Each move in the announcer's words, in `lang` (001 ch. VIII 2.2;
-    /// 002 annex E.2): what tandem said at the table.
-    #[must_use]
-    pub fn spoken(&self, words: &GameWords) -> Vec<String> {
-        match &self.game {
-            AnyGame::Draughts(g) => (0..g.ply())
-                .filter_map(|i| Some(words.draughts.on_move(g.position_at(i)?, g.moves().get(i)?)))
-                .map(|u| u.text())
-                .collect(),
-            AnyGame::Chess(g) => (0..g.ply())
-                .filter_map(|i| Some(words.chess.on_move(g.position_at(i)?, g.moves().get(i)?)))
-                .map(|u| u.text())
-                .collect(),
+    /// The game replayed with its words in `lang`.
+    fn game_in(&self, lang: &str) -> Box<dyn Game> {
+        let Some(start) = self.game.position_at(0) else {
+            return self.game.clone();
+        };
+        let mut g = crate::game::new_game(start, GameOptions::default(), lang);
+        for m in self.game.move_texts() {
+            if g.play_text(&m).is_err() {
+                // The record replayed once already: it cannot fail now.
+                return self.game.clone();
+            }
         }
+        if let Some(o) = self.game.outcome() {
+            g.declare(o);
+        }
+        g
+    }
+
+    /// Each move in the announcer's words, in the game's language
+    /// (001 ch. VIII 2.2; 002 annex E.2): what tandem said at the table.
+    #[must_use]
+    pub fn spoken(game: &dyn Game) -> Vec<String> {
+        (0..game.ply())
+            .filter_map(|i| game.move_words(i))
+            .map(|u| u.text())
+            .collect()
     }
 
     /// The whole record as sentences to read aloud: the heading, each move
@@ -271,11 +278,8 @@ impl GameRecord {
     #[must_use]
     pub fn read_aloud(&self, lang: &str) -> Vec<String> {
         let book = Phrasebook::builtin(lang).unwrap_or_else(Phrasebook::english);
-        let words = GameWords::new(
-            Announcer::new(book.clone(), AnnounceOptions::default()),
-            lang,
-        );
-        let spoken = self.spoken(&words);
+        let game = self.game_in(lang);
+        let spoken = Self::spoken(game.as_ref());
         let name = |n: &Option<String>| Value::Text(n.clone().unwrap_or_else(|| "?".into()));
         let mut out = vec![book.render(
             "export.heading",
@@ -295,7 +299,7 @@ impl GameRecord {
             out.push(s);
         }
         if let Some(o) = &self.outcome {
-            out.push(words.game_over(&self.game, o).text());
+            out.push(game.game_over(o).text());
         }
         out
     }

@@ -135,6 +135,9 @@ impl Game for MockActions {
     fn last_move(&self) -> Utterance {
         self.inner.last_move()
     }
+    fn move_words(&self, i: usize) -> Option<Utterance> {
+        self.inner.move_words(i)
+    }
     fn board_behind(&self, at: usize, behind: u32) -> Option<Utterance> {
         self.inner.board_behind(at, behind)
     }

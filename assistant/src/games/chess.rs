@@ -190,6 +190,13 @@ impl Game for ChessTable {
         self.words.describe_position(self.game.position())
     }
 
+    fn move_words(&self, i: usize) -> Option<Utterance> {
+        Some(
+            self.words
+                .on_move(self.game.position_at(i)?, self.game.moves().get(i)?),
+        )
+    }
+
     fn last_move(&self) -> Utterance {
         let g = &self.game;
         let last = g

@@ -171,6 +171,13 @@ impl Game for DraughtsTable {
         Some(self.words.describe_square(self.game.position(), sq))
     }
 
+    fn move_words(&self, i: usize) -> Option<Utterance> {
+        Some(
+            self.words
+                .on_move(self.game.position_at(i)?, self.game.moves().get(i)?),
+        )
+    }
+
     fn last_move(&self) -> Utterance {
         let g = &self.game;
         let last = g

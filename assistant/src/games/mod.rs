@@ -212,6 +212,9 @@ pub trait Game: std::fmt::Debug + Send {
     }
     /// The last move again.
     fn last_move(&self) -> Utterance;
+    /// The announcer's words for the move made from ply `i` (0-based): what
+    /// was said at the table (records read aloud, the spoken record).
+    fn move_words(&self, i: usize) -> Option<Utterance>;
     /// A board that shows ply `at`: `behind` plies behind; the first move to make.
     fn board_behind(&self, at: usize, behind: u32) -> Option<Utterance>;
     /// Both boards agree.
