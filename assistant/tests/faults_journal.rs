@@ -12,7 +12,7 @@
 //!   (`$XDG_STATE_HOME/tandem/fallback/`); the daemon is then killed while
 //!   the disk is still full and resumed from the fallback copy without
 //!   losing an acknowledged move. Without the right to mount, this test fails
-//!   with a message unless `TANDEM_SKIP_REAL=1`.
+//!   with a message unless `TANDEM_SKIP_REAL` is set outside CI.
 
 mod support;
 
@@ -230,14 +230,11 @@ impl Drop for Tmpfs {
 #[test]
 fn a_full_disk_sends_the_journal_to_a_fallback_copy_that_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    let fs = match Tmpfs::mount(&dir.path().join("small")) {
-        Ok(fs) => fs,
-        Err(e) if tandem_speech::testing::skip_real() => {
-            return eprintln!("skipped (TANDEM_SKIP_REAL=1): cannot mount a tmpfs: {e}")
-        }
-        Err(e) => panic!(
-            "this test mounts a 64 KiB tmpfs to fill it up (run as root, or set TANDEM_SKIP_REAL=1): {e}"
-        ),
+    let Some(fs) = tandem_testkit::require(
+        "a 64 KiB tmpfs to fill up (mount, as root)",
+        Tmpfs::mount(&dir.path().join("small")),
+    ) else {
+        return;
     };
     let journal = fs.0.join("game.jsonl");
     let d = daemon(

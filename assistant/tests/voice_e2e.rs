@@ -8,7 +8,7 @@
 //! The microphone, the loudspeaker and the daemon are `support/voice.rs`'s.
 //! The daemon gets its own ALSA configuration through `ALSA_CONFIG_PATH` in
 //! its environment only. The tests run one at a time (each loads the model).
-//! Without the model they fail with a message, unless `TANDEM_SKIP_REAL=1`.
+//! Without the model they fail with a message, unless `TANDEM_SKIP_REAL` is set outside CI.
 #![cfg(feature = "vosk")]
 
 use std::process::{Command, Stdio};

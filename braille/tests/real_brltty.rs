@@ -1,7 +1,7 @@
 //! Against a real BRLTTY (Virtual `vr` driver, display side served by the
 //! test). Needs the Debian package `brltty`; the BrlAPI tests also need the
-//! `brlapi` feature (libbrlapi-dev). Set TANDEM_SKIP_REAL=1 to skip where
-//! BRLTTY cannot run.
+//! `brlapi` feature (libbrlapi-dev). Without BRLTTY they fail, unless
+//! `TANDEM_SKIP_REAL` is set outside CI (see `tandem-testkit`).
 
 use std::time::Duration;
 
@@ -10,16 +10,10 @@ use tandem_braille::testing::brltty::VirtualBrltty;
 const T: Duration = Duration::from_secs(10);
 
 fn brltty(cells: usize) -> Option<VirtualBrltty> {
-    match VirtualBrltty::start(cells) {
-        Ok(b) => Some(b),
-        Err(e) if std::env::var_os("TANDEM_SKIP_REAL").is_some() => {
-            eprintln!("skipping (TANDEM_SKIP_REAL): {e}");
-            None
-        }
-        Err(e) => panic!(
-            "BRLTTY is needed for this test (apt-get install brltty, or TANDEM_SKIP_REAL=1): {e}"
-        ),
-    }
+    tandem_testkit::require(
+        "BRLTTY (apt-get install brltty)",
+        VirtualBrltty::start(cells),
+    )
 }
 
 #[test]

@@ -21,7 +21,7 @@ use tandem::client::Client;
 use tandem_braille::testing::brltty::VirtualBrltty;
 use tandem_rules::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::{Game, Variant};
-use tandem_speech::testing::{skip_real, PrivateSpeechd};
+use tandem_speech::testing::PrivateSpeechd;
 
 pub mod session;
 #[cfg(feature = "vosk")]
@@ -354,31 +354,23 @@ pub fn real_game() -> Game {
 }
 
 /// A private BRLTTY with a virtual display of `cells` cells; `None` (said
-/// on stderr) when it cannot start and `TANDEM_SKIP_REAL=1`, else a panic
-/// saying what is missing.
+/// on stderr) when it cannot start and `TANDEM_SKIP_REAL` is set outside
+/// CI, else a panic saying what is missing (`tandem_testkit::require`).
+#[track_caller]
 pub fn real_brltty(cells: usize) -> Option<VirtualBrltty> {
-    match VirtualBrltty::start(cells) {
-        Ok(b) => Some(b),
-        Err(e) if skip_real() => {
-            eprintln!("skipped (TANDEM_SKIP_REAL=1): {e:?}");
-            None
-        }
-        Err(e) => {
-            panic!("BRLTTY is needed (apt-get install brltty), or set TANDEM_SKIP_REAL=1: {e:?}")
-        }
-    }
+    tandem_testkit::require(BRLTTY, VirtualBrltty::start(cells))
 }
 
 /// A private speech-dispatcher speaking `lang`; `None` (said on stderr)
-/// when it cannot start and `TANDEM_SKIP_REAL=1`, else a panic saying what
-/// is missing.
+/// when it cannot start and `TANDEM_SKIP_REAL` is set outside CI, else a
+/// panic saying what is missing (`tandem_testkit::require`).
+#[track_caller]
 pub fn real_speechd(lang: &str) -> Option<PrivateSpeechd> {
-    match PrivateSpeechd::start(lang) {
-        Ok(s) => Some(s),
-        Err(e) if skip_real() => {
-            eprintln!("skipped (TANDEM_SKIP_REAL=1): {e}");
-            None
-        }
-        Err(e) => panic!("speech-dispatcher is needed, or set TANDEM_SKIP_REAL=1: {e}"),
-    }
+    tandem_testkit::require(SPEECHD, PrivateSpeechd::start(lang))
 }
+
+/// What [`real_brltty`] needs.
+pub const BRLTTY: &str = "BRLTTY (apt-get install brltty)";
+/// What [`real_speechd`] needs.
+pub const SPEECHD: &str =
+    "speech-dispatcher with espeak-ng (apt-get install speech-dispatcher speech-dispatcher-espeak-ng)";

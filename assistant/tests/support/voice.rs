@@ -201,7 +201,8 @@ pub struct Room {
 impl Room {
     /// The Korean Vosk model and a new room, once the other voice tests of
     /// this binary are done ([`serial`]); `None` without the model when
-    /// `TANDEM_SKIP_REAL=1` (else [`korean_model`] fails saying what is missing).
+    /// `TANDEM_SKIP_REAL` is set outside CI (else [`korean_model`] fails saying
+    /// what is missing).
     pub fn with_model() -> Option<(Room, PathBuf)> {
         let model = korean_model()?;
         Some((Room::with_devices(serial()), model))
