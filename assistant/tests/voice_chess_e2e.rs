@@ -62,8 +62,13 @@ fn a_spoken_chess_move_is_read_back_and_played_on_yes_an_illegal_one_is_refused(
     );
     assert_eq!(d.state()["ply"], 0, "an illegal move is never played");
 
-    // e2-e4: read back in the chess book's words, played only on "네".
-    std::thread::sleep(Duration::from_millis(600));
+    // e2-e4: read back in the chess book's words, played only on "네";
+    // said once the refusal has been spoken (text speech on stdout) and its
+    // echo tail has passed.
+    d.wait_for("the refusal spoken", Duration::from_secs(30), || {
+        d.stdout().iter().any(|l| l.contains("갈 수 없습니다"))
+    });
+    d.wait_echo_tail();
     t.mic.say(&e2e4);
     d.wait_for("the read-back of e4", Duration::from_secs(30), || {
         d.events_of("heard")
@@ -84,7 +89,10 @@ fn a_spoken_chess_move_is_read_back_and_played_on_yes_an_illegal_one_is_refused(
     });
     assert_eq!(d.state()["ply"], 0, "nothing is played before yes");
 
-    std::thread::sleep(Duration::from_millis(600));
+    d.wait_for("the read-back spoken", Duration::from_secs(30), || {
+        d.stdout().iter().any(|l| l.contains("폰 오 이 오 사"))
+    });
+    d.wait_echo_tail();
     t.mic.say(&yes);
     d.wait_for("the move after yes", Duration::from_secs(30), || {
         d.state()["ply"] == 1
