@@ -11,6 +11,7 @@ pub mod control;
 pub mod export;
 pub mod game;
 pub mod journal;
+pub mod logging;
 pub mod messages;
 pub mod outputs;
 pub mod screen;

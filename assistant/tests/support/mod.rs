@@ -66,6 +66,11 @@ impl Play {
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
+        // Log lines on stderr, where the tests read them (tandem play's
+        // default is a log file; `fresh_user.rs` tests that).
+        if std::env::var_os("TANDEM_LOG").is_none() {
+            cmd.env("TANDEM_LOG", "warn");
+        }
         Play {
             cmd,
             socket: socket.to_owned(),
