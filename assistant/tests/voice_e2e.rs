@@ -100,11 +100,18 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
     // The marker: a "yes" said while listening is heard. Had the first one
     // been heard, its line would come before "Listening." in the journal.
     t.mic.say(&wav("ko-yes.wav"));
-    d.wait_for("yes heard again", Duration::from_secs(30), || {
-        d.events_of("heard")
-            .iter()
-            .any(|e| e["decision"] == "command")
-    });
+    // The heard line and the answer's announced line come one after the
+    // other: wait for both.
+    d.wait_for(
+        "yes heard again and answered",
+        Duration::from_secs(30),
+        || {
+            d.events_of("heard")
+                .iter()
+                .any(|e| e["decision"] == "command")
+                && d.said().iter().any(|s| s.contains("nothing to confirm"))
+        },
+    );
     let events = d.events();
     let off = events
         .iter()
