@@ -152,6 +152,8 @@ fn a_real_chess_game_with_brltty_and_speech_dispatcher() {
         .iter()
         .position(|l| l.text().trim_end() == shown.text.trim_end())
         .unwrap();
+    // One line key at a time, each waited for on the display: BRLTTY may
+    // read two presses sent close together on a loaded machine as one.
     let mut go = |to: usize| {
         while at != to {
             if at < to {
@@ -161,8 +163,8 @@ fn a_real_chess_game_with_brltty_and_speech_dispatcher() {
                 brltty.press("LNUP").unwrap();
                 at -= 1;
             }
+            wait_text(&lines[at].text());
         }
-        wait_text(&lines[to].text());
     };
     let (e2_line, e2_cell) = cell_of(&lines, Square::E2);
     let (e4_line, e4_cell) = cell_of(&lines, Square::E4);
