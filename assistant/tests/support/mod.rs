@@ -30,8 +30,11 @@ pub mod voice;
 /// The `tandem` binary under test.
 pub const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
 
-/// How long a daemon may take to open its socket.
-const START_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a daemon may take to open its socket and answer (a deadline:
+/// it answers in well under a second on a quiet machine, but its start
+/// (speech-dispatcher, BRLTTY, the voice model) can take many seconds on a
+/// loaded one).
+const START_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A running `tandem play --headless`, killed when dropped.
 pub struct Daemon {
@@ -201,6 +204,19 @@ impl Play {
             );
             std::thread::sleep(Duration::from_millis(5));
         }
+        // Then until it serves (the socket is bound before speech, braille
+        // and the session start; the tests' clients wait 20 s for a reply).
+        // `subscribe` is answered by the server alone: no request reaches
+        // the session, whose requests some tests count (fail points).
+        let mut c = Client::connect(&d.socket).unwrap();
+        let left = START_TIMEOUT.saturating_sub(t0.elapsed());
+        c.set_timeout(Some(left.max(Duration::from_secs(1))))
+            .unwrap();
+        let r = c.subscribe();
+        assert!(
+            r.is_ok(),
+            "tandem play did not answer in {START_TIMEOUT:?}: {r:?}"
+        );
         d
     }
 }
