@@ -12,6 +12,7 @@ pub mod export;
 pub mod game;
 pub mod games;
 pub mod journal;
+pub mod logging;
 pub mod messages;
 pub mod outputs;
 pub mod screen;

@@ -937,7 +937,9 @@ mod tests {
     fn muting_marks_speech_from_start_to_end() {
         use tandem_speech::output::recording::RecordingSpeech;
         let state = SpeakingState::default();
-        let backend = RecordingSpeech::new(Duration::from_millis(20));
+        // Held: it speaks until released, however slowly this test runs.
+        let backend = RecordingSpeech::held();
+        let speech = backend.clone();
         let mut out = Muting::new(Box::new(backend), state.clone());
         assert!(!state.busy(Duration::ZERO));
         out.speak(&Utterance::new(
@@ -948,7 +950,7 @@ mod tests {
         .unwrap();
         assert!(out.is_speaking());
         assert!(state.busy(Duration::ZERO), "muted while it speaks");
-        std::thread::sleep(Duration::from_millis(100));
+        speech.release();
         assert!(!out.is_speaking());
         assert!(!state.busy(Duration::ZERO), "unmuted when it has finished");
         assert!(

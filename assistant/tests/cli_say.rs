@@ -137,7 +137,12 @@ fn sox_stat(path: &Path) -> (f64, f64) {
 
 #[test]
 fn wav_holds_real_speech_in_both_languages() {
-    if std::env::var("TANDEM_SKIP_REAL").is_ok_and(|v| v == "1") {
+    if !tandem_testkit::require_program(
+        "espeak-ng",
+        &["--version"],
+        "espeak-ng (apt-get install espeak-ng)",
+    ) || !tandem_testkit::require_program("sox", &["--version"], "sox (apt-get install sox)")
+    {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -6,7 +6,7 @@
 //! at a random point and resumed without losing an acknowledged move.
 //!
 //! Without BRLTTY or speech-dispatcher the real-component test fails with a
-//! message, unless `TANDEM_SKIP_REAL=1`.
+//! message, unless `TANDEM_SKIP_REAL` is set outside CI.
 
 mod support;
 

@@ -5,8 +5,10 @@
 //! must move to another backend, say so, and still speak every move.
 //!
 //! Without BRLTTY or speech-dispatcher these fail with a message, unless
-//! `TANDEM_SKIP_REAL=1`. The microphone is not tested: voice input is not
-//! wired into `tandem play` yet (it refuses `--voice-model`).
+//! `TANDEM_SKIP_REAL` is set outside CI. The microphone that vanishes and
+//! comes back is in `voice_e2e.rs`
+//! (`a_vanished_microphone_is_announced_typed_moves_go_on_and_its_return_is_told`:
+//! an ALSA pipe unplugged and plugged back under a running `tandem play`).
 
 mod support;
 

@@ -12,7 +12,7 @@
 //!   (`$XDG_STATE_HOME/tandem/fallback/`); the daemon is then killed while
 //!   the disk is still full and resumed from the fallback copy without
 //!   losing an acknowledged move. Without the right to mount, this test fails
-//!   with a message unless `TANDEM_SKIP_REAL=1`.
+//!   with a message unless `TANDEM_SKIP_REAL` is set outside CI.
 
 mod support;
 
@@ -151,21 +151,20 @@ fn a_write_error_keeps_the_game_going_and_every_line_is_written_when_it_can_be()
     assert_eq!(got, moves[..8]);
 }
 
-/// The daemon's stderr is a log file already past the limit (as when a
-/// test run or a service manager sends it to a file): logging the journal's
-/// write error fails with EFBIG too. That must cost the log line, not the
-/// game (it used to panic the session mid-move: "the session stopped before
-/// answering").
+/// The daemon's log file (`--log FILE`; the same with stderr sent to a
+/// file) is already past the limit: logging the journal's write error fails
+/// with EFBIG too. That must cost the log line, not the game (it used to
+/// panic the session mid-move: "the session stopped before answering").
 #[test]
 fn a_file_size_limit_that_also_stops_the_log_file_stops_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("game.jsonl");
     let log = dir.path().join("daemon.log");
     std::fs::write(&log, "earlier output\n".repeat(16 * 1024)).unwrap();
-    let stderr = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
     let d = Play::text_only(dir.path())
         .args(["--lang", "en", "--journal", journal.to_str().unwrap()])
-        .stderr(stderr.into())
+        .arg("--log")
+        .arg(&log)
         .start();
     let mut c = d.client();
     let moves = real_game().move_texts();
@@ -230,14 +229,11 @@ impl Drop for Tmpfs {
 #[test]
 fn a_full_disk_sends_the_journal_to_a_fallback_copy_that_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    let fs = match Tmpfs::mount(&dir.path().join("small")) {
-        Ok(fs) => fs,
-        Err(e) if tandem_speech::testing::skip_real() => {
-            return eprintln!("skipped (TANDEM_SKIP_REAL=1): cannot mount a tmpfs: {e}")
-        }
-        Err(e) => panic!(
-            "this test mounts a 64 KiB tmpfs to fill it up (run as root, or set TANDEM_SKIP_REAL=1): {e}"
-        ),
+    let Some(fs) = tandem_testkit::require(
+        "a 64 KiB tmpfs to fill up (mount, as root)",
+        Tmpfs::mount(&dir.path().join("small")),
+    ) else {
+        return;
     };
     let journal = fs.0.join("game.jsonl");
     let d = daemon(

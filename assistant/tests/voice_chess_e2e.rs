@@ -11,7 +11,7 @@
 //! is what Vosk listens with in the daemon; a move is read back in the chess
 //! book's words and played on "네"; an illegal one is refused with the
 //! reason and never played. Without the model the tests fail with a
-//! message, unless `TANDEM_SKIP_REAL=1`; espeak-ng must be installed.
+//! message, unless `TANDEM_SKIP_REAL` is set outside CI; espeak-ng must be installed.
 #![cfg(feature = "vosk")]
 
 use std::time::Duration;
@@ -62,8 +62,13 @@ fn a_spoken_chess_move_is_read_back_and_played_on_yes_an_illegal_one_is_refused(
     );
     assert_eq!(d.state()["ply"], 0, "an illegal move is never played");
 
-    // e2-e4: read back in the chess book's words, played only on "네".
-    std::thread::sleep(Duration::from_millis(600));
+    // e2-e4: read back in the chess book's words, played only on "네";
+    // said once the refusal has been spoken (text speech on stdout) and its
+    // echo tail has passed.
+    d.wait_for("the refusal spoken", Duration::from_secs(30), || {
+        d.stdout().iter().any(|l| l.contains("갈 수 없습니다"))
+    });
+    d.wait_echo_tail();
     t.mic.say(&e2e4);
     d.wait_for("the read-back of e4", Duration::from_secs(30), || {
         d.events_of("heard")
@@ -84,7 +89,10 @@ fn a_spoken_chess_move_is_read_back_and_played_on_yes_an_illegal_one_is_refused(
     });
     assert_eq!(d.state()["ply"], 0, "nothing is played before yes");
 
-    std::thread::sleep(Duration::from_millis(600));
+    d.wait_for("the read-back spoken", Duration::from_secs(30), || {
+        d.stdout().iter().any(|l| l.contains("폰 오 이 오 사"))
+    });
+    d.wait_echo_tail();
     t.mic.say(&yes);
     d.wait_for("the move after yes", Duration::from_secs(30), || {
         d.state()["ply"] == 1

@@ -8,7 +8,7 @@
 //! The microphone, the loudspeaker and the daemon are `support/voice.rs`'s.
 //! The daemon gets its own ALSA configuration through `ALSA_CONFIG_PATH` in
 //! its environment only. The tests run one at a time (each loads the model).
-//! Without the model they fail with a message, unless `TANDEM_SKIP_REAL=1`.
+//! Without the model they fail with a message, unless `TANDEM_SKIP_REAL` is set outside CI.
 #![cfg(feature = "vosk")]
 
 use std::process::{Command, Stdio};
@@ -58,8 +58,8 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
     );
     assert_eq!(d.state()["ply"], 0, "nothing is played before yes");
 
-    // After the read-back has been spoken (the echo tail), "yes".
-    std::thread::sleep(Duration::from_millis(600));
+    // After the read-back has been spoken (seen on stdout) and its echo tail, "yes".
+    d.wait_echo_tail();
     t.mic.say(&wav("ko-yes.wav"));
     d.wait_for("the move after yes", Duration::from_secs(30), || {
         d.state()["ply"] == 1
@@ -82,23 +82,60 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
     let (ok, out) = d.ctl(&["last"]);
     assert!(ok, "{out}");
     // `listen` turns listening off: "yes" is not heard; on again, it is.
-    let n = d.events_of("heard").len();
     let (ok, out) = d.ctl(&["listen"]);
     assert!(ok && out.contains("Not listening"), "{out}");
-    std::thread::sleep(Duration::from_millis(600));
+    // The voice thread takes the switch before the next frame it reads, so
+    // before any frame of this "yes" (queued after the reply).
     t.mic.say(&wav("ko-yes.wav"));
-    std::thread::sleep(Duration::from_secs(4));
-    assert_eq!(d.events_of("heard").len(), n, "heard while not listening");
+    // Then silence longer than the pipe's buffer, so that once the queue is
+    // fed every frame of the "yes" has been read while not listening.
+    t.mic.silence(Duration::from_secs(3));
+    t.mic.wait_fed(Duration::from_secs(60));
     let (ok, out) = d.ctl(&["listen"]);
     assert!(ok && out.contains("Listening"), "{out}");
-    std::thread::sleep(Duration::from_millis(600));
-    t.mic.say(&wav("ko-yes.wav"));
-    d.wait_for("yes heard again", Duration::from_secs(30), || {
-        d.events_of("heard").len() > n
+    d.wait_for("Listening. on stdout", Duration::from_secs(30), || {
+        d.stdout().iter().any(|l| l.contains("Listening."))
     });
-    let h = d.events_of("heard");
-    assert_eq!(h[n]["text"], "yes", "{h:?}");
-    assert_eq!(h[n]["decision"], "command", "{h:?}");
+    d.wait_echo_tail();
+    // The marker: a "yes" said while listening is heard. Had the first one
+    // been heard, its line would come before "Listening." in the journal.
+    t.mic.say(&wav("ko-yes.wav"));
+    // The heard line and the answer's announced line come one after the
+    // other: wait for both.
+    d.wait_for(
+        "yes heard again and answered",
+        Duration::from_secs(30),
+        || {
+            d.events_of("heard")
+                .iter()
+                .any(|e| e["decision"] == "command")
+                && d.said().iter().any(|s| s.contains("nothing to confirm"))
+        },
+    );
+    let events = d.events();
+    let off = events
+        .iter()
+        .position(|e| e["type"] == "announced" && e["text"] == "Not listening.")
+        .expect("Not listening. journaled");
+    let on = events
+        .iter()
+        .position(|e| e["type"] == "announced" && e["text"] == "Listening.")
+        .expect("Listening. journaled");
+    let heard_while_off: Vec<_> = events[off..on]
+        .iter()
+        .filter(|e| e["type"] == "heard")
+        .collect();
+    assert!(
+        heard_while_off.is_empty(),
+        "heard while not listening: {heard_while_off:?}"
+    );
+    let after: Vec<_> = events[on..]
+        .iter()
+        .filter(|e| e["type"] == "heard")
+        .collect();
+    assert_eq!(after.len(), 1, "{after:?}");
+    assert_eq!(after[0]["text"], "yes", "{after:?}");
+    assert_eq!(after[0]["decision"], "command", "{after:?}");
     assert!(
         d.said().last().unwrap().contains("nothing to confirm"),
         "a bare yes confirms nothing: {:?}",
@@ -116,16 +153,31 @@ fn while_tandem_speaks_through_real_espeak_paced_by_a_test_speaker_nothing_is_he
     let speaker = Speaker::start(t.spk_fifo.clone());
     let d = t.play(&model, &korean_phrasebook_path(), &["--speech", "espeak"]);
     d.wait_listening();
-    // Let the start announcement ("백 차례") finish playing.
-    std::thread::sleep(Duration::from_secs(3));
+    // Let the start announcement ("백 차례") finish playing: every utterance
+    // announced so far has played (one espeak-ng run each).
+    d.wait_for(
+        "the start announcement to be played",
+        Duration::from_secs(60),
+        || {
+            let said = d.said().len();
+            said > 0 && speaker.playing.lock().unwrap().len() >= said
+        },
+    );
     let before = speaker.playing.lock().unwrap().len();
+    let opened = speaker.started.lock().unwrap().len();
 
     // A long sentence: several seconds through the speaker.
     let long = "삼십 삼 이십 구 삼십 이 이십 팔 삼십 일 이십 칠 삼십 사 이십 구 \
                 삼십 삼 이십 구 삼십 이 이십 팔 삼십 일 이십 칠 삼십 사 이십 구";
     let (ok, out) = d.ctl(&["say", long]);
     assert!(ok, "{out}");
-    std::thread::sleep(Duration::from_millis(700));
+    // Once the speaker is playing it (and a little into it), the utterance.
+    d.wait_for(
+        "the sentence to start playing",
+        Duration::from_secs(60),
+        || speaker.started.lock().unwrap().len() > opened,
+    );
+    std::thread::sleep(Duration::from_millis(300));
     let injected = Instant::now();
     // The whole file, its silences too, from the next block on.
     let utterance_end = injected + t.mic.say(&wav("ko-33-29.wav")) + BLOCK_TIME;
@@ -141,14 +193,10 @@ fn while_tandem_speaks_through_real_espeak_paced_by_a_test_speaker_nothing_is_he
         end - start,
         injected - start
     );
-    std::thread::sleep(Duration::from_secs(2));
-    assert!(
-        d.events_of("heard").is_empty(),
-        "tandem heard something while it spoke: {:?}",
-        d.events_of("heard")
-    );
-
-    // The same utterance when tandem is quiet is heard: the microphone worked.
+    // The same utterance when tandem is quiet is heard: the microphone
+    // worked. It comes after the first in the microphone's stream, so had
+    // the first been heard, its line would be in the journal first.
+    d.wait_echo_tail();
     t.mic.say(&wav("ko-33-29.wav"));
     d.wait_for(
         "the utterance said in quiet",
@@ -158,6 +206,12 @@ fn while_tandem_speaks_through_real_espeak_paced_by_a_test_speaker_nothing_is_he
                 .iter()
                 .any(|e| e["text"] == "33-29" && e["decision"] == "read-back")
         },
+    );
+    let heard = d.events_of("heard");
+    assert_eq!(
+        heard.len(),
+        1,
+        "tandem heard something while it spoke: {heard:?}"
     );
 }
 
@@ -197,7 +251,7 @@ fn a_vanished_microphone_is_announced_typed_moves_go_on_and_its_return_is_told()
     d.wait_for("the microphone back", Duration::from_secs(30), || {
         d.said().iter().any(|s| s.contains("works again"))
     });
-    std::thread::sleep(Duration::from_millis(800));
+    d.wait_echo_tail();
     // It listens in the new position (the grammar followed the moves).
     t.mic.say(&wav("ko-33-29.wav"));
     d.wait_for(

@@ -280,7 +280,7 @@ mod tests {
                 status: StatusInfo::new(Color::Black),
             })
             .unwrap();
-        let ev = handle.events.recv_timeout(Duration::from_secs(5)).unwrap();
+        let ev = handle.events.recv_timeout(Duration::from_secs(20)).unwrap();
         assert!(
             matches!(ev, DriverEvent::Unavailable(DisplayError::Disconnected(_))),
             "{ev:?}"
@@ -294,21 +294,28 @@ mod tests {
             })
             .unwrap();
         assert_eq!(
-            handle.events.recv_timeout(Duration::from_secs(5)).unwrap(),
+            handle.events.recv_timeout(Duration::from_secs(20)).unwrap(),
             DriverEvent::Available
         );
         // Keys still work: two routing presses give a move request.
         for _ in 0..6 {
             h.press(Key::LineDown);
         }
-        std::thread::sleep(Duration::from_millis(100));
-        let line = h.text().unwrap();
-        assert!(line.starts_with("31:w"), "{line}");
+        // Wait for the six presses to be handled (the display shows row 31-35).
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while !h.text().is_some_and(|t| t.starts_with("31:w")) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the line keys were not handled: {:?}",
+                h.text()
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
         h.press(Key::Routing(5)); // over "32:w"
         h.press(Key::LineUp);
         h.press(Key::Routing(10)); // over "28:-" on the row above
         let mut got = Vec::new();
-        while let Ok(DriverEvent::Action(a)) = handle.events.recv_timeout(Duration::from_secs(5)) {
+        while let Ok(DriverEvent::Action(a)) = handle.events.recv_timeout(Duration::from_secs(20)) {
             let done = matches!(a, Action::MoveRequest { .. });
             got.push(a);
             if done {
@@ -349,7 +356,7 @@ mod tests {
             cells.resize(40, crate::Cell::BLANK);
             cells
         };
-        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
         let wait_for = |want: Vec<crate::Cell>| {
             while h.cells().as_ref() != Some(&want) {
                 assert!(std::time::Instant::now() < deadline, "{:?}", h.text());
@@ -364,7 +371,7 @@ mod tests {
         h.press(Key::LineUp);
         h.press(Key::Routing(7)); // f3
         let mut got = Vec::new();
-        while let Ok(DriverEvent::Action(a)) = handle.events.recv_timeout(Duration::from_secs(5)) {
+        while let Ok(DriverEvent::Action(a)) = handle.events.recv_timeout(Duration::from_secs(20)) {
             let done = matches!(a, Action::MoveText(_));
             got.push(a);
             if done {

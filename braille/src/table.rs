@@ -176,13 +176,11 @@ mod tests {
     #[test]
     fn table_matches_brltty_en_nabcc() {
         let path = "/etc/brltty/Text/en-nabcc.ttb";
-        let src = match std::fs::read_to_string(path) {
-            Ok(s) => s,
-            Err(e) if std::env::var_os("TANDEM_SKIP_REAL").is_some() => {
-                eprintln!("skipping: {path}: {e}");
-                return;
-            }
-            Err(e) => panic!("{path}: {e} (install brltty, or set TANDEM_SKIP_REAL=1)"),
+        let Some(src) = tandem_testkit::require(
+            "BRLTTY's text tables (apt-get install brltty)",
+            std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}")),
+        ) else {
+            return;
         };
         let entries = brltty_table(&src);
         let printable: Vec<_> = entries

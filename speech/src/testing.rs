@@ -15,13 +15,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Whether tests of real components may be skipped (`TANDEM_SKIP_REAL=1`).
-/// Without it a missing component fails the test with a clear message.
-#[must_use]
-pub fn skip_real() -> bool {
-    std::env::var("TANDEM_SKIP_REAL").is_ok_and(|v| v == "1")
-}
-
 /// A private speech-dispatcher. Stopped (killed) on drop.
 #[derive(Debug)]
 pub struct PrivateSpeechd {

@@ -5,7 +5,7 @@
 //!
 //! Needs the Debian packages speech-dispatcher, speech-dispatcher-espeak-ng,
 //! espeak-ng and sox; fails with a message naming them when they are
-//! missing, unless `TANDEM_SKIP_REAL=1`.
+//! missing, unless `TANDEM_SKIP_REAL` is set outside CI (`tandem-testkit`).
 
 use std::time::Duration;
 
@@ -14,8 +14,17 @@ use tandem_rules::{Position, Variant};
 use tandem_speech::output::espeak::{synthesize_wav, EspeakOutput};
 use tandem_speech::output::worker::SpeechWorker;
 use tandem_speech::output::{SpeechOutput, VoiceParams};
-use tandem_speech::testing::{raw_stats, skip_real, wav_stats, AudioStats};
+use tandem_speech::testing::{raw_stats, wav_stats, AudioStats};
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, Utterance};
+
+/// espeak-ng and sox, or (skipping allowed) `false` after saying which is missing.
+fn espeak_and_sox() -> bool {
+    tandem_testkit::require_program(
+        "espeak-ng",
+        &["--version"],
+        "espeak-ng (apt-get install espeak-ng)",
+    ) && tandem_testkit::require_program("sox", &["--version"], "sox (apt-get install sox)")
+}
 
 fn capture_announcement(book: Phrasebook) -> Utterance {
     let p = Position::from_fen(Variant::International, "W:W32:B27,17,8").unwrap();
@@ -36,7 +45,7 @@ fn assert_speech(what: &str, s: AudioStats, min_seconds: f64) {
 
 #[test]
 fn espeak_ng_wav_in_polish_and_english() {
-    if skip_real() {
+    if !espeak_and_sox() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -55,7 +64,7 @@ fn espeak_ng_wav_in_polish_and_english() {
 
 #[test]
 fn espeak_ng_rate_changes_the_length() {
-    if skip_real() {
+    if !espeak_and_sox() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -78,7 +87,7 @@ fn espeak_ng_rate_changes_the_length() {
 
 #[test]
 fn espeak_ng_backend_speaks_through_alsa() {
-    if skip_real() {
+    if !espeak_and_sox() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -122,11 +131,15 @@ fn espeak_ng_backend_speaks_through_alsa() {
 fn speech_dispatcher_speaks_polish_and_english() {
     use tandem_speech::output::speechd::SpeechdOutput;
     use tandem_speech::testing::PrivateSpeechd;
-    if skip_real() {
+    let Some(sd) = tandem_testkit::require(
+        "speech-dispatcher with espeak-ng (apt-get install speech-dispatcher speech-dispatcher-espeak-ng)",
+        PrivateSpeechd::start("pl"),
+    ) else {
+        return;
+    };
+    if !espeak_and_sox() {
         return;
     }
-    let sd =
-        PrivateSpeechd::start("pl").unwrap_or_else(|e| panic!("private speech-dispatcher: {e}"));
     // The only test in this binary that talks to speech-dispatcher, so setting
     // the process environment here races with nothing that reads it.
     std::env::set_var("SPEECHD_ADDRESS", sd.address());

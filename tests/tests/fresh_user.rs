@@ -335,3 +335,114 @@ fn a_new_user_plays_chess_with_typed_moves_and_exports_pgn() {
     assert!(pgn.contains("[TimeControl \"5400+30\"]"), "{pgn}");
     assert!(pgn.contains("4. O-O"), "{pgn}");
 }
+
+/// Reads a child's pipe to its end in a thread; what it read so far is in the string.
+fn collect(pipe: impl std::io::Read + Send + 'static) -> std::sync::Arc<std::sync::Mutex<String>> {
+    use std::io::BufRead;
+    let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let t = text.clone();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(pipe).lines() {
+            let Ok(line) = line else { break };
+            let mut t = t.lock().unwrap();
+            t.push_str(&line);
+            t.push('\n');
+        }
+    });
+    text
+}
+
+/// Issue 13: log lines never go onto the screen. With neither `TANDEM_LOG`
+/// nor `--log`, `tandem play --headless` names its log file once on stderr
+/// (`$XDG_STATE_HOME/tandem/tandem.log`) and the warnings (here: no
+/// speech-dispatcher for `--speech speechd`) go there, none to stdout or
+/// stderr; `--log -` sends them to stderr.
+#[test]
+fn log_lines_go_to_the_log_file_not_onto_the_screen() {
+    for to_stderr in [false, true] {
+        let dirs = tempfile::tempdir().unwrap();
+        let state_home = dirs.path().join("state");
+        let log = state_home.join("tandem/tandem.log");
+        let socket = dirs.path().join("run/tandem.sock");
+        let mut cmd = Command::new(tandem_bin());
+        cmd.args([
+            "play",
+            "--headless",
+            "--speech",
+            "speechd",
+            "--braille",
+            "none",
+        ])
+        .arg("--socket")
+        .arg(&socket)
+        .arg("--journal")
+        .arg(dirs.path().join("game.jsonl"));
+        if to_stderr {
+            cmd.args(["--log", "-"]);
+        }
+        let mut child = cmd
+            .env("XDG_CONFIG_HOME", dirs.path().join("config"))
+            .env("XDG_STATE_HOME", &state_home)
+            .env(
+                "SPEECHD_ADDRESS",
+                format!("unix_socket:{}", dirs.path().join("no-speechd").display()),
+            )
+            .env_remove("TANDEM_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = collect(child.stdout.take().unwrap());
+        let stderr = collect(child.stderr.take().unwrap());
+        let d = Daemon {
+            child,
+            socket: socket.clone(),
+        };
+        wait_for("the daemon to answer", || {
+            ctl(&socket, &["state"]).0.then_some(())
+        });
+        let (ok, _, err) = ctl(&socket, &["move", "32-28"]);
+        assert!(ok, "{err}");
+        let warned = |text: &str| text.contains("WARN") && text.contains("speech backend Speechd");
+        wait_for("the speech warning to be logged", || {
+            let text = if to_stderr {
+                stderr.lock().unwrap().clone()
+            } else {
+                std::fs::read_to_string(&log).unwrap_or_default()
+            };
+            warned(&text).then_some(())
+        });
+        drop(d);
+        let (out, err) = (
+            stdout.lock().unwrap().clone(),
+            stderr.lock().unwrap().clone(),
+        );
+        let log_line = |l: &&str| {
+            ["TRACE", "DEBUG", "INFO", "WARN", "ERROR"]
+                .iter()
+                .any(|lv| l.contains(&format!(" {lv} ")))
+        };
+        assert!(
+            out.lines().filter(log_line).count() == 0,
+            "a log line on stdout: {out}"
+        );
+        if to_stderr {
+            assert!(!log.exists(), "--log -: no log file");
+            assert!(!err.contains("log lines go to"), "{err}");
+        } else {
+            assert!(
+                err.lines().filter(log_line).count() == 0,
+                "a log line on stderr: {err}"
+            );
+            let named = format!("tandem: log lines go to {}", log.display());
+            assert_eq!(
+                err.lines()
+                    .filter(|l| l.contains("log lines go to"))
+                    .collect::<Vec<_>>(),
+                [named.as_str()],
+                "the log file is named once at start: {err}"
+            );
+        }
+    }
+}

@@ -91,6 +91,10 @@ pub struct Args {
     /// arbiter actions are refused.
     #[arg(long)]
     pub arbiter_secret_file: Option<PathBuf>,
+    /// Where log lines go: a file, or `-` for stderr (default
+    /// `$XDG_STATE_HOME/tandem/tandem.log`, or stderr when `TANDEM_LOG` is set).
+    #[arg(long, value_name = "FILE|-")]
+    pub log: Option<PathBuf>,
 }
 
 impl Args {
@@ -124,21 +128,8 @@ impl Args {
 
 /// Runs `tandem play`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("TANDEM_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
-        .with_writer(std::io::stderr)
-        // A log line that cannot be written is dropped. With `true` (what
-        // `fmt()` sets) the subscriber reports the failure with `eprintln!`,
-        // which panics when stderr fails too, and it panics in whichever
-        // task logged: a journal write failing with EFBIG under a file-size
-        // limit logs an error, stderr redirected to a file past that same
-        // limit fails too, and the session actor died mid-move ("the session
-        // stopped before answering"). See RELIABILITY.md.
-        .log_internal_errors(false)
-        .try_init();
+    // Log lines never onto the screen: a file unless asked for on stderr.
+    crate::logging::init(args.log.as_deref());
     let file = match &args.config {
         Some(p) => RawConfig::from_file(p)?,
         None => match RawConfig::default_path().filter(|p| p.exists()) {
@@ -364,6 +355,8 @@ async fn serve(
                 _ => "it ended",
             };
             tracing::error!("the game session stopped unexpectedly ({why}); resume with --resume {}", journal_path.display());
+            // Said on stderr too: the log may be a file, and tandem exits.
+            let _ = writeln!(std::io::stderr(), "tandem: the game session stopped unexpectedly ({why}); resume with --resume {}", journal_path.display());
             let _ = stop_tx.send(());
             let _ = server.await;
             return Ok(ExitCode::from(3));

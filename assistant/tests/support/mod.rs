@@ -21,7 +21,7 @@ use tandem::client::Client;
 use tandem_braille::testing::brltty::VirtualBrltty;
 use tandem_rules::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::{Game, Variant};
-use tandem_speech::testing::{skip_real, PrivateSpeechd};
+use tandem_speech::testing::PrivateSpeechd;
 
 pub mod session;
 #[cfg(feature = "vosk")]
@@ -30,8 +30,11 @@ pub mod voice;
 /// The `tandem` binary under test.
 pub const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
 
-/// How long a daemon may take to open its socket.
-const START_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long a daemon may take to open its socket and answer (a deadline:
+/// it answers in well under a second on a quiet machine, but its start
+/// (speech-dispatcher, BRLTTY, the voice model) can take many seconds on a
+/// loaded one).
+const START_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A running `tandem play --headless`, killed when dropped.
 pub struct Daemon {
@@ -66,6 +69,11 @@ impl Play {
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());
+        // Log lines on stderr, where the tests read them (tandem play's
+        // default is a log file; `fresh_user.rs` tests that).
+        if std::env::var_os("TANDEM_LOG").is_none() {
+            cmd.env("TANDEM_LOG", "warn");
+        }
         Play {
             cmd,
             socket: socket.to_owned(),
@@ -196,6 +204,19 @@ impl Play {
             );
             std::thread::sleep(Duration::from_millis(5));
         }
+        // Then until it serves (the socket is bound before speech, braille
+        // and the session start; the tests' clients wait 20 s for a reply).
+        // `subscribe` is answered by the server alone: no request reaches
+        // the session, whose requests some tests count (fail points).
+        let mut c = Client::connect(&d.socket).unwrap();
+        let left = START_TIMEOUT.saturating_sub(t0.elapsed());
+        c.set_timeout(Some(left.max(Duration::from_secs(1))))
+            .unwrap();
+        let r = c.subscribe();
+        assert!(
+            r.is_ok(),
+            "tandem play did not answer in {START_TIMEOUT:?}: {r:?}"
+        );
         d
     }
 }
@@ -354,31 +375,23 @@ pub fn real_game() -> Game {
 }
 
 /// A private BRLTTY with a virtual display of `cells` cells; `None` (said
-/// on stderr) when it cannot start and `TANDEM_SKIP_REAL=1`, else a panic
-/// saying what is missing.
+/// on stderr) when it cannot start and `TANDEM_SKIP_REAL` is set outside
+/// CI, else a panic saying what is missing (`tandem_testkit::require`).
+#[track_caller]
 pub fn real_brltty(cells: usize) -> Option<VirtualBrltty> {
-    match VirtualBrltty::start(cells) {
-        Ok(b) => Some(b),
-        Err(e) if skip_real() => {
-            eprintln!("skipped (TANDEM_SKIP_REAL=1): {e:?}");
-            None
-        }
-        Err(e) => {
-            panic!("BRLTTY is needed (apt-get install brltty), or set TANDEM_SKIP_REAL=1: {e:?}")
-        }
-    }
+    tandem_testkit::require(BRLTTY, VirtualBrltty::start(cells))
 }
 
 /// A private speech-dispatcher speaking `lang`; `None` (said on stderr)
-/// when it cannot start and `TANDEM_SKIP_REAL=1`, else a panic saying what
-/// is missing.
+/// when it cannot start and `TANDEM_SKIP_REAL` is set outside CI, else a
+/// panic saying what is missing (`tandem_testkit::require`).
+#[track_caller]
 pub fn real_speechd(lang: &str) -> Option<PrivateSpeechd> {
-    match PrivateSpeechd::start(lang) {
-        Ok(s) => Some(s),
-        Err(e) if skip_real() => {
-            eprintln!("skipped (TANDEM_SKIP_REAL=1): {e}");
-            None
-        }
-        Err(e) => panic!("speech-dispatcher is needed, or set TANDEM_SKIP_REAL=1: {e}"),
-    }
+    tandem_testkit::require(SPEECHD, PrivateSpeechd::start(lang))
 }
+
+/// What [`real_brltty`] needs.
+pub const BRLTTY: &str = "BRLTTY (apt-get install brltty)";
+/// What [`real_speechd`] needs.
+pub const SPEECHD: &str =
+    "speech-dispatcher with espeak-ng (apt-get install speech-dispatcher speech-dispatcher-espeak-ng)";

@@ -126,6 +126,27 @@ impl Mic {
         BLOCK_TIME * n
     }
 
+    /// Queues `d` of silence (whole blocks, at least one).
+    pub fn silence(&self, d: Duration) -> Duration {
+        let n = (d.as_millis() / BLOCK_TIME.as_millis()).max(1) as usize;
+        self.say(&vec![0i16; n * MIC_BLOCK])
+    }
+
+    /// Waits until everything queued has been written into the pipe (at
+    /// most `limit`). What ALSA and the daemon have not read yet is then at
+    /// most the pipe's buffer (64 KiB: 2 s of audio) and ALSA's: queue
+    /// [`Mic::silence`] after an utterance to be sure it was all taken.
+    pub fn wait_fed(&self, limit: Duration) {
+        let t0 = Instant::now();
+        while !self.queue.lock().unwrap().is_empty() {
+            assert!(
+                t0.elapsed() < limit,
+                "the microphone was not read for {limit:?}"
+            );
+            std::thread::sleep(BLOCK_TIME / 4);
+        }
+    }
+
     /// The microphone stops delivering audio.
     pub fn unplug(&self) {
         self.connected.store(false, Ordering::SeqCst);
@@ -147,21 +168,25 @@ impl Drop for Mic {
 /// S16_LE) from a named pipe at the pace a sound card would, so speech takes
 /// as long as it would in the room. Records when sound was playing.
 pub struct Speaker {
-    /// When each utterance played (start, end).
+    /// When each utterance played (start, end), once it has ended.
     pub playing: Arc<Mutex<Vec<(Instant, Instant)>>>,
+    /// When each utterance started (the device opened).
+    pub started: Arc<Mutex<Vec<Instant>>>,
 }
 
 impl Speaker {
     /// Reads the pipe `fifo` from a thread of its own.
     pub fn start(fifo: PathBuf) -> Speaker {
         let playing: Arc<Mutex<Vec<(Instant, Instant)>>> = Arc::default();
-        let p = playing.clone();
+        let started: Arc<Mutex<Vec<Instant>>> = Arc::default();
+        let (p, s) = (playing.clone(), started.clone());
         std::thread::spawn(move || loop {
             // Each utterance is one espeak-ng process opening the device.
             let Ok(mut f) = std::fs::File::open(&fifo) else {
                 return;
             };
             let start = Instant::now();
+            s.lock().unwrap().push(start);
             let mut buf = [0u8; 882]; // 20 ms
             let mut next = start;
             loop {
@@ -174,7 +199,7 @@ impl Speaker {
             }
             p.lock().unwrap().push((start, Instant::now()));
         });
-        Speaker { playing }
+        Speaker { playing, started }
     }
 }
 
@@ -201,7 +226,8 @@ pub struct Room {
 impl Room {
     /// The Korean Vosk model and a new room, once the other voice tests of
     /// this binary are done ([`serial`]); `None` without the model when
-    /// `TANDEM_SKIP_REAL=1` (else [`korean_model`] fails saying what is missing).
+    /// `TANDEM_SKIP_REAL` is set outside CI (else [`korean_model`] fails saying
+    /// what is missing).
     pub fn with_model() -> Option<(Room, PathBuf)> {
         let model = korean_model()?;
         Some((Room::with_devices(serial()), model))
@@ -326,6 +352,15 @@ impl VoiceDaemon {
         );
         // The first frames, so an utterance is not cut by the opening.
         std::thread::sleep(Duration::from_millis(500));
+    }
+
+    /// Waits out the echo tail after tandem's last words that the test saw
+    /// come out: the microphone is muted while tandem speaks and for
+    /// `tandem::voice::ECHO_TAIL` after (a timer in the daemon, started
+    /// when its speech thread sees the utterance end), so three times that.
+    /// Only ever called after waiting for the words themselves.
+    pub fn wait_echo_tail(&self) {
+        std::thread::sleep(tandem::voice::ECHO_TAIL * 3);
     }
 
     /// `tandem ctl ARGS…`: whether it succeeded, and its stdout.

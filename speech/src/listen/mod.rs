@@ -38,7 +38,8 @@
 //! decisions to the session actor.
 
 pub mod audio;
-#[cfg(feature = "vosk")]
+// Test fixtures: only with `testing` (they use tandem-testkit).
+#[cfg(all(feature = "vosk", feature = "testing"))]
 pub mod fixture;
 pub mod grammar;
 pub mod lexicon;

@@ -1,6 +1,9 @@
 //! [`RecordingSpeech`]: a fake backend for unit tests. It records what it
-//! was asked to do and pretends to speak for a time proportional to the text.
+//! was asked to do and pretends to speak for a time proportional to the text,
+//! or ([`RecordingSpeech::held`]) until the test releases it, so that a test
+//! never depends on how fast a loaded machine runs it.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -25,6 +28,8 @@ pub struct RecordingSpeech {
     log: Arc<Mutex<Vec<Record>>>,
     per_char: Duration,
     current: Option<(String, Instant)>,
+    /// Held mode: while true, what was started is still being spoken.
+    hold: Option<Arc<AtomicBool>>,
 }
 
 impl RecordingSpeech {
@@ -35,6 +40,25 @@ impl RecordingSpeech {
             log: Arc::default(),
             per_char,
             current: None,
+            hold: None,
+        }
+    }
+
+    /// A fake whose utterances go on until [`RecordingSpeech::release`]
+    /// (after which each ends at once): a test decides when speech ends.
+    #[must_use]
+    pub fn held() -> RecordingSpeech {
+        RecordingSpeech {
+            hold: Some(Arc::new(AtomicBool::new(true))),
+            ..RecordingSpeech::new(Duration::ZERO)
+        }
+    }
+
+    /// Held mode: ends what is being spoken, and everything said later ends
+    /// at once. Does nothing to a fake made with [`RecordingSpeech::new`].
+    pub fn release(&self) {
+        if let Some(h) = &self.hold {
+            h.store(false, Ordering::SeqCst);
         }
     }
 
@@ -87,6 +111,12 @@ impl SpeechOutput for RecordingSpeech {
     }
 
     fn is_speaking(&mut self) -> bool {
+        if let Some(h) = &self.hold {
+            if !h.load(Ordering::SeqCst) {
+                self.current = None;
+            }
+            return self.current.is_some();
+        }
         match &self.current {
             Some((t, at)) if at.elapsed() < self.per_char * t.chars().count() as u32 => true,
             _ => {

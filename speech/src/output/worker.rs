@@ -268,45 +268,68 @@ mod tests {
         Utterance::new(p, Kind::Move, vec![t.to_owned()])
     }
 
+    /// Waits (at most 20 s) until the fake has recorded something for which
+    /// `f` holds: the worker has handled every message sent before it.
+    fn wait_record(rec: &RecordingSpeech, what: &str, f: impl Fn(&Record) -> bool) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while !rec.records().iter().any(&f) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "never recorded {what}: {:?}",
+                rec.records()
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// A marker message: once its parameters are recorded, every message
+    /// sent before it has been handled (the worker takes them in order).
+    fn marker(w: &SpeechWorker, rec: &RecordingSpeech) {
+        let p = VoiceParams {
+            rate: -7,
+            ..VoiceParams::for_language("xx")
+        };
+        w.set_params(p.clone()).unwrap();
+        wait_record(rec, "the marker", |r| *r == Record::Params(p.clone()));
+    }
+
     #[test]
     fn fake_backend_queue_keeps_order_and_next_goes_first() {
-        let rec = RecordingSpeech::new(Duration::from_millis(2));
+        // Held: the first utterance goes on until the test releases it.
+        let rec = RecordingSpeech::held();
         let r2 = rec.clone();
         let w = SpeechWorker::spawn(move || Ok(Box::new(r2) as Box<dyn SpeechOutput>)).unwrap();
         // The first one starts at once; the rest queue: Next before Normal.
-        w.say(u(
-            Priority::Normal,
-            "first normal, long enough to still be speaking",
-        ))
-        .unwrap();
-        while rec.spoken().is_empty() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        w.say(u(Priority::Normal, "first normal, still speaking"))
+            .unwrap();
+        wait_record(&rec, "the first", |r| matches!(r, Record::Spoke(..)));
         w.say(u(Priority::Normal, "second normal")).unwrap();
         w.say(u(Priority::Next, "a move")).unwrap();
-        assert!(w.wait_idle(Duration::from_secs(5)));
+        // Both are queued (the marker after them is handled), then the first ends.
+        marker(&w, &rec);
+        rec.release();
+        assert!(w.wait_idle(Duration::from_secs(20)));
         assert_eq!(
             rec.spoken(),
-            [
-                "first normal, long enough to still be speaking",
-                "a move",
-                "second normal"
-            ]
+            ["first normal, still speaking", "a move", "second normal"]
         );
     }
 
     #[test]
     fn fake_backend_now_interrupts_and_the_interrupted_is_repeated() {
-        let rec = RecordingSpeech::new(Duration::from_millis(40));
+        let rec = RecordingSpeech::held();
         let r2 = rec.clone();
         let w = SpeechWorker::spawn(move || Ok(Box::new(r2) as Box<dyn SpeechOutput>)).unwrap();
         w.say(u(Priority::Next, "thirty-two, twenty-eight."))
             .unwrap();
-        while rec.spoken().is_empty() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        wait_record(&rec, "the move", |r| matches!(r, Record::Spoke(..)));
+        // Still speaking (held) when the urgent one comes.
         w.say(u(Priority::Now, "flag")).unwrap();
-        assert!(w.wait_idle(Duration::from_secs(5)));
+        wait_record(&rec, "the flag", |r| {
+            *r == Record::Spoke(Priority::Now, "flag".into())
+        });
+        rec.release();
+        assert!(w.wait_idle(Duration::from_secs(20)));
         assert_eq!(
             rec.records(),
             [
@@ -320,7 +343,9 @@ mod tests {
 
     #[test]
     fn fake_backend_cancel_all_forgets_the_queue_and_params_pass_through() {
-        let rec = RecordingSpeech::new(Duration::from_millis(20));
+        // Held: "one two three four" cannot end (and let the next start)
+        // before the cancel, however slowly this runs.
+        let rec = RecordingSpeech::held();
         let r2 = rec.clone();
         let w = SpeechWorker::spawn(move || Ok(Box::new(r2) as Box<dyn SpeechOutput>)).unwrap();
         w.say(u(Priority::Normal, "one two three four")).unwrap();
@@ -331,7 +356,7 @@ mod tests {
             ..VoiceParams::for_language("en")
         };
         w.set_params(p.clone()).unwrap();
-        assert!(w.wait_idle(Duration::from_secs(5)));
+        assert!(w.wait_idle(Duration::from_secs(20)));
         let r = rec.records();
         assert!(!rec.spoken().contains(&"never said".to_owned()), "{r:?}");
         assert_eq!(r.last(), Some(&Record::Params(p)));

@@ -1,0 +1,178 @@
+//! What a test of a real component (BRLTTY, speech-dispatcher, espeak-ng,
+//! sox, Vosk and its model, a tmpfs mount) does when that component is
+//! missing, the same way in every crate:
+//!
+//! - by default it fails, naming the component and how to get it;
+//! - with `TANDEM_SKIP_REAL` set to a non-empty value it returns early
+//!   instead, after saying loudly on stderr (past the test harness's output
+//!   capture) which test did not run and what was missing;
+//! - with `TANDEM_SKIP_REAL` set while `CI` is set (non-empty) it fails: CI
+//!   runs every real-component test, so a skip there would be an "ok" that
+//!   checked nothing. `scripts/test.sh` refuses the combination too.
+//!
+//! A test that finds its component present runs whatever `TANDEM_SKIP_REAL`
+//! says: the variable only excuses what is missing.
+
+use std::ffi::OsStr;
+use std::fmt::Display;
+use std::io::Write;
+
+/// The variable that lets tests of missing real components skip.
+pub const SKIP_VAR: &str = "TANDEM_SKIP_REAL";
+
+/// What the environment allows a test whose real component is missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// Fail (the default).
+    Fail,
+    /// Skip, saying so (`TANDEM_SKIP_REAL` set and non-empty, outside CI).
+    Skip,
+    /// `TANDEM_SKIP_REAL` is set while `CI` is set: refused.
+    RefusedInCi,
+}
+
+/// The policy for the values of `TANDEM_SKIP_REAL` and `CI` (unset and
+/// empty mean the same).
+#[must_use]
+pub fn policy_for(skip_real: Option<&OsStr>, ci: Option<&OsStr>) -> Policy {
+    let set = |v: Option<&OsStr>| v.is_some_and(|v| !v.is_empty());
+    match (set(skip_real), set(ci)) {
+        (false, _) => Policy::Fail,
+        (true, false) => Policy::Skip,
+        (true, true) => Policy::RefusedInCi,
+    }
+}
+
+/// The policy of this process's environment.
+#[must_use]
+pub fn policy() -> Policy {
+    policy_for(
+        std::env::var_os(SKIP_VAR).as_deref(),
+        std::env::var_os("CI").as_deref(),
+    )
+}
+
+/// The running test's name (libtest names each test's thread after it),
+/// with the test binary's name.
+fn test_name() -> String {
+    let exe = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .map(|s| match s.rsplit_once('-') {
+            // cargo names test binaries NAME-HASH
+            Some((name, hash)) if hash.chars().all(|c| c.is_ascii_hexdigit()) => name.to_owned(),
+            _ => s,
+        })
+        .unwrap_or_else(|| "?".to_owned());
+    let thread = std::thread::current();
+    match thread.name() {
+        Some(name) if name != "main" => format!("{exe}::{name}"),
+        _ => exe,
+    }
+}
+
+/// A real component this test needs is missing: `component` says what it
+/// is and how to get it (`"BRLTTY (apt-get install brltty)"`), `why` what
+/// went wrong. Returns, so that the test returns early having checked
+/// nothing, only when `TANDEM_SKIP_REAL` is set (non-empty) outside CI,
+/// after writing a `SKIPPED` line to stderr that names the test and the
+/// component.
+///
+/// # Panics
+/// Otherwise: the component is needed (default), or `TANDEM_SKIP_REAL` is
+/// set while `CI` is set.
+#[track_caller]
+pub fn missing(component: &str, why: impl Display) {
+    let test = test_name();
+    match policy() {
+        Policy::Skip => {
+            // Straight to the process's stderr, not through eprintln!, which
+            // the test harness captures and hides for a passing test.
+            let _ = writeln!(
+                std::io::stderr(),
+                "\n*** SKIPPED {test}: {component} is missing ({why}); {SKIP_VAR} is set, \
+                 so this test checked nothing ***"
+            );
+        }
+        Policy::Fail => panic!(
+            "{test} needs {component}: {why} (outside CI, set {SKIP_VAR}=1 to skip the tests \
+             whose real component is missing)"
+        ),
+        Policy::RefusedInCi => panic!(
+            "{test} needs {component}: {why}; {SKIP_VAR} is set but CI is set too, and CI must \
+             run every test of a real component: unset {SKIP_VAR}"
+        ),
+    }
+}
+
+/// `Some(v)` for `Ok(v)`; for `Err(e)`, [`missing`]`(component, e)` and `None`
+/// (the test then returns early).
+///
+/// # Panics
+/// As [`missing`].
+#[track_caller]
+pub fn require<T, E: Display>(component: &str, found: Result<T, E>) -> Option<T> {
+    match found {
+        Ok(v) => Some(v),
+        Err(e) => {
+            missing(component, e);
+            None
+        }
+    }
+}
+
+/// Whether `program` runs (`program ARGS` exits, whatever its status); else
+/// [`missing`]`(component, …)` and `false`.
+///
+/// # Panics
+/// As [`missing`].
+#[track_caller]
+pub fn require_program(program: &str, args: &[&str], component: &str) -> bool {
+    let ran = std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run {program}: {e}"));
+    require(component, ran).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(skip: Option<&str>, ci: Option<&str>) -> Policy {
+        policy_for(skip.map(OsStr::new), ci.map(OsStr::new))
+    }
+
+    #[test]
+    fn set_and_non_empty_skips_outside_ci_only() {
+        assert_eq!(p(None, None), Policy::Fail);
+        assert_eq!(
+            p(Some(""), None),
+            Policy::Fail,
+            "an empty value skips nothing"
+        );
+        assert_eq!(p(Some("1"), None), Policy::Skip);
+        assert_eq!(p(Some("yes"), None), Policy::Skip);
+        assert_eq!(p(Some("1"), Some("")), Policy::Skip, "an empty CI is no CI");
+        assert_eq!(p(Some("1"), Some("true")), Policy::RefusedInCi);
+        assert_eq!(p(Some(""), Some("true")), Policy::Fail);
+        assert_eq!(p(None, Some("1")), Policy::Fail);
+    }
+
+    #[test]
+    fn a_present_component_is_never_skipped() {
+        // Whatever the environment says, Ok goes through.
+        assert_eq!(require::<_, String>("nothing", Ok(7)), Some(7));
+        assert!(require_program("true", &[], "coreutils"));
+    }
+
+    #[test]
+    fn a_skip_names_the_test() {
+        let name = test_name();
+        assert!(name.starts_with("tandem_testkit"), "{name}");
+        assert!(name.ends_with("a_skip_names_the_test"), "{name}");
+    }
+}
