@@ -9,7 +9,6 @@
 //! The daemon gets its own ALSA configuration through `ALSA_CONFIG_PATH` in
 //! its environment only. The tests run one at a time (each loads the model).
 //! Without the model they fail with a message, unless `TANDEM_SKIP_REAL=1`.
-#![cfg(feature = "vosk")]
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -5,6 +5,7 @@ pub mod braille;
 pub mod clock;
 pub mod ctl;
 pub mod hear;
+pub mod hear_batch;
 pub mod journal;
 pub mod pdn;
 pub mod perft;

@@ -24,7 +24,6 @@ use tandem_rules::{Game, Variant};
 use tandem_speech::testing::{skip_real, PrivateSpeechd};
 
 pub mod session;
-#[cfg(feature = "vosk")]
 pub mod voice;
 
 /// The `tandem` binary under test.

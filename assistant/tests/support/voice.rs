@@ -1,5 +1,4 @@
-//! The real `tandem play --headless` with voice input (cargo feature
-//! `vosk`): the Korean Vosk model (the one model a package ships here) and a
+//! The real `tandem play --headless` with voice input: the Korean Vosk model (the one model a package ships here) and a
 //! Korean test phrasebook, a microphone that is ALSA reading a named pipe
 //! through cpal (as `speech/tests/listen_mic.rs` does) fed recordings in
 //! real time, in whole blocks of what cpal reads at a time ([`MIC_BLOCK`]),

