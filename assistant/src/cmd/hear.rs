@@ -342,6 +342,8 @@ pub fn model_dir(model: Option<&Path>, lang: &str) -> anyhow::Result<PathBuf> {
 /// # Errors
 /// No libvosk, no model, or the model does not load.
 pub fn recognizer(args: &Args, ear: &Ear) -> anyhow::Result<VoskRecognizer> {
+    // The library first: without it no model helps.
+    tandem_speech::listen::vosk::library()?;
     let model = model_dir(args.model.as_deref(), &ear.lang)?;
     tandem_speech::listen::vosk::set_log_level(-1);
     let mut rec = VoskRecognizer::new(&model, &ear.phrases)?;

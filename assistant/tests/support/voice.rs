@@ -229,15 +229,28 @@ impl Room {
     /// unless EXTRA says otherwise) listening through the test microphone,
     /// logging at `info`; waits until its socket answers.
     pub fn play(&self, model: &Path, phrasebook: &Path, extra: &[&str]) -> VoiceDaemon {
-        let journal = self.dir.path().join("game.jsonl");
-        let mut play = Play::in_dir(self.dir.path())
-            .args(["--braille", "none"])
-            .arg("--journal")
-            .arg(&journal)
+        let play = Play::in_dir(self.dir.path())
             .arg("--voice-model")
             .arg(model)
             .arg("--phrasebook")
-            .arg(phrasebook)
+            .arg(phrasebook);
+        self.start(play, extra)
+    }
+
+    /// [`Room::play`] without `--voice-model` or `--phrasebook`: the model is
+    /// the one tandem finds for `--lang` (the user's model folder is
+    /// `DATA/tandem/models`, `XDG_DATA_HOME` being `data`).
+    pub fn play_finding(&self, data: &Path, extra: &[&str]) -> VoiceDaemon {
+        let play = Play::in_dir(self.dir.path()).env("XDG_DATA_HOME", data);
+        self.start(play, extra)
+    }
+
+    fn start(&self, play: Play, extra: &[&str]) -> VoiceDaemon {
+        let journal = self.dir.path().join("game.jsonl");
+        let mut play = play
+            .args(["--braille", "none"])
+            .arg("--journal")
+            .arg(&journal)
             .args(["--confirm", "always"])
             .args(extra)
             .env(
