@@ -40,6 +40,9 @@ pub enum Command {
     /// Braille views of a position.
     #[command(subcommand)]
     Braille(cmd::braille::BrailleCommand),
+    /// Voice input: `tandem voice check` tests the microphone and recognition.
+    #[command(subcommand)]
+    Voice(cmd::voice::VoiceCommand),
 }
 
 /// Parses the command line, runs the command and maps the outcome to an exit code.
@@ -56,6 +59,7 @@ pub fn main() -> ExitCode {
         Command::Say(a) => cmd::say::run(a),
         Command::Hear(a) => cmd::hear::run(a),
         Command::Braille(c) => cmd::braille::run(c),
+        Command::Voice(c) => cmd::voice::run(c),
     };
     match result {
         Ok(code) => code,

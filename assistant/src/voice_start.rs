@@ -91,6 +91,9 @@ struct Sentences {
     no_library: String,
     no_model: String,
     no_microphone: String,
+    level_ok: String,
+    level_silent: String,
+    level_loud: String,
     say_a_move: String,
     understood: String,
     not_understood: String,
@@ -112,6 +115,12 @@ fn sentences(lang: &str) -> Sentences {
 /// A sentence of `tandem voice check` in `lang`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CheckSentence {
+    /// The microphone's level is fine.
+    LevelOk,
+    /// It hears nothing.
+    LevelSilent,
+    /// It clips.
+    LevelLoud,
     /// "Say a move."
     SayAMove,
     /// "Not understood."
@@ -125,6 +134,9 @@ pub enum CheckSentence {
 pub fn check_text(lang: &str, s: CheckSentence) -> String {
     let b = sentences(lang);
     match s {
+        CheckSentence::LevelOk => b.level_ok,
+        CheckSentence::LevelSilent => b.level_silent,
+        CheckSentence::LevelLoud => b.level_loud,
         CheckSentence::SayAMove => b.say_a_move,
         CheckSentence::NotUnderstood => b.not_understood,
         CheckSentence::NothingHeard => b.nothing_heard,
@@ -284,6 +296,9 @@ mod tests {
             assert!(!VoiceStatus::On("m".into()).text(lang).contains('{'));
             assert!(!VoiceStatus::Off.text(lang).is_empty());
             for c in [
+                CheckSentence::LevelOk,
+                CheckSentence::LevelSilent,
+                CheckSentence::LevelLoud,
                 CheckSentence::SayAMove,
                 CheckSentence::NotUnderstood,
                 CheckSentence::NothingHeard,

@@ -87,6 +87,8 @@ pub struct Verdict {
     pub json: String,
     /// The line printed without `--json`.
     pub line: String,
+    /// A move or a command (not an ambiguity, an illegal move or nothing).
+    pub understood: bool,
     /// The short form `--batch` compares with the expected one: the move's
     /// notation (`32-28`, `Nf3`), the command's name (`clock`, `square 23`),
     /// `A or B` (ambiguous), `illegal 32-26`, or the transcript in quotes when
@@ -186,6 +188,7 @@ fn draughts_ear(args: &Args, variant: Variant) -> anyhow::Result<Ear> {
         Ok(Verdict {
             json: serde_json::to_string(&heard)?,
             line: describe(&heard),
+            understood: matches!(heard, Heard::Move { .. } | Heard::Command { .. }),
             label: label(&heard),
         })
     };
@@ -249,6 +252,7 @@ fn chess_ear(args: &Args) -> anyhow::Result<Ear> {
                 return Ok(Verdict {
                     json: serde_json::to_string(&c)?,
                     line: describe(&c),
+                    understood: true,
                     label: label(&c),
                 });
             }
@@ -267,6 +271,7 @@ fn chess_ear(args: &Args) -> anyhow::Result<Ear> {
         Ok(Verdict {
             json: serde_json::to_string(&heard)?,
             line,
+            understood: matches!(heard, ChessHeard::Move { .. }),
             label: chess_label(&heard),
         })
     };

@@ -11,6 +11,7 @@ pub mod pdn;
 pub mod perft;
 pub mod play;
 pub mod say;
+pub mod voice;
 
 use tandem_rules::{Move, Position};
 

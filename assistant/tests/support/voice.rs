@@ -237,6 +237,12 @@ impl Room {
         self.start(play, extra)
     }
 
+    /// `ALSA_CONFIG_PATH` for a process that should use this room's
+    /// microphone and loudspeaker.
+    pub fn alsa_config_path(&self) -> String {
+        format!("/usr/share/alsa/alsa.conf:{}", self.conf.display())
+    }
+
     /// [`Room::play`] without `--voice-model` or `--phrasebook`: the model is
     /// the one tandem finds for `--lang` (the user's model folder is
     /// `DATA/tandem/models`, `XDG_DATA_HOME` being `data`).
