@@ -65,11 +65,20 @@ mkdir -p "$cache"
 zip="$cache/$model.zip"
 if [ ! -s "$zip" ]; then
   echo "voice-model: fetching $base/$model.zip"
-  python3 - "$base/$model.zip" "$zip.part" <<'PY'
+  if ! python3 - "$base/$model.zip" "$zip.part" <<'PY'
 import shutil, sys, urllib.request
-with urllib.request.urlopen(sys.argv[1], timeout=60) as r, open(sys.argv[2], "wb") as f:
-    shutil.copyfileobj(r, f)
+try:
+    with urllib.request.urlopen(sys.argv[1], timeout=60) as r, open(sys.argv[2], "wb") as f:
+        shutil.copyfileobj(r, f)
+except Exception as e:
+    print(f"voice-model: cannot fetch {sys.argv[1]}: {e}", file=sys.stderr)
+    sys.exit(1)
 PY
+  then
+    rm -f "$zip.part"
+    echo "voice-model: download $model.zip yourself from the Vosk model page and put it in $cache, then run this again" >&2
+    exit 1
+  fi
   mv "$zip.part" "$zip"
 fi
 got="$(sha256sum "$zip" | cut -d' ' -f1)"
