@@ -334,5 +334,15 @@ mod tests {
         .contains("pl and en"));
         assert!(toml::from_str::<RawConfig>("colour = \"red\"").is_err());
         assert!(toml::from_str::<RawConfig>("voice = \"loud\"").is_err());
+        // `voice = "off"` in the file; a flag would win.
+        let file: RawConfig = toml::from_str("voice = \"off\"").unwrap();
+        let c = Config::from_raw(file.clone().overlay(RawConfig::default())).unwrap();
+        assert_eq!(c.voice_input.switch, crate::voice_start::VoiceSwitch::Off);
+        let flags = RawConfig {
+            voice: Some(crate::voice_start::VoiceSwitch::Auto),
+            ..RawConfig::default()
+        };
+        let c = Config::from_raw(file.overlay(flags)).unwrap();
+        assert_eq!(c.voice_input.switch, crate::voice_start::VoiceSwitch::Auto);
     }
 }
