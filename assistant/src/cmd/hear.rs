@@ -96,6 +96,9 @@ pub struct Verdict {
     pub label: String,
 }
 
+/// Understands the transcripts of one utterance.
+pub type Judge = Box<dyn Fn(&[Transcript]) -> anyhow::Result<Verdict>>;
+
 /// How tandem listens in one position: the phrases and words for the
 /// recognizer, and how transcripts are understood.
 pub struct Ear {
@@ -106,7 +109,7 @@ pub struct Ear {
     /// Every word listened for (checked against the model's vocabulary).
     pub words: Vec<String>,
     /// Understands the transcripts of one utterance.
-    pub judge: Box<dyn Fn(&[Transcript]) -> anyhow::Result<Verdict>>,
+    pub judge: Judge,
     /// An expected answer of a labels file in [`Verdict::label`]'s form
     /// (`3228` -> `32-28`, `e4` -> `e4`, `clock` -> `clock`).
     pub normalize: Box<dyn Fn(&str) -> String>,
