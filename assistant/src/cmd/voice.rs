@@ -3,7 +3,8 @@
 //! tests the headset before the round.
 //!
 //! 1. The speech model is loaded (the one installed for the language, or
-//!    `--model`), so that a missing libvosk or model is said at once.
+//!    `--model`), so that a missing libvosk, model or microphone is said
+//!    (and printed) at once, with the command that fixes it.
 //! 2. The microphone's level for `--seconds` (3): a text meter (redrawn in
 //!    place on a terminal, a line a second otherwise), then a verdict,
 //!    printed and spoken: it works, it hears nothing, or it clips.
@@ -26,7 +27,7 @@ use tandem_speech::{Kind, Priority, Utterance};
 
 use crate::config::SpeechChoice;
 use crate::game::GameKind;
-use crate::voice_start::{check_text, understood_text, CheckSentence};
+use crate::voice_start::{check_text, understood_text, CheckSentence, VoiceStatus};
 
 /// `tandem voice`.
 #[derive(Debug, clap::Subcommand)]
@@ -138,14 +139,39 @@ fn check(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         json: false,
     };
     let ear = super::hear::ear(&hear_args)?;
+    let speech = crate::outputs::one_off_speech(a.speech, &ear.lang);
+    // What cannot work is said too (the details go to stderr with the error).
+    let speak = |status: VoiceStatus| {
+        if let Some(s) = &speech {
+            let text = status.text(&ear.lang);
+            if s.say(Utterance::new(Priority::Now, Kind::Rejection, vec![text]))
+                .is_ok()
+            {
+                let _ = s.wait_idle(Duration::from_secs(15));
+            }
+        }
+    };
+    if let Err(e) = tandem_speech::listen::vosk::library() {
+        speak(VoiceStatus::NoLibrary(e.to_string()));
+    } else if super::hear::model_dir(a.model.as_deref(), &ear.lang).is_err() {
+        speak(VoiceStatus::NoModel {
+            lang: ear.lang.clone(),
+            searched: Vec::new(),
+        });
+    }
     let mut out = std::io::stdout().lock();
     writeln!(out, "Loading the speech model…")?;
     out.flush()?;
     let mut rec = super::hear::recognizer(&hear_args, &ear)?;
-    let speech = crate::outputs::one_off_speech(a.speech, &ear.lang);
-    let mic = Microphone::open(a.mic.as_deref()).map_err(|e| {
-        anyhow::anyhow!("{e}: connect a microphone, or name one with --mic (arecord -L lists them)")
-    })?;
+    let mic = match Microphone::open(a.mic.as_deref()) {
+        Ok(m) => m,
+        Err(e) => {
+            speak(VoiceStatus::NoMicrophone(e.to_string()));
+            anyhow::bail!(
+                "{e}: connect a microphone, or name one with --mic (arecord -L lists them)"
+            );
+        }
+    };
 
     // 1. The level.
     writeln!(out, "Microphone level for {} s: speak now.", a.seconds)?;
