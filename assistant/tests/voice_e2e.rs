@@ -92,9 +92,18 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
     assert!(ok && out.contains("Listening"), "{out}");
     std::thread::sleep(Duration::from_millis(600));
     t.mic.say(&wav("ko-yes.wav"));
-    d.wait_for("yes heard again", Duration::from_secs(30), || {
-        d.events_of("heard").len() > n
-    });
+    // The `heard` line is journaled before the answer is announced: wait
+    // for both.
+    d.wait_for(
+        "yes heard again, and answered",
+        Duration::from_secs(30),
+        || {
+            d.events_of("heard").len() > n
+                && d.said()
+                    .last()
+                    .is_some_and(|s| s.contains("nothing to confirm"))
+        },
+    );
     let h = d.events_of("heard");
     assert_eq!(h[n]["text"], "yes", "{h:?}");
     assert_eq!(h[n]["decision"], "command", "{h:?}");
