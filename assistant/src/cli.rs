@@ -42,6 +42,9 @@ pub enum Command {
     Braille(cmd::braille::BrailleCommand),
     /// The game's record as PDN/PGN, braille (BRF), a PDF scoresheet or audio (WAV).
     Export(cmd::export::Args),
+    /// Voice input: `tandem voice check` tests the microphone and recognition.
+    #[command(subcommand)]
+    Voice(cmd::voice::VoiceCommand),
 }
 
 /// Parses the command line, runs the command and maps the outcome to an exit code.
@@ -59,6 +62,7 @@ pub fn main() -> ExitCode {
         Command::Hear(a) => cmd::hear::run(a),
         Command::Braille(c) => cmd::braille::run(c),
         Command::Export(a) => cmd::export::run(a),
+        Command::Voice(c) => cmd::voice::run(c),
     };
     match result {
         Ok(code) => code,

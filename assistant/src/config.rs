@@ -13,7 +13,8 @@
 //! braille = "auto"
 //! warnings = ["5m", "1m", "10s"]
 //! event = "Polish Championship 2026"
-//! # voice input (feature `vosk`, docs/voice.md)
+//! # voice input (docs/voice.md): on when a model for `lang` is installed
+//! voice = "auto"         # or "off"
 //! voice-model = "/home/me/models/vosk-model-small-pl-0.22"
 //! confirm = "always"
 //! push-to-talk = false
@@ -75,6 +76,8 @@ pub struct RawConfig {
     pub braille: Option<BrailleChoice>,
     pub brlapi_host: Option<String>,
     pub voice_model: Option<PathBuf>,
+    /// Voice input: `auto` (listen when a model for `lang` is installed) or `off`.
+    pub voice: Option<crate::voice_start::VoiceSwitch>,
     /// A phrasebook file for speech and voice input (else the built-in one of `lang`).
     pub phrasebook: Option<PathBuf>,
     /// Voice input: when a spoken move is read back (`always`, `low`, `never`).
@@ -131,6 +134,7 @@ impl RawConfig {
             braille,
             brlapi_host,
             voice_model,
+            voice,
             phrasebook,
             confirm,
             push_to_talk,
@@ -161,8 +165,10 @@ pub struct Config {
     pub brlapi_host: Option<String>,
     /// A Vosk model folder for voice input.
     pub voice_model: Option<PathBuf>,
-    /// Voice input (with `voice_model`).
+    /// Voice input with the model of `voice_model` (checked at start).
     pub voice: Option<crate::voice::VoiceConfig>,
+    /// Voice input as asked for: on or off, the model if given, the settings.
+    pub voice_input: crate::voice_start::VoiceRequest,
     /// A phrasebook file for what is said (and heard).
     pub phrasebook: Option<PathBuf>,
     /// The control socket.
@@ -260,6 +266,14 @@ impl Config {
                     push_to_talk: raw.push_to_talk.unwrap_or(false),
                     mic: raw.mic.clone(),
                 }),
+            voice_input: crate::voice_start::VoiceRequest {
+                switch: raw.voice.unwrap_or_default(),
+                model: raw.voice_model.clone(),
+                phrasebook: raw.phrasebook.clone(),
+                confirm: raw.confirm.unwrap_or_default(),
+                push_to_talk: raw.push_to_talk.unwrap_or(false),
+                mic: raw.mic.clone(),
+            },
             voice_model: raw.voice_model,
             phrasebook: raw.phrasebook,
             socket: raw
@@ -293,6 +307,11 @@ mod tests {
         assert_eq!(c.setup.blind, Blind::Black);
         assert_eq!(c.speech, SpeechChoice::Auto);
         assert_eq!(
+            c.voice_input.switch,
+            crate::voice_start::VoiceSwitch::Auto,
+            "voice input is on by default"
+        );
+        assert_eq!(
             c.setup.start,
             crate::game::AnyPosition::Draughts(tandem_rules::Position::start(
                 tandem_rules::Variant::International
@@ -314,5 +333,16 @@ mod tests {
         })
         .contains("pl and en"));
         assert!(toml::from_str::<RawConfig>("colour = \"red\"").is_err());
+        assert!(toml::from_str::<RawConfig>("voice = \"loud\"").is_err());
+        // `voice = "off"` in the file; a flag would win.
+        let file: RawConfig = toml::from_str("voice = \"off\"").unwrap();
+        let c = Config::from_raw(file.clone().overlay(RawConfig::default())).unwrap();
+        assert_eq!(c.voice_input.switch, crate::voice_start::VoiceSwitch::Off);
+        let flags = RawConfig {
+            voice: Some(crate::voice_start::VoiceSwitch::Auto),
+            ..RawConfig::default()
+        };
+        let c = Config::from_raw(file.overlay(flags)).unwrap();
+        assert_eq!(c.voice_input.switch, crate::voice_start::VoiceSwitch::Auto);
     }
 }

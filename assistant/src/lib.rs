@@ -18,3 +18,4 @@ pub mod outputs;
 pub mod screen;
 pub mod session;
 pub mod voice;
+pub mod voice_start;

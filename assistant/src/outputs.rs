@@ -341,3 +341,14 @@ pub fn forward_keys(
         }
     }
 }
+
+/// A speech worker for a one-off command (`tandem voice check`): the first
+/// backend of `choice`'s chain that starts (text goes nowhere: the command
+/// prints its sentences itself).
+#[must_use]
+pub fn one_off_speech(choice: SpeechChoice, lang: &str) -> Option<SpeechWorker> {
+    let explicit = choice == SpeechChoice::Speechd;
+    chain(choice)
+        .into_iter()
+        .find_map(|c| make(c, lang, false, explicit, None).ok())
+}

@@ -1,4 +1,4 @@
-//! Voice input in `tandem play` (`--voice-model DIR`, cargo feature `vosk`).
+//! Voice input in `tandem play` (the model found for `--lang`, or `--voice-model DIR`).
 //!
 //! One thread (`tandem-voice`) owns the microphone (cpal, whose stream must
 //! stay on the thread that opened it) and the
@@ -596,10 +596,8 @@ impl VoiceLink {
     }
 }
 
-#[cfg(feature = "vosk")]
 pub use thread::{spawn, VoiceSetup};
 
-#[cfg(feature = "vosk")]
 mod thread {
     use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
     use std::time::{Duration, Instant};

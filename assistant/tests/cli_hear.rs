@@ -1,16 +1,23 @@
 //! `tandem hear`: the exact command line and JSON contract, on transcripts
 //! (Polish and English, mis-hearings, illegal moves, commands), and on a real
-//! recording through Vosk when the `vosk` feature is on.
+//! recording through Vosk (libvosk loaded at run time, in the default build).
 
+use std::path::Path;
 use std::process::Command;
 
 fn tandem(args: &[&str]) -> (i32, String, String) {
+    tandem_in(args, &[], &[])
+}
+
+/// `tandem ARGS` with these variables set and those removed.
+fn tandem_in(args: &[&str], set: &[(&str, &Path)], remove: &[&str]) -> (i32, String, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tandem"));
     cmd.args(args);
-    // The binary finds libvosk through the rpath of tandem-speech's build only
-    // for that crate's own targets; give the tandem binary the same folder.
-    if let Some(dir) = std::env::var_os("VOSK_LIB_DIR") {
-        cmd.env("LD_LIBRARY_PATH", dir);
+    for (k, v) in set {
+        cmd.env(k, v);
+    }
+    for k in remove {
+        cmd.env_remove(k);
     }
     let out = cmd.output().expect("tandem runs");
     (
@@ -229,15 +236,93 @@ fn the_phrasebook_file_of_tandem_say_is_the_one_listened_with() {
     assert!(err.contains("listen.commands.help"), "{err}");
 }
 
-#[cfg(not(feature = "vosk"))]
 #[test]
-fn wav_input_without_the_vosk_feature_is_a_clear_error() {
-    let (code, _, err) = tandem(&["hear", "some.wav", "--json"]);
+fn wav_input_without_libvosk_says_how_to_install_it() {
+    // No libvosk where tandem looks: an empty VOSK_LIB_DIR and TANDEM_HOME,
+    // and nothing on the loader's own path.
+    let empty = tempfile::tempdir().unwrap();
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
+    let wav = format!("{data}/ko-33-29.wav");
+    let (code, _, err) = tandem_in(
+        &["hear", &wav, "--model", empty.path().to_str().unwrap()],
+        &[
+            ("VOSK_LIB_DIR", empty.path()),
+            ("TANDEM_HOME", empty.path()),
+        ],
+        &["LD_LIBRARY_PATH"],
+    );
     assert_ne!(code, 0);
-    assert!(err.contains("--features vosk"), "{err}");
+    assert!(
+        err.contains("libvosk") && err.contains("scripts/setup.sh"),
+        "{err}"
+    );
+    // Typed transcripts need no libvosk.
+    let (code, out, err) = tandem_in(
+        &["hear", "--text", "trzydzieści dwa dwadzieścia osiem"],
+        &[
+            ("VOSK_LIB_DIR", empty.path()),
+            ("TANDEM_HOME", empty.path()),
+        ],
+        &["LD_LIBRARY_PATH"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("32-28"), "{out}");
 }
 
-#[cfg(feature = "vosk")]
+#[test]
+fn without_a_model_hear_names_the_command_that_installs_one() {
+    let Ok(lib) = tandem_speech::listen::vosk::library() else {
+        panic!("libvosk is needed for this test: run scripts/setup.sh");
+    };
+    let empty = tempfile::tempdir().unwrap();
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
+    let wav = format!("{data}/ko-33-29.wav");
+    let (code, _, err) = tandem_in(
+        &["hear", &wav, "--lang", "en"],
+        &[
+            ("VOSK_LIB_DIR", lib.path().parent().unwrap()),
+            ("TANDEM_HOME", empty.path()),
+            ("XDG_DATA_HOME", empty.path()),
+        ],
+        &["TANDEM_VOSK_MODEL"],
+    );
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("no Vosk model for \"en\"") && err.contains("scripts/setup.sh --voice en"),
+        "{err}"
+    );
+}
+
+#[test]
+fn hear_finds_the_model_of_the_phrasebook_language_by_itself() {
+    let Some(model) = tandem_speech::listen::fixture::korean_model() else {
+        return;
+    };
+    let lib = tandem_speech::listen::vosk::library().expect("libvosk: run scripts/setup.sh");
+    // The user's model folder holds the Korean model under a model page's
+    // name; the system-wide folder is empty.
+    let empty = tempfile::tempdir().unwrap();
+    let data_home = tempfile::tempdir().unwrap();
+    let models = data_home.path().join("tandem/models");
+    std::fs::create_dir_all(&models).unwrap();
+    std::os::unix::fs::symlink(&model, models.join("vosk-model-small-ko-0.22")).unwrap();
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
+    let wav = format!("{data}/ko-33-29.wav");
+    let lex = format!("{data}/listen_ko.toml");
+    let (code, out, err) = tandem_in(
+        &["hear", &wav, "--phrasebook", &lex, "--json"],
+        &[
+            ("XDG_DATA_HOME", data_home.path()),
+            ("TANDEM_HOME", empty.path()),
+            ("VOSK_LIB_DIR", lib.path().parent().unwrap()),
+        ],
+        &["TANDEM_VOSK_MODEL"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["move"], "33-29", "{v}");
+}
+
 #[test]
 fn a_korean_recording_through_vosk() {
     let Some(model) = tandem_speech::listen::fixture::korean_model() else {
@@ -272,7 +357,6 @@ fn a_korean_recording_through_vosk() {
     assert!(err.contains("not a Vosk model folder"), "{err}");
 }
 
-#[cfg(feature = "vosk")]
 #[test]
 fn a_korean_chess_move_through_vosk() {
     let Some(model) = tandem_speech::listen::fixture::korean_model() else {

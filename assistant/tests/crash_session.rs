@@ -1,7 +1,8 @@
 //! The session actor dying by itself (RELIABILITY.md, "Session actor ends by
 //! itself"): no input is known to panic it, so a fail point (fail-rs, the
 //! `failpoints` feature; a mock of the fault only, the daemon and its
-//! journal are real) panics it at the fourth request. `tandem play` must then
+//! journal are real) panics it at the fifth request (the first is the
+//! start-up sentence about voice input, then three moves). `tandem play` must then
 //! stop answering and exit with code 3 rather than linger half alive, and
 //! `--resume` must bring back every acknowledged move with the clock stopped.
 //!
@@ -21,15 +22,16 @@ fn a_panicking_session_exits_3_and_the_game_resumes_from_the_journal() {
     let mut d = Play::text_only(dir.path())
         .args(["--lang", "en", "--journal"])
         .arg(&journal)
-        // Three requests pass, the fourth panics inside the actor.
-        .env("FAILPOINTS", "session-handle=3*off->panic")
+        // Four requests pass (what tandem says at start about voice input,
+        // then three moves), the fifth panics inside the actor.
+        .env("FAILPOINTS", "session-handle=4*off->panic")
         .start();
     let mut c = d.client();
     for m in ["32-28", "19-23", "28x19"] {
         let r = c.request("move", Some(m)).unwrap();
         assert_eq!(r["ok"], true, "{m}: {r}");
     }
-    // The fourth request: the actor panics; the answer never comes as "ok".
+    // The fifth request: the actor panics; the answer never comes as "ok".
     let r = c.request("move", Some("14x23"));
     assert!(
         r.as_ref().map_or(true, |v| v["ok"] != true),

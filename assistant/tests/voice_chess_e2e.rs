@@ -12,7 +12,6 @@
 //! book's words and played on "네"; an illegal one is refused with the
 //! reason and never played. Without the model the tests fail with a
 //! message, unless `TANDEM_SKIP_REAL` is set outside CI; espeak-ng must be installed.
-#![cfg(feature = "vosk")]
 
 use std::time::Duration;
 

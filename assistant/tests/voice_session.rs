@@ -122,23 +122,3 @@ async fn an_illegal_spoken_move_is_refused_with_the_reason_and_commands_are_answ
     assert_eq!(said, ["Nie ma nic do potwierdzenia."]);
     assert_eq!(t.ply().await, 0);
 }
-
-/// Without the `vosk` feature, `--voice-model` is refused with how to rebuild.
-#[cfg(not(feature = "vosk"))]
-#[test]
-fn voice_model_without_the_vosk_feature_says_how_to_rebuild() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(["play", "--headless", "--voice-model"])
-        .arg(dir.path())
-        .env("XDG_CONFIG_HOME", dir.path().join("noconfig"))
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("built without speech recognition") && err.contains("--features vosk"),
-        "{err}"
-    );
-}

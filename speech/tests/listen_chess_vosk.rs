@@ -1,6 +1,5 @@
 //! The real Vosk recognizer (the Korean model) with the chess grammar of
 //! the Korean chess test phrasebook (`tests/data/chess-ko.toml`).
-#![cfg(feature = "vosk")]
 
 use std::path::{Path, PathBuf};
 

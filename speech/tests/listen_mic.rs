@@ -6,7 +6,6 @@
 //! The utterance is espeak-ng's Korean "삼십삼 이십구" (33-29), checked once to
 //! be recognized (see tests/data/README.md). One test in this file: it sets
 //! ALSA's configuration through the process environment.
-#![cfg(feature = "vosk")]
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};

