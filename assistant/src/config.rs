@@ -92,6 +92,14 @@ pub struct RawConfig {
     pub warnings: Option<Vec<String>>,
     pub headless: Option<bool>,
     pub draws_with_advantage: Option<bool>,
+    /// The hall's broker (`mqtt://[USER[:PASSWORD]@]HOST[:PORT]`, docs/hall.md).
+    pub relay: Option<String>,
+    /// The table's number in the hall.
+    pub table: Option<u32>,
+    /// The relay's broker password, in a file.
+    pub relay_password_file: Option<PathBuf>,
+    /// The round (shown at the desk).
+    pub round: Option<String>,
 }
 
 impl RawConfig {
@@ -143,7 +151,11 @@ impl RawConfig {
             black,
             warnings,
             headless,
-            draws_with_advantage
+            draws_with_advantage,
+            relay,
+            table,
+            relay_password_file,
+            round
         )
     }
 }
@@ -171,6 +183,8 @@ pub struct Config {
     pub journal: PathBuf,
     /// No terminal screen.
     pub headless: bool,
+    /// The relay to the hall's broker (`--relay`), if any.
+    pub relay: Option<crate::relay::RelaySettings>,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -197,6 +211,7 @@ impl Config {
     /// # Errors
     /// An unknown variant, a bad FEN, time control or warning, an unknown language.
     pub fn from_raw(raw: RawConfig) -> anyhow::Result<Config> {
+        let relay = relay_settings(&raw)?;
         let kind: GameKind = raw.variant.as_deref().unwrap_or("international").parse()?;
         let start = kind
             .position(raw.fen.as_deref())
@@ -233,6 +248,7 @@ impl Config {
             }
         };
         Ok(Config {
+            relay,
             setup: GameSetup {
                 start,
                 control,
@@ -269,6 +285,36 @@ impl Config {
             headless: raw.headless.unwrap_or(false),
         })
     }
+}
+
+/// `--relay URL --event EV --table N` (with `--relay-password-file`), checked.
+fn relay_settings(raw: &RawConfig) -> anyhow::Result<Option<crate::relay::RelaySettings>> {
+    let Some(url) = &raw.relay else {
+        return Ok(None);
+    };
+    let mut broker: crate::relay::proto::BrokerUrl =
+        url.parse().map_err(|e| anyhow::anyhow!("--relay: {e}"))?;
+    let event = raw
+        .event
+        .clone()
+        .ok_or_else(|| anyhow::anyhow!("--relay needs --event EVENT (the hall's event name)"))?;
+    crate::relay::proto::check_level("--event", &event)?;
+    let table = raw
+        .table
+        .ok_or_else(|| anyhow::anyhow!("--relay needs --table N (this table's number)"))?;
+    if let Some(f) = &raw.relay_password_file {
+        anyhow::ensure!(
+            broker.password.is_none(),
+            "--relay-password-file: the --relay address has a password already"
+        );
+        broker.password = Some(crate::relay::mqtt::password_from_file(f)?);
+    }
+    Ok(Some(crate::relay::RelaySettings {
+        broker,
+        event,
+        table,
+        round: raw.round.clone(),
+    }))
 }
 
 #[cfg(test)]

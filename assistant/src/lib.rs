@@ -13,6 +13,7 @@ pub mod game;
 pub mod journal;
 pub mod messages;
 pub mod outputs;
+pub mod relay;
 pub mod screen;
 pub mod session;
 pub mod voice;
