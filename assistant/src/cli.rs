@@ -40,6 +40,8 @@ pub enum Command {
     /// Braille views of a position.
     #[command(subcommand)]
     Braille(cmd::braille::BrailleCommand),
+    /// The arbiter's desk: every table of an event live through an MQTT broker (docs/hall.md).
+    Hall(cmd::hall::Args),
 }
 
 /// Parses the command line, runs the command and maps the outcome to an exit code.
@@ -56,6 +58,7 @@ pub fn main() -> ExitCode {
         Command::Say(a) => cmd::say::run(a),
         Command::Hear(a) => cmd::hear::run(a),
         Command::Braille(c) => cmd::braille::run(c),
+        Command::Hall(a) => cmd::hall::run(a),
     };
     match result {
         Ok(code) => code,

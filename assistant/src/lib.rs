@@ -10,6 +10,7 @@ pub mod config;
 pub mod control;
 pub mod export;
 pub mod game;
+pub mod hall;
 pub mod journal;
 pub mod messages;
 pub mod outputs;

@@ -4,6 +4,7 @@ pub mod arbiter;
 pub mod braille;
 pub mod clock;
 pub mod ctl;
+pub mod hall;
 pub mod hear;
 pub mod journal;
 pub mod pdn;

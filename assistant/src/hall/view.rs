@@ -1,0 +1,223 @@
+//! What the desk shows of a table: the exact `GET /api/tables` object
+//! (issue 16's contract), and the page's richer view (the board diagram of
+//! `tandem arbiter`, the position in words as tandem says it, the braille
+//! list view, the moves).
+
+use serde_json::{json, Value};
+use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use tandem_rules::{Color, GameOptions, Position};
+
+use super::store::TableCopy;
+use crate::game::{AnyGame, GameWords};
+use crate::journal::Event;
+use crate::relay::proto::now_ms;
+use tandem_rules::clock::GameTime;
+
+/// The game facts of a table: its last state, or (no state came yet) the
+/// state replayed from the desk's journal copy.
+fn state_of(t: &TableCopy) -> Value {
+    if let Some(s) = &t.state {
+        return s.clone();
+    }
+    let Ok(table) = crate::session::Table::replay(&t.records) else {
+        return Value::Null;
+    };
+    let at = t.records.last().map_or(0, |r| r.t_ms);
+    let mut v = serde_json::to_value(table.view(GameTime::from_millis(at), t.file()))
+        .unwrap_or(Value::Null);
+    // A replayed clock is not running: the table has not told the desk it is.
+    v["clocks"]["running"] = json!(false);
+    v
+}
+
+fn start_names(t: &TableCopy) -> (Value, Value) {
+    match t.records.first().map(|r| &r.event) {
+        Some(Event::Start(info)) => (json!(info.white), json!(info.black)),
+        _ => (Value::Null, Value::Null),
+    }
+}
+
+/// Both clocks now: the last state's, less the time since it was taken for
+/// the side to move while the clock runs (so the desk counts down between
+/// updates).
+fn clocks_now(s: &Value, t: &TableCopy) -> (u64, u64, bool) {
+    let running = s["clocks"]["running"] == true && s["result"].is_null();
+    let w = s["clocks"]["white"]["remaining_ms"].as_u64().unwrap_or(0);
+    let b = s["clocks"]["black"]["remaining_ms"].as_u64().unwrap_or(0);
+    if !running || t.state.is_none() {
+        return (w, b, running);
+    }
+    // The age of the state: at the table before it was sent, at the desk since it came.
+    let at_table = s["sent_ms"]
+        .as_u64()
+        .zip(s["state_ms"].as_u64())
+        .map_or(0, |(sent, at)| sent.saturating_sub(at));
+    let age = at_table + now_ms().saturating_sub(t.state_rx_ms);
+    match s["turn"].as_str() {
+        Some("white") => (w.saturating_sub(age), b, running),
+        Some("black") => (w, b.saturating_sub(age), running),
+        _ => (w, b, running),
+    }
+}
+
+/// The `GET /api/tables` object of one table, exactly as issue 16 gives it.
+#[must_use]
+pub fn api(t: &TableCopy, event: &str) -> Value {
+    let s = state_of(t);
+    let (sw, sb) = start_names(t);
+    let name = |side: &str, fallback: Value| {
+        let v = &s["players"][side];
+        if v.is_string() {
+            v.clone()
+        } else {
+            fallback
+        }
+    };
+    let (white_ms, black_ms, running) = clocks_now(&s, t);
+    let last_move = s["moves"]
+        .as_array()
+        .and_then(|m| m.last())
+        .cloned()
+        .unwrap_or(Value::Null);
+    json!({
+        "table": t.table,
+        "event": event,
+        "variant": s["variant"],
+        "white": name("white", sw),
+        "black": name("black", sb),
+        "fen": s["fen"],
+        "ply": s["ply"].as_u64().unwrap_or(0),
+        "turn": s["turn"],
+        "last_move": last_move,
+        "clocks": {"white_remaining_ms": white_ms, "black_remaining_ms": black_ms, "running": running},
+        "boards": {
+            "white_behind": s["boards"]["white"]["behind"].as_u64().unwrap_or(0),
+            "black_behind": s["boards"]["black"]["behind"].as_u64().unwrap_or(0),
+            "mismatch": t.mismatch(),
+        },
+        "result": s["result"],
+        "journal_lines": t.len(),
+        "chain_ok": t.chain_ok,
+        "alerts": t.alerts,
+        "seen_ms_ago": t.seen.map_or(Value::Null, |i| json!(u64::try_from(i.elapsed().as_millis()).unwrap_or(u64::MAX))),
+    })
+}
+
+/// The board of a state as the arbiter tools draw it, in words, and as the
+/// braille list view: `(diagram lines, words, braille cells, braille text)`.
+fn board_views(variant: &str, fen: &str) -> Option<(Vec<String>, String, String, String)> {
+    let game = AnyGame::new(variant, fen, GameOptions::default()).ok()?;
+    let book = tandem_speech::Phrasebook::english();
+    let words = GameWords::new(
+        tandem_speech::Announcer::new(book, tandem_speech::AnnounceOptions::default()),
+        "en",
+    )
+    .describe_position(&game)
+    .text();
+    let width = Width::clamped(80);
+    let (diagram, lines) = match &game {
+        AnyGame::Draughts(g) => {
+            let pos: &Position = g.position();
+            let lines = StandardRenderer::default().render(
+                pos,
+                &StatusInfo::new(pos.turn()),
+                View::List,
+                width,
+            );
+            let l: Vec<(String, String)> =
+                lines.iter().map(|l| (l.cells_string(), l.text())).collect();
+            (crate::cmd::arbiter::diagram(pos), l)
+        }
+        AnyGame::Chess(g) => {
+            use tandem_rules::chess::shakmaty::Position as _;
+            let pos = g.position();
+            let turn: Color = pos.turn().into();
+            let lines = tandem_braille::chess::ChessRenderer::default().render(
+                pos,
+                &StatusInfo::new(turn),
+                View::List,
+                width,
+            );
+            let l: Vec<(String, String)> = lines
+                .iter()
+                .map(|l| (l.line.cells_string(), l.text()))
+                .collect();
+            (crate::cmd::arbiter::chess_arbiter::diagram(pos.board()), l)
+        }
+    };
+    let cells = lines
+        .iter()
+        .map(|(c, _)| c.trim_end_matches('\u{2800}'))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let text = lines
+        .iter()
+        .map(|(_, t)| t.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some((diagram, words, cells, text))
+}
+
+/// The page's view of a table: the API object plus what the page shows.
+#[must_use]
+pub fn page(t: &TableCopy, event: &str) -> Value {
+    let mut v = api(t, event);
+    let s = state_of(t);
+    let variant = s["variant"].as_str().unwrap_or("international");
+    if let Some((diagram, words, cells, text)) =
+        s["fen"].as_str().and_then(|f| board_views(variant, f))
+    {
+        v["diagram"] = json!(diagram.join("\n"));
+        v["words"] = json!(words);
+        v["braille"] = json!(cells);
+        v["braille_text"] = json!(text);
+    }
+    v["moves"] = s["moves"].clone();
+    v["round"] = s["round"].clone();
+    v["online"] = json!(t.online);
+    v["paused"] = s["clocks"]["paused"].clone();
+    v["lacking"] = json!(t.lacking());
+    v["now_ms"] = json!(now_ms());
+    v
+}
+
+/// The journal's events for the detail page, newest last (ticks left out).
+#[must_use]
+pub fn events(t: &TableCopy) -> Vec<Value> {
+    t.records
+        .iter()
+        .filter(|r| !matches!(r.event, Event::Tick))
+        .map(|r| {
+            json!({"seq": r.seq, "wall": r.wall, "t_ms": r.t_ms,
+                   "event": serde_json::to_value(&r.event).unwrap_or(Value::Null)})
+        })
+        .collect()
+}
+
+/// The last mismatch's board as read back, with the record's position then,
+/// for the `tandem arbiter diff` report.
+#[must_use]
+pub fn last_mismatch(t: &TableCopy) -> Option<(String, String, String)> {
+    let idx = t.records.iter().rposition(|r| {
+        matches!(
+            &r.event,
+            Event::Mismatch {
+                board_fen: Some(_),
+                ..
+            }
+        )
+    })?;
+    let Event::Mismatch {
+        board_fen: Some(board),
+        ..
+    } = &t.records[idx].event
+    else {
+        return None;
+    };
+    let table = crate::session::Table::replay(&t.records[..=idx]).ok()?;
+    Some((
+        table.game.kind().name().to_owned(),
+        table.game.fen(),
+        board.clone(),
+    ))
+}
