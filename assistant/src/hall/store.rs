@@ -352,7 +352,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("j.jsonl");
         let mut w = crate::journal::JournalWriter::create(&p).unwrap();
-        for _ in 0..4 {
+        let start = crate::journal::StartInfo {
+            variant: "international".into(),
+            fen: tandem_rules::Position::start(tandem_rules::Variant::International).to_fen(),
+            control: "90m".into(),
+            warnings_s: vec![],
+            white: None,
+            black: None,
+            event: None,
+            blind: "white".into(),
+            lang: "en".into(),
+            options: tandem_rules::GameOptions::default(),
+            version: "test".into(),
+        };
+        w.append(0, crate::journal::Event::Start(start)).unwrap();
+        for _ in 0..3 {
             w.append(0, crate::journal::Event::Tick).unwrap();
         }
         let text = std::fs::read_to_string(&p).unwrap();
