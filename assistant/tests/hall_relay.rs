@@ -1,0 +1,142 @@
+//! The hall end to end: a real Mosquitto (passwords and an ACL), real
+//! `tandem play --headless --relay …` tables and a real `tandem hall`, as
+//! processes. Moves made with `tandem ctl` reach the desk's `GET /api/tables`;
+//! the desk's journal copies verify and equal the tables' journals byte for
+//! byte after a broker restart mid-round and after a table is SIGKILLed and
+//! resumed.
+
+mod hall_common;
+mod support;
+
+use hall_common::{ctl_ok, journal_of, table, Broker, Desk, EVENT};
+
+#[test]
+fn moves_through_ctl_appear_at_the_desk_with_every_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 3);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let t1 = table(dir.path(), &broker, 1, &[]);
+    let t2 = table(dir.path(), &broker, 2, &["--round", "3"]);
+    ctl_ok(&t1, &["move", "32-28"]);
+    ctl_ok(&t2, &["move", "33-29"]);
+    ctl_ok(&t2, &["move", "18-23"]);
+    let v1 = desk.wait_table(1, "table 1 after 32-28", |t| t["ply"] == 1);
+    let v2 = desk.wait_table(2, "table 2 after 18-23", |t| t["ply"] == 2);
+    // Issue 16's object, every field.
+    let keys: Vec<&str> = v1.as_object().unwrap().keys().map(String::as_str).collect();
+    for k in [
+        "table",
+        "event",
+        "variant",
+        "white",
+        "black",
+        "fen",
+        "ply",
+        "turn",
+        "last_move",
+        "clocks",
+        "boards",
+        "result",
+        "journal_lines",
+        "chain_ok",
+        "alerts",
+        "seen_ms_ago",
+    ] {
+        assert!(keys.contains(&k), "{k} missing from {v1}");
+    }
+    assert_eq!(keys.len(), 16, "exactly the contract's fields: {keys:?}");
+    assert_eq!(v1["event"], EVENT);
+    assert_eq!(v1["variant"], "international");
+    assert_eq!(v1["white"], "White 1");
+    assert_eq!(v1["black"], "Black 1");
+    assert_eq!(v1["turn"], "black");
+    assert_eq!(v1["last_move"], "32-28");
+    assert!(v1["fen"].as_str().unwrap().starts_with("B:W28,"));
+    assert!(v1["clocks"]["white_remaining_ms"].as_u64().unwrap() < 5_400_000);
+    assert_eq!(v1["clocks"]["running"], true);
+    assert_eq!(v1["boards"]["black_behind"], 1);
+    assert_eq!(v1["boards"]["mismatch"], false);
+    assert_eq!(v1["result"], serde_json::Value::Null);
+    assert_eq!(v1["chain_ok"], true);
+    assert!(v1["seen_ms_ago"].as_u64().is_some());
+    assert_eq!(v2["turn"], "white");
+    assert_eq!(v2["last_move"], "18-23");
+    // The desk's copy is the table's journal and verifies as one.
+    for (n, d) in [(1, &t1), (2, &t2)] {
+        let _ = d;
+        let copy = desk.wait_copy(n, &journal_of(dir.path(), n));
+        let f = dir.path().join(format!("copy-{n}.jsonl"));
+        std::fs::write(&f, copy).unwrap();
+        support::verify_ok(&f);
+    }
+    // A resignation: the result at the desk, in the round's PDN and the results.
+    ctl_ok(&t1, &["resign", "black"]);
+    desk.wait_table(1, "table 1's result", |t| t["result"] == "2-0");
+    let pdn = desk.get_text("/api/round.pdn").unwrap();
+    assert!(
+        pdn.contains("[White \"White 1\"]") && pdn.contains("1. 32-28"),
+        "{pdn}"
+    );
+    let csv = desk.get_text("/api/results.csv").unwrap();
+    assert!(
+        csv.contains("1,White 1,Black 1,international,2-0,1"),
+        "{csv}"
+    );
+    let page = desk.get_text("/").unwrap();
+    assert!(page.contains("aria-live") && page.contains("<h1"), "{page}");
+}
+
+#[test]
+fn a_broker_restart_mid_round_loses_no_line_and_repeats_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut broker = Broker::start(dir.path(), 2);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let t1 = table(dir.path(), &broker, 1, &[]);
+    ctl_ok(&t1, &["move", "32-28"]);
+    desk.wait_table(1, "the first move", |t| t["ply"] == 1);
+    broker.kill();
+    // The game goes on while the broker is down.
+    for m in ["19-23", "28x19", "14x23"] {
+        ctl_ok(&t1, &["move", m]);
+    }
+    ctl_ok(&t1, &["say", "broker down"]);
+    broker.restart();
+    ctl_ok(&t1, &["move", "37-32"]);
+    let v = desk.wait_table(1, "every move after the restart", |t| t["ply"] == 5);
+    assert_eq!(v["last_move"], "37-32");
+    let copy = desk.wait_copy(1, &journal_of(dir.path(), 1));
+    assert!(copy.contains("broker down"));
+    let v = desk.table(1).unwrap();
+    assert_eq!(v["chain_ok"], true, "{v}");
+    assert_eq!(
+        v["journal_lines"].as_u64().unwrap(),
+        copy.lines().count() as u64
+    );
+}
+
+#[test]
+fn a_table_killed_and_resumed_goes_on_at_the_desk() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 2);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let mut t1 = table(dir.path(), &broker, 1, &[]);
+    ctl_ok(&t1, &["move", "32-28"]);
+    ctl_ok(&t1, &["move", "19-23"]);
+    desk.wait_table(1, "two moves", |t| t["ply"] == 2);
+    t1.kill();
+    drop(t1);
+    let t1 = table(dir.path(), &broker, 1, &[]);
+    ctl_ok(&t1, &["resume"]);
+    ctl_ok(&t1, &["move", "28x19"]);
+    let v = desk.wait_table(1, "the move after the resume", |t| t["ply"] == 3);
+    assert!(
+        v["alerts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["kind"] == "resumed"),
+        "a resumed alert: {v}"
+    );
+    desk.wait_copy(1, &journal_of(dir.path(), 1));
+    assert_eq!(desk.table(1).unwrap()["chain_ok"], true);
+}
