@@ -4,7 +4,10 @@
 # sox) and the C headers the Rust bindings need; libvosk for speech input.
 #   scripts/setup.sh          what `tandem play` needs
 #   scripts/setup.sh --test   also what the test suite needs (the Korean Vosk
-#                             model for the end-to-end voice test, cargo-fuzz)
+#                             model for the end-to-end voice test, cargo-fuzz,
+#                             Mosquitto and headless Chromium for the hall tests)
+#   scripts/setup.sh --hall   also the MQTT broker for the arbiter's desk
+#                             (`tandem hall`, docs/hall.md); tables need none
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -13,6 +16,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 with_tests=0
 [ "${1:-}" = "--test" ] && with_tests=1
+with_hall=0
+[ "${1:-}" = "--hall" ] && with_hall=1
 
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO="sudo"
@@ -24,6 +29,10 @@ packages=(
   libclang-dev clang pkg-config                       # bindgen for the brlapi and tts crates
   unzip python3-pip ca-certificates
 )
+# The hall's broker (the desk machine; docs/hall.md) and its command-line clients.
+[ "$with_hall" = 1 ] || [ "$with_tests" = 1 ] && packages+=(mosquitto mosquitto-clients)
+# The hall's page is tested in a real browser through WebDriver.
+[ "$with_tests" = 1 ] && packages+=(chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
