@@ -150,3 +150,24 @@ fn desk_commands_are_done_once_and_a_replay_is_refused() {
     assert_eq!(desk.command(Some(1), "takeback", "1")["ok"], false);
     drop((t1, t2));
 }
+
+#[test]
+fn tables_and_desk_talk_through_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start_with(dir.path(), 1, true);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let t1 = table(dir.path(), &broker, 1, &[]);
+    ctl_ok(&t1, &["move", "32-28"]);
+    desk.wait_table(1, "a move through mqtts://", |t| t["last_move"] == "32-28");
+    desk.wait_copy(1, &journal_of(dir.path(), 1));
+    // A table that does not trust the broker's CA does not connect.
+    let untrusting = table_as(dir.path(), &broker.url("table1", "pw1"), 2, &[]);
+    wait_for("the relay's TLS error", || {
+        let e = untrusting.stderr_text();
+        if e.contains("relay: broker") {
+            Ok(())
+        } else {
+            Err(e)
+        }
+    });
+}

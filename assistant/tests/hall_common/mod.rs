@@ -50,11 +50,92 @@ pub struct Broker {
     pub port: u16,
     conf: PathBuf,
     child: Option<Child>,
+    /// With TLS (`mqtts://`): the CA that signed the broker's certificate.
+    pub ca: Option<PathBuf>,
+}
+
+/// A CA and a certificate for 127.0.0.1 signed by it, made with openssl in `dir`.
+fn make_certs(dir: &Path) -> PathBuf {
+    let run = |args: &[&str]| {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("openssl");
+        assert!(
+            out.status.success(),
+            "openssl {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    let mut ca = vec!["req", "-x509"];
+    ca.extend(ec);
+    ca.extend([
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=tandem test CA",
+        "-addext",
+        "basicConstraints=critical,CA:TRUE",
+        "-addext",
+        "keyUsage=critical,keyCertSign,cRLSign",
+    ]);
+    run(&ca);
+    let mut csr = vec!["req"];
+    csr.extend(ec);
+    csr.extend([
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    ]);
+    run(&csr);
+    std::fs::write(
+        dir.join("server.ext"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "server.ext",
+    ]);
+    dir.join("ca.pem")
 }
 
 impl Broker {
     /// Starts it with tables `1..=tables`, in `dir`.
     pub fn start(dir: &Path, tables: u32) -> Broker {
+        Broker::start_with(dir, tables, false)
+    }
+
+    /// [`Broker::start`], with TLS only (`mqtts://`) when `tls`.
+    pub fn start_with(dir: &Path, tables: u32, tls: bool) -> Broker {
         assert!(
             Path::new("/usr/sbin/mosquitto").exists(),
             "Mosquitto is missing: run scripts/setup.sh --test (Debian's mosquitto)"
@@ -82,10 +163,20 @@ impl Broker {
         std::fs::write(dir.join("acl"), acl).unwrap();
         let port = free_port();
         let conf = dir.join("mosquitto.conf");
+        let ca = tls.then(|| make_certs(&dir));
+        let tls_lines = match &ca {
+            Some(ca) => format!(
+                "cafile {}\ncertfile {}\nkeyfile {}\n",
+                ca.display(),
+                dir.join("server.pem").display(),
+                dir.join("server.key").display()
+            ),
+            None => String::new(),
+        };
         std::fs::write(
             &conf,
             format!(
-                "user root\nlistener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n",
+                "user root\nlistener {port} 127.0.0.1\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n",
                 dir.join("passwd").display(),
                 dir.join("acl").display(),
                 dir.join("mosquitto.log").display(),
@@ -96,6 +187,7 @@ impl Broker {
             port,
             conf,
             child: None,
+            ca,
         };
         b.restart();
         b
@@ -129,13 +221,17 @@ impl Broker {
 
     /// `mqtt://USER:PASSWORD@127.0.0.1:PORT`.
     pub fn url(&self, user: &str, password: &str) -> String {
-        format!("mqtt://{user}:{password}@127.0.0.1:{}", self.port)
+        let scheme = if self.ca.is_some() { "mqtts" } else { "mqtt" };
+        format!("{scheme}://{user}:{password}@127.0.0.1:{}", self.port)
     }
 
     /// Publishes one message with `mosquitto_pub` (QoS 1) as `user`; whether the broker took it.
     pub fn publish(&self, user: &str, password: &str, topic: &str, payload: &str) -> bool {
-        Command::new("mosquitto_pub")
-            .args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-q", "1"])
+        let mut c = Command::new("mosquitto_pub");
+        if let Some(ca) = &self.ca {
+            c.arg("--cafile").arg(ca);
+        }
+        c.args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-q", "1"])
             .args(["-u", user, "-P", password, "-t", topic, "-m", payload])
             .status()
             .unwrap()
@@ -151,12 +247,8 @@ impl Drop for Broker {
 
 /// A table in `dir/tN`: `tandem play --headless --relay … --event EV --table N`.
 pub fn table(dir: &Path, broker: &Broker, n: u32, extra: &[&str]) -> Daemon {
-    table_as(
-        dir,
-        &broker.url(&format!("table{n}"), &format!("pw{n}")),
-        n,
-        extra,
-    )
+    let url = broker.url(&format!("table{n}"), &format!("pw{n}"));
+    table_with(dir, &url, n, extra, broker.ca.as_deref())
 }
 
 /// The journal of table `n`.
@@ -166,6 +258,11 @@ pub fn journal_of(dir: &Path, n: u32) -> PathBuf {
 
 /// [`table`] with another broker address (a wrong password).
 pub fn table_as(dir: &Path, url: &str, n: u32, extra: &[&str]) -> Daemon {
+    table_with(dir, url, n, extra, None)
+}
+
+/// [`table_as`], trusting the CA `ca` for `mqtts://`.
+pub fn table_with(dir: &Path, url: &str, n: u32, extra: &[&str], ca: Option<&Path>) -> Daemon {
     let tdir = dir.join(format!("t{n}"));
     std::fs::create_dir_all(&tdir).unwrap();
     std::fs::write(tdir.join("secret"), SECRET).unwrap();
@@ -179,6 +276,9 @@ pub fn table_as(dir: &Path, url: &str, n: u32, extra: &[&str]) -> Daemon {
                 .as_nanos()
         )))
         .env("TANDEM_LOG", "warn");
+    if let Some(ca) = ca {
+        p = p.env("TANDEM_MQTT_CA", ca);
+    }
     if journal.exists() {
         p = p.arg("--resume").arg(&journal);
     } else {
@@ -210,7 +310,11 @@ impl Desk {
         let data = dir.join("desk");
         std::fs::create_dir_all(&data).unwrap();
         std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
-        let child = Command::new(TANDEM)
+        let mut cmd = Command::new(TANDEM);
+        if let Some(ca) = &broker.ca {
+            cmd.env("TANDEM_MQTT_CA", ca);
+        }
+        let child = cmd
             .args([
                 "hall",
                 "--broker",
