@@ -3,6 +3,8 @@
 //! `tandem arbiter`, the position in words as tandem says it, the braille
 //! list view, the moves).
 
+use std::collections::HashMap;
+
 use serde_json::{json, Value};
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
 use tandem_rules::{Color, GameOptions, Position};
@@ -159,25 +161,56 @@ fn board_views(variant: &str, fen: &str) -> Option<(Vec<String>, String, String,
 }
 
 /// The page's view of a table: the API object plus what the page shows.
+/// Call [`finish`] on it outside the desk's lock (the board views take time).
 #[must_use]
 pub fn page(t: &TableCopy, event: &str) -> Value {
     let mut v = api(t, event);
     let s = state_of(t);
-    let variant = s["variant"].as_str().unwrap_or("international");
-    if let Some((diagram, words, cells, text)) =
-        s["fen"].as_str().and_then(|f| board_views(variant, f))
-    {
-        v["diagram"] = json!(diagram.join("\n"));
-        v["words"] = json!(words);
-        v["braille"] = json!(cells);
-        v["braille_text"] = json!(text);
-    }
     v["moves"] = s["moves"].clone();
     v["round"] = s["round"].clone();
     v["online"] = json!(t.online);
     v["paused"] = s["clocks"]["paused"].clone();
     v["lacking"] = json!(t.lacking());
     v["now_ms"] = json!(now_ms());
+    v
+}
+
+/// The board views of the positions seen last (the same position is
+/// shown again and again as clocks tick and boards are brought up to date).
+static BOARDS: std::sync::Mutex<Option<HashMap<String, Value>>> = std::sync::Mutex::new(None);
+
+/// Adds the board diagram, the position in words and the braille list to a [`page`] view.
+#[must_use]
+pub fn finish(mut v: Value) -> Value {
+    let (Some(variant), Some(fen)) = (v["variant"].as_str(), v["fen"].as_str()) else {
+        return v;
+    };
+    let key = format!("{variant} {fen}");
+    let cached = BOARDS
+        .lock()
+        .ok()
+        .and_then(|c| c.as_ref().and_then(|c| c.get(&key).cloned()));
+    let boards = match cached {
+        Some(b) => b,
+        None => {
+            let b = match board_views(variant, fen) {
+                Some((diagram, words, cells, text)) => json!({"diagram": diagram.join("\n"),
+                    "words": words, "braille": cells, "braille_text": text}),
+                None => json!({}),
+            };
+            if let Ok(mut c) = BOARDS.lock() {
+                let c = c.get_or_insert_with(HashMap::new);
+                if c.len() >= 2000 {
+                    c.clear();
+                }
+                c.insert(key, b.clone());
+            }
+            b
+        }
+    };
+    if let (Some(o), Value::Object(b)) = (v.as_object_mut(), boards) {
+        o.extend(b);
+    }
     v
 }
 

@@ -112,12 +112,13 @@ async fn tables(State(app): State<App>) -> Json<Value> {
 
 fn page_views(app: &App) -> Value {
     let t = app.hall.tables();
-    let list: Vec<Value> = t
-        .values()
-        .map(|t| view::page(t, &app.hall.event))
+    let list: Vec<Value> = t.values().map(|t| view::page(t, &app.hall.event)).collect();
+    drop(t);
+    let list: Vec<Value> = list
+        .into_iter()
+        .map(view::finish)
         .map(|v| if app.public { public_view(v) } else { v })
         .collect();
-    drop(t);
     let alerts: Vec<Value> = if app.public {
         Vec::new()
     } else {
@@ -462,6 +463,7 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
                     for n in std::mem::take(&mut dirty) {
                         let v = app.hall.tables().get(&n).map(|t| view::page(t, &app.hall.event));
                         let Some(v) = v else { continue };
+                        let v = view::finish(v);
                         let v = if app.public { public_view(v) } else { v };
                         let e = SseEvent::default().event("table").data(v.to_string());
                         if tx.send(Ok(e)).await.is_err() { return; }
