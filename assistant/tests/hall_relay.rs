@@ -14,7 +14,8 @@ use hall_common::{ctl_ok, journal_of, table, Broker, Desk, EVENT};
 fn moves_through_ctl_appear_at_the_desk_with_every_field() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 3);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let public = format!("127.0.0.1:{}", hall_common::free_port());
+    let desk = Desk::start(dir.path(), &broker, &["--public", &public]);
     let t1 = table(dir.path(), &broker, 1, &[]);
     let t2 = table(dir.path(), &broker, 2, &["--round", "3"]);
     ctl_ok(&t1, &["move", "32-28"]);
@@ -84,6 +85,29 @@ fn moves_through_ctl_appear_at_the_desk_with_every_field() {
     );
     let page = desk.get_text("/").unwrap();
     assert!(page.contains("aria-live") && page.contains("<h1"), "{page}");
+    // The spectators' server: the games and their live PDN, nothing of the arbiter's.
+    let get = |path: &str| ureq::get(&format!("http://{public}{path}")).call();
+    let spect: serde_json::Value = get("/api/tables").unwrap().into_json().unwrap();
+    assert_eq!(spect[0]["last_move"], "32-28", "{spect}");
+    assert!(spect[0].get("alerts").is_none() && spect[0].get("chain_ok").is_none());
+    let feed = get("/api/tables/2/game").unwrap().into_string().unwrap();
+    assert!(
+        feed.contains("1. 33-29 {") && feed.contains("} 18-23"),
+        "{feed}"
+    );
+    assert!(
+        get("/api/tables/1/journal").is_err(),
+        "no journals in public"
+    );
+    assert!(ureq::post(&format!("http://{public}/api/command"))
+        .set("x-tandem-desk", "1")
+        .send_json(serde_json::json!({"table": 1, "cmd": "pause"}))
+        .is_err());
+    let ppage = get("/").unwrap().into_string().unwrap();
+    assert!(
+        !ppage.contains("start-all"),
+        "no commands on the public page"
+    );
 }
 
 #[test]

@@ -46,6 +46,9 @@ pub enum Update {
     },
 }
 
+/// Messages the desk sends: topic and payload.
+pub type Outbox = mpsc::UnboundedReceiver<(String, Vec<u8>)>;
+
 /// How long a gap may last before it is an alert.
 const GAP_ALERT_S: u64 = 10;
 /// How often the desk asks a table for the same lines again, at most.
@@ -94,7 +97,7 @@ impl Hall {
         event: &str,
         data: PathBuf,
         secret: Option<String>,
-    ) -> anyhow::Result<(Arc<Hall>, mpsc::UnboundedReceiver<(String, Vec<u8>)>)> {
+    ) -> anyhow::Result<(Arc<Hall>, Outbox)> {
         let dir = data.join(event);
         std::fs::create_dir_all(&dir)
             .map_err(|e| anyhow::anyhow!("--data: cannot make {}: {e}", dir.display()))?;
@@ -368,11 +371,7 @@ impl Hall {
 
 /// Follows the broker for ever: subscribes to the event's tables, feeds
 /// their messages to the desk, sends the desk's messages; reconnects.
-pub async fn broker_loop(
-    hall: Arc<Hall>,
-    broker: BrokerUrl,
-    mut out: mpsc::UnboundedReceiver<(String, Vec<u8>)>,
-) {
+pub async fn broker_loop(hall: Arc<Hall>, broker: BrokerUrl, mut out: Outbox) {
     let id = format!("tandem-{}-desk-{}", hall.event, std::process::id());
     let mut backoff = Duration::from_millis(200);
     loop {

@@ -160,7 +160,7 @@ async fn journal(State(app): State<App>, Path(n): Path<u32>) -> Response {
 }
 
 /// The game of a table as PDN (PGN for chess), from the desk's journal copy.
-fn game_text(app: &App, n: u32) -> Result<(String, bool), Response> {
+fn game_text(app: &App, n: u32) -> Result<(String, bool), Box<Response>> {
     let (file, chess) = match app.hall.tables().get(&n) {
         Some(t) => (
             t.file().to_owned(),
@@ -168,11 +168,11 @@ fn game_text(app: &App, n: u32) -> Result<(String, bool), Response> {
                 matches!(&r.event, crate::journal::Event::Start(i) if i.variant.parse::<GameKind>().ok() == Some(GameKind::Chess))
             }),
         ),
-        None => return Err(not_found(n)),
+        None => return Err(Box::new(not_found(n))),
     };
     crate::export::pdn_from_journal(&file, &crate::export::Names::default())
         .map(|t| (t, chess))
-        .map_err(|e| (StatusCode::CONFLICT, format!("{e:#}\n")).into_response())
+        .map_err(|e| Box::new((StatusCode::CONFLICT, format!("{e:#}\n")).into_response()))
 }
 
 async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
@@ -191,7 +191,7 @@ async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
             text,
         )
             .into_response(),
-        Err(r) => r,
+        Err(r) => *r,
     }
 }
 
