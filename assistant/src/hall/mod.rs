@@ -221,15 +221,10 @@ impl Hall {
                 }
             }
             "state" => {
+                // One publisher per topic, delivered in order: the last is the newest.
                 if let Ok(v) = serde_json::from_slice::<Value>(payload) {
-                    // Only a newer state (a retained one can be older than a live one).
-                    let newer = t.state.as_ref().map_or(true, |old| {
-                        v["seq"].as_u64() >= old["seq"].as_u64() || v["seq"].as_u64() == Some(1)
-                    });
-                    if newer {
-                        t.state = Some(v);
-                        t.state_rx_ms = proto::now_ms();
-                    }
+                    t.state = Some(v);
+                    t.state_rx_ms = proto::now_ms();
                 }
             }
             "alert" => {

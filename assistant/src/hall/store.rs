@@ -201,7 +201,42 @@ impl TableCopy {
         (taken, raised)
     }
 
+    /// A new game at this table (the next round): the old copy is kept
+    /// aside as `table-N-GAME.jsonl` and the new one starts empty.
+    fn new_game(&mut self, game: &str) {
+        let old = self.hashes.first().cloned().unwrap_or_default();
+        self.out = None;
+        let aside = self.file.with_file_name(format!(
+            "table-{}-{}.jsonl",
+            self.table,
+            old.get(..12).unwrap_or("old")
+        ));
+        if let Err(e) = std::fs::rename(&self.file, &aside) {
+            tracing::error!("hall: cannot keep {} aside: {e}", self.file.display());
+        }
+        self.hashes.clear();
+        self.records.clear();
+        self.pending.retain(|_, m| m.game == game);
+        self.chain_ok = true;
+        self.gap_since = None;
+        self.gap_alerted = false;
+        self.alerts.clear();
+        self.raise(Alert {
+            kind: "new-game".into(),
+            text: format!(
+                "Table {} started another game; the last one's journal is kept as {}.",
+                self.table,
+                aside.file_name().unwrap_or_default().to_string_lossy()
+            ),
+            seq: None,
+            wall: crate::journal::wall_now(),
+        });
+    }
+
     fn take_inner(&mut self, msg: LineMsg) -> Taken {
+        if !msg.game.is_empty() && self.hashes.first().is_some_and(|g| *g != msg.game) {
+            self.new_game(&msg.game.clone());
+        }
         if line_hash(msg.line.as_bytes()) != msg.hash {
             self.chain_alert(format!(
                 "Table {}: line {} came with a wrong hash (damaged on the way, or forged).",
@@ -349,6 +384,10 @@ mod tests {
     use super::*;
 
     fn lines() -> Vec<LineMsg> {
+        lines_of(None)
+    }
+
+    fn lines_of(white: Option<&str>) -> Vec<LineMsg> {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("j.jsonl");
         let mut w = crate::journal::JournalWriter::create(&p).unwrap();
@@ -357,7 +396,7 @@ mod tests {
             fen: tandem_rules::Position::start(tandem_rules::Variant::International).to_fen(),
             control: "90m".into(),
             warnings_s: vec![],
-            white: None,
+            white: white.map(str::to_owned),
             black: None,
             event: None,
             blind: "white".into(),
@@ -376,6 +415,7 @@ mod tests {
                 seq: i as u64 + 1,
                 hash: line_hash(l.as_bytes()),
                 line: l.to_owned(),
+                game: String::new(),
             })
             .collect()
     }
@@ -409,6 +449,30 @@ mod tests {
         let again = TableCopy::open(1, &f).unwrap();
         assert_eq!(again.len(), 4);
         assert!(again.chain_ok);
+    }
+
+    #[test]
+    fn another_game_at_the_table_starts_a_new_copy() {
+        let (a, b) = (lines(), lines_of(Some("Next round")));
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("table-3.jsonl");
+        let mut t = TableCopy::open(3, &f).unwrap();
+        for m in &a {
+            let mut m = m.clone();
+            m.game = a[0].hash.clone();
+            t.take(m);
+        }
+        assert_eq!(t.len(), 4);
+        let mut first = b[0].clone();
+        first.game = b[0].hash.clone();
+        assert_eq!(t.take(first).0, Taken::Appended(1));
+        assert_eq!(t.len(), 1);
+        assert!(t.chain_ok);
+        assert!(t.alerts.iter().any(|a| a.kind == "new-game"));
+        let aside = dir
+            .path()
+            .join(format!("table-3-{}.jsonl", &a[0].hash[..12]));
+        assert_eq!(Journal::read(&aside).unwrap().records.len(), 4);
     }
 
     #[test]

@@ -178,6 +178,9 @@ pub struct LineMsg {
     pub hash: String,
     /// The line, without its newline, exactly as in the file.
     pub line: String,
+    /// The game: the hash of the journal's first line (a new game at the same table has another).
+    #[serde(default)]
+    pub game: String,
 }
 
 /// An alert: something the arbiter should see at once.

@@ -90,6 +90,11 @@ impl Tail {
             seq,
             hash: hash.clone(),
             line: line.clone(),
+            game: self
+                .lines
+                .first()
+                .map(|(_, h)| h.clone())
+                .unwrap_or_default(),
         })
     }
 
