@@ -347,6 +347,36 @@ mod tests {
     }
 
     #[test]
+    fn the_relay_from_the_config_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let pw = dir.path().join("pw");
+        std::fs::write(&pw, "s3cret\n").unwrap();
+        let text = format!(
+            "event = \"Open 2026\"\nrelay = \"mqtts://table7@desk.hall\"\ntable = 7\nround = \"3\"\nrelay-password-file = {:?}\n",
+            pw.display().to_string()
+        );
+        let raw: RawConfig = toml::from_str(&text).unwrap();
+        let r = Config::from_raw(raw).unwrap().relay.unwrap();
+        assert_eq!((r.table, r.event.as_str(), r.round.as_deref()), (7, "Open 2026", Some("3")));
+        assert_eq!((r.broker.port, r.broker.tls), (8883, true));
+        assert_eq!(r.broker.user.as_deref(), Some("table7"));
+        assert_eq!(r.broker.password.as_deref(), Some("s3cret"));
+        let no_table = RawConfig {
+            relay: Some("mqtt://h".into()),
+            event: Some("E".into()),
+            ..RawConfig::default()
+        };
+        assert!(Config::from_raw(no_table).unwrap_err().to_string().contains("--table"));
+        let bad_event = RawConfig {
+            relay: Some("mqtt://h".into()),
+            event: Some("a/b".into()),
+            table: Some(1),
+            ..RawConfig::default()
+        };
+        assert!(Config::from_raw(bad_event).unwrap_err().to_string().contains("topic level"));
+    }
+
+    #[test]
     fn bad_values_are_named() {
         let bad = |raw: RawConfig| Config::from_raw(raw).unwrap_err().to_string();
         assert!(bad(RawConfig {
