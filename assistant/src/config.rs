@@ -357,7 +357,10 @@ mod tests {
         );
         let raw: RawConfig = toml::from_str(&text).unwrap();
         let r = Config::from_raw(raw).unwrap().relay.unwrap();
-        assert_eq!((r.table, r.event.as_str(), r.round.as_deref()), (7, "Open 2026", Some("3")));
+        assert_eq!(
+            (r.table, r.event.as_str(), r.round.as_deref()),
+            (7, "Open 2026", Some("3"))
+        );
         assert_eq!((r.broker.port, r.broker.tls), (8883, true));
         assert_eq!(r.broker.user.as_deref(), Some("table7"));
         assert_eq!(r.broker.password.as_deref(), Some("s3cret"));
@@ -366,14 +369,20 @@ mod tests {
             event: Some("E".into()),
             ..RawConfig::default()
         };
-        assert!(Config::from_raw(no_table).unwrap_err().to_string().contains("--table"));
+        assert!(Config::from_raw(no_table)
+            .unwrap_err()
+            .to_string()
+            .contains("--table"));
         let bad_event = RawConfig {
             relay: Some("mqtt://h".into()),
             event: Some("a/b".into()),
             table: Some(1),
             ..RawConfig::default()
         };
-        assert!(Config::from_raw(bad_event).unwrap_err().to_string().contains("topic level"));
+        assert!(Config::from_raw(bad_event)
+            .unwrap_err()
+            .to_string()
+            .contains("topic level"));
     }
 
     #[test]

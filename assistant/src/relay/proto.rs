@@ -230,7 +230,7 @@ pub fn alert_of(r: &Record) -> Option<Alert> {
         Event::Microphone { ok: true, .. } if r.seq > 2 => {
             ("device", "The microphone works again.".to_owned())
         }
-        Event::Say { text } if text.to_lowercase().contains("speech") => ("device", text.clone()),
+        Event::Say { text } if is_speech_fallback(text) => ("device", text.clone()),
         Event::ClockSet { side, .. } => (
             "arbiter",
             format!("The arbiter set {}'s clock.", side_name(*side)),
@@ -246,6 +246,25 @@ pub fn alert_of(r: &Record) -> Option<Alert> {
         seq: Some(r.seq),
         wall: r.wall.clone(),
     })
+}
+
+/// Whether a `say` line is tandem saying that speech moved to another
+/// backend (the speech output was lost), in any built-in language.
+fn is_speech_fallback(text: &str) -> bool {
+    static PREFIXES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let prefixes = PREFIXES.get_or_init(|| {
+        ["en", "pl"]
+            .iter()
+            .filter_map(|l| tandem_speech::Phrasebook::builtin(l))
+            .map(|b| {
+                let m = crate::messages::Messages::new(b);
+                let t = m.text(&crate::messages::Msg::SpeechFallback("\u{1}".into()));
+                t.split('\u{1}').next().unwrap_or_default().to_owned()
+            })
+            .filter(|p| !p.is_empty())
+            .collect()
+    });
+    prefixes.iter().any(|p| text.starts_with(p.as_str()))
 }
 
 fn side_name(c: tandem_rules::Color) -> &'static str {
@@ -444,6 +463,38 @@ mod tests {
         for bad in ["http://x", "mqtt://", "mqtt://h:port", "mqtt://:pw@h"] {
             assert!(bad.parse::<BrokerUrl>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn alerts_of_journal_lines() {
+        let rec = |event| Record {
+            seq: 9,
+            wall: "w".into(),
+            t_ms: 0,
+            prev: String::new(),
+            event,
+        };
+        let a = alert_of(&rec(Event::Say {
+            text: "Speech switched to espeak-ng.".into(),
+        }))
+        .unwrap();
+        assert_eq!(a.kind, "device");
+        let a = alert_of(&rec(Event::Say {
+            text: "Mowa przełączona na espeak-ng.".into(),
+        }))
+        .unwrap();
+        assert_eq!(a.kind, "device");
+        assert!(alert_of(&rec(Event::Say {
+            text: "Five minutes left.".into()
+        }))
+        .is_none());
+        let a = alert_of(&rec(Event::Flag {
+            side: tandem_rules::Color::Black,
+            at_ms: 5,
+        }))
+        .unwrap();
+        assert_eq!((a.kind.as_str(), a.seq), ("flag", Some(9)));
+        assert!(alert_of(&rec(Event::Tick)).is_none());
     }
 
     #[test]
