@@ -164,3 +164,34 @@ fn a_table_killed_and_resumed_goes_on_at_the_desk() {
     desk.wait_copy(1, &journal_of(dir.path(), 1));
     assert_eq!(desk.table(1).unwrap()["chain_ok"], true);
 }
+
+#[test]
+fn a_desk_started_late_asks_for_and_gets_the_whole_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 1);
+    let t1 = table(dir.path(), &broker, 1, &[]);
+    ctl_ok(&t1, &["move", "32-28"]);
+    ctl_ok(&t1, &["move", "19-23"]);
+    // Every line is acknowledged by the broker before the desk exists.
+    let cursor = journal_of(dir.path(), 1).with_file_name("game.jsonl.relay.json");
+    hall_common::wait_for("the broker's acknowledgements", || {
+        let c: serde_json::Value = std::fs::read(&cursor)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .ok_or("no cursor yet")?;
+        let lines = std::fs::read_to_string(journal_of(dir.path(), 1))
+            .unwrap()
+            .lines()
+            .count() as u64;
+        if c["acked"].as_u64() >= Some(lines.min(6)) {
+            Ok(())
+        } else {
+            Err(c.to_string())
+        }
+    });
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    // The retained state tells the desk how many lines there are; it asks for them.
+    desk.wait_copy(1, &journal_of(dir.path(), 1));
+    let v = desk.wait_table(1, "both moves", |t| t["ply"] == 2);
+    assert_eq!(v["chain_ok"], true);
+}
