@@ -86,7 +86,11 @@ fn moves_through_ctl_appear_at_the_desk_with_every_field() {
     let page = desk.get_text("/").unwrap();
     assert!(page.contains("aria-live") && page.contains("<h1"), "{page}");
     // The spectators' server: the games and their live PDN, nothing of the arbiter's.
-    let get = |path: &str| ureq::get(&format!("http://{public}{path}")).call();
+    let get = |path: &str| {
+        ureq::get(&format!("http://{public}{path}"))
+            .call()
+            .map_err(Box::new)
+    };
     let spect: serde_json::Value = get("/api/tables").unwrap().into_json().unwrap();
     assert_eq!(spect[0]["last_move"], "32-28", "{spect}");
     assert!(spect[0].get("alerts").is_none() && spect[0].get("chain_ok").is_none());
