@@ -85,12 +85,21 @@ fn moves_through_ctl_appear_at_the_desk_with_every_field() {
     );
     let page = desk.get_text("/").unwrap();
     assert!(page.contains("aria-live") && page.contains("<h1"), "{page}");
-    // The spectators' server: the games and their live PDN, nothing of the arbiter's.
+    // The spectators' server: nothing until the arbiter makes it public.
     let get = |path: &str| {
         ureq::get(&format!("http://{public}{path}"))
             .call()
             .map_err(Box::new)
     };
+    let spect: serde_json::Value = get("/api/tables").unwrap().into_json().unwrap();
+    assert_eq!(spect, serde_json::json!([]), "nothing public yet");
+    assert!(get("/api/tables/2/game").is_err(), "no game either");
+    let made = ureq::post(&format!("{}/api/public", desk.base))
+        .set("x-tandem-desk", "1")
+        .send_json(serde_json::json!({"table": null, "on": true}))
+        .unwrap();
+    assert_eq!(made.into_json::<serde_json::Value>().unwrap()["ok"], true);
+    // Then the games and their live PDN, nothing of the arbiter's.
     let spect: serde_json::Value = get("/api/tables").unwrap().into_json().unwrap();
     assert_eq!(spect[0]["last_move"], "32-28", "{spect}");
     assert!(spect[0].get("alerts").is_none() && spect[0].get("chain_ok").is_none());

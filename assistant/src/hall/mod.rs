@@ -82,6 +82,17 @@ pub struct Hall {
     pub alerts: Mutex<VecDeque<(u32, Alert)>>,
     /// Line delays.
     pub lag: Mutex<LagStats>,
+    /// What the arbiter has made public (the spectators' server shows only these).
+    public: Mutex<Public>,
+}
+
+/// The tables shown to spectators (`DATA/EVENT/public.json`).
+#[derive(Debug, Default, Clone, Serialize, serde::Deserialize)]
+pub struct Public {
+    /// Every table, present and to come.
+    pub all: bool,
+    /// These tables.
+    pub tables: std::collections::BTreeSet<u32>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -119,6 +130,10 @@ impl Hall {
             .and_then(|s| s.trim().parse().ok())
             .unwrap_or(0);
         let (out, rx) = mpsc::unbounded_channel();
+        let public = std::fs::read(dir.join("public.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default();
         let mut alerts = VecDeque::new();
         for (n, t) in &tables {
             for a in &t.alerts {
@@ -137,6 +152,7 @@ impl Hall {
                 replies: Mutex::new(VecDeque::new()),
                 alerts: Mutex::new(alerts),
                 lag: Mutex::new(LagStats::default()),
+                public: Mutex::new(public),
             }),
             rx,
         ))
@@ -356,6 +372,46 @@ impl Hall {
         let topic = proto::desk_topic(&self.event, &format!("cmd/{target}"));
         let _ = self.out.send((topic, serde_json::to_vec(&c)?));
         Ok(c)
+    }
+
+    /// Whether the arbiter has made table `n` public.
+    #[must_use]
+    pub fn is_public(&self, n: u32) -> bool {
+        let p = lock(&self.public);
+        p.all || p.tables.contains(&n)
+    }
+
+    /// Shows (or hides) one table, or (`None`) every table, to spectators.
+    ///
+    /// # Errors
+    /// The choice cannot be kept on disk.
+    pub fn set_public(&self, table: Option<u32>, on: bool) -> anyhow::Result<()> {
+        let mut p = lock(&self.public);
+        match table {
+            None => {
+                p.all = on;
+                if !on {
+                    p.tables.clear();
+                }
+            }
+            Some(n) if on => {
+                p.tables.insert(n);
+            }
+            Some(n) => {
+                p.tables.remove(&n);
+                if p.all {
+                    // Every table but this one.
+                    p.all = false;
+                    p.tables = self.tables().keys().copied().filter(|t| *t != n).collect();
+                }
+            }
+        }
+        std::fs::write(self.data.join("public.json"), serde_json::to_vec(&*p)?)?;
+        drop(p);
+        for n in self.tables().keys() {
+            let _ = self.updates.send(Update::Table { table: *n });
+        }
+        Ok(())
     }
 
     /// Sends a message as it is (a test's replay of a captured command).

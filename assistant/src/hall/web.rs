@@ -34,6 +34,13 @@ struct App {
     public: bool,
 }
 
+impl App {
+    /// Whether this server shows table `n` (the public one: only what the arbiter made public).
+    fn shows(&self, n: u32) -> bool {
+        !self.public || self.hall.is_public(n)
+    }
+}
+
 /// The arbiter's server.
 pub fn desk(hall: Arc<Hall>) -> Router {
     let app = App {
@@ -47,6 +54,7 @@ pub fn desk(hall: Arc<Hall>) -> Router {
         .route("/api/tables/{n}/detail", get(detail))
         .route("/api/tables/{n}/reconcile", post(reconcile))
         .route("/api/command", post(command))
+        .route("/api/public", post(publish))
         .route("/api/stats", get(stats))
         .with_state(app)
 }
@@ -93,7 +101,7 @@ fn not_found(n: u32) -> Response {
 /// A table's view for the public: the game only.
 fn public_view(mut v: Value) -> Value {
     if let Some(o) = v.as_object_mut() {
-        for k in ["alerts", "journal_lines", "chain_ok", "lacking"] {
+        for k in ["alerts", "journal_lines", "chain_ok", "lacking", "public"] {
             o.remove(k);
         }
     }
@@ -104,6 +112,7 @@ async fn tables(State(app): State<App>) -> Json<Value> {
     let t = app.hall.tables();
     let list: Vec<Value> = t
         .values()
+        .filter(|t| app.shows(t.table))
         .map(|t| view::api(t, &app.hall.event))
         .map(|v| if app.public { public_view(v) } else { v })
         .collect();
@@ -112,7 +121,15 @@ async fn tables(State(app): State<App>) -> Json<Value> {
 
 fn page_views(app: &App) -> Value {
     let t = app.hall.tables();
-    let list: Vec<Value> = t.values().map(|t| view::page(t, &app.hall.event)).collect();
+    let list: Vec<Value> = t
+        .values()
+        .filter(|t| app.shows(t.table))
+        .map(|t| {
+            let mut v = view::page(t, &app.hall.event);
+            v["public"] = json!(app.hall.is_public(t.table));
+            v
+        })
+        .collect();
     drop(t);
     let list: Vec<Value> = list
         .into_iter()
@@ -161,6 +178,9 @@ async fn journal(State(app): State<App>, Path(n): Path<u32>) -> Response {
 
 /// The game of a table as PDN (PGN for chess), from the desk's journal copy.
 fn game_text(app: &App, n: u32) -> Result<(String, bool), Box<Response>> {
+    if !app.shows(n) {
+        return Err(Box::new(not_found(n)));
+    }
     let (file, chess) = match app.hall.tables().get(&n) {
         Some(t) => (
             t.file().to_owned(),
@@ -235,7 +255,7 @@ fn csv_field(v: &Value) -> String {
 
 async fn results(State(app): State<App>) -> Response {
     let mut out = String::from("table,white,black,variant,result,plies\n");
-    for t in app.hall.tables().values() {
+    for t in app.hall.tables().values().filter(|t| app.shows(t.table)) {
         let v = view::api(t, &app.hall.event);
         let row: Vec<String> = ["table", "white", "black", "variant", "result", "ply"]
             .iter()
@@ -408,6 +428,32 @@ async fn command(State(app): State<App>, h: HeaderMap, Json(b): Json<CommandBody
     }
 }
 
+#[derive(Debug, Deserialize)]
+struct PublicBody {
+    /// A table's number, or null for every table.
+    table: Option<u32>,
+    on: bool,
+}
+
+/// Shows or hides a table (or every table) on the spectators' server.
+async fn publish(State(app): State<App>, h: HeaderMap, Json(b): Json<PublicBody>) -> Response {
+    if !from_page(&h) {
+        return (
+            StatusCode::FORBIDDEN,
+            Json(json!({"ok": false, "error": "from the desk's page only"})),
+        )
+            .into_response();
+    }
+    match app.hall.set_public(b.table, b.on) {
+        Ok(()) => Json(json!({"ok": true})).into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({"ok": false, "error": format!("{e:#}")})),
+        )
+            .into_response(),
+    }
+}
+
 async fn stats(State(app): State<App>) -> Json<Value> {
     let lag = app.hall.lag.lock().map(|l| {
         (
@@ -446,7 +492,12 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
         loop {
             tokio::select! {
                 u = sub.recv() => match u {
-                    Ok(Update::Table { table }) => { dirty.insert(table); }
+                    Ok(Update::Table { table }) if app.shows(table) => { dirty.insert(table); }
+                    Ok(Update::Table { table }) => {
+                        // Hidden from spectators now (or never shown): the page drops it.
+                        let e = SseEvent::default().event("hide").data(json!({"table": table}).to_string());
+                        if tx.send(Ok(e)).await.is_err() { return; }
+                    }
                     Ok(Update::Alert { table, alert }) if !app.public => {
                         let e = SseEvent::default().event("alert").data(json!({"table": table, "alert": alert}).to_string());
                         if tx.send(Ok(e)).await.is_err() { return; }
@@ -463,7 +514,8 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
                     for n in std::mem::take(&mut dirty) {
                         let v = app.hall.tables().get(&n).map(|t| view::page(t, &app.hall.event));
                         let Some(v) = v else { continue };
-                        let v = view::finish(v);
+                        let mut v = view::finish(v);
+                        v["public"] = json!(app.hall.is_public(n));
                         let v = if app.public { public_view(v) } else { v };
                         let e = SseEvent::default().event("table").data(v.to_string());
                         if tx.send(Ok(e)).await.is_err() { return; }

@@ -58,6 +58,18 @@
     }
   }
 
+  async function publish(table, on) {
+    const out = document.getElementById("command-status");
+    const r = await fetch("/api/public", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-tandem-desk": "1" },
+      body: JSON.stringify({ table: table, on: on }),
+    });
+    const j = await r.json();
+    const who = table === null ? "Every table" : `Table ${table}`;
+    out.textContent = j.ok ? `${who} ${on ? "shown to" : "hidden from"} spectators.` : `Not done: ${j.error}`;
+  }
+
   function onReply(d) {
     const out = document.getElementById("command-status");
     if (!out) return;
@@ -142,10 +154,15 @@
             const text = window.prompt(`What to say at table ${v.table}?`);
             if (text) command(v.table, "say", text);
           }), " ",
+          el("button", { type: "button", class: "public-toggle" }), " ",
           el("a", { href: `/tables/${v.table}`, text: `Details of table ${v.table}` }), " ",
           el("a", { href: `/api/tables/${v.table}/journal`, download: "", text: "Journal" }), " ",
           el("a", { href: `/api/tables/${v.table}/game`, download: "", text: "PDN/PGN" }));
         art.append(acts);
+        acts.querySelector(".public-toggle").addEventListener("click", () => {
+          const cur = views.get(v.table);
+          publish(v.table, !(cur && cur.view.public));
+        });
       } else {
         art.append(el("p", {}, el("a", { href: `/api/tables/${v.table}/game`, text: `Live PDN/PGN of table ${v.table}` })));
       }
@@ -154,6 +171,8 @@
       main.insertBefore(art, after || null);
     }
     art.querySelector("h2").textContent = heading(v);
+    const tog = art.querySelector(".public-toggle");
+    if (tog) tog.textContent = v.public ? `Hide table ${v.table} from spectators` : `Show table ${v.table} to spectators`;
     art.querySelector(".live").replaceWith(tableBody(v));
     art.classList.toggle("alerting", !!(v.boards && v.boards.mismatch) || v.chain_ok === false);
     art.classList.toggle("done", !!v.result);
@@ -189,6 +208,12 @@
     const es = new EventSource("/events");
     es.addEventListener("snapshot", (e) => snapshot(JSON.parse(e.data)));
     es.addEventListener("table", (e) => renderTable(JSON.parse(e.data)));
+    es.addEventListener("hide", (e) => {
+      const n = JSON.parse(e.data).table;
+      views.delete(n);
+      const art = document.getElementById(`table-${n}`);
+      if (art) art.remove();
+    });
     es.addEventListener("alert", (e) => { const d = JSON.parse(e.data); addAlert(d.table, d.alert, true); });
     es.addEventListener("reply", (e) => onReply(JSON.parse(e.data)));
     es.onerror = () => status("The connection to the desk was lost; reconnecting…");
@@ -251,6 +276,10 @@
     });
     const c = document.getElementById("clear-alerts");
     if (c) c.addEventListener("click", () => document.getElementById("alerts").replaceChildren());
+    const pa = document.getElementById("public-all");
+    if (pa) pa.addEventListener("click", () => publish(null, true));
+    const ph = document.getElementById("public-none");
+    if (ph) ph.addEventListener("click", () => publish(null, false));
     const st = document.getElementById("start-all");
     if (st) st.addEventListener("click", () => {
       if (window.confirm("Start every clock of the round now?")) command(null, "start");
