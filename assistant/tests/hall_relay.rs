@@ -70,6 +70,30 @@ fn moves_through_ctl_appear_at_the_desk_with_every_field() {
         std::fs::write(&f, copy).unwrap();
         support::verify_ok(&f);
     }
+    // A board read back wrong: the detail page's `tandem arbiter diff` names the square.
+    ctl_ok(&t2, &["mismatch", "W:W28,31,32,34-50:B1-17,19,20,23"]);
+    let detail = hall_common::wait_for("the diff report", || {
+        let d = desk.get("/api/tables/2/detail");
+        if d["diff"].as_str().unwrap_or("").is_empty() {
+            Err(d.to_string())
+        } else {
+            Ok(d)
+        }
+    });
+    let diff = detail["diff"].as_str().unwrap();
+    assert!(diff.contains("28") && diff.contains("29"), "{diff}");
+    assert!(detail["announcements"]
+        .as_str()
+        .unwrap()
+        .contains("Boards reported different: 1"));
+    // Reconciled against a record typed from a scoresheet: the same moves.
+    let rec = ureq::post(&format!("{}/api/tables/2/reconcile", desk.base))
+        .set("x-tandem-desk", "1")
+        .send_string("1. 33-29 18-23")
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(rec.to_lowercase().contains("agree"), "{rec}");
     // A resignation: the result at the desk, in the round's PDN and the results.
     ctl_ok(&t1, &["resign", "black"]);
     desk.wait_table(1, "table 1's result", |t| t["result"] == "2-0");
