@@ -143,8 +143,21 @@ fn desk_commands_are_done_once_and_a_replay_is_refused() {
     assert_eq!(desk.command(Some(2), "pause", "")["ok"], true);
     desk.wait_table(2, "table 2 paused", |t| t["clocks"]["running"] == false);
     assert_eq!(desk.table(1).unwrap()["clocks"]["running"], true);
+    // Table 1's game is under way and stopped at the table: the start signal leaves it stopped.
+    ctl_ok(&t1, &["move", "32-28"]);
+    ctl_ok(&t1, &["pause"]);
+    desk.wait_table(1, "table 1 paused", |t| t["clocks"]["running"] == false);
     assert_eq!(desk.command(None, "start", "")["ok"], true);
     desk.wait_table(2, "table 2 started", |t| t["clocks"]["running"] == true);
+    wait_for("table 1's answer to the start signal", || {
+        let r = replies(&desk, 1);
+        if r.iter().any(|r| r["cmd"] == "start" && r["ok"] == false) {
+            Ok(())
+        } else {
+            Err(format!("{r:?}"))
+        }
+    });
+    assert_eq!(desk.table(1).unwrap()["clocks"]["running"], false);
     assert!(!support::journal_events(&journal_of(dir.path(), 2), "resume").is_empty());
     // A command the desk does not know is refused at the desk.
     assert_eq!(desk.command(Some(1), "takeback", "1")["ok"], false);

@@ -493,6 +493,12 @@ impl Relay {
             .state
             .as_ref()
             .is_some_and(|(s, _)| s["clocks"]["running"] == true);
+        // The start signal starts a game not begun; a clock stopped mid-game
+        // (a mismatch, the arbiter) is resumed only by `resume` for this table.
+        let begun = self
+            .state
+            .as_ref()
+            .is_some_and(|(s, _)| s["ply"].as_u64() != Some(0) || !s["result"].is_null());
         let (cmd, arg) = match c.cmd.as_str() {
             "start" if running => {
                 let _ = self.done_tx.send(reply(
@@ -500,6 +506,16 @@ impl Relay {
                     &c.cmd,
                     true,
                     "the clock already runs".into(),
+                ));
+                return;
+            }
+            "start" if begun => {
+                let _ = self.done_tx.send(reply(
+                    c.counter,
+                    &c.cmd,
+                    false,
+                    "not started: the game is under way (resume this table to restart its clock)"
+                        .into(),
                 ));
                 return;
             }
