@@ -104,6 +104,7 @@
     add("Result", v.result || "playing");
     if (v.chain_ok !== undefined) add("Journal", `${v.journal_lines} lines, ${v.chain_ok ? "chain intact" : "CHAIN BROKEN"}${v.lacking ? ", catching up" : ""}`, v.chain_ok ? null : "sync-bad");
     if (v.online === false) add("Connection", "lost", "sync-bad");
+    if (typeof v.seen_ms_ago === "number") add("Heard from", `${Math.round(v.seen_ms_ago / 1000)} s ago`, v.seen_ms_ago > 15000 ? "sync-bad" : null);
     return dl;
   }
 
