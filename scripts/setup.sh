@@ -13,6 +13,9 @@
 #     --user          into $XDG_DATA_HOME/tandem/models instead of the
 #                     system-wide $TANDEM_HOME/models (the default when this
 #                     script can write there or use sudo)
+#   scripts/setup.sh --hall       also the MQTT broker for the arbiter's desk
+#                                 (`tandem hall`, docs/hall.md); tables need none
+#   (--test also installs Mosquitto and headless Chromium for the hall tests)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -21,11 +24,13 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 with_tests=0
 voices=()
+with_hall=0
 user_sha=""
 user_only=0
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --test) with_tests=1 ;;
+    --hall) with_hall=1 ;;
     --voice)
       [ "$#" -ge 2 ] || { echo "setup: --voice needs a language: pl or en" >&2; exit 2; }
       voices+=("$2"); shift ;;
@@ -33,7 +38,7 @@ while [ "$#" -gt 0 ]; do
       [ "$#" -ge 2 ] || { echo "setup: --sha256 needs the archive's hash" >&2; exit 2; }
       user_sha="$(printf '%s' "$2" | tr 'A-F' 'a-f')"; shift ;;
     --user) user_only=1 ;;
-    *) echo "setup: unknown option $1 (--test, --voice LANG, --sha256 HASH, --user)" >&2; exit 2 ;;
+    *) echo "setup: unknown option $1 (--test, --hall, --voice LANG, --sha256 HASH, --user)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -54,6 +59,10 @@ if [ "$with_tests" = 1 ]; then
     poppler-utils                                     # pdftoppm, pdftotext: the PDF scoresheet in the export tests
   )
 fi
+# The hall's broker (the desk machine; docs/hall.md) and its command-line clients.
+[ "$with_hall" = 1 ] || [ "$with_tests" = 1 ] && packages+=(mosquitto mosquitto-clients)
+# The hall's page is tested in a real browser through WebDriver.
+[ "$with_tests" = 1 ] && packages+=(chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

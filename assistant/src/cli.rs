@@ -45,6 +45,8 @@ pub enum Command {
     /// Voice input: `tandem voice check` tests the microphone and recognition.
     #[command(subcommand)]
     Voice(cmd::voice::VoiceCommand),
+    /// The arbiter's desk: every table of an event live through an MQTT broker (docs/hall.md).
+    Hall(cmd::hall::Args),
 }
 
 /// Parses the command line, runs the command and maps the outcome to an exit code.
@@ -63,6 +65,7 @@ pub fn main() -> ExitCode {
         Command::Braille(c) => cmd::braille::run(c),
         Command::Export(a) => cmd::export::run(a),
         Command::Voice(c) => cmd::voice::run(c),
+        Command::Hall(a) => cmd::hall::run(a),
     };
     match result {
         Ok(code) => code,

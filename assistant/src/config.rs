@@ -95,6 +95,14 @@ pub struct RawConfig {
     pub warnings: Option<Vec<String>>,
     pub headless: Option<bool>,
     pub draws_with_advantage: Option<bool>,
+    /// The hall's broker (`mqtt://[USER[:PASSWORD]@]HOST[:PORT]`, docs/hall.md).
+    pub relay: Option<String>,
+    /// The table's number in the hall.
+    pub table: Option<u32>,
+    /// The relay's broker password, in a file.
+    pub relay_password_file: Option<PathBuf>,
+    /// The round (shown at the desk).
+    pub round: Option<String>,
 }
 
 impl RawConfig {
@@ -147,7 +155,11 @@ impl RawConfig {
             black,
             warnings,
             headless,
-            draws_with_advantage
+            draws_with_advantage,
+            relay,
+            table,
+            relay_password_file,
+            round
         )
     }
 }
@@ -177,6 +189,8 @@ pub struct Config {
     pub journal: PathBuf,
     /// No terminal screen.
     pub headless: bool,
+    /// The relay to the hall's broker (`--relay`), if any.
+    pub relay: Option<crate::relay::RelaySettings>,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -203,6 +217,7 @@ impl Config {
     /// # Errors
     /// An unknown variant, a bad FEN, time control or warning, an unknown language.
     pub fn from_raw(raw: RawConfig) -> anyhow::Result<Config> {
+        let relay = relay_settings(&raw)?;
         let kind: GameKind = raw.variant.as_deref().unwrap_or("international").parse()?;
         let start = kind
             .position(raw.fen.as_deref())
@@ -239,6 +254,7 @@ impl Config {
             }
         };
         Ok(Config {
+            relay,
             setup: GameSetup {
                 start,
                 control,
@@ -285,6 +301,36 @@ impl Config {
     }
 }
 
+/// `--relay URL --event EV --table N` (with `--relay-password-file`), checked.
+fn relay_settings(raw: &RawConfig) -> anyhow::Result<Option<crate::relay::RelaySettings>> {
+    let Some(url) = &raw.relay else {
+        return Ok(None);
+    };
+    let mut broker: crate::relay::proto::BrokerUrl =
+        url.parse().map_err(|e| anyhow::anyhow!("--relay: {e}"))?;
+    let event = raw
+        .event
+        .clone()
+        .ok_or_else(|| anyhow::anyhow!("--relay needs --event EVENT (the hall's event name)"))?;
+    crate::relay::proto::check_level("--event", &event)?;
+    let table = raw
+        .table
+        .ok_or_else(|| anyhow::anyhow!("--relay needs --table N (this table's number)"))?;
+    if let Some(f) = &raw.relay_password_file {
+        anyhow::ensure!(
+            broker.password.is_none(),
+            "--relay-password-file: the --relay address has a password already"
+        );
+        broker.password = Some(crate::relay::mqtt::password_from_file(f)?);
+    }
+    Ok(Some(crate::relay::RelaySettings {
+        broker,
+        event,
+        table,
+        round: raw.round.clone(),
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,6 +363,45 @@ mod tests {
                 tandem_rules::Variant::International
             ))
         );
+    }
+
+    #[test]
+    fn the_relay_from_the_config_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let pw = dir.path().join("pw");
+        std::fs::write(&pw, "s3cret\n").unwrap();
+        let text = format!(
+            "event = \"Open 2026\"\nrelay = \"mqtts://table7@desk.hall\"\ntable = 7\nround = \"3\"\nrelay-password-file = {:?}\n",
+            pw.display().to_string()
+        );
+        let raw: RawConfig = toml::from_str(&text).unwrap();
+        let r = Config::from_raw(raw).unwrap().relay.unwrap();
+        assert_eq!(
+            (r.table, r.event.as_str(), r.round.as_deref()),
+            (7, "Open 2026", Some("3"))
+        );
+        assert_eq!((r.broker.port, r.broker.tls), (8883, true));
+        assert_eq!(r.broker.user.as_deref(), Some("table7"));
+        assert_eq!(r.broker.password.as_deref(), Some("s3cret"));
+        let no_table = RawConfig {
+            relay: Some("mqtt://h".into()),
+            event: Some("E".into()),
+            ..RawConfig::default()
+        };
+        assert!(Config::from_raw(no_table)
+            .unwrap_err()
+            .to_string()
+            .contains("--table"));
+        let bad_event = RawConfig {
+            relay: Some("mqtt://h".into()),
+            event: Some("a/b".into()),
+            table: Some(1),
+            ..RawConfig::default()
+        };
+        assert!(Config::from_raw(bad_event)
+            .unwrap_err()
+            .to_string()
+            .contains("topic level"));
     }
 
     #[test]

@@ -41,7 +41,7 @@ use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareStyle, Value};
 
 use crate::cmd::say::Lang;
 
-mod chess_arbiter;
+pub mod chess_arbiter;
 use crate::journal::{Event, Journal, Source};
 
 /// Arguments of `tandem arbiter`.

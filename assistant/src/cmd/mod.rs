@@ -5,6 +5,7 @@ pub mod braille;
 pub mod clock;
 pub mod ctl;
 pub mod export;
+pub mod hall;
 pub mod hear;
 pub mod hear_batch;
 pub mod journal;

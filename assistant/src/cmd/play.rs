@@ -101,6 +101,19 @@ pub struct Args {
     /// `$XDG_STATE_HOME/tandem/tandem.log`, or stderr when `TANDEM_LOG` is set).
     #[arg(long, value_name = "FILE|-")]
     pub log: Option<PathBuf>,
+    /// Relay the table to the hall's broker (docs/hall.md):
+    /// `mqtt://[USER[:PASSWORD]@]HOST[:PORT]`, or `mqtts://…` for TLS. Needs `--event` and `--table`.
+    #[arg(long, value_name = "URL")]
+    pub relay: Option<String>,
+    /// This table's number in the hall (with `--relay`).
+    #[arg(long)]
+    pub table: Option<u32>,
+    /// The relay's broker password, in a file (instead of in the `--relay` address).
+    #[arg(long)]
+    pub relay_password_file: Option<PathBuf>,
+    /// The round, shown at the hall's desk.
+    #[arg(long)]
+    pub round: Option<String>,
 }
 
 impl Args {
@@ -129,6 +142,10 @@ impl Args {
             warnings: self.warnings.clone(),
             headless: self.headless.then_some(true),
             draws_with_advantage: None,
+            relay: self.relay.clone(),
+            table: self.table,
+            relay_password_file: self.relay_password_file.clone(),
+            round: self.round.clone(),
         }
     }
 }
@@ -146,6 +163,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let config = Config::from_raw(file.overlay(args.raw()))?;
     let arbiter = arbiter_secret(args.arbiter_secret_file.as_deref())?;
+    let relay_secret = crate::relay::secret_text(args.arbiter_secret_file.as_deref())?;
     if let Some(v) = config
         .voice
         .as_ref()
@@ -160,7 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the runtime")?;
-    rt.block_on(serve(config, args.resume, arbiter))
+    rt.block_on(serve(config, args.resume, arbiter, relay_secret))
 }
 
 /// The arbiter's secret from `--arbiter-secret-file` or `TANDEM_ARBITER_SECRET`.
@@ -190,6 +208,7 @@ async fn serve(
     config: Config,
     resume: Option<PathBuf>,
     arbiter: Option<ArbiterSecret>,
+    relay_secret: Option<String>,
 ) -> anyhow::Result<ExitCode> {
     ignore_sigxfsz();
     // The socket first: a second daemon on the same table must not touch the journal.
@@ -359,6 +378,16 @@ async fn serve(
         journal_path.display(),
         socket.path().display()
     );
+    // The hall (docs/hall.md): the relay follows the journal file and the
+    // control socket; the game never waits for it.
+    let relay = config.relay.clone().map(|r| {
+        crate::relay::spawn(
+            r,
+            socket.path().to_owned(),
+            journal_path.clone(),
+            relay_secret,
+        )
+    });
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(socket.serve(handle.clone(), async move {
         let _ = stop_rx.await;
@@ -384,6 +413,9 @@ async fn serve(
     }
     let _ = stop_tx.send(());
     let _ = server.await;
+    if let Some(r) = relay {
+        r.abort();
+    }
     handle.shutdown().await;
     let _ = actor.await;
     drop(handle);

@@ -135,6 +135,9 @@ impl Game for MockActions {
     fn last_move(&self) -> Utterance {
         self.inner.last_move()
     }
+    fn braille_list(&self, width: tandem_braille::Width) -> Vec<(String, String)> {
+        self.inner.braille_list(width)
+    }
     fn move_words(&self, i: usize) -> Option<Utterance> {
         self.inner.move_words(i)
     }

@@ -296,6 +296,19 @@ impl Game for ChessTable {
         braille_line(self.game.position(), status, width)
     }
 
+    fn braille_list(&self, width: Width) -> Vec<(String, String)> {
+        ChessRenderer::default()
+            .render(
+                self.game.position(),
+                &StatusInfo::new(self.turn()),
+                View::List,
+                width,
+            )
+            .iter()
+            .map(|l| (l.line.cells_string(), l.text()))
+            .collect()
+    }
+
     fn diagram(&self) -> String {
         let last = self
             .ply()

@@ -271,6 +271,19 @@ impl Game for DraughtsTable {
         braille_line(self.game.position(), status, width)
     }
 
+    fn braille_list(&self, width: Width) -> Vec<(String, String)> {
+        StandardRenderer::default()
+            .render(
+                self.game.position(),
+                &StatusInfo::new(self.turn()),
+                View::List,
+                width,
+            )
+            .iter()
+            .map(|l| (l.cells_string(), l.text()))
+            .collect()
+    }
+
     fn diagram(&self) -> String {
         let last = self
             .ply()

@@ -246,6 +246,9 @@ pub trait Game: std::fmt::Debug + Send {
     fn braille_line(&self, status: &StatusInfo, width: Width) -> String;
     /// A text diagram of the position, one row a line.
     fn diagram(&self) -> String;
+    /// The list view of the position, every line as (braille cells in
+    /// Unicode braille, the same line as text): the hall's page shows both.
+    fn braille_list(&self, width: Width) -> Vec<(String, String)>;
     /// The moves so far as numbered lines (`1. 32-28 19-23`), for a record
     /// view and a spoken record.
     fn record_lines(&self) -> Vec<String> {

@@ -27,7 +27,10 @@ pub fn korean_model() -> Option<PathBuf> {
     let found = if dir.join("am").is_dir() {
         Ok(dir)
     } else {
-        Err(format!("{} is not a Vosk model folder (no am/)", dir.display()))
+        Err(format!(
+            "{} is not a Vosk model folder (no am/)",
+            dir.display()
+        ))
     };
     tandem_testkit::require(MODEL, found)
 }

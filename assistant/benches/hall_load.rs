@@ -1,0 +1,300 @@
+//! The hall under load: a real Mosquitto (password and ACL on) on this
+//! machine, a real `tandem hall` with one arbiter's page following it live
+//! (server-sent events), and N simulated tables, each a relay's traffic: a
+//! move a second (the move's journal line, the announcement's line and a
+//! retained state; a clock tick line every other second), chained and
+//! hashed like a real journal. Reports the desk's delay from a line's time
+//! at the table to the desk taking it (p50, p99, max), the lines it took
+//! against those sent, and its CPU and memory; steps up N until the desk
+//! falls behind (p99 over 1 s, or lines missing).
+//!
+//! `cargo bench -p tandem --bench hall_load` (`HALL_LOAD_STEPS=100,200`,
+//! `HALL_LOAD_SECS=20` to choose).
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use rumqttc::{AsyncClient, MqttOptions, QoS};
+use serde_json::{json, Value};
+use tandem::journal::{line_hash, wall_now, Event, Record, StartInfo, GENESIS};
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
+    let rest = &stat[stat.rfind(')').expect("stat format") + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    f[11].parse::<u64>().expect("utime") + f[12].parse::<u64>().expect("stime")
+}
+
+fn status_kb(pid: u32, key: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(key))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+struct Kill(Child);
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn broker(dir: &Path) -> (Kill, u16) {
+    let port = free_port();
+    std::fs::write(dir.join("passwd"), "desk:deskpw\nsim:simpw\n").unwrap();
+    assert!(Command::new("mosquitto_passwd")
+        .arg("-U")
+        .arg(dir.join("passwd"))
+        .status()
+        .expect("mosquitto_passwd (scripts/setup.sh --hall)")
+        .success());
+    std::fs::write(
+        dir.join("acl"),
+        "user desk\ntopic read tandem/LOAD/table/#\ntopic write tandem/LOAD/desk/#\n\nuser sim\ntopic readwrite tandem/LOAD/#\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("m.conf"),
+        format!(
+            "user root\nlistener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nmax_queued_messages 100000\n",
+            dir.join("passwd").display(),
+            dir.join("acl").display()
+        ),
+    )
+    .unwrap();
+    let child = Command::new("/usr/sbin/mosquitto")
+        .arg("-c")
+        .arg(dir.join("m.conf"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("mosquitto");
+    let t0 = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "mosquitto did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (Kill(child), port)
+}
+
+/// A simulated table: its journal's chain and the relay's messages.
+struct Sim {
+    n: u32,
+    seq: u64,
+    prev: String,
+    t0: Instant,
+}
+
+impl Sim {
+    fn line(&mut self, event: Event) -> Vec<u8> {
+        self.seq += 1;
+        let r = Record {
+            seq: self.seq,
+            wall: wall_now(),
+            t_ms: self.t0.elapsed().as_millis() as u64,
+            prev: std::mem::take(&mut self.prev),
+            event,
+        };
+        let line = serde_json::to_string(&r).unwrap();
+        let hash = line_hash(line.as_bytes());
+        self.prev = hash.clone();
+        serde_json::to_vec(&json!({"seq": self.seq, "hash": hash, "line": line})).unwrap()
+    }
+
+    fn state(&self, ply: u32) -> Vec<u8> {
+        serde_json::to_vec(&json!({
+            "variant": "international", "fen": "W:W31-50:B1-20", "ply": ply,
+            "turn": if ply % 2 == 0 { "white" } else { "black" },
+            "moves": [], "clocks": {"white": {"remaining_ms": 5_400_000u64}, "black": {"remaining_ms": 5_400_000u64},
+                                   "running": true, "paused": false, "control": "90m"},
+            "boards": {"white": {"ply": ply, "behind": 0}, "black": {"ply": ply, "behind": 0}},
+            "result": null, "table": self.n, "event": "LOAD", "seq": ply + 1,
+            "players": {"white": format!("W{}", self.n), "black": format!("B{}", self.n)},
+            "state_ms": 0, "sent_ms": 0, "journal_lines": self.seq,
+        }))
+        .unwrap()
+    }
+}
+
+async fn table(n: u32, port: u16, secs: u64, sent: std::sync::Arc<std::sync::atomic::AtomicU64>) {
+    let mut o = MqttOptions::new(format!("sim-{n}"), "127.0.0.1", port);
+    o.set_credentials("sim", "simpw");
+    o.set_keep_alive(Duration::from_secs(10));
+    let (client, mut el) = AsyncClient::new(o, 64);
+    tokio::spawn(async move { while el.poll().await.is_ok() {} });
+    let mut sim = Sim {
+        n,
+        seq: 0,
+        prev: GENESIS.to_owned(),
+        t0: Instant::now(),
+    };
+    let topic = |leaf: &str| format!("tandem/LOAD/table/{n}/{leaf}");
+    let start = StartInfo {
+        variant: "international".into(),
+        fen: "W:W31-50:B1-20".into(),
+        control: "90m".into(),
+        warnings_s: vec![],
+        white: Some(format!("W{n}")),
+        black: Some(format!("B{n}")),
+        event: Some("LOAD".into()),
+        blind: "white".into(),
+        lang: "en".into(),
+        options: Default::default(),
+        version: "load".into(),
+    };
+    let pub_line =
+        |payload: Vec<u8>| client.publish(topic("journal"), QoS::AtLeastOnce, false, payload);
+    let _ = pub_line(sim.line(Event::Start(start))).await;
+    sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    // Spread the tables over the second.
+    tokio::time::sleep(Duration::from_millis(u64::from(n * 37) % 1000)).await;
+    let mut every = tokio::time::interval(Duration::from_secs(1));
+    for ply in 1..=secs as u32 {
+        every.tick().await;
+        let said = Event::Say {
+            text: format!("Move {ply} at table {n}: thirty-two, twenty-eight."),
+        };
+        let _ = pub_line(sim.line(said)).await;
+        let _ = pub_line(sim.line(Event::Announced {
+            kind: "move".into(),
+            priority: "next".into(),
+            text: "Thirty-two, twenty-eight.".into(),
+        }))
+        .await;
+        let mut k = 2;
+        if ply % 2 == 0 {
+            let _ = pub_line(sim.line(Event::Tick)).await;
+            k += 1;
+        }
+        sent.fetch_add(k, std::sync::atomic::Ordering::Relaxed);
+        let _ = client
+            .publish(topic("state"), QoS::AtLeastOnce, true, sim.state(ply))
+            .await;
+    }
+}
+
+fn run_step(tables: u32, secs: u64) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let (_broker, port) = broker(dir.path());
+    let http = free_port();
+    let desk = Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args([
+            "hall",
+            "--broker",
+            &format!("mqtt://desk:deskpw@127.0.0.1:{port}"),
+            "--event",
+            "LOAD",
+        ])
+        .args(["--listen", &format!("127.0.0.1:{http}")])
+        .arg("--data")
+        .arg(dir.path().join("data"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("tandem hall");
+    let pid = desk.id();
+    let _desk = Kill(desk);
+    let base = format!("http://127.0.0.1:{http}");
+    let t0 = Instant::now();
+    while ureq::get(&format!("{base}/api/stats")).call().is_err() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the desk did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The arbiter's page, following live.
+    let sse_base = base.clone();
+    let sse_bytes = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let sb = sse_bytes.clone();
+    std::thread::spawn(move || {
+        if let Ok(r) = ureq::get(&format!("{sse_base}/events")).call() {
+            let mut rd = BufReader::new(r.into_reader());
+            let mut line = String::new();
+            while rd.read_line(&mut line).map(|n| n > 0).unwrap_or(false) {
+                sb.fetch_add(line.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                line.clear();
+            }
+        }
+    });
+    let sent = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let cpu0 = ticks(pid);
+    let w0 = Instant::now();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let mut hs = Vec::new();
+        for n in 1..=tables {
+            hs.push(tokio::spawn(table(n, port, secs, sent.clone())));
+        }
+        for h in hs {
+            let _ = h.await;
+        }
+    });
+    let sent = sent.load(std::sync::atomic::Ordering::Relaxed);
+    // Let the desk take what is on the way (at most 5 s more).
+    let mut stats = Value::Null;
+    let t1 = Instant::now();
+    while t1.elapsed() < Duration::from_secs(5) {
+        stats = ureq::get(&format!("{base}/api/stats"))
+            .call()
+            .unwrap()
+            .into_json()
+            .unwrap();
+        if stats["lines"].as_u64() >= Some(sent) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let wall = w0.elapsed().as_secs_f64();
+    let cpu = (ticks(pid) - cpu0) as f64 / 100.0;
+    json!({
+        "tables": tables, "seconds": secs, "lines_sent": sent, "lines_taken": stats["lines"],
+        "lag_ms": stats["lag_ms"], "desk_cpu_pct_of_a_core": (cpu / wall * 1000.0).round() / 10.0,
+        "desk_rss_mb": status_kb(pid, "VmRSS:") / 1024, "desk_peak_rss_mb": status_kb(pid, "VmHWM:") / 1024,
+        "page_stream_kb": sse_bytes.load(std::sync::atomic::Ordering::Relaxed) / 1024,
+    })
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; nothing else is taken.
+    let steps: Vec<u32> = std::env::var("HALL_LOAD_STEPS")
+        .unwrap_or_else(|_| "100,200,400,800".into())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    let secs: u64 = std::env::var("HALL_LOAD_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    for n in steps {
+        let r = run_step(n, secs);
+        println!("{r}");
+        let p99 = r["lag_ms"]["p99"].as_u64().unwrap_or(u64::MAX);
+        let behind = p99 > 1000 || r["lines_taken"].as_u64() < r["lines_sent"].as_u64();
+        if behind {
+            println!("the desk fell behind at {n} tables");
+            break;
+        }
+    }
+}

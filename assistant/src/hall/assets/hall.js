@@ -1,0 +1,291 @@
+// tandem hall: the desk's page, the spectators' page and a table's page.
+// No framework and no build step: the server embeds this file as it is.
+"use strict";
+(function () {
+  const page = document.body.dataset.page;
+  const views = new Map(); // table number -> { view, at }
+  let sound = false;
+  let audio = null;
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined) continue;
+      if (k === "text") e.textContent = v; else e.setAttribute(k, v);
+    }
+    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+    return e;
+  }
+
+  function clock(ms) {
+    ms = Math.max(0, ms);
+    const s = Math.floor(ms / 1000);
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    const two = (n) => String(n).padStart(2, "0");
+    return h > 0 ? `${h}:${two(m)}:${two(sec)}` : `${m}:${two(sec)}`;
+  }
+
+  function beep() {
+    if (!sound) return;
+    try {
+      audio = audio || new AudioContext();
+      const o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = 880; g.gain.value = 0.2;
+      o.connect(g); g.connect(audio.destination);
+      o.start(); o.stop(audio.currentTime + 0.25);
+    } catch (e) { /* no sound: the list still says it */ }
+  }
+
+  function status(text) {
+    const s = document.getElementById("status");
+    if (s) s.textContent = text;
+  }
+
+  // ---------------------------------------------------------------- commands
+  async function command(table, cmd, arg) {
+    const out = document.getElementById("command-status");
+    try {
+      const r = await fetch("/api/command", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-tandem-desk": "1" },
+        body: JSON.stringify({ table: table, cmd: cmd, arg: arg || "" }),
+      });
+      const j = await r.json();
+      const who = table === null ? "every table" : `table ${table}`;
+      out.textContent = j.ok ? `Sent ${cmd} to ${who}; waiting for the answer.` : `Not sent: ${j.error}`;
+    } catch (e) {
+      out.textContent = `Not sent: ${e}`;
+    }
+  }
+
+  async function publish(table, on) {
+    const out = document.getElementById("command-status");
+    const r = await fetch("/api/public", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-tandem-desk": "1" },
+      body: JSON.stringify({ table: table, on: on }),
+    });
+    const j = await r.json();
+    const who = table === null ? "Every table" : `Table ${table}`;
+    out.textContent = j.ok ? `${who} ${on ? "shown to" : "hidden from"} spectators.` : `Not done: ${j.error}`;
+  }
+
+  function onReply(d) {
+    const out = document.getElementById("command-status");
+    if (!out) return;
+    const r = d.reply;
+    out.textContent = `Table ${d.table}: ${r.cmd} ${r.ok ? "done" : "refused"}${r.text ? ": " + r.text : ""}`;
+  }
+
+  // ---------------------------------------------------------------- alerts
+  function addAlert(table, a, fresh) {
+    const list = document.getElementById("alerts");
+    if (!list) return;
+    const li = el("li", { class: fresh ? "new" : null },
+      el("a", { href: `#table-${table}`, text: `Table ${table}` }), `: ${a.text}`);
+    li.dataset.kind = a.kind;
+    list.prepend(li);
+    while (list.children.length > 100) list.lastChild.remove();
+    if (fresh) beep();
+  }
+
+  // ---------------------------------------------------------------- tables
+  function side(s) { return s === "white" ? "White" : s === "black" ? "Black" : "?"; }
+
+  function facts(v) {
+    const dl = el("dl", { class: "facts" });
+    const add = (k, val, cls) => { dl.append(el("dt", { text: k }), el("dd", { class: cls, text: val })); };
+    add("To move", v.result ? "game over" : side(v.turn));
+    add("Last move", v.last_move || "none");
+    const b = v.boards || {};
+    const sync = (b.mismatch ? "boards differ" :
+      (b.white_behind || b.black_behind) ? `white's board ${b.white_behind} behind, black's ${b.black_behind} behind` : "both boards up to date");
+    add("Boards", sync, b.mismatch || b.white_behind > 1 || b.black_behind > 1 ? "sync-bad" : null);
+    add("Result", v.result || "playing");
+    if (v.chain_ok !== undefined) add("Journal", `${v.journal_lines} lines, ${v.chain_ok ? "chain intact" : "CHAIN BROKEN"}${v.lacking ? ", catching up" : ""}`, v.chain_ok ? null : "sync-bad");
+    if (v.online === false) add("Connection", "lost", "sync-bad");
+    if (typeof v.seen_ms_ago === "number") add("Heard from", `${Math.round(v.seen_ms_ago / 1000)} s ago`, v.seen_ms_ago > 15000 ? "sync-bad" : null);
+    return dl;
+  }
+
+  function clocks(v) {
+    const p = el("p", { class: "clocks" });
+    const mk = (s, ms) => el("span", {
+      class: "clock" + (v.clocks.running && v.turn === s ? " on-move" : ""),
+      "data-side": s, text: `${side(s)} ${clock(ms)}`,
+    });
+    p.append(mk("white", v.clocks.white_remaining_ms), " ", mk("black", v.clocks.black_remaining_ms),
+      v.clocks.running ? "" : " (clock stopped)");
+    return p;
+  }
+
+  function tableBody(v) {
+    const body = el("div", { class: "live" });
+    body.append(clocks(v), facts(v));
+    if (v.words) body.append(el("p", { class: "words", text: v.words }));
+    if (v.braille) {
+      const br = el("p", { class: "braille-list" });
+      br.append(el("span", { class: "braille", "aria-label": `Braille list: ${v.braille_text}`, text: v.braille }));
+      br.append(el("br"), el("span", { class: "braille-text", text: v.braille_text }));
+      body.append(br);
+    }
+    if (v.diagram) body.append(el("pre", { class: "board", "aria-hidden": "true", text: v.diagram }));
+    return body;
+  }
+
+  function heading(v) {
+    const players = `${v.white || "White"} against ${v.black || "Black"}`;
+    return `Table ${v.table}: ${players}${v.result ? ", " + v.result : ""}`;
+  }
+
+  function renderTable(v) {
+    views.set(v.table, { view: v, at: Date.now() });
+    const main = document.getElementById("tables");
+    let art = document.getElementById(`table-${v.table}`);
+    if (!art) {
+      art = el("article", { id: `table-${v.table}`, class: "table", "aria-labelledby": `table-${v.table}-h` });
+      art.append(el("h2", { id: `table-${v.table}-h`, tabindex: "-1" }), el("div", { class: "live" }));
+      if (page === "desk") {
+        const acts = el("p", { class: "actions" });
+        const b = (label, fn) => { const x = el("button", { type: "button", text: label }); x.addEventListener("click", fn); return x; };
+        acts.append(
+          b(`Pause table ${v.table}`, () => command(v.table, "pause")), " ",
+          b(`Resume table ${v.table}`, () => command(v.table, "resume")), " ",
+          b(`Say at table ${v.table}…`, () => {
+            const text = window.prompt(`What to say at table ${v.table}?`);
+            if (text) command(v.table, "say", text);
+          }), " ",
+          el("button", { type: "button", class: "public-toggle" }), " ",
+          el("a", { href: `/tables/${v.table}`, text: `Details of table ${v.table}` }), " ",
+          el("a", { href: `/api/tables/${v.table}/journal`, download: "", text: "Journal" }), " ",
+          el("a", { href: `/api/tables/${v.table}/game`, download: "", text: "PDN/PGN" }));
+        art.append(acts);
+        acts.querySelector(".public-toggle").addEventListener("click", () => {
+          const cur = views.get(v.table);
+          publish(v.table, !(cur && cur.view.public));
+        });
+      } else {
+        art.append(el("p", {}, el("a", { href: `/api/tables/${v.table}/game`, text: `Live PDN/PGN of table ${v.table}` })));
+      }
+      // In table order.
+      const after = [...main.children].find((c) => Number(c.id.slice(6)) > v.table);
+      main.insertBefore(art, after || null);
+    }
+    art.querySelector("h2").textContent = heading(v);
+    const tog = art.querySelector(".public-toggle");
+    if (tog) tog.textContent = v.public ? `Hide table ${v.table} from spectators` : `Show table ${v.table} to spectators`;
+    art.querySelector(".live").replaceWith(tableBody(v));
+    art.classList.toggle("alerting", !!(v.boards && v.boards.mismatch) || v.chain_ok === false);
+    art.classList.toggle("done", !!v.result);
+  }
+
+  function tick() {
+    const now = Date.now();
+    for (const { view: v, at } of views.values()) {
+      if (!v.clocks.running || v.result) continue;
+      const art = document.getElementById(`table-${v.table}`);
+      const span = art && art.querySelector(`.clock[data-side="${v.turn}"]`);
+      if (!span) continue;
+      const base = v.turn === "white" ? v.clocks.white_remaining_ms : v.clocks.black_remaining_ms;
+      span.textContent = `${side(v.turn)} ${clock(base - (now - at))}`;
+    }
+  }
+
+  function snapshot(d) {
+    const ev = document.getElementById("event");
+    if (ev) ev.textContent = d.event;
+    document.title = `${document.title.split(":")[0]}: ${d.event}`;
+    for (const v of d.tables) renderTable(v);
+    const list = document.getElementById("alerts");
+    if (list) list.replaceChildren();
+    for (const { table, alert } of d.alerts || []) addAlert(table, alert, false);
+    const start = document.getElementById("start-all");
+    if (start && !d.can_command) { start.disabled = true; start.title = "no arbiter secret at the desk"; }
+    status(`${d.tables.length} tables. Live.`);
+  }
+
+  function live() {
+    fetch("/api/view").then((r) => r.json()).then(snapshot).catch(() => {});
+    const es = new EventSource("/events");
+    es.addEventListener("snapshot", (e) => snapshot(JSON.parse(e.data)));
+    es.addEventListener("table", (e) => renderTable(JSON.parse(e.data)));
+    es.addEventListener("hide", (e) => {
+      const n = JSON.parse(e.data).table;
+      views.delete(n);
+      const art = document.getElementById(`table-${n}`);
+      if (art) art.remove();
+    });
+    es.addEventListener("alert", (e) => { const d = JSON.parse(e.data); addAlert(d.table, d.alert, true); });
+    es.addEventListener("reply", (e) => onReply(JSON.parse(e.data)));
+    es.onerror = () => status("The connection to the desk was lost; reconnecting…");
+    es.onopen = () => status("Live.");
+  }
+
+  // ---------------------------------------------------------------- a table's page
+  async function tablePage() {
+    const n = Number(location.pathname.split("/").pop());
+    document.getElementById("dl-journal").href = `/api/tables/${n}/journal`;
+    document.getElementById("dl-game").href = `/api/tables/${n}/game`;
+    async function load() {
+      const r = await fetch(`/api/tables/${n}/detail`);
+      if (!r.ok) { status(await r.text()); return; }
+      const d = await r.json();
+      const v = d.table;
+      document.getElementById("title").textContent = heading(v);
+      document.title = heading(v);
+      const now = document.getElementById("now");
+      now.replaceChildren(tableBody(v));
+      const moves = document.getElementById("moves");
+      moves.replaceChildren(...(v.moves || []).map((m) => el("li", { text: m })));
+      document.getElementById("diff").textContent = d.diff || "No mismatch with a board read back.";
+      document.getElementById("ann").textContent = d.announcements;
+      const tb = document.getElementById("events");
+      tb.replaceChildren(...d.events.map((e) => el("tr", {},
+        el("td", { text: String(e.seq) }), el("td", { text: e.wall }),
+        el("td", { text: JSON.stringify(e.event) }))));
+    }
+    document.querySelectorAll("button[data-cmd]").forEach((b) =>
+      b.addEventListener("click", () => command(n, b.dataset.cmd)));
+    document.getElementById("say-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const t = document.getElementById("say-text");
+      if (t.value.trim()) command(n, "say", t.value.trim());
+    });
+    document.getElementById("rec-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const r = await fetch(`/api/tables/${n}/reconcile`, {
+        method: "POST", headers: { "x-tandem-desk": "1" },
+        body: document.getElementById("rec-text").value,
+      });
+      document.getElementById("rec").textContent = await r.text();
+    });
+    await load();
+    const es = new EventSource("/events");
+    es.addEventListener("table", (e) => { if (JSON.parse(e.data).table === n) load(); });
+    es.addEventListener("reply", (e) => onReply(JSON.parse(e.data)));
+  }
+
+  if (page === "table") {
+    tablePage();
+  } else {
+    const s = document.getElementById("sound");
+    if (s) s.addEventListener("click", () => {
+      sound = !sound;
+      s.textContent = sound ? "Sound off" : "Sound on";
+      s.setAttribute("aria-pressed", String(sound));
+      if (sound) beep();
+    });
+    const c = document.getElementById("clear-alerts");
+    if (c) c.addEventListener("click", () => document.getElementById("alerts").replaceChildren());
+    const pa = document.getElementById("public-all");
+    if (pa) pa.addEventListener("click", () => publish(null, true));
+    const ph = document.getElementById("public-none");
+    if (ph) ph.addEventListener("click", () => publish(null, false));
+    const st = document.getElementById("start-all");
+    if (st) st.addEventListener("click", () => {
+      if (window.confirm("Start every clock of the round now?")) command(null, "start");
+    });
+    live();
+    setInterval(tick, 1000);
+  }
+})();

@@ -1,0 +1,473 @@
+//! The arbiter's desk (`tandem hall`): subscribes to the event's tables on
+//! the broker, keeps a checked copy of every table's journal, and serves the
+//! live page, the JSON API, the downloads and the arbiter's signed commands
+//! (docs/hall.md).
+
+pub mod store;
+pub mod view;
+pub mod web;
+
+use std::collections::{BTreeMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use rumqttc::{AsyncClient, Event, Packet, QoS};
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::{broadcast, mpsc};
+
+use crate::relay::mqtt;
+use crate::relay::proto::{self, Alert, BrokerUrl, CommandReply, LineMsg, Resend, SignedCommand};
+use store::{TableCopy, Taken};
+
+/// What changed, for the page's live stream.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Update {
+    /// A table's view changed.
+    Table {
+        /// Which.
+        table: u32,
+    },
+    /// An alert at a table.
+    Alert {
+        /// Which table.
+        table: u32,
+        /// What.
+        alert: Alert,
+    },
+    /// A table answered a desk command.
+    Reply {
+        /// Which table.
+        table: u32,
+        /// Its answer.
+        reply: CommandReply,
+    },
+}
+
+/// Messages the desk sends: topic and payload.
+pub type Outbox = mpsc::UnboundedReceiver<(String, Vec<u8>)>;
+
+/// How long a gap may last before it is an alert.
+const GAP_ALERT_S: u64 = 10;
+/// How often the desk asks a table for the same lines again, at most.
+const ASK_AGAIN: Duration = Duration::from_secs(2);
+
+/// Delays from a journal line's time at the table to the desk (for `GET /api/stats`).
+#[derive(Debug, Default)]
+pub struct LagStats {
+    /// The last lags, in ms.
+    pub recent: VecDeque<u64>,
+    /// Lines taken.
+    pub lines: u64,
+    /// Messages handled.
+    pub messages: u64,
+}
+
+/// The desk's state, shared by the broker loop and the web server.
+pub struct Hall {
+    /// The event.
+    pub event: String,
+    data: PathBuf,
+    tables: Mutex<BTreeMap<u32, TableCopy>>,
+    /// Changes for the page.
+    pub updates: broadcast::Sender<Update>,
+    secret: Option<String>,
+    counter: Mutex<u64>,
+    out: mpsc::UnboundedSender<(String, Vec<u8>)>,
+    /// The tables' answers to desk commands, newest last.
+    pub replies: Mutex<VecDeque<(u32, CommandReply)>>,
+    /// Every alert of the hall, newest last (the page's alert list).
+    pub alerts: Mutex<VecDeque<(u32, Alert)>>,
+    /// Line delays.
+    pub lag: Mutex<LagStats>,
+    /// What the arbiter has made public (the spectators' server shows only these).
+    public: Mutex<Public>,
+}
+
+/// The tables shown to spectators (`DATA/EVENT/public.json`).
+#[derive(Debug, Default, Clone, Serialize, serde::Deserialize)]
+pub struct Public {
+    /// Every table, present and to come.
+    pub all: bool,
+    /// These tables.
+    pub tables: std::collections::BTreeSet<u32>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Hall {
+    /// A desk for `event`, its copies in `data/EVENT/`; reads back what an earlier run kept.
+    ///
+    /// # Errors
+    /// The data folder cannot be made or read.
+    pub fn new(
+        event: &str,
+        data: PathBuf,
+        secret: Option<String>,
+    ) -> anyhow::Result<(Arc<Hall>, Outbox)> {
+        let dir = data.join(event);
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| anyhow::anyhow!("--data: cannot make {}: {e}", dir.display()))?;
+        let mut tables = BTreeMap::new();
+        for entry in std::fs::read_dir(&dir)? {
+            let p = entry?.path();
+            let n = p.file_name().and_then(|f| f.to_str()).and_then(|f| {
+                f.strip_prefix("table-")?
+                    .strip_suffix(".jsonl")?
+                    .parse::<u32>()
+                    .ok()
+            });
+            if let Some(n) = n {
+                tables.insert(n, TableCopy::open(n, &p)?);
+            }
+        }
+        let counter = std::fs::read_to_string(dir.join("desk-counter"))
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0);
+        let (out, rx) = mpsc::unbounded_channel();
+        let public = std::fs::read(dir.join("public.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default();
+        let mut alerts = VecDeque::new();
+        for (n, t) in &tables {
+            for a in &t.alerts {
+                alerts.push_back((*n, a.clone()));
+            }
+        }
+        Ok((
+            Arc::new(Hall {
+                event: event.to_owned(),
+                data: dir,
+                tables: Mutex::new(tables),
+                updates: broadcast::channel(4096).0,
+                secret,
+                counter: Mutex::new(counter),
+                out,
+                replies: Mutex::new(VecDeque::new()),
+                alerts: Mutex::new(alerts),
+                lag: Mutex::new(LagStats::default()),
+                public: Mutex::new(public),
+            }),
+            rx,
+        ))
+    }
+
+    /// The tables, locked.
+    pub fn tables(&self) -> MutexGuard<'_, BTreeMap<u32, TableCopy>> {
+        lock(&self.tables)
+    }
+
+    fn table_file(&self, n: u32) -> PathBuf {
+        self.data.join(format!("table-{n}.jsonl"))
+    }
+
+    fn alert(&self, table: u32, alert: Alert) {
+        let mut all = lock(&self.alerts);
+        all.push_back((table, alert.clone()));
+        if all.len() > 500 {
+            all.pop_front();
+        }
+        drop(all);
+        let _ = self.updates.send(Update::Alert { table, alert });
+    }
+
+    fn ask(&self, table: u32, from: u64) {
+        let topic = proto::desk_topic(&self.event, &format!("resend/{table}"));
+        let payload = serde_json::to_vec(&Resend { from }).unwrap_or_default();
+        let _ = self.out.send((topic, payload));
+    }
+
+    /// A message from the broker.
+    pub fn on_message(&self, topic: &str, payload: &[u8]) {
+        let Some((n, leaf)) = proto::parse_table_topic(&self.event, topic) else {
+            return;
+        };
+        lock(&self.lag).messages += 1;
+        let mut tables = self.tables();
+        let t = match tables.entry(n) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                match TableCopy::open(n, &self.table_file(n)) {
+                    Ok(t) => e.insert(t),
+                    Err(err) => {
+                        tracing::error!("hall: table {n}: {err}");
+                        return;
+                    }
+                }
+            }
+        };
+        t.seen = Some(Instant::now());
+        let mut raised = Vec::new();
+        let mut ask = None;
+        match leaf {
+            "journal" => {
+                let Ok(msg) = serde_json::from_slice::<LineMsg>(payload) else {
+                    return;
+                };
+                let wall = serde_json::from_str::<Value>(&msg.line)
+                    .ok()
+                    .and_then(|v| v["wall"].as_str().map(str::to_owned));
+                let (taken, alerts) = t.take(msg);
+                raised = alerts;
+                match taken {
+                    Taken::Appended(k) => {
+                        let mut lag = lock(&self.lag);
+                        lag.lines += k;
+                        if let Some(w) = wall.and_then(|w| humantime::parse_rfc3339(&w).ok()) {
+                            let ms = std::time::SystemTime::now()
+                                .duration_since(w)
+                                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+                            lag.recent.push_back(ms);
+                            if lag.recent.len() > 100_000 {
+                                lag.recent.pop_front();
+                            }
+                        }
+                    }
+                    Taken::Gap(from) if t.asked.map_or(true, |a| a.elapsed() >= ASK_AGAIN) => {
+                        t.asked = Some(Instant::now());
+                        ask = Some(from);
+                    }
+                    _ => {}
+                }
+            }
+            "state" => {
+                // One publisher per topic, delivered in order: the last is the newest.
+                if let Ok(v) = serde_json::from_slice::<Value>(payload) {
+                    t.state = Some(v);
+                    t.state_rx_ms = proto::now_ms();
+                }
+            }
+            "alert" => {
+                // Alerts from journal lines come with the lines; the others
+                // (a board far behind, an unhealthy journal) only here.
+                if let Ok(a) = serde_json::from_slice::<Alert>(payload) {
+                    if a.seq.is_none() && t.raise(a.clone()) {
+                        raised.push(a);
+                    }
+                }
+            }
+            "online" => {
+                let on = payload == b"true";
+                if t.online == Some(true) && !on {
+                    let a = Alert {
+                        kind: "offline".into(),
+                        text: format!("Table {n} lost its connection to the hall."),
+                        seq: None,
+                        wall: crate::journal::wall_now(),
+                    };
+                    t.raise(a.clone());
+                    raised.push(a);
+                }
+                t.online = Some(on);
+            }
+            "reply" => {
+                if let Ok(r) = serde_json::from_slice::<CommandReply>(payload) {
+                    let mut replies = lock(&self.replies);
+                    replies.push_back((n, r.clone()));
+                    if replies.len() > 200 {
+                        replies.pop_front();
+                    }
+                    let _ = self.updates.send(Update::Reply { table: n, reply: r });
+                }
+            }
+            _ => {}
+        }
+        drop(tables);
+        if let Some(from) = ask {
+            self.ask(n, from);
+        }
+        for a in raised {
+            self.alert(n, a);
+        }
+        let _ = self.updates.send(Update::Table { table: n });
+    }
+
+    /// Once a second: asks again for lines still missing, and raises an
+    /// alert for a gap that lasts.
+    pub fn check(&self) {
+        let mut asks = Vec::new();
+        let mut raised = Vec::new();
+        {
+            let mut tables = self.tables();
+            for (n, t) in tables.iter_mut() {
+                if let Some(a) = t.check_gap(GAP_ALERT_S) {
+                    raised.push((*n, a));
+                }
+                if t.lacking() {
+                    let since = *t.lacking_since.get_or_insert_with(Instant::now);
+                    if since.elapsed() >= Duration::from_millis(1500)
+                        && t.asked.map_or(true, |a| a.elapsed() >= ASK_AGAIN)
+                    {
+                        t.asked = Some(Instant::now());
+                        asks.push((*n, t.len() + 1));
+                    }
+                } else {
+                    t.lacking_since = None;
+                }
+            }
+        }
+        for (n, from) in asks {
+            self.ask(n, from);
+        }
+        for (n, a) in raised {
+            self.alert(n, a);
+        }
+    }
+
+    /// After (re)connecting: every known table is asked for what the desk lacks.
+    fn ask_all(&self) {
+        let asks: Vec<(u32, u64)> = self
+            .tables()
+            .iter()
+            .map(|(n, t)| (*n, t.len() + 1))
+            .collect();
+        for (n, from) in asks {
+            self.ask(n, from);
+        }
+    }
+
+    /// Whether the desk can sign commands.
+    #[must_use]
+    pub fn can_command(&self) -> bool {
+        self.secret.is_some()
+    }
+
+    /// Signs and sends an arbiter command to one table or (`None`) every table.
+    ///
+    /// # Errors
+    /// No secret, an unknown command, or the counter cannot be kept.
+    pub fn command(
+        &self,
+        table: Option<u32>,
+        cmd: &str,
+        arg: &str,
+    ) -> anyhow::Result<SignedCommand> {
+        let secret = self.secret.as_deref().ok_or_else(|| {
+            anyhow::anyhow!(
+                "the desk has no arbiter secret (start tandem hall with --arbiter-secret-file)"
+            )
+        })?;
+        anyhow::ensure!(
+            proto::DESK_COMMANDS.contains(&cmd),
+            "unknown command {cmd:?}"
+        );
+        anyhow::ensure!(cmd != "say" || !arg.trim().is_empty(), "say what?");
+        anyhow::ensure!(arg.len() <= 1000, "the message is too long");
+        let mut counter = lock(&self.counter);
+        // Never used twice, even if the file was lost: at least the time in ms.
+        let next = (*counter + 1).max(proto::now_ms());
+        let path = self.data.join("desk-counter");
+        std::fs::write(&path, next.to_string()).map_err(|e| {
+            anyhow::anyhow!("cannot keep the command counter in {}: {e}", path.display())
+        })?;
+        *counter = next;
+        let target = table.map_or_else(|| "all".to_owned(), |n| n.to_string());
+        let c = SignedCommand::sign(secret, &self.event, &target, cmd, arg.trim(), next);
+        let topic = proto::desk_topic(&self.event, &format!("cmd/{target}"));
+        let _ = self.out.send((topic, serde_json::to_vec(&c)?));
+        Ok(c)
+    }
+
+    /// Whether the arbiter has made table `n` public.
+    #[must_use]
+    pub fn is_public(&self, n: u32) -> bool {
+        let p = lock(&self.public);
+        p.all || p.tables.contains(&n)
+    }
+
+    /// Shows (or hides) one table, or (`None`) every table, to spectators.
+    ///
+    /// # Errors
+    /// The choice cannot be kept on disk.
+    pub fn set_public(&self, table: Option<u32>, on: bool) -> anyhow::Result<()> {
+        let mut p = lock(&self.public);
+        match table {
+            None => {
+                p.all = on;
+                if !on {
+                    p.tables.clear();
+                }
+            }
+            Some(n) if on => {
+                p.tables.insert(n);
+            }
+            Some(n) => {
+                p.tables.remove(&n);
+                if p.all {
+                    // Every table but this one.
+                    p.all = false;
+                    p.tables = self.tables().keys().copied().filter(|t| *t != n).collect();
+                }
+            }
+        }
+        std::fs::write(self.data.join("public.json"), serde_json::to_vec(&*p)?)?;
+        drop(p);
+        for n in self.tables().keys() {
+            let _ = self.updates.send(Update::Table { table: *n });
+        }
+        Ok(())
+    }
+
+    /// Sends a message as it is (a test's replay of a captured command).
+    pub fn send_raw(&self, topic: String, payload: Vec<u8>) {
+        let _ = self.out.send((topic, payload));
+    }
+}
+
+/// Follows the broker for ever: subscribes to the event's tables, feeds
+/// their messages to the desk, sends the desk's messages; reconnects.
+pub async fn broker_loop(hall: Arc<Hall>, broker: BrokerUrl, mut out: Outbox) {
+    let id = format!("tandem-{}-desk-{}", hall.event, std::process::id());
+    let mut backoff = Duration::from_millis(200);
+    loop {
+        let opts = match mqtt::options(&broker, &id) {
+            Ok(o) => o,
+            Err(e) => {
+                tracing::error!("hall: {e:#}");
+                return;
+            }
+        };
+        let (client, mut el) = AsyncClient::new(opts, 4096);
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        let mut up = false;
+        let why = loop {
+            tokio::select! {
+                ev = el.poll() => match ev {
+                    Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                        up = true;
+                        backoff = Duration::from_millis(200);
+                        let topic = format!("tandem/{}/table/+/+", hall.event);
+                        if let Err(e) = client.try_subscribe(topic, QoS::AtLeastOnce) {
+                            tracing::error!("hall: cannot subscribe: {e}");
+                        }
+                        hall.ask_all();
+                        tracing::info!("hall: connected to {broker}");
+                    }
+                    Ok(Event::Incoming(Packet::Publish(p))) => hall.on_message(&p.topic, &p.payload),
+                    Ok(_) => {}
+                    Err(e) => break e,
+                },
+                Some((topic, payload)) = out.recv(), if up => {
+                    if let Err(e) = client.try_publish(topic, QoS::AtLeastOnce, false, payload) {
+                        tracing::warn!("hall: cannot send: {e}");
+                    }
+                }
+                _ = tick.tick() => hall.check(),
+            }
+        };
+        if mqtt::is_refusal(&why) {
+            tracing::error!("hall: the broker {broker} refused the desk: {why}");
+            backoff = Duration::from_secs(5);
+        } else {
+            tracing::warn!("hall: broker {broker}: {why}; trying again");
+        }
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(Duration::from_secs(5));
+    }
+}

@@ -1,0 +1,220 @@
+//! What the desk shows of a table: the exact `GET /api/tables` object
+//! (issue 16's contract), and the page's richer view (the board diagram of
+//! `tandem arbiter`, the position in words as tandem says it, the braille
+//! list view, the moves).
+
+use std::collections::HashMap;
+
+use serde_json::{json, Value};
+use tandem_braille::Width;
+use tandem_rules::GameOptions;
+
+use super::store::TableCopy;
+use crate::journal::Event;
+use crate::relay::proto::now_ms;
+use tandem_rules::clock::GameTime;
+
+/// The game facts of a table: its last state, or (no state came yet) the
+/// state replayed from the desk's journal copy.
+fn state_of(t: &TableCopy) -> Value {
+    if let Some(s) = &t.state {
+        return s.clone();
+    }
+    let Ok(table) = crate::session::Table::replay(&t.records) else {
+        return Value::Null;
+    };
+    let at = t.records.last().map_or(0, |r| r.t_ms);
+    let mut v = serde_json::to_value(table.view(GameTime::from_millis(at), t.file()))
+        .unwrap_or(Value::Null);
+    // A replayed clock is not running: the table has not told the desk it is.
+    v["clocks"]["running"] = json!(false);
+    v
+}
+
+fn start_names(t: &TableCopy) -> (Value, Value) {
+    match t.records.first().map(|r| &r.event) {
+        Some(Event::Start(info)) => (json!(info.white), json!(info.black)),
+        _ => (Value::Null, Value::Null),
+    }
+}
+
+/// Both clocks now: the last state's, less the time since it was taken for
+/// the side to move while the clock runs (so the desk counts down between
+/// updates).
+fn clocks_now(s: &Value, t: &TableCopy) -> (u64, u64, bool) {
+    let running = s["clocks"]["running"] == true && s["result"].is_null();
+    let w = s["clocks"]["white"]["remaining_ms"].as_u64().unwrap_or(0);
+    let b = s["clocks"]["black"]["remaining_ms"].as_u64().unwrap_or(0);
+    if !running || t.state.is_none() {
+        return (w, b, running);
+    }
+    // The age of the state: at the table before it was sent, at the desk since it came.
+    let at_table = s["sent_ms"]
+        .as_u64()
+        .zip(s["state_ms"].as_u64())
+        .map_or(0, |(sent, at)| sent.saturating_sub(at));
+    let age = at_table + now_ms().saturating_sub(t.state_rx_ms);
+    match s["turn"].as_str() {
+        Some("white") => (w.saturating_sub(age), b, running),
+        Some("black") => (w, b.saturating_sub(age), running),
+        _ => (w, b, running),
+    }
+}
+
+/// The `GET /api/tables` object of one table, exactly as issue 16 gives it.
+#[must_use]
+pub fn api(t: &TableCopy, event: &str) -> Value {
+    let s = state_of(t);
+    let (sw, sb) = start_names(t);
+    let name = |side: &str, fallback: Value| {
+        let v = &s["players"][side];
+        if v.is_string() {
+            v.clone()
+        } else {
+            fallback
+        }
+    };
+    let (white_ms, black_ms, running) = clocks_now(&s, t);
+    let last_move = s["moves"]
+        .as_array()
+        .and_then(|m| m.last())
+        .cloned()
+        .unwrap_or(Value::Null);
+    json!({
+        "table": t.table,
+        "event": event,
+        "variant": s["variant"],
+        "white": name("white", sw),
+        "black": name("black", sb),
+        "fen": s["fen"],
+        "ply": s["ply"].as_u64().unwrap_or(0),
+        "turn": s["turn"],
+        "last_move": last_move,
+        "clocks": {"white_remaining_ms": white_ms, "black_remaining_ms": black_ms, "running": running},
+        "boards": {
+            "white_behind": s["boards"]["white"]["behind"].as_u64().unwrap_or(0),
+            "black_behind": s["boards"]["black"]["behind"].as_u64().unwrap_or(0),
+            "mismatch": t.mismatch(),
+        },
+        "result": s["result"],
+        "journal_lines": t.len(),
+        "chain_ok": t.chain_ok,
+        "alerts": t.alerts,
+        "seen_ms_ago": t.seen.map_or(Value::Null, |i| json!(u64::try_from(i.elapsed().as_millis()).unwrap_or(u64::MAX))),
+    })
+}
+
+/// The board of a state as the arbiter tools draw it, in words, and as the
+/// braille list view: `(diagram lines, words, braille cells, braille text)`.
+fn board_views(variant: &str, fen: &str) -> Option<(Vec<String>, String, String, String)> {
+    let game = crate::game::from_journal(variant, fen, GameOptions::default(), "en").ok()?;
+    let words = game.describe_position().text();
+    let lines = game.braille_list(Width::clamped(80));
+    let diagram: Vec<String> = game.diagram().lines().map(str::to_owned).collect();
+    let cells = lines
+        .iter()
+        .map(|(c, _)| c.trim_end_matches('\u{2800}'))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let text = lines
+        .iter()
+        .map(|(_, t)| t.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some((diagram, words, cells, text))
+}
+
+/// The page's view of a table: the API object plus what the page shows.
+/// Call [`finish`] on it outside the desk's lock (the board views take time).
+#[must_use]
+pub fn page(t: &TableCopy, event: &str) -> Value {
+    let mut v = api(t, event);
+    let s = state_of(t);
+    v["moves"] = s["moves"].clone();
+    v["round"] = s["round"].clone();
+    v["online"] = json!(t.online);
+    v["paused"] = s["clocks"]["paused"].clone();
+    v["lacking"] = json!(t.lacking());
+    v["now_ms"] = json!(now_ms());
+    v
+}
+
+/// The board views of the positions seen last (the same position is
+/// shown again and again as clocks tick and boards are brought up to date).
+static BOARDS: std::sync::Mutex<Option<HashMap<String, Value>>> = std::sync::Mutex::new(None);
+
+/// Adds the board diagram, the position in words and the braille list to a [`page`] view.
+#[must_use]
+pub fn finish(mut v: Value) -> Value {
+    let (Some(variant), Some(fen)) = (v["variant"].as_str(), v["fen"].as_str()) else {
+        return v;
+    };
+    let key = format!("{variant} {fen}");
+    let cached = BOARDS
+        .lock()
+        .ok()
+        .and_then(|c| c.as_ref().and_then(|c| c.get(&key).cloned()));
+    let boards = match cached {
+        Some(b) => b,
+        None => {
+            let b = match board_views(variant, fen) {
+                Some((diagram, words, cells, text)) => json!({"diagram": diagram.join("\n"),
+                    "words": words, "braille": cells, "braille_text": text}),
+                None => json!({}),
+            };
+            if let Ok(mut c) = BOARDS.lock() {
+                let c = c.get_or_insert_with(HashMap::new);
+                if c.len() >= 2000 {
+                    c.clear();
+                }
+                c.insert(key, b.clone());
+            }
+            b
+        }
+    };
+    if let (Some(o), Value::Object(b)) = (v.as_object_mut(), boards) {
+        o.extend(b);
+    }
+    v
+}
+
+/// The journal's events for the detail page, newest last (ticks left out).
+#[must_use]
+pub fn events(t: &TableCopy) -> Vec<Value> {
+    t.records
+        .iter()
+        .filter(|r| !matches!(r.event, Event::Tick))
+        .map(|r| {
+            json!({"seq": r.seq, "wall": r.wall, "t_ms": r.t_ms,
+                   "event": serde_json::to_value(&r.event).unwrap_or(Value::Null)})
+        })
+        .collect()
+}
+
+/// The last mismatch's board as read back, with the record's position then,
+/// for the `tandem arbiter diff` report.
+#[must_use]
+pub fn last_mismatch(t: &TableCopy) -> Option<(String, String, String)> {
+    let idx = t.records.iter().rposition(|r| {
+        matches!(
+            &r.event,
+            Event::Mismatch {
+                board_fen: Some(_),
+                ..
+            }
+        )
+    })?;
+    let Event::Mismatch {
+        board_fen: Some(board),
+        ..
+    } = &t.records[idx].event
+    else {
+        return None;
+    };
+    let table = crate::session::Table::replay(&t.records[..=idx]).ok()?;
+    Some((
+        table.game.kind().name().to_owned(),
+        table.game.fen(),
+        board.clone(),
+    ))
+}

@@ -1,0 +1,528 @@
+//! The desk's web server (axum): the page, the JSON API, the live stream
+//! (server-sent events), the downloads and the arbiter's commands. The
+//! public server (`--public`) serves a read-only subset: the games, not the
+//! alerts, journals or commands.
+
+use std::collections::BTreeSet;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::mpsc;
+
+use super::{view, Hall, Update};
+use crate::game::GameKind;
+
+const INDEX: &str = include_str!("assets/index.html");
+const TABLE: &str = include_str!("assets/table.html");
+const PUBLIC: &str = include_str!("assets/public.html");
+const JS: &str = include_str!("assets/hall.js");
+const CSS: &str = include_str!("assets/hall.css");
+
+#[derive(Clone)]
+struct App {
+    hall: Arc<Hall>,
+    public: bool,
+}
+
+impl App {
+    /// Whether this server shows table `n` (the public one: only what the arbiter made public).
+    fn shows(&self, n: u32) -> bool {
+        !self.public || self.hall.is_public(n)
+    }
+}
+
+/// The arbiter's server.
+pub fn desk(hall: Arc<Hall>) -> Router {
+    let app = App {
+        hall,
+        public: false,
+    };
+    common(Router::new())
+        .route("/", get(|| async { Html(INDEX) }))
+        .route("/tables/{n}", get(|| async { Html(TABLE) }))
+        .route("/api/tables/{n}/journal", get(journal))
+        .route("/api/tables/{n}/detail", get(detail))
+        .route("/api/tables/{n}/reconcile", post(reconcile))
+        .route("/api/command", post(command))
+        .route("/api/public", post(publish))
+        .route("/api/stats", get(stats))
+        .with_state(app)
+}
+
+/// The spectators' server: games only.
+pub fn public(hall: Arc<Hall>) -> Router {
+    let app = App { hall, public: true };
+    common(Router::new())
+        .route("/", get(|| async { Html(PUBLIC) }))
+        .with_state(app)
+}
+
+fn common(r: Router<App>) -> Router<App> {
+    r.route(
+        "/hall.js",
+        get(|| async {
+            (
+                [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                JS,
+            )
+        }),
+    )
+    .route(
+        "/hall.css",
+        get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS) }),
+    )
+    .route("/api/tables", get(tables))
+    .route("/api/view", get(views))
+    .route("/api/tables/{n}/game", get(game))
+    .route("/api/round.pdn", get(|s| round(s, false)))
+    .route("/api/round.pgn", get(|s| round(s, true)))
+    .route("/api/results.csv", get(results))
+    .route("/events", get(events))
+}
+
+fn not_found(n: u32) -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        format!("no table {n} in this event\n"),
+    )
+        .into_response()
+}
+
+/// A table's view for the public: the game only.
+fn public_view(mut v: Value) -> Value {
+    if let Some(o) = v.as_object_mut() {
+        for k in ["alerts", "journal_lines", "chain_ok", "lacking", "public"] {
+            o.remove(k);
+        }
+    }
+    v
+}
+
+async fn tables(State(app): State<App>) -> Json<Value> {
+    let t = app.hall.tables();
+    let list: Vec<Value> = t
+        .values()
+        .filter(|t| app.shows(t.table))
+        .map(|t| view::api(t, &app.hall.event))
+        .map(|v| if app.public { public_view(v) } else { v })
+        .collect();
+    Json(Value::Array(list))
+}
+
+fn page_views(app: &App) -> Value {
+    let t = app.hall.tables();
+    let list: Vec<Value> = t
+        .values()
+        .filter(|t| app.shows(t.table))
+        .map(|t| {
+            let mut v = view::page(t, &app.hall.event);
+            v["public"] = json!(app.hall.is_public(t.table));
+            v
+        })
+        .collect();
+    drop(t);
+    let list: Vec<Value> = list
+        .into_iter()
+        .map(view::finish)
+        .map(|v| if app.public { public_view(v) } else { v })
+        .collect();
+    let alerts: Vec<Value> = if app.public {
+        Vec::new()
+    } else {
+        app.hall
+            .alerts
+            .lock()
+            .map(|a| {
+                a.iter()
+                    .map(|(n, a)| json!({"table": n, "alert": a}))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    json!({"event": app.hall.event, "tables": list, "alerts": alerts,
+           "can_command": !app.public && app.hall.can_command()})
+}
+
+async fn views(State(app): State<App>) -> Json<Value> {
+    Json(page_views(&app))
+}
+
+async fn journal(State(app): State<App>, Path(n): Path<u32>) -> Response {
+    let file = match app.hall.tables().get(&n) {
+        Some(t) => t.file().to_owned(),
+        None => return not_found(n),
+    };
+    let bytes = tokio::fs::read(&file).await.unwrap_or_default();
+    (
+        [
+            (header::CONTENT_TYPE, "application/x-ndjson".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("inline; filename=\"{}-table-{n}.jsonl\"", app.hall.event),
+            ),
+        ],
+        bytes,
+    )
+        .into_response()
+}
+
+/// The game of a table as PDN (PGN for chess), from the desk's journal copy.
+fn game_text(app: &App, n: u32) -> Result<(String, bool), Box<Response>> {
+    if !app.shows(n) {
+        return Err(Box::new(not_found(n)));
+    }
+    let (file, chess) = match app.hall.tables().get(&n) {
+        Some(t) => (
+            t.file().to_owned(),
+            t.records.first().is_some_and(|r| {
+                matches!(&r.event, crate::journal::Event::Start(i) if i.variant.parse::<GameKind>().ok() == Some(GameKind::Chess))
+            }),
+        ),
+        None => return Err(Box::new(not_found(n))),
+    };
+    crate::export::pdn_from_journal(&file, &crate::export::Names::default())
+        .map(|t| (t, chess))
+        .map_err(|e| Box::new((StatusCode::CONFLICT, format!("{e:#}\n")).into_response()))
+}
+
+async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
+    match game_text(&app, n) {
+        Ok((text, chess)) => (
+            [
+                (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!(
+                        "inline; filename=\"table-{n}.{}\"",
+                        if chess { "pgn" } else { "pdn" }
+                    ),
+                ),
+            ],
+            text,
+        )
+            .into_response(),
+        Err(r) => *r,
+    }
+}
+
+async fn round(State(app): State<App>, chess: bool) -> Response {
+    let numbers: Vec<u32> = app.hall.tables().keys().copied().collect();
+    let mut out = String::new();
+    for n in numbers {
+        if let Ok((text, is_chess)) = game_text(&app, n) {
+            if is_chess == chess {
+                out.push_str(text.trim_end());
+                out.push_str("\n\n");
+            }
+        }
+    }
+    let name = if chess { "round.pgn" } else { "round.pdn" };
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("inline; filename=\"{name}\""),
+            ),
+        ],
+        out,
+    )
+        .into_response()
+}
+
+fn csv_field(v: &Value) -> String {
+    let s = match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}
+
+async fn results(State(app): State<App>) -> Response {
+    let mut out = String::from("table,white,black,variant,result,plies\n");
+    for t in app.hall.tables().values().filter(|t| app.shows(t.table)) {
+        let v = view::api(t, &app.hall.event);
+        let row: Vec<String> = ["table", "white", "black", "variant", "result", "ply"]
+            .iter()
+            .map(|k| csv_field(&v[*k]))
+            .collect();
+        out.push_str(&row.join(","));
+        out.push('\n');
+    }
+    (
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"results.csv\"",
+            ),
+        ],
+        out,
+    )
+        .into_response()
+}
+
+/// Runs `tandem arbiter ARGS…` (this binary) and returns what it printed.
+async fn arbiter(args: Vec<String>) -> String {
+    let exe = std::env::current_exe().unwrap_or_else(|_| "tandem".into());
+    match tokio::process::Command::new(exe)
+        .arg("arbiter")
+        .args(&args)
+        .output()
+        .await
+    {
+        Ok(o) => {
+            let mut s = String::from_utf8_lossy(&o.stdout).into_owned();
+            s.push_str(&String::from_utf8_lossy(&o.stderr));
+            s
+        }
+        Err(e) => format!("tandem arbiter could not run: {e}"),
+    }
+}
+
+async fn detail(State(app): State<App>, Path(n): Path<u32>) -> Response {
+    let (v, events, mismatch, file) = {
+        let tables = app.hall.tables();
+        let Some(t) = tables.get(&n) else {
+            return not_found(n);
+        };
+        (
+            view::page(t, &app.hall.event),
+            view::events(t),
+            view::last_mismatch(t),
+            t.file().to_owned(),
+        )
+    };
+    let diff = match mismatch {
+        Some((variant, rec, board)) => {
+            arbiter(vec![
+                "diff".into(),
+                rec,
+                board,
+                "--variant".into(),
+                variant,
+                "--lang".into(),
+                "en".into(),
+            ])
+            .await
+        }
+        None => String::new(),
+    };
+    let announcements = arbiter(vec![
+        "announcements".into(),
+        file.to_string_lossy().into_owned(),
+        "--lang".into(),
+        "en".into(),
+    ])
+    .await;
+    let replies: Vec<Value> = app
+        .hall
+        .replies
+        .lock()
+        .map(|r| {
+            r.iter()
+                .filter(|(t, _)| *t == n)
+                .map(|(_, r)| json!(r))
+                .collect()
+        })
+        .unwrap_or_default();
+    Json(
+        json!({"table": v, "events": events, "diff": diff, "announcements": announcements,
+                "replies": replies, "can_command": app.hall.can_command()}),
+    )
+    .into_response()
+}
+
+/// A request from the page itself (not a form another site posts): the
+/// header a cross-site form cannot set.
+fn from_page(h: &HeaderMap) -> bool {
+    h.get("x-tandem-desk").is_some_and(|v| v == "1")
+}
+
+async fn reconcile(
+    State(app): State<App>,
+    Path(n): Path<u32>,
+    h: HeaderMap,
+    body: String,
+) -> Response {
+    if !from_page(&h) {
+        return (StatusCode::FORBIDDEN, "from the desk's page only\n").into_response();
+    }
+    let Some(file) = app.hall.tables().get(&n).map(|t| t.file().to_owned()) else {
+        return not_found(n);
+    };
+    let other = std::env::temp_dir().join(format!(
+        "tandem-hall-{}-{n}-{}.txt",
+        std::process::id(),
+        crate::relay::proto::now_ms()
+    ));
+    if std::fs::write(&other, body.as_bytes()).is_err() {
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "cannot write the record\n",
+        )
+            .into_response();
+    }
+    let report = arbiter(vec![
+        "reconcile".into(),
+        file.to_string_lossy().into_owned(),
+        other.to_string_lossy().into_owned(),
+        "--lang".into(),
+        "en".into(),
+    ])
+    .await;
+    let _ = std::fs::remove_file(&other);
+    (
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        report,
+    )
+        .into_response()
+}
+
+#[derive(Debug, Deserialize)]
+struct CommandBody {
+    /// A table's number, or null for every table.
+    table: Option<u32>,
+    cmd: String,
+    #[serde(default)]
+    arg: String,
+}
+
+async fn command(State(app): State<App>, h: HeaderMap, Json(b): Json<CommandBody>) -> Response {
+    if !from_page(&h) {
+        return (
+            StatusCode::FORBIDDEN,
+            Json(json!({"ok": false, "error": "from the desk's page only"})),
+        )
+            .into_response();
+    }
+    if b.table.is_none() && b.cmd != "start" {
+        return (
+            StatusCode::BAD_REQUEST,
+            Json(json!({"ok": false, "error": "only start goes to every table"})),
+        )
+            .into_response();
+    }
+    match app.hall.command(b.table, &b.cmd, &b.arg) {
+        Ok(c) => Json(json!({"ok": true, "counter": c.counter, "command": c})).into_response(),
+        Err(e) => (
+            StatusCode::BAD_REQUEST,
+            Json(json!({"ok": false, "error": format!("{e:#}")})),
+        )
+            .into_response(),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct PublicBody {
+    /// A table's number, or null for every table.
+    table: Option<u32>,
+    on: bool,
+}
+
+/// Shows or hides a table (or every table) on the spectators' server.
+async fn publish(State(app): State<App>, h: HeaderMap, Json(b): Json<PublicBody>) -> Response {
+    if !from_page(&h) {
+        return (
+            StatusCode::FORBIDDEN,
+            Json(json!({"ok": false, "error": "from the desk's page only"})),
+        )
+            .into_response();
+    }
+    match app.hall.set_public(b.table, b.on) {
+        Ok(()) => Json(json!({"ok": true})).into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(json!({"ok": false, "error": format!("{e:#}")})),
+        )
+            .into_response(),
+    }
+}
+
+async fn stats(State(app): State<App>) -> Json<Value> {
+    let lag = app.hall.lag.lock().map(|l| {
+        (
+            l.recent.iter().copied().collect::<Vec<u64>>(),
+            l.lines,
+            l.messages,
+        )
+    });
+    let (mut v, lines, messages) = lag.unwrap_or_default();
+    v.sort_unstable();
+    let pct = |p: f64| -> Value {
+        if v.is_empty() {
+            return Value::Null;
+        }
+        let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+        json!(v[i.min(v.len() - 1)])
+    };
+    Json(
+        json!({"lines": lines, "messages": messages, "tables": app.hall.tables().len(),
+                "lag_ms": {"p50": pct(0.5), "p99": pct(0.99), "max": v.last()}}),
+    )
+}
+
+async fn events(State(app): State<App>) -> impl IntoResponse {
+    let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(256);
+    let mut sub = app.hall.updates.subscribe();
+    tokio::spawn(async move {
+        let first = SseEvent::default()
+            .event("snapshot")
+            .data(page_views(&app).to_string());
+        if tx.send(Ok(first)).await.is_err() {
+            return;
+        }
+        let mut dirty = BTreeSet::new();
+        let mut tick = tokio::time::interval(Duration::from_millis(250));
+        loop {
+            tokio::select! {
+                u = sub.recv() => match u {
+                    Ok(Update::Table { table }) if app.shows(table) => { dirty.insert(table); }
+                    Ok(Update::Table { table }) => {
+                        // Hidden from spectators now (or never shown): the page drops it.
+                        let e = SseEvent::default().event("hide").data(json!({"table": table}).to_string());
+                        if tx.send(Ok(e)).await.is_err() { return; }
+                    }
+                    Ok(Update::Alert { table, alert }) if !app.public => {
+                        let e = SseEvent::default().event("alert").data(json!({"table": table, "alert": alert}).to_string());
+                        if tx.send(Ok(e)).await.is_err() { return; }
+                    }
+                    Ok(Update::Reply { table, reply }) if !app.public => {
+                        let e = SseEvent::default().event("reply").data(json!({"table": table, "reply": reply}).to_string());
+                        if tx.send(Ok(e)).await.is_err() { return; }
+                    }
+                    Ok(_) => {}
+                    Err(RecvError::Lagged(_)) => dirty.extend(app.hall.tables().keys().copied()),
+                    Err(RecvError::Closed) => return,
+                },
+                _ = tick.tick() => {
+                    for n in std::mem::take(&mut dirty) {
+                        let v = app.hall.tables().get(&n).map(|t| view::page(t, &app.hall.event));
+                        let Some(v) = v else { continue };
+                        let mut v = view::finish(v);
+                        v["public"] = json!(app.hall.is_public(n));
+                        let v = if app.public { public_view(v) } else { v };
+                        let e = SseEvent::default().event("table").data(v.to_string());
+                        if tx.send(Ok(e)).await.is_err() { return; }
+                    }
+                }
+            }
+        }
+    });
+    Sse::new(tokio_stream::wrappers::ReceiverStream::new(rx)).keep_alive(KeepAlive::default())
+}

@@ -1,0 +1,72 @@
+//! The relay's side of the control socket, as `tandem ctl events`, `state`
+//! and `tandem ctl pause` use it (through [`crate::client::Client`]): it
+//! needs nothing from the session's insides.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use crate::client::Client;
+
+/// Follows the daemon's events on a thread of its own (the client is
+/// blocking): each event line is sent on; after (re)connecting, the current
+/// state first. Ends when the receiver is gone.
+pub fn follow(socket: PathBuf, tx: mpsc::UnboundedSender<Value>) {
+    let spawned = std::thread::Builder::new()
+        .name("tandem-relay-events".into())
+        .spawn(move || loop {
+            if let Ok(mut c) = Client::connect(&socket) {
+                let _ = c.set_timeout(None);
+                if c.subscribe().is_ok() {
+                    if let Ok(v) = c.request("state", None) {
+                        if let Some(Value::Object(mut st)) = v.get("state").cloned() {
+                            st.insert("event".into(), json!("state"));
+                            if tx.send(Value::Object(st)).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    while let Ok(v) = c.next_line() {
+                        if tx.send(v).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+            if tx.is_closed() {
+                return;
+            }
+            // The daemon is starting, or dropped us as a slow reader: again.
+            std::thread::sleep(Duration::from_millis(300));
+        });
+    if let Err(e) = spawned {
+        tracing::error!("relay: cannot follow the table's events: {e}");
+    }
+}
+
+/// Sends one command to the daemon as a control client would and returns
+/// whether it was done and what it said (blocking: call on a blocking thread).
+#[must_use]
+pub fn act(socket: &Path, cmd: &str, arg: Option<&str>) -> (bool, String) {
+    let result = Client::connect(socket).and_then(|mut c| {
+        c.set_timeout(Some(Duration::from_secs(10)))?;
+        c.request(cmd, arg)
+    });
+    match result {
+        Ok(v) => {
+            let ok = v["ok"] == true;
+            let said: Vec<&str> = v["said"]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let text = match (ok, v["error"].as_str()) {
+                (false, Some(e)) => e.to_owned(),
+                _ => said.join(" "),
+            };
+            (ok, text)
+        }
+        Err(e) => (false, format!("the table's daemon did not answer: {e:#}")),
+    }
+}

@@ -1,0 +1,550 @@
+//! The relay at a table (`tandem play --relay mqtt://… --event EV --table N`):
+//! publishes the table's journal, state and alerts to the hall's broker and
+//! carries out the arbiter's signed commands from the desk (docs/hall.md).
+//!
+//! It stands beside the session, not in it: it follows the journal FILE as
+//! it is written (the journal is the source of truth, synced before anything
+//! is announced) and the control socket's events, as `tandem ctl events`
+//! does, and it acts through the control socket like `tandem ctl`. The game
+//! never waits for it: a broker that is down only delays the relay.
+//!
+//! Lines are published in order with QoS 1 from the line after the last one
+//! the broker acknowledged (remembered next to the journal), so a broker
+//! restart, an outage or the table's own crash loses nothing; a line sent
+//! twice carries its number and hash, and the desk drops the copy.
+
+pub mod bridge;
+pub mod mqtt;
+pub mod proto;
+pub mod tail;
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rumqttc::{AsyncClient, Event, LastWill, Outgoing, Packet, QoS};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+use proto::{Alert, BrokerUrl, CommandReply, Resend, SignedCommand};
+use tail::{Cursor, Tail};
+
+/// A table's relay settings (flags or the config file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RelaySettings {
+    /// The broker, with the table's user name and password.
+    pub broker: BrokerUrl,
+    /// The event (a topic level).
+    pub event: String,
+    /// The table's number.
+    pub table: u32,
+    /// The round, if given.
+    pub round: Option<String>,
+}
+
+/// Lines published and not yet acknowledged, at most.
+const WINDOW: u64 = 64;
+/// How often the journal file is read when nothing else wakes the relay.
+const POLL: Duration = Duration::from_millis(200);
+/// How often the last state is published again (the desk's "seen" time).
+const HEARTBEAT: Duration = Duration::from_secs(5);
+
+/// Starts the relay for the table whose control socket and journal these are.
+/// `secret` is the arbiter's secret (the desk's commands are signed with it).
+pub fn spawn(
+    settings: RelaySettings,
+    socket: PathBuf,
+    journal: PathBuf,
+    secret: Option<String>,
+) -> tokio::task::JoinHandle<()> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    bridge::follow(socket.clone(), tx);
+    tokio::spawn(async move {
+        let mut relay = Relay::new(settings, socket, &journal, secret);
+        relay.run(rx).await;
+    })
+}
+
+/// What has been sent on the current connection and is not acknowledged.
+#[derive(Debug, Default)]
+struct Conn {
+    /// For each publish handed to the client, in order: the journal line it carries.
+    order: VecDeque<Option<u64>>,
+    /// Packet id to journal line, for the publishes sent and not acknowledged.
+    inflight: HashMap<u16, Option<u64>>,
+    /// Lines published on this connection and not acknowledged.
+    unacked: u64,
+    /// The next line to publish.
+    next: u64,
+    /// Whether the broker accepted the connection.
+    up: bool,
+}
+
+struct Relay {
+    s: RelaySettings,
+    socket: PathBuf,
+    tail: Tail,
+    cursor: Cursor,
+    cursor_path: PathBuf,
+    cursor_dirty: bool,
+    secret: Option<String>,
+    /// Lines acknowledged above the cursor (acknowledgements out of order).
+    acked_above: BTreeSet<u64>,
+    /// The last state from the daemon, with the time it came (ms since 1970).
+    state: Option<(Value, u64)>,
+    /// The last line whose alert was published (no repeats within a run).
+    alerted_to: u64,
+    /// State alerts already raised (a board far behind, the journal unhealthy).
+    state_alerts: (bool, bool),
+    /// Players, event and round from the journal's first line.
+    names: Value,
+    /// Command results from the blocking threads.
+    done_tx: mpsc::UnboundedSender<CommandReply>,
+    done_rx: mpsc::UnboundedReceiver<CommandReply>,
+}
+
+impl Relay {
+    fn new(s: RelaySettings, socket: PathBuf, journal: &Path, secret: Option<String>) -> Relay {
+        let cursor_path = Cursor::path_of(journal);
+        let cursor = Cursor::load(&cursor_path);
+        let (done_tx, done_rx) = mpsc::unbounded_channel();
+        Relay {
+            s,
+            socket,
+            tail: Tail::new(journal),
+            cursor,
+            cursor_path,
+            cursor_dirty: false,
+            secret,
+            acked_above: BTreeSet::new(),
+            state: None,
+            alerted_to: 0,
+            state_alerts: (false, false),
+            names: Value::Null,
+            done_tx,
+            done_rx,
+        }
+    }
+
+    fn topic(&self, leaf: &str) -> String {
+        proto::table_topic(&self.s.event, self.s.table, leaf)
+    }
+
+    /// Reads new journal lines; checks the cursor against the file once.
+    fn read_journal(&mut self) {
+        let before = self.tail.len();
+        if let Err(e) = self.tail.poll() {
+            tracing::warn!("relay: cannot read the journal: {e}");
+        }
+        if before == 0 && !self.tail.is_empty() {
+            // Another journal at the same path, or a cursor past the file: from the start.
+            let a = self.cursor.acked;
+            if a > 0
+                && self
+                    .tail
+                    .hash(a)
+                    .is_some_and(|h| h != self.cursor.acked_hash)
+            {
+                self.cursor.acked = 0;
+            }
+            if let Some(start) = self.tail.record(1) {
+                if let crate::journal::Event::Start(info) = start.event {
+                    self.names = json!({"white": info.white, "black": info.black,
+                        "event": info.event, "variant": info.variant});
+                }
+            }
+            // Lines acknowledged in an earlier run raised their alerts then.
+            self.alerted_to = self.cursor.acked;
+        }
+    }
+
+    async fn run(&mut self, mut events: mpsc::UnboundedReceiver<Value>) {
+        let id = format!("tandem-{}-table-{}", self.s.event, self.s.table);
+        let mut backoff = Duration::from_millis(200);
+        loop {
+            self.read_journal();
+            let mut opts = match mqtt::options(&self.s.broker, &id) {
+                Ok(o) => o,
+                Err(e) => {
+                    tracing::error!("relay: {e:#}; the table plays on without the hall");
+                    return;
+                }
+            };
+            opts.set_last_will(LastWill::new(
+                self.topic("online"),
+                "false",
+                QoS::AtLeastOnce,
+                true,
+            ));
+            let (client, mut el) = AsyncClient::new(opts, 1024);
+            let mut conn = Conn {
+                next: self.cursor.acked + 1,
+                ..Conn::default()
+            };
+            let mut poll = tokio::time::interval(POLL);
+            let mut beat = tokio::time::interval(HEARTBEAT);
+            let why = loop {
+                tokio::select! {
+                    ev = el.poll() => match ev {
+                        Ok(ev) => self.on_mqtt(&client, &mut conn, ev),
+                        Err(e) => break e,
+                    },
+                    Some(v) = events.recv() => {
+                        self.read_journal();
+                        self.on_event(&client, &mut conn, v);
+                    }
+                    Some(r) = self.done_rx.recv() => {
+                        self.publish(&client, &mut conn, &self.topic("reply"), false, serde_json::to_vec(&r).unwrap_or_default());
+                    }
+                    _ = poll.tick() => self.read_journal(),
+                    _ = beat.tick() => if conn.up { self.publish_state(&client, &mut conn) },
+                }
+                self.pump(&client, &mut conn);
+                if self.cursor_dirty {
+                    self.cursor_dirty = false;
+                    if let Err(e) = self.cursor.save(&self.cursor_path, false) {
+                        tracing::warn!("relay: cannot save {}: {e}", self.cursor_path.display());
+                    }
+                }
+            };
+            if conn.up {
+                backoff = Duration::from_millis(200);
+            }
+            if mqtt::is_refusal(&why) {
+                tracing::error!(
+                    "relay: the broker {} refused table {}: {why}",
+                    self.s.broker,
+                    self.s.table
+                );
+                backoff = Duration::from_secs(5);
+            } else {
+                tracing::warn!("relay: broker {}: {why}; trying again", self.s.broker);
+            }
+            // Meanwhile the journal and the daemon's events go on.
+            let until = tokio::time::Instant::now() + backoff;
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep_until(until) => break,
+                    Some(v) = events.recv() => self.remember_state(v),
+                }
+            }
+            backoff = (backoff * 2).min(Duration::from_secs(5));
+        }
+    }
+
+    /// Hands a message to the client, noting which journal line (if any) it carries.
+    fn publish(
+        &self,
+        client: &AsyncClient,
+        conn: &mut Conn,
+        topic: &str,
+        retain: bool,
+        payload: Vec<u8>,
+    ) -> bool {
+        self.publish_line(client, conn, topic, retain, payload, None)
+    }
+
+    fn publish_line(
+        &self,
+        client: &AsyncClient,
+        conn: &mut Conn,
+        topic: &str,
+        retain: bool,
+        payload: Vec<u8>,
+        line: Option<u64>,
+    ) -> bool {
+        match client.try_publish(topic, QoS::AtLeastOnce, retain, payload) {
+            Ok(()) => {
+                conn.order.push_back(line);
+                true
+            }
+            Err(e) => {
+                tracing::warn!("relay: cannot queue a message: {e}");
+                false
+            }
+        }
+    }
+
+    /// Publishes journal lines from `conn.next` while the window allows.
+    fn pump(&mut self, client: &AsyncClient, conn: &mut Conn) {
+        if !conn.up {
+            return;
+        }
+        let topic = self.topic("journal");
+        while conn.unacked < WINDOW {
+            let Some(msg) = self.tail.message(conn.next) else {
+                break;
+            };
+            let seq = msg.seq;
+            let payload = serde_json::to_vec(&msg).unwrap_or_default();
+            if !self.publish_line(client, conn, &topic, false, payload, Some(seq)) {
+                break;
+            }
+            conn.unacked += 1;
+            conn.next += 1;
+            if seq > self.alerted_to {
+                self.alerted_to = seq;
+                if let Some(a) = self.tail.record(seq).as_ref().and_then(proto::alert_of) {
+                    self.publish_alert(client, conn, a);
+                }
+            }
+        }
+    }
+
+    fn publish_alert(&self, client: &AsyncClient, conn: &mut Conn, a: Alert) {
+        let topic = self.topic("alert");
+        self.publish(
+            client,
+            conn,
+            &topic,
+            false,
+            serde_json::to_vec(&a).unwrap_or_default(),
+        );
+    }
+
+    fn on_mqtt(&mut self, client: &AsyncClient, conn: &mut Conn, ev: Event) {
+        match ev {
+            Event::Incoming(Packet::ConnAck(_)) => {
+                conn.up = true;
+                let cmd = proto::desk_topic(&self.s.event, &format!("cmd/{}", self.s.table));
+                let all = proto::desk_topic(&self.s.event, "cmd/all");
+                let resend = proto::desk_topic(&self.s.event, &format!("resend/{}", self.s.table));
+                for t in [cmd, all, resend] {
+                    if let Err(e) = client.try_subscribe(t, QoS::AtLeastOnce) {
+                        tracing::warn!("relay: cannot subscribe: {e}");
+                    }
+                }
+                let online = self.topic("online");
+                self.publish(client, conn, &online, true, b"true".to_vec());
+                self.publish_state(client, conn);
+            }
+            Event::Outgoing(Outgoing::Publish(pkid)) => {
+                let line = conn.order.pop_front().flatten();
+                conn.inflight.insert(pkid, line);
+            }
+            Event::Incoming(Packet::PubAck(ack)) => {
+                if let Some(Some(seq)) = conn.inflight.remove(&ack.pkid) {
+                    conn.unacked = conn.unacked.saturating_sub(1);
+                    self.acked(seq);
+                }
+            }
+            Event::Incoming(Packet::Publish(p)) => {
+                let t = p.topic.as_str();
+                if t.ends_with(&format!("/resend/{}", self.s.table)) {
+                    if let Ok(r) = serde_json::from_slice::<Resend>(&p.payload) {
+                        conn.next = conn.next.min(r.from.max(1));
+                    }
+                } else {
+                    self.on_command(&p.payload);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn acked(&mut self, seq: u64) {
+        if seq <= self.cursor.acked {
+            return;
+        }
+        self.acked_above.insert(seq);
+        while self.acked_above.remove(&(self.cursor.acked + 1)) {
+            self.cursor.acked += 1;
+            self.cursor_dirty = true;
+        }
+        if self.cursor_dirty {
+            if let Some(h) = self.tail.hash(self.cursor.acked) {
+                self.cursor.acked_hash = h.to_owned();
+            }
+        }
+    }
+
+    fn remember_state(&mut self, v: Value) {
+        if v.get("event").and_then(Value::as_str) == Some("state") {
+            self.state = Some((v, proto::now_ms()));
+        }
+    }
+
+    fn on_event(&mut self, client: &AsyncClient, conn: &mut Conn, v: Value) {
+        if v.get("event").and_then(Value::as_str) != Some("state") {
+            return;
+        }
+        let behind = |side: &str| v["boards"][side]["behind"].as_u64().unwrap_or(0);
+        let far = behind("white").max(behind("black")) >= proto::FAR_BEHIND;
+        let unhealthy = v["journal_health"]["ok"] == false;
+        let mut alerts = Vec::new();
+        if far && !self.state_alerts.0 {
+            alerts.push(Alert {
+                kind: "behind".into(),
+                text: format!(
+                    "A board is far behind: white's {} and black's {} plies.",
+                    behind("white"),
+                    behind("black")
+                ),
+                seq: None,
+                wall: crate::journal::wall_now(),
+            });
+        }
+        if unhealthy && !self.state_alerts.1 {
+            alerts.push(Alert {
+                kind: "journal".into(),
+                text: format!(
+                    "The journal cannot be written: {}.",
+                    v["journal_health"]["error"]
+                        .as_str()
+                        .unwrap_or("unknown error")
+                ),
+                seq: None,
+                wall: crate::journal::wall_now(),
+            });
+        }
+        self.state_alerts = (far, unhealthy);
+        self.remember_state(v);
+        if conn.up {
+            self.publish_state(client, conn);
+            for a in alerts {
+                self.publish_alert(client, conn, a);
+            }
+        }
+    }
+
+    /// The retained state: the daemon's state object plus the table, the
+    /// event, the round, the players and a sequence number.
+    fn publish_state(&mut self, client: &AsyncClient, conn: &mut Conn) {
+        let Some((Value::Object(st), at)) = self.state.clone() else {
+            return;
+        };
+        let mut o = st;
+        o.remove("event");
+        self.cursor.state_seq += 1;
+        self.cursor_dirty = true;
+        o.insert("table".into(), json!(self.s.table));
+        o.insert("event".into(), json!(self.s.event));
+        o.insert("round".into(), json!(self.s.round));
+        o.insert(
+            "players".into(),
+            json!({"white": self.names["white"], "black": self.names["black"]}),
+        );
+        o.insert("seq".into(), json!(self.cursor.state_seq));
+        o.insert("state_ms".into(), json!(at));
+        o.insert("sent_ms".into(), json!(proto::now_ms()));
+        o.insert("journal_lines".into(), json!(self.tail.len()));
+        let topic = self.topic("state");
+        self.publish(
+            client,
+            conn,
+            &topic,
+            true,
+            serde_json::to_vec(&o).unwrap_or_default(),
+        );
+    }
+
+    /// A desk command: checked (signature, table, time, not a replay), then
+    /// done through the control socket; the answer goes to `…/reply`.
+    fn on_command(&mut self, payload: &[u8]) {
+        let reply = |counter: u64, cmd: &str, ok: bool, text: String| CommandReply {
+            counter,
+            cmd: cmd.to_owned(),
+            ok,
+            text,
+        };
+        let c: SignedCommand = match serde_json::from_slice(payload) {
+            Ok(c) => c,
+            Err(e) => {
+                let _ = self
+                    .done_tx
+                    .send(reply(0, "", false, format!("not a command: {e}")));
+                return;
+            }
+        };
+        let Some(secret) = &self.secret else {
+            let _ = self.done_tx.send(reply(
+                c.counter,
+                &c.cmd,
+                false,
+                "refused: this table has no arbiter secret (--arbiter-secret-file)".into(),
+            ));
+            return;
+        };
+        if let Err(why) = c.verify(
+            secret,
+            &self.s.event,
+            self.s.table,
+            self.cursor.counter,
+            proto::now_ms(),
+        ) {
+            tracing::warn!("relay: desk command refused: {why}");
+            let _ = self
+                .done_tx
+                .send(reply(c.counter, &c.cmd, false, format!("refused: {why}")));
+            return;
+        }
+        // On disk before acting: a replay after a crash is refused too.
+        self.cursor.counter = c.counter;
+        if let Err(e) = self.cursor.save(&self.cursor_path, true) {
+            let _ = self.done_tx.send(reply(
+                c.counter,
+                &c.cmd,
+                false,
+                format!("refused: cannot record the command's counter: {e}"),
+            ));
+            return;
+        }
+        let running = self
+            .state
+            .as_ref()
+            .is_some_and(|(s, _)| s["clocks"]["running"] == true);
+        // The start signal starts a game not begun; a clock stopped mid-game
+        // (a mismatch, the arbiter) is resumed only by `resume` for this table.
+        let begun = self
+            .state
+            .as_ref()
+            .is_some_and(|(s, _)| s["ply"].as_u64() != Some(0) || !s["result"].is_null());
+        let (cmd, arg) = match c.cmd.as_str() {
+            "start" if running => {
+                let _ = self.done_tx.send(reply(
+                    c.counter,
+                    &c.cmd,
+                    true,
+                    "the clock already runs".into(),
+                ));
+                return;
+            }
+            "start" if begun => {
+                let _ = self.done_tx.send(reply(
+                    c.counter,
+                    &c.cmd,
+                    false,
+                    "not started: the game is under way (resume this table to restart its clock)"
+                        .into(),
+                ));
+                return;
+            }
+            "start" | "resume" => ("resume", None),
+            "pause" => ("pause", None),
+            _ => ("say", Some(c.arg.clone())),
+        };
+        let socket = self.socket.clone();
+        let tx = self.done_tx.clone();
+        let (counter, name) = (c.counter, c.cmd.clone());
+        tokio::task::spawn_blocking(move || {
+            let (ok, text) = bridge::act(&socket, cmd, arg.as_deref());
+            let _ = tx.send(reply(counter, &name, ok, text));
+        });
+    }
+}
+
+/// The arbiter's secret as the table has it (`--arbiter-secret-file`, else
+/// `TANDEM_ARBITER_SECRET`), for checking the desk's signatures.
+///
+/// # Errors
+/// The file cannot be read.
+pub fn secret_text(file: Option<&Path>) -> anyhow::Result<Option<String>> {
+    let t =
+        match file {
+            Some(f) => Some(std::fs::read_to_string(f).map_err(|e| {
+                anyhow::anyhow!("cannot read the arbiter secret {}: {e}", f.display())
+            })?),
+            None => std::env::var("TANDEM_ARBITER_SECRET").ok(),
+        };
+    Ok(t.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()))
+}

@@ -1,0 +1,536 @@
+//! What the tables and the desk say to each other through the broker
+//! (docs/hall.md): the broker address, the topics, the journal-line and
+//! alert messages, and the arbiter's signed commands.
+//!
+//! ```text
+//! tandem/EVENT/table/N/state     retained: the `tandem ctl state` object + players, event, round, seq
+//! tandem/EVENT/table/N/journal   QoS 1: {"seq": line number, "hash": SHA-256 of the line, "line": "…"}
+//! tandem/EVENT/table/N/alert     QoS 1: {"kind": "mismatch", "text": "…", "seq": line or null, …}
+//! tandem/EVENT/table/N/online    retained: true, or false (the broker's last will)
+//! tandem/EVENT/table/N/reply     QoS 1: what the table did with a desk command
+//! tandem/EVENT/desk/cmd/N        QoS 1: a signed arbiter command for table N (`all`: every table)
+//! tandem/EVENT/desk/resend/N     QoS 1: {"from": seq}: the desk lacks lines from `from` on
+//! ```
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+
+use crate::journal::{Event, Record};
+
+/// Where the broker is: `mqtt://[USER[:PASSWORD]@]HOST[:PORT]` (`mqtts://` for TLS).
+#[derive(Clone, PartialEq, Eq)]
+pub struct BrokerUrl {
+    /// The host name or address.
+    pub host: String,
+    /// The port (1883, or 8883 with TLS, by default).
+    pub port: u16,
+    /// The user name.
+    pub user: Option<String>,
+    /// The password.
+    pub password: Option<String>,
+    /// `mqtts://`.
+    pub tls: bool,
+}
+
+impl std::fmt::Debug for BrokerUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the password (it would end up in a log).
+        write!(f, "{}", self)
+    }
+}
+
+impl std::fmt::Display for BrokerUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let scheme = if self.tls { "mqtts" } else { "mqtt" };
+        match &self.user {
+            Some(u) => write!(f, "{scheme}://{u}@{}:{}", self.host, self.port),
+            None => write!(f, "{scheme}://{}:{}", self.host, self.port),
+        }
+    }
+}
+
+/// Decodes `%XX` escapes (a password with `@` or `:` in a URL).
+fn percent_decode(s: &str) -> anyhow::Result<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = s
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| anyhow::anyhow!("a bad %-escape in {s:?}"))?;
+            out.push(hex);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| anyhow::anyhow!("{s:?} is not UTF-8 once decoded"))
+}
+
+impl std::str::FromStr for BrokerUrl {
+    type Err = anyhow::Error;
+
+    fn from_str(s: &str) -> anyhow::Result<BrokerUrl> {
+        let bad = |why: &str| {
+            anyhow::anyhow!("broker address: {why} (expected mqtt://[USER[:PASSWORD]@]HOST[:PORT] or mqtts://…)")
+        };
+        let (tls, rest) = if let Some(r) = s.strip_prefix("mqtts://") {
+            (true, r)
+        } else if let Some(r) = s.strip_prefix("mqtt://") {
+            (false, r)
+        } else {
+            return Err(bad("it must start with mqtt:// or mqtts://"));
+        };
+        let rest = rest.trim_end_matches('/');
+        let (auth, hostport) = match rest.rfind('@') {
+            Some(i) => (Some(&rest[..i]), &rest[i + 1..]),
+            None => (None, rest),
+        };
+        let (user, password) = match auth {
+            None => (None, None),
+            Some(a) => match a.split_once(':') {
+                Some((u, p)) => (Some(percent_decode(u)?), Some(percent_decode(p)?)),
+                None => (Some(percent_decode(a)?), None),
+            },
+        };
+        if user.as_deref() == Some("") {
+            return Err(bad("an empty user name"));
+        }
+        let (host, port) = match hostport.strip_prefix('[') {
+            // [::1]:1883
+            Some(v6) => {
+                let (h, p) = v6.split_once(']').ok_or_else(|| bad("an unclosed ["))?;
+                (h.to_owned(), p.strip_prefix(':'))
+            }
+            None => match hostport.rsplit_once(':') {
+                Some((h, p)) => (h.to_owned(), Some(p)),
+                None => (hostport.to_owned(), None),
+            },
+        };
+        if host.is_empty() {
+            return Err(bad("no host"));
+        }
+        let port = match port {
+            Some(p) => p.parse().map_err(|_| bad(&format!("bad port {p:?}")))?,
+            None if tls => 8883,
+            None => 1883,
+        };
+        Ok(BrokerUrl {
+            host,
+            port,
+            user,
+            password,
+            tls,
+        })
+    }
+}
+
+/// A name that is safe as one MQTT topic level (no `/`, `+`, `#`, no control characters).
+///
+/// # Errors
+/// The event name would break the topic tree.
+pub fn check_level(what: &str, s: &str) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        !s.is_empty() && s.len() <= 100,
+        "{what} must be 1 to 100 characters"
+    );
+    anyhow::ensure!(
+        !s.chars()
+            .any(|c| matches!(c, '/' | '+' | '#') || c.is_control()),
+        "{what} {s:?} may not contain / + # or control characters (it is a topic level)"
+    );
+    Ok(())
+}
+
+/// The topic prefix of a table: `tandem/EVENT/table/N/`.
+#[must_use]
+pub fn table_topic(event: &str, table: u32, leaf: &str) -> String {
+    format!("tandem/{event}/table/{table}/{leaf}")
+}
+
+/// A desk topic: `tandem/EVENT/desk/LEAF`.
+#[must_use]
+pub fn desk_topic(event: &str, leaf: &str) -> String {
+    format!("tandem/{event}/desk/{leaf}")
+}
+
+/// What a topic under `tandem/EVENT/table/` names: the table and the leaf.
+#[must_use]
+pub fn parse_table_topic<'a>(event: &str, topic: &'a str) -> Option<(u32, &'a str)> {
+    let rest = topic.strip_prefix("tandem/")?.strip_prefix(event)?;
+    let rest = rest.strip_prefix("/table/")?;
+    let (n, leaf) = rest.split_once('/')?;
+    Some((n.parse().ok()?, leaf))
+}
+
+/// One journal line as published.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineMsg {
+    /// Its line number (the record's `seq`).
+    pub seq: u64,
+    /// The SHA-256 of the line (the next line's `prev`).
+    pub hash: String,
+    /// The line, without its newline, exactly as in the file.
+    pub line: String,
+    /// The game: the hash of the journal's first line (a new game at the same table has another).
+    #[serde(default)]
+    pub game: String,
+}
+
+/// An alert: something the arbiter should see at once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Alert {
+    /// `mismatch`, `behind`, `flag`, `result`, `journal`, `device`, `resumed`, `chain`, `command`.
+    pub kind: String,
+    /// In words.
+    pub text: String,
+    /// The journal line it comes from, if any (so a repeat is recognised).
+    #[serde(default)]
+    pub seq: Option<u64>,
+    /// Wall clock (RFC 3339).
+    #[serde(default)]
+    pub wall: String,
+}
+
+/// The alert a journal line raises, if any.
+#[must_use]
+pub fn alert_of(r: &Record) -> Option<Alert> {
+    let (kind, text) = match &r.event {
+        Event::Mismatch { diffs, .. } => (
+            "mismatch",
+            if diffs.is_empty() {
+                "The boards differ; the clock is stopped.".to_owned()
+            } else {
+                format!("The boards differ: {}.", diffs.join("; "))
+            },
+        ),
+        Event::Flag { side, .. } => ("flag", format!("{} flag fell.", side_name(*side))),
+        Event::Result { result, .. } => ("result", format!("Result {result}.")),
+        Event::JournalDegraded { error, .. } => (
+            "journal",
+            format!("The journal cannot be written ({error}); the game goes on."),
+        ),
+        Event::JournalRecovered { flushed } => (
+            "journal",
+            format!("The journal is written again ({flushed} kept lines written)."),
+        ),
+        Event::Resumed { lines, .. } => (
+            "resumed",
+            format!("The table restarted after a stop and resumed its game ({lines} lines)."),
+        ),
+        Event::Microphone { ok: false, error } => {
+            ("device", format!("The microphone stopped: {error}."))
+        }
+        Event::Microphone { ok: true, .. } if r.seq > 2 => {
+            ("device", "The microphone works again.".to_owned())
+        }
+        Event::Say { text } if is_speech_fallback(text) => ("device", text.clone()),
+        Event::ClockSet { side, .. } => (
+            "arbiter",
+            format!("The arbiter set {}'s clock.", side_name(*side)),
+        ),
+        Event::Correction { plies, .. } => {
+            ("arbiter", format!("The arbiter took back {plies} plies."))
+        }
+        _ => return None,
+    };
+    Some(Alert {
+        kind: kind.to_owned(),
+        text,
+        seq: Some(r.seq),
+        wall: r.wall.clone(),
+    })
+}
+
+/// Whether a `say` line is tandem saying that speech moved to another
+/// backend (the speech output was lost), in any built-in language.
+fn is_speech_fallback(text: &str) -> bool {
+    static PREFIXES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let prefixes = PREFIXES.get_or_init(|| {
+        ["en", "pl"]
+            .iter()
+            .filter_map(|l| tandem_speech::Phrasebook::builtin(l))
+            .map(|b| {
+                let m = crate::messages::Messages::new(b);
+                let t = m.text(&crate::messages::Msg::SpeechFallback("\u{1}".into()));
+                t.split('\u{1}').next().unwrap_or_default().to_owned()
+            })
+            .filter(|p| !p.is_empty())
+            .collect()
+    });
+    prefixes.iter().any(|p| text.starts_with(p.as_str()))
+}
+
+fn side_name(c: tandem_rules::Color) -> &'static str {
+    match c {
+        tandem_rules::Color::White => "White's",
+        tandem_rules::Color::Black => "Black's",
+    }
+}
+
+/// How many plies a board may lag before it is an alert ("far behind").
+pub const FAR_BEHIND: u64 = 2;
+
+/// Milliseconds since 1970.
+#[must_use]
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// An arbiter's command from the desk, signed with the arbiter's secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignedCommand {
+    /// The event.
+    pub event: String,
+    /// The table, or `all`.
+    pub table: String,
+    /// `start`, `pause`, `resume`, `say`.
+    pub cmd: String,
+    /// Its argument (the words to say).
+    #[serde(default)]
+    pub arg: String,
+    /// Strictly increasing per desk (never used twice).
+    pub counter: u64,
+    /// When it was signed (ms since 1970).
+    pub time_ms: u64,
+    /// HMAC-SHA256 over the fields above, lowercase hex.
+    pub mac: String,
+}
+
+/// How far a command's time may be from the table's clock.
+pub const COMMAND_WINDOW_MS: u64 = 120_000;
+
+/// The commands a desk may send.
+pub const DESK_COMMANDS: [&str; 4] = ["start", "pause", "resume", "say"];
+
+fn mac_input(c: &SignedCommand) -> Vec<u8> {
+    // Lengths first, so no two commands give the same bytes.
+    let mut v = b"tandem-hall-command-v1".to_vec();
+    for field in [
+        c.event.as_bytes(),
+        c.table.as_bytes(),
+        c.cmd.as_bytes(),
+        c.arg.as_bytes(),
+        c.counter.to_string().as_bytes(),
+        c.time_ms.to_string().as_bytes(),
+    ] {
+        v.extend_from_slice(&(field.len() as u64).to_be_bytes());
+        v.extend_from_slice(field);
+    }
+    v
+}
+
+fn hmac(secret: &str) -> Hmac<Sha256> {
+    // HMAC takes a key of any length.
+    Hmac::<Sha256>::new_from_slice(secret.trim().as_bytes()).expect("HMAC takes any key")
+}
+
+impl SignedCommand {
+    /// A command signed now with `secret`.
+    #[must_use]
+    pub fn sign(
+        secret: &str,
+        event: &str,
+        table: &str,
+        cmd: &str,
+        arg: &str,
+        counter: u64,
+    ) -> SignedCommand {
+        let mut c = SignedCommand {
+            event: event.to_owned(),
+            table: table.to_owned(),
+            cmd: cmd.to_owned(),
+            arg: arg.to_owned(),
+            counter,
+            time_ms: now_ms(),
+            mac: String::new(),
+        };
+        let mut m = hmac(secret);
+        m.update(&mac_input(&c));
+        c.mac = hex(&m.finalize().into_bytes());
+        c
+    }
+
+    /// Checks the signature, the event and table, the time window and that
+    /// `counter` is above `last_counter` (a replay is refused).
+    ///
+    /// # Errors
+    /// Why the command is refused.
+    pub fn verify(
+        &self,
+        secret: &str,
+        event: &str,
+        table: u32,
+        last_counter: u64,
+        now_ms: u64,
+    ) -> Result<(), String> {
+        let mut m = hmac(secret);
+        m.update(&mac_input(self));
+        let given = unhex(&self.mac).ok_or("the signature is not hex")?;
+        m.verify_slice(&given)
+            .map_err(|_| "bad signature (not the arbiter's secret)".to_owned())?;
+        if self.event != event {
+            return Err(format!("for event {:?}, not this one", self.event));
+        }
+        if self.table != "all" && self.table != table.to_string() {
+            return Err(format!("for table {}, not this one", self.table));
+        }
+        if !DESK_COMMANDS.contains(&self.cmd.as_str()) {
+            return Err(format!("unknown command {:?}", self.cmd));
+        }
+        if self.counter <= last_counter {
+            return Err(format!(
+                "replayed (counter {} not above {last_counter})",
+                self.counter
+            ));
+        }
+        if self.time_ms.abs_diff(now_ms) > COMMAND_WINDOW_MS {
+            return Err("too old or from the future (check both clocks)".to_owned());
+        }
+        Ok(())
+    }
+}
+
+fn hex(b: &[u8]) -> String {
+    use std::fmt::Write as _;
+    b.iter().fold(String::new(), |mut s, x| {
+        let _ = write!(s, "{x:02x}");
+        s
+    })
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// What a table answers to a desk command (on `…/reply`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandReply {
+    /// The command's counter.
+    pub counter: u64,
+    /// The command.
+    pub cmd: String,
+    /// Whether the table did it.
+    pub ok: bool,
+    /// Why not, or what the table said.
+    pub text: String,
+}
+
+/// A desk's request to send lines again from `from` on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resend {
+    /// The first line it lacks.
+    pub from: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn broker_urls() {
+        let u: BrokerUrl = "mqtt://table1:p%40ss@127.0.0.1:18830".parse().unwrap();
+        assert_eq!(
+            (
+                u.user.as_deref(),
+                u.password.as_deref(),
+                u.host.as_str(),
+                u.port,
+                u.tls
+            ),
+            (Some("table1"), Some("p@ss"), "127.0.0.1", 18830, false)
+        );
+        assert_eq!(format!("{u:?}"), "mqtt://table1@127.0.0.1:18830");
+        let u: BrokerUrl = "mqtts://broker.local".parse().unwrap();
+        assert_eq!((u.port, u.tls, u.user), (8883, true, None));
+        let u: BrokerUrl = "mqtt://[::1]:1884".parse().unwrap();
+        assert_eq!((u.host.as_str(), u.port), ("::1", 1884));
+        for bad in ["http://x", "mqtt://", "mqtt://h:port", "mqtt://:pw@h"] {
+            assert!(bad.parse::<BrokerUrl>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn alerts_of_journal_lines() {
+        let rec = |event| Record {
+            seq: 9,
+            wall: "w".into(),
+            t_ms: 0,
+            prev: String::new(),
+            event,
+        };
+        let a = alert_of(&rec(Event::Say {
+            text: "Speech switched to espeak-ng.".into(),
+        }))
+        .unwrap();
+        assert_eq!(a.kind, "device");
+        let a = alert_of(&rec(Event::Say {
+            text: "Mowa przełączona na espeak-ng.".into(),
+        }))
+        .unwrap();
+        assert_eq!(a.kind, "device");
+        assert!(alert_of(&rec(Event::Say {
+            text: "Five minutes left.".into()
+        }))
+        .is_none());
+        let a = alert_of(&rec(Event::Flag {
+            side: tandem_rules::Color::Black,
+            at_ms: 5,
+        }))
+        .unwrap();
+        assert_eq!((a.kind.as_str(), a.seq), ("flag", Some(9)));
+        assert!(alert_of(&rec(Event::Tick)).is_none());
+    }
+
+    #[test]
+    fn topics() {
+        assert_eq!(table_topic("EV", 3, "state"), "tandem/EV/table/3/state");
+        assert_eq!(
+            parse_table_topic("EV", "tandem/EV/table/3/journal"),
+            Some((3, "journal"))
+        );
+        assert_eq!(parse_table_topic("EV", "tandem/EVX/table/3/journal"), None);
+        assert!(check_level("--event", "Open 2026").is_ok());
+        assert!(check_level("--event", "a/b").is_err());
+    }
+
+    #[test]
+    fn signed_commands_verify_once() {
+        let c = SignedCommand::sign("s3cret\n", "EV", "4", "say", "Time.", 10);
+        let now = c.time_ms;
+        assert_eq!(c.verify("s3cret", "EV", 4, 9, now), Ok(()));
+        assert!(c
+            .verify("s3cret", "EV", 4, 10, now)
+            .unwrap_err()
+            .contains("replayed"));
+        assert!(c
+            .verify("other", "EV", 4, 0, now)
+            .unwrap_err()
+            .contains("signature"));
+        assert!(c
+            .verify("s3cret", "EV", 5, 0, now)
+            .unwrap_err()
+            .contains("table"));
+        assert!(c.verify("s3cret", "EV", 4, 0, now + 600_000).is_err());
+        let mut forged = c.clone();
+        forged.arg = "Other words.".into();
+        assert!(forged.verify("s3cret", "EV", 4, 0, now).is_err());
+        let all = SignedCommand::sign("s", "EV", "all", "start", "", 1);
+        assert_eq!(all.verify("s", "EV", 17, 0, all.time_ms), Ok(()));
+    }
+}

@@ -1,0 +1,423 @@
+//! What the hall tests share: a private Mosquitto (passwords and an ACL, on
+//! a free port), tables (`tandem play --headless --relay …`) and a desk
+//! (`tandem hall`) as real processes, and waiting on the desk's API.
+#![allow(dead_code)]
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::support::{Daemon, Play, TANDEM};
+
+/// The event every hall test plays.
+pub const EVENT: &str = "EV";
+/// The arbiter's secret of the tests.
+pub const SECRET: &str = "hall-test-secret";
+/// How long anything may take on a loaded machine.
+pub const DEADLINE: Duration = Duration::from_secs(30);
+
+/// A port nobody listens on now.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Waits until `f` gives something (polling), or panics with `what` and the last value.
+pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Result<T, String>) -> T {
+    let t0 = Instant::now();
+    loop {
+        match f() {
+            Ok(v) => return v,
+            Err(last) => assert!(
+                t0.elapsed() < DEADLINE,
+                "{what}: not within {DEADLINE:?}; last: {last}"
+            ),
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A private Mosquitto: every table `tableN` (password `pwN`) may write only
+/// under its own topic and read its commands; `desk` (password `deskpw`)
+/// reads the tables and writes the desk's topics.
+pub struct Broker {
+    pub port: u16,
+    conf: PathBuf,
+    child: Option<Child>,
+    /// With TLS (`mqtts://`): the CA that signed the broker's certificate.
+    pub ca: Option<PathBuf>,
+}
+
+/// A CA and a certificate for 127.0.0.1 signed by it, made with openssl in `dir`.
+fn make_certs(dir: &Path) -> PathBuf {
+    let run = |args: &[&str]| {
+        let out = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .expect("openssl");
+        assert!(
+            out.status.success(),
+            "openssl {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    let mut ca = vec!["req", "-x509"];
+    ca.extend(ec);
+    ca.extend([
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=tandem test CA",
+        "-addext",
+        "basicConstraints=critical,CA:TRUE",
+        "-addext",
+        "keyUsage=critical,keyCertSign,cRLSign",
+    ]);
+    run(&ca);
+    let mut csr = vec!["req"];
+    csr.extend(ec);
+    csr.extend([
+        "-keyout",
+        "server.key",
+        "-out",
+        "server.csr",
+        "-subj",
+        "/CN=127.0.0.1",
+    ]);
+    run(&csr);
+    std::fs::write(
+        dir.join("server.ext"),
+        "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    run(&[
+        "x509",
+        "-req",
+        "-in",
+        "server.csr",
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        "server.pem",
+        "-days",
+        "2",
+        "-extfile",
+        "server.ext",
+    ]);
+    dir.join("ca.pem")
+}
+
+impl Broker {
+    /// Starts it with tables `1..=tables`, in `dir`.
+    pub fn start(dir: &Path, tables: u32) -> Broker {
+        Broker::start_with(dir, tables, false)
+    }
+
+    /// [`Broker::start`], with TLS only (`mqtts://`) when `tls`.
+    pub fn start_with(dir: &Path, tables: u32, tls: bool) -> Broker {
+        assert!(
+            Path::new("/usr/sbin/mosquitto").exists(),
+            "Mosquitto is missing: run scripts/setup.sh --test (Debian's mosquitto)"
+        );
+        let dir = dir.join("broker");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut passwd = String::from("desk:deskpw\n");
+        let mut acl = format!(
+            "user desk\ntopic read tandem/{EVENT}/table/#\ntopic write tandem/{EVENT}/desk/#\n\n"
+        );
+        for n in 1..=tables {
+            passwd.push_str(&format!("table{n}:pw{n}\n"));
+            acl.push_str(&format!(
+                "user table{n}\ntopic write tandem/{EVENT}/table/{n}/#\ntopic read tandem/{EVENT}/desk/cmd/{n}\n\
+                 topic read tandem/{EVENT}/desk/cmd/all\ntopic read tandem/{EVENT}/desk/resend/{n}\n\n"
+            ));
+        }
+        std::fs::write(dir.join("passwd"), passwd).unwrap();
+        let st = Command::new("mosquitto_passwd")
+            .arg("-U")
+            .arg(dir.join("passwd"))
+            .status()
+            .unwrap();
+        assert!(st.success(), "mosquitto_passwd failed");
+        std::fs::write(dir.join("acl"), acl).unwrap();
+        let port = free_port();
+        let conf = dir.join("mosquitto.conf");
+        let ca = tls.then(|| make_certs(&dir));
+        let tls_lines = match &ca {
+            Some(ca) => format!(
+                "cafile {}\ncertfile {}\nkeyfile {}\n",
+                ca.display(),
+                dir.join("server.pem").display(),
+                dir.join("server.key").display()
+            ),
+            None => String::new(),
+        };
+        std::fs::write(
+            &conf,
+            format!(
+                "user root\nlistener {port} 127.0.0.1\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n",
+                dir.join("passwd").display(),
+                dir.join("acl").display(),
+                dir.join("mosquitto.log").display(),
+            ),
+        )
+        .unwrap();
+        let mut b = Broker {
+            port,
+            conf,
+            child: None,
+            ca,
+        };
+        b.restart();
+        b
+    }
+
+    /// Starts it again on the same port (after [`Broker::kill`]).
+    pub fn restart(&mut self) {
+        assert!(self.child.is_none());
+        let child = Command::new("/usr/sbin/mosquitto")
+            .arg("-c")
+            .arg(&self.conf)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start mosquitto");
+        self.child = Some(child);
+        wait_for("mosquitto listening", || {
+            TcpStream::connect(("127.0.0.1", self.port))
+                .map(drop)
+                .map_err(|e| e.to_string())
+        });
+    }
+
+    /// Kills it (SIGKILL, by its pid).
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// `mqtt://USER:PASSWORD@127.0.0.1:PORT`.
+    pub fn url(&self, user: &str, password: &str) -> String {
+        let scheme = if self.ca.is_some() { "mqtts" } else { "mqtt" };
+        format!("{scheme}://{user}:{password}@127.0.0.1:{}", self.port)
+    }
+
+    /// Publishes one message with `mosquitto_pub` (QoS 1) as `user`; whether the broker took it.
+    pub fn publish(&self, user: &str, password: &str, topic: &str, payload: &str) -> bool {
+        let mut c = Command::new("mosquitto_pub");
+        if let Some(ca) = &self.ca {
+            c.arg("--cafile").arg(ca);
+        }
+        c.args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-q", "1"])
+            .args(["-u", user, "-P", password, "-t", topic, "-m", payload])
+            .status()
+            .unwrap()
+            .success()
+    }
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A table in `dir/tN`: `tandem play --headless --relay … --event EV --table N`.
+pub fn table(dir: &Path, broker: &Broker, n: u32, extra: &[&str]) -> Daemon {
+    let url = broker.url(&format!("table{n}"), &format!("pw{n}"));
+    table_with(dir, &url, n, extra, broker.ca.as_deref())
+}
+
+/// The journal of table `n`.
+pub fn journal_of(dir: &Path, n: u32) -> PathBuf {
+    dir.join(format!("t{n}")).join("game.jsonl")
+}
+
+/// [`table`] with another broker address (a wrong password).
+pub fn table_as(dir: &Path, url: &str, n: u32, extra: &[&str]) -> Daemon {
+    table_with(dir, url, n, extra, None)
+}
+
+/// [`table_as`], trusting the CA `ca` for `mqtts://`.
+pub fn table_with(dir: &Path, url: &str, n: u32, extra: &[&str], ca: Option<&Path>) -> Daemon {
+    let tdir = dir.join(format!("t{n}"));
+    std::fs::create_dir_all(&tdir).unwrap();
+    std::fs::write(tdir.join("secret"), SECRET).unwrap();
+    let journal = journal_of(dir, n);
+    let mut p = Play::text_only(&tdir)
+        .stderr_file(tdir.join(format!(
+            "stderr-{}",
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos()
+        )))
+        .env("TANDEM_LOG", "warn");
+    if let Some(ca) = ca {
+        p = p.env("TANDEM_MQTT_CA", ca);
+    }
+    if journal.exists() {
+        p = p.arg("--resume").arg(&journal);
+    } else {
+        p = p.arg("--journal").arg(&journal).args([
+            "--white",
+            &format!("White {n}"),
+            "--black",
+            &format!("Black {n}"),
+        ]);
+    }
+    p.args(["--relay", url, "--event", EVENT, "--table", &n.to_string()])
+        .arg("--arbiter-secret-file")
+        .arg(tdir.join("secret"))
+        .args(extra)
+        .start()
+}
+
+/// A running `tandem hall`, killed when dropped.
+pub struct Desk {
+    pub child: Child,
+    pub base: String,
+    pub data: PathBuf,
+}
+
+impl Desk {
+    /// `tandem hall --broker … --event EV --listen 127.0.0.1:PORT --data DIR/desk --arbiter-secret-file …`.
+    pub fn start(dir: &Path, broker: &Broker, extra: &[&str]) -> Desk {
+        let port = free_port();
+        let data = dir.join("desk");
+        std::fs::create_dir_all(&data).unwrap();
+        std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
+        let mut cmd = Command::new(TANDEM);
+        if let Some(ca) = &broker.ca {
+            cmd.env("TANDEM_MQTT_CA", ca);
+        }
+        let child = cmd
+            .args([
+                "hall",
+                "--broker",
+                &broker.url("desk", "deskpw"),
+                "--event",
+                EVENT,
+            ])
+            .args(["--listen", &format!("127.0.0.1:{port}")])
+            .arg("--data")
+            .arg(&data)
+            .arg("--arbiter-secret-file")
+            .arg(dir.join("desk-secret"))
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(dir.join("desk-stderr")).unwrap())
+            .spawn()
+            .expect("start tandem hall");
+        let d = Desk {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            data,
+        };
+        wait_for("the desk's page", || d.get_text("/").map(drop));
+        d
+    }
+
+    /// GET a path, as text.
+    pub fn get_text(&self, path: &str) -> Result<String, String> {
+        ureq::get(&format!("{}{path}", self.base))
+            .timeout(Duration::from_secs(10))
+            .call()
+            .map_err(|e| e.to_string())?
+            .into_string()
+            .map_err(|e| e.to_string())
+    }
+
+    /// GET a path, as JSON.
+    pub fn get(&self, path: &str) -> Value {
+        serde_json::from_str(&self.get_text(path).unwrap()).unwrap()
+    }
+
+    /// `GET /api/tables`.
+    pub fn tables(&self) -> Vec<Value> {
+        self.get("/api/tables").as_array().unwrap().clone()
+    }
+
+    /// Table `n` from `GET /api/tables`, if the desk has seen it.
+    pub fn table(&self, n: u64) -> Option<Value> {
+        self.tables().into_iter().find(|t| t["table"] == n)
+    }
+
+    /// Waits until table `n` satisfies `f`.
+    pub fn wait_table(&self, n: u64, what: &str, f: impl Fn(&Value) -> bool) -> Value {
+        wait_for(what, || match self.table(n) {
+            Some(t) if f(&t) => Ok(t),
+            other => Err(format!("{other:?}")),
+        })
+    }
+
+    /// Waits until the desk's copy of table `n` is the table's journal, byte for byte.
+    pub fn wait_copy(&self, n: u32, journal: &Path) -> String {
+        wait_for(&format!("the desk's copy of table {n}"), || {
+            let want = std::fs::read_to_string(journal).map_err(|e| e.to_string())?;
+            let got = self.get_text(&format!("/api/tables/{n}/journal"))?;
+            if got == want {
+                Ok(got)
+            } else {
+                Err(format!(
+                    "desk has {} lines, table {}",
+                    got.lines().count(),
+                    want.lines().count()
+                ))
+            }
+        })
+    }
+
+    /// POSTs an arbiter command as the page does.
+    pub fn command(&self, table: Option<u32>, cmd: &str, arg: &str) -> Value {
+        let body = serde_json::json!({"table": table, "cmd": cmd, "arg": arg});
+        let r = ureq::post(&format!("{}/api/command", self.base))
+            .set("x-tandem-desk", "1")
+            .send_json(body);
+        match r {
+            Ok(r) => r.into_json().unwrap(),
+            Err(ureq::Error::Status(_, r)) => r.into_json().unwrap(),
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
+
+impl Drop for Desk {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs `tandem ctl --socket SOCKET ARGS…` and asserts it succeeded.
+pub fn ctl_ok(d: &Daemon, args: &[&str]) {
+    let out = crate::support::ctl(&d.socket, args);
+    assert!(
+        out.status.success(),
+        "ctl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
