@@ -23,6 +23,7 @@ pub mod notation;
 pub mod pdn;
 mod perft;
 mod position;
+pub mod record;
 pub mod reconcile;
 mod table_game;
 mod types;

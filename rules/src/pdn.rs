@@ -15,6 +15,8 @@ use std::fmt;
 use crate::game::{Game, GameOptions, PlayError};
 use crate::notation::ResolveError;
 use crate::position::Position;
+use crate::record::{self, Class, RawGame};
+pub use crate::record::Warning;
 use crate::variant::Variant;
 
 /// A game as read from a file, before replay.
@@ -28,8 +30,11 @@ pub struct PdnGame {
     pub result: Option<String>,
     /// 1-based line where the game starts.
     pub line: usize,
-    /// A reason the game cannot be read (an unterminated comment or tag).
+    /// A reason the game cannot be read (the reader itself never sets it:
+    /// what it cannot place becomes a warning).
     pub error: Option<String>,
+    /// What the reader skipped or guessed in this game, with where.
+    pub warnings: Vec<Warning>,
 }
 
 /// One move of the main line.
@@ -175,7 +180,40 @@ fn replay_from(mut game: Game, moves: &[PdnMove], budget: &mut u32) -> Replay {
     Replay::Ok(game)
 }
 
-/// Reads every game in a PDN text.
+/// Every game of a PDN file, and what the reader skipped outside them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PdnFile {
+    /// The games in file order, each with its own warnings.
+    pub games: Vec<PdnGame>,
+    /// Warnings that belong to no game (only in a file with no game).
+    pub warnings: Vec<Warning>,
+}
+
+/// Reads every game of a PDN file from its bytes, whatever their encoding
+/// (UTF-8, Windows-1252 or Latin-1 line by line, UTF-16 with a byte-order
+/// mark; see [`crate::record`] for what is repaired or skipped).
+///
+/// ```
+/// use tandem_rules::pdn::{read_pdn, replay, Replay};
+/// use tandem_rules::Variant;
+/// let file = read_pdn(b"[White \"M\xFCller\"]\\r\\n1.32-28 19-23 & 2.33-29\r\n[Black \"B\"]\n1. 31-26 -");
+/// assert_eq!(file.games.len(), 2);
+/// assert_eq!(file.games[0].tag("White"), Some("M\u{fc}ller"));
+/// assert_eq!(file.games[0].moves.len(), 3);
+/// let w: Vec<String> = file.games[0].warnings.iter().map(|w| w.to_string()).collect();
+/// assert_eq!(w, ["1:1: not UTF-8: read as Windows-1252 (Latin-1)", "1:35: `&` is not a move; skipped"]);
+/// assert!(matches!(replay(&file.games[1], Variant::International), Replay::Ok(_)));
+/// ```
+#[must_use]
+pub fn read_pdn(bytes: &[u8]) -> PdnFile {
+    let (games, warnings) = record::read(bytes, classify);
+    PdnFile {
+        games: games.into_iter().map(PdnGame::from_raw).collect(),
+        warnings,
+    }
+}
+
+/// Reads every game in a PDN text (as [`read_pdn`], for text already decoded).
 ///
 /// ```
 /// use tandem_rules::pdn::{parse_pdn, replay, Replay};
@@ -188,18 +226,34 @@ fn replay_from(mut game: Game, moves: &[PdnMove], budget: &mut u32) -> Replay {
 /// ```
 #[must_use]
 pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
-    Parser {
-        s: text.as_bytes(),
-        i: 0,
-        line: 1,
-    }
-    .games()
+    record::read_str(text, classify)
+        .0
+        .into_iter()
+        .map(PdnGame::from_raw)
+        .collect()
 }
 
-struct Parser<'a> {
-    s: &'a [u8],
-    i: usize,
-    line: usize,
+impl PdnGame {
+    fn from_raw(g: RawGame) -> Self {
+        PdnGame {
+            tags: g.tags,
+            moves: g
+                .moves
+                .into_iter()
+                .map(|m| PdnMove {
+                    text: m.text,
+                    marks: m.marks,
+                    nags: m.nags,
+                    comments: m.comments,
+                    line: m.line,
+                })
+                .collect(),
+            result: g.result,
+            line: g.line,
+            error: None,
+            warnings: g.warnings,
+        }
+    }
 }
 
 /// Result tokens: `*`, `1/2-1/2`, and `a-b` with a and b from 0, 1, 2 (no
@@ -218,263 +272,44 @@ fn is_single_digit_score(tok: &str) -> bool {
     b.len() == 3 && b[0].is_ascii_digit() && b[1] == b'-' && b[2].is_ascii_digit()
 }
 
-impl Parser<'_> {
-    /// Whether only white space stands between here and the next tag section or the end.
-    fn at_game_end(&self) -> bool {
-        let rest = &self.s[self.i..];
-        match rest.iter().position(|c| !c.is_ascii_whitespace()) {
-            None => true,
-            Some(k) => rest[k] == b'[',
-        }
+/// What a word of PDN move text is. `at_end`: nothing but the next game or
+/// the end of the file follows.
+fn classify(w: &str, at_end: bool) -> Class {
+    if w.chars().all(|c| c == '.' || c == '…') {
+        return Class::Skip;
     }
-
-    fn peek(&self) -> Option<u8> {
-        self.s.get(self.i).copied()
+    if is_result(w) || (at_end && is_single_digit_score(w)) {
+        return Class::Result(Some(w.to_owned()));
     }
-
-    fn bump(&mut self) -> Option<u8> {
-        let c = self.peek()?;
-        self.i += 1;
-        if c == b'\n' {
-            self.line += 1;
-        }
-        Some(c)
+    if at_end && matches!(w, "-" | "--" | "?" | "?-?") {
+        return Class::Result(None);
     }
-
-    fn skip_ws(&mut self) {
-        while let Some(c) = self.peek() {
-            if c.is_ascii_whitespace() || c == 0xEF || c == 0xBB || c == 0xBF {
-                // (the UTF-8 byte order mark's bytes are skipped too)
-                self.bump();
-            } else {
-                break;
-            }
-        }
+    // Move numbers: "1.", "01.", "1...", "1…", possibly glued to the move ("43.28-23").
+    let digits = w.len() - w.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &w[digits..];
+    let (number, body) = if digits > 0 && rest.starts_with(['.', '…']) {
+        let body = rest.trim_start_matches(['.', '…']);
+        let dots = &rest[..rest.len() - body.len()];
+        let white = dots == ".";
+        (w[..digits].parse::<u32>().ok().map(|n| (n, white)), body)
+    } else if digits == w.len() && digits <= 2 {
+        // A move number without its dot: one or two digits are never a move.
+        return Class::Skip;
+    } else {
+        (None, w.strip_prefix("...").unwrap_or(w))
+    };
+    let text = body.trim_end_matches(['!', '?']);
+    let marks = &body[text.len()..];
+    if text.is_empty() {
+        return number.map_or(Class::Skip, |(n, white)| Class::Number(n, white));
     }
-
-    fn games(mut self) -> Vec<PdnGame> {
-        let mut games = Vec::new();
-        let mut cur = PdnGame {
-            line: self.line,
-            ..PdnGame::default()
-        };
-        let mut in_moves = false;
-        loop {
-            self.skip_ws();
-            let Some(c) = self.peek() else { break };
-            let at_line_start = self.i == 0 || self.s[self.i - 1] == b'\n';
-            match c {
-                b'[' => {
-                    if in_moves {
-                        games.push(std::mem::take(&mut cur));
-                        in_moves = false;
-                    }
-                    if cur.tags.is_empty() && cur.moves.is_empty() {
-                        cur.line = self.line;
-                    }
-                    match self.tag() {
-                        Ok(t) => cur.tags.push(t),
-                        Err(e) => {
-                            cur.error.get_or_insert(e);
-                        }
-                    }
-                }
-                b'{' => {
-                    let start = self.line;
-                    if cur.tags.is_empty() && cur.moves.is_empty() {
-                        cur.line = start;
-                    }
-                    self.bump();
-                    let from = self.i;
-                    while self.peek().is_some_and(|c| c != b'}') {
-                        self.bump();
-                    }
-                    if self.peek().is_none() {
-                        cur.error.get_or_insert(format!(
-                            "comment opened on line {start} is never closed"
-                        ));
-                        break;
-                    }
-                    let text = String::from_utf8_lossy(&self.s[from..self.i])
-                        .trim()
-                        .to_owned();
-                    self.bump();
-                    if let Some(m) = cur.moves.last_mut() {
-                        m.comments.push(text);
-                    }
-                }
-                b'(' => {
-                    let start = self.line;
-                    if !self.skip_variation() {
-                        cur.error.get_or_insert(format!(
-                            "variation opened on line {start} is never closed"
-                        ));
-                        break;
-                    }
-                }
-                b';' => self.skip_line(),
-                b'%' if at_line_start => self.skip_line(),
-                b'$' => {
-                    self.bump();
-                    let n = self.word();
-                    if let (Some(m), Ok(v)) = (cur.moves.last_mut(), n.parse::<u16>()) {
-                        m.nags.push(v);
-                    }
-                }
-                b')' | b'}' | b']' => {
-                    self.bump();
-                }
-                _ => {
-                    let line = self.line;
-                    let mut w = self.word();
-                    // Right-aligned squares: "1- 6", "28x 9" are one move.
-                    while w.ends_with(['-', 'x', 'X', ':']) && w.len() > 1 {
-                        let save = (self.i, self.line);
-                        while self.peek().is_some_and(|c| c == b' ' || c == b'\t') {
-                            self.bump();
-                        }
-                        if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                            w.push_str(&self.word());
-                        } else {
-                            (self.i, self.line) = save;
-                            break;
-                        }
-                    }
-                    if w.is_empty() {
-                        self.bump();
-                        continue;
-                    }
-                    if cur.moves.is_empty() && !in_moves {
-                        in_moves = true;
-                    }
-                    if w.chars().all(|c| c == '.' || c == '…') {
-                        continue;
-                    }
-                    if is_result(&w) || (is_single_digit_score(&w) && self.at_game_end()) {
-                        cur.result = Some(w);
-                        games.push(std::mem::take(&mut cur));
-                        in_moves = false;
-                        cur.line = self.line;
-                        continue;
-                    }
-                    // Move numbers: "1.", "01.", "1...", possibly glued to the move ("1.32-28").
-                    let rest = w.trim_start_matches(|c: char| c.is_ascii_digit());
-                    let body = if rest.starts_with('.') && rest.len() < w.len() {
-                        rest.trim_start_matches(['.', '…'])
-                    } else if let Some(r) = w.strip_prefix("...") {
-                        r
-                    } else {
-                        &w
-                    };
-                    if body.is_empty() {
-                        continue;
-                    }
-                    let text = body.trim_end_matches(['!', '?']);
-                    let marks = &body[text.len()..];
-                    if text.is_empty() {
-                        continue;
-                    }
-                    cur.moves.push(PdnMove {
-                        text: text.to_owned(),
-                        marks: marks.to_owned(),
-                        nags: Vec::new(),
-                        comments: Vec::new(),
-                        line,
-                    });
-                }
-            }
-        }
-        if !cur.tags.is_empty() || !cur.moves.is_empty() || cur.error.is_some() {
-            games.push(cur);
-        }
-        games
+    if !text.bytes().any(|c| c.is_ascii_digit()) {
+        return Class::Junk;
     }
-
-    fn word(&mut self) -> String {
-        let from = self.i;
-        while let Some(c) = self.peek() {
-            if c.is_ascii_whitespace()
-                || matches!(c, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$')
-            {
-                break;
-            }
-            self.bump();
-        }
-        String::from_utf8_lossy(&self.s[from..self.i]).into_owned()
-    }
-
-    fn skip_line(&mut self) {
-        while self.peek().is_some_and(|c| c != b'\n') {
-            self.bump();
-        }
-    }
-
-    /// Skips a variation with nesting and comments; false if it never closes.
-    fn skip_variation(&mut self) -> bool {
-        let mut depth = 0usize;
-        while let Some(c) = self.bump() {
-            match c {
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return true;
-                    }
-                }
-                b'{' => {
-                    while self.peek().is_some_and(|c| c != b'}') {
-                        self.bump();
-                    }
-                    self.bump();
-                }
-                _ => {}
-            }
-        }
-        false
-    }
-
-    fn tag(&mut self) -> Result<(String, String), String> {
-        let line = self.line;
-        self.bump(); // '['
-        self.skip_ws();
-        let from = self.i;
-        while self
-            .peek()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
-        {
-            self.bump();
-        }
-        let name = String::from_utf8_lossy(&self.s[from..self.i]).into_owned();
-        self.skip_ws();
-        let mut value = Vec::new();
-        if self.peek() == Some(b'"') {
-            self.bump();
-            loop {
-                match self.bump() {
-                    None | Some(b'\n') => {
-                        return Err(format!("tag {name:?} on line {line} is never closed"))
-                    }
-                    Some(b'\\') => {
-                        if let Some(c) = self.bump() {
-                            value.push(c);
-                        }
-                    }
-                    Some(b'"') => break,
-                    Some(c) => value.push(c),
-                }
-            }
-        }
-        while self.peek().is_some_and(|c| c != b']' && c != b'\n') {
-            self.bump();
-        }
-        if self.peek() != Some(b']') {
-            return Err(format!("tag {name:?} on line {line} has no closing ]"));
-        }
-        self.bump();
-        if name.is_empty() {
-            return Err(format!("tag without a name on line {line}"));
-        }
-        Ok((name, String::from_utf8_lossy(&value).into_owned()))
+    Class::Move {
+        number,
+        text: text.to_owned(),
+        marks: marks.to_owned(),
     }
 }
 
