@@ -102,9 +102,12 @@ fn pdn_check_json_reports_each_game_and_a_summary() {
     for (i, o) in objs[..4].iter().enumerate() {
         assert_eq!(o["index"], i + 1);
     }
+    for o in &objs[..4] {
+        assert_eq!(o["warnings"], 0, "{o}");
+    }
     assert_eq!(
         objs[4],
-        serde_json::json!({"games": 4, "ok": 2, "failed": 2})
+        serde_json::json!({"games": 4, "ok": 2, "failed": 2, "warnings": 0})
     );
 }
 
