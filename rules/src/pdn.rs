@@ -266,10 +266,26 @@ fn is_result(tok: &str) -> bool {
         })
 }
 
-/// `4-6`, `1-9`: a non-standard score some files put where the result goes.
+/// `4-6`, `1-9`: a non-standard score some files put where the result goes;
+/// never two squares on one diagonal of the 10x10 or the 8x8 board, which
+/// could be a last move (`2-7`).
 fn is_single_digit_score(tok: &str) -> bool {
     let b = tok.as_bytes();
-    b.len() == 3 && b[0].is_ascii_digit() && b[1] == b'-' && b[2].is_ascii_digit()
+    if !(b.len() == 3 && b[0].is_ascii_digit() && b[1] == b'-' && b[2].is_ascii_digit()) {
+        return false;
+    }
+    let (x, y) = (i32::from(b[0] - b'0'), i32::from(b[2] - b'0'));
+    // 001 ch. I 2.6: squares numbered row by row from black's side, the
+    // first row's first square in the second column.
+    let diagonal = |per_row: i32| {
+        let at = |n: i32| {
+            let (row, k) = ((n - 1) / per_row, (n - 1) % per_row);
+            (row, 2 * k + i32::from(row % 2 == 0))
+        };
+        let ((r1, c1), (r2, c2)) = (at(x), at(y));
+        x > 0 && y > 0 && r1 != r2 && (r1 - r2).abs() == (c1 - c2).abs()
+    };
+    !diagonal(5) && !diagonal(4)
 }
 
 /// What a word of PDN move text is. `at_end`: nothing but the next game or

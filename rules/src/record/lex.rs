@@ -9,7 +9,8 @@
 //!   value, an unescaped quote inside the value; a tag without a name and
 //!   anything else in `[ ]` is skipped with a warning;
 //! - a comment or variation that never closes ends at the end of its line
-//!   (with a warning) rather than swallowing the games after it;
+//!   (with a warning) rather than swallowing the games after it: a comment
+//!   holds no tag line, a variation no tag line and no blank line;
 //! - stray `}`, `)`, `]`, quotes and control characters are skipped with a
 //!   warning.
 //!
@@ -424,7 +425,13 @@ impl Lexer<'_> {
         while let Some(ch) = self.cur.peek() {
             if ch.c == '\n' {
                 first_line_end.get_or_insert(self.cur);
-                if ch.newline && self.cur.after_newline().is_some_and(|c| c.at_tag()) {
+                // A variation holds no tag line and no blank line.
+                if ch.newline
+                    && self
+                        .cur
+                        .after_newline()
+                        .is_some_and(|c| c.at_tag() || c.peek().is_some_and(|n| n.newline))
+                {
                     break;
                 }
             } else if in_comment {
