@@ -110,7 +110,7 @@ fn check(
         if sum.warnings > 0 {
             writeln!(
                 out,
-                "{} warnings: text skipped or repaired, every game kept",
+                "{} warnings: text skipped or repaired (lines above)",
                 sum.warnings
             )?;
         }

@@ -12,8 +12,8 @@
 //! - a game ends at its result (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `0.5-0.5`,
 //!   `*`, a `-` or `?` at the very end), where the next game's tags begin, or
 //!   where move 1 begins again; a game without a result still counts;
-//! - a word that cannot be a move (`+-`, `&`, no letter or digit) is
-//!   skipped with a warning; a null move (`--`) is kept, and refused by replay;
+//! - a word that cannot be a move (`+-`, `&`, a name: no square and no
+//!   castling in it) is skipped with a warning; a null move (`--`) is kept, and refused by replay;
 //! - move text is kept as written; [`replay`] reads it with
 //!   [`super::resolve`], so `0-0`, `e8Q` and UCI-looking moves are accepted.
 
@@ -221,6 +221,20 @@ impl PgnGame {
     }
 }
 
+/// Castling, or a square (`a1`..`h8`) somewhere in the word: SAN, UCI and
+/// the loose forms [`super::resolve`] reads all have one; a name or a word
+/// of prose has none.
+fn looks_like_move(t: &str) -> bool {
+    let t = t.trim_end_matches(['+', '#']);
+    matches!(
+        t.to_ascii_uppercase().as_str(),
+        "O-O" | "O-O-O" | "0-0" | "0-0-0"
+    ) || t
+        .as_bytes()
+        .windows(2)
+        .any(|w| (b'a'..=b'h').contains(&w[0]) && (b'1'..=b'8').contains(&w[1]))
+}
+
 /// What a word of PGN move text is. `at_end`: nothing but the next game or
 /// the end of the file follows.
 fn classify(w: &str, at_end: bool) -> Class {
@@ -258,7 +272,7 @@ fn classify(w: &str, at_end: bool) -> Class {
     if text.is_empty() {
         return number.map_or(Class::Skip, |(n, white)| Class::Number(n, white));
     }
-    if !text.chars().any(|c| c.is_ascii_alphanumeric()) {
+    if !looks_like_move(text) {
         return Class::Junk;
     }
     Class::Move {

@@ -64,15 +64,26 @@ pub(crate) fn decode(bytes: &[u8]) -> Decoded<'_> {
     }
     let mut text = String::with_capacity(bytes.len() + bytes.len() / 8);
     let mut foreign_lines = Vec::new();
-    for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+    let mut rest = bytes;
+    let mut number = 1;
+    while !rest.is_empty() {
+        // A line ends at LF, CR or CRLF, as the lexer counts them.
+        let end = match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+            Some(k) if rest[k] == b'\r' && rest.get(k + 1) == Some(&b'\n') => k + 2,
+            Some(k) => k + 1,
+            None => rest.len(),
+        };
+        let (line, tail) = rest.split_at(end);
         match std::str::from_utf8(line) {
             Ok(s) => text.push_str(s),
             Err(_) => {
-                foreign_lines.push(i + 1);
+                foreign_lines.push(number);
                 let (s, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(line);
                 text.push_str(&s);
             }
         }
+        rest = tail;
+        number += 1;
     }
     Decoded {
         text: Cow::Owned(text),
@@ -114,6 +125,9 @@ mod tests {
             "[White \"\u{141}ukasz\"]\n[Black \"M\u{fc}ller \u{20ac}\"]\n"
         );
         assert_eq!(d.foreign_lines, [2]);
+        let d = decode(b"a\r\nb\r\xE9\n\xE9");
+        assert_eq!(d.text, "a\r\nb\r\u{e9}\n\u{e9}");
+        assert_eq!(d.foreign_lines, [3, 4]);
         let d = decode(b"\xFF\xFE[\0A\0]\0");
         assert_eq!(d.text, "[A]");
     }
