@@ -1,14 +1,21 @@
 //! PDN 3.0 game records: reading (lenient), replaying and writing (strict).
 //!
 //! The reader accepts what real files hold: several games per file, a whole
-//! game on one line, CRLF, zero-padded move numbers (`01. 34-29`), `1...`
-//! for black's move, comments `{...}` and `;` to the end of the line, nested
-//! variations `(...)` (skipped), NAGs `$n` and marks `!?` (kept), `%` escape
-//! lines (skipped), unknown tags (kept), results `2-0 1-1 0-2 1-0 0-1
-//! 1/2-1/2 *` and other `N-N` results (kept as written). A game ends at its
-//! result or where the next tag section starts. `[GameType]` picks the
-//! variant (20 international; 26, the Brazilian game, for 64-square draughts
-//! with the same rules), `[FEN]` the set-up.
+//! game on one line, games with no blank line between them, any line ends,
+//! zero-padded move numbers (`01. 34-29`), moves glued to their numbers
+//! (`43.28-23`), `1...` for black's move, comments `{...}` and `;` to the
+//! end of the line, nested variations `(...)` (skipped), NAGs `$n` and marks
+//! `!?` (kept), `%` escape lines (skipped), unknown tags (kept), results
+//! `2-0 1-1 0-2 1-0 0-1 1/2-1/2 *` and other `N-N` results (kept as
+//! written), a single-digit score (`4-6`) or a `-` at the very end, or none.
+//! A game ends at its result, where the next tag section starts, or where
+//! move 1 begins again. [`read_pdn`] takes the file's bytes (UTF-8,
+//! Windows-1252 or Latin-1, UTF-16); what the shared lexer
+//! ([`crate::record`]) repairs or skips (escapes written out as text, broken
+//! tag lines, junk) is a [`Warning`] of the game with its line and column: a
+//! game fails only in [`replay`], at a move. `[GameType]` picks the variant
+//! (20 international; 26, the Brazilian game, for 64-square draughts with
+//! the same rules), `[FEN]` the set-up.
 
 use std::fmt;
 
