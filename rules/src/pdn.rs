@@ -22,8 +22,8 @@ use std::fmt;
 use crate::game::{Game, GameOptions, PlayError};
 use crate::notation::ResolveError;
 use crate::position::Position;
-use crate::record::{self, Class, RawGame};
 pub use crate::record::Warning;
+use crate::record::{self, Class, RawGame};
 use crate::variant::Variant;
 
 /// A game as read from a file, before replay.

@@ -7,8 +7,8 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use tandem_rules::chess::pgn::{self, read_pgn};
-use tandem_rules::pdn::{read_pdn, replay, write_pdn, PdnHeader, Replay};
 use tandem_rules::chess::ChessGame;
+use tandem_rules::pdn::{read_pdn, replay, write_pdn, PdnHeader, Replay};
 use tandem_rules::{Game, Variant};
 
 fn bytes(name: &str) -> Vec<u8> {
@@ -40,8 +40,7 @@ fn pdn_counts(name: &str) -> Counts {
     Counts {
         games: file.games.len(),
         moves: file.games.iter().map(|g| g.moves.len()).sum(),
-        warnings: file.games.iter().map(|g| g.warnings.len()).sum::<usize>()
-            + file.warnings.len(),
+        warnings: file.games.iter().map(|g| g.warnings.len()).sum::<usize>() + file.warnings.len(),
         failures,
     }
 }
@@ -82,7 +81,10 @@ fn escapes_written_as_text_are_read_as_meant() {
     }
     // Line 1, after the 14th move pair: the column of `&amp;` on the line.
     assert_eq!(
-        (file.games[0].warnings[0].line, file.games[0].warnings[0].column),
+        (
+            file.games[0].warnings[0].line,
+            file.games[0].warnings[0].column
+        ),
         (1, 209)
     );
 }
@@ -96,7 +98,11 @@ fn broken_tags_are_repaired_or_skipped_where_they_are() {
     assert_eq!(g[2].tag("Black"), Some("J.  Lemstra"));
     assert_eq!(g[2].tag("Date"), Some("1996.01.13"));
     assert_eq!(g[2].tag("Round"), Some("3"));
-    let w: Vec<String> = g.iter().flat_map(|g| &g.warnings).map(|w| w.to_string()).collect();
+    let w: Vec<String> = g
+        .iter()
+        .flat_map(|g| &g.warnings)
+        .map(|w| w.to_string())
+        .collect();
     assert_eq!(
         w,
         [
@@ -263,7 +269,13 @@ fn defects() -> impl Strategy<Value = Defects> {
 /// Clean records (tags, a blank line, move text; White is `Müller i`)
 /// made messy: `cp1252[i]` writes that game's name in Windows-1252,
 /// `no_result[i]` drops its result.
-fn make_messy(texts: &[String], cp1252: &[bool], no_result: &[bool], d: &Defects, chess: bool) -> Vec<u8> {
+fn make_messy(
+    texts: &[String],
+    cp1252: &[bool],
+    no_result: &[bool],
+    d: &Defects,
+    chess: bool,
+) -> Vec<u8> {
     let mut messy = Vec::new();
     for (i, text) in texts.iter().enumerate() {
         let mut text = text.trim_end().to_owned();
@@ -279,7 +291,10 @@ fn make_messy(texts: &[String], cp1252: &[bool], no_result: &[bool], d: &Defects
         }
         let mut bytes = head.as_bytes().to_vec();
         if cp1252[i] {
-            let at = bytes.windows(7).position(|w| w == "Müller".as_bytes()).unwrap();
+            let at = bytes
+                .windows(7)
+                .position(|w| w == "Müller".as_bytes())
+                .unwrap();
             bytes.splice(at..at + 7, b"M\xFCller".iter().copied());
         }
         bytes.extend_from_slice(b"\n\n");
@@ -288,7 +303,11 @@ fn make_messy(texts: &[String], cp1252: &[bool], no_result: &[bool], d: &Defects
         for (k, after) in &d.between {
             if *after % texts.len() == i {
                 let defect = BETWEEN[*k];
-                bytes.extend_from_slice(if chess && defect == b"2-0\n" { b"0-1\n" } else { defect });
+                bytes.extend_from_slice(if chess && defect == b"2-0\n" {
+                    b"0-1\n"
+                } else {
+                    defect
+                });
             }
         }
         if d.blank {

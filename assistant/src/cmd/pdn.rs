@@ -183,7 +183,11 @@ impl Summary {
                 r.line, self.total, r.players, r.text
             )?;
             for w in &r.warnings {
-                writeln!(out, "{name}:{}:{}: warning: {}", w.line, w.column, w.message)?;
+                writeln!(
+                    out,
+                    "{name}:{}:{}: warning: {}",
+                    w.line, w.column, w.message
+                )?;
             }
         }
         Ok(())

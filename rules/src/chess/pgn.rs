@@ -22,9 +22,9 @@ use std::fmt;
 use shakmaty::Position;
 
 use super::error::ChessError;
-use crate::record::{self, Class, RawGame};
-pub use crate::record::Warning;
 use super::game::{pgn_result, ChessGame, ChessOptions};
+pub use crate::record::Warning;
+use crate::record::{self, Class, RawGame};
 
 /// One game as read from a PGN file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

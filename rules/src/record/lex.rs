@@ -241,7 +241,9 @@ fn is_name_char(c: char) -> bool {
 
 /// Ends a word of move text.
 fn is_delimiter(c: char) -> bool {
-    c.is_whitespace() || c.is_control() || matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';' | '"')
+    c.is_whitespace()
+        || c.is_control()
+        || matches!(c, '{' | '}' | '(' | ')' | '[' | ']' | ';' | '"')
 }
 
 struct Lexer<'a> {
@@ -340,7 +342,8 @@ impl Lexer<'_> {
                     while w.len() > 1
                         && w.ends_with(['-', 'x', 'X', ':'])
                         && w.starts_with(|c: char| c.is_ascii_digit())
-                        && w.bytes().all(|b| b.is_ascii_digit() || b"-xX:".contains(&b))
+                        && w.bytes()
+                            .all(|b| b.is_ascii_digit() || b"-xX:".contains(&b))
                     {
                         let save = self.cur;
                         self.cur.skip_blanks();
@@ -490,7 +493,12 @@ impl Lexer<'_> {
         let mut name = String::new();
         if !self.cur.peek_c().is_some_and(|c| c.is_ascii_alphabetic()) {
             self.skip_bracket();
-            let what = if self.cur.s[..self.cur.i].ends_with(']') && self.cur.s[..self.cur.i].trim_end_matches(']').trim_end().ends_with('"') {
+            let what = if self.cur.s[..self.cur.i].ends_with(']')
+                && self.cur.s[..self.cur.i]
+                    .trim_end_matches(']')
+                    .trim_end()
+                    .ends_with('"')
+            {
                 "tag without a name"
             } else {
                 "broken tag"
@@ -511,13 +519,9 @@ impl Lexer<'_> {
         }
         let value = if self.cur.peek_c() == Some('"') {
             self.cur.bump();
-            match self.quoted(&name, at) {
-                Some((v, joined)) => {
-                    split |= joined;
-                    v
-                }
-                None => return,
-            }
+            let (v, joined) = self.quoted(&name, at);
+            split |= joined;
+            v
         } else {
             let mut v = String::new();
             while let Some(c) = self.cur.peek_c().filter(|&c| c != ']' && c != '\n') {
@@ -556,7 +560,7 @@ impl Lexer<'_> {
     /// A quoted tag value after its opening quote: the value, and whether it
     /// ran over a line end. A quote ends the value only where `]`, a line
     /// end or the next tag follows it; another is part of the value.
-    fn quoted(&mut self, name: &str, at: (usize, usize)) -> Option<(String, bool)> {
+    fn quoted(&mut self, name: &str, at: (usize, usize)) -> (String, bool) {
         let mut v = String::new();
         let mut joined = false;
         let mut control = false;
@@ -569,9 +573,10 @@ impl Lexer<'_> {
                 let next = self.cur.after_newline();
                 let rest = next.map_or("", |n| n.rest());
                 let next_line = rest.split(['\n', '\r']).next().unwrap_or("");
-                let closes = next_line.trim_end().ends_with("\"]")
-                    || next_line.trim_end().ends_with('"');
-                if !joined && closes && next.is_some_and(|n| !n.at_tag() && n.peek_c() != Some('[')) {
+                let closes =
+                    next_line.trim_end().ends_with("\"]") || next_line.trim_end().ends_with('"');
+                if !joined && closes && next.is_some_and(|n| !n.at_tag() && n.peek_c() != Some('['))
+                {
                     joined = true;
                     v.push(' ');
                     self.cur = next.unwrap_or(self.cur);
@@ -606,7 +611,7 @@ impl Lexer<'_> {
         if control {
             self.warn(format!("control characters in tag {name} removed"), at);
         }
-        Some((v.trim().to_owned(), joined))
+        (v.trim().to_owned(), joined)
     }
 }
 
@@ -646,18 +651,33 @@ mod tests {
 
     #[test]
     fn broken_tags_are_joined_or_skipped_with_their_position() {
-        let t = lex("[\nEvent \"a\"]\n[\n[White \"Open\nDelft\"]\n[ \"x\"]\n[Black \"B\"\n]", &[]);
+        let t = lex(
+            "[\nEvent \"a\"]\n[\n[White \"Open\nDelft\"]\n[ \"x\"]\n[Black \"B\"\n]",
+            &[],
+        );
         let got: Vec<(Tok, usize, usize)> = t.into_iter().map(|t| (t.tok, t.line, t.col)).collect();
         assert_eq!(
             got,
             [
-                (Tok::Warning("tag Event runs over two lines; joined".into()), 1, 1),
+                (
+                    Tok::Warning("tag Event runs over two lines; joined".into()),
+                    1,
+                    1
+                ),
                 (tag("Event", "a"), 1, 1),
                 (Tok::Warning("a lone `[` skipped".into()), 3, 1),
-                (Tok::Warning("tag White runs over two lines; joined".into()), 4, 1),
+                (
+                    Tok::Warning("tag White runs over two lines; joined".into()),
+                    4,
+                    1
+                ),
                 (tag("White", "Open Delft"), 4, 1),
                 (Tok::Warning("tag without a name skipped".into()), 6, 1),
-                (Tok::Warning("tag Black runs over two lines; joined".into()), 7, 1),
+                (
+                    Tok::Warning("tag Black runs over two lines; joined".into()),
+                    7,
+                    1
+                ),
                 (tag("Black", "B"), 7, 1),
             ]
         );
@@ -687,7 +707,9 @@ mod tests {
                 Tok::Comment("open".into()),
                 Tok::Warning("this comment is never closed; it ends at the end of its line".into()),
                 word("19-23"),
-                Tok::Warning("this variation is never closed; it ends at the end of its line".into()),
+                Tok::Warning(
+                    "this variation is never closed; it ends at the end of its line".into()
+                ),
                 tag("Event", "x"),
             ]
         );
