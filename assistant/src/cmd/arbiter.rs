@@ -267,7 +267,7 @@ pub fn is_journal(text: &str) -> bool {
 /// The file cannot be read, holds no moves, or holds several games.
 pub fn load_record(path: &Path, variant_hint: Variant) -> anyhow::Result<LoadedRecord> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = tandem_rules::record::decode_text(&bytes);
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
         return journal_record(path, Journal::parse(&bytes));

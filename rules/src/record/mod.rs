@@ -91,6 +91,14 @@ pub(crate) fn decode(bytes: &[u8]) -> Decoded<'_> {
     }
 }
 
+/// A record file's bytes as text, decoded as [`crate::pdn::read_pdn`]
+/// decodes them (UTF-8 or Windows-1252 line by line, UTF-16 by its mark),
+/// for readers that take text.
+#[must_use]
+pub fn decode_text(bytes: &[u8]) -> Cow<'_, str> {
+    decode(bytes).text
+}
+
 /// Reads the bytes of a file into raw games with `classify` deciding what
 /// each word of the move text is; the second part holds the warnings that
 /// belong to no game (only when the file holds none).
