@@ -249,6 +249,12 @@ fn is_delimiter(c: char) -> bool {
 struct Lexer<'a> {
     cur: Cursor<'a>,
     out: Vec<Token>,
+    /// Where the last comment that never closed stopped looking: one that
+    /// starts before it cannot close either (so a file of unclosed `{`
+    /// lines is read in linear time).
+    comment_open_until: usize,
+    /// The same for variations (a heuristic there: nesting could close one).
+    variation_open_until: usize,
 }
 
 /// Splits a text into tokens; `foreign_lines` (sorted) are the lines that
@@ -263,6 +269,8 @@ pub(crate) fn lex(text: &str, foreign_lines: &[usize]) -> Vec<Token> {
             line_start: true,
         },
         out: Vec::new(),
+        comment_open_until: 0,
+        variation_open_until: 0,
     };
     lx.run();
     if foreign_lines.is_empty() {
@@ -383,8 +391,13 @@ impl Lexer<'_> {
         self.cur.bump();
         let mut text = String::new();
         let mut first_line_end = None;
+        let known_open = self.cur.i < self.comment_open_until;
         loop {
             match self.cur.peek() {
+                Some(ch) if known_open && ch.c == '\n' => {
+                    first_line_end = Some((self.cur, text.len()));
+                    break;
+                }
                 Some(ch) if ch.c == '}' => {
                     self.cur.bump();
                     self.push(Tok::Comment(text.trim().to_owned()), at);
@@ -408,6 +421,9 @@ impl Lexer<'_> {
                 }
             }
         }
+        if !known_open {
+            self.comment_open_until = self.cur.i;
+        }
         let (end, len) = first_line_end.unwrap_or((self.cur, text.len()));
         self.cur = end;
         text.truncate(len);
@@ -425,9 +441,13 @@ impl Lexer<'_> {
         let mut first_line_end = None;
         let mut depth = 0usize;
         let mut in_comment = false;
+        let known_open = self.cur.i < self.variation_open_until;
         while let Some(ch) = self.cur.peek() {
             if ch.c == '\n' {
                 first_line_end.get_or_insert(self.cur);
+                if known_open {
+                    break;
+                }
                 // A variation holds no tag line and no blank line.
                 if ch.newline
                     && self
@@ -454,6 +474,9 @@ impl Lexer<'_> {
                 }
             }
             self.cur.bump();
+        }
+        if !known_open {
+            self.variation_open_until = self.cur.i;
         }
         self.cur = first_line_end.unwrap_or(self.cur);
         self.warn(
@@ -722,6 +745,22 @@ mod tests {
                 word("19-23")
             ]
         );
+    }
+
+    #[test]
+    fn many_comments_and_variations_that_never_close() {
+        // Each is cut at its line; with the end of the search remembered,
+        // the file is read once, not once per line.
+        let text =
+            "1. 32-28 { a\n".repeat(3000) + &"( b\n".repeat(3000) + "[Event \"x\"]\n19-23 {x} (y)";
+        let t = toks(&text);
+        let comments = t
+            .iter()
+            .filter(|t| matches!(t, Tok::Comment(c) if c == "a"))
+            .count();
+        let warnings = t.iter().filter(|t| matches!(t, Tok::Warning(_))).count();
+        assert_eq!((comments, warnings), (3000, 6000));
+        assert_eq!(t[t.len() - 2..], [word("19-23"), Tok::Comment("x".into())]);
     }
 
     #[test]
