@@ -110,7 +110,7 @@ fn pdn_check_reports_illegal_chess_moves_as_json() {
     assert!(lines[1]["reason"].as_str().unwrap().contains("castling"));
     assert_eq!(
         lines[2],
-        serde_json::json!({"games": 2, "ok": 0, "failed": 2})
+        serde_json::json!({"games": 2, "ok": 0, "failed": 2, "warnings": 0})
     );
 }
 

@@ -102,9 +102,12 @@ fn pdn_check_json_reports_each_game_and_a_summary() {
     for (i, o) in objs[..4].iter().enumerate() {
         assert_eq!(o["index"], i + 1);
     }
+    for o in &objs[..4] {
+        assert_eq!(o["warnings"], 0, "{o}");
+    }
     assert_eq!(
         objs[4],
-        serde_json::json!({"games": 4, "ok": 2, "failed": 2})
+        serde_json::json!({"games": 4, "ok": 2, "failed": 2, "warnings": 0})
     );
 }
 
@@ -120,4 +123,71 @@ fn pdn_check_of_a_file_with_no_game_fails_clearly() {
     let (code, _, err) = tandem(&["pdn", "check", "/nonexistent/x.pdn"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("/nonexistent/x.pdn"));
+}
+
+/// Issue 14: messy exports keep every game; warnings are reported apart
+/// from failures, with line and column, and counted per game and in total.
+#[test]
+fn pdn_check_reports_warnings_apart_from_failures() {
+    let files = [data("messy/failures.pdn"), data("messy/encodings.pdn")];
+    let (code, out, _) = tandem(&["pdn", "check", &files[0], &files[1]]);
+    assert_eq!(code, Some(1), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.last(), Some(&"6 games, 4 ok, 2 failed"), "{out}");
+    assert_eq!(
+        lines[lines.len() - 2],
+        "4 warnings: text skipped or repaired (lines above)"
+    );
+    assert!(
+        out.contains(&format!("{}:1:1: warning: a lone `[` skipped", files[0])),
+        "{out}"
+    );
+    assert!(
+        out.contains("game 2 (A.  van Berkel - M.  Barkel): illegal move 20-26 at ply 12"),
+        "{out}"
+    );
+    assert!(
+        out.contains("game 4 (Hélène Müller - H.  Clasquin): ok (20 plies), 1 warning"),
+        "{out}"
+    );
+
+    let (code, out, _) = tandem(&["pdn", "check", "--json", &files[0], &files[1]]);
+    assert_eq!(code, Some(1));
+    let objs: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let warnings: Vec<u64> = objs[..6]
+        .iter()
+        .map(|o| o["warnings"].as_u64().unwrap())
+        .collect();
+    assert_eq!(warnings, [1, 1, 0, 1, 1, 0]);
+    assert_eq!(objs[1]["status"], "illegal");
+    assert_eq!(objs[1]["ply"], 12);
+    assert_eq!(objs[3]["players"], "Hélène Müller - H.  Clasquin");
+    assert_eq!(
+        objs[0]["warning_details"],
+        serde_json::json!([{"line": 1, "column": 1, "message": "a lone `[` skipped"}])
+    );
+    assert_eq!(
+        objs[6],
+        serde_json::json!({"games": 6, "ok": 4, "failed": 2, "warnings": 4})
+    );
+}
+
+/// Invalid UTF-8 is read, not refused; a PGN file gets the same care.
+#[test]
+fn pdn_check_reads_raw_bytes_and_messy_pgn() {
+    let (code, out, _) = tandem(&["pdn", "check", "--json", &data("messy/messy.pgn")]);
+    assert_eq!(code, Some(1), "{out}");
+    let objs: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objs[0]["players"], "Hélène - Jürgen");
+    assert_eq!(objs[3]["move"], "Kh8");
+    assert_eq!(
+        objs[4],
+        serde_json::json!({"games": 4, "ok": 3, "failed": 1, "warnings": 7})
+    );
 }

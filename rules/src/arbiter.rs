@@ -103,6 +103,7 @@ fn pdn_replay(start: &Position, texts: Vec<String>) -> RecordReplay {
         result: None,
         line: 0,
         error: None,
+        warnings: Vec::new(),
     };
     match replay(&pdn, start.variant()) {
         Replay::Ok(game) => RecordReplay {

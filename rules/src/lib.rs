@@ -24,6 +24,7 @@ pub mod pdn;
 mod perft;
 mod position;
 pub mod reconcile;
+pub mod record;
 mod table_game;
 mod types;
 mod variant;

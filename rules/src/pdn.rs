@@ -1,20 +1,29 @@
 //! PDN 3.0 game records: reading (lenient), replaying and writing (strict).
 //!
 //! The reader accepts what real files hold: several games per file, a whole
-//! game on one line, CRLF, zero-padded move numbers (`01. 34-29`), `1...`
-//! for black's move, comments `{...}` and `;` to the end of the line, nested
-//! variations `(...)` (skipped), NAGs `$n` and marks `!?` (kept), `%` escape
-//! lines (skipped), unknown tags (kept), results `2-0 1-1 0-2 1-0 0-1
-//! 1/2-1/2 *` and other `N-N` results (kept as written). A game ends at its
-//! result or where the next tag section starts. `[GameType]` picks the
-//! variant (20 international; 26, the Brazilian game, for 64-square draughts
-//! with the same rules), `[FEN]` the set-up.
+//! game on one line, games with no blank line between them, any line ends,
+//! zero-padded move numbers (`01. 34-29`), moves glued to their numbers
+//! (`43.28-23`), `1...` for black's move, comments `{...}` and `;` to the
+//! end of the line, nested variations `(...)` (skipped), NAGs `$n` and marks
+//! `!?` (kept), `%` escape lines (skipped), unknown tags (kept), results
+//! `2-0 1-1 0-2 1-0 0-1 1/2-1/2 *` and other `N-N` results (kept as
+//! written), a single-digit score (`4-6`) or a `-` at the very end, or none.
+//! A game ends at its result, where the next tag section starts, or where
+//! move 1 begins again. [`read_pdn`] takes the file's bytes (UTF-8,
+//! Windows-1252 or Latin-1, UTF-16); what the shared lexer
+//! ([`crate::record`]) repairs or skips (escapes written out as text, broken
+//! tag lines, junk) is a [`Warning`] of the game with its line and column: a
+//! game fails only in [`replay`], at a move. `[GameType]` picks the variant
+//! (20 international; 26, the Brazilian game, for 64-square draughts with
+//! the same rules), `[FEN]` the set-up.
 
 use std::fmt;
 
 use crate::game::{Game, GameOptions, PlayError};
 use crate::notation::ResolveError;
 use crate::position::Position;
+pub use crate::record::Warning;
+use crate::record::{self, Class, RawGame};
 use crate::variant::Variant;
 
 /// A game as read from a file, before replay.
@@ -28,8 +37,11 @@ pub struct PdnGame {
     pub result: Option<String>,
     /// 1-based line where the game starts.
     pub line: usize,
-    /// A reason the game cannot be read (an unterminated comment or tag).
+    /// A reason the game cannot be read (the reader itself never sets it:
+    /// what it cannot place becomes a warning).
     pub error: Option<String>,
+    /// What the reader skipped or guessed in this game, with where.
+    pub warnings: Vec<Warning>,
 }
 
 /// One move of the main line.
@@ -175,7 +187,40 @@ fn replay_from(mut game: Game, moves: &[PdnMove], budget: &mut u32) -> Replay {
     Replay::Ok(game)
 }
 
-/// Reads every game in a PDN text.
+/// Every game of a PDN file, and what the reader skipped outside them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PdnFile {
+    /// The games in file order, each with its own warnings.
+    pub games: Vec<PdnGame>,
+    /// Warnings that belong to no game (only in a file with no game).
+    pub warnings: Vec<Warning>,
+}
+
+/// Reads every game of a PDN file from its bytes, whatever their encoding
+/// (UTF-8, Windows-1252 or Latin-1 line by line, UTF-16 with a byte-order
+/// mark; see [`crate::record`] for what is repaired or skipped).
+///
+/// ```
+/// use tandem_rules::pdn::{read_pdn, replay, Replay};
+/// use tandem_rules::Variant;
+/// let file = read_pdn(b"[White \"M\xFCller\"]\\r\\n1.32-28 19-23 & 2.33-29\r\n[Black \"B\"]\n1. 31-26 -");
+/// assert_eq!(file.games.len(), 2);
+/// assert_eq!(file.games[0].tag("White"), Some("M\u{fc}ller"));
+/// assert_eq!(file.games[0].moves.len(), 3);
+/// let w: Vec<String> = file.games[0].warnings.iter().map(|w| w.to_string()).collect();
+/// assert_eq!(w, ["1:1: not UTF-8: read as Windows-1252 (Latin-1)", "1:35: `&` is not a move; skipped"]);
+/// assert!(matches!(replay(&file.games[1], Variant::International), Replay::Ok(_)));
+/// ```
+#[must_use]
+pub fn read_pdn(bytes: &[u8]) -> PdnFile {
+    let (games, warnings) = record::read(bytes, classify);
+    PdnFile {
+        games: games.into_iter().map(PdnGame::from_raw).collect(),
+        warnings,
+    }
+}
+
+/// Reads every game in a PDN text (as [`read_pdn`], for text already decoded).
 ///
 /// ```
 /// use tandem_rules::pdn::{parse_pdn, replay, Replay};
@@ -188,18 +233,34 @@ fn replay_from(mut game: Game, moves: &[PdnMove], budget: &mut u32) -> Replay {
 /// ```
 #[must_use]
 pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
-    Parser {
-        s: text.as_bytes(),
-        i: 0,
-        line: 1,
-    }
-    .games()
+    record::read_str(text, classify)
+        .0
+        .into_iter()
+        .map(PdnGame::from_raw)
+        .collect()
 }
 
-struct Parser<'a> {
-    s: &'a [u8],
-    i: usize,
-    line: usize,
+impl PdnGame {
+    fn from_raw(g: RawGame) -> Self {
+        PdnGame {
+            tags: g.tags,
+            moves: g
+                .moves
+                .into_iter()
+                .map(|m| PdnMove {
+                    text: m.text,
+                    marks: m.marks,
+                    nags: m.nags,
+                    comments: m.comments,
+                    line: m.line,
+                })
+                .collect(),
+            result: g.result,
+            line: g.line,
+            error: None,
+            warnings: g.warnings,
+        }
+    }
 }
 
 /// Result tokens: `*`, `1/2-1/2`, and `a-b` with a and b from 0, 1, 2 (no
@@ -212,269 +273,66 @@ fn is_result(tok: &str) -> bool {
         })
 }
 
-/// `4-6`, `1-9`: a non-standard score some files put where the result goes.
+/// `4-6`, `1-9`: a non-standard score some files put where the result goes;
+/// never two squares on one diagonal of the 10x10 or the 8x8 board, which
+/// could be a last move (`2-7`).
 fn is_single_digit_score(tok: &str) -> bool {
     let b = tok.as_bytes();
-    b.len() == 3 && b[0].is_ascii_digit() && b[1] == b'-' && b[2].is_ascii_digit()
+    if !(b.len() == 3 && b[0].is_ascii_digit() && b[1] == b'-' && b[2].is_ascii_digit()) {
+        return false;
+    }
+    let (x, y) = (i32::from(b[0] - b'0'), i32::from(b[2] - b'0'));
+    // 001 ch. I 2.6: squares numbered row by row from black's side, the
+    // first row's first square in the second column.
+    let diagonal = |per_row: i32| {
+        let at = |n: i32| {
+            let (row, k) = ((n - 1) / per_row, (n - 1) % per_row);
+            (row, 2 * k + i32::from(row % 2 == 0))
+        };
+        let ((r1, c1), (r2, c2)) = (at(x), at(y));
+        x > 0 && y > 0 && r1 != r2 && (r1 - r2).abs() == (c1 - c2).abs()
+    };
+    !diagonal(5) && !diagonal(4)
 }
 
-impl Parser<'_> {
-    /// Whether only white space stands between here and the next tag section or the end.
-    fn at_game_end(&self) -> bool {
-        let rest = &self.s[self.i..];
-        match rest.iter().position(|c| !c.is_ascii_whitespace()) {
-            None => true,
-            Some(k) => rest[k] == b'[',
-        }
+/// What a word of PDN move text is. `at_end`: nothing but the next game or
+/// the end of the file follows.
+fn classify(w: &str, at_end: bool) -> Class {
+    if w.chars().all(|c| c == '.' || c == '…') {
+        return Class::Skip;
     }
-
-    fn peek(&self) -> Option<u8> {
-        self.s.get(self.i).copied()
+    if is_result(w) || (at_end && is_single_digit_score(w)) {
+        return Class::Result(Some(w.to_owned()));
     }
-
-    fn bump(&mut self) -> Option<u8> {
-        let c = self.peek()?;
-        self.i += 1;
-        if c == b'\n' {
-            self.line += 1;
-        }
-        Some(c)
+    if at_end && matches!(w, "-" | "--" | "?" | "?-?") {
+        return Class::Result(None);
     }
-
-    fn skip_ws(&mut self) {
-        while let Some(c) = self.peek() {
-            if c.is_ascii_whitespace() || c == 0xEF || c == 0xBB || c == 0xBF {
-                // (the UTF-8 byte order mark's bytes are skipped too)
-                self.bump();
-            } else {
-                break;
-            }
-        }
+    // Move numbers: "1.", "01.", "1...", "1…", possibly glued to the move ("43.28-23").
+    let digits = w.len() - w.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &w[digits..];
+    let (number, body) = if digits > 0 && rest.starts_with(['.', '…']) {
+        let body = rest.trim_start_matches(['.', '…']);
+        let dots = &rest[..rest.len() - body.len()];
+        let white = dots == ".";
+        (w[..digits].parse::<u32>().ok().map(|n| (n, white)), body)
+    } else if digits == w.len() && digits <= 2 {
+        // A move number without its dot: one or two digits are never a move.
+        return Class::Skip;
+    } else {
+        (None, w.strip_prefix("...").unwrap_or(w))
+    };
+    let text = body.trim_end_matches(['!', '?']);
+    let marks = &body[text.len()..];
+    if text.is_empty() {
+        return number.map_or(Class::Skip, |(n, white)| Class::Number(n, white));
     }
-
-    fn games(mut self) -> Vec<PdnGame> {
-        let mut games = Vec::new();
-        let mut cur = PdnGame {
-            line: self.line,
-            ..PdnGame::default()
-        };
-        let mut in_moves = false;
-        loop {
-            self.skip_ws();
-            let Some(c) = self.peek() else { break };
-            let at_line_start = self.i == 0 || self.s[self.i - 1] == b'\n';
-            match c {
-                b'[' => {
-                    if in_moves {
-                        games.push(std::mem::take(&mut cur));
-                        in_moves = false;
-                    }
-                    if cur.tags.is_empty() && cur.moves.is_empty() {
-                        cur.line = self.line;
-                    }
-                    match self.tag() {
-                        Ok(t) => cur.tags.push(t),
-                        Err(e) => {
-                            cur.error.get_or_insert(e);
-                        }
-                    }
-                }
-                b'{' => {
-                    let start = self.line;
-                    if cur.tags.is_empty() && cur.moves.is_empty() {
-                        cur.line = start;
-                    }
-                    self.bump();
-                    let from = self.i;
-                    while self.peek().is_some_and(|c| c != b'}') {
-                        self.bump();
-                    }
-                    if self.peek().is_none() {
-                        cur.error.get_or_insert(format!(
-                            "comment opened on line {start} is never closed"
-                        ));
-                        break;
-                    }
-                    let text = String::from_utf8_lossy(&self.s[from..self.i])
-                        .trim()
-                        .to_owned();
-                    self.bump();
-                    if let Some(m) = cur.moves.last_mut() {
-                        m.comments.push(text);
-                    }
-                }
-                b'(' => {
-                    let start = self.line;
-                    if !self.skip_variation() {
-                        cur.error.get_or_insert(format!(
-                            "variation opened on line {start} is never closed"
-                        ));
-                        break;
-                    }
-                }
-                b';' => self.skip_line(),
-                b'%' if at_line_start => self.skip_line(),
-                b'$' => {
-                    self.bump();
-                    let n = self.word();
-                    if let (Some(m), Ok(v)) = (cur.moves.last_mut(), n.parse::<u16>()) {
-                        m.nags.push(v);
-                    }
-                }
-                b')' | b'}' | b']' => {
-                    self.bump();
-                }
-                _ => {
-                    let line = self.line;
-                    let mut w = self.word();
-                    // Right-aligned squares: "1- 6", "28x 9" are one move.
-                    while w.ends_with(['-', 'x', 'X', ':']) && w.len() > 1 {
-                        let save = (self.i, self.line);
-                        while self.peek().is_some_and(|c| c == b' ' || c == b'\t') {
-                            self.bump();
-                        }
-                        if self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                            w.push_str(&self.word());
-                        } else {
-                            (self.i, self.line) = save;
-                            break;
-                        }
-                    }
-                    if w.is_empty() {
-                        self.bump();
-                        continue;
-                    }
-                    if cur.moves.is_empty() && !in_moves {
-                        in_moves = true;
-                    }
-                    if w.chars().all(|c| c == '.' || c == '…') {
-                        continue;
-                    }
-                    if is_result(&w) || (is_single_digit_score(&w) && self.at_game_end()) {
-                        cur.result = Some(w);
-                        games.push(std::mem::take(&mut cur));
-                        in_moves = false;
-                        cur.line = self.line;
-                        continue;
-                    }
-                    // Move numbers: "1.", "01.", "1...", possibly glued to the move ("1.32-28").
-                    let rest = w.trim_start_matches(|c: char| c.is_ascii_digit());
-                    let body = if rest.starts_with('.') && rest.len() < w.len() {
-                        rest.trim_start_matches(['.', '…'])
-                    } else if let Some(r) = w.strip_prefix("...") {
-                        r
-                    } else {
-                        &w
-                    };
-                    if body.is_empty() {
-                        continue;
-                    }
-                    let text = body.trim_end_matches(['!', '?']);
-                    let marks = &body[text.len()..];
-                    if text.is_empty() {
-                        continue;
-                    }
-                    cur.moves.push(PdnMove {
-                        text: text.to_owned(),
-                        marks: marks.to_owned(),
-                        nags: Vec::new(),
-                        comments: Vec::new(),
-                        line,
-                    });
-                }
-            }
-        }
-        if !cur.tags.is_empty() || !cur.moves.is_empty() || cur.error.is_some() {
-            games.push(cur);
-        }
-        games
+    if !text.bytes().any(|c| c.is_ascii_digit()) {
+        return Class::Junk;
     }
-
-    fn word(&mut self) -> String {
-        let from = self.i;
-        while let Some(c) = self.peek() {
-            if c.is_ascii_whitespace()
-                || matches!(c, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';' | b'$')
-            {
-                break;
-            }
-            self.bump();
-        }
-        String::from_utf8_lossy(&self.s[from..self.i]).into_owned()
-    }
-
-    fn skip_line(&mut self) {
-        while self.peek().is_some_and(|c| c != b'\n') {
-            self.bump();
-        }
-    }
-
-    /// Skips a variation with nesting and comments; false if it never closes.
-    fn skip_variation(&mut self) -> bool {
-        let mut depth = 0usize;
-        while let Some(c) = self.bump() {
-            match c {
-                b'(' => depth += 1,
-                b')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return true;
-                    }
-                }
-                b'{' => {
-                    while self.peek().is_some_and(|c| c != b'}') {
-                        self.bump();
-                    }
-                    self.bump();
-                }
-                _ => {}
-            }
-        }
-        false
-    }
-
-    fn tag(&mut self) -> Result<(String, String), String> {
-        let line = self.line;
-        self.bump(); // '['
-        self.skip_ws();
-        let from = self.i;
-        while self
-            .peek()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
-        {
-            self.bump();
-        }
-        let name = String::from_utf8_lossy(&self.s[from..self.i]).into_owned();
-        self.skip_ws();
-        let mut value = Vec::new();
-        if self.peek() == Some(b'"') {
-            self.bump();
-            loop {
-                match self.bump() {
-                    None | Some(b'\n') => {
-                        return Err(format!("tag {name:?} on line {line} is never closed"))
-                    }
-                    Some(b'\\') => {
-                        if let Some(c) = self.bump() {
-                            value.push(c);
-                        }
-                    }
-                    Some(b'"') => break,
-                    Some(c) => value.push(c),
-                }
-            }
-        }
-        while self.peek().is_some_and(|c| c != b']' && c != b'\n') {
-            self.bump();
-        }
-        if self.peek() != Some(b']') {
-            return Err(format!("tag {name:?} on line {line} has no closing ]"));
-        }
-        self.bump();
-        if name.is_empty() {
-            return Err(format!("tag without a name on line {line}"));
-        }
-        Ok((name, String::from_utf8_lossy(&value).into_owned()))
+    Class::Move {
+        number,
+        text: text.to_owned(),
+        marks: marks.to_owned(),
     }
 }
 

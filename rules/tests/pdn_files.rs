@@ -62,9 +62,20 @@ fn broken_records_fail_where_expected() {
         t[1].starts_with("illegal 16 17-") || t[1].starts_with("unreadable"),
         "{t:?}"
     );
-    let g = statuses("garbage-tag.pdn");
-    assert_eq!((g[0].as_str(), g[2].as_str()), ("ok", "ok"));
-    assert!(g[1].starts_with("unreadable"), "{g:?}");
+    // A broken tag costs a warning, not the game (issue 14).
+    assert_eq!(statuses("garbage-tag.pdn"), ["ok", "ok", "ok"]);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pdn/bad/garbage-tag.pdn");
+    let games = tandem_rules::pdn::read_pdn(&std::fs::read(path).unwrap()).games;
+    let w: Vec<String> = games[1].warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        w,
+        [
+            "22:1: tag Event has no closing quote",
+            "22:1: control characters in tag Event removed"
+        ]
+    );
+    assert_eq!(games[1].tag("Event"), Some("NLD-chT Ereklasse"));
+    assert_eq!(games[1].tag("Date"), Some("2005.01.29"));
     let f = statuses("bad-fen.pdn");
     assert!(
         f[0].starts_with("unreadable") && f[0].contains("51"),

@@ -289,7 +289,7 @@ pub fn load_record(
     table: &str,
 ) -> anyhow::Result<LoadedRecord> {
     let bytes = crate::export::brf::record_bytes(path, table)?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = tandem_rules::record::decode_text(&bytes);
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
         return journal_record(path, Journal::parse(&bytes));

@@ -1,13 +1,19 @@
 //! PGN: a lenient reader, [`replay`] with the first illegal move and its
 //! reason, and a writer (002 annex C for the moves, SAN).
 //!
-//! The reader is relaxed, in the spirit of [`crate::pdn`]:
+//! The reader is relaxed, with the same lexer as [`crate::pdn`] (see
+//! [`crate::record`] for the defects of real exports it repairs or skips
+//! with a warning: encodings, escapes written out as text, broken tags...):
 //! - tags `[Name "value"]` (escaped `\"` and `\\`), any number per line;
 //! - comments `{…}` (kept with the move before them) and `;` to the end of
 //!   the line; `%` escape lines; variations `( … )`, nested, skipped;
-//! - move numbers `12.` and `12...`, NAGs `$1`, marks `!`, `?`, `!?`;
-//! - a game ends at its result (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `*`) or where
-//!   the next game's tags begin; a game without a result still counts;
+//! - move numbers `12.`, `012.` and `12...`, glued or not (`12.e4`), NAGs
+//!   `$1`, marks `!`, `?`, `!?`;
+//! - a game ends at its result (`1-0`, `0-1`, `1/2-1/2`, `½-½`, `0.5-0.5`,
+//!   `*`, a `-` or `?` at the very end), where the next game's tags begin, or
+//!   where move 1 begins again; a game without a result still counts;
+//! - a word that cannot be a move (`+-`, `&`, a name: no square and no
+//!   castling in it) is skipped with a warning; a null move (`--`) is kept, and refused by replay;
 //! - move text is kept as written; [`replay`] reads it with
 //!   [`super::resolve`], so `0-0`, `e8Q` and UCI-looking moves are accepted.
 
@@ -17,6 +23,8 @@ use shakmaty::Position;
 
 use super::error::ChessError;
 use super::game::{pgn_result, ChessGame, ChessOptions};
+pub use crate::record::Warning;
+use crate::record::{self, Class, RawGame};
 
 /// One game as read from a PGN file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -29,6 +37,8 @@ pub struct PgnGame {
     pub result: Option<String>,
     /// The line (1-based) where the game starts.
     pub line: usize,
+    /// What the reader skipped or guessed in this game, with where.
+    pub warnings: Vec<Warning>,
 }
 
 /// One move of the main line.
@@ -135,9 +145,38 @@ pub fn replay(g: &PgnGame) -> Replay {
     Replay::Ok(game)
 }
 
-const RESULTS: [&str; 6] = ["1-0", "0-1", "1/2-1/2", "½-½", "*", "0.5-0.5"];
+/// Every game of a PGN file, and what the reader skipped outside them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PgnFile {
+    /// The games in file order, each with its own warnings.
+    pub games: Vec<PgnGame>,
+    /// Warnings that belong to no game (only in a file with no game).
+    pub warnings: Vec<Warning>,
+}
 
-/// Reads every game of a PGN text.
+/// Reads every game of a PGN file from its bytes, whatever their encoding
+/// (as [`crate::pdn::read_pdn`]: see [`crate::record`] for what is repaired
+/// or skipped).
+///
+/// ```
+/// use tandem_rules::chess::pgn::{read_pgn, replay, Replay};
+/// let file = read_pgn(b"[White \"Ma\xEEtre\"]\\n1.e4 e5 +- 2.Nf3\r\n[White \"B\"]\n1. d4 *");
+/// assert_eq!(file.games.len(), 2);
+/// assert_eq!(file.games[0].tag("White"), Some("Ma\u{ee}tre"));
+/// assert_eq!(file.games[0].moves.len(), 3);
+/// assert_eq!(file.games[0].warnings.len(), 2);
+/// assert!(matches!(replay(&file.games[1]), Replay::Ok(_)));
+/// ```
+#[must_use]
+pub fn read_pgn(bytes: &[u8]) -> PgnFile {
+    let (games, warnings) = record::read(bytes, classify);
+    PgnFile {
+        games: games.into_iter().map(PgnGame::from_raw).collect(),
+        warnings,
+    }
+}
+
+/// Reads every game of a PGN text (as [`read_pgn`], for text already decoded).
 ///
 /// ```
 /// use tandem_rules::chess::pgn::parse_pgn;
@@ -150,166 +189,97 @@ const RESULTS: [&str; 6] = ["1-0", "0-1", "1/2-1/2", "½-½", "*", "0.5-0.5"];
 /// ```
 #[must_use]
 pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
-    let mut games = Vec::new();
-    let mut cur = PgnGame::default();
-    let mut started = false;
-    let mut in_moves = false;
-    let mut depth = 0usize; // variation nesting
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    let mut line = 1;
-    let finish = |cur: &mut PgnGame, games: &mut Vec<PgnGame>, started: &mut bool| {
-        if *started {
-            games.push(std::mem::take(cur));
-        }
-        *started = false;
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        let at_line_start = i == 0 || chars[i - 1] == '\n';
-        match c {
-            '\n' => {
-                line += 1;
-                i += 1;
-            }
-            '%' if at_line_start => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            '{' => {
-                let start = i + 1;
-                while i < chars.len() && chars[i] != '}' {
-                    if chars[i] == '\n' {
-                        line += 1;
-                    }
-                    i += 1;
-                }
-                let comment: String = chars[start..i.min(chars.len())].iter().collect();
-                let comment = comment.split_whitespace().collect::<Vec<_>>().join(" ");
-                if depth == 0 {
-                    if let Some(m) = cur.moves.last_mut() {
-                        m.comments.push(comment);
-                    }
-                }
-                i += 1;
-            }
-            '[' if depth == 0 => {
-                if in_moves {
-                    // The next game's tags: this game had no result.
-                    finish(&mut cur, &mut games, &mut started);
-                    in_moves = false;
-                }
-                let start = i + 1;
-                let mut quoted = false;
-                while i < chars.len() && (quoted || chars[i] != ']') && chars[i] != '\n' {
-                    if chars[i] == '\\' && quoted {
-                        i += 1;
-                    } else if chars[i] == '"' {
-                        quoted = !quoted;
-                    }
-                    i += 1;
-                }
-                let inner: String = chars[start..i.min(chars.len())].iter().collect();
-                if let Some(tag) = parse_tag(&inner) {
-                    if !started {
-                        cur.line = line;
-                        started = true;
-                    }
-                    cur.tags.push(tag);
-                }
-                if i < chars.len() && chars[i] == ']' {
-                    i += 1;
-                }
-            }
-            '(' => {
-                depth += 1;
-                i += 1;
-            }
-            ')' => {
-                depth = depth.saturating_sub(1);
-                i += 1;
-            }
-            c if c.is_whitespace() => i += 1,
-            _ => {
-                let start = i;
-                while i < chars.len()
-                    && !chars[i].is_whitespace()
-                    && !matches!(chars[i], '{' | '}' | '(' | ')' | ';' | '[')
-                {
-                    i += 1;
-                }
-                if i == start {
-                    // A stray `}` (or `[` inside a variation): skip it.
-                    i += 1;
-                    continue;
-                }
-                let token: String = chars[start..i].iter().collect();
-                if depth > 0 {
-                    continue;
-                }
-                if !started {
-                    cur.line = line;
-                    started = true;
-                }
-                in_moves = true;
-                if RESULTS.contains(&token.as_str()) {
-                    cur.result = Some(token.replace('½', "1/2").replace("0.5", "1/2"));
-                    finish(&mut cur, &mut games, &mut started);
-                    in_moves = false;
-                    continue;
-                }
-                add_token(&mut cur, &token, line);
-            }
-        }
-    }
-    if started && (!cur.moves.is_empty() || !cur.tags.is_empty()) {
-        games.push(cur);
-    }
-    games
+    record::read_str(text, classify)
+        .0
+        .into_iter()
+        .map(PgnGame::from_raw)
+        .collect()
 }
 
-fn parse_tag(inner: &str) -> Option<(String, String)> {
-    let inner = inner.trim();
-    let (name, rest) = inner.split_once(char::is_whitespace)?;
-    let rest = rest.trim();
-    let value = rest.strip_prefix('"')?;
-    let value = value.strip_suffix('"').unwrap_or(value);
-    Some((
-        name.to_owned(),
-        value.replace("\\\"", "\"").replace("\\\\", "\\"),
-    ))
+impl PgnGame {
+    fn from_raw(g: RawGame) -> Self {
+        PgnGame {
+            tags: g.tags,
+            moves: g
+                .moves
+                .into_iter()
+                .map(|m| PgnMove {
+                    text: m.text,
+                    nags: m.nags,
+                    comments: m
+                        .comments
+                        .iter()
+                        .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
+                        .collect(),
+                    line: m.line,
+                })
+                .collect(),
+            result: g.result,
+            line: g.line,
+            warnings: g.warnings,
+        }
+    }
 }
 
-/// A move-text token: strips a move number and marks, keeps NAGs.
-fn add_token(cur: &mut PgnGame, token: &str, line: usize) {
-    if let Some(n) = token.strip_prefix('$') {
-        if let (Ok(n), Some(m)) = (n.parse(), cur.moves.last_mut()) {
-            m.nags.push(n);
+/// Castling, or a square (`a1`..`h8`) somewhere in the word: SAN, UCI and
+/// the loose forms [`super::resolve`] reads all have one; a name or a word
+/// of prose has none.
+fn looks_like_move(t: &str) -> bool {
+    let t = t.trim_end_matches(['+', '#']);
+    matches!(
+        t.to_ascii_uppercase().as_str(),
+        "O-O" | "O-O-O" | "0-0" | "0-0-0"
+    ) || t
+        .as_bytes()
+        .windows(2)
+        .any(|w| (b'a'..=b'h').contains(&w[0]) && (b'1'..=b'8').contains(&w[1]))
+}
+
+/// What a word of PGN move text is. `at_end`: nothing but the next game or
+/// the end of the file follows.
+fn classify(w: &str, at_end: bool) -> Class {
+    if w.chars().all(|c| c == '.' || c == '…') {
+        return Class::Skip;
+    }
+    match w {
+        "1-0" | "0-1" | "*" => return Class::Result(Some(w.to_owned())),
+        "1/2-1/2" | "½-½" | "0.5-0.5" => return Class::Result(Some("1/2-1/2".into())),
+        "-" | "?" | "?-?" if at_end => return Class::Result(None),
+        // A null move: a move, which replay refuses by name.
+        "--" | "Z0" => {
+            return Class::Move {
+                number: None,
+                text: w.to_owned(),
+                marks: String::new(),
+            }
         }
-        return;
+        _ => {}
     }
     // `12.`, `12...`, `12.e4`.
-    let t = token.trim_start_matches(|c: char| c.is_ascii_digit());
-    let t = if t.len() < token.len() && t.starts_with('.') {
-        t.trim_start_matches('.')
+    let digits = w.len() - w.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &w[digits..];
+    let (number, body) = if digits > 0 && rest.starts_with(['.', '…']) {
+        let body = rest.trim_start_matches(['.', '…']);
+        let white = &rest[..rest.len() - body.len()] == ".";
+        (w[..digits].parse::<u32>().ok().map(|n| (n, white)), body)
+    } else if digits == w.len() {
+        // A move number without its dot: no move is digits alone.
+        return Class::Skip;
     } else {
-        token
+        (None, w)
     };
-    let t = t.trim_end_matches(['!', '?']);
-    if t.is_empty() || t.chars().all(|c| c == '.') {
-        return;
+    let text = body.trim_end_matches(['!', '?']);
+    if text.is_empty() {
+        return number.map_or(Class::Skip, |(n, white)| Class::Number(n, white));
     }
-    cur.moves.push(PgnMove {
-        text: t.to_owned(),
-        line,
-        ..PgnMove::default()
-    });
+    if !looks_like_move(text) {
+        return Class::Junk;
+    }
+    Class::Move {
+        number,
+        text: text.to_owned(),
+        marks: body[text.len()..].to_owned(),
+    }
 }
 
 /// Tags and comments for [`write_pgn`].

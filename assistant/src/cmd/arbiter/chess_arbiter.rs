@@ -88,7 +88,7 @@ pub fn is_chess_record(path: &Path, table: &str) -> anyhow::Result<bool> {
         return Ok(true);
     }
     let bytes = crate::export::brf::record_bytes(path, table)?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = tandem_rules::record::decode_text(&bytes);
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
         return Ok(Journal::parse(&bytes)
@@ -121,7 +121,7 @@ pub fn is_chess_record(path: &Path, table: &str) -> anyhow::Result<bool> {
 /// Reads a chess record: a tandem journal, PGN or a move list.
 fn load(path: &Path, table: &str) -> anyhow::Result<LoadedRecord> {
     let bytes = crate::export::brf::record_bytes(path, table)?;
-    let text = String::from_utf8_lossy(&bytes);
+    let text = tandem_rules::record::decode_text(&bytes);
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
         let j = Journal::parse(&bytes);
