@@ -8,9 +8,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tandem_rules::backgammon::{
-    apply, legal_plays, notation, position_id, Board, Dice,
-};
+use tandem_rules::backgammon::{apply, legal_plays, notation, position_id, Board, Dice};
 use tandem_rules::Color;
 
 const GNUBG: &str = "/usr/games/gnubg";
@@ -40,9 +38,14 @@ fn ask_gnubg(questions: &[String]) -> Vec<String> {
         // For a look by hand: the questions as asked.
         let _ = std::fs::copy(&input, keep);
     }
-    let script: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "gnubg_oracle.py"]
-        .iter()
-        .collect();
+    let script: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "data",
+        "gnubg_oracle.py",
+    ]
+    .iter()
+    .collect();
     let run = Command::new(GNUBG)
         .args(["-t", "-q", "-r", "-p"])
         .arg(&script)
@@ -93,7 +96,11 @@ fn cases(games: usize, seed: u64) -> Vec<(Board, Dice)> {
         }
     }
     for _ in 0..games {
-        let mut board = Board::start(if rng.below(2) == 0 { Color::White } else { Color::Black });
+        let mut board = Board::start(if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        });
         for _ in 0..400 {
             let dice = Dice(rng.die(), rng.die());
             out.push((board, dice));
@@ -134,7 +141,11 @@ fn scattered(n: usize, seed: u64) -> Vec<(Board, Dice)> {
                 sides[s][slot] += 1;
             }
         }
-        let turn = if rng.below(2) == 0 { Color::White } else { Color::Black };
+        let turn = if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
         let (white, black) = match turn {
             Color::White => (sides[0], sides[1]),
             Color::Black => (sides[1], sides[0]),
@@ -185,7 +196,11 @@ fn check_against_gnubg(cases: &[(Board, Dice)]) {
             .collect();
         let ours_set: BTreeSet<&String> = ours.iter().collect();
         let theirs_set: BTreeSet<&String> = theirs.iter().collect();
-        assert_eq!(ours_set.len(), ours.len(), "tandem lists a move twice: {ours:?}");
+        assert_eq!(
+            ours_set.len(),
+            ours.len(),
+            "tandem lists a move twice: {ours:?}"
+        );
         if ours_set != theirs_set {
             failures.push(format!(
                 "{} dice {}: tandem {:?} gnubg {:?}",
@@ -214,7 +229,12 @@ fn check_against_gnubg(cases: &[(Board, Dice)]) {
         "{} of {} disagree with gnubg, first ones:\n{}",
         failures.len(),
         cases.len(),
-        failures.iter().take(15).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(15)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }
 

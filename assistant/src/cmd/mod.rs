@@ -6,6 +6,7 @@ pub mod clock;
 pub mod ctl;
 pub mod hear;
 pub mod journal;
+pub mod moves;
 pub mod pdn;
 pub mod perft;
 pub mod play;

@@ -42,7 +42,10 @@ impl fmt::Display for BoardError {
                 write!(f, "{side} has {count} checkers (at most 15)")
             }
             BoardError::SharedPoint { point } => {
-                write!(f, "both sides have checkers on point {point} (white's numbering)")
+                write!(
+                    f,
+                    "both sides have checkers on point {point} (white's numbering)"
+                )
             }
         }
     }
@@ -191,8 +194,14 @@ impl Board {
 
     pub(crate) fn from_mine_theirs(me: [u8; 25], them: [u8; 25], turn: Color) -> Board {
         match turn {
-            Color::White => Board { on: [me, them], turn },
-            Color::Black => Board { on: [them, me], turn },
+            Color::White => Board {
+                on: [me, them],
+                turn,
+            },
+            Color::Black => Board {
+                on: [them, me],
+                turn,
+            },
         }
     }
 }

@@ -138,7 +138,9 @@ impl fmt::Display for MoveError {
             MoveError::MustUseMoreDice { used, possible } => {
                 write!(f, "{used} moves played, {possible} can be")
             }
-            MoveError::MustPlayLarger { larger } => write!(f, "the larger die, {larger}, must be played"),
+            MoveError::MustPlayLarger { larger } => {
+                write!(f, "the larger die, {larger}, must be played")
+            }
             MoveError::Ambiguous(c) => write!(f, "ambiguous: {}", c.join(" or ")),
             MoveError::NotLegal => f.write_str("not a legal move for this roll"),
         }
@@ -152,7 +154,9 @@ fn number_of(word: &str) -> Result<u8, ParseError> {
         "bar" | "b" | "ba" => Ok(25),
         "off" | "o" | "of" => Ok(0),
         _ if word.chars().all(|c| c.is_ascii_digit()) => {
-            let n: u32 = word.parse().map_err(|_| ParseError::Unreadable(word.to_owned()))?;
+            let n: u32 = word
+                .parse()
+                .map_err(|_| ParseError::Unreadable(word.to_owned()))?;
             u8::try_from(n)
                 .ok()
                 .filter(|&n| n <= 25)
@@ -251,7 +255,10 @@ fn parse_segment(seg: &str) -> Result<TextPath, ParseError> {
     }
     for w in points.windows(2) {
         if w[1] >= w[0] || w[0] == 0 {
-            return Err(ParseError::Backwards { from: w[0], to: w[1] });
+            return Err(ParseError::Backwards {
+                from: w[0],
+                to: w[1],
+            });
         }
     }
     Ok(TextPath { points, count })
@@ -377,7 +384,9 @@ pub fn resolve(board: &Board, dice: Dice, text: &str) -> Result<Play, MoveError>
                 return Ok(exact[0].0);
             }
             return Err(MoveError::Ambiguous(
-                fits.iter().map(|(p, _)| notation::write(board, p)).collect(),
+                fits.iter()
+                    .map(|(p, _)| notation::write(board, p))
+                    .collect(),
             ));
         }
     }
@@ -461,7 +470,11 @@ fn diagnose(board: &Board, dice: Dice, paths: &[TextPath], legal: &[Play]) -> Mo
                 possible: u8::try_from(possible).unwrap_or(0),
             };
         }
-        let unused = if used.contains(&dice.0) { dice.1 } else { dice.0 };
+        let unused = if used.contains(&dice.0) {
+            dice.1
+        } else {
+            dice.0
+        };
         return MoveError::MustUseBothDice { unused };
     }
     if possible == 1 && !dice.is_double() {
@@ -486,15 +499,19 @@ fn assign(hops: &[(u8, u8)], pool: &[u8]) -> Option<Vec<u8>> {
         for mask in 1u32..(1 << n) {
             let pick: Vec<usize> = (0..n).filter(|i| mask & (1 << i) != 0).collect();
             let sum: u8 = pick.iter().map(|&i| free[i]).sum();
-            let fits = sum == need || (to == 0 && sum > need && {
-                let max = pick.iter().map(|&i| free[i]).max().unwrap_or(0);
-                sum - max < need
-            });
+            let fits = sum == need
+                || (to == 0 && sum > need && {
+                    let max = pick.iter().map(|&i| free[i]).max().unwrap_or(0);
+                    sum - max < need
+                });
             if !fits {
                 continue;
             }
             let taken: Vec<u8> = pick.iter().map(|&i| free[i]).collect();
-            let mut rest: Vec<u8> = (0..n).filter(|i| mask & (1 << i) == 0).map(|i| free[i]).collect();
+            let mut rest: Vec<u8> = (0..n)
+                .filter(|i| mask & (1 << i) == 0)
+                .map(|i| free[i])
+                .collect();
             let before = used.len();
             used.extend(&taken);
             if go(&hops[1..], &mut rest, used) {
