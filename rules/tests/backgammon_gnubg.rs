@@ -8,7 +8,10 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tandem_rules::backgammon::{apply, legal_plays, notation, position_id, Board, Dice};
+use tandem_rules::backgammon::{
+    apply, legal_plays, mat, match_id, notation, position_id, Action, Board, Dice, Match,
+    MatchOptions, Phase,
+};
 use tandem_rules::Color;
 
 const GNUBG: &str = "/usr/games/gnubg";
@@ -254,4 +257,92 @@ fn move_lists_match_gnubg_for_openings_and_random_play() {
         .collect();
     all.extend(swapped);
     check_against_gnubg(&all);
+}
+
+/// A seeded random match: cube actions, hits, gammons; it stops after a
+/// move once `stop_after` actions are done (or when the match is over).
+fn random_match(seed: u64, length: u32, stop_after: usize) -> Match {
+    let mut rng = Rng(seed);
+    let mut m = Match::new(MatchOptions { length });
+    while m.phase() != Phase::MatchOver {
+        let a = match m.phase() {
+            Phase::Opening => {
+                let (a, b) = (rng.die(), rng.die());
+                if a == b {
+                    continue;
+                }
+                Action::Roll(Dice(a, b))
+            }
+            Phase::Roll => {
+                if m.actions().len() >= stop_after {
+                    break;
+                }
+                if rng.below(60) == 0 {
+                    Action::Resign {
+                        side: m.board().turn(),
+                        level: u8::try_from(1 + rng.below(3)).unwrap(),
+                    }
+                } else if rng.below(8) == 0 && m.clone().act(Action::Double).is_ok() {
+                    Action::Double
+                } else {
+                    Action::Roll(Dice(rng.die(), rng.die()))
+                }
+            }
+            Phase::DoubleOffered => {
+                if rng.below(4) == 0 {
+                    Action::Pass
+                } else {
+                    Action::Take
+                }
+            }
+            Phase::Move => {
+                let plays = m.legal();
+                Action::Move(if plays.is_empty() {
+                    tandem_rules::backgammon::Play::PASS
+                } else {
+                    plays[rng.below(plays.len())]
+                })
+            }
+            Phase::MatchOver => break,
+        };
+        m.act(a).unwrap();
+    }
+    m
+}
+
+#[test]
+fn gnubg_imports_tandems_mat_files_to_the_same_position_and_score() {
+    if !gnubg_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut questions = Vec::new();
+    let mut matches = Vec::new();
+    for k in 0..24u64 {
+        let length = [1, 3, 5, 7, 9][usize::try_from(k % 5).unwrap()];
+        let stop = if k % 3 == 0 {
+            usize::MAX
+        } else {
+            40 + usize::try_from(k).unwrap() * 23
+        };
+        let m = random_match(0xbac0 + k, length, stop);
+        let text = mat::export(&m, &mat::Names::default());
+        // tandem reads its own file back to the same match.
+        let (again, _) = mat::import(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(again.position_id(), m.position_id(), "{text}");
+        assert_eq!(match_id::of_match(&again), match_id::of_match(&m), "{text}");
+        let path = dir.path().join(format!("m{k}.mat"));
+        std::fs::write(&path, &text).unwrap();
+        questions.push(format!("M {}", path.display()));
+        matches.push((m, text));
+    }
+    let answers = ask_gnubg(&questions);
+    for ((m, text), answer) in matches.iter().zip(&answers) {
+        let f: Vec<&str> = answer.split('\t').collect();
+        let theirs = match_id::decode(f[2]).unwrap_or_else(|e| panic!("{e}: {answer}"));
+        let ours = match_id::of_match(m);
+        // Every field: cube, owner, whose roll, Crawford, game state, score.
+        assert_eq!(theirs, ours, "Match ID {} after gnubg's import\n{text}", f[2]);
+        assert_eq!(f[1], m.position_id(), "position after gnubg's import\n{text}");
+    }
 }

@@ -134,10 +134,6 @@ impl Board {
         &self.on[idx(side)]
     }
 
-    pub(crate) fn side_mut(&mut self, side: Color) -> &mut [u8; 25] {
-        &mut self.on[idx(side)]
-    }
-
     /// Checkers of `side` on its own point `point` (1..24), or on the bar (25).
     #[must_use]
     pub fn count(&self, side: Color, point: u8) -> u8 {

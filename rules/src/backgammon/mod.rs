@@ -7,15 +7,17 @@
 //! the IDs are checked against it (`rules/tests/backgammon_gnubg.rs`).
 
 mod board;
-// pub mod mat;
-// pub mod match_id;
-// mod match_play;
+pub mod mat;
+pub mod match_id;
+mod match_play;
 mod movegen;
 pub mod notation;
 pub mod position_id;
 mod resolve;
 
 pub use board::{Board, BoardError, Dice, CHECKERS};
-// pub use match_play::{Action, ActionError, GameEnd, Match, MatchOptions, Phase};
+pub use match_play::{
+    Action, ActionError, EndKind, GameEnd, GameRecord, Match, MatchOptions, Phase, MAX_CUBE,
+};
 pub use movegen::{apply, legal_plays, Play, Step};
 pub use resolve::{parse, resolve, MoveError, ParseError, TextPath};

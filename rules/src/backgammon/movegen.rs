@@ -263,10 +263,3 @@ pub fn apply(board: &Board, play: &Play) -> Board {
     }
     Board::from_mine_theirs(me, them, board.turn()).with_turn(board.turn().other())
 }
-
-/// The dice a play uses, as numbers of pips (a bear-off with a larger die
-/// counts the die, which the caller knows only from the roll).
-#[must_use]
-pub fn step_pips(step: Step) -> u8 {
-    step.from - step.to
-}

@@ -211,7 +211,7 @@ fn parse_segment(seg: &str) -> Result<TextPath, ParseError> {
     let mut items: Vec<(String, bool)> = Vec::new(); // (token, separator before it)
     let mut cur = String::new();
     let mut sep = false;
-    let mut flush = |cur: &mut String, sep: &mut bool, items: &mut Vec<(String, bool)>| {
+    let flush = |cur: &mut String, sep: &mut bool, items: &mut Vec<(String, bool)>| {
         if !cur.is_empty() {
             items.push((std::mem::take(cur), *sep));
             *sep = false;
