@@ -342,7 +342,15 @@ fn gnubg_imports_tandems_mat_files_to_the_same_position_and_score() {
         let theirs = match_id::decode(f[2]).unwrap_or_else(|e| panic!("{e}: {answer}"));
         let ours = match_id::of_match(m);
         // Every field: cube, owner, whose roll, Crawford, game state, score.
-        assert_eq!(theirs, ours, "Match ID {} after gnubg's import\n{text}", f[2]);
-        assert_eq!(f[1], m.position_id(), "position after gnubg's import\n{text}");
+        assert_eq!(
+            theirs, ours,
+            "Match ID {} after gnubg's import\n{text}",
+            f[2]
+        );
+        assert_eq!(
+            f[1],
+            m.position_id(),
+            "position after gnubg's import\n{text}"
+        );
     }
 }

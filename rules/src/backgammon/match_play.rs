@@ -174,6 +174,7 @@ pub struct Match {
     owner: Option<Color>,
     games: Vec<GameRecord>,
     actions: Vec<Action>,
+    declared: Option<crate::game::Outcome>,
 }
 
 impl Match {
@@ -192,7 +193,25 @@ impl Match {
             owner: None,
             games: Vec::new(),
             actions: Vec::new(),
+            declared: None,
         }
+    }
+
+    /// A match whose current game starts from a set position (gnubg's
+    /// `set board`), `board.turn()` to roll; for studies and tests: a `.mat`
+    /// file cannot say where such a game started.
+    #[must_use]
+    pub fn from_board(opts: MatchOptions, board: Board) -> Match {
+        let mut m = Match::new(opts);
+        m.games.push(GameRecord {
+            score: m.score,
+            crawford: false,
+            actions: Vec::new(),
+            end: None,
+        });
+        m.board = board;
+        m.phase = Phase::Roll;
+        m
     }
 
     /// Replays a list of actions.
@@ -262,7 +281,18 @@ impl Match {
     pub fn actions(&self) -> &[Action] {
         &self.actions
     }
-    /// The winner of the match, once decided.
+    /// Ends the match from outside the board (004 4.3 (iii): a flag fell;
+    /// an arbiter's decision). Nothing more is accepted.
+    pub fn declare(&mut self, outcome: crate::game::Outcome) {
+        self.declared = Some(outcome);
+        self.phase = Phase::MatchOver;
+    }
+    /// An ending declared from outside the board.
+    #[must_use]
+    pub fn declared(&self) -> Option<crate::game::Outcome> {
+        self.declared
+    }
+    /// The winner of the match on points, once decided.
     #[must_use]
     pub fn winner(&self) -> Option<Color> {
         [Color::White, Color::Black]

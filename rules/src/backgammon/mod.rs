@@ -14,6 +14,7 @@ mod movegen;
 pub mod notation;
 pub mod position_id;
 mod resolve;
+mod table;
 
 pub use board::{Board, BoardError, Dice, CHECKERS};
 pub use match_play::{
