@@ -84,16 +84,14 @@ fn write_game(out: &mut String, k: usize, g: &GameRecord, names: &Names) {
     let mut open = false; // a line with the left column written, waiting for the right
     let mut cube = 1u32;
     let mut dice: Option<Dice> = None;
-    for (who, a, board) in &g.actions {
+    for (k, (who, a, board)) in g.actions.iter().enumerate() {
         if let Action::Roll(d) = a {
             // The opening roll: the starter plays both dice, the higher first.
-            dice = Some(
-                if g.actions.first().map(|x| &x.1) == Some(a) && board.turn() == *who {
-                    Dice(d.0.max(d.1), d.0.min(d.1))
-                } else {
-                    *d
-                },
-            );
+            dice = Some(if k == 0 && board.turn() == *who {
+                Dice(d.0.max(d.1), d.0.min(d.1))
+            } else {
+                *d
+            });
             continue;
         }
         let Some(mut text) = entry(board, a, &mut cube) else {
@@ -174,24 +172,20 @@ fn entries(body: &str) -> Vec<(usize, String)> {
     // Entries start with `dd:`, `Doubles`, `Takes`, `Drops`, `Wins`, `Accepts`, `Rejects`.
     let bytes = body.as_bytes();
     let mut starts = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
+    for (i, _) in body.char_indices() {
         let rest = &body[i..];
         let at_word = i == 0 || bytes[i - 1] == b' ';
-        let is_roll = rest.len() >= 3
-            && bytes[i].is_ascii_digit()
-            && bytes[i + 1].is_ascii_digit()
-            && bytes[i + 2] == b':';
-        let lower = rest.to_ascii_lowercase();
+        let rb = rest.as_bytes();
+        let is_roll =
+            rb.len() >= 3 && rb[0].is_ascii_digit() && rb[1].is_ascii_digit() && rb[2] == b':';
         let is_word = [
             "doubles", "takes", "drops", "wins", "accepts", "rejects", "beavers",
         ]
         .iter()
-        .any(|w| lower.starts_with(w));
+        .any(|w| rb.len() >= w.len() && rb[..w.len()].eq_ignore_ascii_case(w.as_bytes()));
         if at_word && (is_roll || is_word) {
             starts.push(i);
         }
-        i += 1;
     }
     let mut out = Vec::new();
     for (k, &s) in starts.iter().enumerate() {

@@ -96,6 +96,8 @@ pub enum ActionError {
     MatchOver,
     /// The dice were already rolled this turn.
     AlreadyRolled,
+    /// A die outside 1..6.
+    BadDice,
     /// The opening roll was equal: roll again (both dice are rolled anew).
     OpeningTie,
     /// Nothing to move: the dice are not rolled yet.
@@ -127,6 +129,7 @@ impl fmt::Display for ActionError {
         let s = match self {
             ActionError::MatchOver => "the match is over",
             ActionError::AlreadyRolled => "the dice are already rolled",
+            ActionError::BadDice => "dice show 1 to 6",
             ActionError::OpeningTie => "equal opening dice: roll again",
             ActionError::NotRolled => "roll first",
             ActionError::DoublePending => "a double waits for take or pass",
@@ -371,6 +374,9 @@ impl Match {
     }
 
     fn roll(&mut self, d: Dice) -> Result<(), ActionError> {
+        if Dice::new(d.0, d.1).is_none() {
+            return Err(ActionError::BadDice);
+        }
         match self.phase {
             Phase::Opening => {
                 // 004 4.1: each player rolls one die; the higher moves first with both.
