@@ -234,7 +234,7 @@ pub fn import(text: &str) -> Result<(Match, Names), MatError> {
             let parts: Vec<&str> = t.split(" : ").collect();
             if parts.len() >= 2 {
                 names.white = parts[0].trim().to_owned();
-                if let Some(b) = parts[1].trim().split_whitespace().nth(1) {
+                if let Some(b) = parts[1].split_whitespace().nth(1) {
                     names.black =
                         parts[1].trim()[parts[1].trim().find(b).unwrap_or(0)..].to_owned();
                 }

@@ -30,7 +30,7 @@ fn point_text(out: &mut String, p: u8) {
 pub fn paths(board: &Board, play: &Play) -> Vec<(Vec<u8>, u8)> {
     let them = board.side(board.turn().other());
     // An opposing checker stood on the mover's point `p` (1..24) before the move.
-    let held = |p: u8| p >= 1 && p <= 24 && them[24 - usize::from(p)] > 0;
+    let held = |p: u8| (1..=24).contains(&p) && them[24 - usize::from(p)] > 0;
     let mut rows: Vec<Step> = play.steps().to_vec();
     rows.sort_by(|a, b| b.from.cmp(&a.from).then(b.to.cmp(&a.to)));
     let mut chains: Vec<Option<Vec<u8>>> = rows.iter().map(|s| Some(vec![s.from, s.to])).collect();
@@ -80,7 +80,7 @@ pub fn paths(board: &Board, play: &Play) -> Vec<(Vec<u8>, u8)> {
 #[must_use]
 pub fn write(board: &Board, play: &Play) -> String {
     let them = board.side(board.turn().other());
-    let held = |p: u8| p >= 1 && p <= 24 && them[24 - usize::from(p)] > 0;
+    let held = |p: u8| (1..=24).contains(&p) && them[24 - usize::from(p)] > 0;
     let mut marked = [false; 26];
     let mut out = String::new();
     for (k, (chain, count)) in paths(board, play).iter().enumerate() {

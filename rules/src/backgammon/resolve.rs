@@ -489,7 +489,7 @@ fn diagnose(board: &Board, dice: Dice, paths: &[TextPath], legal: &[Play]) -> Mo
 /// Dice of `pool` that make every hop (a hop to off may overshoot with its
 /// last die), or `None`; the dice used.
 fn assign(hops: &[(u8, u8)], pool: &[u8]) -> Option<Vec<u8>> {
-    fn go(hops: &[(u8, u8)], free: &mut Vec<u8>, used: &mut Vec<u8>) -> bool {
+    fn go(hops: &[(u8, u8)], free: &[u8], used: &mut Vec<u8>) -> bool {
         let Some(&(from, to)) = hops.first() else {
             return true;
         };
@@ -508,20 +508,20 @@ fn assign(hops: &[(u8, u8)], pool: &[u8]) -> Option<Vec<u8>> {
                 continue;
             }
             let taken: Vec<u8> = pick.iter().map(|&i| free[i]).collect();
-            let mut rest: Vec<u8> = (0..n)
+            let rest: Vec<u8> = (0..n)
                 .filter(|i| mask & (1 << i) == 0)
                 .map(|i| free[i])
                 .collect();
             let before = used.len();
             used.extend(&taken);
-            if go(&hops[1..], &mut rest, used) {
+            if go(&hops[1..], &rest, used) {
                 return true;
             }
             used.truncate(before);
         }
         false
     }
-    let mut free = pool.to_vec();
+    let free = pool.to_vec();
     let mut used = Vec::new();
-    go(hops, &mut free, &mut used).then_some(used)
+    go(hops, &free, &mut used).then_some(used)
 }
