@@ -75,7 +75,7 @@ pub fn paths(board: &Board, play: &Play) -> Vec<(Vec<u8>, u8)> {
 /// use tandem_rules::Color;
 /// let b = Board::start(Color::White);
 /// let texts: Vec<String> = legal_plays(&b, Dice(3, 1)).iter().map(|p| notation::write(&b, p)).collect();
-/// assert_eq!(texts[0], "8/5 6/5");
+/// assert!(texts.contains(&"8/5 6/5".to_owned()));
 /// ```
 #[must_use]
 pub fn write(board: &Board, play: &Play) -> String {
