@@ -11,6 +11,7 @@
 //! written form match gnubg's move list.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::board::{Board, Dice, BAR};
 use super::position_id;
@@ -114,11 +115,31 @@ fn to_step(i: usize, die: usize) -> Step {
     Step { from, to }
 }
 
+/// FNV-1a over the ten key bytes: the keys are tiny and not attacker-chosen
+/// in a way that matters (a slow list, never a wrong one), so SipHash's cost
+/// buys nothing here.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
 struct Search {
     max_steps: usize,
     max_pips: usize,
     found: Vec<(Play, [u8; 10])>,
-    seen: HashSet<[u8; 10]>,
+    seen: HashSet<[u8; 10], BuildHasherDefault<Fnv>>,
     turn: crate::types::Color,
 }
 
@@ -226,7 +247,7 @@ pub(crate) fn legal_plays_with_results(board: &Board, dice: Dice) -> Vec<(Play, 
         max_steps: 0,
         max_pips: 0,
         found: Vec::new(),
-        seen: HashSet::new(),
+        seen: HashSet::default(),
         turn: board.turn(),
     };
     let (a, b) = (usize::from(dice.0), usize::from(dice.1));
