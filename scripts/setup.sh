@@ -4,7 +4,8 @@
 # sox) and the C headers the Rust bindings need; libvosk for speech input.
 #   scripts/setup.sh              what `tandem play` needs
 #   scripts/setup.sh --test       also what the test suite needs (the Korean Vosk
-#                                 model for the end-to-end voice test, cargo-fuzz)
+#                                 model for the end-to-end voice test, cargo-fuzz,
+#                                 GNU Backgammon as the backgammon oracle)
 #   scripts/setup.sh --voice pl   also the small Vosk model of a language (pl or
 #                                 en; --voice may be given more than once), checked
 #                                 against its SHA-256 before it is unpacked:
@@ -57,6 +58,7 @@ if [ "$with_tests" = 1 ]; then
   packages+=(
     liblouis-bin                                      # lou_translate: reads tandem's BRF back in the export tests
     poppler-utils                                     # pdftoppm, pdftotext: the PDF scoresheet in the export tests
+    gnubg                                             # GNU Backgammon (/usr/games/gnubg): the backgammon oracle
   )
 fi
 # The hall's broker (the desk machine; docs/hall.md) and its command-line clients.

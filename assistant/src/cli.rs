@@ -27,6 +27,8 @@ pub enum Command {
     Arbiter(cmd::arbiter::Args),
     /// Count the leaf nodes of the move tree (move generator check and benchmark).
     Perft(cmd::perft::Args),
+    /// List every legal move: backgammon for a Position ID and dice (as gnubg writes them), draughts, chess.
+    Moves(cmd::moves::Args),
     /// Check or export PDN game records.
     #[command(subcommand)]
     Pdn(cmd::pdn::PdnCommand),
@@ -58,6 +60,7 @@ pub fn main() -> ExitCode {
         Command::Journal(a) => cmd::journal::run(a),
         Command::Arbiter(a) => cmd::arbiter::run(a),
         Command::Perft(args) => cmd::perft::run(args),
+        Command::Moves(a) => cmd::moves::run(a),
         Command::Pdn(c) => cmd::pdn::run(c),
         Command::Clock(c) => cmd::clock::run(c),
         Command::Say(a) => cmd::say::run(a),

@@ -15,6 +15,7 @@
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod backgammon;
 pub mod board;
 pub mod brf;
 pub mod cell;

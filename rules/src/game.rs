@@ -79,6 +79,8 @@ pub enum WinReason {
     Arbiter,
     /// Chess (002 art. 5.1(a)): the loser's king is checkmated.
     Checkmate,
+    /// Backgammon (004 4.5): the winner reached the match length.
+    MatchPoints,
 }
 
 /// Why a game was drawn (001 ch. I 6, 7.3).

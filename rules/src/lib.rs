@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 
 pub mod arbiter;
+pub mod backgammon;
 pub mod chess;
 pub mod clock;
 pub mod fen;

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod announcer;
+pub mod backgammon;
 pub mod chess;
 pub mod chess_listen;
 pub mod output;

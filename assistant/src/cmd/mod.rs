@@ -9,6 +9,7 @@ pub mod hall;
 pub mod hear;
 pub mod hear_batch;
 pub mod journal;
+pub mod moves;
 pub mod pdn;
 pub mod perft;
 pub mod play;

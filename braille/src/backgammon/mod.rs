@@ -1,0 +1,157 @@
+//! Backgammon on a braille display: the whole board on one line, a cell a
+//! point, with the point under each cell for the routing keys, and a status
+//! line (dice, pips, cube, score). Pure: positions in, cells and text out.
+//!
+//! The board line, in the viewer's numbering (points count from each
+//! player's own home), read left to right in the viewer's direction of play:
+//!
+//! ```text
+//! bar _ 24 23 22 21 20 19 _ 18 .. 13 _ 12 .. 7 _ 6 5 4 3 2 1 _ off
+//! ```
+//!
+//! 31 cells: the bar, four quarters of six points each after an empty cell,
+//! an empty cell, and the borne-off cell. In a point's cell the viewer's
+//! checkers are the left column (dots 1, 2, 3, 7 from the top: one dot a
+//! checker, all four for four or more) and the opponent's the right column
+//! (dots 4, 5, 6, 8). The bar and off cells show both sides the same way.
+//! The exact counts are in the text line ([`text_line`]).
+
+use tandem_rules::backgammon::{Board, Match};
+use tandem_rules::Color;
+
+use crate::cell::Cell;
+
+/// What a cell of the board line shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BgSpot {
+    /// A point, 1..24 in the viewer's numbering.
+    Point(u8),
+    /// The bar.
+    Bar,
+    /// Borne off.
+    Off,
+}
+
+/// The board line: cells, and what each cell shows (`None` for a gap).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BgLine {
+    /// The cells.
+    pub cells: Vec<Cell>,
+    /// The spot under each cell.
+    pub spots: Vec<Option<BgSpot>>,
+}
+
+impl BgLine {
+    /// The spot under cell `n` (a routing key), if any.
+    #[must_use]
+    pub fn spot(&self, n: usize) -> Option<BgSpot> {
+        self.spots.get(n).copied().flatten()
+    }
+
+    /// The cell showing `spot`.
+    #[must_use]
+    pub fn cell_of(&self, spot: BgSpot) -> Option<usize> {
+        self.spots.iter().position(|s| *s == Some(spot))
+    }
+
+    /// The line as Unicode braille.
+    #[must_use]
+    pub fn text(&self) -> String {
+        self.cells.iter().map(|c| c.to_char()).collect()
+    }
+}
+
+const LEFT: [u8; 4] = [1, 2, 3, 7];
+const RIGHT: [u8; 4] = [4, 5, 6, 8];
+
+fn column(dots: &[u8; 4], n: u8) -> Vec<u8> {
+    dots[..usize::from(n.min(4))].to_vec()
+}
+
+fn cell(mine: u8, theirs: u8) -> Cell {
+    let mut dots = column(&LEFT, mine);
+    dots.extend(column(&RIGHT, theirs));
+    Cell::from_dots(&dots)
+}
+
+/// The viewer's point `p` as the opponent numbers it.
+fn theirs(p: u8) -> u8 {
+    25 - p
+}
+
+/// The board on one line for `viewer`.
+#[must_use]
+pub fn board_line(board: &Board, viewer: Color) -> BgLine {
+    let other = viewer.other();
+    let mut line = BgLine::default();
+    let mut push = |c: Cell, s: Option<BgSpot>| {
+        line.cells.push(c);
+        line.spots.push(s);
+    };
+    push(cell(board.bar(viewer), board.bar(other)), Some(BgSpot::Bar));
+    for quarter in 0..4u8 {
+        push(Cell::from_dots(&[]), None);
+        for k in 0..6u8 {
+            let p = 24 - quarter * 6 - k;
+            push(
+                cell(board.count(viewer, p), board.count(other, theirs(p))),
+                Some(BgSpot::Point(p)),
+            );
+        }
+    }
+    push(Cell::from_dots(&[]), None);
+    push(
+        cell(board.borne_off(viewer), board.borne_off(other)),
+        Some(BgSpot::Off),
+    );
+    line
+}
+
+/// The board as text with exact counts, in the viewer's numbering: the
+/// viewer's checkers as `x`, the opponent's as `o`: `bar 0 0 | 24x2 13x5 12o5 … | off 0 0`.
+#[must_use]
+pub fn text_line(board: &Board, viewer: Color) -> String {
+    let other = viewer.other();
+    let mut parts = vec![format!("bar {} {}", board.bar(viewer), board.bar(other))];
+    for p in (1..=24u8).rev() {
+        let (m, t) = (board.count(viewer, p), board.count(other, theirs(p)));
+        if m > 0 {
+            parts.push(format!("{p}x{m}"));
+        } else if t > 0 {
+            parts.push(format!("{p}o{t}"));
+        }
+    }
+    parts.push(format!(
+        "off {} {}",
+        board.borne_off(viewer),
+        board.borne_off(other)
+    ));
+    parts.join(" ")
+}
+
+/// The status line: dice, pips, cube, score: `31 | pips 167 167 | cube 2 x | 1-0/7 C`
+/// (pips and scores viewer first; the cube's owner `x` the viewer, `o` the
+/// opponent, nothing in the middle; `C` in the Crawford game).
+#[must_use]
+pub fn status_line(m: &Match, viewer: Color) -> String {
+    let other = viewer.other();
+    let dice = m
+        .dice()
+        .map_or_else(|| "-".to_owned(), |d| format!("{}{}", d.0, d.1));
+    let owner = match m.cube_owner() {
+        Some(c) if c == viewer => " x",
+        Some(_) => " o",
+        None => "",
+    };
+    let b = m.board();
+    format!(
+        "{dice} | pips {} {} | cube {}{owner} | {}-{}/{}{}",
+        b.pips(viewer),
+        b.pips(other),
+        m.cube(),
+        m.score(viewer),
+        m.score(other),
+        m.options().length,
+        if m.is_crawford() { " C" } else { "" }
+    )
+}

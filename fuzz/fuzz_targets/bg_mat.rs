@@ -1,0 +1,17 @@
+#![no_main]
+//! Jellyfish `.mat` files from untrusted bytes: never panic; a file that
+//! imports exports to a file that imports to the same match.
+use libfuzzer_sys::fuzz_target;
+use tandem_rules::backgammon::mat;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Ok((m, names)) = mat::import(text) {
+        let out = mat::export(&m, &names);
+        let (again, _) = mat::import(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+        assert_eq!(again.position_id(), m.position_id());
+        assert_eq!(again.actions(), m.actions());
+    }
+});

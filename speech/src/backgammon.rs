@@ -1,0 +1,408 @@
+//! What tandem says in backgammon: the roll, the move with every hit, entry
+//! and bear-off, the cube actions, a game's end with its points, the match
+//! score and the Crawford game (EUBGF rules, seed 004). The words are data
+//! (`phrasebooks/backgammon-pl.toml`, `-en.toml`); this module only fills them in.
+//!
+//! Points are numbered from each player's own home. Whose numbering the
+//! opponent's moves are said in is a setting ([`Numbering`], default
+//! [`Numbering::Listener`]): see `docs/backgammon.md`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use tandem_rules::backgammon::{notation, Board, Dice, EndKind, GameEnd, Match, Play};
+use tandem_rules::Color;
+
+/// The built-in Polish backgammon phrasebook.
+pub const BACKGAMMON_POLISH_TOML: &str = include_str!("../phrasebooks/backgammon-pl.toml");
+/// The built-in English backgammon phrasebook.
+pub const BACKGAMMON_ENGLISH_TOML: &str = include_str!("../phrasebooks/backgammon-en.toml");
+
+const TEMPLATES: &[&str] = &[
+    "roll",
+    "opening",
+    "move",
+    "pass",
+    "step",
+    "enter",
+    "bear_off",
+    "via",
+    "hit",
+    "count",
+    "yours",
+    "double",
+    "take",
+    "drop",
+    "resign",
+    "game_end",
+    "score",
+    "crawford",
+    "match_end",
+    "pips",
+];
+
+/// A backgammon phrasebook that does not load.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BgPhrasebookError(pub String);
+
+impl fmt::Display for BgPhrasebookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "backgammon phrasebook: {}", self.0)
+    }
+}
+
+impl std::error::Error for BgPhrasebookError {}
+
+/// The words of one language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BgPhrasebook {
+    language: String,
+    and: String,
+    points: Vec<String>,
+    dice: Vec<String>,
+    doubles: Vec<String>,
+    point_forms: Vec<String>,
+    white: String,
+    black: String,
+    templates: BTreeMap<String, String>,
+    resign_levels: Vec<String>,
+    game_end_kind: Vec<String>,
+}
+
+fn list(
+    t: &toml::Table,
+    section: &str,
+    key: &str,
+    len: usize,
+) -> Result<Vec<String>, BgPhrasebookError> {
+    let v = t
+        .get(section)
+        .and_then(|s| s.get(key))
+        .and_then(|v| v.as_array())
+        .ok_or_else(|| BgPhrasebookError(format!("{section}.{key}: missing list")))?;
+    let out: Vec<String> = v
+        .iter()
+        .filter_map(|x| x.as_str().map(str::to_owned))
+        .collect();
+    if out.len() != len {
+        return Err(BgPhrasebookError(format!(
+            "{section}.{key}: needs {len} words, has {}",
+            out.len()
+        )));
+    }
+    Ok(out)
+}
+
+fn word(t: &toml::Table, section: &str, key: &str) -> Result<String, BgPhrasebookError> {
+    t.get(section)
+        .and_then(|s| s.get(key))
+        .and_then(|v| v.as_str())
+        .map(str::to_owned)
+        .ok_or_else(|| BgPhrasebookError(format!("{section}.{key}: missing")))
+}
+
+impl BgPhrasebook {
+    /// Loads a phrasebook from TOML text; every template and word list must be there.
+    ///
+    /// # Errors
+    /// What is missing, by key.
+    pub fn from_toml_str(text: &str) -> Result<BgPhrasebook, BgPhrasebookError> {
+        let t: toml::Table = toml::from_str(text).map_err(|e| BgPhrasebookError(e.to_string()))?;
+        let mut templates = BTreeMap::new();
+        for k in TEMPLATES {
+            templates.insert((*k).to_owned(), word(&t, "templates", k)?);
+        }
+        Ok(BgPhrasebook {
+            language: word(&t, "meta", "language")?,
+            and: word(&t, "meta", "and")?,
+            points: list(&t, "numbers", "points", 25)?,
+            dice: list(&t, "numbers", "dice", 7)?,
+            doubles: list(&t, "numbers", "doubles", 7)?,
+            point_forms: list(&t, "numbers", "point_forms", 3)?,
+            white: word(&t, "sides", "white")?,
+            black: word(&t, "sides", "black")?,
+            templates,
+            resign_levels: list(&t, "templates", "resign_levels", 4)?,
+            game_end_kind: list(&t, "templates", "game_end_kind", 4)?,
+        })
+    }
+
+    /// The built-in book for `pl` or `en`.
+    #[must_use]
+    pub fn builtin(lang: &str) -> Option<BgPhrasebook> {
+        let text = match lang {
+            "pl" => BACKGAMMON_POLISH_TOML,
+            "en" => BACKGAMMON_ENGLISH_TOML,
+            _ => return None,
+        };
+        BgPhrasebook::from_toml_str(text).ok()
+    }
+
+    /// The language tag.
+    #[must_use]
+    pub fn language(&self) -> &str {
+        &self.language
+    }
+
+    fn fill(&self, key: &str, args: &[(&str, &str)]) -> String {
+        let mut s = self.templates.get(key).cloned().unwrap_or_default();
+        for (name, value) in args {
+            s = s.replace(&format!("{{{name}}}"), value);
+        }
+        s
+    }
+
+    fn side(&self, c: Color) -> &str {
+        match c {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// A number as a word (1..24); beyond, digits.
+    fn number(&self, n: u32) -> String {
+        usize::try_from(n)
+            .ok()
+            .and_then(|i| self.points.get(i))
+            .filter(|w| !w.is_empty())
+            .cloned()
+            .unwrap_or_else(|| n.to_string())
+    }
+
+    /// The plural form for `n`: one, few (2-4, 22-24, ...), many.
+    fn form<'a>(&self, forms: &'a [String], n: u32) -> &'a str {
+        let few = (2..=4).contains(&(n % 10)) && !(12..=14).contains(&(n % 100));
+        let i = if n == 1 {
+            0
+        } else if few {
+            1
+        } else {
+            2
+        };
+        forms.get(i).map_or("", String::as_str)
+    }
+
+    /// The dice as said: "three one", "double sixes".
+    #[must_use]
+    pub fn dice(&self, d: Dice) -> String {
+        let w = |n: u8| self.dice.get(usize::from(n)).cloned().unwrap_or_default();
+        if d.is_double() {
+            self.doubles
+                .get(usize::from(d.0))
+                .cloned()
+                .unwrap_or_default()
+        } else {
+            let d = d.high_first();
+            format!("{} {}", w(d.0), w(d.1))
+        }
+    }
+}
+
+/// Whose numbering the opponent's moves are said in (points count from each
+/// player's own home).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Numbering {
+    /// As the mover writes them (the standard notation, the record's).
+    Mover,
+    /// As the listener counts them on their own board: the opponent's `13/7`
+    /// is said "twelve to eighteen" (25 minus each point).
+    #[default]
+    Listener,
+    /// The mover's numbers, then the listener's ("thirteen to seven, your
+    /// twelve to eighteen").
+    Both,
+}
+
+/// Says backgammon events to one listener (the blind player).
+#[derive(Debug, Clone)]
+pub struct BgAnnouncer {
+    book: BgPhrasebook,
+    numbering: Numbering,
+    listener: Color,
+}
+
+impl BgAnnouncer {
+    /// An announcer for `listener` with a phrasebook and a numbering.
+    #[must_use]
+    pub fn new(book: BgPhrasebook, numbering: Numbering, listener: Color) -> BgAnnouncer {
+        BgAnnouncer {
+            book,
+            numbering,
+            listener,
+        }
+    }
+
+    /// The roll: "White rolls three one." (`opening`: who starts).
+    #[must_use]
+    pub fn roll(&self, side: Color, dice: Dice, opening: bool) -> String {
+        let key = if opening { "opening" } else { "roll" };
+        self.book.fill(
+            key,
+            &[
+                ("side", self.book.side(side)),
+                ("dice", &self.book.dice(dice)),
+            ],
+        )
+    }
+
+    fn steps_text(&self, board: &Board, play: &Play, flip: bool) -> String {
+        let b = &self.book;
+        let pt = |p: u8| b.number(u32::from(if flip { 25 - p } else { p }));
+        let mut parts = Vec::new();
+        for (chain, count) in notation::paths(board, play) {
+            let from = chain[0];
+            let to = *chain.last().unwrap_or(&0);
+            let them = board.side(board.turn().other());
+            let blot_at = |p: u8| (1..=24).contains(&p) && them[24 - usize::from(p)] > 0;
+            let mut s = if chain.len() > 2 {
+                // Hits on the way: say the first; the rest chain on.
+                let mid = chain[1];
+                b.fill(
+                    "via",
+                    &[("from", &pt(from)), ("mid", &pt(mid)), ("to", &pt(to))],
+                )
+            } else if from == 25 {
+                b.fill("enter", &[("to", &pt(to))])
+            } else if to == 0 {
+                b.fill("bear_off", &[("from", &pt(from))])
+            } else {
+                b.fill("step", &[("from", &pt(from)), ("to", &pt(to))])
+            };
+            if to != 0 && blot_at(to) {
+                s = b.fill("hit", &[("step", &s)]);
+            }
+            if count > 1 {
+                s = b.fill("count", &[("step", &s), ("n", &b.number(u32::from(count)))]);
+            }
+            parts.push(s);
+        }
+        parts.join(&b.and)
+    }
+
+    /// A move, every hit, entry and bear-off said: "Black: eight to five, six to five."
+    /// `board` is the position before the move (its side on roll moved).
+    #[must_use]
+    pub fn play(&self, board: &Board, play: &Play) -> String {
+        let mover = board.turn();
+        let b = &self.book;
+        if play.is_pass() {
+            return b.fill("pass", &[("side", b.side(mover))]);
+        }
+        let opponent = mover != self.listener;
+        let steps = match (self.numbering, opponent) {
+            (Numbering::Listener, true) => self.steps_text(board, play, true),
+            (Numbering::Both, true) => format!(
+                "{}{}{}",
+                self.steps_text(board, play, false),
+                b.and,
+                b.fill("yours", &[("point", &self.steps_text(board, play, true))])
+            ),
+            _ => self.steps_text(board, play, false),
+        };
+        b.fill("move", &[("side", b.side(mover)), ("steps", &steps)])
+    }
+
+    /// A double: "White doubles to 2."
+    #[must_use]
+    pub fn double(&self, side: Color, value: u32) -> String {
+        self.book.fill(
+            "double",
+            &[
+                ("side", self.book.side(side)),
+                ("value", &self.book.number(value)),
+            ],
+        )
+    }
+
+    /// A take.
+    #[must_use]
+    pub fn take(&self, side: Color) -> String {
+        self.book.fill("take", &[("side", self.book.side(side))])
+    }
+
+    /// A pass (drop).
+    #[must_use]
+    pub fn drop(&self, side: Color) -> String {
+        self.book.fill("drop", &[("side", self.book.side(side))])
+    }
+
+    /// A resignation of 1, 2 or 3 (004 4.5: single, double, triple).
+    #[must_use]
+    pub fn resign(&self, side: Color, level: u8) -> String {
+        let what = self
+            .book
+            .resign_levels
+            .get(usize::from(level))
+            .cloned()
+            .unwrap_or_default();
+        self.book
+            .fill("resign", &[("side", self.book.side(side)), ("what", &what)])
+    }
+
+    /// A game's end with its points: "White wins 2 points with a gammon."
+    #[must_use]
+    pub fn game_end(&self, end: &GameEnd) -> String {
+        let b = &self.book;
+        let mut s = b.fill(
+            "game_end",
+            &[
+                ("side", b.side(end.winner)),
+                ("points", &b.number(end.points)),
+                ("points_word", b.form(&b.point_forms, end.points)),
+            ],
+        );
+        let kind = match end.kind {
+            EndKind::Gammon => 2,
+            EndKind::Backgammon => 3,
+            _ => 0,
+        };
+        if let Some(extra) = b.game_end_kind.get(kind).filter(|e| !e.is_empty()) {
+            // Before the final full stop.
+            if s.ends_with('.') {
+                s.pop();
+                s.push_str(extra);
+                s.push('.');
+            } else {
+                s.push_str(extra);
+            }
+        }
+        s
+    }
+
+    /// The match score, and the Crawford game when it is one (004 4.7).
+    #[must_use]
+    pub fn score(&self, m: &Match) -> Vec<String> {
+        let b = &self.book;
+        let mut out = vec![b.fill(
+            "score",
+            &[
+                ("white", &b.white),
+                ("white_score", &m.score(Color::White).to_string()),
+                ("black", &b.black),
+                ("black_score", &m.score(Color::Black).to_string()),
+                ("length", &m.options().length.to_string()),
+            ],
+        )];
+        if let Some(w) = m.winner() {
+            out.push(b.fill("match_end", &[("side", b.side(w))]));
+        } else if m.is_crawford() {
+            out.push(b.fill("crawford", &[]));
+        }
+        out
+    }
+
+    /// Both pip counts.
+    #[must_use]
+    pub fn pips(&self, board: &Board) -> String {
+        let b = &self.book;
+        b.fill(
+            "pips",
+            &[
+                ("white", &b.white),
+                ("white_pips", &board.pips(Color::White).to_string()),
+                ("black", &b.black),
+                ("black_pips", &board.pips(Color::Black).to_string()),
+            ],
+        )
+    }
+}
