@@ -104,21 +104,15 @@ fn run(rays: &[[u64; 64]; 4], d: usize, at: u32, empty: u64) -> u64 {
 /// Where the generator puts what it finds. Bits are in the board's padded
 /// layout (`Geo::bit_to_sq`).
 pub(crate) trait Sink {
-    /// Whether the sink reads the route (captured pieces and landings in order).
+    /// Whether the sink wants the route (`step` calls).
     const ROUTE: bool;
-    /// A complete capture of `n` pieces. The route's first `n` entries are
-    /// valid when `ROUTE` is set. The sink applies the majority rule.
-    #[allow(clippy::too_many_arguments)]
-    fn capture(
-        &mut self,
-        from: u32,
-        to: u32,
-        captured: u64,
-        n: u32,
-        promotes: bool,
-        order: &[u8; MAX_CAPTURES],
-        landing: &[u8; MAX_CAPTURES],
-    );
+    /// The `i`-th capture of the route being searched takes the piece on
+    /// `victim` and lands on `land` (called only when `ROUTE` is set).
+    #[inline(always)]
+    fn step(&mut self, _i: usize, _victim: u32, _land: u32) {}
+    /// A complete capture of `n` pieces; its route is the last `n` steps.
+    /// The sink applies the majority rule.
+    fn capture(&mut self, from: u32, to: u32, captured: u64, n: u32, promotes: bool);
     /// A move without capture.
     fn quiet(&mut self, from: u32, to: u32, promotes: bool);
     /// Most pieces taken by a capture handed over so far (0: none).
@@ -159,8 +153,6 @@ pub(crate) fn captures<B: Board, const WHITE: bool, S: Sink>(s: Sides, sink: &mu
         from: 0,
         man: true,
         depth: 0,
-        order: [0; MAX_CAPTURES],
-        landing: [0; MAX_CAPTURES],
         sink,
         board: PhantomData,
     };
@@ -259,8 +251,6 @@ struct Search<'s, B, S> {
     man: bool,
     /// Pieces taken so far on this route.
     depth: usize,
-    order: [u8; MAX_CAPTURES],
-    landing: [u8; MAX_CAPTURES],
     sink: &'s mut S,
     board: PhantomData<B>,
 }
@@ -276,8 +266,8 @@ impl<B: Board, S: Sink> Search<'_, B, S> {
             if land != 0 {
                 extended = true;
                 if S::ROUTE {
-                    self.order[self.depth] = mid.trailing_zeros() as u8;
-                    self.landing[self.depth] = land.trailing_zeros() as u8;
+                    self.sink
+                        .step(self.depth, mid.trailing_zeros(), land.trailing_zeros());
                 }
                 self.depth += 1;
                 self.man(land, captured | mid);
@@ -322,8 +312,7 @@ impl<B: Board, S: Sink> Search<'_, B, S> {
                 let land = nearest(d, lands);
                 lands ^= 1u64 << land;
                 if S::ROUTE {
-                    self.order[self.depth] = victim as u8;
-                    self.landing[self.depth] = land as u8;
+                    self.sink.step(self.depth, victim, land);
                 }
                 self.depth += 1;
                 self.king(land, captured | vb, d, first);
@@ -339,15 +328,8 @@ impl<B: Board, S: Sink> Search<'_, B, S> {
     #[inline(always)]
     fn record(&mut self, to: u32, captured: u64) {
         let promotes = self.man && self.promo >> to & 1 != 0;
-        self.sink.capture(
-            self.from,
-            to,
-            captured,
-            self.depth as u32,
-            promotes,
-            &self.order,
-            &self.landing,
-        );
+        self.sink
+            .capture(self.from, to, captured, self.depth as u32, promotes);
     }
 }
 
@@ -358,21 +340,20 @@ pub(crate) struct Routes<'a> {
     pub majority: bool,
     pub best: u32,
     pub out: &'a mut Vec<Move>,
+    /// The route being searched, in bits.
+    pub order: [u8; MAX_CAPTURES],
+    pub landing: [u8; MAX_CAPTURES],
 }
 
 impl Sink for Routes<'_> {
     const ROUTE: bool = true;
 
-    fn capture(
-        &mut self,
-        from: u32,
-        to: u32,
-        captured: u64,
-        n: u32,
-        promotes: bool,
-        order: &[u8; MAX_CAPTURES],
-        landing: &[u8; MAX_CAPTURES],
-    ) {
+    fn step(&mut self, i: usize, victim: u32, land: u32) {
+        self.order[i] = victim as u8;
+        self.landing[i] = land as u8;
+    }
+
+    fn capture(&mut self, from: u32, to: u32, captured: u64, n: u32, promotes: bool) {
         if self.majority {
             if n < self.best {
                 return;
@@ -405,8 +386,8 @@ impl Sink for Routes<'_> {
             landing: [0; MAX_CAPTURES],
         };
         for i in 0..n as usize {
-            m.order[i] = sq(order[i]);
-            m.landing[i] = sq(landing[i]);
+            m.order[i] = sq(self.order[i]);
+            m.landing[i] = sq(self.landing[i]);
         }
         self.out.push(m);
     }
@@ -439,16 +420,7 @@ impl Sink for Compacts<'_> {
     const ROUTE: bool = false;
 
     #[inline(always)]
-    fn capture(
-        &mut self,
-        from: u32,
-        to: u32,
-        captured: u64,
-        n: u32,
-        _promotes: bool,
-        _order: &[u8; MAX_CAPTURES],
-        _landing: &[u8; MAX_CAPTURES],
-    ) {
+    fn capture(&mut self, from: u32, to: u32, captured: u64, n: u32, _promotes: bool) {
         if n < self.best {
             return;
         }
@@ -496,16 +468,7 @@ impl Sink for Counter<'_> {
     const ROUTE: bool = false;
 
     #[inline(always)]
-    fn capture(
-        &mut self,
-        from: u32,
-        to: u32,
-        captured: u64,
-        n: u32,
-        _promotes: bool,
-        _order: &[u8; MAX_CAPTURES],
-        _landing: &[u8; MAX_CAPTURES],
-    ) {
+    fn capture(&mut self, from: u32, to: u32, captured: u64, n: u32, _promotes: bool) {
         if n < self.best {
             return;
         }

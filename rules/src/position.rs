@@ -2,7 +2,7 @@
 //! are listed there, seed 001 ch. I 3-4).
 
 use crate::movegen::{self, Board, Eight, Routes, Sides, Sink, Ten};
-use crate::mv::Move;
+use crate::mv::{Move, MAX_CAPTURES};
 use crate::types::{Color, Piece, Role, Square};
 use crate::variant::Variant;
 
@@ -201,6 +201,8 @@ impl Position {
             majority: true,
             best: 0,
             out,
+            order: [0; MAX_CAPTURES],
+            landing: [0; MAX_CAPTURES],
         };
         dispatch!(self, generate(self.sides(), &mut sink, true));
     }
@@ -215,6 +217,8 @@ impl Position {
             majority: false,
             best: 0,
             out: &mut v,
+            order: [0; MAX_CAPTURES],
+            landing: [0; MAX_CAPTURES],
         };
         dispatch!(self, generate(self.sides(), &mut sink, false));
         v
