@@ -209,34 +209,56 @@ pub(crate) fn quiet<B: Board, const WHITE: bool, S: Sink>(s: Sides, sink: &mut S
 }
 
 /// The number of legal moves, without building any (perft's last ply).
+/// Without a capture by a man, each king's lines are looked at once: the
+/// first piece on a line is either a capture (then the capture search
+/// counts) or the end of the king's moves along it.
 #[inline(always)]
 pub(crate) fn count<B: Board, const WHITE: bool>(s: Sides, seen: &mut Vec<(u64, u16)>) -> u64 {
-    let mut c = Counter {
-        best: 0,
-        n: 0,
-        seen,
-    };
-    captures::<B, WHITE, _>(s, &mut c);
-    if c.best > 0 {
-        return c.n;
-    }
     let geo = B::geo();
     let empty = geo.valid & !(s.own | s.opp);
     let men = s.own & !s.kings;
-    let fwd = if WHITE { [2, 3] } else { [0, 1] };
-    let mut n = u64::from(
-        (step::<B>(men, fwd[0]) & empty).count_ones()
-            + (step::<B>(men, fwd[1]) & empty).count_ones(),
-    );
-    let mut k = s.own & s.kings;
-    while k != 0 {
-        let b = k.trailing_zeros();
-        k &= k - 1;
-        for d in 0..4 {
-            n += u64::from(run(&geo.rays, d, b, empty).count_ones());
+    let mut jumpers = 0u64;
+    for d in 0..4 {
+        jumpers |= step::<B>(step::<B>(empty, d ^ 2) & s.opp, d ^ 2);
+    }
+    let mut quiet = 0u32;
+    let mut capture = jumpers & men != 0;
+    if !capture {
+        let mut k = s.own & s.kings;
+        'kings: while k != 0 {
+            let b = k.trailing_zeros();
+            k &= k - 1;
+            for d in 0..4 {
+                let ray = geo.rays[d][b as usize];
+                let blocked = ray & !empty;
+                if blocked == 0 {
+                    quiet += ray.count_ones();
+                    continue;
+                }
+                let first = nearest(d, blocked);
+                let fb = 1u64 << first;
+                if fb & s.opp != 0 && step::<B>(fb, d) & empty != 0 {
+                    capture = true;
+                    break 'kings;
+                }
+                // The squares before the first piece.
+                quiet += (ray ^ geo.rays[d][first as usize]).count_ones() - 1;
+            }
         }
     }
-    n
+    if capture {
+        let mut c = Counter {
+            best: 0,
+            n: 0,
+            seen,
+        };
+        captures::<B, WHITE, _>(s, &mut c);
+        return c.n;
+    }
+    let fwd = if WHITE { [2, 3] } else { [0, 1] };
+    quiet += (step::<B>(men, fwd[0]) & empty).count_ones()
+        + (step::<B>(men, fwd[1]) & empty).count_ones();
+    u64::from(quiet)
 }
 
 /// The capture search's state for one moving piece.
