@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tandem's perft against Scan 3.1's move generator, side by side.
 #
-#   scripts/bench-scan.sh [--rounds N] [--out FILE] SCAN_SRC_DIR
+#   scripts/bench-scan.sh [--rounds N] [--out FILE] [--no-callgrind] SCAN_SRC_DIR
 #
 # SCAN_SRC_DIR is a Scan 3.1 source folder (the one holding Makefile, gen.cpp,
 # list.hpp, ...; a checkout whose src/ holds them is accepted too). Scan is not
@@ -19,7 +19,11 @@
 #      and time only the perft call;
 #   6. checks every count (258,895,763 and 58,360,286) and writes every run's
 #      time and load average, the commit, CPU and compilers to
-#      docs/bench/scan-runs-<UTC date and time>.md, and prints the medians.
+#      docs/bench/scan-runs-<UTC date and time>.md, and prints the medians;
+#   7. when valgrind is installed (and not --no-callgrind), counts the
+#      instructions of both under callgrind, a figure the machine's load does
+#      not move: start perft 8 and Woldouby perft 12, less a depth-1 run
+#      (start-up), written to the same file.
 # Not part of CI (it needs a Scan source folder). Method and results:
 # docs/bench/scan-comparison.md.
 set -euo pipefail
@@ -28,8 +32,9 @@ root="$(cd "$here/.." && pwd)"
 
 rounds=5
 out=""
+callgrind=1
 usage() {
-  echo "usage: scripts/bench-scan.sh [--rounds N] [--out FILE] SCAN_SRC_DIR" >&2
+  echo "usage: scripts/bench-scan.sh [--rounds N] [--out FILE] [--no-callgrind] SCAN_SRC_DIR" >&2
   exit 2
 }
 scan_dir=""
@@ -37,6 +42,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) [ $# -ge 2 ] || usage; rounds="$2"; shift 2 ;;
     --out) [ $# -ge 2 ] || usage; out="$2"; shift 2 ;;
+    --no-callgrind) callgrind=0; shift ;;
     -h|--help) usage ;;
     -*) echo "unknown option $1" >&2; usage ;;
     *) [ -z "$scan_dir" ] || usage; scan_dir="$1"; shift ;;
@@ -56,10 +62,10 @@ scan_dir="$(cd "$scan_dir" && pwd)"
 
 START_FEN="W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
 WOLDOUBY_FEN="W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26"
-# name, FEN, depth, expected leaves
+# name, FEN, depth, expected leaves, depth under callgrind
 cases=(
-  "start|$START_FEN|10|258895763"
-  "woldouby|$WOLDOUBY_FEN|14|58360286"
+  "start|$START_FEN|10|258895763|8"
+  "woldouby|$WOLDOUBY_FEN|14|58360286|12"
 )
 
 build="$root/target/scan-bench"
@@ -99,7 +105,7 @@ field() { jq -r ".$2" <<<"$1"; }
 
 step "checking that both count the same at depths 1-8"
 for c in "${cases[@]}"; do
-  IFS='|' read -r name fen _ _ <<<"$c"
+  IFS='|' read -r name fen _ _ _ <<<"$c"
   for d in 1 2 3 4 5 6 7 8; do
     s="$(field "$(run_scan "$fen" "$d")" nodes)"
     t="$(field "$(run_tandem "$fen" "$d")" nodes)"
@@ -124,7 +130,7 @@ raw="$(mktemp)"
 trap 'rm -f "$raw"' EXIT
 for r in $(seq 1 "$rounds"); do
   for c in "${cases[@]}"; do
-    IFS='|' read -r name fen depth expected <<<"$c"
+    IFS='|' read -r name fen depth expected _ <<<"$c"
     if [ $((r % 2)) -eq 1 ]; then order="scan tandem"; else order="tandem scan"; fi
     for engine in $order; do
       load="$(cut -d' ' -f1 /proc/loadavg)"
@@ -140,6 +146,19 @@ for r in $(seq 1 "$rounds"); do
     done
   done
 done
+
+cg="$(mktemp)"
+trap 'rm -f "$raw" "$cg"' EXIT
+if [ "$callgrind" = 1 ] && command -v valgrind >/dev/null; then
+  ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | awk '/refs:/ {gsub(",", "", $NF); print $NF}'; }
+  for c in "${cases[@]}"; do
+    IFS='|' read -r name fen _ _ cgdepth <<<"$c"
+    step "callgrind: $name perft $cgdepth"
+    s=$(($(ir "$scan_bin" "$cgdepth" "$fen") - $(ir "$scan_bin" 1 "$fen")))
+    t=$(($(ir "$tandem_bin" perft --fen "$fen" --json "$cgdepth") - $(ir "$tandem_bin" perft --fen "$fen" --json 1)))
+    printf '%s\t%s\t%s\t%s\n' "$name" "$cgdepth" "$s" "$t" >>"$cg"
+  done
+fi
 
 median() { # name engine
   awk -F'\t' -v n="$1" -v e="$2" '$2 == n && $4 == e {print $6}' "$raw" | sort -g |
@@ -164,11 +183,19 @@ median() { # name engine
   echo "| position | Scan median | tandem median | tandem's speed / Scan's |"
   echo "| --- | --- | --- | --- |"
   for c in "${cases[@]}"; do
-    IFS='|' read -r name _ depth _ <<<"$c"
+    IFS='|' read -r name _ depth _ _ <<<"$c"
     s="$(median "$name" scan)"
     t="$(median "$name" tandem)"
     echo "| $name, perft $depth | $s s | $t s | $(awk -v s="$s" -v t="$t" 'BEGIN {printf "%.2f", s / t}') |"
   done
+  if [ -s "$cg" ]; then
+    echo
+    echo "Instructions executed (valgrind --tool=callgrind, $(valgrind --version)), the perft call less a depth-1 run:"
+    echo
+    echo "| position | Scan | tandem | Scan's / tandem's |"
+    echo "| --- | --- | --- | --- |"
+    awk -F'\t' '{printf "| %s, perft %s | %d | %d | %.2f |\n", $1, $2, $3, $4, $3 / $4}' "$cg"
+  fi
 } >"$out"
 echo "raw results: $out" >&2
-tail -n $((${#cases[@]} + 2)) "$out"
+sed -n '/^| position | Scan median/,$p' "$out"
