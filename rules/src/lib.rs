@@ -19,6 +19,7 @@ pub mod chess;
 pub mod clock;
 pub mod fen;
 pub mod game;
+mod movegen;
 mod mv;
 pub mod notation;
 pub mod pdn;

@@ -2,8 +2,11 @@
 //! of a move generator. Capture routes with the same start, end and captured
 //! set count once (the convention of the published international counts).
 
+use crate::movegen::{self, Eight, PerftBuffers, Ten};
 use crate::mv::Move;
 use crate::position::Position;
+use crate::types::Color;
+use crate::variant::Variant;
 
 /// Leaf count at `depth` (bulk-counted: the last ply counts moves without playing them).
 ///
@@ -14,27 +17,16 @@ use crate::position::Position;
 /// ```
 #[must_use]
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    let mut stack: Vec<Vec<Move>> = (0..=depth).map(|_| Vec::with_capacity(64)).collect();
-    perft_rec(pos, depth, &mut stack)
-}
-
-fn perft_rec(pos: &Position, depth: u32, stack: &mut [Vec<Move>]) -> u64 {
-    match depth {
-        0 => 1,
-        1 => pos.count_legal(&mut stack[0]) as u64,
-        _ => {
-            let (here, rest) = stack
-                .split_last_mut()
-                .expect("perft stack has depth+1 buffers");
-            pos.legal_moves_into(here);
-            let mut n = 0;
-            for m in here.iter() {
-                let mut child = *pos;
-                child.play_unchecked(m);
-                n += perft_rec(&child, depth - 1, rest);
-            }
-            n
-        }
+    if depth == 0 {
+        return 1;
+    }
+    let mut bufs = PerftBuffers::new(depth);
+    let s = pos.sides();
+    match (pos.variant(), pos.turn()) {
+        (Variant::International, Color::White) => movegen::perft::<Ten, true>(s, depth, &mut bufs),
+        (Variant::International, Color::Black) => movegen::perft::<Ten, false>(s, depth, &mut bufs),
+        (Variant::SixtyFour, Color::White) => movegen::perft::<Eight, true>(s, depth, &mut bufs),
+        (Variant::SixtyFour, Color::Black) => movegen::perft::<Eight, false>(s, depth, &mut bufs),
     }
 }
 

@@ -1,19 +1,22 @@
-//! Positions and the move generator.
-//!
-//! Rules encoded here (seed 001 ch. I; 003 art. 3-4):
-//! - men move one square diagonally forward (3.4) and capture forwards and
-//!   backwards (4.1, 4.2); kings fly (3.9) and capture at a distance (4.3);
-//! - multiple captures continue while possible (4.5, 4.6); a piece may cross
-//!   the same empty square twice but never jump the same piece twice (4.8),
-//!   and captured pieces stay on the board until the move ends (4.11), so they
-//!   block; own pieces are never jumped (4.7);
-//! - the capture taking the most pieces is compulsory, kings count as one and
-//!   have no priority (4.13); among equal ones the choice is free (4.14);
-//! - a man promotes only when its move ends on the far row (3.5, 4.15).
+//! Positions. The move generator is `crate::movegen` (the rules it encodes
+//! are listed there, seed 001 ch. I 3-4).
 
+use crate::movegen::{self, Board, Eight, Routes, Sides, Sink, Ten};
 use crate::mv::{Move, MAX_CAPTURES};
 use crate::types::{Color, Piece, Role, Square};
-use crate::variant::{Geo, Variant};
+use crate::variant::Variant;
+
+/// Calls `$f::<Board, WHITE>($args)` for the position's board and side to move.
+macro_rules! dispatch {
+    ($pos:expr, $f:ident($($arg:expr),*)) => {
+        match ($pos.variant, $pos.turn) {
+            (Variant::International, Color::White) => $f::<Ten, true>($($arg),*),
+            (Variant::International, Color::Black) => $f::<Ten, false>($($arg),*),
+            (Variant::SixtyFour, Color::White) => $f::<Eight, true>($($arg),*),
+            (Variant::SixtyFour, Color::Black) => $f::<Eight, false>($($arg),*),
+        }
+    };
+}
 
 /// A position: the pieces on the board and the side to move. Any such
 /// arrangement is accepted (a composed problem may have men on the far row);
@@ -193,11 +196,15 @@ impl Position {
     /// [`Position::legal_moves`] into a buffer the caller reuses (it is cleared first).
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
         out.clear();
-        let mut g = Gen::new(self, out, true);
-        g.captures_all();
-        if g.best == 0 {
-            g.quiet();
-        }
+        let mut sink = Routes {
+            geo: self.variant.geo(),
+            majority: true,
+            best: 0,
+            out,
+            order: [0; MAX_CAPTURES],
+            landing: [0; MAX_CAPTURES],
+        };
+        dispatch!(self, generate(self.sides(), &mut sink, true));
     }
 
     /// Every complete capture sequence, ignoring the majority rule (4.13).
@@ -205,8 +212,15 @@ impl Position {
     #[must_use]
     pub fn all_captures(&self) -> Vec<Move> {
         let mut v = Vec::new();
-        let mut g = Gen::new(self, &mut v, false);
-        g.captures_all();
+        let mut sink = Routes {
+            geo: self.variant.geo(),
+            majority: false,
+            best: 0,
+            out: &mut v,
+            order: [0; MAX_CAPTURES],
+            landing: [0; MAX_CAPTURES],
+        };
+        dispatch!(self, generate(self.sides(), &mut sink, false));
         v
     }
 
@@ -216,35 +230,22 @@ impl Position {
         self.legal_moves().contains(m)
     }
 
-    /// The number of legal moves, without building the list where it can
-    /// (bulk counting for perft).
+    /// The number of legal moves, counted without building them (bulk
+    /// counting for perft).
     #[must_use]
-    pub fn count_legal(&self, scratch: &mut Vec<Move>) -> usize {
-        let geo = self.variant.geo();
+    pub fn count_legal(&self) -> usize {
+        let mut seen = Vec::new();
+        dispatch!(self, count(self.sides(), &mut seen)) as usize
+    }
+
+    /// The pieces as the side to move sees them.
+    pub(crate) fn sides(&self) -> Sides {
         let (own, opp) = self.own_opp();
-        let empty = geo.valid & !(own | opp);
-        let men = own & !self.kings;
-        let kings = own & self.kings;
-        if men_can_capture(geo, men, opp, empty) || kings_can_capture(geo, kings, opp, empty) {
-            self.legal_moves_into(scratch);
-            return scratch.len();
+        Sides {
+            own,
+            opp,
+            kings: self.kings,
         }
-        let fwd = forward_dirs(geo, self.turn);
-        let mut n =
-            (shift(men, fwd[0]) & empty).count_ones() + (shift(men, fwd[1]) & empty).count_ones();
-        let mut k = kings;
-        while k != 0 {
-            let b = k.trailing_zeros() as i32;
-            k &= k - 1;
-            for &d in &geo.dirs {
-                let mut s = b + d as i32;
-                while in_board(geo, s) && empty >> s & 1 != 0 {
-                    n += 1;
-                    s += d as i32;
-                }
-            }
-        }
-        n as usize
     }
 
     fn own_opp(&self) -> (u64, u64) {
@@ -321,277 +322,16 @@ impl std::fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// Captures, then (when `quiet` and there is none) the moves without capture.
 #[inline(always)]
-fn shift(b: u64, d: i8) -> u64 {
-    if d > 0 {
-        b << d
-    } else {
-        b >> -d
-    }
-}
-
-#[inline(always)]
-fn in_board(geo: &Geo, s: i32) -> bool {
-    (0..64).contains(&s) && geo.valid >> s & 1 != 0
-}
-
-/// Forward directions of a man: up (towards row 0) for white, down for black (3.4).
-#[inline(always)]
-fn forward_dirs(geo: &Geo, turn: Color) -> [i8; 2] {
-    match turn {
-        Color::White => [geo.dirs[2], geo.dirs[3]],
-        Color::Black => [geo.dirs[0], geo.dirs[1]],
+fn generate<B: Board, const WHITE: bool>(s: Sides, sink: &mut Routes<'_>, quiet: bool) {
+    movegen::captures::<B, WHITE, _>(s, sink);
+    if quiet && sink.best() == 0 {
+        movegen::quiet::<B, WHITE, _>(s, sink);
     }
 }
 
 #[inline(always)]
-fn men_can_capture(geo: &Geo, men: u64, opp: u64, empty: u64) -> bool {
-    geo.dirs
-        .iter()
-        .any(|&d| shift(shift(men, d) & opp, d) & empty != 0)
-}
-
-fn kings_can_capture(geo: &Geo, kings: u64, opp: u64, empty: u64) -> bool {
-    let mut k = kings;
-    while k != 0 {
-        let b = k.trailing_zeros() as i32;
-        k &= k - 1;
-        for &d in &geo.dirs {
-            let d = d as i32;
-            let mut s = b + d;
-            while in_board(geo, s) && empty >> s & 1 != 0 {
-                s += d;
-            }
-            if in_board(geo, s)
-                && opp >> s & 1 != 0
-                && in_board(geo, s + d)
-                && empty >> (s + d) & 1 != 0
-            {
-                return true;
-            }
-        }
-    }
-    false
-}
-
-/// The generator's working state.
-struct Gen<'a> {
-    geo: &'static Geo,
-    turn: Color,
-    own: u64,
-    opp: u64,
-    kings: u64,
-    /// Empty squares during the capture being searched (the moving piece's
-    /// start square counts as empty: it has left it).
-    empty: u64,
-    out: &'a mut Vec<Move>,
-    /// Most pieces taken by a capture found so far (0: none).
-    best: u8,
-    majority: bool,
-    from_bit: u8,
-    man: bool,
-    depth: usize,
-    order: [u8; MAX_CAPTURES],
-    landing: [u8; MAX_CAPTURES],
-}
-
-impl<'a> Gen<'a> {
-    fn new(pos: &Position, out: &'a mut Vec<Move>, majority: bool) -> Gen<'a> {
-        let geo = pos.variant.geo();
-        let (own, opp) = pos.own_opp();
-        Gen {
-            geo,
-            turn: pos.turn,
-            own,
-            opp,
-            kings: pos.kings,
-            empty: geo.valid & !(own | opp),
-            out,
-            best: 0,
-            majority,
-            from_bit: 0,
-            man: false,
-            depth: 0,
-            order: [0; MAX_CAPTURES],
-            landing: [0; MAX_CAPTURES],
-        }
-    }
-
-    fn sq(&self, bit: i32) -> u8 {
-        self.geo.bit_to_sq[bit as usize]
-    }
-
-    fn captures_all(&mut self) {
-        let base_empty = self.empty;
-        let men = self.own & !self.kings;
-        let kings = self.own & self.kings;
-        // Only pieces that can start a capture are searched.
-        let mut cand = 0u64;
-        for &d in &self.geo.dirs {
-            cand |= shift(shift(base_empty, -d) & self.opp, -d) & men;
-        }
-        let mut m = cand;
-        while m != 0 {
-            let b = m.trailing_zeros();
-            m &= m - 1;
-            self.from_bit = b as u8;
-            self.man = true;
-            self.empty = base_empty | 1u64 << b;
-            self.man_caps(b as i32, 0);
-        }
-        let mut k = kings;
-        while k != 0 {
-            let b = k.trailing_zeros();
-            k &= k - 1;
-            self.from_bit = b as u8;
-            self.man = false;
-            self.empty = base_empty | 1u64 << b;
-            self.king_caps(b as i32, 0, usize::MAX, true);
-        }
-        self.empty = base_empty;
-    }
-
-    fn man_caps(&mut self, at: i32, captured: u64) {
-        let mut extended = false;
-        for &d in &self.geo.dirs {
-            let d = d as i32;
-            let mid = at + d;
-            let land = mid + d;
-            if in_board(self.geo, mid)
-                && self.opp >> mid & 1 != 0
-                && captured >> mid & 1 == 0
-                && in_board(self.geo, land)
-                && self.empty >> land & 1 != 0
-            {
-                extended = true;
-                self.order[self.depth] = self.sq(mid);
-                self.landing[self.depth] = self.sq(land);
-                self.depth += 1;
-                self.man_caps(land, captured | 1u64 << mid);
-                self.depth -= 1;
-            }
-        }
-        if !extended && self.depth > 0 {
-            self.record(at, captured);
-        }
-    }
-
-    fn king_caps(&mut self, at: i32, captured: u64, came: usize, straight: bool) {
-        let mut extended = false;
-        for (i, &d) in self.geo.dirs.iter().enumerate() {
-            // The opposite direction (i ^ 2: +h <-> -h, +h+1 <-> -(h+1)) would
-            // have to jump the piece just taken again (4.8): skip it.
-            if came != usize::MAX && i == came ^ 2 {
-                continue;
-            }
-            let d = d as i32;
-            let mut s = at + d;
-            while in_board(self.geo, s) && self.empty >> s & 1 != 0 {
-                s += d;
-            }
-            if !(in_board(self.geo, s) && self.opp >> s & 1 != 0 && captured >> s & 1 == 0) {
-                continue;
-            }
-            let victim = s;
-            let mut land = victim + d;
-            if came == i && !straight {
-                // Going on straight finds the same next piece from every
-                // landing square before it: the first one searched it.
-                extended |= in_board(self.geo, land) && self.empty >> land & 1 != 0;
-                continue;
-            }
-            let mut first = true;
-            while in_board(self.geo, land) && self.empty >> land & 1 != 0 {
-                extended = true;
-                self.order[self.depth] = self.sq(victim);
-                self.landing[self.depth] = self.sq(land);
-                self.depth += 1;
-                self.king_caps(land, captured | 1u64 << victim, i, first);
-                self.depth -= 1;
-                first = false;
-                land += d;
-            }
-        }
-        if !extended && self.depth > 0 {
-            self.record(at, captured);
-        }
-    }
-
-    fn record(&mut self, at: i32, captured: u64) {
-        let n = self.depth as u8;
-        if self.majority {
-            if n < self.best {
-                return;
-            }
-            if n > self.best {
-                self.best = n;
-                self.out.clear();
-            }
-        } else {
-            self.best = self.best.max(n);
-        }
-        let from = self.geo.bit_to_sq[self.from_bit as usize];
-        let to = self.sq(at);
-        if n >= 3 {
-            // Different routes to the same capture are one move. Two pieces
-            // can be taken by two routes only along one diagonal, which
-            // `king_caps` searches once, so duplicates start at three.
-            if self
-                .out
-                .iter()
-                .any(|m| m.from == from && m.to == to && m.captured_bits == captured)
-            {
-                return;
-            }
-        }
-        let promotes = self.man && self.geo.promo[promo_index(self.turn)] >> at & 1 != 0;
-        self.out.push(Move {
-            from,
-            to,
-            ncapt: n,
-            promotes,
-            captured_bits: captured,
-            order: self.order,
-            landing: self.landing,
-        });
-    }
-
-    fn quiet(&mut self) {
-        let geo = self.geo;
-        let men = self.own & !self.kings;
-        let promo = geo.promo[promo_index(self.turn)];
-        for d in forward_dirs(geo, self.turn) {
-            let mut t = shift(men, d) & self.empty;
-            while t != 0 {
-                let to = t.trailing_zeros() as i32;
-                t &= t - 1;
-                let from = to - d as i32;
-                self.out.push(Move::quiet(
-                    self.sq(from),
-                    self.sq(to),
-                    promo >> to & 1 != 0,
-                ));
-            }
-        }
-        let mut k = self.own & self.kings;
-        while k != 0 {
-            let b = k.trailing_zeros() as i32;
-            k &= k - 1;
-            for &d in &geo.dirs {
-                let d = d as i32;
-                let mut s = b + d;
-                while in_board(geo, s) && self.empty >> s & 1 != 0 {
-                    self.out.push(Move::quiet(self.sq(b), self.sq(s), false));
-                    s += d;
-                }
-            }
-        }
-    }
-}
-
-fn promo_index(turn: Color) -> usize {
-    match turn {
-        Color::White => 0,
-        Color::Black => 1,
-    }
+fn count<B: Board, const WHITE: bool>(s: Sides, seen: &mut Vec<(u64, u16)>) -> u64 {
+    movegen::count::<B, WHITE>(s, seen)
 }

@@ -261,9 +261,12 @@ pub(crate) struct Geo {
     pub bit_to_sq: [u8; 64],
     /// Row 0 (white promotes there) and the last row (black promotes there).
     pub promo: [u64; 2],
-    /// Shift amounts: +half (down-left), +half+1 (down-right),
-    /// -half (up-right), -(half+1) (up-left). "Down" is towards white.
-    pub dirs: [i8; 4],
+    /// `rays[d][b]`: the board squares seen from bit `b` in direction `d`,
+    /// `b` itself excluded (a king's line, 001 ch. I 3.9). The directions,
+    /// as bit shifts: +half (down-left), +half+1 (down-right), -half
+    /// (up-right), -(half+1) (up-left); "down" is towards white, `d ^ 2` is
+    /// the opposite direction.
+    pub rays: [[u64; 64]; 4],
 }
 
 const fn make_geo(size: u8) -> Geo {
@@ -288,6 +291,23 @@ const fn make_geo(size: u8) -> Geo {
         }
         s += 1;
     }
+    let dirs = [half as i8, half as i8 + 1, -(half as i8), -(half as i8 + 1)];
+    let mut rays = [[0u64; 64]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut b = 0i32;
+        while b < 64 {
+            if valid >> b & 1 != 0 {
+                let mut t = b + dirs[d] as i32;
+                while t >= 0 && t < 64 && valid >> t & 1 != 0 {
+                    rays[d][b as usize] |= 1u64 << t;
+                    t += dirs[d] as i32;
+                }
+            }
+            b += 1;
+        }
+        d += 1;
+    }
     Geo {
         size,
         squares,
@@ -295,7 +315,7 @@ const fn make_geo(size: u8) -> Geo {
         sq_to_bit,
         bit_to_sq,
         promo,
-        dirs: [half as i8, half as i8 + 1, -(half as i8), -(half as i8 + 1)],
+        rays,
     }
 }
 
@@ -345,7 +365,25 @@ mod tests {
         let g = &GEO10;
         assert_eq!(g.valid.count_ones(), 50);
         // 1 + half = 6, the down-left neighbour of 1 (b10 -> a9).
-        assert_eq!(g.bit_to_sq[(g.sq_to_bit[1] as i8 + g.dirs[0]) as usize], 6);
+        let down_left = g.rays[0][g.sq_to_bit[1] as usize].trailing_zeros();
+        assert_eq!(g.bit_to_sq[down_left as usize], 6);
         assert_eq!(GEO8.valid.count_ones(), 32);
+    }
+
+    #[test]
+    fn rays_follow_the_diagonals() {
+        let g = &GEO10;
+        let bits = |squares: &[u8]| {
+            squares
+                .iter()
+                .fold(0u64, |b, &n| b | 1u64 << g.sq_to_bit[n as usize])
+        };
+        let at = g.sq_to_bit[28] as usize;
+        // 001 ch. I 2.6: the long diagonal 46-5 and the line 6-50 cross on 28.
+        assert_eq!(g.rays[2][at], bits(&[23, 19, 14, 10, 5]));
+        assert_eq!(g.rays[0][at], bits(&[32, 37, 41, 46]));
+        assert_eq!(g.rays[3][at], bits(&[22, 17, 11, 6]));
+        assert_eq!(g.rays[1][at], bits(&[33, 39, 44, 50]));
+        assert_eq!(g.rays[0][g.sq_to_bit[46] as usize], 0);
     }
 }
