@@ -17,6 +17,8 @@
 //! voice-model = "/home/me/models/vosk-model-small-pl-0.22"
 //! confirm = "always"
 //! push-to-talk = false
+//! # how many move pairs "record" reads
+//! record-last = 3
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -92,6 +94,8 @@ pub struct RawConfig {
     pub warnings: Option<Vec<String>>,
     pub headless: Option<bool>,
     pub draws_with_advantage: Option<bool>,
+    /// How many move pairs `record` reads (default 3).
+    pub record_last: Option<u32>,
 }
 
 impl RawConfig {
@@ -143,7 +147,8 @@ impl RawConfig {
             black,
             warnings,
             headless,
-            draws_with_advantage
+            draws_with_advantage,
+            record_last
         )
     }
 }
@@ -171,6 +176,8 @@ pub struct Config {
     pub journal: PathBuf,
     /// No terminal screen.
     pub headless: bool,
+    /// How many move pairs `record` reads (`record-last`).
+    pub record_last: u32,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -267,6 +274,10 @@ impl Config {
                 .unwrap_or_else(crate::control::default_socket_path),
             journal,
             headless: raw.headless.unwrap_or(false),
+            record_last: raw
+                .record_last
+                .unwrap_or(crate::session::DEFAULT_RECORD_LAST)
+                .max(1),
         })
     }
 }
@@ -292,6 +303,13 @@ mod tests {
         );
         assert_eq!(c.setup.blind, Blind::Black);
         assert_eq!(c.speech, SpeechChoice::Auto);
+        assert_eq!(c.record_last, 3, "record-last defaults to three pairs");
+        let file: RawConfig = toml::from_str("record-last = 5\n").unwrap();
+        let five = RawConfig {
+            journal: Some("/tmp/x.jsonl".into()),
+            ..file
+        };
+        assert_eq!(Config::from_raw(five).unwrap().record_last, 5);
         assert_eq!(
             c.setup.start,
             crate::game::AnyPosition::Draughts(tandem_rules::Position::start(

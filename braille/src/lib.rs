@@ -22,6 +22,7 @@ pub mod display;
 pub mod driver;
 pub mod keymap;
 pub mod line;
+pub mod record;
 pub mod render;
 pub mod table;
 #[cfg(feature = "testing")]

@@ -24,6 +24,7 @@ pub mod chess;
 pub mod chess_listen;
 pub mod output;
 pub mod phrasebook;
+pub mod record;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod utterance;
@@ -33,6 +34,7 @@ pub use phrasebook::{
     CommandWord, ListenWords, Mishearing, Phrasebook, PhrasebookError, SquareStyle, SquareWords,
     Value,
 };
+pub use record::RecordWord;
 pub use utterance::{Kind, Priority, Utterance};
 
 pub mod listen;

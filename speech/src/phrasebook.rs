@@ -131,6 +131,24 @@ pub const TEMPLATE_KEYS: &[(&str, &[&str])] = &[
     ("game.board_matches", &[]),
 ];
 
+/// Templates a phrasebook may leave out: the key, its arguments, and the
+/// English words used when the file has none (a phrasebook written before
+/// the key was added still loads).
+pub const OPTIONAL_TEMPLATE_KEYS: &[(&str, &[&str], &str)] = &[
+    // The spoken record at the table (issue 15): a move pair's number, one
+    // ply of it, and the review's edges.
+    ("record.move", &["count"], "Move {count}."),
+    ("record.ply", &["side", "move"], "{side}: {move}"),
+    ("record.empty", &[], "No moves yet."),
+    ("record.no_move", &["count"], "There is no move {count}."),
+    ("record.first", &[], "That is the first move."),
+    ("record.last", &[], "That is the last move."),
+    ("record.position", &["count"], "The position after move {count}."),
+    ("record.start_position", &[], "The starting position."),
+    ("record.live", &[], "Back to the game."),
+    ("record.not_reviewing", &[], "The record is not open."),
+];
+
 /// The nouns the announcer counts with; each must be in `[nouns]`.
 pub const NOUNS: &[&str] = &["piece", "move", "hour", "minute", "second"];
 
@@ -725,9 +743,19 @@ impl Phrasebook {
         ];
 
         let mut templates = HashMap::new();
-        for (key, allowed) in TEMPLATE_KEYS {
+        let required = TEMPLATE_KEYS.iter().map(|(k, a)| (*k, *a, None));
+        let optional = OPTIONAL_TEMPLATE_KEYS
+            .iter()
+            .map(|(k, a, d)| (*k, *a, Some(*d)));
+        for (key, allowed, default) in required.chain(optional) {
             let (section, name) = key.split_once('.').unwrap_or(("", key));
-            let text = root.table(section)?.string(name)?;
+            let text = match default {
+                None => root.table(section)?.string(name)?,
+                Some(d) => match root.opt_table(section)? {
+                    Some(t) => t.opt_string(name)?.unwrap_or_else(|| d.to_owned()),
+                    None => d.to_owned(),
+                },
+            };
             let parts = parse_template(key, &text)?;
             for p in &parts {
                 let Part::Arg { name, form } = p else {
@@ -782,7 +810,7 @@ impl Phrasebook {
                     }
                 }
             }
-            templates.insert(*key, parts);
+            templates.insert(key, parts);
         }
 
         let listen_t = root.table("listen")?;

@@ -83,6 +83,9 @@ pub struct Args {
     /// No terminal screen: speech and braille as text lines on stdout.
     #[arg(long)]
     pub headless: bool,
+    /// How many move pairs `record` reads (default 3).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub record_last: Option<u32>,
     /// A config file instead of `$XDG_CONFIG_HOME/tandem/config.toml`.
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -118,6 +121,7 @@ impl Args {
             warnings: self.warnings.clone(),
             headless: self.headless.then_some(true),
             draws_with_advantage: None,
+            record_last: self.record_last,
         }
     }
 }
@@ -239,6 +243,7 @@ async fn serve(
             session.table().game.kind() == GameKind::Chess,
         )?,
     };
+    session.set_record_last(config.record_last);
     let book = books.draughts.clone();
     if let Some(b) = &book {
         session.set_phrasebook(b.clone());

@@ -274,6 +274,22 @@ impl Game for DraughtsTable {
         diagram_marked(self.game.position(), &last)
     }
 
+    fn move_words(&self, i: usize) -> Option<Utterance> {
+        let (before, m) = (self.game.position_at(i)?, self.game.moves().get(i)?);
+        Some(self.words.on_move(before, m))
+    }
+
+    fn describe_position_at(&self, ply: usize) -> Option<Utterance> {
+        Some(self.words.describe_position(self.game.position_at(ply)?))
+    }
+
+    fn braille_at(&self, ply: usize, status: &StatusInfo) -> Option<DriverInput> {
+        Some(DriverInput::Update {
+            position: *self.game.position_at(ply)?,
+            status: status.clone(),
+        })
+    }
+
     fn export(&self, tags: Vec<(String, String)>, comments: Vec<Option<String>>) -> String {
         let result = self.result_text(self.outcome());
         write_pdn(&self.game, &PdnHeader { tags, comments }, result)
