@@ -143,6 +143,9 @@ impl RecordView {
 
     /// Shows the view at the line of the current move.
     pub fn open(&mut self) {
+        if self.lines.is_empty() {
+            self.rerender(None);
+        }
         self.shown = true;
         let cur = self.current();
         self.line = self
@@ -217,13 +220,13 @@ mod tests {
 
     #[test]
     fn a_long_pair_goes_on_on_the_next_line_and_black_first_starts_with_dots() {
-        let m = moves(&["27x38x49x40x29", "1-7"]);
-        let l = render_record(&m, true, None, Width::new(12).unwrap());
+        let m = moves(&["27x38x49x40x29x18", "1-7"]);
+        let l = render_record(&m, true, None, Width::new(14).unwrap());
         let texts: Vec<String> = l.iter().map(|l| l.line.text()).collect();
-        assert_eq!(texts, ["1. ...", "27x38x49x40x", "29", "2. 1-7"]);
+        assert_eq!(texts, ["1. ...", "27x38x49x40x29", "x18", "2. 1-7"]);
         assert_eq!(l[1].ply_at(0), Some(1));
         assert_eq!(l[2].ply_at(0), Some(1));
-        assert!(l.iter().all(|x| x.line.len() <= 12));
+        assert!(l.iter().all(|x| x.line.len() <= 14));
         assert_eq!(
             render_record(&[], false, None, Width::DEFAULT)[0].line.text(),
             "-"

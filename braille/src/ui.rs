@@ -713,8 +713,39 @@ mod tests {
         u.handle(Key::Command(KeyCommand::NextView));
         assert_eq!(u.view(), View::Status);
         assert_eq!(u.line_index(), 0);
+        // After the status view, the record view (no moves yet: `-`).
         u.handle(Key::Command(KeyCommand::NextView));
+        assert!(u.record().shown);
+        assert_eq!(u.current_line().text(), "-");
+        u.handle(Key::Command(KeyCommand::NextView));
+        assert!(!u.record().shown);
         assert_eq!(u.view(), View::List);
+    }
+
+    #[test]
+    fn routing_a_move_on_the_record_view_opens_the_review_and_cancel_returns() {
+        let mut u = ui(View::Status);
+        let moves: Vec<String> = ["32-28", "19-23", "28x19", "14x23"]
+            .map(String::from)
+            .to_vec();
+        u.set_record(moves.clone(), false, None);
+        u.handle(Key::Command(KeyCommand::NextView));
+        assert_eq!(u.current_line().text(), "2. 28x19 14x23", "at the last move");
+        assert_eq!(u.handle(Key::LineDown), vec![Action::Bump]);
+        assert_eq!(u.handle(Key::LineUp), vec![Action::Redraw]);
+        assert_eq!(u.current_line().text(), "1. 32-28 19-23");
+        assert_eq!(u.handle(Key::Routing(0)), vec![Action::Bump], "the number");
+        assert_eq!(
+            u.handle(Key::Routing(10)),
+            vec![Action::Review(2), Action::Redraw]
+        );
+        assert!(!u.record().shown, "the board's views show the position");
+        u.set_record(moves, false, Some(2));
+        assert_eq!(u.handle(Key::Routing(3)), vec![Action::Bump], "no move in review");
+        assert_eq!(
+            u.handle(Key::Command(KeyCommand::Cancel)),
+            vec![Action::Live, Action::Redraw]
+        );
     }
 
     #[test]
@@ -979,6 +1010,8 @@ mod tests {
             vec![Action::Bump],
             "no square on the status line"
         );
+        u.handle(Key::Command(KeyCommand::NextView));
+        assert!(u.record().shown, "the record view");
         u.handle(Key::Command(KeyCommand::NextView));
         assert_eq!(u.view(), View::List);
         assert!(u.current_line().text().starts_with("W Ke1 Qd1 Ra1 Rh1"));
