@@ -202,6 +202,7 @@ impl BrailleUi {
             promotion: None,
             record: RecordView::default(),
         };
+        ui.record.rerender(Some(width));
         ui.rerender();
         ui
     }
@@ -373,8 +374,14 @@ impl BrailleUi {
             }
             Key::Routing(n) if self.record.shown => match self.record.ply_at(n.into()) {
                 Some(ply) => {
-                    // The position after that move, in the board's views.
+                    // The position after that move, in the board's views
+                    // (the list view rather than the status line).
                     self.record.shown = false;
+                    if self.view == View::Status {
+                        self.view = View::List;
+                        self.rerender();
+                        self.line = 0;
+                    }
                     vec![Action::Review(ply), Action::Redraw]
                 }
                 None => vec![Action::Bump],
@@ -740,6 +747,7 @@ mod tests {
             vec![Action::Review(2), Action::Redraw]
         );
         assert!(!u.record().shown, "the board's views show the position");
+        assert_eq!(u.view(), View::List);
         u.set_record(moves, false, Some(2));
         assert_eq!(u.handle(Key::Routing(3)), vec![Action::Bump], "no move in review");
         assert_eq!(
