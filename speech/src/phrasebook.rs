@@ -184,11 +184,24 @@ pub enum CommandWord {
     Cancel,
     /// Chess: claim a draw (002 art. 9.2, 9.3). Optional in a phrasebook.
     ClaimDraw,
+    /// Read the last moves of the record ("zapis"). Optional, as the
+    /// record's other words.
+    Record,
+    /// Read the record from move N ("zapis od N").
+    RecordFrom,
+    /// Read move N and open the review at it ("ruch N").
+    MoveNumber,
+    /// The review one move on ("dalej").
+    Next,
+    /// The review one move back ("wstecz").
+    Back,
+    /// Close the review ("wróć do gry").
+    Live,
 }
 
 impl CommandWord {
     /// Every command, in a fixed order.
-    pub const ALL: [CommandWord; 13] = [
+    pub const ALL: [CommandWord; 19] = [
         CommandWord::Clock,
         CommandWord::Position,
         CommandWord::LastMove,
@@ -202,7 +215,29 @@ impl CommandWord {
         CommandWord::Help,
         CommandWord::Cancel,
         CommandWord::ClaimDraw,
+        CommandWord::Record,
+        CommandWord::RecordFrom,
+        CommandWord::MoveNumber,
+        CommandWord::Next,
+        CommandWord::Back,
+        CommandWord::Live,
     ];
+
+    /// Whether a phrasebook may leave the command out (written before it
+    /// was added, or for a game without it).
+    #[must_use]
+    pub fn optional(self) -> bool {
+        matches!(
+            self,
+            CommandWord::ClaimDraw
+                | CommandWord::Record
+                | CommandWord::RecordFrom
+                | CommandWord::MoveNumber
+                | CommandWord::Next
+                | CommandWord::Back
+                | CommandWord::Live
+        )
+    }
 
     /// The key in `[listen.commands]`.
     #[must_use]
@@ -221,6 +256,12 @@ impl CommandWord {
             CommandWord::Help => "help",
             CommandWord::ClaimDraw => "claim_draw",
             CommandWord::Cancel => "cancel",
+            CommandWord::Record => "record",
+            CommandWord::RecordFrom => "record_from",
+            CommandWord::MoveNumber => "move_number",
+            CommandWord::Next => "next",
+            CommandWord::Back => "back",
+            CommandWord::Live => "live",
         }
     }
 }
@@ -819,7 +860,7 @@ impl Phrasebook {
         for c in CommandWord::ALL {
             // A draw claim is chess's (002 art. 9.2): a phrasebook written
             // before it, or for draughts only, may leave it out.
-            if c == CommandWord::ClaimDraw && !commands_t.t.contains_key(c.key()) {
+            if c.optional() && !commands_t.t.contains_key(c.key()) {
                 commands.insert(c, Vec::new());
                 continue;
             }
