@@ -56,14 +56,33 @@ async fn record_reads_the_last_three_pairs_and_record_from_to_reads_those_moves(
     let r = ctl(&mut s, "record", None);
     assert!(r.ok, "{r:?}");
     assert_eq!(r.said.len(), 3, "{:?}", r.said);
-    assert!(r.said[0].starts_with("Move eleven. White: "), "{:?}", r.said);
-    assert!(r.said[2].starts_with("Move thirteen. White: "), "{:?}", r.said);
-    assert!(!r.said[2].contains("Black:"), "move 13 has only white's half");
-    assert_eq!(drain(&mut f.speech), r.said, "what was said is what was spoken");
+    assert!(
+        r.said[0].starts_with("Move eleven. White: "),
+        "{:?}",
+        r.said
+    );
+    assert!(
+        r.said[2].starts_with("Move thirteen. White: "),
+        "{:?}",
+        r.said
+    );
+    assert!(
+        !r.said[2].contains("Black:"),
+        "move 13 has only white's half"
+    );
+    assert_eq!(
+        drain(&mut f.speech),
+        r.said,
+        "what was said is what was spoken"
+    );
 
     let r = ctl(&mut s, "record", Some("10 12"));
     assert!(r.ok, "{r:?}");
-    let numbers: Vec<&str> = r.said.iter().map(|t| t.split('.').next().unwrap()).collect();
+    let numbers: Vec<&str> = r
+        .said
+        .iter()
+        .map(|t| t.split('.').next().unwrap())
+        .collect();
     assert_eq!(numbers, ["Move ten", "Move eleven", "Move twelve"]);
     // Each ply in words, as it was announced when played.
     let said_when_played = |i: usize| {
@@ -81,7 +100,11 @@ async fn record_reads_the_last_three_pairs_and_record_from_to_reads_those_moves(
     };
     let lower = |t: String| {
         let mut c = t.chars();
-        c.next().unwrap().to_lowercase().chain(c).collect::<String>()
+        c.next()
+            .unwrap()
+            .to_lowercase()
+            .chain(c)
+            .collect::<String>()
     };
     assert_eq!(
         r.said[0],
@@ -119,7 +142,11 @@ async fn record_last_is_a_setting_and_an_empty_record_says_so() {
     s.set_record_last(1);
     let r = typed(&mut s, "zapis");
     assert_eq!(r.said.len(), 1);
-    assert!(r.said[0].starts_with("Ruch cztery. Białe: "), "{:?}", r.said);
+    assert!(
+        r.said[0].starts_with("Ruch cztery. Białe: "),
+        "{:?}",
+        r.said
+    );
     assert!(r.said[0].contains(". Czarne: "), "{:?}", r.said);
 }
 
@@ -133,7 +160,11 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
     // `move 12` reads move 12 and opens the review after it (ply 24).
     let r = typed(&mut s, "move 12");
     assert!(r.ok, "{r:?}");
-    assert!(r.said[0].starts_with("Move twelve. White: "), "{:?}", r.said);
+    assert!(
+        r.said[0].starts_with("Move twelve. White: "),
+        "{:?}",
+        r.said
+    );
     assert_eq!(s.review(), Some(24));
     let at12 = typed(&mut s, "position").said;
     assert_eq!(at12[0], "The position after move twelve.");
@@ -141,7 +172,11 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
 
     // Back one ply: white's half of move 12; the position there differs.
     let r = typed(&mut s, "back");
-    assert!(r.said[0].starts_with("Move twelve. White: "), "{:?}", r.said);
+    assert!(
+        r.said[0].starts_with("Move twelve. White: "),
+        "{:?}",
+        r.said
+    );
     assert!(!r.said[0].contains("Black"), "{:?}", r.said);
     assert_eq!(s.review(), Some(23));
     let p = typed(&mut s, "position").said;
@@ -149,9 +184,17 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
     assert_ne!(p[1..], live[..], "the position at ply 23");
     assert!(p[1].ends_with("Black to move."), "{p:?}");
     let r = ctl(&mut s, "back", None);
-    assert!(r.said[0].starts_with("Move eleven. Black: "), "{:?}", r.said);
+    assert!(
+        r.said[0].starts_with("Move eleven. Black: "),
+        "{:?}",
+        r.said
+    );
     let r = ctl(&mut s, "next", None);
-    assert!(r.said[0].starts_with("Move twelve. White: "), "{:?}", r.said);
+    assert!(
+        r.said[0].starts_with("Move twelve. White: "),
+        "{:?}",
+        r.said
+    );
     assert_eq!(s.review(), Some(23));
 
     // The opponent moves during the review: announced as always, the review stays.
@@ -167,13 +210,21 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
     // Walking on reaches the new move, then the end.
     typed(&mut s, "next");
     let r = typed(&mut s, "next");
-    assert!(r.said[0].starts_with("Move thirteen. White: "), "{:?}", r.said);
+    assert!(
+        r.said[0].starts_with("Move thirteen. White: "),
+        "{:?}",
+        r.said
+    );
     assert_eq!(typed(&mut s, "next").said, ["That is the last move."]);
 
     let r = typed(&mut s, "live");
     assert_eq!(r.said, ["Back to the game."]);
     assert_eq!(s.review(), None);
-    assert_ne!(typed(&mut s, "position").said, live, "the live position again");
+    assert_ne!(
+        typed(&mut s, "position").said,
+        live,
+        "the live position again"
+    );
     let r = typed(&mut s, "live");
     assert!(!r.ok);
     assert_eq!(typed(&mut s, "next").said, ["The record is not open."]);
@@ -183,7 +234,11 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
     assert_eq!(r.said, ["There is no move forty."]);
     // Back with no review open starts at the last move.
     let r = typed(&mut s, "back");
-    assert!(r.said[0].starts_with("Move thirteen. White: "), "{:?}", r.said);
+    assert!(
+        r.said[0].starts_with("Move thirteen. White: "),
+        "{:?}",
+        r.said
+    );
     assert_eq!(typed(&mut s, "move 1").said.len(), 1);
     assert_eq!(s.review(), Some(2));
     typed(&mut s, "back");
@@ -209,7 +264,11 @@ async fn chess_records_are_read_in_polish_with_move_numbers_and_reviewed() {
 
     let r = typed(&mut s, "ruch 4");
     assert!(r.ok, "{r:?}");
-    assert!(r.said[0].starts_with("Ruch cztery. Białe: "), "{:?}", r.said);
+    assert!(
+        r.said[0].starts_with("Ruch cztery. Białe: "),
+        "{:?}",
+        r.said
+    );
     assert_eq!(s.review(), Some(7));
     let r = typed(&mut s, "wstecz");
     assert!(r.said[0].starts_with("Ruch trzy. Czarne: "), "{:?}", r.said);

@@ -57,9 +57,15 @@ async fn draughts_record_commands_are_heard_and_answered() {
     t.said();
 
     let said = t.hear(6, "zapis").await;
-    assert_eq!(t.heard().last().unwrap(), &h("command", "record", "command"));
+    assert_eq!(
+        t.heard().last().unwrap(),
+        &h("command", "record", "command")
+    );
     assert_eq!(said.len(), 3, "{said:?}");
-    assert!(said[0].starts_with("Ruch jeden. Białe: trzydzieści dwa"), "{said:?}");
+    assert!(
+        said[0].starts_with("Ruch jeden. Białe: trzydzieści dwa"),
+        "{said:?}"
+    );
 
     let said = t.hear(6, "zapis od dwa").await;
     assert_eq!(

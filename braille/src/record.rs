@@ -228,7 +228,9 @@ mod tests {
         assert_eq!(l[2].ply_at(0), Some(1));
         assert!(l.iter().all(|x| x.line.len() <= 14));
         assert_eq!(
-            render_record(&[], false, None, Width::DEFAULT)[0].line.text(),
+            render_record(&[], false, None, Width::DEFAULT)[0]
+                .line
+                .text(),
             "-"
         );
     }

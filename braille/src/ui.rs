@@ -737,7 +737,11 @@ mod tests {
             .to_vec();
         u.set_record(moves.clone(), false, None);
         u.handle(Key::Command(KeyCommand::NextView));
-        assert_eq!(u.current_line().text(), "2. 28x19 14x23", "at the last move");
+        assert_eq!(
+            u.current_line().text(),
+            "2. 28x19 14x23",
+            "at the last move"
+        );
         assert_eq!(u.handle(Key::LineDown), vec![Action::Bump]);
         assert_eq!(u.handle(Key::LineUp), vec![Action::Redraw]);
         assert_eq!(u.current_line().text(), "1. 32-28 19-23");
@@ -749,7 +753,11 @@ mod tests {
         assert!(!u.record().shown, "the board's views show the position");
         assert_eq!(u.view(), View::List);
         u.set_record(moves, false, Some(2));
-        assert_eq!(u.handle(Key::Routing(3)), vec![Action::Bump], "no move in review");
+        assert_eq!(
+            u.handle(Key::Routing(3)),
+            vec![Action::Bump],
+            "no move in review"
+        );
         assert_eq!(
             u.handle(Key::Command(KeyCommand::Cancel)),
             vec![Action::Live, Action::Redraw]

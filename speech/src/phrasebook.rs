@@ -143,7 +143,11 @@ pub const OPTIONAL_TEMPLATE_KEYS: &[(&str, &[&str], &str)] = &[
     ("record.no_move", &["count"], "There is no move {count}."),
     ("record.first", &[], "That is the first move."),
     ("record.last", &[], "That is the last move."),
-    ("record.position", &["count"], "The position after move {count}."),
+    (
+        "record.position",
+        &["count"],
+        "The position after move {count}.",
+    ),
     ("record.start_position", &[], "The starting position."),
     ("record.live", &[], "Back to the game."),
     ("record.not_reviewing", &[], "The record is not open."),

@@ -97,7 +97,11 @@ mod tests {
         let en = Announcer::new(Phrasebook::english(), AnnounceOptions::default());
         let w = en.on_move(&pos, &m);
         let u = en.record_move(2, &[(Color::White, w.clone()), (Color::Black, w)]);
-        assert!(u.text().starts_with("Move two. White: thirty-two"), "{}", u.text());
+        assert!(
+            u.text().starts_with("Move two. White: thirty-two"),
+            "{}",
+            u.text()
+        );
         assert!(u.text().contains(". Black: thirty-two"), "{}", u.text());
         assert_eq!(
             en.record_word(RecordWord::NoMove(12)).text(),

@@ -62,10 +62,7 @@ impl Session {
 
     /// Move `n` read out (both its plies played so far).
     fn move_utterance(&self, n: u32) -> Utterance {
-        let plies: Vec<_> = self
-            .plies_of(n)
-            .filter_map(|i| self.ply_words(i))
-            .collect();
+        let plies: Vec<_> = self.plies_of(n).filter_map(|i| self.ply_words(i)).collect();
         self.words.record_move(n, &plies)
     }
 
@@ -155,7 +152,11 @@ impl Session {
             self.say_ply(plies - 1);
             return self.ok();
         };
-        let to = if forward { at + 1 } else { at.saturating_sub(1) };
+        let to = if forward {
+            at + 1
+        } else {
+            at.saturating_sub(1)
+        };
         if to == 0 {
             self.announce(self.words.record_word(RecordWord::First));
             return self.ok();
