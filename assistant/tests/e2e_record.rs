@@ -14,12 +14,26 @@ mod support;
 use std::time::Duration;
 
 use support::{ctl, real_brltty, real_game, Daemon};
+use tandem_braille::chess::ChessRenderer;
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use tandem_rules::chess::shakmaty::Chess;
+use tandem_rules::chess::ChessGame;
 use tandem_rules::{Color, Position};
 
 /// The list view's first line of a position, on 40 cells.
 fn list(pos: &Position) -> String {
     StandardRenderer::default().render(
+        pos,
+        &StatusInfo::new(Color::White),
+        View::List,
+        Width::new(40).unwrap(),
+    )[0]
+    .text()
+}
+
+/// The chess list view's first line of a position, on 40 cells.
+fn chess_list(pos: &Chess) -> String {
+    ChessRenderer::default().render(
         pos,
         &StatusInfo::new(Color::White),
         View::List,
@@ -118,6 +132,88 @@ fn the_record_view_opens_a_review_that_stays_while_the_game_goes_on() {
     brltty.press("KEY_ESCAPE").unwrap();
     wait_text(&live);
     said_until(&mut events, "Back to the game.");
+}
+
+#[test]
+fn a_chess_review_on_the_display_in_polish() {
+    let Some(brltty) = real_brltty(40) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let journal = dir.path().join("game.jsonl");
+    let d = Daemon::start(
+        &[
+            "--variant",
+            "chess",
+            "--lang",
+            "pl",
+            "--speech",
+            "text",
+            "--braille",
+            "brlapi",
+            "--brlapi-host",
+            &brltty.host(),
+            "--journal",
+            journal.to_str().unwrap(),
+            "--control",
+            "90m",
+        ],
+        &socket,
+        &[],
+    );
+    let mut events = d.client();
+    events.subscribe().unwrap();
+    let mut c = d.client();
+    let moves = ["e4", "e5", "Nf3", "Nc6", "Bb5"];
+    let mut g = ChessGame::new();
+    for m in moves {
+        let r = c.request("move", Some(m)).unwrap();
+        assert_eq!(r["ok"], true, "{m}: {r}");
+        g.play_text(m).unwrap();
+    }
+    let wait_text = |want: &str| {
+        brltty
+            .wait_for(Duration::from_secs(10), |s| {
+                s.text.trim_end() == want.trim_end()
+            })
+            .unwrap_or_else(|e| panic!("the display never showed {want:?}: {e:?}"))
+    };
+    wait_text(&chess_list(g.position()));
+    let out = ctl(&socket, &["record"]);
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8(out.stdout).unwrap();
+    assert!(said.starts_with("Ruch jeden. Białe: "), "{said}");
+    assert_eq!(said.lines().count(), 3, "{said}");
+
+    for _ in 0..4 {
+        brltty.press("DISPMD").unwrap();
+    }
+    wait_text("3. Bb5");
+    brltty.press("LNUP").unwrap();
+    wait_text("2. Nf3 Nc6");
+    // Routing over Nf3 (ply 3).
+    brltty.route(4).unwrap();
+    let review = chess_list(g.position_at(3).unwrap());
+    wait_text(&review);
+    said_until(&mut events, "Ruch dwa. Białe: ");
+
+    let r = c.request("move", Some("a6")).unwrap();
+    assert_eq!(r["ok"], true, "{r}");
+    g.play_text("a6").unwrap();
+    let announced = r["said"][0].as_str().unwrap().to_owned();
+    said_until(&mut events, &announced);
+    let live = chess_list(g.position());
+    assert!(
+        brltty
+            .wait_for(Duration::from_secs(2), |s| s.text.trim_end() == live)
+            .is_err(),
+        "the display left the review"
+    );
+    assert_eq!(brltty.snapshot().text.trim_end(), review);
+    brltty.press("KEY_ESCAPE").unwrap();
+    wait_text(&live);
+    said_until(&mut events, "Powrót do gry.");
 }
 
 fn said_until(events: &mut tandem::client::Client, last: &str) -> Vec<String> {

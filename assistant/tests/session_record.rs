@@ -167,7 +167,7 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
     );
     assert_eq!(s.review(), Some(24));
     let at12 = typed(&mut s, "position").said;
-    assert_eq!(at12[0], "The position after move twelve.");
+    assert_eq!(at12[0], "The position after black's move twelve.");
     assert_eq!(at12[1..], live[..], "after move 12 is now");
 
     // Back one ply: white's half of move 12; the position there differs.
@@ -180,7 +180,7 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
     assert!(!r.said[0].contains("Black"), "{:?}", r.said);
     assert_eq!(s.review(), Some(23));
     let p = typed(&mut s, "position").said;
-    assert_eq!(p[0], "The position after move twelve.");
+    assert_eq!(p[0], "The position after white's move twelve.");
     assert_ne!(p[1..], live[..], "the position at ply 23");
     assert!(p[1].ends_with("Black to move."), "{p:?}");
     let r = ctl(&mut s, "back", None);
@@ -273,7 +273,7 @@ async fn chess_records_are_read_in_polish_with_move_numbers_and_reviewed() {
     let r = typed(&mut s, "wstecz");
     assert!(r.said[0].starts_with("Ruch trzy. Czarne: "), "{:?}", r.said);
     let p = typed(&mut s, "pozycja").said;
-    assert_eq!(p[0], "Pozycja po ruchu trzy.");
+    assert_eq!(p[0], "Pozycja po ruchu trzy czarnych.");
     // The opponent's move during the review is announced; the review stays.
     let r = s.handle(Cmd::Move("dxc6".into()), Source::Control);
     assert!(r.ok && !r.said.is_empty(), "{r:?}");

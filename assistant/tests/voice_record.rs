@@ -80,7 +80,7 @@ async fn draughts_record_commands_are_heard_and_answered() {
     let said = t.hear(6, "wstecz").await;
     assert!(said[0].starts_with("Ruch dwa. Białe: "), "{said:?}");
     let said = t.hear(6, "pozycja").await;
-    assert_eq!(said[0], "Pozycja po ruchu dwa.");
+    assert_eq!(said[0], "Pozycja po ruchu dwa białych.");
     let said = t.hear(6, "dalej").await;
     assert!(said[0].starts_with("Ruch dwa. Czarne: "), "{said:?}");
     let said = t.hear(6, "wróć do gry").await;

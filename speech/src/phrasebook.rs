@@ -145,8 +145,8 @@ pub const OPTIONAL_TEMPLATE_KEYS: &[(&str, &[&str], &str)] = &[
     ("record.last", &[], "That is the last move."),
     (
         "record.position",
-        &["count"],
-        "The position after move {count}.",
+        &["count", "side"],
+        "The position after {side}'s move {count}.",
     ),
     ("record.start_position", &[], "The starting position."),
     ("record.live", &[], "Back to the game."),

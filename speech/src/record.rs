@@ -20,8 +20,8 @@ pub enum RecordWord {
     First,
     /// At the last move played.
     Last,
-    /// The position after this move follows.
-    PositionAfter(u32),
+    /// The position after this move (its number, who made it) follows.
+    PositionAfter(u32, Color),
     /// The starting position follows.
     StartPosition,
     /// The review is closed: the live game again.
@@ -67,7 +67,11 @@ impl Announcer {
             RecordWord::NoMove(m) => ("record.no_move", n(m), Kind::Rejection),
             RecordWord::First => ("record.first", vec![], Kind::Describe),
             RecordWord::Last => ("record.last", vec![], Kind::Describe),
-            RecordWord::PositionAfter(m) => ("record.position", n(m), Kind::Describe),
+            RecordWord::PositionAfter(m, side) => {
+                let mut a = n(m);
+                a.push(("side", Value::Side(side)));
+                ("record.position", a, Kind::Describe)
+            }
             RecordWord::StartPosition => ("record.start_position", vec![], Kind::Describe),
             RecordWord::Live => ("record.live", vec![], Kind::Describe),
             RecordWord::NotReviewing => ("record.not_reviewing", vec![], Kind::Rejection),
@@ -108,6 +112,16 @@ mod tests {
             "There is no move twelve."
         );
         assert_eq!(pl.record_word(RecordWord::Live).text(), "Powrót do gry.");
+        assert_eq!(
+            pl.record_word(RecordWord::PositionAfter(12, Color::Black))
+                .text(),
+            "Pozycja po ruchu dwanaście czarnych."
+        );
+        assert_eq!(
+            en.record_word(RecordWord::PositionAfter(12, Color::White))
+                .text(),
+            "The position after white's move twelve."
+        );
     }
 
     #[test]

@@ -175,7 +175,12 @@ impl Session {
         let head = if at == 0 {
             RecordWord::StartPosition
         } else {
-            RecordWord::PositionAfter(self.number_of(at - 1))
+            let side = self
+                .table
+                .game
+                .position_at(at - 1)
+                .map_or(Color::White, |p| p.turn());
+            RecordWord::PositionAfter(self.number_of(at - 1), side)
         };
         self.announce(self.words.record_word(head));
         if let Some(u) = self.table.game.describe_position_at(at) {
