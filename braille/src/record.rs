@@ -8,6 +8,7 @@
 use crate::cell::Cell;
 use crate::line::BrailleLine;
 use crate::render::Width;
+use crate::ui::{Action, Key};
 
 /// The mark under the current move: dots 7-8, as the selection.
 pub const CURRENT_MARK: Cell = Cell::UNDERLINE;
@@ -187,6 +188,34 @@ impl RecordView {
         }
     }
 
+    /// A key while the view is shown (not a command key): the pan and line
+    /// keys move through the record, top and bottom jump to its ends; a
+    /// routing key over a move closes the view and asks for the review
+    /// after that move ([`Action::Review`]).
+    pub fn key(&mut self, key: Key) -> Vec<Action> {
+        let moved = match key {
+            Key::Routing(n) => {
+                return match self.ply_at(n.into()) {
+                    Some(ply) => {
+                        self.shown = false;
+                        vec![Action::Review(ply), Action::Redraw]
+                    }
+                    None => vec![Action::Bump],
+                };
+            }
+            Key::PanLeft | Key::LineUp => self.go(self.line.checked_sub(1)),
+            Key::PanRight | Key::LineDown => self.go(Some(self.line + 1)),
+            Key::Top => self.go(Some(0)),
+            Key::Bottom => self.go(self.lines.len().checked_sub(1)),
+            Key::Command(_) => false,
+        };
+        if moved {
+            vec![Action::Redraw]
+        } else {
+            vec![Action::Bump]
+        }
+    }
+
     /// The ply under cell `n` of the line shown.
     #[must_use]
     pub fn ply_at(&self, n: usize) -> Option<usize> {
@@ -197,6 +226,9 @@ impl RecordView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::{StatusInfo, View};
+    use crate::ui::{BrailleUi, KeyCommand};
+    use tandem_rules::{Color, Position, Variant};
 
     fn moves(m: &[&str]) -> Vec<String> {
         m.iter().map(|s| (*s).to_owned()).collect()
@@ -232,6 +264,46 @@ mod tests {
                 .line
                 .text(),
             "-"
+        );
+    }
+
+    #[test]
+    fn routing_a_move_on_the_record_view_opens_the_review_and_cancel_returns() {
+        let mut u = BrailleUi::new(
+            Position::start(Variant::International),
+            StatusInfo::new(Color::White),
+            View::Status,
+            Width::new(40).unwrap(),
+        );
+        let moves: Vec<String> = ["32-28", "19-23", "28x19", "14x23"]
+            .map(String::from)
+            .to_vec();
+        u.set_record(moves.clone(), false, None);
+        u.handle(Key::Command(KeyCommand::NextView));
+        assert_eq!(
+            u.current_line().text(),
+            "2. 28x19 14x23",
+            "at the last move"
+        );
+        assert_eq!(u.handle(Key::LineDown), vec![Action::Bump]);
+        assert_eq!(u.handle(Key::LineUp), vec![Action::Redraw]);
+        assert_eq!(u.current_line().text(), "1. 32-28 19-23");
+        assert_eq!(u.handle(Key::Routing(0)), vec![Action::Bump], "the number");
+        assert_eq!(
+            u.handle(Key::Routing(10)),
+            vec![Action::Review(2), Action::Redraw]
+        );
+        assert!(!u.record().shown, "the board's views show the position");
+        assert_eq!(u.view(), View::List);
+        u.set_record(moves, false, Some(2));
+        assert_eq!(
+            u.handle(Key::Routing(3)),
+            vec![Action::Bump],
+            "no move in review"
+        );
+        assert_eq!(
+            u.handle(Key::Command(KeyCommand::Cancel)),
+            vec![Action::Live, Action::Redraw]
         );
     }
 

@@ -372,32 +372,17 @@ impl BrailleUi {
                 self.line = 0;
                 vec![Action::Redraw]
             }
-            Key::Routing(n) if self.record.shown => match self.record.ply_at(n.into()) {
-                Some(ply) => {
-                    // The position after that move, in the board's views
-                    // (the list view rather than the status line).
-                    self.record.shown = false;
-                    if self.view == View::Status {
-                        self.view = View::List;
-                        self.rerender();
-                        self.line = 0;
-                    }
-                    vec![Action::Review(ply), Action::Redraw]
+            Key::Command(c) => self.command(c),
+            // The record view's own keys (`crate::record`).
+            _ if self.record.shown => {
+                let out = self.record.key(key);
+                if self.view == View::Status && out.iter().any(|a| matches!(a, Action::Review(_))) {
+                    // The position after that move: the list rather than the status line.
+                    self.view = View::List;
+                    self.rerender();
+                    self.line = 0;
                 }
-                None => vec![Action::Bump],
-            },
-            Key::PanLeft | Key::LineUp if self.record.shown => {
-                let t = self.record.line_index().checked_sub(1);
-                redraw_or_bump(self.record.go(t))
-            }
-            Key::PanRight | Key::LineDown if self.record.shown => {
-                let t = Some(self.record.line_index() + 1);
-                redraw_or_bump(self.record.go(t))
-            }
-            Key::Top if self.record.shown => redraw_or_bump(self.record.go(Some(0))),
-            Key::Bottom if self.record.shown => {
-                let t = self.record.lines().len().checked_sub(1);
-                redraw_or_bump(self.record.go(t))
+                out
             }
             // No move is entered on a past position.
             Key::Routing(_) if self.record.review().is_some() => vec![Action::Bump],
@@ -406,7 +391,6 @@ impl BrailleUi {
             Key::PanRight | Key::LineDown => self.go(Some(self.line + 1)),
             Key::Top => self.go(Some(0)),
             Key::Bottom => self.go(Some(self.lines.len().saturating_sub(1))),
-            Key::Command(c) => self.command(c),
         };
         if had_message && !out.contains(&Action::Redraw) {
             out.insert(0, Action::Redraw);
@@ -594,14 +578,6 @@ impl BrailleUi {
     }
 }
 
-fn redraw_or_bump(moved: bool) -> Vec<Action> {
-    if moved {
-        vec![Action::Redraw]
-    } else {
-        vec![Action::Bump]
-    }
-}
-
 /// The promotion line: `e8= Q R B N` (the letters are routable).
 fn promotion_text(to: ChessSquare) -> String {
     let letters: Vec<String> = PROMOTION_CHOICES
@@ -727,41 +703,6 @@ mod tests {
         u.handle(Key::Command(KeyCommand::NextView));
         assert!(!u.record().shown);
         assert_eq!(u.view(), View::List);
-    }
-
-    #[test]
-    fn routing_a_move_on_the_record_view_opens_the_review_and_cancel_returns() {
-        let mut u = ui(View::Status);
-        let moves: Vec<String> = ["32-28", "19-23", "28x19", "14x23"]
-            .map(String::from)
-            .to_vec();
-        u.set_record(moves.clone(), false, None);
-        u.handle(Key::Command(KeyCommand::NextView));
-        assert_eq!(
-            u.current_line().text(),
-            "2. 28x19 14x23",
-            "at the last move"
-        );
-        assert_eq!(u.handle(Key::LineDown), vec![Action::Bump]);
-        assert_eq!(u.handle(Key::LineUp), vec![Action::Redraw]);
-        assert_eq!(u.current_line().text(), "1. 32-28 19-23");
-        assert_eq!(u.handle(Key::Routing(0)), vec![Action::Bump], "the number");
-        assert_eq!(
-            u.handle(Key::Routing(10)),
-            vec![Action::Review(2), Action::Redraw]
-        );
-        assert!(!u.record().shown, "the board's views show the position");
-        assert_eq!(u.view(), View::List);
-        u.set_record(moves, false, Some(2));
-        assert_eq!(
-            u.handle(Key::Routing(3)),
-            vec![Action::Bump],
-            "no move in review"
-        );
-        assert_eq!(
-            u.handle(Key::Command(KeyCommand::Cancel)),
-            vec![Action::Live, Action::Redraw]
-        );
     }
 
     #[test]
