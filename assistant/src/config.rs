@@ -18,6 +18,8 @@
 //! voice-model = "/home/me/models/vosk-model-small-pl-0.22"
 //! confirm = "always"
 //! push-to-talk = false
+//! # how many move pairs "record" reads
+//! record-last = 3
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -103,6 +105,8 @@ pub struct RawConfig {
     pub relay_password_file: Option<PathBuf>,
     /// The round (shown at the desk).
     pub round: Option<String>,
+    /// How many move pairs `record` reads (default 3).
+    pub record_last: Option<u32>,
 }
 
 impl RawConfig {
@@ -159,7 +163,8 @@ impl RawConfig {
             relay,
             table,
             relay_password_file,
-            round
+            round,
+            record_last
         )
     }
 }
@@ -191,6 +196,8 @@ pub struct Config {
     pub headless: bool,
     /// The relay to the hall's broker (`--relay`), if any.
     pub relay: Option<crate::relay::RelaySettings>,
+    /// How many move pairs `record` reads (`record-last`).
+    pub record_last: u32,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -297,6 +304,10 @@ impl Config {
                 .unwrap_or_else(crate::control::default_socket_path),
             journal,
             headless: raw.headless.unwrap_or(false),
+            record_last: raw
+                .record_last
+                .unwrap_or(crate::session::DEFAULT_RECORD_LAST)
+                .max(1),
         })
     }
 }
@@ -352,6 +363,13 @@ mod tests {
         );
         assert_eq!(c.setup.blind, Blind::Black);
         assert_eq!(c.speech, SpeechChoice::Auto);
+        assert_eq!(c.record_last, 3, "record-last defaults to three pairs");
+        let file: RawConfig = toml::from_str("record-last = 5\n").unwrap();
+        let five = RawConfig {
+            journal: Some("/tmp/x.jsonl".into()),
+            ..file
+        };
+        assert_eq!(Config::from_raw(five).unwrap().record_last, 5);
         assert_eq!(
             c.voice_input.switch,
             crate::voice_start::VoiceSwitch::Auto,

@@ -330,6 +330,12 @@ pub fn forward_keys(
             DriverEvent::Action(Action::ClockReport) => Cmd::Clock,
             DriverEvent::Action(Action::LastMove) => Cmd::Last,
             DriverEvent::Action(Action::Done) => Cmd::Done(blind),
+            // The record view (issue 15): a routed move opens the review; the
+            // cancel key in review goes back to the live game.
+            DriverEvent::Action(Action::Review(ply)) => {
+                Cmd::ReviewPly(u32::try_from(ply).unwrap_or(u32::MAX))
+            }
+            DriverEvent::Action(Action::Live) => Cmd::Live,
             DriverEvent::Unavailable(e) => {
                 tracing::warn!("braille display unavailable: {e}");
                 continue;

@@ -89,6 +89,9 @@ pub struct Args {
     /// No terminal screen: speech and braille as text lines on stdout.
     #[arg(long)]
     pub headless: bool,
+    /// How many move pairs `record` reads (default 3).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub record_last: Option<u32>,
     /// A config file instead of `$XDG_CONFIG_HOME/tandem/config.toml`.
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -146,6 +149,7 @@ impl Args {
             table: self.table,
             relay_password_file: self.relay_password_file.clone(),
             round: self.round.clone(),
+            record_last: self.record_last,
         }
     }
 }
@@ -254,6 +258,7 @@ async fn serve(
             session.table().game.kind() == GameKind::Chess,
         )?,
     };
+    session.set_record_last(config.record_last);
     let book = books.draughts.clone();
     if let Some(b) = &book {
         session.set_phrasebook(b.clone());

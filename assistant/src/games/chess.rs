@@ -190,13 +190,6 @@ impl Game for ChessTable {
         self.words.describe_position(self.game.position())
     }
 
-    fn move_words(&self, i: usize) -> Option<Utterance> {
-        Some(
-            self.words
-                .on_move(self.game.position_at(i)?, self.game.moves().get(i)?),
-        )
-    }
-
     fn last_move(&self) -> Utterance {
         let g = &self.game;
         let last = g
@@ -290,6 +283,22 @@ impl Game for ChessTable {
             board: tandem_braille::Board::Chess(self.game.position().clone()),
             status: status.clone(),
         }
+    }
+
+    fn move_words(&self, i: usize) -> Option<Utterance> {
+        let (before, m) = (self.game.position_at(i)?, self.game.moves().get(i)?);
+        Some(self.words.on_move(before, m))
+    }
+
+    fn describe_position_at(&self, ply: usize) -> Option<Utterance> {
+        Some(self.words.describe_position(self.game.position_at(ply)?))
+    }
+
+    fn braille_at(&self, ply: usize, status: &StatusInfo) -> Option<DriverInput> {
+        Some(DriverInput::Board {
+            board: tandem_braille::Board::Chess(self.game.position_at(ply)?.clone()),
+            status: status.clone(),
+        })
     }
 
     fn braille_line(&self, status: &StatusInfo, width: Width) -> String {

@@ -212,9 +212,6 @@ pub trait Game: std::fmt::Debug + Send {
     }
     /// The last move again.
     fn last_move(&self) -> Utterance;
-    /// The announcer's words for the move made from ply `i` (0-based): what
-    /// was said at the table (records read aloud, the spoken record).
-    fn move_words(&self, i: usize) -> Option<Utterance>;
     /// A board that shows ply `at`: `behind` plies behind; the first move to make.
     fn board_behind(&self, at: usize, behind: u32) -> Option<Utterance>;
     /// Both boards agree.
@@ -252,10 +249,29 @@ pub trait Game: std::fmt::Debug + Send {
     /// The moves so far as numbered lines (`1. 32-28 19-23`), for a record
     /// view and a spoken record.
     fn record_lines(&self) -> Vec<String> {
-        let black_first = self
-            .position_at(0)
-            .is_some_and(|p| p.turn() == Color::Black);
-        numbered(&self.move_texts(), black_first)
+        numbered(&self.move_texts(), self.black_first())
+    }
+    /// The game's announcement of the move of ply index `i` (0: the first
+    /// move played), for the spoken record and its review (issue 15);
+    /// `None` past the last move.
+    fn move_words(&self, _i: usize) -> Option<Utterance> {
+        None
+    }
+    /// The whole position after `ply` plies read out (the review's
+    /// "position"); `None` past the last move.
+    fn describe_position_at(&self, _ply: usize) -> Option<Utterance> {
+        None
+    }
+    /// What the braille driver shows for the position after `ply` plies
+    /// (the review); `None` past the last move.
+    fn braille_at(&self, _ply: usize, _status: &StatusInfo) -> Option<DriverInput> {
+        None
+    }
+    /// Whether the record's first move is black's (a game set up with
+    /// black to move): its record starts `1. ...`.
+    fn black_first(&self) -> bool {
+        self.position_at(0)
+            .is_some_and(|p| p.turn() == Color::Black)
     }
     /// Fields of `tandem ctl state` only this game has (backgammon:
     /// `position_id`, `dice`, `cube`…); empty for most.
