@@ -62,6 +62,21 @@ pub enum BrailleChoice {
     None,
 }
 
+/// What the terminal shows (`tandem play --screen`, `screen = "..."`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScreenChoice {
+    /// Full screen on a terminal, plain otherwise.
+    #[default]
+    Auto,
+    /// The full-screen interface (board, clocks, moves, alerts, input line).
+    Full,
+    /// One line per thing said (`» `) or changed, and the prompt: for a screen reader.
+    Plain,
+    /// No screen: speech and braille as text lines on stdout (`--headless`).
+    None,
+}
+
 /// What the config file and the flags say, every field optional.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -91,6 +106,7 @@ pub struct RawConfig {
     pub black: Option<String>,
     pub warnings: Option<Vec<String>>,
     pub headless: Option<bool>,
+    pub screen: Option<ScreenChoice>,
     pub draws_with_advantage: Option<bool>,
 }
 
@@ -143,6 +159,7 @@ impl RawConfig {
             black,
             warnings,
             headless,
+            screen,
             draws_with_advantage
         )
     }
@@ -169,8 +186,10 @@ pub struct Config {
     pub socket: PathBuf,
     /// The journal to write.
     pub journal: PathBuf,
-    /// No terminal screen.
+    /// No terminal screen (`--screen none`).
     pub headless: bool,
+    /// The screen asked for (`none` when headless; `auto` is decided at start).
+    pub screen: ScreenChoice,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -212,6 +231,11 @@ impl Config {
         let control =
             TimeControl::lookup(control_text).map_err(|e| anyhow::anyhow!("--control: {e}"))?;
         let lang = raw.lang.unwrap_or_else(|| "pl".into());
+        // `--headless` is `--screen none`.
+        let screen = match raw.headless {
+            Some(true) => ScreenChoice::None,
+            _ => raw.screen.unwrap_or_default(),
+        };
         anyhow::ensure!(
             tandem_speech::Phrasebook::builtin(&lang).is_some(),
             "--lang {lang:?}: tandem speaks pl and en"
@@ -266,7 +290,8 @@ impl Config {
                 .socket
                 .unwrap_or_else(crate::control::default_socket_path),
             journal,
-            headless: raw.headless.unwrap_or(false),
+            headless: screen == ScreenChoice::None,
+            screen,
         })
     }
 }

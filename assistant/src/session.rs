@@ -51,7 +51,7 @@ mod voice_input;
 
 pub use request::{Blind, Cmd, DrawCmd, GameSetup, Reply};
 pub use table::{start_info, Table};
-pub use view::{BoardView, BoardsView, ClockView, ClocksView, Notice, StateView};
+pub use view::{BoardView, BoardsView, ClockView, ClocksView, Notice, ScreenView, StateView};
 
 use table::{idx, ms};
 

@@ -289,6 +289,15 @@ impl Game for ChessTable {
         braille_line(self.game.position(), status, width)
     }
 
+    fn legal_move_texts(&self) -> Vec<String> {
+        let pos = self.game.position();
+        self.game
+            .legal_moves()
+            .iter()
+            .map(|m| chess::san(pos, m))
+            .collect()
+    }
+
     fn diagram(&self) -> String {
         let last = self
             .ply()

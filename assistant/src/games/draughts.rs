@@ -264,6 +264,14 @@ impl Game for DraughtsTable {
         braille_line(self.game.position(), status, width)
     }
 
+    fn legal_move_texts(&self) -> Vec<String> {
+        let pos = self.game.position();
+        pos.legal_moves()
+            .iter()
+            .map(|m| notation::write_move(pos, m))
+            .collect()
+    }
+
     fn diagram(&self) -> String {
         let last = self
             .ply()

@@ -243,6 +243,12 @@ pub trait Game: std::fmt::Debug + Send {
     fn braille_line(&self, status: &StatusInfo, width: Width) -> String;
     /// A text diagram of the position, one row a line.
     fn diagram(&self) -> String;
+    /// The legal moves now, as text the game reads back (`32-28`, `Nf3`):
+    /// the screen completes typed moves from them. None for a game that
+    /// does not list them.
+    fn legal_move_texts(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// The moves so far as numbered lines (`1. 32-28 19-23`), for a record
     /// view and a spoken record.
     fn record_lines(&self) -> Vec<String> {
