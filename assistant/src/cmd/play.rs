@@ -206,6 +206,9 @@ async fn serve(
     ignore_sigxfsz();
     let mode = crate::screen::mode(config.screen);
     let headless = mode == crate::screen::Mode::None;
+    // Log lines never under the full screen (dropped last: an error that
+    // ends tandem is said on the terminal).
+    let _quiet = (mode == crate::screen::Mode::Full).then(crate::screen::StderrToLog::start);
     // The socket first: a second daemon on the same table must not touch the journal.
     let socket = ControlSocket::bind(&config.socket)?.with_arbiter(arbiter);
     let (speech_tx, speech_rx) = mpsc::unbounded_channel();
@@ -232,12 +235,8 @@ async fn serve(
     // The prompt's line ended by a typed line (the plain screen).
     let typed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let full_notices = (mode == crate::screen::Mode::Full).then(|| notices.subscribe());
-    let plain = (mode == crate::screen::Mode::Plain).then(|| {
-        tokio::spawn(crate::screen::run_plain(
-            notices.subscribe(),
-            typed.clone(),
-        ))
-    });
+    let plain = (mode == crate::screen::Mode::Plain)
+        .then(|| tokio::spawn(crate::screen::run_plain(notices.subscribe(), typed.clone())));
     // `--phrasebook`: a draughts phrasebook, or for chess a chess one. A new
     // game's is read before its journal is created; a resumed game's kind
     // is known from its journal.
@@ -362,10 +361,16 @@ async fn serve(
     // The full screen, else typed lines from stdin.
     let mut full = None;
     if let Some(rx) = full_notices {
-        let header = format!("{where_}; quit or Ctrl-C to stop");
+        let header = format!(
+            "tandem · quit or Ctrl-C stops · journal {} · socket {}",
+            journal_path.display(),
+            socket.path().display()
+        );
         match crate::screen::spawn_full(rx, handle.clone(), header, quit_tx.clone()) {
             Ok(f) => full = Some(f),
-            Err(e) => anyhow::bail!("--screen full: cannot use the terminal ({e}); try --screen plain"),
+            Err(e) => {
+                anyhow::bail!("--screen full: cannot use the terminal ({e}); try --screen plain")
+            }
         }
     } else {
         let (h, q, t) = (handle.clone(), quit_tx.clone(), typed.clone());

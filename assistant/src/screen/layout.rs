@@ -14,7 +14,7 @@ use ratatui::Frame;
 use tandem_rules::Color;
 
 use super::input::LineEditor;
-use super::state::{clock_text, side_name, ScreenState, BoardSync};
+use super::state::{clock_text, side_name, BoardSync, ScreenState};
 
 /// The prompt before the input line.
 pub const PROMPT: &str = "move> ";
@@ -102,7 +102,10 @@ fn draw_clocks(f: &mut Frame, st: &ScreenState, area: Rect, now: Instant) {
             ));
         }
     }
-    let control = st.state().map(|s| s.clocks.control.clone()).unwrap_or_default();
+    let control = st
+        .state()
+        .map(|s| s.clocks.control.clone())
+        .unwrap_or_default();
     f.render_widget(
         Paragraph::new(lines).block(Block::bordered().title(format!(" clocks {control} "))),
         area,
@@ -153,7 +156,10 @@ fn draw_alerts(f: &mut Frame, alerts: &[String], area: Rect) {
 }
 
 fn draw_moves(f: &mut Frame, st: &ScreenState, area: Rect) {
-    let record = st.state().map(|s| s.screen.record.as_slice()).unwrap_or(&[]);
+    let record = st
+        .state()
+        .map(|s| s.screen.record.as_slice())
+        .unwrap_or(&[]);
     let fits = usize::from(area.height.saturating_sub(2));
     let tail = &record[record.len().saturating_sub(fits)..];
     let lines: Vec<Line> = tail.iter().map(|l| Line::from(l.as_str())).collect();

@@ -85,9 +85,11 @@ fn forward_lines(session: SessionHandle) -> std::io::Result<std_mpsc::Sender<Str
 
 /// Typed input from stdin (plain screen, no screen): one move or command a
 /// line; `quit` stops tandem. End of input only stops reading. `typed` is
-/// set when a line was read (the plain screen's prompt line has ended).
+/// set when a line typed on a terminal ended the plain screen's prompt line.
 pub fn read_stdin(session: &SessionHandle, quit: &UnboundedSender<()>, typed: &AtomicBool) {
     let stdin = std::io::stdin();
+    // A terminal echoes the line typed, which ends the prompt's line; a pipe does not.
+    let echoed = stdin.is_terminal();
     let mut line = String::new();
     loop {
         line.clear();
@@ -95,7 +97,7 @@ pub fn read_stdin(session: &SessionHandle, quit: &UnboundedSender<()>, typed: &A
             Ok(0) | Err(_) => return,
             Ok(_) => {}
         }
-        typed.store(true, Ordering::SeqCst);
+        typed.store(echoed, Ordering::SeqCst);
         let text = line.trim();
         if text.is_empty() {
             continue;
@@ -153,6 +155,27 @@ pub async fn run_plain(mut notices: broadcast::Receiver<Notice>, typed: Arc<Atom
         }
         text.push_str(PROMPT);
         write(&text);
+    }
+}
+
+/// While it lives, stderr (when it is a terminal) goes to
+/// `$XDG_STATE_HOME/tandem/tandem.log`: for the full screen, from before
+/// anything starts that may log, so no line lands under the screen. An
+/// error that stops tandem is said on the terminal again once it is dropped.
+pub struct StderrToLog(());
+
+impl StderrToLog {
+    /// Diverts stderr.
+    #[must_use]
+    pub fn start() -> StderrToLog {
+        term::divert_stderr();
+        StderrToLog(())
+    }
+}
+
+impl Drop for StderrToLog {
+    fn drop(&mut self) {
+        term::undivert_stderr();
     }
 }
 

@@ -74,7 +74,14 @@ impl Plain {
         }
         let stopped = |s: &StateView| s.clocks.paused && s.result.is_none();
         if stopped(st) != stopped(old) {
-            out.push(if stopped(st) { "clock stopped" } else { "clock running" }.to_owned());
+            out.push(
+                if stopped(st) {
+                    "clock stopped"
+                } else {
+                    "clock running"
+                }
+                .to_owned(),
+            );
         }
         for (side, was, is) in [
             (Color::White, &old.clocks.white, &st.clocks.white),

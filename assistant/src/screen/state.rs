@@ -153,8 +153,8 @@ impl ScreenState {
             Color::Black => &st.clocks.black,
         };
         if self.running_side() == Some(side) && c.flag_ms.is_none() {
-            let gone = u64::try_from(now.saturating_duration_since(*at).as_millis())
-                .unwrap_or(u64::MAX);
+            let gone =
+                u64::try_from(now.saturating_duration_since(*at).as_millis()).unwrap_or(u64::MAX);
             c.remaining_ms.saturating_sub(gone)
         } else {
             c.remaining_ms
@@ -186,7 +186,10 @@ impl ScreenState {
             if st.screen.differ {
                 out.push("BOARDS DIFFER: clock stopped for the arbiter".to_owned());
             }
-            for (side, c) in [(Color::White, &st.clocks.white), (Color::Black, &st.clocks.black)] {
+            for (side, c) in [
+                (Color::White, &st.clocks.white),
+                (Color::Black, &st.clocks.black),
+            ] {
                 if c.flag_ms.is_some() {
                     out.push(format!("FLAG: {} is out of time", side_name(side)));
                 }

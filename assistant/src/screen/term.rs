@@ -1,9 +1,10 @@
 //! The terminal under the full screen: raw mode and the alternate screen
 //! on, and off again whatever happens (the end of the game, `quit`,
 //! Ctrl-C, SIGTERM, a panic: the panic hook restores it before the panic
-//! is reported). While the screen is up, whatever is written to stderr
-//! (a library's own messages) goes to `$XDG_STATE_HOME/tandem/tandem.log`
-//! instead of onto the screen.
+//! is reported). While the screen is up (from before the devices start,
+//! whose warnings would land under the screen), whatever is written to
+//! stderr (log lines, a library's own messages) goes to
+//! `$XDG_STATE_HOME/tandem/tandem.log` instead of onto the terminal.
 
 use std::io::Write as _;
 use std::os::fd::{AsFd as _, OwnedFd};
@@ -50,17 +51,16 @@ pub fn enter() -> std::io::Result<()> {
         restore();
         return Err(e);
     }
-    divert_stderr();
     Ok(())
 }
 
 /// Leaves the screen's mode (at most once: the panic hook and the end of
 /// the screen may both call it).
 pub fn restore() {
+    undivert_stderr();
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
     }
-    undivert_stderr();
     let mut out = std::io::stdout();
     let _ = execute!(out, terminal::LeaveAlternateScreen, cursor::Show);
     let _ = terminal::disable_raw_mode();
@@ -68,7 +68,7 @@ pub fn restore() {
 }
 
 /// stderr to the log file while it is the terminal the screen is on.
-fn divert_stderr() {
+pub fn divert_stderr() {
     use std::io::IsTerminal as _;
     if !std::io::stderr().is_terminal() {
         return;
@@ -94,7 +94,8 @@ fn divert_stderr() {
     }
 }
 
-fn undivert_stderr() {
+/// stderr back to the terminal (if it was diverted).
+pub fn undivert_stderr() {
     let saved = SAVED_STDERR.lock().ok().and_then(|mut s| s.take());
     if let Some(fd) = saved {
         let _ = rustix::stdio::dup2_stderr(&fd);
