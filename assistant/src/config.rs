@@ -326,6 +326,35 @@ mod tests {
     }
 
     #[test]
+    fn the_screen_comes_from_the_file_or_the_flag_and_headless_is_none() {
+        let screen = |file: &str, flags: RawConfig| {
+            let file: RawConfig = toml::from_str(file).unwrap();
+            Config::from_raw(file.overlay(flags)).unwrap()
+        };
+        let c = screen("", RawConfig::default());
+        assert_eq!((c.screen, c.headless), (ScreenChoice::Auto, false));
+        let c = screen("screen = \"plain\"", RawConfig::default());
+        assert_eq!((c.screen, c.headless), (ScreenChoice::Plain, false));
+        let flag = RawConfig {
+            screen: Some(ScreenChoice::Full),
+            ..RawConfig::default()
+        };
+        assert_eq!(
+            screen("screen = \"plain\"", flag).screen,
+            ScreenChoice::Full
+        );
+        let c = screen("screen = \"none\"", RawConfig::default());
+        assert_eq!((c.screen, c.headless), (ScreenChoice::None, true));
+        let headless = RawConfig {
+            headless: Some(true),
+            ..RawConfig::default()
+        };
+        let c = screen("screen = \"full\"", headless);
+        assert_eq!((c.screen, c.headless), (ScreenChoice::None, true));
+        assert!(toml::from_str::<RawConfig>("screen = \"fancy\"").is_err());
+    }
+
+    #[test]
     fn bad_values_are_named() {
         let bad = |raw: RawConfig| Config::from_raw(raw).unwrap_err().to_string();
         assert!(bad(RawConfig {

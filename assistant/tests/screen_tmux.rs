@@ -254,10 +254,14 @@ fn full_screen_restores_the_terminal_after_sigterm_and_ctrl_c() {
     }
     let t = Tmux::start();
     let args = "--screen full --control 5m --speech text --braille none";
-    t.play("term", args);
-    t.wait("the full screen", |s| {
-        s.contains("White to move") && s.contains("move>")
+    // Any game through the game interface: chess here.
+    t.play("term", &format!("{args} --variant chess"));
+    t.wait("the chess board", |s| {
+        s.contains("┌ chess ") && s.contains("White to move")
     });
+    t.line("e4");
+    let s = t.wait("the move", |s| s.contains("│1. e4"));
+    assert!(s.contains("P*"), "the last move marked:\n{s}");
     let pid = std::fs::read_to_string(t.path("pid")).unwrap();
     let st = Command::new("kill")
         .args(["-TERM", pid.trim()])

@@ -332,4 +332,26 @@ mod tests {
         assert_eq!(c.record_lines(), ["1. e4"]);
         assert!(c.action("roll 3 1").is_none(), "no actions in chess");
     }
+
+    #[test]
+    fn each_game_lists_its_legal_moves_as_text_it_reads_back() {
+        let mut g = game(GameKind::Draughts(tandem_rules::Variant::International));
+        let legal = g.legal_move_texts();
+        assert_eq!(legal.len(), 9, "{legal:?}");
+        assert!(legal.contains(&"32-28".to_owned()), "{legal:?}");
+        g.play_text("32-28").unwrap();
+        g.play_text("19-23").unwrap();
+        assert_eq!(g.legal_move_texts(), ["28x19"], "the capture is compulsory");
+        for t in g.legal_move_texts() {
+            assert!(g.prepare(&t).is_ok(), "{t}");
+        }
+
+        let c = game(GameKind::Chess);
+        let legal = c.legal_move_texts();
+        assert_eq!(legal.len(), 20, "{legal:?}");
+        assert!(legal.contains(&"Nf3".to_owned()) && legal.contains(&"e4".to_owned()));
+        for t in &legal {
+            assert!(c.prepare(t).is_ok(), "{t}");
+        }
+    }
 }

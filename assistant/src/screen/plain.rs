@@ -114,3 +114,45 @@ impl Plain {
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::screen::state::tests::view;
+
+    #[test]
+    fn one_line_for_each_thing_that_changed() {
+        let mut p = Plain::default();
+        let first = p.lines(Notice::State(Box::new(view(300_000, 300_000))));
+        assert_eq!(first, ["international, clock 5m, White to move"]);
+        // The clocks alone changed: nothing to say.
+        assert!(p
+            .lines(Notice::State(Box::new(view(299_000, 300_000))))
+            .is_empty());
+        let mut v = view(299_000, 300_000);
+        v.ply = 1;
+        v.turn = Color::Black;
+        v.screen.record = vec!["1. 32-28".into()];
+        v.boards.black.behind = 1;
+        assert_eq!(
+            p.lines(Notice::State(Box::new(v.clone()))),
+            ["moves: 1. 32-28", "Black's board: behind by 1"]
+        );
+        v.clocks.paused = true;
+        v.screen.differ = true;
+        assert_eq!(
+            p.lines(Notice::State(Box::new(v))),
+            [
+                "White's board: DIFFERS",
+                "Black's board: DIFFERS",
+                "clock stopped"
+            ]
+        );
+        let said = Notice::Speech {
+            priority: tandem_speech::Priority::Next,
+            kind: tandem_speech::Kind::Move,
+            text: "Thirty-two,\ntwenty-eight.".into(),
+        };
+        assert_eq!(p.lines(said), ["» Thirty-two, twenty-eight."]);
+    }
+}

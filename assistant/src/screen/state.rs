@@ -206,3 +206,101 @@ impl ScreenState {
         out
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::session::{BoardView, BoardsView, ClockView, ClocksView, ScreenView};
+
+    /// A state as the session sends it: White's clock running.
+    pub(crate) fn view(white_ms: u64, black_ms: u64) -> StateView {
+        let clock = |ms| ClockView {
+            remaining_ms: ms,
+            used_ms: 0,
+            moves: 0,
+            flag_ms: None,
+        };
+        StateView {
+            variant: "international".into(),
+            fen: String::new(),
+            ply: 0,
+            turn: Color::White,
+            moves: Vec::new(),
+            clocks: ClocksView {
+                white: clock(white_ms),
+                black: clock(black_ms),
+                running: true,
+                paused: false,
+                control: "5m".into(),
+            },
+            boards: BoardsView {
+                white: BoardView { ply: 0, behind: 0 },
+                black: BoardView { ply: 0, behind: 0 },
+            },
+            result: None,
+            outcome: None,
+            draw_offer: None,
+            t_ms: 0,
+            journal: "j".into(),
+            journal_health: crate::journal::JournalHealth {
+                ok: true,
+                ..Default::default()
+            },
+            extra: serde_json::Map::new(),
+            screen: ScreenView::default(),
+        }
+    }
+
+    #[test]
+    fn only_the_running_clock_counts_down_between_notices() {
+        let t0 = Instant::now();
+        let mut s = ScreenState::default();
+        s.apply(Notice::State(Box::new(view(300_000, 300_000))), t0);
+        let later = t0 + Duration::from_millis(2_500);
+        assert_eq!(s.clock_ms(Color::White, later), 297_500);
+        assert_eq!(s.clock_ms(Color::Black, later), 300_000);
+        assert_eq!(clock_text(s.clock_ms(Color::White, later)), "4:57");
+        // Stopped: nothing runs.
+        let mut v = view(300_000, 300_000);
+        v.clocks.paused = true;
+        s.apply(Notice::State(Box::new(v)), t0);
+        assert_eq!(s.clock_ms(Color::White, later), 300_000);
+        assert_eq!(s.running_side(), None);
+    }
+
+    #[test]
+    fn alerts_stand_for_differing_boards_a_flag_the_journal_and_urgent_words() {
+        let t0 = Instant::now();
+        let mut s = ScreenState::default();
+        let mut v = view(0, 300_000);
+        v.screen.differ = true;
+        v.clocks.white.flag_ms = Some(300_000);
+        v.journal_health.ok = false;
+        v.boards.black.behind = 1;
+        s.apply(Notice::State(Box::new(v)), t0);
+        let a = s.alerts(t0);
+        assert!(a[0].contains("BOARDS DIFFER"), "{a:?}");
+        assert!(a[1].contains("White is out of time"), "{a:?}");
+        assert!(a[2].contains("JOURNAL"), "{a:?}");
+        assert_eq!(s.sync(Color::Black), Some(BoardSync::Differ));
+        // A refusal of a line typed here answers it; a lost microphone is an alert.
+        s.typed("32-27");
+        let refused = Notice::Speech {
+            priority: Priority::Now,
+            kind: Kind::Rejection,
+            text: "Illegal move.".into(),
+        };
+        s.apply(refused, Instant::now());
+        assert_eq!(s.alerts(Instant::now()).len(), 3);
+        let later = Instant::now() + ANSWER_WITHIN;
+        let lost = Notice::Speech {
+            priority: Priority::Now,
+            kind: Kind::Rejection,
+            text: "The microphone is lost.".into(),
+        };
+        s.apply(lost, later);
+        assert_eq!(s.alerts(later)[3], "The microphone is lost.");
+        assert_eq!(s.alerts(later + URGENT_FOR).len(), 3, "urgent words fade");
+        assert_eq!(s.said.len(), 3);
+    }
+}
