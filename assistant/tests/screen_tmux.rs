@@ -236,6 +236,15 @@ fn full_screen_stays_put_ticks_takes_moves_and_restores_the_terminal_after_quit(
     assert_eq!(layout(&s), rows, "the layout moved:\n{s}");
     assert_eq!(t.show("#{history_size}"), "0");
     no_log_lines(&s);
+    // A smaller terminal: the screen follows it.
+    t.tmux(&["resize-window", "-t", "S", "-x", "90", "-y", "40"]);
+    let s = t.wait("the screen redrawn at 90 columns", |s| {
+        s.lines()
+            .any(|l| l.starts_with("┌ said ") && l.chars().count() == 90)
+            && s.lines().count() <= 40
+    });
+    assert!(s.contains("│2. 28x19"), "{s}");
+    assert_eq!(t.show("#{history_size}"), "0");
     // The warning went to the log file instead.
     let log = std::fs::read_to_string(t.path("state/tandem/tandem.log")).unwrap_or_default();
     assert!(log.contains("braille"), "the log: {log}");
