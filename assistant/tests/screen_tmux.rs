@@ -208,6 +208,11 @@ fn full_screen_stays_put_ticks_takes_moves_and_restores_the_terminal_after_quit(
     assert_eq!(t.show("#{alternate_on}"), "1");
     assert_eq!(t.show("#{history_size}"), "0", "nothing scrolls:\n{s}");
     let rows = layout(&s);
+    // What the blind player's display shows, in Unicode braille.
+    assert!(
+        s.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)),
+        "no braille line:\n{s}"
+    );
     let before = white_clock(&s);
     // The running clock ticks on screen with nothing happening.
     let s = t.wait("White's clock to tick", |s| white_clock(s) != before);

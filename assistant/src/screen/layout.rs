@@ -21,9 +21,10 @@ pub const PROMPT: &str = "move> ";
 
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, st: &ScreenState, line: &LineEditor, now: Instant) {
-    let [head, main, said, input, hint] = Layout::vertical([
+    let [head, main, braille, said, input, hint] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(8),
+        Constraint::Length(3),
         Constraint::Length(8),
         Constraint::Length(3),
         Constraint::Length(1),
@@ -55,6 +56,7 @@ pub fn draw(f: &mut Frame, st: &ScreenState, line: &LineEditor, now: Instant) {
     draw_sync(f, st, sync);
     draw_alerts(f, &alerts, alert);
     draw_moves(f, st, moves);
+    draw_braille(f, st, braille, now);
     draw_said(f, st, said);
     draw_input(f, line, input);
     f.render_widget(
@@ -165,6 +167,33 @@ fn draw_moves(f: &mut Frame, st: &ScreenState, area: Rect) {
     let lines: Vec<Line> = tail.iter().map(|l| Line::from(l.as_str())).collect();
     f.render_widget(
         Paragraph::new(lines).block(Block::bordered().title(" moves ")),
+        area,
+    );
+}
+
+/// What the blind player's display shows (the list view, 40 cells), from
+/// the game registry.
+fn draw_braille(f: &mut Frame, st: &ScreenState, area: Rect, now: Instant) {
+    let line = st.state().map_or_else(String::new, |s| {
+        let status = tandem_braille::StatusInfo {
+            last_move: s.moves.last().cloned(),
+            to_move: s.turn,
+            white_clock: Some(std::time::Duration::from_millis(
+                st.clock_ms(Color::White, now),
+            )),
+            black_clock: Some(std::time::Duration::from_millis(
+                st.clock_ms(Color::Black, now),
+            )),
+            white_behind: s.boards.white.behind,
+            black_behind: s.boards.black.behind,
+        };
+        tandem_braille::Width::new(40)
+            .map_err(|e| e.to_string())
+            .and_then(|w| crate::game::screen_board(&s.variant, &s.fen, &status, w))
+            .map_or_else(|e| format!("({e})"), |(_, braille)| braille)
+    });
+    f.render_widget(
+        Paragraph::new(line).block(Block::bordered().title(" braille ")),
         area,
     );
 }
