@@ -335,17 +335,22 @@ async fn serve(
     }
     if let Some(b) = braille.as_mut() {
         let events = std::mem::replace(&mut b.events, std::sync::mpsc::channel().1);
-        let h = handle.clone();
+        let (h, n) = (handle.clone(), notices.clone());
         std::thread::Builder::new()
             .name("tandem-keys".into())
-            .spawn(move || crate::outputs::forward_keys(events, h, blind_side, variant))?;
+            .spawn(move || crate::outputs::forward_keys(events, h, n, blind_side, variant))?;
     }
     {
         // A speech backend that died: everyone is told at once (and the
         // journal records it), in the new backend's voice.
-        let h = handle.clone();
+        let (h, n) = (handle.clone(), notices.clone());
         tokio::spawn(async move {
             while let Some(name) = switched_rx.recv().await {
+                let _ = n.send(crate::session::Notice::Device {
+                    device: "speech".into(),
+                    ok: true,
+                    text: format!("speech failed; now through {name}"),
+                });
                 let text = msgs.text(&crate::messages::Msg::SpeechFallback(name));
                 if h.request(Cmd::Say(text), Source::Tandem).await.is_err() {
                     return;

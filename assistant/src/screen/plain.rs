@@ -34,6 +34,7 @@ impl Plain {
     pub fn lines(&mut self, notice: Notice) -> Vec<String> {
         match notice {
             Notice::Speech { text, .. } => vec![format!("» {}", one_line(&text))],
+            Notice::Device { text, .. } => vec![one_line(&text)],
             Notice::State(st) => {
                 let out = self.changes(&st);
                 self.last = Some(*st);

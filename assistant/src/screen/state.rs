@@ -42,6 +42,8 @@ pub struct ScreenState {
     pub header: String,
     /// When a line was last typed here.
     pub typed_at: Option<Instant>,
+    /// Devices lost, and what happened to them.
+    pub lost: std::collections::BTreeMap<String, String>,
 }
 
 /// A board's sync state as shown.
@@ -106,6 +108,14 @@ impl ScreenState {
                     typed: false,
                     text,
                 });
+            }
+            Notice::Device { device, ok, text } => {
+                if ok {
+                    self.lost.remove(&device);
+                    self.urgent = Some((text, now));
+                } else {
+                    self.lost.insert(device, text);
+                }
             }
         }
         true
@@ -198,6 +208,7 @@ impl ScreenState {
                 out.push("JOURNAL UNHEALTHY: lines kept in memory".to_owned());
             }
         }
+        out.extend(self.lost.values().map(|t| format!("DEVICE LOST: {t}")));
         if let Some((text, at)) = &self.urgent {
             if now.saturating_duration_since(*at) < URGENT_FOR {
                 out.push(text.clone());
@@ -302,5 +313,15 @@ pub(crate) mod tests {
         assert_eq!(s.alerts(later)[3], "The microphone is lost.");
         assert_eq!(s.alerts(later + URGENT_FOR).len(), 3, "urgent words fade");
         assert_eq!(s.said.len(), 3);
+        let braille = |ok, text: &str| Notice::Device {
+            device: "braille".into(),
+            ok,
+            text: text.into(),
+        };
+        s.apply(braille(false, "braille display lost: gone"), later);
+        assert!(s.alerts(later + URGENT_FOR)[3].contains("DEVICE LOST: braille display lost"));
+        s.apply(braille(true, "braille display back"), later);
+        assert_eq!(s.alerts(later)[3], "braille display back");
+        assert_eq!(s.alerts(later + URGENT_FOR).len(), 3);
     }
 }

@@ -116,4 +116,14 @@ pub enum Notice {
     },
     /// The state changed (a move, a clock event, a board confirmation…).
     State(Box<StateView>),
+    /// A device was lost or works again (sent by `tandem play`'s device
+    /// threads, not by the session: `braille`, `speech`).
+    Device {
+        /// Which.
+        device: String,
+        /// Whether it works (again).
+        ok: bool,
+        /// What happened.
+        text: String,
+    },
 }
