@@ -5,7 +5,7 @@
 //! Needs tmux (`scripts/setup.sh --test`); `TANDEM_SKIP_REAL=1` skips
 //! these tests where it is missing.
 
-use std::io::{Read as _, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
