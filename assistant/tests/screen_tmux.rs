@@ -208,7 +208,9 @@ fn full_screen_stays_put_ticks_takes_moves_and_restores_the_terminal_after_quit(
     assert_eq!(t.show("#{alternate_on}"), "1");
     assert_eq!(t.show("#{history_size}"), "0", "nothing scrolls:\n{s}");
     // The display that is not there stands out as a lost device.
-    let s = t.wait("the braille display lost", |s| s.contains("DEVICE LOST: braille"));
+    let s = t.wait("the braille display lost", |s| {
+        s.contains("DEVICE LOST: braille")
+    });
     let rows = layout(&s);
     // What the blind player's display shows, in Unicode braille.
     assert!(
