@@ -114,6 +114,11 @@ impl Tmux {
 
     /// Starts `tandem play ARGS` from the shell; its pid is written to `pid`.
     fn play(&self, game: &str, args: &str) {
+        self.play_with(game, "", args);
+    }
+
+    /// [`Tmux::play`] with environment settings (`NAME=VALUE …`).
+    fn play_with(&self, game: &str, env: &str, args: &str) {
         let (st, run, cfg, home) = (
             self.path("state"),
             self.path("run"),
@@ -121,7 +126,7 @@ impl Tmux {
             self.path("home"),
         );
         let cmd = format!(
-            "XDG_STATE_HOME={} XDG_RUNTIME_DIR={} XDG_CONFIG_HOME={} HOME={} \
+            "{env} XDG_STATE_HOME={} XDG_RUNTIME_DIR={} XDG_CONFIG_HOME={} HOME={} \
              bash -c 'echo $$ > {}; exec {TANDEM} play --socket {} --journal {} {args}'; \
              echo TANDEM-EXITED $?",
             st.display(),
@@ -138,7 +143,12 @@ impl Tmux {
     /// After tandem ended: the shell is back, off the alternate screen,
     /// the terminal in its cooked mode again.
     fn assert_restored(&self) {
-        let s = self.wait("the shell again", |s| s.contains("TANDEM-EXITED 0"));
+        self.assert_restored_with(0);
+    }
+
+    fn assert_restored_with(&self, code: u8) {
+        let exited = format!("TANDEM-EXITED {code}");
+        let s = self.wait(&exited, |s| s.contains(&exited));
         assert_eq!(self.show("#{alternate_on}"), "0", "{s}");
         assert!(
             !s.contains("move>"),
@@ -397,4 +407,30 @@ fn plain_screen_writes_each_utterance_as_one_line_and_never_moves_the_cursor() {
     }
     assert!(text.contains("clock stopped\n"), "{text}");
     assert!(text.ends_with("move> "), "the prompt last: {text:?}");
+}
+
+/// A crash (the session panics, through a fail point: a mock of the fault
+/// only) leaves the terminal usable, and the panic is reported on it.
+#[cfg(feature = "failpoints")]
+#[test]
+fn full_screen_restores_the_terminal_when_tandem_panics() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start();
+    t.play_with(
+        "panic",
+        "FAILPOINTS=session-handle=panic",
+        "--screen full --control 5m --speech text --braille none",
+    );
+    t.wait("the full screen", |s| {
+        s.contains("White to move") && s.contains("move>")
+    });
+    t.line("32-28");
+    t.assert_restored_with(3);
+    let s = t.screen();
+    assert!(
+        s.contains("panicked"),
+        "the panic is said on the terminal:\n{s}"
+    );
 }
