@@ -65,6 +65,21 @@ pub enum BrailleChoice {
     None,
 }
 
+/// What the terminal shows (`tandem play --screen`, `screen = "..."`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScreenChoice {
+    /// Full screen on a terminal, plain otherwise.
+    #[default]
+    Auto,
+    /// The full-screen interface (board, clocks, moves, alerts, input line).
+    Full,
+    /// One line per thing said (`» `) or changed, and the prompt: for a screen reader.
+    Plain,
+    /// No screen: speech and braille as text lines on stdout (`--headless`).
+    None,
+}
+
 /// What the config file and the flags say, every field optional.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -96,6 +111,7 @@ pub struct RawConfig {
     pub black: Option<String>,
     pub warnings: Option<Vec<String>>,
     pub headless: Option<bool>,
+    pub screen: Option<ScreenChoice>,
     pub draws_with_advantage: Option<bool>,
     /// The hall's broker (`mqtt://[USER[:PASSWORD]@]HOST[:PORT]`, docs/hall.md).
     pub relay: Option<String>,
@@ -159,6 +175,7 @@ impl RawConfig {
             black,
             warnings,
             headless,
+            screen,
             draws_with_advantage,
             relay,
             table,
@@ -192,12 +209,14 @@ pub struct Config {
     pub socket: PathBuf,
     /// The journal to write.
     pub journal: PathBuf,
-    /// No terminal screen.
+    /// No terminal screen (`--screen none`).
     pub headless: bool,
     /// The relay to the hall's broker (`--relay`), if any.
     pub relay: Option<crate::relay::RelaySettings>,
     /// How many move pairs `record` reads (`record-last`).
     pub record_last: u32,
+    /// The screen asked for (`none` when headless; `auto` is decided at start).
+    pub screen: ScreenChoice,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -240,6 +259,11 @@ impl Config {
         let control =
             TimeControl::lookup(control_text).map_err(|e| anyhow::anyhow!("--control: {e}"))?;
         let lang = raw.lang.unwrap_or_else(|| "pl".into());
+        // `--headless` is `--screen none`.
+        let screen = match raw.headless {
+            Some(true) => ScreenChoice::None,
+            _ => raw.screen.unwrap_or_default(),
+        };
         anyhow::ensure!(
             tandem_speech::Phrasebook::builtin(&lang).is_some(),
             "--lang {lang:?}: tandem speaks pl and en"
@@ -303,7 +327,8 @@ impl Config {
                 .socket
                 .unwrap_or_else(crate::control::default_socket_path),
             journal,
-            headless: raw.headless.unwrap_or(false),
+            headless: screen == ScreenChoice::None,
+            screen,
             record_last: raw
                 .record_last
                 .unwrap_or(crate::session::DEFAULT_RECORD_LAST)
@@ -420,6 +445,35 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("topic level"));
+    }
+
+    #[test]
+    fn the_screen_comes_from_the_file_or_the_flag_and_headless_is_none() {
+        let screen = |file: &str, flags: RawConfig| {
+            let file: RawConfig = toml::from_str(file).unwrap();
+            Config::from_raw(file.overlay(flags)).unwrap()
+        };
+        let c = screen("", RawConfig::default());
+        assert_eq!((c.screen, c.headless), (ScreenChoice::Auto, false));
+        let c = screen("screen = \"plain\"", RawConfig::default());
+        assert_eq!((c.screen, c.headless), (ScreenChoice::Plain, false));
+        let flag = RawConfig {
+            screen: Some(ScreenChoice::Full),
+            ..RawConfig::default()
+        };
+        assert_eq!(
+            screen("screen = \"plain\"", flag).screen,
+            ScreenChoice::Full
+        );
+        let c = screen("screen = \"none\"", RawConfig::default());
+        assert_eq!((c.screen, c.headless), (ScreenChoice::None, true));
+        let headless = RawConfig {
+            headless: Some(true),
+            ..RawConfig::default()
+        };
+        let c = screen("screen = \"full\"", headless);
+        assert_eq!((c.screen, c.headless), (ScreenChoice::None, true));
+        assert!(toml::from_str::<RawConfig>("screen = \"fancy\"").is_err());
     }
 
     #[test]

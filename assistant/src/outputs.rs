@@ -314,6 +314,7 @@ fn brlapi_display(_host: Option<String>, _explicit: bool) -> Option<Box<dyn Brai
 pub fn forward_keys(
     events: std::sync::mpsc::Receiver<DriverEvent>,
     session: SessionHandle,
+    notices: tokio::sync::broadcast::Sender<crate::session::Notice>,
     blind: Option<tandem_rules::Color>,
     variant: tandem_rules::Variant,
 ) {
@@ -338,6 +339,19 @@ pub fn forward_keys(
             DriverEvent::Action(Action::Live) => Cmd::Live,
             DriverEvent::Unavailable(e) => {
                 tracing::warn!("braille display unavailable: {e}");
+                let _ = notices.send(crate::session::Notice::Device {
+                    device: "braille".into(),
+                    ok: false,
+                    text: format!("braille display lost: {e}"),
+                });
+                continue;
+            }
+            DriverEvent::Available => {
+                let _ = notices.send(crate::session::Notice::Device {
+                    device: "braille".into(),
+                    ok: true,
+                    text: "braille display back".into(),
+                });
                 continue;
             }
             _ => continue,

@@ -53,7 +53,7 @@ mod voice_input;
 pub use record::DEFAULT_RECORD_LAST;
 pub use request::{parse_record, Blind, Cmd, DrawCmd, GameSetup, Reply};
 pub use table::{start_info, Table};
-pub use view::{BoardView, BoardsView, ClockView, ClocksView, Notice, StateView};
+pub use view::{BoardView, BoardsView, ClockView, ClocksView, Notice, ScreenView, StateView};
 
 use table::{idx, ms};
 

@@ -318,6 +318,15 @@ impl Game for ChessTable {
             .collect()
     }
 
+    fn legal_move_texts(&self) -> Vec<String> {
+        let pos = self.game.position();
+        self.game
+            .legal_moves()
+            .iter()
+            .map(|m| chess::san(pos, m))
+            .collect()
+    }
+
     fn diagram(&self) -> String {
         let last = self
             .ply()

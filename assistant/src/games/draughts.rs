@@ -277,6 +277,14 @@ impl Game for DraughtsTable {
             .collect()
     }
 
+    fn legal_move_texts(&self) -> Vec<String> {
+        let pos = self.game.position();
+        pos.legal_moves()
+            .iter()
+            .map(|m| notation::write_move(pos, m))
+            .collect()
+    }
+
     fn diagram(&self) -> String {
         let last = self
             .ply()

@@ -246,6 +246,12 @@ pub trait Game: std::fmt::Debug + Send {
     /// The list view of the position, every line as (braille cells in
     /// Unicode braille, the same line as text): the hall's page shows both.
     fn braille_list(&self, width: Width) -> Vec<(String, String)>;
+    /// The legal moves now, as text the game reads back (`32-28`, `Nf3`):
+    /// the screen completes typed moves from them. None for a game that
+    /// does not list them.
+    fn legal_move_texts(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// The moves so far as numbered lines (`1. 32-28 19-23`), for a record
     /// view and a spoken record.
     fn record_lines(&self) -> Vec<String> {
@@ -347,5 +353,27 @@ mod tests {
         assert!(rank("2 ").contains(".*"), "{d}");
         assert_eq!(c.record_lines(), ["1. e4"]);
         assert!(c.action("roll 3 1").is_none(), "no actions in chess");
+    }
+
+    #[test]
+    fn each_game_lists_its_legal_moves_as_text_it_reads_back() {
+        let mut g = game(GameKind::Draughts(tandem_rules::Variant::International));
+        let legal = g.legal_move_texts();
+        assert_eq!(legal.len(), 9, "{legal:?}");
+        assert!(legal.contains(&"32-28".to_owned()), "{legal:?}");
+        g.play_text("32-28").unwrap();
+        g.play_text("19-23").unwrap();
+        assert_eq!(g.legal_move_texts(), ["28x19"], "the capture is compulsory");
+        for t in g.legal_move_texts() {
+            assert!(g.prepare(&t).is_ok(), "{t}");
+        }
+
+        let c = game(GameKind::Chess);
+        let legal = c.legal_move_texts();
+        assert_eq!(legal.len(), 20, "{legal:?}");
+        assert!(legal.contains(&"Nf3".to_owned()) && legal.contains(&"e4".to_owned()));
+        for t in &legal {
+            assert!(c.prepare(t).is_ok(), "{t}");
+        }
     }
 }
