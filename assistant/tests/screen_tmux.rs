@@ -414,7 +414,7 @@ fn full_screen_restores_the_terminal_when_tandem_panics() {
     let t = Tmux::start();
     t.play_with(
         "panic",
-        "FAILPOINTS=session-handle=panic",
+        "FAILPOINTS='session-handle=1*off->panic'",
         "--screen full --control 5m --speech text --braille none",
     );
     t.wait("the full screen", |s| {
