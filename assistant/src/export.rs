@@ -26,11 +26,21 @@ fn clock(ms: u64) -> String {
     tandem_braille::render::format_clock(Some(Duration::from_millis(ms)))
 }
 
-/// The PDN text of a journal's game.
+/// A journal read, its chain checked, its game replayed.
+pub struct ReadGame {
+    /// The journal's lines.
+    pub journal: crate::journal::Journal,
+    /// The game at the table, replayed.
+    pub table: Table,
+    /// The day the game began, as records write it (`2026.05.02`).
+    pub date: Option<String>,
+}
+
+/// Reads a journal for a record: every line, the game replayed, its date.
 ///
 /// # Errors
 /// The journal cannot be read, its chain is broken, or it is not a game.
-pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
+pub fn read_game(path: &Path) -> anyhow::Result<ReadGame> {
     let j = Journal::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     if let Some(b) = &j.bad {
         anyhow::bail!(
@@ -41,12 +51,29 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
         );
     }
     let table = Table::replay(&j.records)?;
-    let info = &table.info;
     let date = j
         .records
         .first()
         .map(|r| r.wall.get(..10).unwrap_or("").replace('-', "."))
         .filter(|d| d.len() == 10);
+    Ok(ReadGame {
+        journal: j,
+        table,
+        date,
+    })
+}
+
+/// The PDN text of a journal's game.
+///
+/// # Errors
+/// The journal cannot be read, its chain is broken, or it is not a game.
+pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
+    let ReadGame {
+        journal: j,
+        table,
+        date,
+    } = read_game(path)?;
+    let info = &table.info;
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut tag = |k: &str, v: Option<String>| {
         if let Some(v) = v {

@@ -107,22 +107,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let app = hall::web::desk(hall.clone());
         tokio::select! {
             r = axum::serve(listener, app) => r.context("the desk's server stopped")?,
-            () = wait_for_signal() => {}
+            () = super::play::wait_for_signal() => {}
         }
         Ok(ExitCode::SUCCESS)
     })
-}
-
-async fn wait_for_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    let (Ok(mut term), Ok(mut int)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) else {
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = term.recv() => {},
-        _ = int.recv() => {},
-    }
 }

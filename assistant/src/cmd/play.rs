@@ -545,7 +545,8 @@ impl Books {
     }
 }
 
-async fn wait_for_signal() {
+/// Waits for SIGTERM or SIGINT (Ctrl-C).
+pub(crate) async fn wait_for_signal() {
     use tokio::signal::unix::{signal, SignalKind};
     let (Ok(mut term), Ok(mut int)) = (
         signal(SignalKind::terminate()),

@@ -8,14 +8,12 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::Context;
 use tandem_rules::GameOptions;
 use tandem_rules::{Color, Outcome};
 use tandem_speech::{Phrasebook, Value};
 
 use crate::games::Game;
-use crate::journal::{Event, Journal};
-use crate::session::Table;
+use crate::journal::Event;
 
 /// The document's language: the words of headings and labels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,22 +130,12 @@ impl GameRecord {
     /// # Errors
     /// The journal cannot be read, its chain is broken, or it is not a game.
     pub fn from_journal(path: &Path, heading: &Heading) -> anyhow::Result<GameRecord> {
-        let j = Journal::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        if let Some(b) = &j.bad {
-            anyhow::bail!(
-                "{}: line {}: {} (run tandem journal verify)",
-                path.display(),
-                b.line,
-                b.reason
-            );
-        }
-        let table = Table::replay(&j.records)?;
+        let super::ReadGame {
+            journal: j,
+            table,
+            date,
+        } = super::read_game(path)?;
         let info = &table.info;
-        let date = j
-            .records
-            .first()
-            .map(|r| r.wall.get(..10).unwrap_or("").replace('-', "."))
-            .filter(|d| d.len() == 10);
         // Clock times per ply; a later move event for a ply (after the
         // arbiter took moves back) replaces it and what followed.
         let mut clocks: Vec<(u64, u64)> = Vec::new();
