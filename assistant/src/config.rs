@@ -103,6 +103,24 @@ pub struct RawConfig {
     pub relay_password_file: Option<PathBuf>,
     /// The round (shown at the desk).
     pub round: Option<String>,
+    /// Backgammon: the match length (`--match N`).
+    #[serde(rename = "match")]
+    pub match_length: Option<u32>,
+    /// Backgammon: who rolls the dice (`--dice tandem|players`).
+    pub dice: Option<DiceChoice>,
+    /// Backgammon: whose numbering the opponent's moves are said in.
+    pub numbering: Option<tandem_rules::PointNumbering>,
+}
+
+/// Backgammon: who rolls the dice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DiceChoice {
+    /// The players roll real dice and enter the roll (004 3.4).
+    #[default]
+    Players,
+    /// tandem rolls from the OS random source.
+    Tandem,
 }
 
 impl RawConfig {
@@ -159,7 +177,10 @@ impl RawConfig {
             relay,
             table,
             relay_password_file,
-            round
+            round,
+            match_length,
+            dice,
+            numbering
         )
     }
 }
@@ -225,11 +246,31 @@ impl Config {
         // The default: the Polish federation's 90 minutes for draughts; for
         // chess FIDE's most common standard control, 90 minutes plus 30
         // seconds a move from move one (002 art. 6.1, docs/chess.md).
+        // Backgammon: the EUBGF control for the match length (004 3.5).
+        let match_length = raw.match_length.unwrap_or(7);
+        anyhow::ensure!(
+            (1..=64).contains(&match_length),
+            "--match {match_length}: a match is 1 to 64 points"
+        );
+        let eubgf = format!("eubgf-{match_length}");
+        let bg = kind == GameKind::Backgammon;
         let default_control = match kind {
             GameKind::Chess => "90m+30s",
             GameKind::Draughts(_) => "pzwarc-90",
+            GameKind::Backgammon => eubgf.as_str(),
         };
         let control_text = raw.control.as_deref().unwrap_or(default_control);
+        // A new backgammon match of the length asked for (its Match ID says it).
+        let start = match start {
+            crate::game::AnyPosition::Backgammon(m) if m.games().is_empty() => {
+                crate::game::AnyPosition::Backgammon(Box::new(
+                    tandem_rules::backgammon::Match::new(tandem_rules::backgammon::MatchOptions {
+                        length: match_length,
+                    }),
+                ))
+            }
+            other => other,
+        };
         let control =
             TimeControl::lookup(control_text).map_err(|e| anyhow::anyhow!("--control: {e}"))?;
         let lang = raw.lang.unwrap_or_else(|| "pl".into());
@@ -266,6 +307,13 @@ impl Config {
                 lang,
                 options: GameOptions {
                     draws_with_advantage: raw.draws_with_advantage.unwrap_or(false),
+                    match_length: if bg { match_length } else { 0 },
+                    tandem_dice: bg && raw.dice == Some(DiceChoice::Tandem),
+                    numbering: raw.numbering.unwrap_or_default(),
+                    listener: bg.then_some(match raw.blind {
+                        Some(Blind::Black) => tandem_rules::Color::Black,
+                        _ => tandem_rules::Color::White,
+                    }),
                     ..GameOptions::default()
                 },
             },
