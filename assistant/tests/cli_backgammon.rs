@@ -112,7 +112,10 @@ fn a_match_through_the_daemon_survives_a_kill_between_roll_and_move_and_exports_
     assert!(st["match_id"].as_str().is_some_and(|m| m.len() == 12));
 
     refused(&sock, &["move", "13/11 13/8"]);
-    assert_eq!(ok(&sock, &["roll", "5", "2"]), "White starts with five two.\n");
+    assert_eq!(
+        ok(&sock, &["roll", "5", "2"]),
+        "White starts with five two.\n"
+    );
     assert_eq!(
         ok(&sock, &["move", "13/11 13/8"]),
         "White: thirteen to eleven, thirteen to eight.\n"
@@ -139,7 +142,15 @@ fn a_match_through_the_daemon_survives_a_kill_between_roll_and_move_and_exports_
         .stderr_file(dir.path().join("stderr-resume.txt"))
         .start();
     let st = state(&sock);
-    for k in ["position_id", "match_id", "dice", "cube", "score", "pips", "moves"] {
+    for k in [
+        "position_id",
+        "match_id",
+        "dice",
+        "cube",
+        "score",
+        "pips",
+        "moves",
+    ] {
         assert_eq!(st[k], before_kill[k], "{k} after --resume");
     }
     ok(&sock, &["resume"]);

@@ -232,9 +232,7 @@ impl std::str::FromStr for PointNumbering {
             "listener" => Ok(PointNumbering::Listener),
             "mover" => Ok(PointNumbering::Mover),
             "both" => Ok(PointNumbering::Both),
-            _ => Err(format!(
-                "{s:?}: the numbering is listener, mover or both"
-            )),
+            _ => Err(format!("{s:?}: the numbering is listener, mover or both")),
         }
     }
 }

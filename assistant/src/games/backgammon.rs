@@ -57,8 +57,8 @@ pub fn match_from_ids(text: &str) -> Result<Match, String> {
             info.length
         },
     };
-    let board = position_id::decode(pid, info.on_roll)
-        .map_err(|e| format!("Position ID {pid:?}: {e}"))?;
+    let board =
+        position_id::decode(pid, info.on_roll).map_err(|e| format!("Position ID {pid:?}: {e}"))?;
     if info.game_state == 0 && info.score_white == 0 && info.score_black == 0 {
         return Ok(Match::new(opts));
     }
@@ -240,9 +240,7 @@ impl BackgammonTable {
 
     fn prepared(&self, a: Action, input: &str) -> Result<PreparedAction, Refused> {
         let mut after = self.m.clone();
-        after
-            .act(a)
-            .map_err(|e| self.refusal(&e, input.trim()))?;
+        after.act(a).map_err(|e| self.refusal(&e, input.trim()))?;
         let before_clock = Self::clock_side(&self.m);
         let press = match a {
             Action::Move(_) => true,
@@ -490,9 +488,9 @@ impl Game for BackgammonTable {
         match word {
             "roll" if rest.is_empty() => {
                 if !self.options.tandem_dice {
-                    return refuse(ActionError::Move(MoveError::Parse(
-                        ParseError::Unreadable(t.clone()),
-                    )));
+                    return refuse(ActionError::Move(MoveError::Parse(ParseError::Unreadable(
+                        t.clone(),
+                    ))));
                 }
                 // --dice tandem: rolled here, so the journaled text holds the
                 // dice before anything is said. An opening tie is rolled again.
@@ -526,13 +524,10 @@ impl Game for BackgammonTable {
             "pass" | "drop" if rest.is_empty() => {
                 if self.m.phase() == Phase::Move {
                     // A roll that cannot be played ends the turn as a move.
-                    return Some(
-                        self.prepared(Action::Move(Play::PASS), text)
-                            .map(|mut a| {
-                                a.text = "move pass".into();
-                                a
-                            }),
-                    );
+                    return Some(self.prepared(Action::Move(Play::PASS), text).map(|mut a| {
+                        a.text = "move pass".into();
+                        a
+                    }));
                 }
                 Some(self.prepared(Action::Pass, text))
             }
@@ -586,11 +581,8 @@ impl Game for BackgammonTable {
     fn set_game_phrasebook(&mut self, book: &dyn std::any::Any) -> bool {
         match book.downcast_ref::<BgPhrasebook>() {
             Some(b) => {
-                self.words = BgAnnouncer::new(
-                    b.clone(),
-                    numbering(self.options.numbering),
-                    self.viewer(),
-                );
+                self.words =
+                    BgAnnouncer::new(b.clone(), numbering(self.options.numbering), self.viewer());
                 true
             }
             None => false,
@@ -658,7 +650,10 @@ impl Game for BackgammonTable {
                 "table.to_move",
                 &[
                     ("side", w.side_name(side)),
-                    ("dice", &self.m.dice().map(|d| w.dice_words(d)).unwrap_or_default()),
+                    (
+                        "dice",
+                        &self.m.dice().map(|d| w.dice_words(d)).unwrap_or_default(),
+                    ),
                 ],
             ),
             (Phase::DoubleOffered, Some(side)) => {
