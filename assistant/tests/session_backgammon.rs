@@ -268,3 +268,34 @@ async fn a_dance_is_passed_and_the_opponents_moves_are_said_in_the_numbering_cho
     );
     assert_eq!(s.table().game.moves_made(Color::White), 1);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_board_read_back_as_a_position_id_and_a_resigned_match() {
+    let mut f = fixture();
+    let mut s = f.start(&setup(3, "en", GameOptions::default()));
+    ok(&mut s, Cmd::Unknown("roll 3 1".into()));
+    ok(&mut s, Cmd::Move("8/5 6/5".into()));
+    let now = extra(&s)["position_id"].as_str().unwrap().to_owned();
+    // The record's board: they agree.
+    let r = s.handle(Cmd::Mismatch(Some(now)), Source::Typed);
+    assert!(r.ok, "{r:?}");
+    assert_eq!(r.said, ["That position matches the record."]);
+    // The start: one behind, the first action to make said.
+    let r = s.handle(Cmd::Mismatch(Some("4HPwATDgc/ABMA".into())), Source::Typed);
+    assert_eq!(
+        r.said,
+        ["The board is 1 behind. First: White: eight to five, six to five."]
+    );
+    let r = s.handle(Cmd::Mismatch(Some("not an id".into())), Source::Typed);
+    assert!(!r.ok);
+    // The match resigned: the winner said after the score.
+    let said = ok(&mut s, Cmd::Resign(Some(Color::Black)));
+    assert!(
+        said.iter()
+            .any(|l| l.ends_with("White 0, Black 0, match to 3. White wins the match.")),
+        "{said:?}"
+    );
+    assert_eq!(s.view().result.as_deref(), Some("1-0"));
+    let r = s.handle(Cmd::Unknown("roll 4 2".into()), Source::Typed);
+    assert!(!r.ok, "the match is over");
+}

@@ -630,8 +630,15 @@ impl Game for BackgammonTable {
         say(Kind::Sync, vec![self.words.phrase("table.in_sync", &[])])
     }
 
-    fn game_over(&self, _outcome: &Outcome) -> Utterance {
-        say(Kind::GameEnd, self.words.score(&self.m))
+    fn game_over(&self, outcome: &Outcome) -> Utterance {
+        let w = &self.words;
+        let mut s = w.score(&self.m);
+        // A match ended from outside the board (a resignation of the match,
+        // a flag, the arbiter): the points do not say who won.
+        if let (Outcome::Win { winner, .. }, None) = (outcome, self.m.winner()) {
+            s.push(w.phrase("match_end", &[("side", w.side_name(*winner))]));
+        }
+        say(Kind::GameEnd, s)
     }
 
     fn help(&self) -> Utterance {
