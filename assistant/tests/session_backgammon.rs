@@ -271,7 +271,7 @@ async fn a_dance_is_passed_and_the_opponents_moves_are_said_in_the_numbering_cho
 
 #[tokio::test(start_paused = true)]
 async fn a_board_read_back_as_a_position_id_and_a_resigned_match() {
-    let mut f = fixture();
+    let f = fixture();
     let mut s = f.start(&setup(3, "en", GameOptions::default()));
     ok(&mut s, Cmd::Unknown("roll 3 1".into()));
     ok(&mut s, Cmd::Move("8/5 6/5".into()));
