@@ -237,11 +237,13 @@ async fn serve(
         match start {
             AnyPosition::Draughts(p) => tandem_braille::Board::Draughts(p),
             AnyPosition::Chess(p) => tandem_braille::Board::Chess(*p),
-            // The driver has no backgammon board: the game's first refresh
-            // replaces this with its board line (`Game::braille`).
-            AnyPosition::Backgammon(_) => tandem_braille::Board::Draughts(
-                tandem_rules::Position::start(tandem_rules::Variant::International),
-            ),
+            AnyPosition::Backgammon(m) => tandem_braille::Board::Backgammon {
+                viewer: match config.setup.blind {
+                    crate::session::Blind::Black => tandem_rules::Color::Black,
+                    _ => tandem_rules::Color::White,
+                },
+                game: m,
+            },
         },
         tandem_braille::StatusInfo::new(turn),
     );

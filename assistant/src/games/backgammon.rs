@@ -716,15 +716,14 @@ impl Game for BackgammonTable {
         })
     }
 
-    fn braille(&self, _status: &StatusInfo) -> DriverInput {
-        // The driver has no backgammon board yet: the board and status
-        // lines as a message (the text line has the exact counts).
-        let v = self.viewer();
-        DriverInput::Message(format!(
-            "{} | {}",
-            tandem_braille::backgammon::text_line(self.m.board(), v),
-            tandem_braille::backgammon::status_line(&self.m, v)
-        ))
+    fn braille(&self, status: &StatusInfo) -> DriverInput {
+        DriverInput::Board {
+            board: tandem_braille::Board::Backgammon {
+                game: Box::new(self.m.clone()),
+                viewer: self.viewer(),
+            },
+            status: status.clone(),
+        }
     }
 
     fn braille_line(&self, status: &StatusInfo, width: Width) -> String {
