@@ -273,6 +273,13 @@ impl Config {
         };
         let control =
             TimeControl::lookup(control_text).map_err(|e| anyhow::anyhow!("--control: {e}"))?;
+        // 004 3.5 (v): the simple delay, said with the clock report.
+        let delay_secs = match control.bonus() {
+            Some(b) if bg && b.kind == tandem_rules::clock::BonusKind::Delay => {
+                u32::try_from(b.amount.as_secs()).unwrap_or(u32::MAX)
+            }
+            _ => 0,
+        };
         let lang = raw.lang.unwrap_or_else(|| "pl".into());
         anyhow::ensure!(
             tandem_speech::Phrasebook::builtin(&lang).is_some(),
@@ -310,6 +317,7 @@ impl Config {
                     match_length: if bg { match_length } else { 0 },
                     tandem_dice: bg && raw.dice == Some(DiceChoice::Tandem),
                     numbering: raw.numbering.unwrap_or_default(),
+                    delay_secs,
                     listener: bg.then_some(match raw.blind {
                         Some(Blind::Black) => tandem_rules::Color::Black,
                         _ => tandem_rules::Color::White,

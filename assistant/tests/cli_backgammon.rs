@@ -187,8 +187,11 @@ fn a_match_through_the_daemon_survives_a_kill_between_roll_and_move_and_exports_
     ok(&sock, &["move", "24/13"]);
     refused(&sock, &["double"]);
     let clock = ok(&sock, &["clock"]);
+    // The times, the simple delay of eubgf-3 (004 3.5 (v)), the match score.
+    let delay = eubgf3.bonus().unwrap().amount.as_secs();
+    assert_eq!(delay, 12, "{eubgf3}");
     assert!(
-        clock.contains("White 2, Black 0, match to 3. Crawford game"),
+        clock.contains("Delay twelve seconds a move. White 2, Black 0, match to 3. Crawford game"),
         "{clock}"
     );
     let last = state(&sock);

@@ -192,6 +192,10 @@ pub struct GameOptions {
     /// Backgammon: whose point numbers are "yours" (the blind player; `None`: white).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub listener: Option<Color>,
+    /// Backgammon: the clock's simple delay in seconds (004 3.5 (v)), said
+    /// with the clock report; 0 without a delay.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub delay_secs: u32,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]

@@ -567,11 +567,14 @@ impl Game for BackgammonTable {
     }
 
     fn after_clock(&self) -> Option<Utterance> {
-        Some(Utterance::new(
-            Priority::Now,
-            Kind::Clock,
-            self.words.score(&self.m),
-        ))
+        // 004 3.5 (v): the simple delay, then the match score.
+        let mut s = Vec::new();
+        if self.options.delay_secs > 0 {
+            let n = self.words.number(self.options.delay_secs);
+            s.push(self.words.phrase("table.delay", &[("seconds", &n)]));
+        }
+        s.extend(self.words.score(&self.m));
+        Some(Utterance::new(Priority::Now, Kind::Clock, s))
     }
 
     fn set_phrasebook(&mut self, _book: &Phrasebook) {
