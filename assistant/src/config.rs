@@ -486,4 +486,35 @@ mod tests {
         let c = Config::from_raw(file.overlay(flags)).unwrap();
         assert_eq!(c.voice_input.switch, crate::voice_start::VoiceSwitch::Auto);
     }
+
+    #[test]
+    fn a_backgammon_match_takes_its_length_dice_numbering_and_eubgf_control() {
+        let file: RawConfig =
+            toml::from_str("variant = \"backgammon\"\nmatch = 5\ndice = \"tandem\"\nnumbering = \"both\"\nblind = \"black\"\n")
+                .unwrap();
+        let c = Config::from_raw(file.overlay(RawConfig::default())).unwrap();
+        assert_eq!(
+            c.setup.control,
+            TimeControl::lookup("eubgf-5").unwrap(),
+            "the EUBGF control of the match length by default"
+        );
+        let o = c.setup.options;
+        assert_eq!(o.match_length, 5);
+        assert!(o.tandem_dice);
+        assert_eq!(o.numbering, tandem_rules::PointNumbering::Both);
+        assert_eq!(o.listener, Some(tandem_rules::Color::Black));
+        let delay = c.setup.control.bonus().unwrap().amount.as_secs();
+        assert_eq!(u64::from(o.delay_secs), delay);
+        assert!(c.setup.start.to_fen().starts_with("4HPwATDgc/ABMA:"));
+        // Draughts keeps its options as they were (the journal's start line too).
+        let d = Config::from_raw(RawConfig::default()).unwrap();
+        assert_eq!(d.setup.options, GameOptions::default());
+        let bad = |raw: RawConfig| Config::from_raw(raw).unwrap_err().to_string();
+        assert!(bad(RawConfig {
+            variant: Some("backgammon".into()),
+            match_length: Some(0),
+            ..RawConfig::default()
+        })
+        .contains("--match 0"));
+    }
 }
