@@ -267,6 +267,17 @@ async fn a_dance_is_passed_and_the_opponents_moves_are_said_in_the_numbering_cho
         ["Black: thirteen to twelve, thirteen to eleven, your twelve to thirteen, twelve to fourteen."]
     );
     assert_eq!(s.table().game.moves_made(Color::White), 1);
+    // Earlier positions replay from the set position, not from a new match.
+    let first = s.table().game.position_at(0).unwrap();
+    assert_eq!(first.to_fen(), fen);
+    assert_eq!(
+        ok(&mut s, Cmd::Last),
+        ["Black: thirteen to twelve, thirteen to eleven, your twelve to thirteen, twelve to fourteen."]
+    );
+    let mut g = s.table().game.clone();
+    g.undo();
+    assert_eq!(g.ply(), s.table().game.ply() - 1);
+    assert_eq!(g.state_extra()["dice"], serde_json::json!([2, 1]));
 }
 
 #[tokio::test(start_paused = true)]

@@ -34,6 +34,9 @@ pub const DEFAULT_LENGTH: u32 = 7;
 #[derive(Debug, Clone)]
 pub struct BackgammonTable {
     m: Match,
+    /// The match as the table started it (a new match, or a set position):
+    /// earlier positions are replayed from here.
+    start: Match,
     words: BgAnnouncer,
     options: GameOptions,
 }
@@ -120,6 +123,7 @@ impl BackgammonTable {
             .or_else(|| BgPhrasebook::builtin("en"))
             .expect("the built-in English backgammon phrasebook loads");
         BackgammonTable {
+            start: m.clone(),
             m,
             words: BgAnnouncer::new(
                 book,
@@ -220,12 +224,23 @@ impl BackgammonTable {
         out
     }
 
-    /// Whose clock runs after `m`'s actions: the clock starts with white's
-    /// and follows who acts next (a move always presses it).
-    fn clock_side(m: &Match) -> Color {
-        let mut probe = Match::new(m.options());
-        let mut side = Color::White;
-        for a in m.actions() {
+    /// The match after its first `n` actions, replayed from the start.
+    fn replay_to(&self, n: usize) -> Option<Match> {
+        let base = self.start.actions().len();
+        let mut m = self.start.clone();
+        for a in self.m.actions().get(base..n)? {
+            m.act(*a).ok()?;
+        }
+        Some(m)
+    }
+
+    /// Whose clock runs after the match's actions: the clock starts with
+    /// the side to act at the start and follows who acts next (a move
+    /// always presses it).
+    fn clock_side(&self) -> Color {
+        let mut probe = self.start.clone();
+        let mut side = TableGame::side_to_move(&probe);
+        for a in self.m.actions().iter().skip(self.start.actions().len()) {
             let mover = probe.board().turn();
             if probe.act(*a).is_err() {
                 break;
@@ -241,7 +256,7 @@ impl BackgammonTable {
     fn prepared(&self, a: Action, input: &str) -> Result<PreparedAction, Refused> {
         let mut after = self.m.clone();
         after.act(a).map_err(|e| self.refusal(&e, input.trim()))?;
-        let before_clock = Self::clock_side(&self.m);
+        let before_clock = self.clock_side();
         let press = match a {
             Action::Move(_) => true,
             _ => after.to_act().is_some_and(|s| s != before_clock),
@@ -286,9 +301,9 @@ impl BackgammonTable {
             matches!(self.m.actions().last(), Some(Action::Roll(_))),
             "no roll to take back"
         );
-        let rest = &self.m.actions()[..self.m.actions().len() - 1];
-        self.m = Match::replay(self.m.options(), rest)
-            .map_err(|(i, e)| anyhow::anyhow!("replaying action {i}: {e}"))?;
+        self.m = self
+            .replay_to(self.m.actions().len() - 1)
+            .ok_or_else(|| anyhow::anyhow!("the roll cannot be taken back"))?;
         Ok(())
     }
 
@@ -360,9 +375,7 @@ impl Game for BackgammonTable {
     }
 
     fn position_at(&self, ply: usize) -> Option<AnyPosition> {
-        let actions = self.m.actions().get(..ply)?;
-        Match::replay(self.m.options(), actions)
-            .ok()
+        self.replay_to(ply)
             .map(|m| AnyPosition::Backgammon(Box::new(m)))
     }
 
@@ -402,7 +415,15 @@ impl Game for BackgammonTable {
     }
 
     fn undo(&mut self) {
-        let _ = TableGame::take_back(&mut self.m);
+        if let Some(m) = self
+            .m
+            .actions()
+            .len()
+            .checked_sub(1)
+            .and_then(|n| self.replay_to(n))
+        {
+            self.m = m;
+        }
     }
 
     fn moves_made(&self, side: Color) -> u32 {
@@ -611,7 +632,7 @@ impl Game for BackgammonTable {
     }
 
     fn move_words(&self, i: usize) -> Option<Utterance> {
-        let before = Match::replay(self.m.options(), self.m.actions().get(..i)?).ok()?;
+        let before = self.replay_to(i)?;
         let a = *self.m.actions().get(i)?;
         let mut after = before.clone();
         after.act(a).ok()?;
@@ -697,8 +718,8 @@ impl Game for BackgammonTable {
             Some(r) if !matches_now => {
                 let key = position_id::key(r);
                 (0..self.m.actions().len()).rev().find(|&i| {
-                    Match::replay(self.m.options(), &self.m.actions()[..i])
-                        .is_ok_and(|p| position_id::key(p.board()) == key)
+                    self.replay_to(i)
+                        .is_some_and(|p| position_id::key(p.board()) == key)
                 })
             }
             _ => None,
