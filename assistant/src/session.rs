@@ -44,14 +44,16 @@ use crate::messages::{Messages, Msg};
 
 mod boards;
 mod draws;
+mod record;
 mod request;
 mod table;
 mod view;
 mod voice_input;
 
-pub use request::{Blind, Cmd, DrawCmd, GameSetup, Reply};
+pub use record::DEFAULT_RECORD_LAST;
+pub use request::{parse_record, Blind, Cmd, DrawCmd, GameSetup, Reply};
 pub use table::{start_info, Table};
-pub use view::{BoardView, BoardsView, ClockView, ClocksView, Notice, StateView};
+pub use view::{BoardView, BoardsView, ClockView, ClocksView, Notice, ScreenView, StateView};
 
 use table::{idx, ms};
 
@@ -186,10 +188,17 @@ pub struct Session {
     said: Vec<String>,
     /// The last braille update sent (clocks to the second), to skip repeats.
     last_braille: Option<(AnyPosition, StatusInfo)>,
+    /// The last record sent to the braille display.
+    last_record: Option<(Vec<String>, bool, Option<usize>)>,
     /// Voice input, when it listens.
     voice: Option<crate::voice::VoiceLink>,
     /// The last thing said (for the spoken "repeat").
     last_said: Option<Utterance>,
+    /// The review cursor: the position after this many plies is shown and
+    /// read; `None` while live (`session/record.rs`).
+    review: Option<usize>,
+    /// How many move pairs a bare `record` reads (`record-last`).
+    record_last: u32,
 }
 
 impl std::fmt::Debug for Session {
@@ -285,8 +294,11 @@ impl Session {
             base_ms,
             said: Vec::new(),
             last_braille: None,
+            last_record: None,
             voice: None,
             last_said: None,
+            review: None,
+            record_last: DEFAULT_RECORD_LAST,
         }
     }
 
@@ -428,16 +440,37 @@ impl Session {
     /// Sends the braille and screen updates.
     fn refresh(&mut self) {
         let now = self.now();
+        // A takeback may leave the review past the last ply.
+        let plies = self.table.game.ply();
+        if let Some(at) = self.review.as_mut() {
+            *at = (*at).min(plies);
+        }
         if let Some(b) = &self.out.braille {
             // Clocks to the second: a display is rewritten only when what it shows changes.
             let mut status = self.table.status(now);
             let secs = |d: Option<Duration>| d.map(|d| Duration::from_secs(d.as_secs()));
             status.white_clock = secs(status.white_clock);
             status.black_clock = secs(status.black_clock);
-            let update = (self.table.game.position(), status);
+            // In review the display shows the review's position (issue 15).
+            let g = &self.table.game;
+            let shown = self.review.and_then(|at| g.position_at(at));
+            let update = (shown.unwrap_or_else(|| g.position()), status);
             if self.last_braille.as_ref() != Some(&update) {
-                let _ = b.send(self.table.game.braille(&update.1));
+                let input = self
+                    .review
+                    .and_then(|at| g.braille_at(at, &update.1))
+                    .unwrap_or_else(|| g.braille(&update.1));
+                let _ = b.send(input);
                 self.last_braille = Some(update);
+            }
+            let record = (g.move_texts(), g.black_first(), self.review);
+            if self.last_record.as_ref() != Some(&record) {
+                let _ = b.send(DriverInput::Record {
+                    moves: record.0.clone(),
+                    black_first: record.1,
+                    review: record.2,
+                });
+                self.last_record = Some(record);
             }
         }
         let _ = self.out.notices.send(Notice::State(Box::new(self.view())));
@@ -617,9 +650,18 @@ impl Session {
                 self.ok()
             }
             Cmd::Position => {
-                self.announce(self.table.game.describe_position());
+                match self.review {
+                    Some(at) => self.review_position(at),
+                    None => self.announce(self.table.game.describe_position()),
+                }
                 self.ok()
             }
+            Cmd::Record(from, to) => self.read_record(from, to, source),
+            Cmd::ReviewMove(n) => self.review_move(n, source),
+            Cmd::ReviewPly(p) => self.review_ply(p, source),
+            Cmd::Next => self.review_step(true, source),
+            Cmd::Back => self.review_step(false, source),
+            Cmd::Live => self.review_live(source),
             Cmd::Last => {
                 self.announce(self.table.game.last_move());
                 self.ok()

@@ -447,6 +447,17 @@ pub fn command_for(
         CommandKind::Square => square.map_or(SpokenCmd::NotUnderstood, SpokenCmd::Square),
         CommandKind::Yes | CommandKind::No => SpokenCmd::NothingToConfirm,
         CommandKind::Cancel => SpokenCmd::Cancelled,
+        // The record at the table (issue 15); the number comes as a square's.
+        CommandKind::Record => SpokenCmd::Run(Cmd::Record(None, None)),
+        CommandKind::RecordFrom => square.map_or(SpokenCmd::NotUnderstood, |n| {
+            SpokenCmd::Run(Cmd::Record(Some(u32::from(n.number())), None))
+        }),
+        CommandKind::MoveNumber => square.map_or(SpokenCmd::NotUnderstood, |n| {
+            SpokenCmd::Run(Cmd::ReviewMove(u32::from(n.number())))
+        }),
+        CommandKind::Next => SpokenCmd::Run(Cmd::Next),
+        CommandKind::Back => SpokenCmd::Run(Cmd::Back),
+        CommandKind::Live => SpokenCmd::Run(Cmd::Live),
         // CommandKind is non-exhaustive: a command this daemon does not know.
         _ => SpokenCmd::NotUnderstood,
     }

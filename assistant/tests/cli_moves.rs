@@ -119,14 +119,17 @@ fn draughts_and_chess_list_their_moves_too() {
 
 #[test]
 fn moves_agree_with_gnubg() {
-    if !Path::new(GNUBG).exists() {
-        let skip =
-            std::env::var_os("TANDEM_SKIP_REAL").is_some() && std::env::var_os("CI").is_none();
-        assert!(
-            skip,
-            "{GNUBG} is missing: run scripts/setup.sh --test, or set TANDEM_SKIP_REAL=1 outside CI"
-        );
-        eprintln!("SKIPPED: {GNUBG} is missing and TANDEM_SKIP_REAL is set");
+    let found = if Path::new(GNUBG).exists() {
+        Ok(())
+    } else {
+        Err(format!("{GNUBG} is not installed"))
+    };
+    if tandem_testkit::require(
+        "GNU Backgammon (Debian package gnubg; scripts/setup.sh --test installs it)",
+        found,
+    )
+    .is_none()
+    {
         return;
     }
     // Openings, a checker on the bar, a hit on the way, doubles, bearing off, a pass.

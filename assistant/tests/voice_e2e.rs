@@ -152,14 +152,15 @@ fn while_tandem_speaks_through_real_espeak_paced_by_a_test_speaker_nothing_is_he
     let speaker = Speaker::start(t.spk_fifo.clone());
     let d = t.play(&model, &korean_phrasebook_path(), &["--speech", "espeak"]);
     d.wait_listening();
-    // Let the start announcement ("백 차례") finish playing: every utterance
-    // announced so far has played (one espeak-ng run each).
+    // Let the start announcements ("백 차례", whether voice input is on)
+    // finish playing: they were queued before the microphone opened, so
+    // once one has played and none is playing, the speaker is quiet.
     d.wait_for(
         "the start announcement to be played",
         Duration::from_secs(60),
         || {
-            let said = d.said().len();
-            said > 0 && speaker.playing.lock().unwrap().len() >= said
+            let played = speaker.playing.lock().unwrap().len();
+            played > 0 && speaker.started.lock().unwrap().len() == played
         },
     );
     let before = speaker.playing.lock().unwrap().len();

@@ -124,6 +124,16 @@ pub enum DriverInput {
         /// The status line's facts.
         status: StatusInfo,
     },
+    /// The record and the review (issue 15): the moves in strict
+    /// notation, whether black moved first, the review's ply (from 1) if open.
+    Record {
+        /// The moves, one a ply.
+        moves: Vec<String>,
+        /// The game's first move was black's.
+        black_first: bool,
+        /// The review's ply, if the review is open.
+        review: Option<usize>,
+    },
     /// A message to show until the next key.
     Message(String),
     /// Stop the driver thread.
@@ -215,6 +225,15 @@ pub fn spawn<D: BrailleDisplay + 'static>(
                     }
                     Ok(DriverInput::Board { board, status }) => {
                         let r = driver.update_board(&board, &status);
+                        report(r, &ev_tx);
+                    }
+                    Ok(DriverInput::Record {
+                        moves,
+                        black_first,
+                        review,
+                    }) => {
+                        driver.ui.set_record(moves, black_first, review);
+                        let r = driver.redraw();
                         report(r, &ev_tx);
                     }
                     Ok(DriverInput::Message(m)) => {

@@ -26,6 +26,7 @@ pub mod keymap;
 pub mod line;
 #[cfg(feature = "liblouis")]
 pub mod louis;
+pub mod record;
 pub mod render;
 pub mod table;
 #[cfg(feature = "testing")]

@@ -151,6 +151,14 @@ impl BrailleLine {
         }
     }
 
+    /// Adds `dots` to cell `n` (a mark on a line that shows no square: the
+    /// current move of the record view); nothing past the end.
+    pub fn mark_cell(&mut self, n: usize, dots: Cell) {
+        if let Some(c) = self.cells.get_mut(n) {
+            *c = c.union(dots);
+        }
+    }
+
     /// Extra dots per cell over what the text call writes: the graphic cells'
     /// dots and any marks on text cells; for BrlAPI's `orMask`.
     #[must_use]

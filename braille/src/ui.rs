@@ -45,6 +45,7 @@ use crate::board::Board;
 use crate::cell::Cell;
 use crate::chess::{move_text, ChessLine, ChessRenderer};
 use crate::line::BrailleLine;
+use crate::record::RecordView;
 use crate::render::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
 
 /// A key pressed on the display, already mapped from the driver's codes
@@ -81,7 +82,8 @@ pub enum KeyCommand {
     LastMove,
     /// My board is up to date (the move was made on it).
     Done,
-    /// Drop the selection or the pending question.
+    /// Drop the selection or the pending question; in review, back to the
+    /// live game.
     Cancel,
 }
 
@@ -118,6 +120,11 @@ pub enum Action {
     Done,
     /// Cancel: the selection (if any) is dropped; a pending question is the daemon's.
     Cancel,
+    /// A move routed on the record view: open the review at the position
+    /// after this ply (from 1).
+    Review(usize),
+    /// Leave the review: the live game again.
+    Live,
     /// A key that does nothing here: routing over a cell with no square, or
     /// panning past either end. A driver may signal it (a short beep).
     Bump,
@@ -163,6 +170,8 @@ pub struct BrailleUi {
     /// Chess: a pawn routed to the last rank waits for its piece (002 art.
     /// 3.7(e): the player chooses): the from and to squares.
     promotion: Option<(ChessSquare, ChessSquare)>,
+    /// The record view and the review ([`crate::record`]).
+    record: RecordView,
 }
 
 /// The line shown while a promotion waits for its piece: routing over a
@@ -193,7 +202,9 @@ impl BrailleUi {
             selected: None,
             message: None,
             promotion: None,
+            record: RecordView::default(),
         };
+        ui.record.rerender(Some(width));
         ui.rerender();
         ui
     }
@@ -219,6 +230,23 @@ impl BrailleUi {
         self.rerender();
     }
 
+    /// The record and the review changed (`DriverInput::Record`): the
+    /// moves in strict notation, whether black moved first, the review's
+    /// ply (from 1), if open. A review drops the selection.
+    pub fn set_record(&mut self, moves: Vec<String>, black_first: bool, review: Option<usize>) {
+        if review.is_some() {
+            self.selected = None;
+            self.promotion = None;
+        }
+        self.record.set(moves, black_first, review);
+    }
+
+    /// The record view's state.
+    #[must_use]
+    pub fn record(&self) -> &RecordView {
+        &self.record
+    }
+
     /// The board shown.
     #[must_use]
     pub fn board(&self) -> &Board {
@@ -230,6 +258,7 @@ impl BrailleUi {
         if width != self.width {
             let anchor = self.anchor_square();
             self.width = width;
+            self.record.rerender(Some(width));
             self.rerender();
             self.seek_square(anchor);
         }
@@ -301,6 +330,9 @@ impl BrailleUi {
         if let Some((_, to)) = self.promotion {
             return BrailleLine::from_text(&promotion_text(to));
         }
+        if self.record.shown {
+            return self.record.current_line();
+        }
         match (&self.rendered, self.selected) {
             (Rendered::Chess(lines), Some(Picked::Chess(sq))) => {
                 let mut l = lines.get(self.line).cloned().unwrap_or_default();
@@ -330,12 +362,37 @@ impl BrailleUi {
                 self.selected = None;
                 vec![Action::Cancel, Action::Redraw]
             }
+            Key::Command(KeyCommand::Cancel) if self.record.review().is_some() => {
+                self.selected = None;
+                self.record.shown = false;
+                vec![Action::Live, Action::Redraw]
+            }
+            Key::Command(KeyCommand::NextView) if self.record.shown => {
+                self.record.shown = false;
+                self.view = View::List;
+                self.rerender();
+                self.line = 0;
+                vec![Action::Redraw]
+            }
+            Key::Command(c) => self.command(c),
+            // The record view's own keys (`crate::record`).
+            _ if self.record.shown => {
+                let out = self.record.key(key);
+                if self.view == View::Status && out.iter().any(|a| matches!(a, Action::Review(_))) {
+                    // The position after that move: the list rather than the status line.
+                    self.view = View::List;
+                    self.rerender();
+                    self.line = 0;
+                }
+                out
+            }
+            // No move is entered on a past position.
+            Key::Routing(_) if self.record.review().is_some() => vec![Action::Bump],
             Key::Routing(n) => self.route(n),
             Key::PanLeft | Key::LineUp => self.go(self.line.checked_sub(1)),
             Key::PanRight | Key::LineDown => self.go(Some(self.line + 1)),
             Key::Top => self.go(Some(0)),
             Key::Bottom => self.go(Some(self.lines.len().saturating_sub(1))),
-            Key::Command(c) => self.command(c),
         };
         if had_message && !out.contains(&Action::Redraw) {
             out.insert(0, Action::Redraw);
@@ -457,6 +514,11 @@ impl BrailleUi {
 
     fn command(&mut self, c: KeyCommand) -> Vec<Action> {
         match c {
+            // After the status view comes the record view, then the list again.
+            KeyCommand::NextView if self.view == View::Status => {
+                self.record.open();
+                vec![Action::Redraw]
+            }
             KeyCommand::NextView => {
                 let anchor = self.anchor_square();
                 self.view = self.view.next();
@@ -650,7 +712,12 @@ mod tests {
         u.handle(Key::Command(KeyCommand::NextView));
         assert_eq!(u.view(), View::Status);
         assert_eq!(u.line_index(), 0);
+        // After the status view, the record view (no moves yet: `-`).
         u.handle(Key::Command(KeyCommand::NextView));
+        assert!(u.record().shown);
+        assert_eq!(u.current_line().text(), "-");
+        u.handle(Key::Command(KeyCommand::NextView));
+        assert!(!u.record().shown);
         assert_eq!(u.view(), View::List);
     }
 
@@ -941,6 +1008,8 @@ mod tests {
             vec![Action::Bump],
             "no square on the status line"
         );
+        u.handle(Key::Command(KeyCommand::NextView));
+        assert!(u.record().shown, "the record view");
         u.handle(Key::Command(KeyCommand::NextView));
         assert_eq!(u.view(), View::List);
         assert!(u.current_line().text().starts_with("W Ke1 Qd1 Ra1 Rh1"));

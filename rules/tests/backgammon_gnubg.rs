@@ -18,17 +18,16 @@ const GNUBG: &str = "/usr/games/gnubg";
 
 /// Whether gnubg is here; without it, fails unless the skip is allowed.
 fn gnubg_present() -> bool {
-    if Path::new(GNUBG).exists() {
-        return true;
-    }
-    let skip = std::env::var_os("TANDEM_SKIP_REAL").is_some() && std::env::var_os("CI").is_none();
-    assert!(
-        skip,
-        "{GNUBG} is missing: run scripts/setup.sh --test (Debian package gnubg), \
-         or set TANDEM_SKIP_REAL=1 outside CI to skip"
-    );
-    eprintln!("SKIPPED: {GNUBG} is missing and TANDEM_SKIP_REAL is set");
-    false
+    let found = if Path::new(GNUBG).exists() {
+        Ok(())
+    } else {
+        Err(format!("{GNUBG} is not installed"))
+    };
+    tandem_testkit::require(
+        "GNU Backgammon (Debian package gnubg; scripts/setup.sh --test installs it)",
+        found,
+    )
+    .is_some()
 }
 
 /// Runs the oracle script once over `questions`; the answers, one a line.

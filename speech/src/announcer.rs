@@ -87,7 +87,7 @@ pub struct Announcer {
     options: AnnounceOptions,
 }
 
-fn capitalize_sentences(s: &str) -> String {
+pub(crate) fn capitalize_sentences(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut at_start = true;
     let mut prev_end = false;

@@ -652,7 +652,7 @@ pub fn command_words(path: &std::path::Path, mut base: Lexicon) -> Result<Lexico
             if t.is_empty() {
                 continue;
             }
-            if kind == CommandKind::Square {
+            if kind.takes_number() {
                 t.push(Slot::N);
             }
             commands.entry(kind).or_default().push(t);
@@ -842,10 +842,11 @@ impl ListenGame for ChessVoice {
                 error: error.clone(),
             },
             ChessSaid::Chess(ChessHeard::Unknown { .. }) => Understood::Unknown,
-            // No "square N" in chess (ChessWords::new drops it).
-            ChessSaid::Command(Heard::Command { command, .. }) => {
-                Understood::Command(*command, None)
-            }
+            // No "square N" in chess (ChessWords::new drops it); a move
+            // number ("ruch N") comes as the number.
+            ChessSaid::Command(Heard::Command {
+                command, square, ..
+            }) => Understood::Command(*command, square.and_then(tandem_rules::Square::new)),
             ChessSaid::Command(_) => Understood::Unknown,
         }
     }

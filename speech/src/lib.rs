@@ -25,6 +25,7 @@ pub mod chess;
 pub mod chess_listen;
 pub mod output;
 pub mod phrasebook;
+pub mod record;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod utterance;
@@ -34,6 +35,7 @@ pub use phrasebook::{
     CommandWord, ListenWords, Mishearing, Phrasebook, PhrasebookError, SquareStyle, SquareWords,
     Value,
 };
+pub use record::RecordWord;
 pub use utterance::{Kind, Priority, Utterance};
 
 pub mod listen;

@@ -133,6 +133,28 @@ pub const TEMPLATE_KEYS: &[(&str, &[&str])] = &[
     ("game.board_matches", &[]),
 ];
 
+/// Templates a phrasebook may leave out: the key, its arguments, and the
+/// English words used when the file has none (a phrasebook written before
+/// the key was added still loads).
+pub const OPTIONAL_TEMPLATE_KEYS: &[(&str, &[&str], &str)] = &[
+    // The spoken record at the table (issue 15): a move pair's number, one
+    // ply of it, and the review's edges.
+    ("record.move", &["count"], "Move {count}."),
+    ("record.ply", &["side", "move"], "{side}: {move}"),
+    ("record.empty", &[], "No moves yet."),
+    ("record.no_move", &["count"], "There is no move {count}."),
+    ("record.first", &[], "That is the first move."),
+    ("record.last", &[], "That is the last move."),
+    (
+        "record.position",
+        &["count", "side"],
+        "The position after {side}'s move {count}.",
+    ),
+    ("record.start_position", &[], "The starting position."),
+    ("record.live", &[], "Back to the game."),
+    ("record.not_reviewing", &[], "The record is not open."),
+];
+
 /// The nouns the announcer counts with; each must be in `[nouns]`.
 pub const NOUNS: &[&str] = &["piece", "move", "hour", "minute", "second"];
 
@@ -168,11 +190,24 @@ pub enum CommandWord {
     Cancel,
     /// Chess: claim a draw (002 art. 9.2, 9.3). Optional in a phrasebook.
     ClaimDraw,
+    /// Read the last moves of the record ("zapis"). Optional, as the
+    /// record's other words.
+    Record,
+    /// Read the record from move N ("zapis od N").
+    RecordFrom,
+    /// Read move N and open the review at it ("ruch N").
+    MoveNumber,
+    /// The review one move on ("dalej").
+    Next,
+    /// The review one move back ("wstecz").
+    Back,
+    /// Close the review ("wróć do gry").
+    Live,
 }
 
 impl CommandWord {
     /// Every command, in a fixed order.
-    pub const ALL: [CommandWord; 13] = [
+    pub const ALL: [CommandWord; 19] = [
         CommandWord::Clock,
         CommandWord::Position,
         CommandWord::LastMove,
@@ -186,7 +221,29 @@ impl CommandWord {
         CommandWord::Help,
         CommandWord::Cancel,
         CommandWord::ClaimDraw,
+        CommandWord::Record,
+        CommandWord::RecordFrom,
+        CommandWord::MoveNumber,
+        CommandWord::Next,
+        CommandWord::Back,
+        CommandWord::Live,
     ];
+
+    /// Whether a phrasebook may leave the command out (written before it
+    /// was added, or for a game without it).
+    #[must_use]
+    pub fn optional(self) -> bool {
+        matches!(
+            self,
+            CommandWord::ClaimDraw
+                | CommandWord::Record
+                | CommandWord::RecordFrom
+                | CommandWord::MoveNumber
+                | CommandWord::Next
+                | CommandWord::Back
+                | CommandWord::Live
+        )
+    }
 
     /// The key in `[listen.commands]`.
     #[must_use]
@@ -205,6 +262,12 @@ impl CommandWord {
             CommandWord::Help => "help",
             CommandWord::ClaimDraw => "claim_draw",
             CommandWord::Cancel => "cancel",
+            CommandWord::Record => "record",
+            CommandWord::RecordFrom => "record_from",
+            CommandWord::MoveNumber => "move_number",
+            CommandWord::Next => "next",
+            CommandWord::Back => "back",
+            CommandWord::Live => "live",
         }
     }
 }
@@ -727,9 +790,19 @@ impl Phrasebook {
         ];
 
         let mut templates = HashMap::new();
-        for (key, allowed) in TEMPLATE_KEYS {
+        let required = TEMPLATE_KEYS.iter().map(|(k, a)| (*k, *a, None));
+        let optional = OPTIONAL_TEMPLATE_KEYS
+            .iter()
+            .map(|(k, a, d)| (*k, *a, Some(*d)));
+        for (key, allowed, default) in required.chain(optional) {
             let (section, name) = key.split_once('.').unwrap_or(("", key));
-            let text = root.table(section)?.string(name)?;
+            let text = match default {
+                None => root.table(section)?.string(name)?,
+                Some(d) => match root.opt_table(section)? {
+                    Some(t) => t.opt_string(name)?.unwrap_or_else(|| d.to_owned()),
+                    None => d.to_owned(),
+                },
+            };
             let parts = parse_template(key, &text)?;
             for p in &parts {
                 let Part::Arg { name, form } = p else {
@@ -784,7 +857,7 @@ impl Phrasebook {
                     }
                 }
             }
-            templates.insert(*key, parts);
+            templates.insert(key, parts);
         }
 
         let listen_t = root.table("listen")?;
@@ -793,7 +866,7 @@ impl Phrasebook {
         for c in CommandWord::ALL {
             // A draw claim is chess's (002 art. 9.2): a phrasebook written
             // before it, or for draughts only, may leave it out.
-            if c == CommandWord::ClaimDraw && !commands_t.t.contains_key(c.key()) {
+            if c.optional() && !commands_t.t.contains_key(c.key()) {
                 commands.insert(c, Vec::new());
                 continue;
             }

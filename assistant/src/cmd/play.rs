@@ -1,6 +1,7 @@
 //! `tandem play`: runs one game at the table: the session actor, the control
-//! socket, speech, braille, and (unless `--headless`) the terminal screen.
-//! Typed moves and commands are read as lines from stdin.
+//! socket, speech, braille, and the terminal screen (`--screen`). Typed
+//! moves and commands come from the full screen's input line, else as
+//! lines from stdin.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -9,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use tokio::sync::{broadcast, mpsc};
 
-use crate::config::{BrailleChoice, Config, RawConfig, SpeechChoice};
+use crate::config::{BrailleChoice, Config, RawConfig, ScreenChoice, SpeechChoice};
 use crate::control::server::{ArbiterSecret, ControlSocket};
 use crate::game::{AnyPosition, GameKind};
 use crate::journal::Source;
@@ -86,9 +87,18 @@ pub struct Args {
     /// Warning thresholds, e.g. `--warnings 5m,1m,10s`.
     #[arg(long, value_delimiter = ',')]
     pub warnings: Option<Vec<String>>,
-    /// No terminal screen: speech and braille as text lines on stdout.
+    /// No terminal screen: speech and braille as text lines on stdout
+    /// (the same as `--screen none`).
     #[arg(long)]
     pub headless: bool,
+    /// How many move pairs `record` reads (default 3).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub record_last: Option<u32>,
+    /// The terminal screen: `full` (board, clocks, moves, alerts, an input
+    /// line), `plain` (one line per thing said or changed, for a screen
+    /// reader), `none`, or `auto`: full on a terminal, plain otherwise.
+    #[arg(long, value_enum)]
+    pub screen: Option<ScreenChoice>,
     /// A config file instead of `$XDG_CONFIG_HOME/tandem/config.toml`.
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -151,6 +161,7 @@ impl Args {
             black: self.black.clone(),
             warnings: self.warnings.clone(),
             headless: self.headless.then_some(true),
+            screen: self.screen,
             draws_with_advantage: None,
             relay: self.relay.clone(),
             table: self.table,
@@ -159,6 +170,7 @@ impl Args {
             match_length: self.match_length,
             dice: self.dice,
             numbering: self.numbering,
+            record_last: self.record_last,
         }
     }
 }
@@ -224,6 +236,11 @@ async fn serve(
     relay_secret: Option<String>,
 ) -> anyhow::Result<ExitCode> {
     ignore_sigxfsz();
+    let mode = crate::screen::mode(config.screen);
+    let headless = mode == crate::screen::Mode::None;
+    // Log lines never under the full screen (dropped last: an error that
+    // ends tandem is said on the terminal).
+    let _quiet = (mode == crate::screen::Mode::Full).then(crate::screen::StderrToLog::start);
     // The socket first: a second daemon on the same table must not touch the journal.
     let socket = ControlSocket::bind(&config.socket)?.with_arbiter(arbiter);
     let (speech_tx, speech_rx) = mpsc::unbounded_channel();
@@ -233,7 +250,7 @@ async fn serve(
     let mut braille = crate::outputs::braille(
         config.braille,
         config.brlapi_host.clone(),
-        config.headless,
+        headless,
         match start {
             AnyPosition::Draughts(p) => tandem_braille::Board::Draughts(p),
             AnyPosition::Chess(p) => tandem_braille::Board::Chess(*p),
@@ -252,7 +269,13 @@ async fn serve(
         braille: braille.as_ref().map(|b| b.input.clone()),
         notices: notices.clone(),
     };
-    let screen = (!config.headless).then(|| tokio::spawn(crate::screen::run(notices.subscribe())));
+    // `quit` typed, or Ctrl-C on the full screen: the end, as on SIGINT.
+    let (quit_tx, mut quit_rx) = mpsc::unbounded_channel::<()>();
+    // The prompt's line ended by a typed line (the plain screen).
+    let typed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let full_notices = (mode == crate::screen::Mode::Full).then(|| notices.subscribe());
+    let plain = (mode == crate::screen::Mode::Plain)
+        .then(|| tokio::spawn(crate::screen::run_plain(notices.subscribe(), typed.clone())));
     // `--phrasebook`: a draughts phrasebook, or for chess a chess one. A new
     // game's is read before its journal is created; a resumed game's kind
     // is known from its journal.
@@ -274,6 +297,7 @@ async fn serve(
             session.table().game.kind() == GameKind::Chess,
         )?,
     };
+    session.set_record_last(config.record_last);
     let book = books.draughts.clone();
     if let Some(b) = &book {
         session.set_phrasebook(b.clone());
@@ -343,7 +367,7 @@ async fn serve(
         speech_rx,
         config.speech,
         lang,
-        config.headless,
+        headless,
         msgs.clone(),
         Some(switched_tx),
         speaking.clone(),
@@ -366,17 +390,22 @@ async fn serve(
     }
     if let Some(b) = braille.as_mut() {
         let events = std::mem::replace(&mut b.events, std::sync::mpsc::channel().1);
-        let h = handle.clone();
+        let (h, n) = (handle.clone(), notices.clone());
         std::thread::Builder::new()
             .name("tandem-keys".into())
-            .spawn(move || crate::outputs::forward_keys(events, h, blind_side, variant))?;
+            .spawn(move || crate::outputs::forward_keys(events, h, n, blind_side, variant))?;
     }
     {
         // A speech backend that died: everyone is told at once (and the
         // journal records it), in the new backend's voice.
-        let h = handle.clone();
+        let (h, n) = (handle.clone(), notices.clone());
         tokio::spawn(async move {
             while let Some(name) = switched_rx.recv().await {
+                let _ = n.send(crate::session::Notice::Device {
+                    device: "speech".into(),
+                    ok: true,
+                    text: format!("speech failed; now through {name}"),
+                });
                 let text = msgs.text(&crate::messages::Msg::SpeechFallback(name));
                 if h.request(Cmd::Say(text), Source::Tandem).await.is_err() {
                     return;
@@ -384,16 +413,7 @@ async fn serve(
             }
         });
     }
-    {
-        let h = handle.clone();
-        std::thread::Builder::new()
-            .name("tandem-stdin".into())
-            .spawn(move || read_stdin(&h))?;
-    }
-    // Not `eprintln!`: it panics when stderr cannot be written (a closed
-    // pipe, a full disk, a file-size limit), and a game must not stop for that.
-    let _ = writeln!(
-        std::io::stderr(),
+    let where_ = format!(
         "tandem: journal {}, control socket {}",
         journal_path.display(),
         socket.path().display()
@@ -408,6 +428,29 @@ async fn serve(
             relay_secret,
         )
     });
+    // The full screen, else typed lines from stdin.
+    let mut full = None;
+    if let Some(rx) = full_notices {
+        let header = format!(
+            "tandem · quit or Ctrl-C stops · journal {} · socket {}",
+            journal_path.display(),
+            socket.path().display()
+        );
+        match crate::screen::spawn_full(rx, handle.clone(), header, quit_tx.clone()) {
+            Ok(f) => full = Some(f),
+            Err(e) => {
+                anyhow::bail!("--screen full: cannot use the terminal ({e}); try --screen plain")
+            }
+        }
+    } else {
+        let (h, q, t) = (handle.clone(), quit_tx.clone(), typed.clone());
+        std::thread::Builder::new()
+            .name("tandem-stdin".into())
+            .spawn(move || crate::screen::read_stdin(&h, &q, &t))?;
+        // Not `eprintln!`: it panics when stderr cannot be written (a closed
+        // pipe, a full disk, a file-size limit), and a game must not stop for that.
+        let _ = writeln!(std::io::stderr(), "{where_}");
+    }
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(socket.serve(handle.clone(), async move {
         let _ = stop_rx.await;
@@ -418,6 +461,7 @@ async fn serve(
     // or the assistant restarts it and the game resumes from the journal.
     tokio::select! {
         () = wait_for_signal() => {}
+        _ = quit_rx.recv() => {}
         r = &mut actor => {
             let why = match r {
                 Err(e) if e.is_panic() => "it panicked",
@@ -440,9 +484,12 @@ async fn serve(
     let _ = actor.await;
     drop(handle);
     let _ = speech.await;
-    if let Some(s) = screen {
+    if let Some(s) = plain {
         s.abort();
     }
+    // The terminal put back.
+    drop(full);
+    drop(quit_tx);
     if let Some(b) = braille {
         b.shutdown();
     }
@@ -530,28 +577,5 @@ async fn wait_for_signal() {
     tokio::select! {
         _ = term.recv() => {},
         _ = int.recv() => {},
-    }
-}
-
-/// Typed input: one move or command a line. End of input only stops reading.
-fn read_stdin(session: &crate::session::SessionHandle) {
-    let stdin = std::io::stdin();
-    let mut line = String::new();
-    loop {
-        line.clear();
-        match stdin.read_line(&mut line) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
-        let text = line.trim();
-        if text.is_empty() {
-            continue;
-        }
-        if session
-            .blocking_request(Cmd::parse_line(text), Source::Typed)
-            .is_err()
-        {
-            return;
-        }
     }
 }

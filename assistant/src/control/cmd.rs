@@ -95,6 +95,20 @@ pub fn to_cmd(cmd: &str, arg: Option<&str>) -> Result<Cmd, String> {
                 .map(str::to_owned),
         ),
         "resign" => Cmd::Resign(side(arg)?),
+        // The record at the table (issue 15).
+        "record" => crate::session::parse_record(arg.unwrap_or("")).ok_or_else(|| {
+            format!(
+                "record takes no argument, FROM, or FROM TO (move numbers from 1; got {:?})",
+                arg.unwrap_or("")
+            )
+        })?,
+        "review" => match arg.map(str::trim).and_then(|a| a.parse::<u32>().ok()) {
+            Some(n) if n >= 1 => Cmd::ReviewMove(n),
+            _ => return Err("review needs a move number from 1, e.g. review 12".into()),
+        },
+        "next" => none(&word, arg, Cmd::Next)?,
+        "back" => none(&word, arg, Cmd::Back)?,
+        "live" => none(&word, arg, Cmd::Live)?,
         "say" => match arg.map(str::trim).filter(|a| !a.is_empty()) {
             Some(t) => Cmd::Say(t.to_owned()),
             None => return Err("say needs a text".into()),
@@ -162,5 +176,16 @@ mod tests {
         assert!(to_cmd("takeback", Some("0")).is_err());
         assert!(to_cmd("takeback", Some("x")).is_err());
         assert!(to_cmd("draw", Some("maybe")).is_err());
+        assert_eq!(to_cmd("record", None), Ok(Cmd::Record(None, None)));
+        assert_eq!(
+            to_cmd("record", Some("10 12")),
+            Ok(Cmd::Record(Some(10), Some(12)))
+        );
+        assert!(to_cmd("record", Some("ten")).is_err());
+        assert!(to_cmd("record", Some("0")).is_err());
+        assert_eq!(to_cmd("review", Some("12")), Ok(Cmd::ReviewMove(12)));
+        assert!(to_cmd("review", None).is_err());
+        assert_eq!(to_cmd("next", None), Ok(Cmd::Next));
+        assert!(to_cmd("live", Some("now")).is_err());
     }
 }

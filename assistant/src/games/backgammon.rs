@@ -307,9 +307,9 @@ impl BackgammonTable {
         Ok(())
     }
 
-    fn describe(&self) -> Vec<String> {
+    fn describe(&self, m: &Match) -> Vec<String> {
         let w = &self.words;
-        let b = self.m.board();
+        let b = m.board();
         let mut out = Vec::new();
         for side in [Color::White, Color::Black] {
             let mut list = Vec::new();
@@ -614,10 +614,31 @@ impl Game for BackgammonTable {
     }
 
     fn describe_position(&self) -> Utterance {
-        let mut s = self.describe();
+        let mut s = self.describe(&self.m);
         s.push(self.words.pips(self.m.board()));
         s.extend(self.words.score(&self.m));
         say(Kind::Describe, s)
+    }
+
+    fn describe_position_at(&self, ply: usize) -> Option<Utterance> {
+        let m = self.replay_to(ply)?;
+        let mut s = self.describe(&m);
+        s.push(self.words.pips(m.board()));
+        Some(say(Kind::Describe, s))
+    }
+
+    fn braille_at(&self, ply: usize, status: &StatusInfo) -> Option<DriverInput> {
+        Some(DriverInput::Board {
+            board: tandem_braille::Board::Backgammon {
+                game: Box::new(self.replay_to(ply)?),
+                viewer: self.viewer(),
+            },
+            status: status.clone(),
+        })
+    }
+
+    fn legal_move_texts(&self) -> Vec<String> {
+        self.m.legal().iter().map(|p| self.m.move_text(p)).collect()
     }
 
     fn last_move(&self) -> Utterance {

@@ -190,13 +190,6 @@ impl Game for ChessTable {
         self.words.describe_position(self.game.position())
     }
 
-    fn move_words(&self, i: usize) -> Option<Utterance> {
-        Some(
-            self.words
-                .on_move(self.game.position_at(i)?, self.game.moves().get(i)?),
-        )
-    }
-
     fn last_move(&self) -> Utterance {
         let g = &self.game;
         let last = g
@@ -292,6 +285,22 @@ impl Game for ChessTable {
         }
     }
 
+    fn move_words(&self, i: usize) -> Option<Utterance> {
+        let (before, m) = (self.game.position_at(i)?, self.game.moves().get(i)?);
+        Some(self.words.on_move(before, m))
+    }
+
+    fn describe_position_at(&self, ply: usize) -> Option<Utterance> {
+        Some(self.words.describe_position(self.game.position_at(ply)?))
+    }
+
+    fn braille_at(&self, ply: usize, status: &StatusInfo) -> Option<DriverInput> {
+        Some(DriverInput::Board {
+            board: tandem_braille::Board::Chess(self.game.position_at(ply)?.clone()),
+            status: status.clone(),
+        })
+    }
+
     fn braille_line(&self, status: &StatusInfo, width: Width) -> String {
         braille_line(self.game.position(), status, width)
     }
@@ -306,6 +315,15 @@ impl Game for ChessTable {
             )
             .iter()
             .map(|l| (l.line.cells_string(), l.text()))
+            .collect()
+    }
+
+    fn legal_move_texts(&self) -> Vec<String> {
+        let pos = self.game.position();
+        self.game
+            .legal_moves()
+            .iter()
+            .map(|m| chess::san(pos, m))
             .collect()
     }
 

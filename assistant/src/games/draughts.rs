@@ -171,13 +171,6 @@ impl Game for DraughtsTable {
         Some(self.words.describe_square(self.game.position(), sq))
     }
 
-    fn move_words(&self, i: usize) -> Option<Utterance> {
-        Some(
-            self.words
-                .on_move(self.game.position_at(i)?, self.game.moves().get(i)?),
-        )
-    }
-
     fn last_move(&self) -> Utterance {
         let g = &self.game;
         let last = g
@@ -284,6 +277,14 @@ impl Game for DraughtsTable {
             .collect()
     }
 
+    fn legal_move_texts(&self) -> Vec<String> {
+        let pos = self.game.position();
+        pos.legal_moves()
+            .iter()
+            .map(|m| notation::write_move(pos, m))
+            .collect()
+    }
+
     fn diagram(&self) -> String {
         let last = self
             .ply()
@@ -292,6 +293,22 @@ impl Game for DraughtsTable {
             .map(|m| vec![m.from(), m.to()])
             .unwrap_or_default();
         diagram_marked(self.game.position(), &last)
+    }
+
+    fn move_words(&self, i: usize) -> Option<Utterance> {
+        let (before, m) = (self.game.position_at(i)?, self.game.moves().get(i)?);
+        Some(self.words.on_move(before, m))
+    }
+
+    fn describe_position_at(&self, ply: usize) -> Option<Utterance> {
+        Some(self.words.describe_position(self.game.position_at(ply)?))
+    }
+
+    fn braille_at(&self, ply: usize, status: &StatusInfo) -> Option<DriverInput> {
+        Some(DriverInput::Update {
+            position: *self.game.position_at(ply)?,
+            status: status.clone(),
+        })
     }
 
     fn export(&self, tags: Vec<(String, String)>, comments: Vec<Option<String>>) -> String {

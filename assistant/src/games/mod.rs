@@ -213,9 +213,6 @@ pub trait Game: std::fmt::Debug + Send {
     }
     /// The last move again.
     fn last_move(&self) -> Utterance;
-    /// The announcer's words for the move made from ply `i` (0-based): what
-    /// was said at the table (records read aloud, the spoken record).
-    fn move_words(&self, i: usize) -> Option<Utterance>;
     /// A board that shows ply `at`: `behind` plies behind; the first move to make.
     fn board_behind(&self, at: usize, behind: u32) -> Option<Utterance>;
     /// Both boards agree.
@@ -250,13 +247,38 @@ pub trait Game: std::fmt::Debug + Send {
     /// The list view of the position, every line as (braille cells in
     /// Unicode braille, the same line as text): the hall's page shows both.
     fn braille_list(&self, width: Width) -> Vec<(String, String)>;
+    /// The legal moves now, as text the game reads back (`32-28`, `Nf3`):
+    /// the screen completes typed moves from them. None for a game that
+    /// does not list them.
+    fn legal_move_texts(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// The moves so far as numbered lines (`1. 32-28 19-23`), for a record
     /// view and a spoken record.
     fn record_lines(&self) -> Vec<String> {
-        let black_first = self
-            .position_at(0)
-            .is_some_and(|p| p.turn() == Color::Black);
-        numbered(&self.move_texts(), black_first)
+        numbered(&self.move_texts(), self.black_first())
+    }
+    /// The game's announcement of the move of ply index `i` (0: the first
+    /// move played), for the spoken record and its review (issue 15);
+    /// `None` past the last move.
+    fn move_words(&self, _i: usize) -> Option<Utterance> {
+        None
+    }
+    /// The whole position after `ply` plies read out (the review's
+    /// "position"); `None` past the last move.
+    fn describe_position_at(&self, _ply: usize) -> Option<Utterance> {
+        None
+    }
+    /// What the braille driver shows for the position after `ply` plies
+    /// (the review); `None` past the last move.
+    fn braille_at(&self, _ply: usize, _status: &StatusInfo) -> Option<DriverInput> {
+        None
+    }
+    /// Whether the record's first move is black's (a game set up with
+    /// black to move): its record starts `1. ...`.
+    fn black_first(&self) -> bool {
+        self.position_at(0)
+            .is_some_and(|p| p.turn() == Color::Black)
     }
     /// Fields of `tandem ctl state` only this game has (backgammon:
     /// `position_id`, `dice`, `cube`…); empty for most.
@@ -332,5 +354,27 @@ mod tests {
         assert!(rank("2 ").contains(".*"), "{d}");
         assert_eq!(c.record_lines(), ["1. e4"]);
         assert!(c.action("roll 3 1").is_none(), "no actions in chess");
+    }
+
+    #[test]
+    fn each_game_lists_its_legal_moves_as_text_it_reads_back() {
+        let mut g = game(GameKind::Draughts(tandem_rules::Variant::International));
+        let legal = g.legal_move_texts();
+        assert_eq!(legal.len(), 9, "{legal:?}");
+        assert!(legal.contains(&"32-28".to_owned()), "{legal:?}");
+        g.play_text("32-28").unwrap();
+        g.play_text("19-23").unwrap();
+        assert_eq!(g.legal_move_texts(), ["28x19"], "the capture is compulsory");
+        for t in g.legal_move_texts() {
+            assert!(g.prepare(&t).is_ok(), "{t}");
+        }
+
+        let c = game(GameKind::Chess);
+        let legal = c.legal_move_texts();
+        assert_eq!(legal.len(), 20, "{legal:?}");
+        assert!(legal.contains(&"Nf3".to_owned()) && legal.contains(&"e4".to_owned()));
+        for t in &legal {
+            assert!(c.prepare(t).is_ok(), "{t}");
+        }
     }
 }

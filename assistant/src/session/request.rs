@@ -132,6 +132,19 @@ pub enum Cmd {
     Takeback(u32, String),
     /// Voice input: the push-to-talk key (down, then up), or listening on/off.
     Listen,
+    /// Read the record: from move FROM to move TO (to the last); with
+    /// neither, the last `record-last` move pairs (issue 15).
+    Record(Option<u32>, Option<u32>),
+    /// Read move N and open the review at it (`move 12`).
+    ReviewMove(u32),
+    /// Open the review after this ply (a move routed on the braille record).
+    ReviewPly(u32),
+    /// The review one ply on.
+    Next,
+    /// The review one ply back (opens it at the last move).
+    Back,
+    /// Close the review: the live game again.
+    Live,
 }
 
 pub(super) fn parse_side(s: &str) -> Option<Color> {
@@ -179,6 +192,14 @@ impl Cmd {
                 Cmd::Mismatch((!rest.is_empty()).then(|| rest.to_owned()))
             }
             "say" | "powiedz" => Cmd::Say(rest.to_owned()),
+            "record" | "zapis" => parse_record(rest).unwrap_or_else(|| Cmd::Unknown(line.into())),
+            // `move 12`: a move number (a move itself is never one number).
+            "move" | "ruch" if rest.parse::<u32>().is_ok() => {
+                Cmd::ReviewMove(rest.parse().unwrap_or_default())
+            }
+            "next" | "dalej" if rest.is_empty() => Cmd::Next,
+            "back" | "wstecz" if rest.is_empty() => Cmd::Back,
+            "live" | "wróć" | "wroc" if rest.is_empty() => Cmd::Live,
             "draw" | "remis" => {
                 let mut it = rest.split_whitespace();
                 let what = match it.next().map(str::to_lowercase).as_deref() {
@@ -199,6 +220,23 @@ impl Cmd {
             }
             _ => Cmd::Move(line.to_owned()),
         }
+    }
+}
+
+/// The arguments of `record`: none, `FROM`, `FROM TO`, also `od FROM`
+/// / `from FROM` (as spoken). `None`: not that.
+#[must_use]
+pub fn parse_record(rest: &str) -> Option<Cmd> {
+    let words: Vec<&str> = rest
+        .split_whitespace()
+        .filter(|w| !matches!(w.to_lowercase().as_str(), "from" | "od" | "to" | "do"))
+        .collect();
+    let n = |w: &str| w.parse::<u32>().ok().filter(|n| *n >= 1);
+    match words.as_slice() {
+        [] => Some(Cmd::Record(None, None)),
+        [f] => Some(Cmd::Record(Some(n(f)?), None)),
+        [f, t] => Some(Cmd::Record(Some(n(f)?), Some(n(t)?))),
+        _ => None,
     }
 }
 

@@ -20,6 +20,8 @@ pub struct Table {
     pub barred: [bool; 2],
     /// A result event was recorded.
     pub result: Option<Outcome>,
+    /// A board read back differed from the record (cleared when the clock resumes).
+    pub differ: bool,
 }
 
 pub(super) fn idx(c: Color) -> usize {
@@ -54,6 +56,7 @@ impl Table {
             draw_offer: None,
             barred: [false, false],
             result: None,
+            differ: false,
         })
     }
 
@@ -132,7 +135,9 @@ impl Table {
                         .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
                 }
             }
+            Event::Mismatch { .. } => self.differ = true,
             Event::Resume => {
+                self.differ = false;
                 if self.clock.is_paused() {
                     self.clock
                         .resume(at)
@@ -211,7 +216,6 @@ impl Table {
             // resume stops the clock, is at most about a second old.
             Event::Tick
             | Event::Announced { .. }
-            | Event::Mismatch { .. }
             | Event::Rejected { .. }
             | Event::Say { .. }
             | Event::Resumed { .. }
@@ -270,6 +274,12 @@ impl Table {
                 ..JournalHealth::default()
             },
             extra: self.game.state_extra(),
+            screen: ScreenView {
+                diagram: self.game.diagram(),
+                record: self.game.record_lines(),
+                legal: self.game.legal_move_texts(),
+                differ: self.differ,
+            },
         }
     }
 

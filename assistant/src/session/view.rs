@@ -59,6 +59,22 @@ pub struct StateView {
     /// top level of the JSON object beside the others.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+    /// What only the terminal screen shows (not in `tandem ctl state`).
+    #[serde(skip)]
+    pub screen: ScreenView,
+}
+
+/// The game's own views for the terminal screen, from the game interface.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScreenView {
+    /// The board diagram, the last move's squares marked `*` (`Game::diagram`).
+    pub diagram: String,
+    /// The moves so far, numbered (`Game::record_lines`).
+    pub record: Vec<String>,
+    /// The legal moves, for completing typed input (`Game::legal_move_texts`).
+    pub legal: Vec<String>,
+    /// A board read back differs from the record (until the clock resumes).
+    pub differ: bool,
 }
 
 /// Both clocks.
@@ -100,4 +116,14 @@ pub enum Notice {
     },
     /// The state changed (a move, a clock event, a board confirmation…).
     State(Box<StateView>),
+    /// A device was lost or works again (sent by `tandem play`'s device
+    /// threads, not by the session: `braille`, `speech`).
+    Device {
+        /// Which.
+        device: String,
+        /// Whether it works (again).
+        ok: bool,
+        /// What happened.
+        text: String,
+    },
 }

@@ -78,11 +78,23 @@ pub enum CommandKind {
     Cancel,
     /// Chess: claim a draw (002 art. 9.2, 9.3).
     ClaimDraw,
+    /// Read the last moves of the record.
+    Record,
+    /// Read the record from move N.
+    RecordFrom,
+    /// Read move N and open the review there.
+    MoveNumber,
+    /// The review one move on.
+    Next,
+    /// The review one move back.
+    Back,
+    /// Close the review.
+    Live,
 }
 
 impl CommandKind {
     /// Every command.
-    pub const ALL: [CommandKind; 13] = [
+    pub const ALL: [CommandKind; 19] = [
         CommandKind::Clock,
         CommandKind::Position,
         CommandKind::LastMove,
@@ -96,7 +108,22 @@ impl CommandKind {
         CommandKind::Help,
         CommandKind::Cancel,
         CommandKind::ClaimDraw,
+        CommandKind::Record,
+        CommandKind::RecordFrom,
+        CommandKind::MoveNumber,
+        CommandKind::Next,
+        CommandKind::Back,
+        CommandKind::Live,
     ];
+
+    /// Whether the command is followed by a number (a square, a move number).
+    #[must_use]
+    pub fn takes_number(self) -> bool {
+        matches!(
+            self,
+            CommandKind::Square | CommandKind::RecordFrom | CommandKind::MoveNumber
+        )
+    }
 
     /// The name used in data files and JSON (`last-move`).
     #[must_use]
@@ -115,6 +142,12 @@ impl CommandKind {
             CommandKind::Help => "help",
             CommandKind::Cancel => "cancel",
             CommandKind::ClaimDraw => "claim-draw",
+            CommandKind::Record => "record",
+            CommandKind::RecordFrom => "record-from",
+            CommandKind::MoveNumber => "move-number",
+            CommandKind::Next => "next",
+            CommandKind::Back => "back",
+            CommandKind::Live => "live",
         }
     }
 
@@ -135,6 +168,12 @@ impl CommandKind {
             CommandWord::Help => CommandKind::Help,
             CommandWord::Cancel => CommandKind::Cancel,
             CommandWord::ClaimDraw => CommandKind::ClaimDraw,
+            CommandWord::Record => CommandKind::Record,
+            CommandWord::RecordFrom => CommandKind::RecordFrom,
+            CommandWord::MoveNumber => CommandKind::MoveNumber,
+            CommandWord::Next => CommandKind::Next,
+            CommandWord::Back => CommandKind::Back,
+            CommandWord::Live => CommandKind::Live,
         }
     }
 }
@@ -255,7 +294,7 @@ impl Lexicon {
                 if t.is_empty() {
                     continue;
                 }
-                if kind == CommandKind::Square {
+                if kind.takes_number() {
                     t.push(Slot::N);
                 }
                 commands.entry(kind).or_default().push(t);

@@ -1,0 +1,325 @@
+//! The terminal screen of `tandem play` (`--screen full|plain|none|auto`):
+//!
+//! - `full`: a full-screen interface for the sighted side of the table
+//!   (`layout`: what is drawn where; `state`: what the screen knows, the
+//!   clocks ticking between the session's notices; `input`: the input
+//!   line with history and completion; `term`: the terminal's modes, put
+//!   back on every way out);
+//! - `plain`: lines only, for a screen reader (`plain`);
+//! - `none`: nothing (speech and braille as text lines on stdout).
+//!
+//! The session does not know which: it sends [`Notice`]s to all
+//! subscribers, and typed lines reach it as `Source::Typed` requests.
+
+mod input;
+mod layout;
+mod plain;
+mod state;
+mod term;
+
+use std::io::{IsTerminal as _, Write as _};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc as std_mpsc, Arc};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
+use ratatui::backend::CrosstermBackend;
+use ratatui::Terminal;
+use tokio::sync::broadcast::{self, error::TryRecvError};
+use tokio::sync::mpsc::UnboundedSender;
+
+pub use layout::PROMPT;
+pub use state::ScreenState;
+
+use crate::config::ScreenChoice;
+use crate::journal::Source;
+use crate::session::{Cmd, Notice, SessionHandle};
+
+/// The screen `tandem play` shows, `auto` decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The full-screen interface.
+    Full,
+    /// Lines for a screen reader.
+    Plain,
+    /// No screen.
+    None,
+}
+
+/// The screen for a choice: `auto` is full on a terminal, plain otherwise.
+#[must_use]
+pub fn mode(choice: ScreenChoice) -> Mode {
+    match choice {
+        ScreenChoice::Full => Mode::Full,
+        ScreenChoice::Plain => Mode::Plain,
+        ScreenChoice::None => Mode::None,
+        ScreenChoice::Auto if std::io::stdout().is_terminal() => Mode::Full,
+        ScreenChoice::Auto => Mode::Plain,
+    }
+}
+
+/// Whether a typed line asks tandem to stop.
+fn is_quit(line: &str) -> bool {
+    line.trim().eq_ignore_ascii_case("quit")
+}
+
+/// Sends typed lines to the session in order, from a thread of its own (a
+/// request waits for the session's answer; the screen must not).
+fn forward_lines(session: SessionHandle) -> std::io::Result<std_mpsc::Sender<String>> {
+    let (tx, rx) = std_mpsc::channel::<String>();
+    std::thread::Builder::new()
+        .name("tandem-typed".into())
+        .spawn(move || {
+            while let Ok(line) = rx.recv() {
+                if session
+                    .blocking_request(Cmd::parse_line(&line), Source::Typed)
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        })?;
+    Ok(tx)
+}
+
+/// Typed input from stdin (plain screen, no screen): one move or command a
+/// line; `quit` stops tandem. End of input only stops reading. `typed` is
+/// set when a line typed on a terminal ended the plain screen's prompt line.
+pub fn read_stdin(session: &SessionHandle, quit: &UnboundedSender<()>, typed: &AtomicBool) {
+    let stdin = std::io::stdin();
+    // A terminal echoes the line typed, which ends the prompt's line; a pipe does not.
+    let echoed = stdin.is_terminal();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        match stdin.read_line(&mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        typed.store(echoed, Ordering::SeqCst);
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        if is_quit(text) {
+            let _ = quit.send(());
+            return;
+        }
+        if session
+            .blocking_request(Cmd::parse_line(text), Source::Typed)
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// The plain screen: writes each notice's lines, then the prompt, until
+/// the session ends. `typed` tells that the prompt's line was ended by a
+/// typed line (else the first line written ends it).
+pub async fn run_plain(mut notices: broadcast::Receiver<Notice>, typed: Arc<AtomicBool>) {
+    let mut plain = plain::Plain::default();
+    let write = |text: &str| {
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+    };
+    write(PROMPT);
+    typed.store(false, Ordering::SeqCst);
+    loop {
+        let first = match notices.recv().await {
+            Ok(n) => n,
+            Err(broadcast::error::RecvError::Lagged(_)) => continue,
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        let mut lines = plain.lines(first);
+        // Whatever else came at once, before the prompt is written again.
+        loop {
+            match notices.try_recv() {
+                Ok(n) => lines.extend(plain.lines(n)),
+                Err(TryRecvError::Lagged(_)) => {}
+                Err(_) => break,
+            }
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        let mut text = String::new();
+        if !typed.swap(false, Ordering::SeqCst) {
+            text.push('\n');
+        }
+        for l in lines {
+            text.push_str(&l);
+            text.push('\n');
+        }
+        text.push_str(PROMPT);
+        write(&text);
+    }
+}
+
+/// While it lives, stderr (when it is a terminal) goes to
+/// `$XDG_STATE_HOME/tandem/tandem.log`: for the full screen, from before
+/// anything starts that may log, so no line lands under the screen. An
+/// error that stops tandem is said on the terminal again once it is dropped.
+pub struct StderrToLog(());
+
+impl StderrToLog {
+    /// Diverts stderr.
+    #[must_use]
+    pub fn start() -> StderrToLog {
+        term::divert_stderr();
+        StderrToLog(())
+    }
+}
+
+impl Drop for StderrToLog {
+    fn drop(&mut self) {
+        term::undivert_stderr();
+    }
+}
+
+/// The full screen, drawn by a thread of its own. Dropping it stops the
+/// thread and puts the terminal back.
+pub struct FullScreen {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for FullScreen {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        term::restore();
+    }
+}
+
+/// Starts the full screen: `header` is its first line; typed lines go to
+/// `session`; `quit` (typed) and Ctrl-C are sent to `quit`.
+///
+/// # Errors
+/// The terminal cannot be put in raw mode or its thread cannot start.
+pub fn spawn_full(
+    notices: broadcast::Receiver<Notice>,
+    session: SessionHandle,
+    header: String,
+    quit: UnboundedSender<()>,
+) -> std::io::Result<FullScreen> {
+    let lines = forward_lines(session)?;
+    term::enter()?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let s = stop.clone();
+    let thread = std::thread::Builder::new()
+        .name("tandem-screen".into())
+        .spawn(move || {
+            if let Err(e) = run_full(notices, &lines, &quit, &s, header) {
+                term::restore();
+                tracing::error!("the screen stopped: {e}");
+            }
+        });
+    match thread {
+        Ok(t) => Ok(FullScreen {
+            stop,
+            thread: Some(t),
+        }),
+        Err(e) => {
+            term::restore();
+            Err(e)
+        }
+    }
+}
+
+fn run_full(
+    mut notices: broadcast::Receiver<Notice>,
+    lines: &std_mpsc::Sender<String>,
+    quit: &UnboundedSender<()>,
+    stop: &AtomicBool,
+    header: String,
+) -> std::io::Result<()> {
+    let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+    terminal.clear()?;
+    let mut st = ScreenState {
+        header,
+        ..ScreenState::default()
+    };
+    let mut line = input::LineEditor::default();
+    let mut dirty = true;
+    let mut shown = None;
+    while !stop.load(Ordering::SeqCst) {
+        loop {
+            match notices.try_recv() {
+                Ok(n) => dirty |= st.apply(n, Instant::now()),
+                Err(TryRecvError::Lagged(_)) => {}
+                Err(_) => break,
+            }
+        }
+        let now = Instant::now();
+        // Redrawn when something came, or when a clock shows another
+        // second (or an alert expires); ratatui writes only the cells that
+        // changed.
+        let seconds = (
+            st.clock_ms(tandem_rules::Color::White, now) / 1000,
+            st.clock_ms(tandem_rules::Color::Black, now) / 1000,
+            st.alerts(now).len(),
+        );
+        if dirty || shown != Some(seconds) {
+            terminal.draw(|f| layout::draw(f, &st, &line, now))?;
+            dirty = false;
+            shown = Some(seconds);
+        }
+        if !event::poll(Duration::from_millis(50))? {
+            continue;
+        }
+        match event::read()? {
+            Event::Key(k) if k.kind != KeyEventKind::Release => {
+                dirty = true;
+                let ctrl = k.modifiers.contains(KeyModifiers::CONTROL);
+                match k.code {
+                    KeyCode::Char('c') if ctrl => {
+                        let _ = quit.send(());
+                    }
+                    KeyCode::Char('u') if ctrl => line.clear(),
+                    KeyCode::Char('a') if ctrl => line.home(),
+                    KeyCode::Char('e') if ctrl => line.end(),
+                    KeyCode::Char(_) if ctrl => {}
+                    KeyCode::Char(c) => line.insert(c),
+                    KeyCode::Backspace => line.backspace(),
+                    KeyCode::Delete => line.delete(),
+                    KeyCode::Left => line.left(),
+                    KeyCode::Right => line.right(),
+                    KeyCode::Home => line.home(),
+                    KeyCode::End => line.end(),
+                    KeyCode::Up => line.up(),
+                    KeyCode::Down => line.down(),
+                    KeyCode::Esc => line.clear(),
+                    KeyCode::Tab => {
+                        let legal = st
+                            .state()
+                            .map(|s| s.screen.legal.clone())
+                            .unwrap_or_default();
+                        line.complete(&legal);
+                    }
+                    KeyCode::Enter => {
+                        if let Some(text) = line.enter() {
+                            st.typed(&text);
+                            if is_quit(&text) {
+                                let _ = quit.send(());
+                            } else {
+                                let _ = lines.send(text);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Event::Resize(..) => {
+                terminal.autoresize()?;
+                dirty = true;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

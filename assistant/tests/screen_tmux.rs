@@ -1,0 +1,430 @@
+//! The terminal screen as a person sees it: the real `tandem play` in a
+//! real terminal (tmux), keys typed with `send-keys`, the screen read with
+//! `capture-pane`. Every wait is on what the screen shows, with a deadline.
+//!
+//! Needs tmux (`scripts/setup.sh --test`); `TANDEM_SKIP_REAL=1` skips
+//! these tests where it is missing.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
+/// Generous: a loaded 2-core machine starts a debug binary slowly.
+const DEADLINE: Duration = Duration::from_secs(40);
+
+fn have_tmux() -> bool {
+    tandem_testkit::require_program(
+        "tmux",
+        &["-V"],
+        "tmux (scripts/setup.sh --test installs it)",
+    )
+}
+
+/// A private tmux server with one 110x45 window running a shell.
+struct Tmux {
+    dir: tempfile::TempDir,
+    server: String,
+}
+
+impl Tmux {
+    fn start() -> Tmux {
+        let dir = tempfile::tempdir().unwrap();
+        for d in ["state", "run", "config", "home"] {
+            std::fs::create_dir_all(dir.path().join(d)).unwrap();
+        }
+        let server = format!(
+            "tandem-screen-{}-{}",
+            std::process::id(),
+            dir.path().file_name().unwrap().to_string_lossy()
+        );
+        let t = Tmux { dir, server };
+        let shell = "env PS1='$ ' bash --norc --noprofile";
+        t.tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            "S",
+            "-x",
+            "110",
+            "-y",
+            "45",
+            shell,
+        ]);
+        t
+    }
+
+    fn path(&self, p: &str) -> PathBuf {
+        self.dir.path().join(p)
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.server)
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        assert!(out.status.success(), "tmux {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Types text (literally), then Enter.
+    fn line(&self, text: &str) {
+        self.tmux(&["send-keys", "-t", "S", "-l", text]);
+        self.tmux(&["send-keys", "-t", "S", "Enter"]);
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut a = vec!["send-keys", "-t", "S"];
+        a.extend_from_slice(keys);
+        self.tmux(&a);
+    }
+
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-t", "S"])
+    }
+
+    fn show(&self, what: &str) -> String {
+        self.tmux(&["display", "-p", "-t", "S", what])
+            .trim()
+            .to_owned()
+    }
+
+    /// Waits until the screen satisfies `ok`; returns it.
+    fn wait(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let end = Instant::now() + DEADLINE;
+        loop {
+            let s = self.screen();
+            if ok(&s) {
+                return s;
+            }
+            assert!(Instant::now() < end, "waited for {what}; the screen:\n{s}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Starts `tandem play ARGS` from the shell; its pid is written to `pid`.
+    fn play(&self, game: &str, args: &str) {
+        self.play_with(game, "", args);
+    }
+
+    /// [`Tmux::play`] with environment settings (`NAME=VALUE …`).
+    fn play_with(&self, game: &str, env: &str, args: &str) {
+        let (st, run, cfg, home) = (
+            self.path("state"),
+            self.path("run"),
+            self.path("config"),
+            self.path("home"),
+        );
+        let cmd = format!(
+            "{env} XDG_STATE_HOME={} XDG_RUNTIME_DIR={} XDG_CONFIG_HOME={} HOME={} \
+             bash -c 'echo $$ > {}; exec {TANDEM} play --socket {} --journal {} {args}'; \
+             echo TANDEM-EXITED $?",
+            st.display(),
+            run.display(),
+            cfg.display(),
+            home.display(),
+            self.path("pid").display(),
+            self.path("run/t.sock").display(),
+            self.path(&format!("{game}.jsonl")).display(),
+        );
+        self.line(&cmd);
+    }
+
+    /// After tandem ended: the shell is back, off the alternate screen,
+    /// the terminal in its cooked mode again.
+    fn assert_restored(&self) {
+        self.assert_restored_with(0);
+    }
+
+    fn assert_restored_with(&self, code: u8) {
+        let exited = format!("TANDEM-EXITED {code}");
+        let s = self.wait(&exited, |s| s.contains(&exited));
+        assert_eq!(self.show("#{alternate_on}"), "0", "{s}");
+        assert!(
+            !s.contains("move>"),
+            "the full screen was left behind:\n{s}"
+        );
+        // The marker is computed, so the command line itself does not show it.
+        self.line("stty -a | tr ' ' '\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo STTY-$((6*7))");
+        let s = self.wait("stty", |s| {
+            s.lines().any(|l| l.trim_end().ends_with("STTY-42"))
+        });
+        let line = s
+            .lines()
+            .find(|l| l.trim_end().ends_with("STTY-42"))
+            .unwrap();
+        assert!(
+            line.contains("icanon echo") && !line.contains("-icanon") && !line.contains("-echo"),
+            "the terminal stays raw: {line}"
+        );
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.server, "kill-server"])
+            .output();
+    }
+}
+
+/// The screen's rows where fixed parts sit (the layout stays put).
+fn layout(screen: &str) -> Vec<usize> {
+    let find = |needle: &str| screen.lines().position(|l| l.contains(needle));
+    [" clocks ", " boards ", " moves ", " said ", " type a move "]
+        .iter()
+        .map(|n| find(n).unwrap_or_else(|| panic!("no {n:?} on the screen:\n{screen}")))
+        .collect()
+}
+
+/// White's clock as shown (`4:58`).
+fn white_clock(screen: &str) -> String {
+    screen
+        .lines()
+        .find_map(|l| l.split("│White ").nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no clock for White:\n{screen}"))
+        .to_owned()
+}
+
+fn no_log_lines(screen: &str) {
+    for bad in ["WARN", "INFO", "ERROR", "tandem::", "tandem: journal"] {
+        assert!(!screen.contains(bad), "{bad:?} on the screen:\n{screen}");
+    }
+}
+
+#[test]
+fn full_screen_stays_put_ticks_takes_moves_and_restores_the_terminal_after_quit() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start();
+    // An explicit BrlAPI display that is not there logs a warning: it must
+    // not reach the screen.
+    t.play("game", "--screen full --lang en --control 5m --speech text --braille brlapi --brlapi-host 127.0.0.1:97");
+    let s = t.wait("the full screen", |s| {
+        s.contains("White to move") && s.contains("move>") && s.contains("White's board: in sync")
+    });
+    assert_eq!(t.show("#{alternate_on}"), "1");
+    assert_eq!(t.show("#{history_size}"), "0", "nothing scrolls:\n{s}");
+    // The display that is not there stands out as a lost device.
+    let s = t.wait("the braille display lost", |s| {
+        s.contains("DEVICE LOST: braille")
+    });
+    let rows = layout(&s);
+    // What the blind player's display shows, in Unicode braille.
+    assert!(
+        s.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)),
+        "no braille line:\n{s}"
+    );
+    let before = white_clock(&s);
+    // The running clock ticks on screen with nothing happening.
+    let s = t.wait("White's clock to tick", |s| white_clock(s) != before);
+    assert_eq!(layout(&s), rows);
+    assert!(s.contains(" 31 │   w   w   w   w   w"), "{s}");
+
+    t.line("32-28");
+    let s = t.wait("the move in the record", |s| s.contains("│1. 32-28"));
+    assert!(s.contains("Black to move"), "{s}");
+    // The board changed, the last move's squares marked.
+    assert!(s.contains(" 31 │   w   .*  w   w   w"), "{s}");
+    assert!(s.contains(" 26 │ .   .   w*  .   .  "), "{s}");
+    assert!(s.contains("White's board: behind by 1") || s.contains("Black's board: behind by 1"));
+    assert!(s.contains("» "), "what tandem said is shown:\n{s}");
+    t.line("19-23");
+    t.wait("the reply", |s| s.contains("│1. 32-28 19-23"));
+    // Tab completes the only legal move (the capture is compulsory).
+    t.keys(&["-l", "2"]);
+    t.keys(&["Tab"]);
+    t.wait("the completion", |s| s.contains("move> 28x19"));
+    t.keys(&["Enter"]);
+    t.wait("the capture", |s| s.contains("│2. 28x19"));
+    // History: Up gives the last line entered.
+    t.keys(&["Up"]);
+    let s = t.wait("the history", |s| s.contains("move> 28x19"));
+    assert_eq!(layout(&s), rows, "the layout moved:\n{s}");
+    assert_eq!(t.show("#{history_size}"), "0");
+    no_log_lines(&s);
+    // A smaller terminal: the screen follows it.
+    t.tmux(&["resize-window", "-t", "S", "-x", "90", "-y", "40"]);
+    let s = t.wait("the screen redrawn at 90 columns", |s| {
+        s.lines()
+            .any(|l| l.starts_with("┌ said ") && l.chars().count() == 90)
+            && s.lines().count() <= 40
+    });
+    assert!(s.contains("│2. 28x19"), "{s}");
+    assert_eq!(t.show("#{history_size}"), "0");
+    // The warning went to the log file instead.
+    let log = std::fs::read_to_string(t.path("state/tandem/tandem.log")).unwrap_or_default();
+    assert!(log.contains("braille"), "the log: {log}");
+
+    t.keys(&["C-u"]);
+    t.line("quit");
+    t.assert_restored();
+    // Nor under it.
+    no_log_lines(&t.screen());
+}
+
+#[test]
+fn full_screen_restores_the_terminal_after_sigterm_and_ctrl_c() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start();
+    let args = "--screen full --control 5m --speech text --braille none";
+    // Any game through the game interface: chess here.
+    t.play("term", &format!("{args} --variant chess"));
+    t.wait("the chess board", |s| {
+        s.contains("┌ chess ") && s.contains("White to move")
+    });
+    t.line("e4");
+    let s = t.wait("the move", |s| s.contains("│1. e4"));
+    assert!(s.contains("P*"), "the last move marked:\n{s}");
+    let pid = std::fs::read_to_string(t.path("pid")).unwrap();
+    let st = Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    t.assert_restored();
+
+    t.line("clear");
+    t.wait("a clear screen", |s| !s.contains("TANDEM-EXITED"));
+    t.play("ctrl-c", args);
+    t.wait("the full screen", |s| {
+        s.contains("White to move") && s.contains("move>")
+    });
+    t.keys(&["C-c"]);
+    t.assert_restored();
+}
+
+/// Everything the process wrote on stdout so far.
+fn collect(
+    mut r: impl std::io::Read + Send + 'static,
+) -> (Arc<Mutex<Vec<u8>>>, std::thread::JoinHandle<()>) {
+    let buf = Arc::new(Mutex::new(Vec::new()));
+    let b = buf.clone();
+    let t = std::thread::spawn(move || {
+        let mut chunk = [0u8; 4096];
+        while let Ok(n) = r.read(&mut chunk) {
+            if n == 0 {
+                return;
+            }
+            b.lock().unwrap().extend_from_slice(&chunk[..n]);
+        }
+    });
+    (buf, t)
+}
+
+fn wait_text(buf: &Mutex<Vec<u8>>, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    let end = Instant::now() + DEADLINE;
+    loop {
+        let s = String::from_utf8_lossy(&buf.lock().unwrap()).into_owned();
+        if ok(&s) {
+            return s;
+        }
+        assert!(Instant::now() < end, "waited for {what}; got:\n{s}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The journal's `announced` texts, in order.
+fn announced(journal: &Path) -> Vec<String> {
+    std::fs::read_to_string(journal)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["event"]["type"] == "announced")
+        .map(|v| v["event"]["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn plain_screen_writes_each_utterance_as_one_line_and_never_moves_the_cursor() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("game.jsonl");
+    let mut child = Command::new(TANDEM)
+        .args([
+            "play",
+            "--screen",
+            "plain",
+            "--lang",
+            "en",
+            "--control",
+            "5m",
+        ])
+        .args(["--speech", "text", "--braille", "none", "--socket"])
+        .arg(dir.path().join("t.sock"))
+        .arg("--journal")
+        .arg(&journal)
+        .env("XDG_STATE_HOME", dir.path())
+        .env("XDG_CONFIG_HOME", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (out, reader) = collect(child.stdout.take().unwrap());
+    let mut stdin = child.stdin.take().unwrap();
+    wait_text(&out, "the start", |s| s.contains("White to move"));
+    writeln!(stdin, "32-28").unwrap();
+    wait_text(&out, "the move", |s| s.contains("moves: 1. 32-28"));
+    writeln!(stdin, "mismatch").unwrap();
+    wait_text(&out, "the boards", |s| s.contains("White's board: DIFFERS"));
+    writeln!(stdin, "quit").unwrap();
+    let end = Instant::now() + DEADLINE;
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(Instant::now() < end, "tandem did not stop after quit");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success());
+    reader.join().unwrap();
+    let text = String::from_utf8_lossy(&out.lock().unwrap()).into_owned();
+    assert!(!text.contains('\x1b'), "an escape sequence: {text:?}");
+    assert!(!text.contains('\r'), "a carriage return: {text:?}");
+    let said: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("» ")).collect();
+    // Each utterance one line, in the order said (the journal's record).
+    assert_eq!(said, announced(&journal), "{text}");
+    assert!(said.len() >= 4, "{text}");
+    for l in text.lines() {
+        assert!(
+            l.starts_with("» ") || !l.contains("» "),
+            "an utterance in the middle of a line: {l:?}"
+        );
+    }
+    assert!(text.contains("clock stopped\n"), "{text}");
+    assert!(text.ends_with("move> "), "the prompt last: {text:?}");
+}
+
+/// A crash (the session panics, through a fail point: a mock of the fault
+/// only) leaves the terminal usable, and the panic is reported on it.
+#[cfg(feature = "failpoints")]
+#[test]
+fn full_screen_restores_the_terminal_when_tandem_panics() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start();
+    t.play_with(
+        "panic",
+        "FAILPOINTS=session-handle=panic",
+        "--screen full --control 5m --speech text --braille none",
+    );
+    t.wait("the full screen", |s| {
+        s.contains("White to move") && s.contains("move>")
+    });
+    t.line("32-28");
+    t.assert_restored_with(3);
+    let s = t.screen();
+    assert!(
+        s.contains("panicked"),
+        "the panic is said on the terminal:\n{s}"
+    );
+}
