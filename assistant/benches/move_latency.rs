@@ -67,6 +67,7 @@ fn table(chess: bool) -> Table {
     let board = match &start {
         AnyPosition::Draughts(p) => Board::Draughts(*p),
         AnyPosition::Chess(p) => Board::Chess((**p).clone()),
+        AnyPosition::Backgammon(_) => unreachable!("this bench plays draughts and chess"),
     };
     let (d, display) = MemoryDisplay::new(40);
     let drv = driver::spawn(DisplayDriver::with_board(

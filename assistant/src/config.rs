@@ -123,6 +123,24 @@ pub struct RawConfig {
     pub round: Option<String>,
     /// How many move pairs `record` reads (default 3).
     pub record_last: Option<u32>,
+    /// Backgammon: the match length (`--match N`).
+    #[serde(rename = "match")]
+    pub match_length: Option<u32>,
+    /// Backgammon: who rolls the dice (`--dice tandem|players`).
+    pub dice: Option<DiceChoice>,
+    /// Backgammon: whose numbering the opponent's moves are said in.
+    pub numbering: Option<tandem_rules::PointNumbering>,
+}
+
+/// Backgammon: who rolls the dice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DiceChoice {
+    /// The players roll real dice and enter the roll (004 3.4).
+    #[default]
+    Players,
+    /// tandem rolls from the OS random source.
+    Tandem,
 }
 
 impl RawConfig {
@@ -181,7 +199,10 @@ impl RawConfig {
             table,
             relay_password_file,
             round,
-            record_last
+            record_last,
+            match_length,
+            dice,
+            numbering
         )
     }
 }
@@ -251,13 +272,40 @@ impl Config {
         // The default: the Polish federation's 90 minutes for draughts; for
         // chess FIDE's most common standard control, 90 minutes plus 30
         // seconds a move from move one (002 art. 6.1, docs/chess.md).
+        // Backgammon: the EUBGF control for the match length (004 3.5).
+        let match_length = raw.match_length.unwrap_or(7);
+        anyhow::ensure!(
+            (1..=64).contains(&match_length),
+            "--match {match_length}: a match is 1 to 64 points"
+        );
+        let eubgf = format!("eubgf-{match_length}");
+        let bg = kind == GameKind::Backgammon;
         let default_control = match kind {
             GameKind::Chess => "90m+30s",
             GameKind::Draughts(_) => "pzwarc-90",
+            GameKind::Backgammon => eubgf.as_str(),
         };
         let control_text = raw.control.as_deref().unwrap_or(default_control);
+        // A new backgammon match of the length asked for (its Match ID says it).
+        let start = match start {
+            crate::game::AnyPosition::Backgammon(m) if m.games().is_empty() => {
+                crate::game::AnyPosition::Backgammon(Box::new(
+                    tandem_rules::backgammon::Match::new(tandem_rules::backgammon::MatchOptions {
+                        length: match_length,
+                    }),
+                ))
+            }
+            other => other,
+        };
         let control =
             TimeControl::lookup(control_text).map_err(|e| anyhow::anyhow!("--control: {e}"))?;
+        // 004 3.5 (v): the simple delay, said with the clock report.
+        let delay_secs = match control.bonus() {
+            Some(b) if bg && b.kind == tandem_rules::clock::BonusKind::Delay => {
+                u32::try_from(b.amount.as_secs()).unwrap_or(u32::MAX)
+            }
+            _ => 0,
+        };
         let lang = raw.lang.unwrap_or_else(|| "pl".into());
         // `--headless` is `--screen none`.
         let screen = match raw.headless {
@@ -297,6 +345,14 @@ impl Config {
                 lang,
                 options: GameOptions {
                     draws_with_advantage: raw.draws_with_advantage.unwrap_or(false),
+                    match_length: if bg { match_length } else { 0 },
+                    tandem_dice: bg && raw.dice == Some(DiceChoice::Tandem),
+                    numbering: raw.numbering.unwrap_or_default(),
+                    delay_secs,
+                    listener: bg.then_some(match raw.blind {
+                        Some(Blind::Black) => tandem_rules::Color::Black,
+                        _ => tandem_rules::Color::White,
+                    }),
                     ..GameOptions::default()
                 },
             },
@@ -501,5 +557,36 @@ mod tests {
         };
         let c = Config::from_raw(file.overlay(flags)).unwrap();
         assert_eq!(c.voice_input.switch, crate::voice_start::VoiceSwitch::Auto);
+    }
+
+    #[test]
+    fn a_backgammon_match_takes_its_length_dice_numbering_and_eubgf_control() {
+        let file: RawConfig =
+            toml::from_str("variant = \"backgammon\"\nmatch = 5\ndice = \"tandem\"\nnumbering = \"both\"\nblind = \"black\"\n")
+                .unwrap();
+        let c = Config::from_raw(file.overlay(RawConfig::default())).unwrap();
+        assert_eq!(
+            c.setup.control,
+            TimeControl::lookup("eubgf-5").unwrap(),
+            "the EUBGF control of the match length by default"
+        );
+        let o = c.setup.options;
+        assert_eq!(o.match_length, 5);
+        assert!(o.tandem_dice);
+        assert_eq!(o.numbering, tandem_rules::PointNumbering::Both);
+        assert_eq!(o.listener, Some(tandem_rules::Color::Black));
+        let delay = c.setup.control.bonus().unwrap().amount.as_secs();
+        assert_eq!(u64::from(o.delay_secs), delay);
+        assert!(c.setup.start.to_fen().starts_with("4HPwATDgc/ABMA:"));
+        // Draughts keeps its options as they were (the journal's start line too).
+        let d = Config::from_raw(RawConfig::default()).unwrap();
+        assert_eq!(d.setup.options, GameOptions::default());
+        let bad = |raw: RawConfig| Config::from_raw(raw).unwrap_err().to_string();
+        assert!(bad(RawConfig {
+            variant: Some("backgammon".into()),
+            match_length: Some(0),
+            ..RawConfig::default()
+        })
+        .contains("--match 0"));
     }
 }

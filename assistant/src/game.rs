@@ -11,6 +11,7 @@
 //! module in `crate::games` (see `docs/games.md`).
 
 use tandem_braille::{StatusInfo, Width};
+use tandem_rules::backgammon::Match;
 use tandem_rules::chess;
 use tandem_rules::chess::shakmaty::{Chess, Position as _};
 use tandem_rules::{Color, GameOptions, Position, Variant};
@@ -24,6 +25,8 @@ pub enum GameKind {
     Draughts(Variant),
     /// Chess.
     Chess,
+    /// Backgammon, a match (004).
+    Backgammon,
 }
 
 impl GameKind {
@@ -35,6 +38,7 @@ impl GameKind {
             GameKind::Draughts(Variant::SixtyFour) => ("64-square draughts", "Warcaby 64-polowe"),
             GameKind::Draughts(_) => ("International draughts", "Warcaby międzynarodowe"),
             GameKind::Chess => ("Chess", "Szachy"),
+            GameKind::Backgammon => ("Backgammon", "Tryktrak"),
         };
         if pl {
             polish
@@ -49,6 +53,7 @@ impl GameKind {
         match self {
             GameKind::Draughts(v) => v.name(),
             GameKind::Chess => "chess",
+            GameKind::Backgammon => "backgammon",
         }
     }
 
@@ -66,6 +71,13 @@ impl GameKind {
             (GameKind::Chess, Some(f)) => AnyPosition::Chess(Box::new(
                 chess::from_fen(f).map_err(|e| anyhow::anyhow!("FEN {f:?}: {e}"))?,
             )),
+            (GameKind::Backgammon, None) => AnyPosition::Backgammon(Box::new(Match::new(
+                tandem_rules::backgammon::MatchOptions { length: 7 },
+            ))),
+            (GameKind::Backgammon, Some(f)) => AnyPosition::Backgammon(Box::new(
+                crate::games::backgammon::match_from_ids(f)
+                    .map_err(|e| anyhow::anyhow!("position {f:?}: {e}"))?,
+            )),
         })
     }
 }
@@ -78,7 +90,7 @@ impl std::fmt::Display for ParseGameKindError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "unknown variant {:?} (expected international, sixty-four or chess)",
+            "unknown variant {:?} (expected international, sixty-four, chess or backgammon)",
             self.0
         )
     }
@@ -92,6 +104,7 @@ impl std::str::FromStr for GameKind {
     fn from_str(s: &str) -> Result<GameKind, ParseGameKindError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "chess" | "szachy" | "fide" => Ok(GameKind::Chess),
+            "backgammon" | "tryktrak" | "bg" => Ok(GameKind::Backgammon),
             _ => s
                 .parse::<Variant>()
                 .map(GameKind::Draughts)
@@ -107,6 +120,8 @@ pub enum AnyPosition {
     Draughts(Position),
     /// Chess (boxed: it is several times the size of a draughts position).
     Chess(Box<Chess>),
+    /// Backgammon: the match as it stands (position text `PositionID:MatchID`).
+    Backgammon(Box<Match>),
 }
 
 impl AnyPosition {
@@ -116,6 +131,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Draughts(p) => p.turn(),
             AnyPosition::Chess(p) => p.turn().into(),
+            AnyPosition::Backgammon(m) => tandem_rules::TableGame::side_to_move(&**m),
         }
     }
 
@@ -125,6 +141,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Draughts(p) => GameKind::Draughts(p.variant()),
             AnyPosition::Chess(_) => GameKind::Chess,
+            AnyPosition::Backgammon(_) => GameKind::Backgammon,
         }
     }
 
@@ -140,6 +157,7 @@ impl AnyPosition {
         match self {
             AnyPosition::Draughts(p) => p.to_fen(),
             AnyPosition::Chess(p) => chess::to_fen(p),
+            AnyPosition::Backgammon(m) => tandem_rules::TableGame::position_text(&**m),
         }
     }
 }
@@ -152,6 +170,9 @@ pub fn new_game(start: AnyPosition, options: GameOptions, lang: &str) -> Box<dyn
             Box::new(crate::games::draughts::DraughtsTable::new(p, options, lang))
         }
         AnyPosition::Chess(p) => Box::new(crate::games::chess::ChessTable::new(*p, lang)),
+        AnyPosition::Backgammon(m) => Box::new(crate::games::backgammon::BackgammonTable::new(
+            *m, options, lang,
+        )),
     }
 }
 
@@ -192,6 +213,10 @@ pub fn screen_board(
         AnyPosition::Chess(p) => (
             crate::games::chess::diagram(&p),
             crate::games::chess::braille_line(&p, status, width),
+        ),
+        AnyPosition::Backgammon(m) => (
+            crate::games::backgammon::diagram(m.board()),
+            crate::games::backgammon::braille_line(&m, status, width),
         ),
     })
 }

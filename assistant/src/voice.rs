@@ -739,6 +739,12 @@ mod thread {
                 Listener::<ChessVoice>::for_game(rec, words, policy, mode, (**p).clone())
                     .map(|l| listen(l, &setup, &key, started, session, ctl, speaking))
             }
+            AnyPosition::Backgammon(_) => {
+                let _ = session.blocking_voice(VoiceInput::Failed(
+                    "voice input for backgammon is not built yet".into(),
+                ));
+                return;
+            }
         };
         if let Err(e) = listening {
             let _ = session.blocking_voice(VoiceInput::Failed(e.to_string()));

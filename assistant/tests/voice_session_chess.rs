@@ -27,7 +27,7 @@ fn start(fen: Option<&str>, blind: Blind) -> VoiceTable<ChessVoice> {
     };
     let pos = match &setup.start {
         AnyPosition::Chess(p) => (**p).clone(),
-        AnyPosition::Draughts(_) => unreachable!(),
+        AnyPosition::Draughts(_) | AnyPosition::Backgammon(_) => unreachable!(),
     };
     let listener = Listener::for_game(
         Box::new(ScriptedRecognizer::default()),

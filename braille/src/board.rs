@@ -26,6 +26,14 @@ pub enum Board {
     Draughts(Position),
     /// A chess position.
     Chess(Chess),
+    /// A backgammon match as it stands, seen from `viewer`'s side (points
+    /// numbered from the viewer's home: [`crate::backgammon`]).
+    Backgammon {
+        /// The match.
+        game: Box<tandem_rules::backgammon::Match>,
+        /// Whose numbering the board line is in (the blind player's).
+        viewer: Color,
+    },
 }
 
 impl Board {
@@ -41,6 +49,7 @@ impl Board {
         match self {
             Board::Draughts(p) => p.turn(),
             Board::Chess(c) => c.turn().into(),
+            Board::Backgammon { game, .. } => tandem_rules::TableGame::side_to_move(&**game),
         }
     }
 }

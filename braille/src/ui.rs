@@ -146,6 +146,8 @@ enum Picked {
 enum Rendered {
     Draughts,
     Chess(Vec<ChessLine>),
+    /// Backgammon: no routing to points yet.
+    Backgammon,
 }
 
 /// The display's state: the current view and line, the selection, and the
@@ -307,7 +309,7 @@ impl BrailleUi {
     pub fn selected_name(&self) -> Option<String> {
         self.selected.map(|p| match (p, &self.board) {
             (Picked::Draughts(sq), Board::Draughts(pos)) => pos.variant().square_name(sq),
-            (Picked::Draughts(sq), Board::Chess(_)) => sq.to_string(),
+            (Picked::Draughts(sq), _) => sq.to_string(),
             (Picked::Chess(sq), _) => sq.to_string(),
         })
     }
@@ -410,6 +412,7 @@ impl BrailleUi {
                 .get(line)
                 .and_then(|l| l.cell_to_square(n))
                 .map(Picked::Chess),
+            Rendered::Backgammon => None,
         }
     }
 
@@ -554,6 +557,19 @@ impl BrailleUi {
                         .render(position, &self.status, self.view, self.width);
                 self.lines = lines.iter().map(|l| l.line.clone()).collect();
                 self.rendered = Rendered::Chess(lines);
+            }
+            Board::Backgammon { game, viewer } => {
+                // The board a cell a point, the exact counts, the status line.
+                let mut board = BrailleLine::new();
+                for cell in crate::backgammon::board_line(game.board(), *viewer).cells {
+                    board.push_graphic(cell, ' ', None);
+                }
+                self.lines = vec![
+                    board,
+                    BrailleLine::from_text(&crate::backgammon::text_line(game.board(), *viewer)),
+                    BrailleLine::from_text(&crate::backgammon::status_line(game, *viewer)),
+                ];
+                self.rendered = Rendered::Backgammon;
             }
         }
         self.line = self.line.min(self.lines.len().saturating_sub(1));
@@ -782,11 +798,36 @@ mod tests {
         )
     }
 
+    #[test]
+    fn a_backgammon_board_shows_its_line_counts_and_status_and_routes_nowhere() {
+        use tandem_rules::backgammon::{Match, MatchOptions};
+        let mut m = Match::new(MatchOptions { length: 7 });
+        m.act_text("roll 31").unwrap();
+        let board = Board::Backgammon {
+            game: Box::new(m.clone()),
+            viewer: Color::Black,
+        };
+        let mut u = BrailleUi::with_board(
+            board,
+            StatusInfo::new(Color::White),
+            View::List,
+            Width::new(40).unwrap(),
+        );
+        let line = crate::backgammon::board_line(m.board(), Color::Black);
+        assert_eq!(u.lines()[0].cells(), line.cells.as_slice());
+        assert_eq!(
+            u.lines()[2].text(),
+            crate::backgammon::status_line(&m, Color::Black)
+        );
+        // No routing to points yet: a key over the board line bumps.
+        assert_eq!(u.handle(Key::Routing(3)), vec![Action::Bump]);
+    }
+
     impl BrailleUi {
         fn board_chess(&self) -> &Chess {
             match self.board() {
                 Board::Chess(c) => c,
-                Board::Draughts(_) => panic!("a draughts board"),
+                _ => panic!("not a chess board"),
             }
         }
     }

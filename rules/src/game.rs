@@ -180,6 +180,65 @@ pub struct GameOptions {
     /// [`Game::rule_draw`].
     #[serde(default)]
     pub play_on_after_rule_draw: bool,
+    /// Backgammon: the match length in points (`--match N`); 0 for the default, 7.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub match_length: u32,
+    /// Backgammon: tandem rolls the dice (`--dice tandem`) instead of the players.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub tandem_dice: bool,
+    /// Backgammon: whose numbering the opponent's moves are said in (`--numbering`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub numbering: PointNumbering,
+    /// Backgammon: whose point numbers are "yours" (the blind player; `None`: white).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listener: Option<Color>,
+    /// Backgammon: the clock's simple delay in seconds (004 3.5 (v)), said
+    /// with the clock report; 0 without a delay.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub delay_secs: u32,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_default(n: &PointNumbering) -> bool {
+    *n == PointNumbering::default()
+}
+
+/// Backgammon: whose point numbers the opponent's moves are said in (points
+/// count from each player's own home).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize, Hash,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum PointNumbering {
+    /// The listener's own numbers (the default).
+    #[default]
+    Listener,
+    /// The mover's numbers, as the record writes them.
+    Mover,
+    /// Both: the mover's, then the listener's.
+    Both,
+}
+
+impl std::str::FromStr for PointNumbering {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<PointNumbering, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "listener" => Ok(PointNumbering::Listener),
+            "mover" => Ok(PointNumbering::Mover),
+            "both" => Ok(PointNumbering::Both),
+            _ => Err(format!("{s:?}: the numbering is listener, mover or both")),
+        }
+    }
 }
 
 /// Error from [`Game::play_text`].

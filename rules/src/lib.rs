@@ -33,7 +33,10 @@ mod variant;
 
 pub use clock::{Clock, ClockReport, GameTime, TimeControl};
 pub use fen::FenError;
-pub use game::{DrawCount, DrawReason, DrawRule, Game, GameOptions, Outcome, PlayError, WinReason};
+pub use game::{
+    DrawCount, DrawReason, DrawRule, Game, GameOptions, Outcome, PlayError, PointNumbering,
+    WinReason,
+};
 pub use mv::{Move, MAX_CAPTURES};
 pub use perft::{perft, perft_divide};
 pub use position::{IllegalMove, Position};

@@ -41,6 +41,58 @@ const TEMPLATES: &[&str] = &[
     "pips",
 ];
 
+/// The words at the table (`[table]`): whose turn, the position, help.
+const TABLE: &[&str] = &[
+    "to_roll",
+    "to_move",
+    "to_answer",
+    "opening",
+    "no_move_yet",
+    "in_sync",
+    "behind",
+    "reroll",
+    "rolled",
+    "on_point",
+    "bar",
+    "off",
+    "side_checkers",
+    "delay",
+    "help",
+];
+
+/// The refusals (`[refusals]`): why an action or a move was refused.
+const REFUSALS: &[&str] = &[
+    "match_over",
+    "already_rolled",
+    "bad_dice",
+    "opening_tie",
+    "not_rolled",
+    "double_pending",
+    "no_double",
+    "crawford",
+    "not_your_cube",
+    "cube_max",
+    "dead_cube",
+    "double_after_roll",
+    "bad_resignation",
+    "no_game",
+    "no_legal_move",
+    "must_move",
+    "must_enter",
+    "no_checker",
+    "blocked",
+    "cannot_bear_off",
+    "not_on_dice",
+    "must_use_both",
+    "must_use_more",
+    "must_play_larger",
+    "ambiguous",
+    "not_legal",
+    "unreadable",
+    "no_reroll",
+    "no_draws",
+];
+
 /// A backgammon phrasebook that does not load.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BgPhrasebookError(pub String);
@@ -111,6 +163,11 @@ impl BgPhrasebook {
         let mut templates = BTreeMap::new();
         for k in TEMPLATES {
             templates.insert((*k).to_owned(), word(&t, "templates", k)?);
+        }
+        for (section, keys) in [("table", TABLE), ("refusals", REFUSALS)] {
+            for k in keys {
+                templates.insert(format!("{section}.{k}"), word(&t, section, k)?);
+            }
         }
         Ok(BgPhrasebook {
             language: word(&t, "meta", "language")?,
@@ -389,6 +446,37 @@ impl BgAnnouncer {
             out.push(b.fill("crawford", &[]));
         }
         out
+    }
+
+    /// A sentence of the `[table]` or `[refusals]` section (`"table.to_roll"`,
+    /// `"refusals.blocked"`), its `{name}`s filled in.
+    #[must_use]
+    pub fn phrase(&self, key: &str, args: &[(&str, &str)]) -> String {
+        self.book.fill(key, args)
+    }
+
+    /// A side's name.
+    #[must_use]
+    pub fn side_name(&self, side: Color) -> &str {
+        self.book.side(side)
+    }
+
+    /// The dice as said.
+    #[must_use]
+    pub fn dice_words(&self, d: Dice) -> String {
+        self.book.dice(d)
+    }
+
+    /// A number as said (points 1..24 as words; beyond, digits).
+    #[must_use]
+    pub fn number(&self, n: u32) -> String {
+        self.book.number(n)
+    }
+
+    /// The listener (whose numbering the opponent's moves may be said in).
+    #[must_use]
+    pub fn listener(&self) -> Color {
+        self.listener
     }
 
     /// Both pip counts.

@@ -56,6 +56,7 @@ fn render(args: &RenderArgs) -> anyhow::Result<ExitCode> {
     let variant = match args.variant {
         GameKind::Draughts(v) => v,
         GameKind::Chess => return render_chess(args),
+        GameKind::Backgammon => anyhow::bail!("tandem braille does not serve backgammon yet"),
     };
     let pos = match &args.fen {
         Some(f) => {

@@ -23,7 +23,8 @@ pub struct Args {
     pub json: bool,
     /// The command: move M, done [white|black], clock, position, last, state,
     /// missing [white|black], mismatch [FEN], pause, resume,
-    /// draw offer|accept|decline|claim, resign [white|black], say TEXT, help, events.
+    /// draw offer|accept|decline|claim, resign [white|black], say TEXT, help, events;
+    /// backgammon: roll A B (or roll with --dice tandem), reroll, double, take, pass, pips.
     #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Vec<String>,
 }

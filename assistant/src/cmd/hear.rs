@@ -162,6 +162,7 @@ pub fn ear(args: &Args) -> anyhow::Result<Ear> {
     match args.variant {
         GameKind::Draughts(v) => draughts_ear(args, v),
         GameKind::Chess => chess_ear(args),
+        GameKind::Backgammon => anyhow::bail!("voice input for backgammon is not built yet"),
     }
 }
 

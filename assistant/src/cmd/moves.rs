@@ -95,6 +95,7 @@ fn other_moves(kind: GameKind, fen: Option<&str>) -> anyhow::Result<Vec<String>>
                 .map(|m| crate::cmd::notation_of(&pos, m))
                 .collect()
         }
+        GameKind::Backgammon => anyhow::bail!("backgammon needs --position and --dice"),
         GameKind::Chess => {
             use tandem_rules::chess;
             let pos = match fen {

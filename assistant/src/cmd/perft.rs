@@ -37,6 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let variant = match args.variant {
         GameKind::Draughts(v) => v,
         GameKind::Chess => return run_chess(&args),
+        GameKind::Backgammon => anyhow::bail!("tandem perft does not serve backgammon yet"),
     };
     let pos = match &args.fen {
         Some(f) => {

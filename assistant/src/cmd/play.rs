@@ -124,6 +124,16 @@ pub struct Args {
     /// The round, shown at the hall's desk.
     #[arg(long)]
     pub round: Option<String>,
+    /// Backgammon: the match length in points (default 7; the clock `eubgf-N`).
+    #[arg(long = "match", value_name = "N")]
+    pub match_length: Option<u32>,
+    /// Backgammon: who rolls the dice: the players (entered with `roll 3 1`) or tandem.
+    #[arg(long, value_enum)]
+    pub dice: Option<crate::config::DiceChoice>,
+    /// Backgammon: the opponent's moves said in the listener's point numbers,
+    /// the mover's, or both (`listener`, `mover`, `both`).
+    #[arg(long)]
+    pub numbering: Option<tandem_rules::PointNumbering>,
 }
 
 impl Args {
@@ -157,6 +167,9 @@ impl Args {
             table: self.table,
             relay_password_file: self.relay_password_file.clone(),
             round: self.round.clone(),
+            match_length: self.match_length,
+            dice: self.dice,
+            numbering: self.numbering,
             record_last: self.record_last,
         }
     }
@@ -241,6 +254,13 @@ async fn serve(
         match start {
             AnyPosition::Draughts(p) => tandem_braille::Board::Draughts(p),
             AnyPosition::Chess(p) => tandem_braille::Board::Chess(*p),
+            AnyPosition::Backgammon(m) => tandem_braille::Board::Backgammon {
+                viewer: match config.setup.blind {
+                    crate::session::Blind::Black => tandem_rules::Color::Black,
+                    _ => tandem_rules::Color::White,
+                },
+                game: m,
+            },
         },
         tandem_braille::StatusInfo::new(turn),
     );
@@ -329,7 +349,7 @@ async fn serve(
     // The square names of draughts routing keys (chess routing gives move text).
     let variant = match session.table().game.kind() {
         GameKind::Draughts(v) => v,
-        GameKind::Chess => tandem_rules::Variant::International,
+        GameKind::Chess | GameKind::Backgammon => tandem_rules::Variant::International,
     };
     let blind_side = match session.table().info.blind.as_str() {
         "white" => Some(tandem_rules::Color::White),

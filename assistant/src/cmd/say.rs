@@ -79,6 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let variant = match args.variant {
         GameKind::Draughts(v) => v,
         GameKind::Chess => return run_chess(args),
+        GameKind::Backgammon => anyhow::bail!("tandem say does not serve backgammon yet"),
     };
     let book = match &args.phrasebook {
         Some(path) => Phrasebook::from_file(path)

@@ -26,6 +26,7 @@ use crate::game::{AnyPosition, GameKind};
 
 #[cfg(test)]
 mod action_tests;
+pub mod backgammon;
 pub mod chess;
 pub mod draughts;
 
