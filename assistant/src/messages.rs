@@ -37,6 +37,10 @@ pub enum Msg {
     JournalFailed,
     /// Speech moved to another backend.
     SpeechFallback(String),
+    /// The braille display stopped answering (BRLTTY gone, cable out).
+    BrailleLost,
+    /// The braille display answers again.
+    BrailleBack,
     /// A board read back could not be parsed.
     BoardNotRead(String),
     /// The board read back matches the record.
@@ -140,6 +144,18 @@ impl Messages {
                     format!("Speech switched to {n}.")
                 }
             }
+            Msg::BrailleLost => if pl {
+                "Monitor brajlowski nie odpowiada. Gra toczy się dalej."
+            } else {
+                "The braille display is not answering. Play goes on."
+            }
+            .into(),
+            Msg::BrailleBack => if pl {
+                "Monitor brajlowski znów działa."
+            } else {
+                "The braille display works again."
+            }
+            .into(),
             Msg::BoardNotRead(t) => {
                 if pl {
                     format!("Nie rozumiem pozycji {t}.")

@@ -315,6 +315,7 @@ pub fn forward_keys(
     events: std::sync::mpsc::Receiver<DriverEvent>,
     session: SessionHandle,
     notices: tokio::sync::broadcast::Sender<crate::session::Notice>,
+    msgs: &crate::messages::Messages,
     blind: Option<tandem_rules::Color>,
     variant: tandem_rules::Variant,
 ) {
@@ -344,6 +345,12 @@ pub fn forward_keys(
                     ok: false,
                     text: format!("braille display lost: {e}"),
                 });
+                // Said to everyone and journaled (the hall raises it):
+                // the blind player must know the display is gone.
+                let say = Cmd::Say(msgs.text(&crate::messages::Msg::BrailleLost));
+                if session.blocking_request(say, Source::Tandem).is_err() {
+                    return;
+                }
                 continue;
             }
             DriverEvent::Available => {
@@ -352,6 +359,10 @@ pub fn forward_keys(
                     ok: true,
                     text: "braille display back".into(),
                 });
+                let say = Cmd::Say(msgs.text(&crate::messages::Msg::BrailleBack));
+                if session.blocking_request(say, Source::Tandem).is_err() {
+                    return;
+                }
                 continue;
             }
             _ => continue,

@@ -390,10 +390,10 @@ async fn serve(
     }
     if let Some(b) = braille.as_mut() {
         let events = std::mem::replace(&mut b.events, std::sync::mpsc::channel().1);
-        let (h, n) = (handle.clone(), notices.clone());
+        let (h, n, m) = (handle.clone(), notices.clone(), msgs.clone());
         std::thread::Builder::new()
             .name("tandem-keys".into())
-            .spawn(move || crate::outputs::forward_keys(events, h, n, blind_side, variant))?;
+            .spawn(move || crate::outputs::forward_keys(events, h, n, &m, blind_side, variant))?;
     }
     {
         // A speech backend that died: everyone is told at once (and the

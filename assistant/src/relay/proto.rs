@@ -230,7 +230,7 @@ pub fn alert_of(r: &Record) -> Option<Alert> {
         Event::Microphone { ok: true, .. } if r.seq > 2 => {
             ("device", "The microphone works again.".to_owned())
         }
-        Event::Say { text } if is_speech_fallback(text) => ("device", text.clone()),
+        Event::Say { text } if is_device_news(text) => ("device", text.clone()),
         Event::ClockSet { side, .. } => (
             "arbiter",
             format!("The arbiter set {}'s clock.", side_name(*side)),
@@ -248,18 +248,29 @@ pub fn alert_of(r: &Record) -> Option<Alert> {
     })
 }
 
-/// Whether a `say` line is tandem saying that speech moved to another
-/// backend (the speech output was lost), in any built-in language.
-fn is_speech_fallback(text: &str) -> bool {
+/// Whether a `say` line is tandem saying that a device was lost or is back:
+/// speech moved to another backend, the braille display gone or working
+/// again, in any built-in language.
+fn is_device_news(text: &str) -> bool {
+    use crate::messages::{Messages, Msg};
     static PREFIXES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     let prefixes = PREFIXES.get_or_init(|| {
         ["en", "pl"]
             .iter()
             .filter_map(|l| tandem_speech::Phrasebook::builtin(l))
-            .map(|b| {
-                let m = crate::messages::Messages::new(b);
-                let t = m.text(&crate::messages::Msg::SpeechFallback("\u{1}".into()));
-                t.split('\u{1}').next().unwrap_or_default().to_owned()
+            .flat_map(|b| {
+                let m = Messages::new(b);
+                [
+                    Msg::SpeechFallback("\u{1}".into()),
+                    Msg::BrailleLost,
+                    Msg::BrailleBack,
+                ]
+                .iter()
+                .map(|msg| {
+                    let t = m.text(msg);
+                    t.split('\u{1}').next().unwrap_or_default().to_owned()
+                })
+                .collect::<Vec<_>>()
             })
             .filter(|p| !p.is_empty())
             .collect()
@@ -484,6 +495,16 @@ mod tests {
         }))
         .unwrap();
         assert_eq!(a.kind, "device");
+        for lost_or_back in [
+            "The braille display is not answering. Play goes on.",
+            "Monitor brajlowski znów działa.",
+        ] {
+            let a = alert_of(&rec(Event::Say {
+                text: lost_or_back.into(),
+            }))
+            .unwrap();
+            assert_eq!(a.kind, "device");
+        }
         assert!(alert_of(&rec(Event::Say {
             text: "Five minutes left.".into()
         }))
