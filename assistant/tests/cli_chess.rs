@@ -71,7 +71,7 @@ fn perft_chess_refuses_a_bad_fen_and_an_unknown_variant() {
     let (code, _, err) = tandem(&["perft", "--variant", "go", "2"]);
     assert_eq!(code, Some(2));
     assert!(
-        err.contains("expected international, sixty-four or chess"),
+        err.contains("expected international, sixty-four, chess or backgammon"),
         "{err}"
     );
     // Draughts is untouched.

@@ -96,9 +96,7 @@ fn the_record_view_opens_a_review_that_stays_while_the_game_goes_on() {
     assert!(lines[1].starts_with("Move two. White: "), "{said}");
 
     // List, rows, graphic, status, then the record view at the last pair.
-    for _ in 0..4 {
-        brltty.press("DISPMD").unwrap();
-    }
+    next_views(&brltty, 4);
     wait_text(&format!("3. {} {}", moves[4], moves[5]));
     brltty.press("LNUP").unwrap();
     let second = format!("2. {} {}", moves[2], moves[3]);
@@ -186,9 +184,7 @@ fn a_chess_review_on_the_display_in_polish() {
     assert!(said.starts_with("Ruch jeden. Białe: "), "{said}");
     assert_eq!(said.lines().count(), 3, "{said}");
 
-    for _ in 0..4 {
-        brltty.press("DISPMD").unwrap();
-    }
+    next_views(&brltty, 4);
     wait_text("3. Bb5");
     brltty.press("LNUP").unwrap();
     wait_text("2. Nf3 Nc6");
@@ -214,6 +210,20 @@ fn a_chess_review_on_the_display_in_polish() {
     brltty.press("KEY_ESCAPE").unwrap();
     wait_text(&live);
     said_until(&mut events, "Powrót do gry.");
+}
+
+/// Presses the next-view key `n` times, each press waited for on the
+/// display (BRLTTY may merge keys sent close together on a loaded machine).
+fn next_views(brltty: &tandem_braille::testing::brltty::VirtualBrltty, n: usize) {
+    for _ in 0..n {
+        let before = brltty.snapshot();
+        brltty.press("DISPMD").unwrap();
+        brltty
+            .wait_for(Duration::from_secs(10), |s| {
+                s.text != before.text || s.cells != before.cells
+            })
+            .unwrap_or_else(|e| panic!("the next view never showed: {e:?}"));
+    }
 }
 
 fn said_until(events: &mut tandem::client::Client, last: &str) -> Vec<String> {
