@@ -8,13 +8,12 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{json, Value};
 use support::{ctl, tandem, verify_ok, Play};
 use tandem_rules::backgammon::match_id;
 
-const GNUBG: &str = "/usr/games/gnubg";
+use tandem_testkit::gnubg;
 
 fn ok(socket: &Path, args: &[&str]) -> String {
     let out = ctl(socket, args);
@@ -45,17 +44,10 @@ fn state(socket: &Path) -> Value {
 }
 
 fn gnubg_import(mat: &Path) -> Option<(String, String)> {
-    if !Path::new(GNUBG).exists() {
-        let skip =
-            std::env::var_os("TANDEM_SKIP_REAL").is_some() && std::env::var_os("CI").is_none();
-        assert!(skip, "{GNUBG} is missing: run scripts/setup.sh --test");
-        eprintln!("SKIPPED: {GNUBG} is missing and TANDEM_SKIP_REAL is set");
+    if !gnubg::present() {
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    let output = dir.path().join("out.txt");
-    std::fs::write(&input, format!("M {}\n", mat.display())).unwrap();
     let script: PathBuf = [
         env!("CARGO_MANIFEST_DIR"),
         "..",
@@ -66,22 +58,9 @@ fn gnubg_import(mat: &Path) -> Option<(String, String)> {
     ]
     .iter()
     .collect();
-    let run = Command::new(GNUBG)
-        .args(["-t", "-q", "-r", "-p"])
-        .arg(&script)
-        .env("TANDEM_GNUBG_IN", &input)
-        .env("TANDEM_GNUBG_OUT", &output)
-        .env("HOME", dir.path())
-        .output()
-        .expect("gnubg runs");
-    let answer = std::fs::read_to_string(&output).unwrap_or_default();
+    let (answer, stderr) = gnubg::ask(&script, dir.path(), &format!("M {}\n", mat.display()));
     let f: Vec<&str> = answer.trim().split('\t').collect();
-    assert_eq!(
-        f.len(),
-        3,
-        "gnubg: {answer:?}\n{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    assert_eq!(f.len(), 3, "gnubg: {answer:?}\n{stderr}");
     Some((f[1].to_owned(), f[2].to_owned()))
 }
 

@@ -7,8 +7,6 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
-const GNUBG: &str = "/usr/games/gnubg";
-
 fn tandem(args: &[&str]) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
         .args(args)
@@ -119,17 +117,7 @@ fn draughts_and_chess_list_their_moves_too() {
 
 #[test]
 fn moves_agree_with_gnubg() {
-    let found = if Path::new(GNUBG).exists() {
-        Ok(())
-    } else {
-        Err(format!("{GNUBG} is not installed"))
-    };
-    if tandem_testkit::require(
-        "GNU Backgammon (Debian package gnubg; scripts/setup.sh --test installs it)",
-        found,
-    )
-    .is_none()
-    {
+    if !tandem_testkit::gnubg::present() {
         return;
     }
     // Openings, a checker on the bar, a hit on the way, doubles, bearing off, a pass.
@@ -145,8 +133,6 @@ fn moves_agree_with_gnubg() {
         ("27YdAADg/wcAQA", "64"),
     ];
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    let output = dir.path().join("out.txt");
     let questions: Vec<String> = cases
         .iter()
         .map(|(id, d)| {
@@ -154,24 +140,11 @@ fn moves_agree_with_gnubg() {
             format!("H {id} {} {}", char::from(b[0]), char::from(b[1]))
         })
         .collect();
-    std::fs::write(&input, questions.join("\n") + "\n").unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/data/gnubg_oracle.py");
-    let run = Command::new(GNUBG)
-        .args(["-t", "-q", "-r", "-p"])
-        .arg(&script)
-        .env("TANDEM_GNUBG_IN", &input)
-        .env("TANDEM_GNUBG_OUT", &output)
-        .env("HOME", dir.path())
-        .output()
-        .unwrap();
-    let answers = std::fs::read_to_string(&output).unwrap_or_default();
+    let (answers, stderr) =
+        tandem_testkit::gnubg::ask(&script, dir.path(), &(questions.join("\n") + "\n"));
     let answers: Vec<&str> = answers.lines().collect();
-    assert_eq!(
-        answers.len(),
-        cases.len(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    assert_eq!(answers.len(), cases.len(), "{stderr}");
     for ((id, dice), answer) in cases.iter().zip(answers) {
         let field = answer.split('\t').nth(1).unwrap();
         assert!(!field.starts_with("BOARD-REFUSED"), "gnubg refused {id}");

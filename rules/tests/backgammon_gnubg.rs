@@ -5,8 +5,7 @@
 //! Without gnubg the test fails, unless TANDEM_SKIP_REAL is set outside CI.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
 use tandem_rules::backgammon::{
     apply, legal_plays, mat, match_id, notation, position_id, Action, Board, Dice, Match,
@@ -14,31 +13,15 @@ use tandem_rules::backgammon::{
 };
 use tandem_rules::Color;
 
-const GNUBG: &str = "/usr/games/gnubg";
-
-/// Whether gnubg is here; without it, fails unless the skip is allowed.
-fn gnubg_present() -> bool {
-    let found = if Path::new(GNUBG).exists() {
-        Ok(())
-    } else {
-        Err(format!("{GNUBG} is not installed"))
-    };
-    tandem_testkit::require(
-        "GNU Backgammon (Debian package gnubg; scripts/setup.sh --test installs it)",
-        found,
-    )
-    .is_some()
-}
+use tandem_testkit::gnubg;
 
 /// Runs the oracle script once over `questions`; the answers, one a line.
 fn ask_gnubg(questions: &[String]) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in.txt");
-    let output = dir.path().join("out.txt");
-    std::fs::write(&input, questions.join("\n") + "\n").unwrap();
+    let asked = questions.join("\n") + "\n";
     if let Some(keep) = std::env::var_os("TANDEM_GNUBG_KEEP") {
         // For a look by hand: the questions as asked.
-        let _ = std::fs::copy(&input, keep);
+        let _ = std::fs::write(keep, &asked);
     }
     let script: PathBuf = [
         env!("CARGO_MANIFEST_DIR"),
@@ -48,15 +31,7 @@ fn ask_gnubg(questions: &[String]) -> Vec<String> {
     ]
     .iter()
     .collect();
-    let run = Command::new(GNUBG)
-        .args(["-t", "-q", "-r", "-p"])
-        .arg(&script)
-        .env("TANDEM_GNUBG_IN", &input)
-        .env("TANDEM_GNUBG_OUT", &output)
-        .env("HOME", dir.path())
-        .output()
-        .expect("gnubg runs");
-    let answers = std::fs::read_to_string(&output).unwrap_or_default();
+    let (answers, stderr) = gnubg::ask(&script, dir.path(), &asked);
     let lines: Vec<String> = answers.lines().map(str::to_owned).collect();
     assert_eq!(
         lines.len(),
@@ -64,7 +39,7 @@ fn ask_gnubg(questions: &[String]) -> Vec<String> {
         "gnubg answered {} of {} questions; stderr:\n{}",
         lines.len(),
         questions.len(),
-        String::from_utf8_lossy(&run.stderr)
+        stderr
     );
     lines
 }
@@ -242,7 +217,7 @@ fn check_against_gnubg(cases: &[(Board, Dice)]) {
 
 #[test]
 fn move_lists_match_gnubg_for_openings_and_random_play() {
-    if !gnubg_present() {
+    if !gnubg::present() {
         return;
     }
     let mut all = cases(25, 0x7a6d_656d);
@@ -311,7 +286,7 @@ fn random_match(seed: u64, length: u32, stop_after: usize) -> Match {
 
 #[test]
 fn gnubg_imports_tandems_mat_files_to_the_same_position_and_score() {
-    if !gnubg_present() {
+    if !gnubg::present() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -138,6 +138,62 @@ pub fn require_program(program: &str, args: &[&str], component: &str) -> bool {
     require(component, ran).is_some()
 }
 
+/// GNU Backgammon, the backgammon tests' oracle (Debian's `gnubg`, which
+/// installs it outside root's PATH).
+pub mod gnubg {
+    use std::path::Path;
+    use std::process::Command;
+
+    /// Where Debian installs it.
+    pub const BINARY: &str = "/usr/games/gnubg";
+
+    /// Whether gnubg is installed; when it is not, [`crate::require`]'s
+    /// rule (fail, or skip saying so where `TANDEM_SKIP_REAL` allows).
+    ///
+    /// # Panics
+    /// As [`crate::missing`].
+    #[track_caller]
+    #[must_use]
+    pub fn present() -> bool {
+        let found = if Path::new(BINARY).exists() {
+            Ok(())
+        } else {
+            Err(format!("{BINARY} is not installed"))
+        };
+        crate::require(
+            "GNU Backgammon (Debian package gnubg; scripts/setup.sh --test installs it)",
+            found,
+        )
+        .is_some()
+    }
+
+    /// Runs the Python `script` inside one headless gnubg (`gnubg -t -q -r
+    /// -p`) over `questions`, written to `dir/in.txt` (`TANDEM_GNUBG_IN`);
+    /// the answers it wrote to `dir/out.txt` (`TANDEM_GNUBG_OUT`) and
+    /// gnubg's stderr, for a failing test to show.
+    ///
+    /// # Panics
+    /// `dir` cannot be written, or gnubg cannot be started.
+    #[must_use]
+    pub fn ask(script: &Path, dir: &Path, questions: &str) -> (String, String) {
+        let input = dir.join("in.txt");
+        let output = dir.join("out.txt");
+        std::fs::write(&input, questions).expect("the questions are written");
+        let run = Command::new(BINARY)
+            .args(["-t", "-q", "-r", "-p"])
+            .arg(script)
+            .env("TANDEM_GNUBG_IN", &input)
+            .env("TANDEM_GNUBG_OUT", &output)
+            .env("HOME", dir)
+            .output()
+            .expect("gnubg runs");
+        (
+            std::fs::read_to_string(&output).unwrap_or_default(),
+            String::from_utf8_lossy(&run.stderr).into_owned(),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
