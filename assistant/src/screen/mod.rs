@@ -83,6 +83,52 @@ fn forward_lines(session: SessionHandle) -> std::io::Result<std_mpsc::Sender<Str
     Ok(tx)
 }
 
+/// The longest typed line taken (the control socket's limit): a longer one
+/// (a pasted file, a stuck key, a pipe of zeros) is refused, not buffered.
+const MAX_TYPED_LINE: usize = crate::control::MAX_LINE;
+
+/// One line of `input` without its end, holding at most `max` bytes of it:
+/// `None` at the end of input; `Some(Err(n))` for a line of `n` bytes over
+/// the limit (read to its end and dropped). Bytes that are not UTF-8 (a
+/// terminal in another encoding) become U+FFFD instead of ending the input.
+fn read_typed_line(
+    input: &mut impl std::io::BufRead,
+    max: usize,
+) -> std::io::Result<Option<Result<String, usize>>> {
+    let mut line = Vec::new();
+    // The line's length without its end, and whether anything was read.
+    let mut len = 0usize;
+    let mut any = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            if !any {
+                return Ok(None);
+            }
+            break;
+        }
+        any = true;
+        let end = buf.iter().position(|&b| b == b'\n');
+        let chunk = &buf[..end.unwrap_or(buf.len())];
+        len += chunk.len();
+        let room = max.saturating_sub(line.len());
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = end.map_or(chunk.len(), |i| i + 1);
+        input.consume(used);
+        if end.is_some() {
+            break;
+        }
+    }
+    if len > max {
+        return Ok(Some(Err(len)));
+    }
+    Ok(Some(Ok(String::from_utf8_lossy(&line).into_owned())))
+}
+
 /// Typed input from stdin (plain screen, no screen): one move or command a
 /// line; `quit` stops tandem. End of input only stops reading. `typed` is
 /// set when a line typed on a terminal ended the plain screen's prompt line.
@@ -90,26 +136,31 @@ pub fn read_stdin(session: &SessionHandle, quit: &UnboundedSender<()>, typed: &A
     let stdin = std::io::stdin();
     // A terminal echoes the line typed, which ends the prompt's line; a pipe does not.
     let echoed = stdin.is_terminal();
-    let mut line = String::new();
+    let mut input = stdin.lock();
     loop {
-        line.clear();
-        match stdin.read_line(&mut line) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
+        let line = match read_typed_line(&mut input, MAX_TYPED_LINE) {
+            Ok(Some(line)) => line,
+            Ok(None) | Err(_) => return,
+        };
         typed.store(echoed, Ordering::SeqCst);
-        let text = line.trim();
-        if text.is_empty() {
-            continue;
-        }
-        if is_quit(text) {
-            let _ = quit.send(());
-            return;
-        }
-        if session
-            .blocking_request(Cmd::parse_line(text), Source::Typed)
-            .is_err()
-        {
+        let cmd = match line {
+            Ok(line) => {
+                let text = line.trim();
+                if text.is_empty() {
+                    continue;
+                }
+                if is_quit(text) {
+                    let _ = quit.send(());
+                    return;
+                }
+                Cmd::parse_line(text)
+            }
+            // Refused like any unknown input: said, and nothing changes.
+            Err(n) => Cmd::Unknown(format!(
+                "a typed line of {n} bytes (at most {MAX_TYPED_LINE})"
+            )),
+        };
+        if session.blocking_request(cmd, Source::Typed).is_err() {
             return;
         }
     }
@@ -322,4 +373,45 @@ fn run_full(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod typed_line_tests {
+    use super::read_typed_line;
+
+    fn lines(bytes: &[u8], max: usize) -> Vec<Result<String, usize>> {
+        // A tiny buffer, so that lines straddle refills.
+        let mut r = std::io::BufReader::with_capacity(3, bytes);
+        std::iter::from_fn(|| read_typed_line(&mut r, max).unwrap()).collect()
+    }
+
+    #[test]
+    fn lines_are_split_and_the_last_needs_no_end() {
+        assert_eq!(
+            lines(b"32-28\nroll 3 1\n\nquit", 64),
+            vec![
+                Ok("32-28".into()),
+                Ok("roll 3 1".into()),
+                Ok(String::new()),
+                Ok("quit".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_dropped_whole_and_the_next_is_read() {
+        let mut input = vec![b'0'; 100];
+        input.extend_from_slice(b"\n32-28\n");
+        assert_eq!(lines(&input, 10), vec![Err(100), Ok("32-28".into())]);
+        // Exactly the limit is taken.
+        assert_eq!(lines(b"0123456789\n", 10), vec![Ok("0123456789".into())]);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_do_not_end_the_input() {
+        assert_eq!(
+            lines(b"e\xe9\n32-28\n", 64),
+            vec![Ok("e\u{fffd}".into()), Ok("32-28".into())]
+        );
+    }
 }
