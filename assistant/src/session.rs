@@ -643,7 +643,13 @@ impl Session {
             }
             Cmd::Clock => {
                 let r = self.clock_report();
-                self.announce(self.words.on_clock(&r));
+                if self.table.clock.control().is_untimed() {
+                    // `--control none`: no times to tell, only the moves made.
+                    let m = Msg::NoClock(r.moves_made);
+                    self.say_msg(Priority::Next, Kind::Clock, &m);
+                } else {
+                    self.announce(self.words.on_clock(&r));
+                }
                 if let Some(u) = self.table.game.after_clock() {
                     self.announce(u);
                 }

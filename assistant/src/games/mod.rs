@@ -128,6 +128,13 @@ pub trait Game: std::fmt::Debug + Send {
     fn undo(&mut self);
     /// Moves `side` has made (the clock's count, 001 ch. VIII 5.1).
     fn moves_made(&self, side: Color) -> u32;
+    /// Whether the ply of index `i` (0: the first played) changes the
+    /// pieces on the board: what the two boards' sync counts (a board is
+    /// behind by the moves it lacks). Every move of draughts and chess does;
+    /// backgammon's rolls and cube actions do not.
+    fn changes_board(&self, _i: usize) -> bool {
+        true
+    }
     /// Whether `side` may offer a draw now.
     fn may_offer_draw(&self, side: Color) -> bool;
     /// Moves each side must have made before offering a draw.

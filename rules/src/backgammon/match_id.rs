@@ -225,8 +225,10 @@ pub fn of_match(m: &Match) -> MatchInfo {
         }),
         doubled: m.phase() == Phase::DoubleOffered,
         // A resigned game keeps its resignation until the next game starts.
-        resigned: match (game_state, m.last_end().map(|e| e.kind)) {
-            (3, Some(super::match_play::EndKind::Resign(level))) => level,
+        resigned: match (game_state, m.last_end().map(|e| e.kind), m.resign_offer()) {
+            // A resignation offered, waiting for its answer (gnubg's fResigned).
+            (1, _, Some((_, level))) => level,
+            (3, Some(super::match_play::EndKind::Resign(level)), _) => level,
             _ => 0,
         },
         dice: m.dice(),
