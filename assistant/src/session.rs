@@ -681,6 +681,12 @@ impl Session {
             Cmd::Pause => self.pause(source),
             Cmd::Resume => self.resume_clock(source),
             Cmd::Draw(what, side) => self.draw(what, side, source),
+            // A game with more than one kind of resignation decides it as
+            // its own action (Game::resign_action).
+            Cmd::Resign(side) if self.table.game.resign_action(side).is_some() => {
+                let text = self.table.game.resign_action(side).unwrap_or_default();
+                self.play(&text, source)
+            }
             Cmd::Resign(side) => {
                 if let Some(o) = self.table.game.outcome() {
                     let _ = o;

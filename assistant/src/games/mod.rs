@@ -271,6 +271,22 @@ pub trait Game: std::fmt::Debug + Send {
     fn move_words(&self, _i: usize) -> Option<Utterance> {
         None
     }
+    /// Who made the ply of index `i`, said before its words in the spoken
+    /// record ("White: …"); `None` when the game's words name the side
+    /// themselves (backgammon: once a turn, with the roll).
+    fn record_side(&self, i: usize) -> Option<Color> {
+        self.position_at(i).map(|p| p.turn())
+    }
+    /// Whether the game's rules have more than one kind of resignation
+    /// (backgammon's game of 1, 2 or 3 times the cube, 004 4.5): then the
+    /// session's `resign` by `side` (`None`: the side to act) is this
+    /// game's action text, decided by [`Game::action`] like any other
+    /// (`resign white 2`, `tandem ctl resign gammon`, an offer the opponent
+    /// accepts or declines). `None`: the session ends the game for the
+    /// opponent, as in draughts and chess.
+    fn resign_action(&self, _side: Option<Color>) -> Option<String> {
+        None
+    }
     /// The whole position after `ply` plies read out (the review's
     /// "position"); `None` past the last move.
     fn describe_position_at(&self, _ply: usize) -> Option<Utterance> {
