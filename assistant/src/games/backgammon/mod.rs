@@ -855,13 +855,11 @@ impl Game for BackgammonTable {
         use serde_json::{json, Value};
         let m = &self.m;
         let b = m.board();
-        // gnubg's positionid(): from the side of the player who acts next.
-        let acts = m.to_act().unwrap_or(b.turn());
+        // gnubg's positionid(): from the side on roll, which after a move is
+        // the opponent; while a double or a resignation waits for its answer
+        // it stays the side on roll (checked against gnubg step by step).
         let mut map = serde_json::Map::new();
-        map.insert(
-            "position_id".into(),
-            json!(position_id::encode(&b.with_turn(acts))),
-        );
+        map.insert("position_id".into(), json!(m.position_id()));
         map.insert(
             "match_id".into(),
             json!(match_id::encode(&match_id::of_match(m))),
