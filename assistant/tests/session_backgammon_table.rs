@@ -342,3 +342,25 @@ async fn the_ids_in_state_equal_gnubgs_with_a_double_offered_taken_passed_and_in
         assert_eq!(o, t, "after {step:?}: tandem {o:?}, gnubg {t:?}");
     }
 }
+
+#[tokio::test(start_paused = true)]
+async fn draughts_resigns_as_before_and_has_no_kinds_of_resignation() {
+    let f = fixture();
+    let start = GameKind::Draughts(tandem_rules::Variant::International)
+        .position(None)
+        .unwrap();
+    let mut s = f.start(&game_setup(start, "none", "en"));
+    typed(&mut s, "32-28");
+    let r = s.handle(Cmd::parse_line("resign gammon"), Source::Typed);
+    assert!(!r.ok, "draughts has no resignation of a gammon: {r:?}");
+    assert_eq!(s.view().result, None);
+    // `clock` without a clock in draughts too: the moves made.
+    assert_eq!(typed(&mut s, "clock"), ["No clock in this game. Moves made: one."]);
+    typed(&mut s, "resign black");
+    assert_eq!(s.view().result.as_deref(), Some("2-0"));
+    let ended = events(&f.journal)
+        .into_iter()
+        .filter(|e| matches!(e, Event::Action { .. }))
+        .count();
+    assert_eq!(ended, 0, "the session's own resignation: no game action");
+}

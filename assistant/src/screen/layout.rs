@@ -80,19 +80,15 @@ fn draw_clocks(f: &mut Frame, st: &ScreenState, area: Rect, now: Instant) {
     let mut lines = Vec::new();
     if let Some(s) = st.state() {
         let running = st.running_side();
-        // `--control none`: no times to show.
-        let untimed = s.clocks.control == tandem_rules::clock::NONE;
         for side in [Color::White, Color::Black] {
-            let ms = st.clock_ms(side, now);
             let mut style = Style::new();
             if running == Some(side) {
                 style = style.add_modifier(Modifier::BOLD | Modifier::REVERSED);
             }
-            let time = if untimed {
-                "no clock".to_owned()
-            } else {
-                clock_text(ms)
-            };
+            // `--control none`: no times to show.
+            let time = st
+                .clock_shown(side, now)
+                .map_or_else(|| "no clock".to_owned(), clock_text);
             lines.push(Line::from(vec![
                 Span::raw(format!("{:<6}", side_name(side))),
                 Span::styled(format!(" {time:>8} "), style),
@@ -182,8 +178,10 @@ fn draw_moves(f: &mut Frame, st: &ScreenState, area: Rect) {
 /// the game registry.
 fn draw_braille(f: &mut Frame, st: &ScreenState, area: Rect, now: Instant) {
     let line = st.state().map_or_else(String::new, |s| {
-        let timed = s.clocks.control != tandem_rules::clock::NONE;
-        let clock = |side| timed.then(|| std::time::Duration::from_millis(st.clock_ms(side, now)));
+        let clock = |side| {
+            st.clock_shown(side, now)
+                .map(std::time::Duration::from_millis)
+        };
         let status = tandem_braille::StatusInfo {
             last_move: s.moves.last().cloned(),
             to_move: s.turn,
