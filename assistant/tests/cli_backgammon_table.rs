@@ -41,7 +41,14 @@ fn an_untimed_match_resigns_a_gammon_through_ctl_and_survives_a_kill_with_the_of
     let j = journal.to_str().unwrap();
     let sock = dir.path().join("tandem.sock");
     let mut d = Play::text_only(dir.path())
-        .args(["--variant", "backgammon", "--match", "7", "--control", "none"])
+        .args([
+            "--variant",
+            "backgammon",
+            "--match",
+            "7",
+            "--control",
+            "none",
+        ])
         .args(["--lang", "en", "--journal", j])
         .start();
     let st = state(&sock);

@@ -21,11 +21,7 @@ mod support;
 use support::session::{drain, events, fixture, game_setup};
 
 fn setup(length: u32, control: &str, lang: &str) -> GameSetup {
-    let mut s = game_setup(
-        GameKind::Backgammon.position(None).unwrap(),
-        control,
-        lang,
-    );
+    let mut s = game_setup(GameKind::Backgammon.position(None).unwrap(), control, lang);
     s.options = GameOptions {
         match_length: length,
         listener: Some(Color::White),
@@ -279,9 +275,15 @@ fn gnubg_ids(questions: &str) -> Option<Vec<(String, String)>> {
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
-    let script: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "gnubg", "steps.py"]
-        .iter()
-        .collect();
+    let script: PathBuf = [
+        env!("CARGO_MANIFEST_DIR"),
+        "tests",
+        "data",
+        "gnubg",
+        "steps.py",
+    ]
+    .iter()
+    .collect();
     let (answer, stderr) = gnubg::ask(&script, dir.path(), questions);
     let ids: Vec<(String, String)> = answer
         .lines()
@@ -295,8 +297,8 @@ fn gnubg_ids(questions: &str) -> Option<Vec<(String, String)>> {
 }
 
 #[tokio::test(start_paused = true)]
-async fn the_ids_in_state_equal_gnubgs_with_a_double_offered_taken_passed_and_in_the_crawford_game(
-) {
+async fn the_ids_in_state_equal_gnubgs_with_a_double_offered_taken_passed_and_in_the_crawford_game()
+{
     // Each step: what is typed at tandem's table, and the same in gnubg
     // (`C` lines set gnubg up and are not compared).
     let steps: &[(&str, &str)] = &[
@@ -355,7 +357,10 @@ async fn draughts_resigns_as_before_and_has_no_kinds_of_resignation() {
     assert!(!r.ok, "draughts has no resignation of a gammon: {r:?}");
     assert_eq!(s.view().result, None);
     // `clock` without a clock in draughts too: the moves made.
-    assert_eq!(typed(&mut s, "clock"), ["No clock in this game. Moves made: one."]);
+    assert_eq!(
+        typed(&mut s, "clock"),
+        ["No clock in this game. Moves made: one."]
+    );
     typed(&mut s, "resign black");
     assert_eq!(s.view().result.as_deref(), Some("2-0"));
     let ended = events(&f.journal)

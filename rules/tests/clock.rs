@@ -663,7 +663,10 @@ fn the_control_none_never_warns_or_flags_and_counts_moves() {
     assert_eq!(clock.moves_made(White), 1);
     assert_eq!(clock.side_to_move(), Black);
     // The arbiter's `clock set` has nothing to set.
-    assert!(clock.set_remaining(Black, Duration::ZERO, late).unwrap().is_empty());
+    assert!(clock
+        .set_remaining(Black, Duration::ZERO, late)
+        .unwrap()
+        .is_empty());
     assert_eq!(clock.first_flag(late), None);
     let r = clock.report(late);
     assert_eq!(r.control, "none");

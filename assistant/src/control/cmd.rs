@@ -96,9 +96,9 @@ pub fn to_cmd(cmd: &str, arg: Option<&str>) -> Result<Cmd, String> {
         ),
         // Not a side: a game's own kind of resignation (`resign gammon`,
         // `resign white 2`: Game::action), refused as unknown by the others.
-        "resign" => side(arg).map(Cmd::Resign).unwrap_or_else(|_| {
-            Cmd::Unknown(format!("resign {}", arg.unwrap_or_default().trim()))
-        }),
+        "resign" => side(arg)
+            .map(Cmd::Resign)
+            .unwrap_or_else(|_| Cmd::Unknown(format!("resign {}", arg.unwrap_or_default().trim()))),
         // The record at the table (issue 15).
         "record" => crate::session::parse_record(arg.unwrap_or("")).ok_or_else(|| {
             format!(

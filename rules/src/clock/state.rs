@@ -586,9 +586,9 @@ impl Clock {
         let elapsed = at.saturating_since(since);
         let b = burn(since, self.delay_left, elapsed);
         let untimed = self.control.is_untimed();
-        let flag = s.flag.or_else(|| {
-            (!untimed && b.rest >= s.remaining).then(|| b.count_from + s.remaining)
-        });
+        let flag = s
+            .flag
+            .or_else(|| (!untimed && b.rest >= s.remaining).then(|| b.count_from + s.remaining));
         Some((
             s.remaining.saturating_sub(b.rest),
             s.used + elapsed,
