@@ -230,7 +230,7 @@ impl TimeControl {
     /// No clock: a game or match played without one, which the rule books
     /// allow where no control is announced (004 3.5 (i) (a): a clock is
     /// optional unless the event makes it preferred, compulsory or ordered;
-    /// 004 3.3 (ii), 4.1 (vi) (a), 4.2 (iv) (b) give the rules of matches
+    /// 004 3.3 (ii), 4.1 (vi) (a), 4.2 (iii) (b) give the rules of matches
     /// "rozgrywanych bez zegara"). Written `none`. A [`Clock`](super::Clock)
     /// of this control still counts the moves and the time each side used,
     /// but it has no time to run down: no warning, no flag, the remaining time

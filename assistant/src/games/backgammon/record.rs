@@ -95,7 +95,7 @@ fn game_lines(k: usize, g: &GameRecord, length: u32, out: &mut Vec<String>) {
                 }
             }
             Action::ResignOffer { side, level } => start(
-                format!("{} offers to resign {level} (x{cube})", name(*side)),
+                format!("{} offers to resign {level} (cube {cube})", name(*side)),
                 &mut line,
                 out,
             ),
@@ -107,7 +107,7 @@ fn game_lines(k: usize, g: &GameRecord, length: u32, out: &mut Vec<String>) {
                     }
                 } else {
                     start(
-                        format!("{} resigns {level} (x{cube})", name(*side)),
+                        format!("{} resigns {level} (cube {cube})", name(*side)),
                         &mut line,
                         out,
                     );
