@@ -308,6 +308,9 @@ async fn the_ids_in_state_equal_gnubgs_with_a_double_offered_taken_passed_and_in
         ("24/14*", "Q move 24/14*"),
         ("double", "Q double"),
         ("take", "Q take"),
+        // A resignation offered and declined (gnubg then takes only a higher one).
+        ("resign", "Q resign normal"),
+        ("decline", "Q reject"),
         ("roll 3 1", "Q set dice 3 1"),
         ("bar/22 6/5", "Q move bar/22 6/5"),
         ("double", "Q double"),
@@ -319,9 +322,15 @@ async fn the_ids_in_state_equal_gnubgs_with_a_double_offered_taken_passed_and_in
         ("roll 6 5", "Q set dice 6 5"),
         ("24/13", "Q move 24/13"),
         ("resign", "Q resign normal"),
-        ("decline", "Q reject"),
-        ("resign gammon", "Q resign gammon"),
         ("accept", "Q accept"),
+        // 1-2: a post-Crawford game; white, 2 away, doubles at once; dice
+        // entered smaller first.
+        ("roll 1 6", "C new game\nC set turn 1\nQ set dice 1 6"),
+        ("13/7 8/7", "Q move 13/7 8/7"),
+        ("double", "Q double"),
+        ("take", "Q take"),
+        ("roll 1 3", "Q set dice 1 3"),
+        ("24/23 13/10", "Q move 24/23 13/10"),
     ];
     let f = fixture();
     let mut s = f.start(&setup(3, "eubgf-3", "en"));
@@ -334,7 +343,14 @@ async fn the_ids_in_state_equal_gnubgs_with_a_double_offered_taken_passed_and_in
             st["match_id"].as_str().unwrap().to_owned(),
         ));
     }
-    assert_eq!(state(&s)["score"]["white"], 2);
+    assert_eq!(
+        state(&s)["score"],
+        serde_json::json!({"white": 1, "black": 2, "length": 3, "crawford": false})
+    );
+    assert_eq!(
+        state(&s)["cube"],
+        serde_json::json!({"value": 2, "owner": "black"})
+    );
     let questions: String = steps.iter().map(|(_, g)| format!("{g}\n")).collect();
     let Some(theirs) = gnubg_ids(&questions) else {
         return;
