@@ -94,7 +94,7 @@ pub fn to_cmd(cmd: &str, arg: Option<&str>) -> Result<Cmd, String> {
                 .filter(|a| !a.is_empty())
                 .map(str::to_owned),
         ),
-        // Not a side: a game's own kind of resignation (`resign gammon`,
+        // Not a side: a game's own kind of resignation (`resign 2`,
         // `resign white 2`: Game::action), refused as unknown by the others.
         "resign" => side(arg)
             .map(Cmd::Resign)
