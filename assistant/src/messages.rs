@@ -55,6 +55,8 @@ pub enum Msg {
     ClockSet(Color, u64),
     /// The arbiter took back this many plies.
     TakenBack(u32),
+    /// `clock` in a game without a clock (`--control none`): the moves made.
+    NoClock(u32),
 }
 
 /// Renders [`Msg`]s in the phrasebook's language.
@@ -87,6 +89,14 @@ impl Messages {
         let pl = self.polish;
         match m {
             Msg::ClockRunning => if pl { "Zegar chodzi." } else { "Clock running." }.into(),
+            Msg::NoClock(n) => {
+                let k = self.book.number(u64::from(*n));
+                if pl {
+                    format!("Gra bez zegara. Wykonane posunięcia: {k}.")
+                } else {
+                    format!("No clock in this game. Moves made: {k}.")
+                }
+            }
             Msg::ClockStoppedRefusal => if pl {
                 "Zegar jest zatrzymany. Najpierw wznów grę."
             } else {
@@ -224,6 +234,7 @@ mod tests {
             let m = Messages::new(book);
             for msg in [
                 Msg::ClockRunning,
+                Msg::NoClock(3),
                 Msg::DrawOffered(Color::White),
                 Msg::DrawTooEarly(40),
                 Msg::UnknownCommand("foo".into()),

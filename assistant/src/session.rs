@@ -643,7 +643,13 @@ impl Session {
             }
             Cmd::Clock => {
                 let r = self.clock_report();
-                self.announce(self.words.on_clock(&r));
+                if self.table.clock.control().is_untimed() {
+                    // `--control none`: no times to tell, only the moves made.
+                    let m = Msg::NoClock(r.moves_made);
+                    self.say_msg(Priority::Next, Kind::Clock, &m);
+                } else {
+                    self.announce(self.words.on_clock(&r));
+                }
                 if let Some(u) = self.table.game.after_clock() {
                     self.announce(u);
                 }
@@ -675,6 +681,12 @@ impl Session {
             Cmd::Pause => self.pause(source),
             Cmd::Resume => self.resume_clock(source),
             Cmd::Draw(what, side) => self.draw(what, side, source),
+            // A game with more than one kind of resignation decides it as
+            // its own action (Game::resign_action).
+            Cmd::Resign(side) if self.table.game.resign_action(side).is_some() => {
+                let text = self.table.game.resign_action(side).unwrap_or_default();
+                self.play(&text, source)
+            }
             Cmd::Resign(side) => {
                 if let Some(o) = self.table.game.outcome() {
                     let _ = o;

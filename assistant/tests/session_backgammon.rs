@@ -299,8 +299,9 @@ async fn a_board_read_back_as_a_position_id_and_a_resigned_match() {
     );
     let r = s.handle(Cmd::Mismatch(Some("not an id".into())), Source::Typed);
     assert!(!r.ok);
-    // The match resigned: the winner said after the score.
-    let said = ok(&mut s, Cmd::Resign(Some(Color::Black)));
+    // The match resigned (`resign match black`; a bare `resign` offers the
+    // game, see session_backgammon_table.rs): the winner said after the score.
+    let said = ok(&mut s, Cmd::parse_line("resign match black"));
     assert!(
         said.iter()
             .any(|l| l.ends_with("White 0, Black 0, match to 3. White wins the match.")),

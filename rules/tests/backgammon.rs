@@ -384,3 +384,66 @@ fn the_match_behind_table_game() {
     let (again, _) = mat::import(&text).unwrap();
     assert_eq!(again.position_id(), m.position_id());
 }
+
+/// 004 4.5 with 4.3 (ii) (g): a resignation of 1, 2 or 3 times the cube is
+/// offered; the opponent accepts (the game ends for those points) or
+/// declines (the game is played on); nothing else is done meanwhile.
+#[test]
+fn a_resignation_is_offered_then_accepted_or_declined() {
+    let mut m = Match::new(MatchOptions { length: 7 });
+    assert_eq!(
+        m.act_text("resign offer white 2"),
+        Err(ActionError::NoGame),
+        "no game before the opening roll"
+    );
+    m.act_text("roll 31").unwrap();
+    m.act_text("move 8/5 6/5").unwrap();
+    // Black doubles, white takes: the cube is 2, white's.
+    m.act_text("double").unwrap();
+    m.act_text("take").unwrap();
+    m.act_text("resign offer black 1").unwrap();
+    assert_eq!(m.resign_offer(), Some((Color::Black, 1)));
+    assert_eq!(m.to_act(), Some(Color::White), "white answers");
+    let mid = match_id::of_match(&m);
+    assert_eq!((mid.resigned, mid.turn), (1, Color::White));
+    assert_eq!(m.act_text("roll 42"), Err(ActionError::ResignPending));
+    assert_eq!(
+        m.act_text("resign black 2"),
+        Err(ActionError::ResignPending),
+        "only what was offered is accepted"
+    );
+    m.act_text("resign decline").unwrap();
+    assert_eq!(m.resign_offer(), None);
+    assert_eq!(m.to_act(), Some(Color::Black), "black rolls on");
+    assert_eq!(
+        m.act_text("resign decline"),
+        Err(ActionError::NoResignation)
+    );
+    m.act_text("resign offer 3").unwrap();
+    assert_eq!(m.resign_offer(), Some((Color::Black, 3)));
+    // `resign` with an offer waiting is its acceptance: 3 × cube 2.
+    m.act_text("resign").unwrap();
+    assert_eq!(m.score(Color::White), 6);
+    assert_eq!(m.phase(), Phase::Opening);
+    assert_eq!(m.last_end().unwrap().kind, EndKind::Resign(3));
+    let texts = TableGame::record(&m);
+    assert_eq!(
+        &texts[texts.len() - 4..],
+        [
+            "resign offer black 1",
+            "resign decline",
+            "resign offer black 3",
+            "resign black 3"
+        ]
+    );
+    // The actions replay to the same match; the .mat file has only the end.
+    assert_eq!(
+        Match::replay(m.options(), m.actions()).unwrap(),
+        m,
+        "replayed"
+    );
+    let file = mat::export(&m, &mat::Names::default());
+    assert!(!file.contains("resign"), "{file}");
+    let back = mat::import(&file).unwrap();
+    assert_eq!(back.0.score(Color::White), 6, "{file}");
+}

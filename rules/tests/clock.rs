@@ -639,3 +639,36 @@ fn millisecond_precision() {
     t.clock.press(t.now).unwrap();
     assert_eq!(t.remaining(White), Duration::from_millis(180_500));
 }
+
+/// `none`: a match without a clock (004 3.5 (i) (a)). The clock counts
+/// moves and time used, but never warns, never flags, and reads no time left.
+#[test]
+fn the_control_none_never_warns_or_flags_and_counts_moves() {
+    let none = TimeControl::lookup("none").unwrap();
+    assert!(none.is_untimed());
+    assert_eq!(none.to_string(), "none");
+    assert_eq!(none.to_string().parse::<TimeControl>().unwrap(), none);
+    let mut clock = Clock::new(none);
+    clock.start(GameTime::ZERO).unwrap();
+    assert_eq!(clock.next_event(GameTime::ZERO), None);
+    // Ten hours on one move: nothing due, no flag, no time trouble.
+    let late = GameTime::from_secs(36_000);
+    assert!(clock.advance(late).unwrap().is_empty());
+    assert_eq!(clock.flag(White, late), None);
+    assert!(!clock.in_time_trouble(White, late));
+    assert_eq!(clock.remaining(White, late), Duration::ZERO);
+    let p = clock.press(late).unwrap();
+    assert!(p.events.is_empty());
+    assert_eq!(clock.used(White, late), Duration::from_secs(36_000));
+    assert_eq!(clock.moves_made(White), 1);
+    assert_eq!(clock.side_to_move(), Black);
+    // The arbiter's `clock set` has nothing to set.
+    assert!(clock
+        .set_remaining(Black, Duration::ZERO, late)
+        .unwrap()
+        .is_empty());
+    assert_eq!(clock.first_flag(late), None);
+    let r = clock.report(late);
+    assert_eq!(r.control, "none");
+    assert_eq!(r.first_flag, None);
+}

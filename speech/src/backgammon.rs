@@ -58,6 +58,10 @@ const TABLE: &[&str] = &[
     "side_checkers",
     "delay",
     "help",
+    "resign_offer",
+    "resign_answer",
+    "resign_accept",
+    "resign_decline",
 ];
 
 /// The refusals (`[refusals]`): why an action or a move was refused.
@@ -75,6 +79,8 @@ const REFUSALS: &[&str] = &[
     "dead_cube",
     "double_after_roll",
     "bad_resignation",
+    "resign_pending",
+    "no_resignation",
     "no_game",
     "no_legal_move",
     "must_move",
@@ -345,8 +351,15 @@ impl BgAnnouncer {
         if play.is_pass() {
             return b.fill("pass", &[("side", b.side(mover))]);
         }
-        let opponent = mover != self.listener;
-        let steps = match (self.numbering, opponent) {
+        let steps = self.steps(board, play);
+        b.fill("move", &[("side", b.side(mover)), ("steps", &steps)])
+    }
+
+    /// A move's steps in the numbering the listener hears.
+    fn steps(&self, board: &Board, play: &Play) -> String {
+        let b = &self.book;
+        let opponent = board.turn() != self.listener;
+        match (self.numbering, opponent) {
             (Numbering::Listener, true) => self.steps_text(board, play, true),
             (Numbering::Both, true) => format!(
                 "{}{}{}",
@@ -355,8 +368,38 @@ impl BgAnnouncer {
                 b.fill("yours", &[("point", &self.steps_text(board, play, true))])
             ),
             _ => self.steps_text(board, play, false),
-        };
-        b.fill("move", &[("side", b.side(mover)), ("steps", &steps)])
+        }
+    }
+
+    /// A move's steps alone, as the spoken record says a move after its
+    /// own roll (the side was said with the roll): "Thirteen to eleven,
+    /// thirteen to eight." A pass is said whole ("White cannot move.").
+    #[must_use]
+    pub fn play_steps(&self, board: &Board, play: &Play) -> String {
+        if play.is_pass() {
+            return self.play(board, play);
+        }
+        let steps = self.steps(board, play);
+        let mut c = steps.chars();
+        match c.next() {
+            Some(f) => f.to_uppercase().chain(c).chain(".".chars()).collect(),
+            None => steps,
+        }
+    }
+
+    /// A resignation offered (004 4.5): "White offers to resign a gammon."
+    #[must_use]
+    pub fn resign_offer(&self, side: Color, level: u8) -> String {
+        let what = self
+            .book
+            .resign_levels
+            .get(usize::from(level))
+            .cloned()
+            .unwrap_or_default();
+        self.book.fill(
+            "table.resign_offer",
+            &[("side", self.book.side(side)), ("what", &what)],
+        )
     }
 
     /// A double: "White doubles to 2."

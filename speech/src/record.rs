@@ -43,17 +43,31 @@ impl Announcer {
     /// and the game's announcement of it.
     #[must_use]
     pub fn record_move(&self, number: u32, plies: &[(Color, Utterance)]) -> Utterance {
+        let plies: Vec<_> = plies.iter().map(|(c, u)| (Some(*c), u.clone())).collect();
+        self.record_plies(number, &plies)
+    }
+
+    /// [`Announcer::record_move`] where a ply may come without its side
+    /// (`None`): its words are said alone, as they name the side themselves
+    /// or continue the same side's turn (backgammon's move after its roll).
+    #[must_use]
+    pub fn record_plies(&self, number: u32, plies: &[(Option<Color>, Utterance)]) -> Utterance {
         let book = self.phrasebook();
         let mut s = vec![capitalize_sentences(&book.render(
             "record.move",
             &[("count", Value::Number(u64::from(number)))],
         ))];
         for (side, words) in plies {
-            let text = lower_first(&words.text());
-            s.push(capitalize_sentences(&book.render(
-                "record.ply",
-                &[("side", Value::Side(*side)), ("move", Value::Text(text))],
-            )));
+            match side {
+                Some(side) => {
+                    let text = lower_first(&words.text());
+                    s.push(capitalize_sentences(&book.render(
+                        "record.ply",
+                        &[("side", Value::Side(*side)), ("move", Value::Text(text))],
+                    )));
+                }
+                None => s.push(capitalize_sentences(&words.text())),
+            }
         }
         Utterance::new(Priority::Next, Kind::Describe, s)
     }

@@ -94,7 +94,11 @@ pub fn to_cmd(cmd: &str, arg: Option<&str>) -> Result<Cmd, String> {
                 .filter(|a| !a.is_empty())
                 .map(str::to_owned),
         ),
-        "resign" => Cmd::Resign(side(arg)?),
+        // Not a side: a game's own kind of resignation (`resign 2`,
+        // `resign white 2`: Game::action), refused as unknown by the others.
+        "resign" => side(arg)
+            .map(Cmd::Resign)
+            .unwrap_or_else(|_| Cmd::Unknown(format!("resign {}", arg.unwrap_or_default().trim()))),
         // The record at the table (issue 15).
         "record" => crate::session::parse_record(arg.unwrap_or("")).ok_or_else(|| {
             format!(
@@ -157,6 +161,14 @@ mod tests {
             Ok(Cmd::Draw(DrawCmd::Accept, Some(Color::White)))
         );
         assert_eq!(to_cmd("dance", None), Ok(Cmd::Unknown("dance".into())));
+        assert_eq!(
+            to_cmd("resign", Some("black")),
+            Ok(Cmd::Resign(Some(Color::Black)))
+        );
+        assert_eq!(
+            to_cmd("resign", Some("white 2")),
+            Ok(Cmd::Unknown("resign white 2".into()))
+        );
         assert!(to_cmd("move", None).is_err());
         assert!(to_cmd("done", Some("green")).is_err());
         assert!(to_cmd("clock", Some("now")).is_err());

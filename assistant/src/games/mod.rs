@@ -128,6 +128,13 @@ pub trait Game: std::fmt::Debug + Send {
     fn undo(&mut self);
     /// Moves `side` has made (the clock's count, 001 ch. VIII 5.1).
     fn moves_made(&self, side: Color) -> u32;
+    /// Whether the ply of index `i` (0: the first played) changes the
+    /// pieces on the board: what the two boards' sync counts (a board is
+    /// behind by the moves it lacks). Every move of draughts and chess does;
+    /// backgammon's rolls and cube actions do not.
+    fn changes_board(&self, _i: usize) -> bool {
+        true
+    }
     /// Whether `side` may offer a draw now.
     fn may_offer_draw(&self, side: Color) -> bool;
     /// Moves each side must have made before offering a draw.
@@ -262,6 +269,22 @@ pub trait Game: std::fmt::Debug + Send {
     /// move played), for the spoken record and its review (issue 15);
     /// `None` past the last move.
     fn move_words(&self, _i: usize) -> Option<Utterance> {
+        None
+    }
+    /// Who made the ply of index `i`, said before its words in the spoken
+    /// record ("White: …"); `None` when the game's words name the side
+    /// themselves (backgammon: once a turn, with the roll).
+    fn record_side(&self, i: usize) -> Option<Color> {
+        self.position_at(i).map(|p| p.turn())
+    }
+    /// Whether the game's rules have more than one kind of resignation
+    /// (backgammon's game of 1, 2 or 3 times the cube, 004 4.5): then the
+    /// session's `resign` by `side` (`None`: the side to act) is this
+    /// game's action text, decided by [`Game::action`] like any other
+    /// (`resign white 2`, `tandem ctl resign gammon`, an offer the opponent
+    /// accepts or declines). `None`: the session ends the game for the
+    /// opponent, as in draughts and chess.
+    fn resign_action(&self, _side: Option<Color>) -> Option<String> {
         None
     }
     /// The whole position after `ply` plies read out (the review's

@@ -81,14 +81,17 @@ fn draw_clocks(f: &mut Frame, st: &ScreenState, area: Rect, now: Instant) {
     if let Some(s) = st.state() {
         let running = st.running_side();
         for side in [Color::White, Color::Black] {
-            let ms = st.clock_ms(side, now);
             let mut style = Style::new();
             if running == Some(side) {
                 style = style.add_modifier(Modifier::BOLD | Modifier::REVERSED);
             }
+            // `--control none`: no times to show.
+            let time = st
+                .clock_shown(side, now)
+                .map_or_else(|| "no clock".to_owned(), clock_text);
             lines.push(Line::from(vec![
                 Span::raw(format!("{:<6}", side_name(side))),
-                Span::styled(format!(" {:>8} ", clock_text(ms)), style),
+                Span::styled(format!(" {time:>8} "), style),
                 Span::raw(if s.turn == side { " ◀" } else { "" }),
             ]));
         }
@@ -175,15 +178,15 @@ fn draw_moves(f: &mut Frame, st: &ScreenState, area: Rect) {
 /// the game registry.
 fn draw_braille(f: &mut Frame, st: &ScreenState, area: Rect, now: Instant) {
     let line = st.state().map_or_else(String::new, |s| {
+        let clock = |side| {
+            st.clock_shown(side, now)
+                .map(std::time::Duration::from_millis)
+        };
         let status = tandem_braille::StatusInfo {
             last_move: s.moves.last().cloned(),
             to_move: s.turn,
-            white_clock: Some(std::time::Duration::from_millis(
-                st.clock_ms(Color::White, now),
-            )),
-            black_clock: Some(std::time::Duration::from_millis(
-                st.clock_ms(Color::Black, now),
-            )),
+            white_clock: clock(Color::White),
+            black_clock: clock(Color::Black),
             white_behind: s.boards.white.behind,
             black_behind: s.boards.black.behind,
         };

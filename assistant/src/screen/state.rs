@@ -171,6 +171,14 @@ impl ScreenState {
         }
     }
 
+    /// A side's clock as the screen shows it: its time now, or `None` in a
+    /// game without a clock (`--control none`: no running times).
+    #[must_use]
+    pub fn clock_shown(&self, side: Color, now: Instant) -> Option<u64> {
+        let st = self.state()?;
+        (st.clocks.control != tandem_rules::clock::NONE).then(|| self.clock_ms(side, now))
+    }
+
     /// A board's sync state.
     #[must_use]
     pub fn sync(&self, side: Color) -> Option<BoardSync> {
@@ -277,6 +285,19 @@ pub(crate) mod tests {
         s.apply(Notice::State(Box::new(v)), t0);
         assert_eq!(s.clock_ms(Color::White, later), 300_000);
         assert_eq!(s.running_side(), None);
+    }
+
+    #[test]
+    fn a_game_without_a_clock_shows_no_times() {
+        let t0 = Instant::now();
+        let mut s = ScreenState::default();
+        s.apply(Notice::State(Box::new(view(300_000, 300_000))), t0);
+        assert_eq!(s.clock_shown(Color::White, t0), Some(300_000));
+        let mut v = view(0, 0);
+        v.clocks.control = "none".into();
+        s.apply(Notice::State(Box::new(v)), t0);
+        assert_eq!(s.clock_shown(Color::White, t0), None);
+        assert_eq!(s.clock_shown(Color::Black, t0), None);
     }
 
     #[test]

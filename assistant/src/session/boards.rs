@@ -73,7 +73,7 @@ impl Session {
             return self.ok();
         }
         if let Some(ply) = check.shows_ply {
-            let behind = (self.table.game.ply() - ply) as u32;
+            let behind = self.table.board_moves_since(ply);
             if let Some(u) = self.table.game.board_behind(ply, behind) {
                 self.announce(u);
             }

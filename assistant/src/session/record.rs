@@ -55,15 +55,15 @@ impl Session {
         }
     }
 
-    fn ply_words(&self, i: usize) -> Option<(Color, Utterance)> {
-        let side = self.table.game.position_at(i)?.turn();
-        Some((side, self.table.game.move_words(i)?))
+    fn ply_words(&self, i: usize) -> Option<(Option<Color>, Utterance)> {
+        let words = self.table.game.move_words(i)?;
+        Some((self.table.game.record_side(i), words))
     }
 
     /// Move `n` read out (both its plies played so far).
     fn move_utterance(&self, n: u32) -> Utterance {
         let plies: Vec<_> = self.plies_of(n).filter_map(|i| self.ply_words(i)).collect();
-        self.words.record_move(n, &plies)
+        self.words.record_plies(n, &plies)
     }
 
     fn record_refusal(&mut self, source: Source, input: &str, w: RecordWord) -> Reply {
@@ -130,7 +130,7 @@ impl Session {
 
     fn say_ply(&mut self, i: usize) {
         if let Some(w) = self.ply_words(i) {
-            let u = self.words.record_move(self.number_of(i), &[w]);
+            let u = self.words.record_plies(self.number_of(i), &[w]);
             self.announce(u);
         }
     }

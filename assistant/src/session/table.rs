@@ -227,10 +227,21 @@ impl Table {
         Ok(())
     }
 
-    /// Plies a side's board lacks.
+    /// Moves a side's board lacks: the plies since the one it shows that
+    /// change the pieces ([`Game::changes_board`]).
     #[must_use]
     pub fn behind(&self, side: Color) -> u32 {
-        (self.game.ply() as u32).saturating_sub(self.boards[idx(side)])
+        self.board_moves_since(self.boards[idx(side)] as usize)
+    }
+
+    /// The plies after the first `ply` that change the pieces on a board
+    /// (a roll of the dice or a cube action changes none).
+    #[must_use]
+    pub fn board_moves_since(&self, ply: usize) -> u32 {
+        let n = (ply..self.game.ply())
+            .filter(|&i| self.game.changes_board(i))
+            .count();
+        u32::try_from(n).unwrap_or(u32::MAX)
     }
 
     /// The state as reported.
@@ -286,11 +297,13 @@ impl Table {
     /// The braille status line's facts.
     #[must_use]
     pub fn status(&self, at: GameTime) -> StatusInfo {
+        let timed = !self.clock.control().is_untimed();
         StatusInfo {
             last_move: self.game.last_move_text(),
             to_move: self.game.turn(),
-            white_clock: Some(self.clock.remaining(Color::White, at)),
-            black_clock: Some(self.clock.remaining(Color::Black, at)),
+            // No running times without a clock (`--control none`).
+            white_clock: timed.then(|| self.clock.remaining(Color::White, at)),
+            black_clock: timed.then(|| self.clock.remaining(Color::Black, at)),
             white_behind: self.behind(Color::White),
             black_behind: self.behind(Color::Black),
         }

@@ -57,7 +57,11 @@ impl Default for Names {
 
 fn entry(board: &Board, a: &Action, cube: &mut u32) -> Option<String> {
     Some(match a {
-        Action::Roll(_) | Action::Resign { .. } => return None,
+        // A resignation offered and declined leaves no mark in a .mat file.
+        Action::Roll(_)
+        | Action::Resign { .. }
+        | Action::ResignOffer { .. }
+        | Action::ResignDecline => return None,
         Action::Move(p) => {
             // The roll is written with the move: filled in by the caller.
             let plain = notation::write_plain(board, p);

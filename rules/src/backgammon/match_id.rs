@@ -16,9 +16,13 @@
 //! | 21-35 | match length |
 //! | 36-50, 51-65 | the scores of player 0 and player 1 |
 //!
-//! tandem's white is gnubg's player 0 and black is player 1. Bit 66 (gnubg's
-//! Jacoby setting for money play) is written 0: 004 4.4 (viii) leaves the
-//! Jacoby rule out of tournaments.
+//! tandem's white is gnubg's player 0 and black is player 1. Bit 66 is
+//! gnubg's Jacoby flag: GNU Backgammon 1.07 writes 1 there in every match's
+//! ID, whatever `set jacoby` says (checked against the real gnubg in
+//! `assistant/tests/session_backgammon_table.rs`), and the rule is for money
+//! play only, so no match is played with it (004 4.4 (viii)). tandem writes
+//! the same: 1 for a match, 0 for a money game (length 0), so its Match ID is
+//! gnubg's character for character; reading ignores the bit.
 
 use std::fmt;
 
@@ -105,7 +109,7 @@ fn color(bit: u64) -> Color {
 /// let info = match_id::MatchInfo { cube: 1, cube_owner: None, on_roll: Color::Black,
 ///     crawford: false, game_state: 1, turn: Color::Black, doubled: false, resigned: 0,
 ///     dice: Some(Dice(6, 5)), length: 3, score_white: 0, score_black: 0 };
-/// assert_eq!(match_id::encode(&info), "cAl3AAAAAAAA");
+/// assert_eq!(match_id::encode(&info), "cAl3AAAAAAAE");
 /// ```
 #[must_use]
 pub fn encode(m: &MatchInfo) -> String {
@@ -128,6 +132,8 @@ pub fn encode(m: &MatchInfo) -> String {
     put(21, 15, u64::from(m.length));
     put(36, 15, u64::from(m.score_white));
     put(51, 15, u64::from(m.score_black));
+    // gnubg's Jacoby flag, set in every match (see the module docs).
+    put(66, 1, u64::from(m.length > 0));
     let bytes: Vec<u8> = (0..9).map(|i| ((bits >> (8 * i)) & 0xff) as u8).collect();
     let mut out = String::with_capacity(12);
     for chunk in bytes.chunks(3) {
@@ -214,22 +220,31 @@ pub fn of_match(m: &Match) -> MatchInfo {
         // Between games gnubg leaves the turn with the side that acted last
         // (with the opponent after a move).
         turn: m.to_act().unwrap_or_else(|| {
-            m.games()
-                .last()
-                .and_then(|g| g.actions.last())
-                .map_or(on_roll, |a| match a.1 {
-                    // After the last checker is borne off the turn has passed on.
-                    super::match_play::Action::Move(_) => a.0.other(),
-                    _ => a.0,
-                })
+            let actions = m.games().last().map_or(&[][..], |g| &g.actions[..]);
+            let offered = actions.len() >= 2
+                && matches!(
+                    actions[actions.len() - 2].1,
+                    super::match_play::Action::ResignOffer { .. }
+                );
+            actions.last().map_or(on_roll, |a| match a.1 {
+                // After the last checker is borne off the turn has passed on.
+                super::match_play::Action::Move(_) => a.0.other(),
+                // A resignation offered and accepted: the one who accepted.
+                super::match_play::Action::Resign { side, .. } if offered => side.other(),
+                _ => a.0,
+            })
         }),
         doubled: m.phase() == Phase::DoubleOffered,
         // A resigned game keeps its resignation until the next game starts.
-        resigned: match (game_state, m.last_end().map(|e| e.kind)) {
-            (3, Some(super::match_play::EndKind::Resign(level))) => level,
+        resigned: match (game_state, m.last_end().map(|e| e.kind), m.resign_offer()) {
+            // A resignation offered, waiting for its answer (gnubg's fResigned).
+            (1, _, Some((_, level))) => level,
+            (3, Some(super::match_play::EndKind::Resign(level)), _) => level,
             _ => 0,
         },
-        dice: m.dice(),
+        // gnubg keeps the dice larger first (`set dice 1 3` and its own
+        // opening rolls alike); tandem's opening roll is white's die first.
+        dice: m.dice().map(|d| Dice(d.0.max(d.1), d.0.min(d.1))),
         length: m.options().length,
         score_white: m.score(Color::White),
         score_black: m.score(Color::Black),

@@ -35,13 +35,28 @@ pub enum Action {
     Take,
     /// The opponent passes: the doubler wins the cube's value (004 4.4 (iii)).
     Pass,
-    /// A side gives up the game for 1, 2 or 3 times the cube (004 4.5).
+    /// A side gives up the game for 1, 2 or 3 times the cube (004 4.5):
+    /// the game ends. At the table this is the opponent's acceptance of a
+    /// [`Action::ResignOffer`] of the same side and level (004 4.3 (ii) (g):
+    /// "jeśli przeciwnik się z tym zgodzi").
     Resign {
         /// Who resigns.
         side: Color,
         /// 1 single, 2 gammon, 3 backgammon.
         level: u8,
     },
+    /// A side offers to resign the game for 1, 2 or 3 times the cube (004
+    /// 4.5, 4.3 (ii) (g)); the opponent accepts ([`Action::Resign`]) or
+    /// declines ([`Action::ResignDecline`]). Nothing else is done meanwhile.
+    ResignOffer {
+        /// Who offers to resign.
+        side: Color,
+        /// 1 single, 2 gammon, 3 backgammon.
+        level: u8,
+    },
+    /// The opponent declines the resignation offered: the game is played on
+    /// (004 4.3 (ii) (g): "partia musi zostać rozegrana do końca").
+    ResignDecline,
 }
 
 /// Where the match stands.
@@ -120,6 +135,10 @@ pub enum ActionError {
     BadResignation,
     /// No game is under way.
     NoGame,
+    /// A resignation is offered: the opponent accepts or declines first.
+    ResignPending,
+    /// Accept or decline with no resignation offered.
+    NoResignation,
     /// The move is not legal for the roll.
     Move(MoveError),
 }
@@ -141,6 +160,8 @@ impl fmt::Display for ActionError {
             ActionError::DoubleAfterRoll => "double before rolling",
             ActionError::BadResignation => "resign 1, 2 or 3",
             ActionError::NoGame => "no game is under way",
+            ActionError::ResignPending => "a resignation is offered: accept or decline it first",
+            ActionError::NoResignation => "no resignation was offered",
             ActionError::Move(e) => return write!(f, "{e}"),
         };
         f.write_str(s)
@@ -178,6 +199,8 @@ pub struct Match {
     games: Vec<GameRecord>,
     actions: Vec<Action>,
     declared: Option<crate::game::Outcome>,
+    /// A resignation offered and not yet answered: who, and its level.
+    resign_offer: Option<(Color, u8)>,
 }
 
 impl Match {
@@ -197,6 +220,7 @@ impl Match {
             games: Vec::new(),
             actions: Vec::new(),
             declared: None,
+            resign_offer: None,
         }
     }
 
@@ -307,10 +331,19 @@ impl Match {
     pub fn last_end(&self) -> Option<GameEnd> {
         self.games.iter().rev().find_map(|g| g.end)
     }
+    /// A resignation offered and not yet answered: who offers, and the level.
+    #[must_use]
+    pub fn resign_offer(&self) -> Option<(Color, u8)> {
+        self.resign_offer
+    }
     /// The side that acts next: the side on roll, or the opponent when a
-    /// double waits; `None` before an opening roll or after the match.
+    /// double or a resignation waits for an answer; `None` before an
+    /// opening roll or after the match.
     #[must_use]
     pub fn to_act(&self) -> Option<Color> {
+        if let Some((side, _)) = self.resign_offer {
+            return Some(side.other());
+        }
         match self.phase {
             Phase::Opening | Phase::MatchOver => None,
             Phase::Roll | Phase::Move => Some(self.board.turn()),
@@ -363,6 +396,11 @@ impl Match {
         if self.phase == Phase::MatchOver {
             return Err(ActionError::MatchOver);
         }
+        if self.resign_offer.is_some()
+            && !matches!(a, Action::Resign { .. } | Action::ResignDecline)
+        {
+            return Err(ActionError::ResignPending);
+        }
         match a {
             Action::Roll(d) => self.roll(d),
             Action::Move(p) => self.play(p),
@@ -370,6 +408,8 @@ impl Match {
             Action::Take => self.take(),
             Action::Pass => self.pass(),
             Action::Resign { side, level } => self.resign(side, level),
+            Action::ResignOffer { side, level } => self.offer_resign(side, level),
+            Action::ResignDecline => self.decline_resign(),
         }
     }
 
@@ -529,12 +569,40 @@ impl Match {
         if self.phase == Phase::Opening {
             return Err(ActionError::NoGame);
         }
+        // Accepting an offer takes exactly what was offered.
+        if self.resign_offer.is_some_and(|o| o != (side, level)) {
+            return Err(ActionError::ResignPending);
+        }
+        self.resign_offer = None;
         self.record(side, Action::Resign { side, level });
         self.end_game(GameEnd {
             winner: side.other(),
             points: u32::from(level) * self.cube,
             kind: EndKind::Resign(level),
         });
+        Ok(())
+    }
+
+    /// 004 4.5: "gracz może poddać partię odpowiednio: pojedynczo,
+    /// podwójnie lub potrójnie"; 4.3 (ii) (g): the opponent agrees or not.
+    fn offer_resign(&mut self, side: Color, level: u8) -> Result<(), ActionError> {
+        if !(1..=3).contains(&level) {
+            return Err(ActionError::BadResignation);
+        }
+        if self.phase == Phase::Opening {
+            return Err(ActionError::NoGame);
+        }
+        self.record(side, Action::ResignOffer { side, level });
+        self.resign_offer = Some((side, level));
+        Ok(())
+    }
+
+    fn decline_resign(&mut self) -> Result<(), ActionError> {
+        let Some((side, _)) = self.resign_offer else {
+            return Err(ActionError::NoResignation);
+        };
+        self.record(side.other(), Action::ResignDecline);
+        self.resign_offer = None;
         Ok(())
     }
 
@@ -561,8 +629,11 @@ impl Match {
     }
 
     /// Does an action written as text: `roll 31` (or `31`), `move 8/5 6/5`
-    /// (or the move alone), `double`, `take`, `pass`, `resign [white|black] 1|2|3`.
-    /// A resignation without a side is the side to act.
+    /// (or the move alone), `double`, `take`, `pass`, `resign [white|black] 1|2|3`
+    /// (the game resigned: with an offer waiting, its acceptance),
+    /// `resign offer [white|black] 1|2|3`, `resign decline`.
+    /// A resignation without a side is the side to act (with an offer
+    /// waiting, the side that offered).
     ///
     /// # Errors
     /// The text is no action, or the action is refused.
@@ -591,9 +662,16 @@ impl Match {
             "double" => Ok(Action::Double),
             "take" => Ok(Action::Take),
             "pass" | "drop" if self.phase == Phase::DoubleOffered => Ok(Action::Pass),
+            "resign" if rest.trim() == "decline" => Ok(Action::ResignDecline),
             "resign" => {
-                let mut side = self.to_act().unwrap_or(self.board.turn());
-                let mut level = 1u8;
+                let (offer, rest) = match rest.trim().strip_prefix("offer") {
+                    Some(r) => (true, r),
+                    None => (false, rest),
+                };
+                let (mut side, mut level) = match self.resign_offer {
+                    Some(o) if !offer => o,
+                    _ => (self.to_act().unwrap_or(self.board.turn()), 1u8),
+                };
                 for w in rest.split_whitespace() {
                     match w {
                         "white" => side = Color::White,
@@ -601,7 +679,11 @@ impl Match {
                         n => level = n.parse().map_err(|_| ActionError::BadResignation)?,
                     }
                 }
-                Ok(Action::Resign { side, level })
+                Ok(if offer {
+                    Action::ResignOffer { side, level }
+                } else {
+                    Action::Resign { side, level }
+                })
             }
             "move" => self.resolve(rest).map(Action::Move),
             _ if matches!(self.phase, Phase::Opening | Phase::Roll)
@@ -625,6 +707,8 @@ impl Match {
             Action::Take => "take".to_owned(),
             Action::Pass => "pass".to_owned(),
             Action::Resign { side, level } => format!("resign {side} {level}"),
+            Action::ResignOffer { side, level } => format!("resign offer {side} {level}"),
+            Action::ResignDecline => "resign decline".to_owned(),
         }
     }
 }

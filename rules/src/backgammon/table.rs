@@ -53,6 +53,9 @@ impl TableGame for Match {
     }
 
     fn legal(&self) -> Vec<Action> {
+        if let Some((side, level)) = self.resign_offer() {
+            return vec![Action::Resign { side, level }, Action::ResignDecline];
+        }
         match self.phase() {
             Phase::Move => {
                 let plays = Match::legal(self);

@@ -102,7 +102,12 @@ pub struct TimeControl {
     periods: Vec<Period>,
     repeat_last: bool,
     bonus: Option<Bonus>,
+    /// No clock at all ([`TimeControl::none`]).
+    untimed: bool,
 }
+
+/// The written name of the control without a clock ([`TimeControl::none`]).
+pub const NONE: &str = "none";
 
 /// Why a [`TimeControl`] cannot be built from its parts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -218,7 +223,46 @@ impl TimeControl {
             periods,
             repeat_last,
             bonus,
+            untimed: false,
         })
+    }
+
+    /// No clock: a game or match played without one, which the rule books
+    /// allow where no control is announced (004 3.5 (i) (a): a clock is
+    /// optional unless the event makes it preferred, compulsory or ordered;
+    /// 004 3.3 (ii), 4.1 (vi) (a), 4.2 (iii) (b) give the rules of matches
+    /// "rozgrywanych bez zegara"). Written `none`. A [`Clock`](super::Clock)
+    /// of this control still counts the moves and the time each side used,
+    /// but it has no time to run down: no warning, no flag, the remaining time
+    /// reads zero and no side is ever in time trouble. PGN writes it `-`.
+    ///
+    /// ```
+    /// use tandem_rules::clock::TimeControl;
+    /// let none = TimeControl::none();
+    /// assert!(none.is_untimed());
+    /// assert_eq!(none.to_string(), "none");
+    /// assert_eq!("None".parse::<TimeControl>().unwrap(), none);
+    /// assert_eq!(TimeControl::lookup("none").unwrap(), none);
+    /// assert_eq!(none.pgn().as_deref(), Some("-"));
+    /// assert!(!TimeControl::preset("eubgf-7").unwrap().is_untimed());
+    /// ```
+    #[must_use]
+    pub fn none() -> TimeControl {
+        TimeControl {
+            periods: vec![Period {
+                time: MAX_TIME,
+                moves: None,
+            }],
+            repeat_last: false,
+            bonus: None,
+            untimed: true,
+        }
+    }
+
+    /// Whether this is the control without a clock ([`TimeControl::none`]).
+    #[must_use]
+    pub fn is_untimed(&self) -> bool {
+        self.untimed
     }
 
     /// `time` for the whole game, no bonus ("90 minut na całą partię").
@@ -282,6 +326,10 @@ impl TimeControl {
     /// ```
     #[must_use]
     pub fn pgn(&self) -> Option<String> {
+        if self.untimed {
+            // PGN standard 9.6.1: "-" is no time control.
+            return Some("-".to_owned());
+        }
         if self.repeat_last {
             return None;
         }
@@ -399,6 +447,9 @@ impl TimeControl {
 impl fmt::Display for TimeControl {
     /// The canonical written form (see the [module docs](super)).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.untimed {
+            return f.write_str(NONE);
+        }
         let last = self.periods.len() - 1;
         for (i, p) in self.periods.iter().enumerate() {
             if i > 0 {
@@ -573,6 +624,9 @@ impl FromStr for TimeControl {
     /// parser is relaxed: spaces between parts, any letter case, `min`/`'`
     /// for minutes and `sec`/`"` for seconds; `Display` writes the strict form.
     fn from_str(s: &str) -> Result<TimeControl, ParseTimeControlError> {
+        if s.trim().eq_ignore_ascii_case(NONE) {
+            return Ok(TimeControl::none());
+        }
         Parser { s, pos: 0 }
             .control()
             .map_err(|(span, reason)| ParseTimeControlError {

@@ -95,7 +95,7 @@ mod time;
 
 pub use control::{
     Bonus, BonusKind, InvalidTimeControl, ParseReason, ParseTimeControlError, Period, TimeControl,
-    MAX_MOVES, MAX_TIME,
+    MAX_MOVES, MAX_TIME, NONE,
 };
 pub use preset::{LookupError, Preset, PresetFamily, PRESETS, PRESET_FAMILIES};
 pub use report::{ClockReport, FlagReport, SideReport};

@@ -331,10 +331,12 @@ impl Clock {
         let elapsed = at.saturating_since(since);
         let b = burn(since, self.delay_left, elapsed);
         let side_color = self.turn;
+        let untimed = self.control.is_untimed();
         let s = &mut self.sides[idx(side_color)];
         let before = s.remaining;
         let mut events = Vec::new();
-        for (i, w) in self.warnings.iter().enumerate() {
+        // Without a clock (TimeControl::none) nothing is due: no warning, no flag.
+        for (i, w) in self.warnings.iter().enumerate().filter(|_| !untimed) {
             if s.armed & (1 << i) != 0 && *w < before && b.rest >= before - *w {
                 s.armed &= !(1 << i);
                 events.push(ClockEvent {
@@ -344,7 +346,7 @@ impl Clock {
                 });
             }
         }
-        if s.flag.is_none() && b.rest >= before {
+        if !untimed && s.flag.is_none() && b.rest >= before {
             let fell = b.count_from + before;
             s.flag = Some(fell);
             events.push(ClockEvent {
@@ -467,6 +469,10 @@ impl Clock {
         at: GameTime,
     ) -> Result<Vec<ClockEvent>, ClockError> {
         let mut events = self.settle(at)?;
+        if self.control.is_untimed() {
+            // No clock: no time to set, no flag to make fall.
+            return Ok(events);
+        }
         let s = &mut self.sides[idx(side)];
         s.remaining = remaining;
         if !remaining.is_zero() {
@@ -537,6 +543,9 @@ impl Clock {
         let Run::Running { since } = self.run else {
             return None;
         };
+        if self.control.is_untimed() {
+            return None;
+        }
         let s = &self.sides[idx(self.turn)];
         let count_from = since + self.delay_left;
         let mut best: Option<ClockEvent> = None;
@@ -576,9 +585,10 @@ impl Clock {
         let s = &self.sides[idx(self.turn)];
         let elapsed = at.saturating_since(since);
         let b = burn(since, self.delay_left, elapsed);
+        let untimed = self.control.is_untimed();
         let flag = s
             .flag
-            .or_else(|| (b.rest >= s.remaining).then(|| b.count_from + s.remaining));
+            .or_else(|| (!untimed && b.rest >= s.remaining).then(|| b.count_from + s.remaining));
         Some((
             s.remaining.saturating_sub(b.rest),
             s.used + elapsed,
@@ -600,9 +610,13 @@ impl Clock {
         }
     }
 
-    /// `side`'s remaining time at `at` (zero once their flag has fallen).
+    /// `side`'s remaining time at `at` (zero once their flag has fallen;
+    /// always zero without a clock, [`TimeControl::none`]).
     #[must_use]
     pub fn remaining(&self, side: Color, at: GameTime) -> Duration {
+        if self.control.is_untimed() {
+            return Duration::ZERO;
+        }
         self.live_for(side, at)
             .map_or(self.sides[idx(side)].remaining, |l| l.0)
     }
@@ -707,7 +721,8 @@ impl Clock {
     /// flag not fallen.
     #[must_use]
     pub fn in_time_trouble(&self, side: Color, at: GameTime) -> bool {
-        !self.bonus_applies(side)
+        !self.control.is_untimed()
+            && !self.bonus_applies(side)
             && self.flag(side, at).is_none()
             && self.remaining(side, at) <= TIME_TROUBLE
     }

@@ -27,6 +27,9 @@ use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
 use super::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 use crate::game::{AnyPosition, GameKind};
 
+mod record;
+mod resign;
+
 /// The default match length (`--match`).
 pub const DEFAULT_LENGTH: u32 = 7;
 
@@ -157,6 +160,8 @@ impl BackgammonTable {
             ActionError::DeadCube => w.phrase("refusals.dead_cube", &[]),
             ActionError::DoubleAfterRoll => w.phrase("refusals.double_after_roll", &[]),
             ActionError::BadResignation => w.phrase("refusals.bad_resignation", &[]),
+            ActionError::ResignPending => w.phrase("refusals.resign_pending", &[]),
+            ActionError::NoResignation => w.phrase("refusals.no_resignation", &[]),
             ActionError::NoGame => w.phrase("refusals.no_game", &[]),
             ActionError::Move(me) => match me {
                 MoveError::NoLegalMove => w.phrase("refusals.no_legal_move", &[]),
@@ -212,7 +217,24 @@ impl BackgammonTable {
             Action::Double => out.push(w.double(before.board().turn(), before.cube() * 2)),
             Action::Take => out.push(w.take(before.board().turn().other())),
             Action::Pass => out.push(w.drop(before.board().turn().other())),
-            Action::Resign { side, level } => out.push(w.resign(*side, *level)),
+            Action::Resign { side, level } => {
+                if before.resign_offer().is_some() {
+                    // 004 4.3 (ii) (g): the opponent agrees.
+                    let opp = w.side_name(side.other());
+                    out.push(w.phrase("table.resign_accept", &[("side", opp)]));
+                }
+                out.push(w.resign(*side, *level));
+            }
+            Action::ResignOffer { side, level } => {
+                out.push(w.resign_offer(*side, *level));
+                let opp = w.side_name(side.other());
+                out.push(w.phrase("table.resign_answer", &[("side", opp)]));
+            }
+            Action::ResignDecline => {
+                let who = before.to_act().unwrap_or(before.board().turn());
+                let who = w.side_name(who);
+                out.push(w.phrase("table.resign_decline", &[("side", who)]));
+            }
         }
         let ended = |m: &Match| m.games().last().and_then(|g| g.end);
         if after.games().len() == before.games().len() && ended(before).is_none() {
@@ -247,6 +269,9 @@ impl BackgammonTable {
             }
             side = match a {
                 Action::Move(_) => mover.other(),
+                // A resignation offered and answered stops no clock and
+                // starts none (004 4.3 (ii) (g)).
+                Action::ResignOffer { .. } | Action::ResignDecline => side,
                 _ => probe.to_act().unwrap_or(side),
             };
         }
@@ -259,12 +284,14 @@ impl BackgammonTable {
         let before_clock = self.clock_side();
         let press = match a {
             Action::Move(_) => true,
+            Action::ResignOffer { .. } | Action::ResignDecline | Action::Resign { .. } => false,
             _ => after.to_act().is_some_and(|s| s != before_clock),
         };
         let side = match a {
             Action::Roll(_) => after.board().turn(),
             Action::Take | Action::Pass => self.m.board().turn().other(),
-            Action::Resign { side, .. } => side,
+            Action::Resign { side, .. } | Action::ResignOffer { side, .. } => side,
+            Action::ResignDecline => self.m.to_act().unwrap_or(self.m.board().turn()),
             Action::Move(_) | Action::Double => self.m.board().turn(),
         };
         Ok(PreparedAction {
@@ -343,6 +370,15 @@ impl BackgammonTable {
 
     fn viewer(&self) -> Color {
         self.options.listener.unwrap_or(Color::White)
+    }
+
+    /// The announcement of action `i` as it was said (the side named).
+    fn move_words_full(&self, i: usize) -> Option<Utterance> {
+        let before = self.replay_to(i)?;
+        let a = *self.m.actions().get(i)?;
+        let mut after = before.clone();
+        after.act(a).ok()?;
+        Some(say(Kind::Move, self.words_for(&before, &a, &after)))
     }
 }
 
@@ -506,6 +542,9 @@ impl Game for BackgammonTable {
         let (word, rest) = t.split_once(' ').unwrap_or((t.as_str(), ""));
         let rest = rest.trim();
         let refuse = |e: ActionError| Some(Err(self.refusal(&e, text.trim())));
+        if let Some(r) = self.resign_input(word, rest) {
+            return Some(r);
+        }
         match word {
             "roll" if rest.is_empty() => {
                 if !self.options.tandem_dice {
@@ -552,10 +591,6 @@ impl Game for BackgammonTable {
                 }
                 Some(self.prepared(Action::Pass, text))
             }
-            "resign" => match self.m.parse_action(&t) {
-                Ok(a) => Some(self.prepared(a, text)),
-                Err(e) => refuse(e),
-            },
             _ if matches!(self.m.phase(), Phase::Opening | Phase::Roll)
                 && t.len() <= 3
                 && Dice::parse(&t).is_some() =>
@@ -569,6 +604,9 @@ impl Game for BackgammonTable {
     fn play_action(&mut self, text: &str) -> anyhow::Result<()> {
         if text.trim() == "reroll" {
             return self.take_back_roll();
+        }
+        if self.play_match_resignation(text) {
+            return Ok(());
         }
         self.m
             .act_text(text)
@@ -643,7 +681,7 @@ impl Game for BackgammonTable {
 
     fn last_move(&self) -> Utterance {
         let n = self.m.actions().len();
-        match n.checked_sub(1).and_then(|i| self.move_words(i)) {
+        match n.checked_sub(1).and_then(|i| self.move_words_full(i)) {
             Some(u) => u,
             None => say(
                 Kind::Move,
@@ -653,15 +691,25 @@ impl Game for BackgammonTable {
     }
 
     fn move_words(&self, i: usize) -> Option<Utterance> {
-        let before = self.replay_to(i)?;
-        let a = *self.m.actions().get(i)?;
-        let mut after = before.clone();
-        after.act(a).ok()?;
-        Some(say(Kind::Move, self.words_for(&before, &a, &after)))
+        self.record_words(i)
+    }
+
+    fn record_side(&self, _i: usize) -> Option<Color> {
+        // Each action's words name their side, once a turn.
+        None
+    }
+
+    fn changes_board(&self, i: usize) -> bool {
+        record::changes_board(&self.m, i)
+    }
+
+    fn resign_action(&self, side: Option<Color>) -> Option<String> {
+        // 004 4.5: a game resigned for 1, 2 or 3 times the cube.
+        Some(self.resign_text(side))
     }
 
     fn board_behind(&self, at: usize, behind: u32) -> Option<Utterance> {
-        let first = self.move_words(at)?.text();
+        let first = self.move_words_full(self.first_board_move(at)?)?.text();
         Some(say(
             Kind::Sync,
             vec![self.words.phrase(
@@ -708,6 +756,9 @@ impl Game for BackgammonTable {
                     ),
                 ],
             ),
+            (_, Some(side)) if self.m.resign_offer().is_some() => {
+                w.phrase("table.resign_answer", &[("side", w.side_name(side))])
+            }
             (Phase::DoubleOffered, Some(side)) => {
                 w.phrase("table.to_answer", &[("side", w.side_name(side))])
             }
@@ -797,37 +848,18 @@ impl Game for BackgammonTable {
     }
 
     fn record_lines(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for (i, g) in self.m.games().iter().enumerate() {
-            out.push(format!(
-                "Game {} ({}-{}{})",
-                i + 1,
-                g.score[0],
-                g.score[1],
-                if g.crawford { ", Crawford" } else { "" }
-            ));
-            for (who, a, board) in &g.actions {
-                out.push(format!(
-                    "  {}: {}",
-                    color_name(*who),
-                    Match::action_text(board, a)
-                ));
-            }
-        }
-        out
+        record::lines(&self.m)
     }
 
     fn state_extra(&self) -> serde_json::Map<String, serde_json::Value> {
         use serde_json::{json, Value};
         let m = &self.m;
         let b = m.board();
-        // gnubg's positionid(): from the side of the player who acts next.
-        let acts = m.to_act().unwrap_or(b.turn());
+        // gnubg's positionid(): from the side on roll, which after a move is
+        // the opponent; while a double or a resignation waits for its answer
+        // it stays the side on roll (checked against gnubg step by step).
         let mut map = serde_json::Map::new();
-        map.insert(
-            "position_id".into(),
-            json!(position_id::encode(&b.with_turn(acts))),
-        );
+        map.insert("position_id".into(), json!(m.position_id()));
         map.insert(
             "match_id".into(),
             json!(match_id::encode(&match_id::of_match(m))),
