@@ -90,7 +90,14 @@ pub fn api(t: &TableCopy, event: &str) -> Value {
         "ply": s["ply"].as_u64().unwrap_or(0),
         "turn": s["turn"],
         "last_move": last_move,
-        "clocks": {"white_remaining_ms": white_ms, "black_remaining_ms": black_ms, "running": running},
+        "clocks": {
+            "white_remaining_ms": white_ms,
+            "black_remaining_ms": black_ms,
+            "running": running,
+            // A match played without a clock (`--control none`, 004 3.5 (i) (a)):
+            // the page says so instead of two clocks at 0:00.
+            "untimed": s["clocks"]["control"] == "none",
+        },
         "boards": {
             "white_behind": s["boards"]["white"]["behind"].as_u64().unwrap_or(0),
             "black_behind": s["boards"]["black"]["behind"].as_u64().unwrap_or(0),
@@ -217,4 +224,53 @@ pub fn last_mismatch(t: &TableCopy) -> Option<(String, String, String)> {
         table.game.fen(),
         board.clone(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relay::proto::LineMsg;
+
+    /// A table whose journal starts a game with `control`, replayed by the desk.
+    fn table(control: &str) -> (tempfile::TempDir, TableCopy) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("j.jsonl");
+        let mut w = crate::journal::JournalWriter::create(&p).unwrap();
+        let start = crate::journal::StartInfo {
+            variant: "international".into(),
+            fen: tandem_rules::Position::start(tandem_rules::Variant::International).to_fen(),
+            control: control.into(),
+            warnings_s: vec![],
+            white: None,
+            black: None,
+            event: None,
+            blind: "white".into(),
+            lang: "en".into(),
+            options: GameOptions::default(),
+            version: "test".into(),
+        };
+        w.append(0, Event::Start(start)).unwrap();
+        let text = std::fs::read_to_string(&p).unwrap();
+        let mut t = TableCopy::open(1, &dir.path().join("desk/table-1.jsonl")).unwrap();
+        for (i, l) in text.lines().enumerate() {
+            t.take(LineMsg {
+                seq: i as u64 + 1,
+                hash: crate::journal::line_hash(l.as_bytes()),
+                line: l.to_owned(),
+                game: String::new(),
+            });
+        }
+        (dir, t)
+    }
+
+    #[test]
+    fn an_untimed_table_is_marked_so_and_a_timed_one_is_not() {
+        let (_d, t) = table("none");
+        let v = api(&t, "ev");
+        assert_eq!(v["clocks"]["untimed"], true, "{v}");
+        let (_d, t) = table("90m");
+        let v = api(&t, "ev");
+        assert_eq!(v["clocks"]["untimed"], false, "{v}");
+        assert_eq!(v["clocks"]["white_remaining_ms"], 90 * 60 * 1000, "{v}");
+    }
 }

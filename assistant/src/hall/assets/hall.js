@@ -110,6 +110,10 @@
 
   function clocks(v) {
     const p = el("p", { class: "clocks" });
+    if (v.clocks.untimed) {
+      p.append("No clock in this game");
+      return p;
+    }
     const mk = (s, ms) => el("span", {
       class: "clock" + (v.clocks.running && v.turn === s ? " on-move" : ""),
       "data-side": s, text: `${side(s)} ${clock(ms)}`,
@@ -182,7 +186,7 @@
   function tick() {
     const now = Date.now();
     for (const { view: v, at } of views.values()) {
-      if (!v.clocks.running || v.result) continue;
+      if (!v.clocks.running || v.clocks.untimed || v.result) continue;
       const art = document.getElementById(`table-${v.table}`);
       const span = art && art.querySelector(`.clock[data-side="${v.turn}"]`);
       if (!span) continue;
