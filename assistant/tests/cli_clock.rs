@@ -310,3 +310,32 @@ fn presets_lists_every_name_with_its_written_form() {
         "{text}"
     );
 }
+
+#[test]
+fn replay_without_a_clock_says_no_clock_and_never_flags() {
+    // 004 3.5 (i) (a): a match may be played without a clock (`--control none`).
+    let (_dir, path) = presses("10\n25\n7200\n");
+    let out = tandem(&[
+        "clock",
+        "replay",
+        "--control",
+        "none",
+        "--presses",
+        path.to_str().unwrap(),
+        "--end",
+        "99999",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("control none\n"), "{text}");
+    assert!(text.contains("white: no clock, 1:59:45 used"), "{text}");
+    assert!(!text.contains(" left"), "{text}");
+    assert!(text.contains("no flag fell"), "{text}");
+    let v = replay_json("none", "10\n25\n", &["--end", "99999"]);
+    assert_eq!(v["control"], "none");
+    assert_eq!(v["flag"], Value::Null);
+}

@@ -278,17 +278,26 @@ fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     }
 
     writeln!(out, "control {}", clock.control())?;
+    // Untimed (`none`): no time is left or lacking, only used.
+    let untimed = clock.control().is_untimed();
+    let left = |d| {
+        if untimed {
+            "no clock".to_owned()
+        } else {
+            format!("{:>10} left", face(d))
+        }
+    };
     for r in &rows {
         writeln!(
             out,
-            "ply {:>3} {} at {:>10}  move {:>8}  white {:>10} left, {:>10} used  black {:>10} left, {:>10} used",
+            "ply {:>3} {} at {:>10}  move {:>8}  white {:>15}, {:>10} used  black {:>15}, {:>10} used",
             r.ply,
             r.side,
             r.at.to_string(),
             face(r.move_time),
-            face(r.white_remaining),
+            left(r.white_remaining),
             face(r.white_used),
-            face(r.black_remaining),
+            left(r.black_remaining),
             face(r.black_used),
         )?;
         for (side, t) in &r.flags {
@@ -313,8 +322,8 @@ fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
         };
         writeln!(
             out,
-            "  {c}: {} left, {} used, {} made, {to_control}{}",
-            face(clock.remaining(c, last)),
+            "  {c}: {}, {} used, {} made, {to_control}{}",
+            left(clock.remaining(c, last)).trim_start(),
             face(clock.used(c, last)),
             match clock.moves_made(c) {
                 1 => "1 move".to_owned(),
