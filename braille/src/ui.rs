@@ -19,6 +19,12 @@
 //!     the choice line `e8= Q R B N` instead: routing a letter gives the
 //!     move with its piece (`e7e8q`, 002 art. 3.7(e): the player chooses);
 //!     any other key drops it.
+//!   - Backgammon: the board line a cell a point
+//!     ([`crate::backgammon::input`]): a pick then a destination is one
+//!     checker step, said back at once through the game
+//!     ([`Action::MoveText`] with a `steps …` query); the steps that make a
+//!     whole legal move go as the move's text (`13/8 8/5`). Typed
+//!     characters ([`Key::Char`]) enter the roll: two dice, then Enter.
 //! - Commands: next view, clock report, last move, done (my board is up to
 //!   date), cancel (drops the selection).
 //!
@@ -68,6 +74,9 @@ pub enum Key {
     Bottom,
     /// A command key.
     Command(KeyCommand),
+    /// A character typed on the display's braille keys (BRLTTY translates
+    /// the dots through the user's text table).
+    Char(char),
 }
 
 /// The commands display keys give.
@@ -85,6 +94,8 @@ pub enum KeyCommand {
     /// Drop the selection or the pending question; in review, back to the
     /// live game.
     Cancel,
+    /// Backspace: take back the last character typed.
+    Erase,
 }
 
 /// What the UI asks of its owner after a key.
@@ -107,10 +118,14 @@ pub enum Action {
     /// A chess from-square was selected, by name (`e2`). (A draughts
     /// square is [`Action::Selected`].)
     SelectedSquare(String),
-    /// Two routing presses chose a chess move: the squares as move text
-    /// (`e2e4`, `g1f3`) for the rules engine to check, which asks for the
-    /// promotion piece of a pawn reaching the last rank and refuses an
-    /// illegal one. (A draughts move is [`Action::MoveRequest`].)
+    /// Text for the game, handled as if typed: two routing presses chose a
+    /// chess move (`e2e4`, `g1f3`) for the rules engine to check, which asks
+    /// for the promotion piece of a pawn reaching the last rank and refuses
+    /// an illegal one (a draughts move is [`Action::MoveRequest`]); a
+    /// backgammon move routed step by step (`13/8 8/5`), a roll typed
+    /// (`roll 3 1`), or a question about the steps entered so far
+    /// (`steps 13/8 from 8`: the game says the step or why it is refused,
+    /// and nothing changes).
     MoveText(String),
     /// The clock report was asked for.
     ClockReport,
@@ -146,8 +161,9 @@ enum Picked {
 enum Rendered {
     Draughts,
     Chess(Vec<ChessLine>),
-    /// Backgammon: no routing to points yet.
-    Backgammon,
+    /// Backgammon: the point under each cell of each line (the board
+    /// line's windows; `None` on the text and status lines).
+    Backgammon(Vec<Vec<Option<crate::backgammon::BgSpot>>>),
 }
 
 /// The display's state: the current view and line, the selection, and the
@@ -172,6 +188,8 @@ pub struct BrailleUi {
     promotion: Option<(ChessSquare, ChessSquare)>,
     /// The record view and the review ([`crate::record`]).
     record: RecordView,
+    /// Backgammon: the turn and the roll being entered.
+    bg: crate::backgammon::input::BgInput,
 }
 
 /// The line shown while a promotion waits for its piece: routing over a
@@ -203,6 +221,7 @@ impl BrailleUi {
             message: None,
             promotion: None,
             record: RecordView::default(),
+            bg: crate::backgammon::input::BgInput::default(),
         };
         ui.record.rerender(Some(width));
         ui.rerender();
@@ -224,6 +243,7 @@ impl BrailleUi {
         if *board != self.board {
             self.selected = None;
             self.promotion = None;
+            self.bg.clear_steps();
             self.board = board.clone();
         }
         self.status = status.clone();
@@ -237,6 +257,7 @@ impl BrailleUi {
         if review.is_some() {
             self.selected = None;
             self.promotion = None;
+            self.bg.clear_steps();
         }
         self.record.set(moves, black_first, review);
     }
@@ -307,6 +328,13 @@ impl BrailleUi {
     /// `c3` in 64-square draughts) or the chess square (`e2`).
     #[must_use]
     pub fn selected_name(&self) -> Option<String> {
+        if let Some(spot) = self.bg.picked() {
+            return Some(match spot {
+                crate::backgammon::BgSpot::Point(p) => p.to_string(),
+                crate::backgammon::BgSpot::Bar => "bar".into(),
+                crate::backgammon::BgSpot::Off => "off".into(),
+            });
+        }
         self.selected.map(|p| match (p, &self.board) {
             (Picked::Draughts(sq), Board::Draughts(pos)) => pos.variant().square_name(sq),
             (Picked::Draughts(sq), _) => sq.to_string(),
@@ -330,8 +358,21 @@ impl BrailleUi {
         if let Some((_, to)) = self.promotion {
             return BrailleLine::from_text(&promotion_text(to));
         }
+        if let Some(dice) = self.bg.dice_line() {
+            return BrailleLine::from_text(&dice);
+        }
         if self.record.shown {
             return self.record.current_line();
+        }
+        if let (Rendered::Backgammon(spots), Some(pick)) = (&self.rendered, self.bg.picked()) {
+            let mut l = self.lines.get(self.line).cloned().unwrap_or_default();
+            if let Some(n) = spots
+                .get(self.line)
+                .and_then(|s| s.iter().position(|x| *x == Some(pick)))
+            {
+                l.mark_cell(n, SELECTION_MARK);
+            }
+            return l;
         }
         match (&self.rendered, self.selected) {
             (Rendered::Chess(lines), Some(Picked::Chess(sq))) => {
@@ -375,6 +416,7 @@ impl BrailleUi {
                 vec![Action::Redraw]
             }
             Key::Command(c) => self.command(c),
+            Key::Char(c) => self.type_char(c),
             // The record view's own keys (`crate::record`).
             _ if self.record.shown => {
                 let out = self.record.key(key);
@@ -412,11 +454,17 @@ impl BrailleUi {
                 .get(line)
                 .and_then(|l| l.cell_to_square(n))
                 .map(Picked::Chess),
-            Rendered::Backgammon => None,
+            Rendered::Backgammon(_) => None,
         }
     }
 
     fn route(&mut self, n: u16) -> Vec<Action> {
+        if let Rendered::Backgammon(spots) = &self.rendered {
+            let spot = spots
+                .get(self.line)
+                .and_then(|s| s.get(usize::from(n)).copied().flatten());
+            return self.route_backgammon(spot);
+        }
         let Some(sq) = self.square_at(self.line, n.into()) else {
             return vec![Action::Bump];
         };
@@ -499,6 +547,33 @@ impl BrailleUi {
         vec![action, Action::Redraw]
     }
 
+    /// A routing key over a cell of the backgammon board line: a pick, a
+    /// step, or the whole move ([`crate::backgammon::input`]).
+    fn route_backgammon(&mut self, spot: Option<crate::backgammon::BgSpot>) -> Vec<Action> {
+        use crate::backgammon::input::BgRequest;
+        let (Some(spot), Board::Backgammon { game, viewer }) = (spot, &self.board) else {
+            return vec![Action::Bump];
+        };
+        // A refused pick or step changes nothing here; the game says why
+        // (the same check on the same match).
+        let (request, _refused) = self.bg.route(game, *viewer, spot);
+        self.rerender();
+        let text = match request {
+            BgRequest::Query(t) | BgRequest::Move(t) => t,
+        };
+        vec![Action::MoveText(text), Action::Redraw]
+    }
+
+    /// A character typed on the braille keys: a die of the roll being
+    /// entered (backgammon); nothing in the other games.
+    fn type_char(&mut self, c: char) -> Vec<Action> {
+        if matches!(self.board, Board::Backgammon { .. }) && self.bg.type_char(c) {
+            vec![Action::Redraw]
+        } else {
+            vec![Action::Bump]
+        }
+    }
+
     fn go(&mut self, target: Option<usize>) -> Vec<Action> {
         match target {
             Some(t) if t < self.lines.len() => {
@@ -532,7 +607,23 @@ impl BrailleUi {
             }
             KeyCommand::ClockReport => vec![Action::ClockReport],
             KeyCommand::LastMove => vec![Action::LastMove],
+            // Enter after two dice typed: the roll.
+            KeyCommand::Done if self.bg.typing() => match self.bg.enter() {
+                Some(roll) => vec![Action::MoveText(roll), Action::Redraw],
+                None => vec![Action::Bump],
+            },
             KeyCommand::Done => vec![Action::Done],
+            KeyCommand::Erase if self.bg.erase() => vec![Action::Redraw],
+            KeyCommand::Erase => vec![Action::Bump],
+            KeyCommand::Cancel if self.bg.clear_dice() => vec![Action::Cancel, Action::Redraw],
+            KeyCommand::Cancel if self.bg.clear_steps() => {
+                self.rerender();
+                vec![
+                    Action::Cancel,
+                    Action::MoveText(crate::backgammon::input::query_text(&[], None)),
+                    Action::Redraw,
+                ]
+            }
             KeyCommand::Cancel => {
                 if self.selected.take().is_some() {
                     vec![Action::Cancel, Action::Redraw]
@@ -559,17 +650,33 @@ impl BrailleUi {
                 self.rendered = Rendered::Chess(lines);
             }
             Board::Backgammon { game, viewer } => {
-                // The board a cell a point, the exact counts, the status line.
-                let mut board = BrailleLine::new();
-                for cell in crate::backgammon::board_line(game.board(), *viewer).cells {
-                    board.push_graphic(cell, ' ', None);
+                // The board a cell a point (after the steps entered so far),
+                // in windows of the display's width; the exact counts; the
+                // status line with the clocks.
+                let shown = self.bg.shown_board(game);
+                let mut lines = Vec::new();
+                let mut spots = Vec::new();
+                let line = crate::backgammon::board_line(&shown, *viewer);
+                for w in line.windows(self.width) {
+                    let mut l = BrailleLine::new();
+                    for cell in &w.cells {
+                        l.push_graphic(*cell, ' ', None);
+                    }
+                    lines.push(l);
+                    spots.push(w.spots);
                 }
-                self.lines = vec![
-                    board,
-                    BrailleLine::from_text(&crate::backgammon::text_line(game.board(), *viewer)),
-                    BrailleLine::from_text(&crate::backgammon::status_line(game, *viewer)),
-                ];
-                self.rendered = Rendered::Backgammon;
+                let text = crate::backgammon::text_line(&shown, *viewer);
+                let status = crate::backgammon::status_with_clocks(game, *viewer, &self.status);
+                for (t, sep) in [(text, " "), (status, " | ")] {
+                    let atoms: Vec<BrailleLine> =
+                        t.split(sep).map(BrailleLine::from_text).collect();
+                    for l in crate::render::wrap(&atoms, sep, self.width) {
+                        lines.push(l);
+                        spots.push(Vec::new());
+                    }
+                }
+                self.lines = lines;
+                self.rendered = Rendered::Backgammon(spots);
             }
         }
         self.line = self.line.min(self.lines.len().saturating_sub(1));
@@ -798,29 +905,179 @@ mod tests {
         )
     }
 
+    fn bg_ui(m: &tandem_rules::backgammon::Match, viewer: Color, width: u16) -> BrailleUi {
+        BrailleUi::with_board(
+            Board::Backgammon {
+                game: Box::new(m.clone()),
+                viewer,
+            },
+            StatusInfo::new(Color::White),
+            View::List,
+            Width::new(width).unwrap(),
+        )
+    }
+
     #[test]
-    fn a_backgammon_board_shows_its_line_counts_and_status_and_routes_nowhere() {
+    fn a_backgammon_board_shows_its_line_counts_and_status_with_the_clocks() {
         use tandem_rules::backgammon::{Match, MatchOptions};
         let mut m = Match::new(MatchOptions { length: 7 });
         m.act_text("roll 31").unwrap();
-        let board = Board::Backgammon {
-            game: Box::new(m.clone()),
-            viewer: Color::Black,
-        };
-        let mut u = BrailleUi::with_board(
-            board,
-            StatusInfo::new(Color::White),
-            View::List,
-            Width::new(40).unwrap(),
-        );
+        let mut u = bg_ui(&m, Color::Black, 40);
         let line = crate::backgammon::board_line(m.board(), Color::Black);
         assert_eq!(u.lines()[0].cells(), line.cells.as_slice());
+        // The counts wrap at 40 cells by words; the status line by fields.
+        let text: Vec<String> = u.lines()[1..].iter().map(BrailleLine::text).collect();
         assert_eq!(
-            u.lines()[2].text(),
-            crate::backgammon::status_line(&m, Color::Black)
+            text,
+            vec![
+                "bar 0 0 24x2 19o5 17o3 13x5 12o5 8x3 6x5",
+                "1o2 off 0 0",
+                "31 | pips 167 167 | cube 1 | 0-0/7",
+                "time --:-- --:--",
+            ]
         );
-        // No routing to points yet: a key over the board line bumps.
+        let mut tick = StatusInfo::new(Color::White);
+        tick.white_clock = Some(Duration::from_secs(839));
+        tick.black_clock = Some(Duration::from_secs(840));
+        let same = u.board().clone();
+        u.update_board(&same, &tick);
+        assert_eq!(u.lines()[4].text(), "time 14:00 13:59", "black's first");
+        // Text lines route nowhere.
+        u.handle(Key::LineDown);
         assert_eq!(u.handle(Key::Routing(3)), vec![Action::Bump]);
+    }
+
+    #[test]
+    fn backgammon_routing_keys_enter_a_turn_step_by_step() {
+        use tandem_rules::backgammon::{Match, MatchOptions};
+        let mut m = Match::new(MatchOptions { length: 7 });
+        m.act_text("roll 31").unwrap(); // white to play 3-1
+        let mut u = bg_ui(&m, Color::White, 40);
+        let line = crate::backgammon::board_line(m.board(), Color::White);
+        let cell = |p: u8| line.cell_of(crate::backgammon::BgSpot::Point(p)).unwrap() as u16;
+        assert_eq!(
+            u.handle(Key::Routing(cell(8))),
+            vec![Action::MoveText("steps from 8".into()), Action::Redraw]
+        );
+        assert_eq!(u.selected_name().as_deref(), Some("8"));
+        assert_eq!(marked_cells(&u), vec![usize::from(cell(8))]);
+        assert_eq!(
+            u.handle(Key::Routing(cell(5))),
+            vec![Action::MoveText("steps 8/5".into()), Action::Redraw]
+        );
+        // The board line shows the checker moved: two left on 8, one on 5.
+        assert_eq!(
+            u.current_line().cells()[usize::from(cell(5))],
+            Cell::from_dots(&[1])
+        );
+        assert_eq!(
+            u.current_line().cells()[usize::from(cell(8))],
+            Cell::from_dots(&[1, 2])
+        );
+        assert!(marked_cells(&u).is_empty());
+        // The cancel key drops the steps; the game says so.
+        assert_eq!(
+            u.handle(Key::Command(KeyCommand::Cancel)),
+            vec![
+                Action::Cancel,
+                Action::MoveText("steps".into()),
+                Action::Redraw
+            ]
+        );
+        assert_eq!(u.lines()[0].cells(), line.cells.as_slice());
+        // Again, to the end: the whole move goes as its text.
+        u.handle(Key::Routing(cell(8)));
+        u.handle(Key::Routing(cell(5)));
+        u.handle(Key::Routing(cell(6)));
+        assert_eq!(
+            u.handle(Key::Routing(cell(5))),
+            vec![Action::MoveText("8/5 6/5".into()), Action::Redraw]
+        );
+        // A gap bumps.
+        assert_eq!(u.handle(Key::Routing(1)), vec![Action::Bump]);
+    }
+
+    #[test]
+    fn backgammon_panning_on_a_narrow_display_keeps_the_points_under_the_keys() {
+        use tandem_rules::backgammon::{Match, MatchOptions};
+        let mut m = Match::new(MatchOptions { length: 7 });
+        m.act_text("roll 31").unwrap();
+        // Black watches white move: the line in black's numbers, 20 cells.
+        let mut u = bg_ui(&m, Color::Black, 20);
+        let line = crate::backgammon::board_line(m.board(), Color::Black);
+        let windows = line.windows(Width::new(20).unwrap());
+        assert_eq!(windows.len(), 2);
+        assert_eq!(u.current_line().cells(), windows[0].cells.as_slice());
+        // White's 8 is black's 17: in the first window.
+        let c17 = windows[0]
+            .cell_of(crate::backgammon::BgSpot::Point(17))
+            .unwrap() as u16;
+        u.handle(Key::Routing(c17));
+        assert_eq!(u.selected_name().as_deref(), Some("17"));
+        assert_eq!(u.handle(Key::PanRight), vec![Action::Redraw]);
+        assert_eq!(u.current_line().cells(), windows[1].cells.as_slice());
+        // Black's 20 (white's 5) is in the first window too; back there.
+        u.handle(Key::PanLeft);
+        let c20 = windows[0]
+            .cell_of(crate::backgammon::BgSpot::Point(20))
+            .unwrap() as u16;
+        assert_eq!(
+            u.handle(Key::Routing(c20)),
+            vec![Action::MoveText("steps 8/5".into()), Action::Redraw]
+        );
+        // White's 6 is black's 19 (first window), white's 5 again.
+        let c19 = windows[0]
+            .cell_of(crate::backgammon::BgSpot::Point(19))
+            .unwrap() as u16;
+        u.handle(Key::Routing(c19));
+        assert_eq!(
+            u.handle(Key::Routing(c20)),
+            vec![Action::MoveText("8/5 6/5".into()), Action::Redraw]
+        );
+        // In the second window the same cell is another point: black's 12, white's 13.
+        u.handle(Key::PanRight);
+        assert_eq!(
+            windows[1].spot(1),
+            Some(crate::backgammon::BgSpot::Point(12))
+        );
+        assert_eq!(
+            u.handle(Key::Routing(1)),
+            vec![Action::MoveText("steps from 13".into()), Action::Redraw]
+        );
+    }
+
+    #[test]
+    fn backgammon_dice_typed_on_the_braille_keys_then_enter() {
+        use tandem_rules::backgammon::{Match, MatchOptions};
+        let m = Match::new(MatchOptions { length: 7 });
+        let mut u = bg_ui(&m, Color::White, 40);
+        assert_eq!(u.handle(Key::Char('3')), vec![Action::Redraw]);
+        assert_eq!(u.current_line().text(), "roll 3");
+        assert_eq!(u.handle(Key::Char('9')), vec![Action::Bump]);
+        assert_eq!(u.handle(Key::Command(KeyCommand::Done)), vec![Action::Bump]);
+        u.handle(Key::Char('a'));
+        assert_eq!(u.current_line().text(), "roll 31");
+        assert_eq!(
+            u.handle(Key::Command(KeyCommand::Erase)),
+            vec![Action::Redraw]
+        );
+        u.handle(Key::Char('1'));
+        assert_eq!(
+            u.handle(Key::Command(KeyCommand::Done)),
+            vec![Action::MoveText("roll 3 1".into()), Action::Redraw]
+        );
+        assert_eq!(u.lines()[0].cells(), u.current_line().cells());
+        // Enter with nothing typed is "done" as before; cancel drops a die.
+        assert_eq!(u.handle(Key::Command(KeyCommand::Done)), vec![Action::Done]);
+        u.handle(Key::Char('6'));
+        assert_eq!(
+            u.handle(Key::Command(KeyCommand::Cancel)),
+            vec![Action::Cancel, Action::Redraw]
+        );
+        assert_eq!(u.lines()[0].cells(), u.current_line().cells());
+        // Characters do nothing in the other games.
+        let mut d = ui(View::List);
+        assert_eq!(d.handle(Key::Char('3')), vec![Action::Bump]);
     }
 
     impl BrailleUi {
