@@ -58,6 +58,11 @@ const TABLE: &[&str] = &[
     "side_checkers",
     "delay",
     "help",
+    // The braille display's routing keys: a checker picked up, a step, the steps dropped.
+    "from",
+    "from_bar",
+    "step",
+    "steps_cleared",
 ];
 
 /// The refusals (`[refusals]`): why an action or a move was refused.
