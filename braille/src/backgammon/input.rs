@@ -14,7 +14,8 @@
 //! move goes to the game as the same text typed (`13/8 8/5`, gnubg's form)
 //! and is played, journaled and announced like any typed move. The routing
 //! key over the picked cell again, or the cancel key, drops the steps
-//! entered so far ("Steps cleared.").
+//! entered so far ("Steps cleared."). When the roll cannot be played at
+//! all, the pass is the only move: any routing key over the board plays it.
 //!
 //! The cells are in the viewer's numbering (the blind player's: the board
 //! line); the texts for the game are in the mover's numbering (the
@@ -212,6 +213,12 @@ impl BgInput {
             _ => return (BgRequest::Query(query_text(&[], Some(p))), None),
         };
         let board = m.board();
+        if m.legal().is_empty() {
+            // A roll that cannot be played: the pass is the only move, and
+            // any routing key over the board plays it (the dance is said).
+            self.clear_steps();
+            return (BgRequest::Move("pass".into()), None);
+        }
         match self.pick {
             Some(s) if s == spot => {
                 self.clear_steps();
@@ -410,6 +417,27 @@ mod tests {
             (BgRequest::Query("steps".into()), None)
         );
         assert!(input.steps().is_empty() && input.picked().is_none());
+    }
+
+    #[test]
+    fn a_roll_that_cannot_be_played_is_passed_by_any_routing_key() {
+        // White on the bar; black holds its whole home board.
+        let mut white = [0u8; 25];
+        white[24] = 1;
+        white[5] = 14;
+        let mut black = [0u8; 25];
+        for q in 0..6 {
+            black[q] = 2;
+        }
+        black[22] = 3;
+        let b = Board::from_sides(white, black, Color::White).unwrap();
+        let mut m = Match::from_board(MatchOptions { length: 7 }, b);
+        m.act(Action::Roll(Dice(6, 5))).unwrap();
+        let mut input = BgInput::default();
+        assert_eq!(
+            input.route(&m, Color::White, BgSpot::Point(3)),
+            (BgRequest::Move("pass".into()), None)
+        );
     }
 
     #[test]
