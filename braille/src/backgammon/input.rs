@@ -426,9 +426,7 @@ mod tests {
         white[24] = 1;
         white[5] = 14;
         let mut black = [0u8; 25];
-        for q in 0..6 {
-            black[q] = 2;
-        }
+        black[..6].fill(2);
         black[22] = 3;
         let b = Board::from_sides(white, black, Color::White).unwrap();
         let mut m = Match::from_board(MatchOptions { length: 7 }, b);

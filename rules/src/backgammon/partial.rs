@@ -435,9 +435,7 @@ mod tests {
         assert_eq!(check_from(&b, Dice(2, 1), &[], 25), Ok(()));
         // 6-6 cannot enter at all (black holds white's 19).
         let mut black2 = [0u8; 25];
-        for q in 0..6 {
-            black2[q] = 2;
-        }
+        black2[..6].fill(2);
         black2[22] = 3;
         let closed = Board::from_sides(white, black2, Color::White).unwrap();
         assert_eq!(
