@@ -4,14 +4,18 @@
 //!
 //! A step is one checker going from a point to another (or from the bar,
 //! or off) in the mover's numbering; it may use one die or several (`24/20`
-//! with 3-1 is one step). The steps are played in the order entered, each
-//! hop a die, with the standard rules of play (004 4.2 (i): checkers on
-//! the bar enter first; a closed point cannot be landed on; bearing off
-//! only with every checker home). The steps so far are part of a legal move
-//! when the dice left can finish them into one of the roll's legal moves
-//! (both dice if they can be played, the larger if only one can, four for
-//! a double as far as they go); they are a whole move when they reach the
-//! position of one, resolved as the same text typed would be ([`resolve`]).
+//! with 3-1 is one step). Each hop is a die and lands on no closed point;
+//! the steps may be entered in any order (a checker borne off before
+//! another that the turn's own order bears off first). What counts is the
+//! turn as a whole, with the standard rules of play (004 4.2 (i): checkers
+//! on the bar enter first; bearing off only with every checker home; both
+//! dice if they can be played, the larger if only one can, four for a
+//! double as far as they go): the steps so far are part of a legal move
+//! when the dice left can finish them into the position of one of the
+//! roll's legal moves, and a whole move when nothing can follow and they
+//! reach one, resolved as the same text typed would be ([`resolve`]). A
+//! refusal names the first step the turn's own order refuses, with the
+//! rules' reason.
 //!
 //! ```
 //! use tandem_rules::backgammon::{check_steps, Board, Dice, Step, StepCheck};
@@ -75,8 +79,16 @@ fn index(point: u8) -> usize {
 }
 
 /// Every way the checker at index `i` reaches `to` (0 = off) with the dice
-/// of `s`, each hop a legal die step.
-fn hop(s: &State, i: usize, to: u8, out: &mut Vec<State>) {
+/// of `s`, each hop a die.
+///
+/// `strict`: each hop a legal step as the turn is played (004 4.2 (i):
+/// nothing moves while a checker is on the bar; bearing off only with
+/// every checker home, a larger die only from the highest point). Loose:
+/// only the dice and the closed points count, so the steps may be entered
+/// in any order (`13/off` before `4/off` with 5-5, a checker entered and
+/// moved on before the other enters): the turn as a whole is then held to
+/// the legal moves, whose positions the steps must lead to.
+fn hop(s: &State, i: usize, to: u8, strict: bool, out: &mut Vec<State>) {
     let mut tried = Vec::new();
     for (k, &d) in s.dice.iter().enumerate() {
         if tried.contains(&d) {
@@ -84,12 +96,15 @@ fn hop(s: &State, i: usize, to: u8, out: &mut Vec<State>) {
         }
         tried.push(d);
         let die = usize::from(d);
-        // 004 4.2 (i): nothing else moves while a checker is on the bar
-        // (an entered checker goes on only when the bar is empty).
-        if s.me[i] == 0 || (s.me[BAR] > 0 && i != BAR) {
+        if s.me[i] == 0 || (strict && s.me[BAR] > 0 && i != BAR) {
             return;
         }
-        if !legal_step(&s.me, &s.them, i, die) {
+        let ok = if strict {
+            legal_step(&s.me, &s.them, i, die)
+        } else {
+            i < die || s.them[23 - (i - die)] < 2
+        };
+        if !ok {
             continue;
         }
         // The point landed on (0: borne off).
@@ -107,9 +122,32 @@ fn hop(s: &State, i: usize, to: u8, out: &mut Vec<State>) {
         if land == usize::from(to) {
             out.push(n);
         } else {
-            hop(&n, land - 1, to, out);
+            hop(&n, land - 1, to, strict, out);
         }
     }
+}
+
+/// The ways of playing `steps` from `start`; or the index of the first step
+/// no way plays, with the ways of playing the steps before it.
+fn realize(start: State, steps: &[Step], strict: bool) -> Result<Vec<State>, (usize, Vec<State>)> {
+    let mut states = vec![start];
+    for (k, &s) in steps.iter().enumerate() {
+        let mut next = Vec::new();
+        for st in &states {
+            hop(st, index(s.from), s.to, strict, &mut next);
+        }
+        let mut seen = HashSet::new();
+        next.retain(|st| {
+            let mut d = st.dice.clone();
+            d.sort_unstable();
+            seen.insert((st.me, st.them, d))
+        });
+        if next.is_empty() {
+            return Err((k, states));
+        }
+        states = next;
+    }
+    Ok(states)
 }
 
 /// The most dice still playable from `s`, and whether one way of playing
@@ -144,6 +182,31 @@ fn more(s: &State, keys: &HashSet<[u8; 10]>, board: &Board) -> (usize, bool) {
     best
 }
 
+/// Whether one more die step from `s` (any checker) leads on to a legal
+/// move's position.
+fn continues(s: &State, keys: &HashSet<[u8; 10]>, board: &Board) -> bool {
+    let mut tried = Vec::new();
+    for (k, &d) in s.dice.iter().enumerate() {
+        if tried.contains(&d) {
+            continue;
+        }
+        tried.push(d);
+        let die = usize::from(d);
+        for i in (0..25).rev() {
+            if s.me[i] == 0 || (s.me[BAR] > 0 && i != BAR) || !legal_step(&s.me, &s.them, i, die) {
+                continue;
+            }
+            let mut n = s.clone();
+            n.dice.remove(k);
+            apply_step(&mut n.me, &mut n.them, i, die);
+            if more(&n, keys, board).1 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The steps as a move text (`13/8 8/5`, `bar/22`, `6/off`).
 #[must_use]
 pub fn steps_text(steps: &[Step]) -> String {
@@ -163,12 +226,12 @@ pub fn steps_text(steps: &[Step]) -> String {
 /// playing the steps before it).
 fn why(states: &[State], s: Step) -> MoveError {
     let st = &states[0];
-    if st.me[BAR] > 0 && s.from != 25 {
-        return MoveError::MustEnterFirst { on_bar: st.me[BAR] };
-    }
     let i = index(s.from);
     if states.iter().all(|st| st.me[i] == 0) {
         return MoveError::NoChecker { point: s.from };
+    }
+    if st.me[BAR] > 0 && s.from != 25 {
+        return MoveError::MustEnterFirst { on_bar: st.me[BAR] };
     }
     if s.to == 0 {
         // Every other checker must be home (004: the standard rules).
@@ -223,59 +286,62 @@ pub fn check_steps(board: &Board, dice: Dice, steps: &[Step]) -> StepCheck {
             dice: pool(dice),
         };
     }
+    if steps
+        .iter()
+        .any(|s| s.from == 0 || s.from > 25 || s.to >= s.from || s.to > 24)
+    {
+        return StepCheck::Refused(MoveError::NotLegal);
+    }
     let (me, them) = board.mine_theirs();
-    let mut states = vec![State {
+    let start = State {
         me,
         them,
         dice: pool(dice),
         hits: 0,
-    }];
-    for &s in steps {
-        if s.from == 0 || s.from > 25 || (s.to >= s.from) || s.to > 24 {
-            return StepCheck::Refused(MoveError::NotLegal);
-        }
-        let mut next = Vec::new();
-        for st in &states {
-            hop(st, index(s.from), s.to, &mut next);
-        }
-        let mut seen = HashSet::new();
-        next.retain(|st| {
-            let mut d = st.dice.clone();
-            d.sort_unstable();
-            seen.insert((st.me, st.them, d))
-        });
-        if next.is_empty() {
-            return StepCheck::Refused(why(&states, s));
-        }
-        states = next;
-    }
+    };
+    let states = match realize(start.clone(), steps, false) {
+        Ok(states) => states,
+        Err((k, before)) => return StepCheck::Refused(why(&before, steps[k])),
+    };
     let keys: HashSet<[u8; 10]> = legal.iter().map(|(_, k)| *k).collect();
     let reach: Vec<(usize, bool)> = states.iter().map(|st| more(st, &keys, board)).collect();
-    let key = |st: &State| position_id::key(&Board::from_mine_theirs(st.me, st.them, board.turn()));
-    let whole = states.iter().any(|st| keys.contains(&key(st)));
+    let whole = states.iter().any(|st| {
+        keys.contains(&position_id::key(&Board::from_mine_theirs(
+            st.me,
+            st.them,
+            board.turn(),
+        )))
+    });
     let open = states
         .iter()
-        .zip(&reach)
-        .filter(|(st, (_, ok))| *ok && !keys.contains(&key(st)))
-        .map(|(st, _)| st)
+        .filter(|st| continues(st, &keys, board))
         .min_by_key(|st| st.hits);
-    if whole {
-        // A whole move: the same text typed names it (or says which).
-        match resolve(board, dice, &steps_text(steps)) {
-            Ok(p) => return StepCheck::Complete(p),
-            Err(e) if open.is_none() => return StepCheck::Refused(e),
-            Err(_) => {}
-        }
-    }
+    // Part of a move first: when dice are left that still lead on to a
+    // legal move, the steps are part of one, even if their position is
+    // also a legal move's (bearing off: 3/off with the 3 of 3-1 reaches the
+    // position of 3/2/off, and 1/off may follow); so a move is played only
+    // when nothing can follow.
     if let Some(st) = open {
         return StepCheck::Partial {
             board: Board::from_mine_theirs(st.me, st.them, board.turn()),
             dice: st.dice.clone(),
         };
     }
+    if whole {
+        // A whole move: the same text typed names it (or says which).
+        match resolve(board, dice, &steps_text(steps)) {
+            Ok(p) => return StepCheck::Complete(p),
+            Err(e) => return StepCheck::Refused(e),
+        }
+    }
     // Played so, the roll cannot be finished into a legal move: the dice
     // that could have been played are not (both dice, the larger one, all
     // four of a double as far as they go).
+    // The first step the turn's own order refuses says why (the bar first,
+    // bearing off before all are home, a larger die from a lower point).
+    if let Err((k, before)) = realize(start, steps, true) {
+        return StepCheck::Refused(why(&before, steps[k]));
+    }
     let possible = legal.first().map_or(0, |(p, _)| p.steps().len());
     let (best, played) = states
         .iter()
@@ -419,18 +485,26 @@ mod tests {
         let b = Board::from_sides(white, black, Color::White).unwrap();
         // Black's 2-point (white's 23) is open: white enters with a 2.
         let e = |steps: &[Step]| check_steps(&b, Dice(2, 1), steps);
+        assert!(matches!(e(&[step(25, 23)]), StepCheck::Partial { .. }));
+        // The turn as a whole enters first: 6/5 may be entered before bar/23…
+        assert!(matches!(e(&[step(6, 5)]), StepCheck::Partial { .. }));
+        assert!(matches!(
+            e(&[step(6, 5), step(25, 23)]),
+            StepCheck::Complete(_)
+        ));
+        // …but 6/4 takes the 2 the entry needs.
         assert_eq!(
-            e(&[step(6, 5)]),
+            e(&[step(6, 4)]),
             StepCheck::Refused(MoveError::MustEnterFirst { on_bar: 1 })
         );
-        assert!(matches!(e(&[step(25, 23)]), StepCheck::Partial { .. }));
         assert_eq!(
             e(&[step(25, 24)]),
             StepCheck::Refused(MoveError::Blocked { point: 24 })
         );
+        assert_eq!(check_from(&b, Dice(2, 1), &[], 6), Ok(()));
         assert_eq!(
-            check_from(&b, Dice(2, 1), &[], 6),
-            Err(MoveError::MustEnterFirst { on_bar: 1 })
+            check_from(&b, Dice(2, 1), &[], 1),
+            Err(MoveError::NoChecker { point: 1 })
         );
         assert_eq!(check_from(&b, Dice(2, 1), &[], 25), Ok(()));
         // 6-6 cannot enter at all (black holds white's 19).
