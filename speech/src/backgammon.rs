@@ -61,6 +61,7 @@ const TABLE: &[&str] = &[
     // The braille display's routing keys: a checker picked up, a step, the steps dropped.
     "from",
     "from_bar",
+    "bar_empty",
     "step",
     "steps_cleared",
 ];

@@ -82,6 +82,11 @@ impl BackgammonTable {
                     let point = self.words.number(u32::from(self.said_point(p)));
                     said(self.words.phrase("table.from", &[("point", &point)]))
                 }
+                Err(MoveError::NoChecker { point: 25 }) => Some(Utterance::new(
+                    Priority::Now,
+                    Kind::Rejection,
+                    vec![self.words.phrase("table.bar_empty", &[])],
+                )),
                 Err(e) => refuse(ActionError::Move(self.said_error(e))),
             };
         }
@@ -102,5 +107,72 @@ impl BackgammonTable {
             }
             StepCheck::Complete(_) => said(self.step_words(last.from, last.to, false)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Game;
+    use tandem_rules::backgammon::{Match, MatchOptions};
+    use tandem_rules::{Color, GameOptions, PointNumbering};
+
+    fn table(listener: Color, numbering: PointNumbering, roll: Option<&str>) -> BackgammonTable {
+        let mut m = Match::new(MatchOptions { length: 5 });
+        if let Some(r) = roll {
+            m.act_text(r).unwrap();
+        }
+        let options = GameOptions {
+            match_length: 5,
+            listener: Some(listener),
+            numbering,
+            ..GameOptions::default()
+        };
+        BackgammonTable::new(m, options, "en")
+    }
+
+    fn said(t: &BackgammonTable, q: &str) -> String {
+        t.query(q).map(|u| u.text()).unwrap_or_default()
+    }
+
+    #[test]
+    fn picks_steps_and_refusals_in_the_players_words() {
+        // White (the listener) plays 3-1.
+        let t = table(Color::White, PointNumbering::Listener, Some("roll 31"));
+        assert_eq!(said(&t, "steps from 8"), "From eight.");
+        assert_eq!(said(&t, "steps 8/5"), "eight to five.");
+        assert_eq!(said(&t, "steps 8/5 from 6"), "From six.");
+        assert_eq!(said(&t, "steps 8/3"), "eight to three is not on the dice.");
+        assert_eq!(said(&t, "steps from 7"), "No checker of yours on seven.");
+        assert_eq!(said(&t, "steps 13/12"), "Point twelve is blocked.");
+        assert_eq!(said(&t, "steps"), "Steps cleared.");
+        assert_eq!(said(&t, "steps from bar"), "None of yours on the bar.");
+        // Not a query of the display: the game's other texts are left alone.
+        assert!(t.query("8/5 6/5").is_none());
+        assert!(t.query("steps 8/5 from").is_none());
+        // Nothing changed.
+        assert_eq!(t.rules().board().pips(Color::White), 167);
+    }
+
+    #[test]
+    fn the_opponents_steps_are_said_in_the_listeners_numbers() {
+        // Black listens; white moves 3-1: white's 8/5 is black's 17 to 20.
+        let t = table(Color::Black, PointNumbering::Listener, Some("roll 31"));
+        assert_eq!(said(&t, "steps from 8"), "From seventeen.");
+        assert_eq!(said(&t, "steps 8/5"), "seventeen to twenty.");
+        assert_eq!(said(&t, "steps from 7"), "No checker of yours on eighteen.");
+        // In the mover's numbering when that is the setting.
+        let t = table(Color::Black, PointNumbering::Mover, Some("roll 31"));
+        assert_eq!(said(&t, "steps 8/5"), "eight to five.");
+    }
+
+    #[test]
+    fn before_the_roll_and_with_a_double_waiting_it_says_what_comes_first() {
+        let t = table(Color::White, PointNumbering::Listener, None);
+        assert_eq!(said(&t, "steps from 8"), "Roll first.");
+        let mut t = table(Color::White, PointNumbering::Listener, Some("roll 31"));
+        t.play_text("8/5 6/5").unwrap();
+        t.play_action("double").unwrap();
+        assert_eq!(said(&t, "steps from 8"), "A double waits: take or pass.");
     }
 }
