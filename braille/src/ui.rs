@@ -392,6 +392,11 @@ impl BrailleUi {
 
     /// Handles one key; returns what the owner must do, in order.
     pub fn handle(&mut self, key: Key) -> Vec<Action> {
+        // Typed characters are backgammon's dice only: elsewhere they touch
+        // nothing (no message dismissed, no promotion dropped).
+        if matches!(key, Key::Char(_)) && !matches!(self.board, Board::Backgammon { .. }) {
+            return vec![Action::Bump];
+        }
         // Any key dismisses a message; the key itself still acts.
         let had_message = self.message.take().is_some();
         let mut out = match key {
@@ -567,7 +572,7 @@ impl BrailleUi {
     /// A character typed on the braille keys: a die of the roll being
     /// entered (backgammon); nothing in the other games.
     fn type_char(&mut self, c: char) -> Vec<Action> {
-        if matches!(self.board, Board::Backgammon { .. }) && self.bg.type_char(c) {
+        if self.bg.type_char(c) {
             vec![Action::Redraw]
         } else {
             vec![Action::Bump]
@@ -949,10 +954,16 @@ mod tests {
 
     #[test]
     fn backgammon_routing_keys_enter_a_turn_step_by_step() {
+        for width in [40, 80] {
+            backgammon_turn_at(width);
+        }
+    }
+
+    fn backgammon_turn_at(width: u16) {
         use tandem_rules::backgammon::{Match, MatchOptions};
         let mut m = Match::new(MatchOptions { length: 7 });
         m.act_text("roll 31").unwrap(); // white to play 3-1
-        let mut u = bg_ui(&m, Color::White, 40);
+        let mut u = bg_ui(&m, Color::White, width);
         let line = crate::backgammon::board_line(m.board(), Color::White);
         let cell = |p: u8| line.cell_of(crate::backgammon::BgSpot::Point(p)).unwrap() as u16;
         assert_eq!(
