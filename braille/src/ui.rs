@@ -433,8 +433,11 @@ impl BrailleUi {
                 }
                 out
             }
-            // No move is entered on a past position.
-            Key::Routing(_) if self.record.review().is_some() => vec![Action::Bump],
+            // No move is entered on a past position, nor while dice are typed
+            // (the display shows them, not the board).
+            Key::Routing(_) if self.record.review().is_some() || self.bg.typing() => {
+                vec![Action::Bump]
+            }
             Key::Routing(n) => self.route(n),
             Key::PanLeft | Key::LineUp => self.go(self.line.checked_sub(1)),
             Key::PanRight | Key::LineDown => self.go(Some(self.line + 1)),
@@ -671,7 +674,13 @@ impl BrailleUi {
                     spots.push(w.spots);
                 }
                 let text = crate::backgammon::text_line(&shown, *viewer);
-                let status = crate::backgammon::status_with_clocks(game, *viewer, &self.status);
+                let left = self.bg.dice_left(game);
+                let status = crate::backgammon::status_with_clocks(
+                    game,
+                    *viewer,
+                    &self.status,
+                    left.as_deref(),
+                );
                 for (t, sep) in [(text, " "), (status, " | ")] {
                     let atoms: Vec<BrailleLine> =
                         t.split(sep).map(BrailleLine::from_text).collect();
@@ -986,6 +995,14 @@ mod tests {
             Cell::from_dots(&[1, 2])
         );
         assert!(marked_cells(&u).is_empty());
+        // The status line says the die left to play.
+        assert!(
+            u.lines()
+                .iter()
+                .any(|l| l.text().starts_with("31 left 1 | pips 167 167")),
+            "{:?}",
+            u.lines().iter().map(BrailleLine::text).collect::<Vec<_>>()
+        );
         // The cancel key drops the steps; the game says so.
         assert_eq!(
             u.handle(Key::Command(KeyCommand::Cancel)),
@@ -1065,6 +1082,7 @@ mod tests {
         assert_eq!(u.handle(Key::Char('3')), vec![Action::Redraw]);
         assert_eq!(u.current_line().text(), "roll 3");
         assert_eq!(u.handle(Key::Char('9')), vec![Action::Bump]);
+        assert_eq!(u.handle(Key::Routing(3)), vec![Action::Bump], "dice shown");
         assert_eq!(u.handle(Key::Command(KeyCommand::Done)), vec![Action::Bump]);
         u.handle(Key::Char('a'));
         assert_eq!(u.current_line().text(), "roll 31");

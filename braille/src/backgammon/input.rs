@@ -196,6 +196,18 @@ impl BgInput {
         }
     }
 
+    /// The dice still to play after the steps entered, while there are steps.
+    #[must_use]
+    pub fn dice_left(&self, m: &Match) -> Option<Vec<u8>> {
+        match (m.dice(), self.steps.is_empty()) {
+            (Some(d), false) => match check_steps(m.board(), d, &self.steps) {
+                StepCheck::Partial { dice, .. } => Some(dice),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The routing key over `spot` on `m`'s board line seen by `viewer`:
     /// what to ask the game, and the refusal if the key changed nothing
     /// because the rules forbid it (the game words the same reason).
@@ -384,6 +396,7 @@ mod tests {
             (BgRequest::Query("steps 8/5".into()), None)
         );
         assert_eq!(input.shown_board(&m).count(w, 5), 1);
+        assert_eq!(input.dice_left(&m), Some(vec![1]));
         // An impossible step: refused, the step before stays.
         input.route(&m, w, BgSpot::Point(6));
         let (q, e) = input.route(&m, w, BgSpot::Point(3));

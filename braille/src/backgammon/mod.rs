@@ -181,18 +181,31 @@ pub fn text_line(board: &Board, viewer: Color) -> String {
 }
 
 /// The status line with both clocks after the score, the viewer's first
-/// (`| time 4:59 5:00`; `--:--` without a clock).
+/// (`| time 4:59 5:00`; `--:--` without a clock); while a turn is being
+/// entered on the display, the dice still to play after the dice
+/// (`31 left 1 | …`).
 #[must_use]
-pub fn status_with_clocks(m: &Match, viewer: Color, status: &StatusInfo) -> String {
+pub fn status_with_clocks(
+    m: &Match,
+    viewer: Color,
+    status: &StatusInfo,
+    left: Option<&[u8]>,
+) -> String {
     let clock = |c: Color| -> Option<Duration> {
         match c {
             Color::White => status.white_clock,
             Color::Black => status.black_clock,
         }
     };
+    let mut line = status_line(m, viewer);
+    if let Some(left) = left {
+        let dice: String = left.iter().map(u8::to_string).collect();
+        let at = line.find(" | ").unwrap_or(line.len());
+        line.insert_str(at, &format!(" left {dice}"));
+    }
     format!(
         "{} | time {} {}",
-        status_line(m, viewer),
+        line,
         format_clock(clock(viewer)),
         format_clock(clock(viewer.other()))
     )
