@@ -142,14 +142,16 @@ fn a_roll_on_the_braille_keys_and_a_turn_by_routing_keys() {
     after[cell(&line, 8)] = Cell::from_dots(&[1, 2]);
     after[cell(&line, 5)] = Cell::from_dots(&[1]);
     shows(&b, &after);
-    // Panning on 40 cells: the counts, the status line, and back.
+    // Panning on 40 cells: the counts, the status line (the die left), and back.
     b.press("FWINRT").unwrap();
     b.wait_for(T, |s| s.text.starts_with("bar 0 0 24x2"))
         .unwrap();
     b.press("FWINRT").unwrap();
     b.press("FWINRT").unwrap();
-    b.wait_for(T, |s| s.text.starts_with("13 | pips 167 167 | cube 1"))
-        .unwrap();
+    b.wait_for(T, |s| {
+        s.text.starts_with("13 left 1 | pips 167 167 | cube 1")
+    })
+    .unwrap();
     b.press("TOP").unwrap();
     shows(&b, &after);
     // 6 to 5: the whole move, played as if typed.
