@@ -144,12 +144,16 @@ fn a_roll_on_the_braille_keys_and_a_turn_by_routing_keys() {
     shows(&b, &after);
     // Panning on 40 cells: the counts, the status line (the die left), and back.
     b.press("FWINRT").unwrap();
-    b.wait_for(T, |s| s.text.starts_with("bar 0 0 24x2"))
-        .unwrap();
+    b.wait_for(T, |s| {
+        s.text
+            .starts_with("bar 0 0 24x2 19o5 17o3 13x5 12o5 8x2 6x5")
+    })
+    .unwrap();
     // One key at a time, each waited for: BRLTTY may read two presses sent
     // close together on a loaded machine as one.
     b.press("FWINRT").unwrap();
-    b.wait_for(T, |s| s.text.starts_with("1o2 off 0 0"))
+    // The counts are the board after the step entered: 8x2, and 5x1 on.
+    b.wait_for(T, |s| s.text.starts_with("5x1 1o2 off 0 0"))
         .unwrap();
     b.press("FWINRT").unwrap();
     b.wait_for(T, |s| {
