@@ -29,6 +29,7 @@ use tandem_rules::backgammon::{Board, Match};
 use tandem_rules::Color;
 
 use crate::cell::Cell;
+use crate::line::BrailleLine;
 use crate::render::{format_clock, StatusInfo, Width};
 
 /// What a cell of the board line shows.
@@ -236,4 +237,38 @@ pub fn status_line(m: &Match, viewer: Color) -> String {
         m.options().length,
         if m.is_crawford() { " C" } else { "" }
     )
+}
+
+/// The display's lines of a match seen by `viewer` on a display `width`
+/// cells wide, and the spot under each cell of each line: the board line
+/// (after the steps entered so far on the display) in windows, the counts
+/// wrapped by words, the status line with the clocks wrapped by fields.
+pub(crate) fn lines(
+    game: &Match,
+    viewer: Color,
+    input: &input::BgInput,
+    status: &StatusInfo,
+    width: Width,
+) -> (Vec<BrailleLine>, Vec<Vec<Option<BgSpot>>>) {
+    let shown = input.shown_board(game);
+    let mut lines = Vec::new();
+    let mut spots = Vec::new();
+    for w in board_line(&shown, viewer).windows(width) {
+        let mut l = BrailleLine::new();
+        for cell in &w.cells {
+            l.push_graphic(*cell, ' ', None);
+        }
+        lines.push(l);
+        spots.push(w.spots);
+    }
+    let left = input.dice_left(game);
+    let status = status_with_clocks(game, viewer, status, left.as_deref());
+    for (t, sep) in [(text_line(&shown, viewer), " "), (status, " | ")] {
+        let atoms: Vec<BrailleLine> = t.split(sep).map(BrailleLine::from_text).collect();
+        for l in crate::render::wrap(&atoms, sep, width) {
+            lines.push(l);
+            spots.push(Vec::new());
+        }
+    }
+    (lines, spots)
 }
