@@ -70,6 +70,7 @@ impl BackgammonTable {
             (Phase::Move, Some(d)) => d,
             (Phase::MatchOver, _) => return refuse(ActionError::MatchOver),
             (Phase::DoubleOffered, _) => return refuse(ActionError::DoublePending),
+            (Phase::Opening, _) => return refuse(ActionError::NoGame),
             _ => return refuse(ActionError::NotRolled),
         };
         let board = self.m.board();
@@ -169,9 +170,13 @@ mod tests {
     #[test]
     fn before_the_roll_and_with_a_double_waiting_it_says_what_comes_first() {
         let t = table(Color::White, PointNumbering::Listener, None);
-        assert_eq!(said(&t, "steps from 8"), "Roll first.");
+        assert_eq!(
+            said(&t, "steps from 8"),
+            "No game is under way: roll the opening dice."
+        );
         let mut t = table(Color::White, PointNumbering::Listener, Some("roll 31"));
         t.play_text("8/5 6/5").unwrap();
+        assert_eq!(said(&t, "steps from 17"), "Roll first.");
         t.play_action("double").unwrap();
         assert_eq!(said(&t, "steps from 8"), "A double waits: take or pass.");
     }
