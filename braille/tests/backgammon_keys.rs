@@ -223,3 +223,70 @@ fn backgammon_dice_typed_on_the_braille_keys_then_enter() {
     let mut d = ui(View::List);
     assert_eq!(d.handle(Key::Char('3')), vec![Action::Bump]);
 }
+
+mod random_keys {
+    use super::*;
+    use proptest::prelude::*;
+    use tandem_braille::backgammon::input::parse_query;
+    use tandem_rules::backgammon::{Match, MatchOptions};
+
+    fn key() -> impl Strategy<Value = Key> {
+        prop_oneof![
+            (0u16..90).prop_map(Key::Routing),
+            Just(Key::PanLeft),
+            Just(Key::PanRight),
+            Just(Key::Top),
+            Just(Key::Bottom),
+            Just(Key::Command(KeyCommand::Cancel)),
+            Just(Key::Command(KeyCommand::Done)),
+            Just(Key::Command(KeyCommand::Erase)),
+            Just(Key::Command(KeyCommand::NextView)),
+            proptest::char::any().prop_map(Key::Char),
+            (1u8..=6).prop_map(|d| Key::Char(char::from(b'0' + d))),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Any keys on any width over a rolled match: no panic, and every
+        /// text for the game is a step query it reads back, a legal move of
+        /// the roll, or a roll.
+        #[test]
+        fn any_keys_give_texts_the_game_reads(
+            dice in (1u8..=6, 1u8..=6),
+            width in 14u16..=80,
+            black in any::<bool>(),
+            keys in proptest::collection::vec(key(), 0..40),
+        ) {
+            let mut m = Match::new(MatchOptions { length: 7 });
+            if dice.0 != dice.1 {
+                m.act_text(&format!("roll {}{}", dice.0, dice.1)).unwrap();
+            }
+            let viewer = if black { Color::Black } else { Color::White };
+            let mut u = BrailleUi::with_board(
+                Board::Backgammon { game: Box::new(m.clone()), viewer },
+                StatusInfo::new(Color::White),
+                View::List,
+                Width::new(width).unwrap(),
+            );
+            for k in keys {
+                for a in u.handle(k) {
+                    if let Action::MoveText(t) = a {
+                        let ok = parse_query(&t).is_some()
+                            || m.resolve(&t).is_ok()
+                            || t.starts_with("roll ");
+                        prop_assert!(ok, "{}", t);
+                    }
+                }
+                prop_assert!(u.current_line().len() <= usize::from(width));
+            }
+        }
+
+        /// Untrusted text read as a query never panics.
+        #[test]
+        fn any_text_as_a_query(text in ".{0,60}") {
+            let _ = parse_query(&text);
+        }
+    }
+}
