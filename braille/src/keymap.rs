@@ -15,6 +15,8 @@
 //! | `HOME` (go to cursor)           | last move                    |
 //! | Enter (`KEY_ENTER`, keysym Return) | done: my board is up to date |
 //! | Escape (`KEY_ESCAPE`, keysym Escape) | cancel                     |
+//! | BackSpace (`KEY_BACKSPACE`)     | erase the last character typed |
+//! | a character typed on the braille keys (keysym) | [`Key::Char`] (backgammon: a die of the roll) |
 //!
 //! The numbers are BrlAPI's (`brlapi_keycodes.h`, `brlapi_constants.h`),
 //! written out here so the mapping is tested without libbrlapi.
@@ -68,6 +70,10 @@ pub const BLK_ROUTE: u64 = 1;
 pub const SYM_RETURN: u64 = 0xFF0D;
 /// `BRLAPI_KEY_SYM_ESCAPE`.
 pub const SYM_ESCAPE: u64 = 0xFF1B;
+/// `BRLAPI_KEY_SYM_BACKSPACE`.
+pub const SYM_BACKSPACE: u64 = 0xFF08;
+/// `BRLAPI_KEY_SYM_UNICODE`: the keysym is this bit and a Unicode code point.
+pub const SYM_UNICODE: u64 = 0x0100_0000;
 
 /// The BrlAPI key code of a BRLTTY command (block 0) with no argument.
 #[must_use]
@@ -114,6 +120,16 @@ pub fn from_brlapi(code: u64) -> Option<Key> {
         KEY_TYPE_SYM => match code & KEY_CODE_MASK {
             SYM_RETURN => Some(Key::Command(KeyCommand::Done)),
             SYM_ESCAPE => Some(Key::Command(KeyCommand::Cancel)),
+            SYM_BACKSPACE => Some(Key::Command(KeyCommand::Erase)),
+            // A character typed on the braille keys, as BRLTTY's text
+            // table translated the dots: Latin-1 keysyms are the character
+            // itself, others carry the Unicode bit.
+            c if c & SYM_UNICODE != 0 => u32::try_from(c & (SYM_UNICODE - 1))
+                .ok()
+                .and_then(char::from_u32)
+                .filter(|ch| !ch.is_control())
+                .map(Key::Char),
+            c @ 0x20..=0xFF if c != 0x7F => u8::try_from(c).ok().map(|b| Key::Char(char::from(b))),
             _ => None,
         },
         _ => None,
@@ -137,6 +153,15 @@ pub fn brltty_command_name(key: Key) -> String {
         Key::Command(KeyCommand::LastMove) => "HOME".into(),
         Key::Command(KeyCommand::Done) => "KEY_ENTER".into(),
         Key::Command(KeyCommand::Cancel) => "KEY_ESCAPE".into(),
+        Key::Command(KeyCommand::Erase) => "KEY_BACKSPACE".into(),
+        // The dots BRLTTY's `en-nabcc` text table gives the character (the
+        // test fixture's table): `PASSDOTS` takes them as a bit mask.
+        Key::Char(c) => format!(
+            "PASSDOTS {}",
+            crate::table::text_cells(&c.to_string())
+                .first()
+                .map_or(0, |cell| cell.mask())
+        ),
     }
 }
 
@@ -164,7 +189,14 @@ mod tests {
             Some(Key::Command(KeyCommand::Cancel))
         );
         assert_eq!(from_brlapi(routing_code(79)), Some(Key::Routing(79)));
-        assert_eq!(from_brlapi(u64::from(b'a')), None);
+        assert_eq!(from_brlapi(u64::from(b'a')), Some(Key::Char('a')));
+        assert_eq!(from_brlapi(u64::from(b'3')), Some(Key::Char('3')));
+        assert_eq!(from_brlapi(SYM_UNICODE | 0x0142), Some(Key::Char('ł')));
+        assert_eq!(
+            from_brlapi(SYM_BACKSPACE),
+            Some(Key::Command(KeyCommand::Erase))
+        );
+        assert_eq!(brltty_command_name(Key::Char('3')), "PASSDOTS 18");
         assert_eq!(from_brlapi(command_code(52)), None); // PREFMENU stays BRLTTY's
         assert_eq!(from_brlapi(0x4000_0000), None); // an unknown type
     }

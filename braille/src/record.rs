@@ -207,7 +207,7 @@ impl RecordView {
             Key::PanRight | Key::LineDown => self.go(Some(self.line + 1)),
             Key::Top => self.go(Some(0)),
             Key::Bottom => self.go(self.lines.len().checked_sub(1)),
-            Key::Command(_) => false,
+            Key::Command(_) | Key::Char(_) => false,
         };
         if moved {
             vec![Action::Redraw]

@@ -19,6 +19,12 @@
 //!     the choice line `e8= Q R B N` instead: routing a letter gives the
 //!     move with its piece (`e7e8q`, 002 art. 3.7(e): the player chooses);
 //!     any other key drops it.
+//!   - Backgammon: the board line a cell a point
+//!     ([`crate::backgammon::input`]): a pick then a destination is one
+//!     checker step, said back at once through the game
+//!     ([`Action::MoveText`] with a `steps …` query); the steps that make a
+//!     whole legal move go as the move's text (`13/8 8/5`). Typed
+//!     characters ([`Key::Char`]) enter the roll: two dice, then Enter.
 //! - Commands: next view, clock report, last move, done (my board is up to
 //!   date), cancel (drops the selection).
 //!
@@ -68,6 +74,9 @@ pub enum Key {
     Bottom,
     /// A command key.
     Command(KeyCommand),
+    /// A character typed on the display's braille keys (BRLTTY translates
+    /// the dots through the user's text table).
+    Char(char),
 }
 
 /// The commands display keys give.
@@ -85,6 +94,8 @@ pub enum KeyCommand {
     /// Drop the selection or the pending question; in review, back to the
     /// live game.
     Cancel,
+    /// Backspace: take back the last character typed.
+    Erase,
 }
 
 /// What the UI asks of its owner after a key.
@@ -107,10 +118,14 @@ pub enum Action {
     /// A chess from-square was selected, by name (`e2`). (A draughts
     /// square is [`Action::Selected`].)
     SelectedSquare(String),
-    /// Two routing presses chose a chess move: the squares as move text
-    /// (`e2e4`, `g1f3`) for the rules engine to check, which asks for the
-    /// promotion piece of a pawn reaching the last rank and refuses an
-    /// illegal one. (A draughts move is [`Action::MoveRequest`].)
+    /// Text for the game, handled as if typed: two routing presses chose a
+    /// chess move (`e2e4`, `g1f3`) for the rules engine to check, which asks
+    /// for the promotion piece of a pawn reaching the last rank and refuses
+    /// an illegal one (a draughts move is [`Action::MoveRequest`]); a
+    /// backgammon move routed step by step (`13/8 8/5`), a roll typed
+    /// (`roll 3 1`), or a question about the steps entered so far
+    /// (`steps 13/8 from 8`: the game says the step or why it is refused,
+    /// and nothing changes).
     MoveText(String),
     /// The clock report was asked for.
     ClockReport,
@@ -146,8 +161,9 @@ enum Picked {
 enum Rendered {
     Draughts,
     Chess(Vec<ChessLine>),
-    /// Backgammon: no routing to points yet.
-    Backgammon,
+    /// Backgammon: the point under each cell of each line (the board
+    /// line's windows; `None` on the text and status lines).
+    Backgammon(Vec<Vec<Option<crate::backgammon::BgSpot>>>),
 }
 
 /// The display's state: the current view and line, the selection, and the
@@ -172,6 +188,8 @@ pub struct BrailleUi {
     promotion: Option<(ChessSquare, ChessSquare)>,
     /// The record view and the review ([`crate::record`]).
     record: RecordView,
+    /// Backgammon: the turn and the roll being entered.
+    bg: crate::backgammon::input::BgInput,
 }
 
 /// The line shown while a promotion waits for its piece: routing over a
@@ -203,6 +221,7 @@ impl BrailleUi {
             message: None,
             promotion: None,
             record: RecordView::default(),
+            bg: crate::backgammon::input::BgInput::default(),
         };
         ui.record.rerender(Some(width));
         ui.rerender();
@@ -224,6 +243,7 @@ impl BrailleUi {
         if *board != self.board {
             self.selected = None;
             self.promotion = None;
+            self.bg.clear_steps();
             self.board = board.clone();
         }
         self.status = status.clone();
@@ -237,6 +257,7 @@ impl BrailleUi {
         if review.is_some() {
             self.selected = None;
             self.promotion = None;
+            self.bg.clear_steps();
         }
         self.record.set(moves, black_first, review);
     }
@@ -307,6 +328,13 @@ impl BrailleUi {
     /// `c3` in 64-square draughts) or the chess square (`e2`).
     #[must_use]
     pub fn selected_name(&self) -> Option<String> {
+        if let Some(spot) = self.bg.picked() {
+            return Some(match spot {
+                crate::backgammon::BgSpot::Point(p) => p.to_string(),
+                crate::backgammon::BgSpot::Bar => "bar".into(),
+                crate::backgammon::BgSpot::Off => "off".into(),
+            });
+        }
         self.selected.map(|p| match (p, &self.board) {
             (Picked::Draughts(sq), Board::Draughts(pos)) => pos.variant().square_name(sq),
             (Picked::Draughts(sq), _) => sq.to_string(),
@@ -330,8 +358,21 @@ impl BrailleUi {
         if let Some((_, to)) = self.promotion {
             return BrailleLine::from_text(&promotion_text(to));
         }
+        if let Some(dice) = self.bg.dice_line() {
+            return BrailleLine::from_text(&dice);
+        }
         if self.record.shown {
             return self.record.current_line();
+        }
+        if let (Rendered::Backgammon(spots), Some(pick)) = (&self.rendered, self.bg.picked()) {
+            let mut l = self.lines.get(self.line).cloned().unwrap_or_default();
+            if let Some(n) = spots
+                .get(self.line)
+                .and_then(|s| s.iter().position(|x| *x == Some(pick)))
+            {
+                l.mark_cell(n, SELECTION_MARK);
+            }
+            return l;
         }
         match (&self.rendered, self.selected) {
             (Rendered::Chess(lines), Some(Picked::Chess(sq))) => {
@@ -351,6 +392,11 @@ impl BrailleUi {
 
     /// Handles one key; returns what the owner must do, in order.
     pub fn handle(&mut self, key: Key) -> Vec<Action> {
+        // Typed characters are backgammon's dice only: elsewhere they touch
+        // nothing (no message dismissed, no promotion dropped).
+        if matches!(key, Key::Char(_)) && !matches!(self.board, Board::Backgammon { .. }) {
+            return vec![Action::Bump];
+        }
         // Any key dismisses a message; the key itself still acts.
         let had_message = self.message.take().is_some();
         let mut out = match key {
@@ -375,6 +421,7 @@ impl BrailleUi {
                 vec![Action::Redraw]
             }
             Key::Command(c) => self.command(c),
+            Key::Char(c) => self.type_char(c),
             // The record view's own keys (`crate::record`).
             _ if self.record.shown => {
                 let out = self.record.key(key);
@@ -386,8 +433,11 @@ impl BrailleUi {
                 }
                 out
             }
-            // No move is entered on a past position.
-            Key::Routing(_) if self.record.review().is_some() => vec![Action::Bump],
+            // No move is entered on a past position, nor while dice are typed
+            // (the display shows them, not the board).
+            Key::Routing(_) if self.record.review().is_some() || self.bg.typing() => {
+                vec![Action::Bump]
+            }
             Key::Routing(n) => self.route(n),
             Key::PanLeft | Key::LineUp => self.go(self.line.checked_sub(1)),
             Key::PanRight | Key::LineDown => self.go(Some(self.line + 1)),
@@ -412,11 +462,17 @@ impl BrailleUi {
                 .get(line)
                 .and_then(|l| l.cell_to_square(n))
                 .map(Picked::Chess),
-            Rendered::Backgammon => None,
+            Rendered::Backgammon(_) => None,
         }
     }
 
     fn route(&mut self, n: u16) -> Vec<Action> {
+        if let Rendered::Backgammon(spots) = &self.rendered {
+            let spot = spots
+                .get(self.line)
+                .and_then(|s| s.get(usize::from(n)).copied().flatten());
+            return self.route_backgammon(spot);
+        }
         let Some(sq) = self.square_at(self.line, n.into()) else {
             return vec![Action::Bump];
         };
@@ -499,6 +555,33 @@ impl BrailleUi {
         vec![action, Action::Redraw]
     }
 
+    /// A routing key over a cell of the backgammon board line: a pick, a
+    /// step, or the whole move ([`crate::backgammon::input`]).
+    fn route_backgammon(&mut self, spot: Option<crate::backgammon::BgSpot>) -> Vec<Action> {
+        use crate::backgammon::input::BgRequest;
+        let (Some(spot), Board::Backgammon { game, viewer }) = (spot, &self.board) else {
+            return vec![Action::Bump];
+        };
+        // A refused pick or step changes nothing here; the game says why
+        // (the same check on the same match).
+        let (request, _refused) = self.bg.route(game, *viewer, spot);
+        self.rerender();
+        let text = match request {
+            BgRequest::Query(t) | BgRequest::Move(t) => t,
+        };
+        vec![Action::MoveText(text), Action::Redraw]
+    }
+
+    /// A character typed on the braille keys: a die of the roll being
+    /// entered (backgammon); nothing in the other games.
+    fn type_char(&mut self, c: char) -> Vec<Action> {
+        if self.bg.type_char(c) {
+            vec![Action::Redraw]
+        } else {
+            vec![Action::Bump]
+        }
+    }
+
     fn go(&mut self, target: Option<usize>) -> Vec<Action> {
         match target {
             Some(t) if t < self.lines.len() => {
@@ -532,7 +615,23 @@ impl BrailleUi {
             }
             KeyCommand::ClockReport => vec![Action::ClockReport],
             KeyCommand::LastMove => vec![Action::LastMove],
+            // Enter after two dice typed: the roll.
+            KeyCommand::Done if self.bg.typing() => match self.bg.enter() {
+                Some(roll) => vec![Action::MoveText(roll), Action::Redraw],
+                None => vec![Action::Bump],
+            },
             KeyCommand::Done => vec![Action::Done],
+            KeyCommand::Erase if self.bg.erase() => vec![Action::Redraw],
+            KeyCommand::Erase => vec![Action::Bump],
+            KeyCommand::Cancel if self.bg.clear_dice() => vec![Action::Cancel, Action::Redraw],
+            KeyCommand::Cancel if self.bg.clear_steps() => {
+                self.rerender();
+                vec![
+                    Action::Cancel,
+                    Action::MoveText(crate::backgammon::input::query_text(&[], None)),
+                    Action::Redraw,
+                ]
+            }
             KeyCommand::Cancel => {
                 if self.selected.take().is_some() {
                     vec![Action::Cancel, Action::Redraw]
@@ -559,17 +658,10 @@ impl BrailleUi {
                 self.rendered = Rendered::Chess(lines);
             }
             Board::Backgammon { game, viewer } => {
-                // The board a cell a point, the exact counts, the status line.
-                let mut board = BrailleLine::new();
-                for cell in crate::backgammon::board_line(game.board(), *viewer).cells {
-                    board.push_graphic(cell, ' ', None);
-                }
-                self.lines = vec![
-                    board,
-                    BrailleLine::from_text(&crate::backgammon::text_line(game.board(), *viewer)),
-                    BrailleLine::from_text(&crate::backgammon::status_line(game, *viewer)),
-                ];
-                self.rendered = Rendered::Backgammon;
+                let (lines, spots) =
+                    crate::backgammon::lines(game, *viewer, &self.bg, &self.status, self.width);
+                self.lines = lines;
+                self.rendered = Rendered::Backgammon(spots);
             }
         }
         self.line = self.line.min(self.lines.len().saturating_sub(1));
@@ -796,31 +888,6 @@ mod tests {
             view,
             Width::new(width).unwrap(),
         )
-    }
-
-    #[test]
-    fn a_backgammon_board_shows_its_line_counts_and_status_and_routes_nowhere() {
-        use tandem_rules::backgammon::{Match, MatchOptions};
-        let mut m = Match::new(MatchOptions { length: 7 });
-        m.act_text("roll 31").unwrap();
-        let board = Board::Backgammon {
-            game: Box::new(m.clone()),
-            viewer: Color::Black,
-        };
-        let mut u = BrailleUi::with_board(
-            board,
-            StatusInfo::new(Color::White),
-            View::List,
-            Width::new(40).unwrap(),
-        );
-        let line = crate::backgammon::board_line(m.board(), Color::Black);
-        assert_eq!(u.lines()[0].cells(), line.cells.as_slice());
-        assert_eq!(
-            u.lines()[2].text(),
-            crate::backgammon::status_line(&m, Color::Black)
-        );
-        // No routing to points yet: a key over the board line bumps.
-        assert_eq!(u.handle(Key::Routing(3)), vec![Action::Bump]);
     }
 
     impl BrailleUi {

@@ -147,6 +147,11 @@ mod brlapi {
             Key::Command(KeyCommand::LastMove),
             Key::Command(KeyCommand::Done),
             Key::Command(KeyCommand::Cancel),
+            Key::Command(KeyCommand::Erase),
+            // Dots typed on the braille keys, translated by BRLTTY's text
+            // table (en-nabcc: `3` is dots 2-5, `c` dots 1-4).
+            Key::Char('3'),
+            Key::Char('c'),
         ];
         for k in keys {
             b.press_key(k).unwrap();

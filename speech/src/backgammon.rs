@@ -62,6 +62,12 @@ const TABLE: &[&str] = &[
     "resign_answer",
     "resign_accept",
     "resign_decline",
+    // The braille display's routing keys: a checker picked up, a step, the steps dropped.
+    "from",
+    "from_bar",
+    "bar_empty",
+    "step",
+    "steps_cleared",
 ];
 
 /// The refusals (`[refusals]`): why an action or a move was refused.

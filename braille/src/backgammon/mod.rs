@@ -15,11 +15,22 @@
 //! checker, all four for four or more) and the opponent's the right column
 //! (dots 4, 5, 6, 8). The bar and off cells show both sides the same way.
 //! The exact counts are in the text line ([`text_line`]).
+//!
+//! A display narrower than the line (under 31 cells) shows it in windows
+//! cut at the gaps ([`BgLine::windows`]); each window keeps the point under
+//! each of its cells, so the routing keys follow the panning. The keys that
+//! enter a turn and a roll are in [`input`].
+
+pub mod input;
+
+use std::time::Duration;
 
 use tandem_rules::backgammon::{Board, Match};
 use tandem_rules::Color;
 
 use crate::cell::Cell;
+use crate::line::BrailleLine;
+use crate::render::{format_clock, StatusInfo, Width};
 
 /// What a cell of the board line shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,6 +69,47 @@ impl BgLine {
     #[must_use]
     pub fn text(&self) -> String {
         self.cells.iter().map(|c| c.to_char()).collect()
+    }
+
+    /// The line cut into windows of at most `width` cells, each cut at a
+    /// gap (the bar, each quarter of six points after its gap, off): the
+    /// whole line when it fits. A window's spots are its own cells'.
+    ///
+    /// ```
+    /// use tandem_braille::backgammon::{board_line, BgSpot};
+    /// use tandem_braille::Width;
+    /// use tandem_rules::{backgammon::Board, Color};
+    /// let line = board_line(&Board::start(Color::White), Color::White);
+    /// assert_eq!(line.windows(Width::new(40).unwrap()).len(), 1);
+    /// let w = line.windows(Width::new(20).unwrap());
+    /// assert_eq!(w.len(), 2);
+    /// assert_eq!(w[1].spot(1), Some(BgSpot::Point(12)));
+    /// ```
+    #[must_use]
+    pub fn windows(&self, width: Width) -> Vec<BgLine> {
+        let w = width.get();
+        if self.cells.len() <= w {
+            return vec![self.clone()];
+        }
+        // Pieces: each starts at a gap (or the line's start).
+        let mut starts: Vec<usize> = (0..self.spots.len())
+            .filter(|&i| i == 0 || self.spots[i].is_none())
+            .collect();
+        starts.push(self.cells.len());
+        let mut out: Vec<BgLine> = Vec::new();
+        let mut cur = BgLine::default();
+        for piece in starts.windows(2) {
+            let (a, b) = (piece[0], piece[1]);
+            if !cur.cells.is_empty() && cur.cells.len() + (b - a) > w {
+                out.push(std::mem::take(&mut cur));
+            }
+            cur.cells.extend_from_slice(&self.cells[a..b]);
+            cur.spots.extend_from_slice(&self.spots[a..b]);
+        }
+        if !cur.cells.is_empty() {
+            out.push(cur);
+        }
+        out
     }
 }
 
@@ -129,6 +181,37 @@ pub fn text_line(board: &Board, viewer: Color) -> String {
     parts.join(" ")
 }
 
+/// The status line with both clocks after the score, the viewer's first
+/// (`| time 4:59 5:00`; `--:--` without a clock); while a turn is being
+/// entered on the display, the dice still to play after the dice
+/// (`31 left 1 | …`).
+#[must_use]
+pub fn status_with_clocks(
+    m: &Match,
+    viewer: Color,
+    status: &StatusInfo,
+    left: Option<&[u8]>,
+) -> String {
+    let clock = |c: Color| -> Option<Duration> {
+        match c {
+            Color::White => status.white_clock,
+            Color::Black => status.black_clock,
+        }
+    };
+    let mut line = status_line(m, viewer);
+    if let Some(left) = left {
+        let dice: String = left.iter().map(u8::to_string).collect();
+        let at = line.find(" | ").unwrap_or(line.len());
+        line.insert_str(at, &format!(" left {dice}"));
+    }
+    format!(
+        "{} | time {} {}",
+        line,
+        format_clock(clock(viewer)),
+        format_clock(clock(viewer.other()))
+    )
+}
+
 /// The status line: dice, pips, cube, score: `31 | pips 167 167 | cube 2 x | 1-0/7 C`
 /// (pips and scores viewer first; the cube's owner `x` the viewer, `o` the
 /// opponent, nothing in the middle; `C` in the Crawford game).
@@ -154,4 +237,38 @@ pub fn status_line(m: &Match, viewer: Color) -> String {
         m.options().length,
         if m.is_crawford() { " C" } else { "" }
     )
+}
+
+/// The display's lines of a match seen by `viewer` on a display `width`
+/// cells wide, and the spot under each cell of each line: the board line
+/// (after the steps entered so far on the display) in windows, the counts
+/// wrapped by words, the status line with the clocks wrapped by fields.
+pub(crate) fn lines(
+    game: &Match,
+    viewer: Color,
+    input: &input::BgInput,
+    status: &StatusInfo,
+    width: Width,
+) -> (Vec<BrailleLine>, Vec<Vec<Option<BgSpot>>>) {
+    let shown = input.shown_board(game);
+    let mut lines = Vec::new();
+    let mut spots = Vec::new();
+    for w in board_line(&shown, viewer).windows(width) {
+        let mut l = BrailleLine::new();
+        for cell in &w.cells {
+            l.push_graphic(*cell, ' ', None);
+        }
+        lines.push(l);
+        spots.push(w.spots);
+    }
+    let left = input.dice_left(game);
+    let status = status_with_clocks(game, viewer, status, left.as_deref());
+    for (t, sep) in [(text_line(&shown, viewer), " "), (status, " | ")] {
+        let atoms: Vec<BrailleLine> = t.split(sep).map(BrailleLine::from_text).collect();
+        for l in crate::render::wrap(&atoms, sep, width) {
+            lines.push(l);
+            spots.push(Vec::new());
+        }
+    }
+    (lines, spots)
 }

@@ -12,6 +12,7 @@ pub mod match_id;
 mod match_play;
 mod movegen;
 pub mod notation;
+mod partial;
 pub mod position_id;
 mod resolve;
 mod table;
@@ -21,4 +22,5 @@ pub use match_play::{
     Action, ActionError, EndKind, GameEnd, GameRecord, Match, MatchOptions, Phase, MAX_CUBE,
 };
 pub use movegen::{apply, legal_plays, Play, Step};
+pub use partial::{check_from, check_steps, steps_text, StepCheck};
 pub use resolve::{parse, resolve, MoveError, ParseError, TextPath};

@@ -79,7 +79,7 @@ impl std::fmt::Debug for Play {
 
 /// Whether the mover (`me`) may move a checker from index `i` by `die`
 /// (indices: 0..23 = points 1..24, 24 = bar; `them` from the opponent's side).
-fn legal_step(me: &[u8; 25], them: &[u8; 25], i: usize, die: usize) -> bool {
+pub(super) fn legal_step(me: &[u8; 25], them: &[u8; 25], i: usize, die: usize) -> bool {
     if i >= die {
         // A point held by two or more opposing checkers is closed.
         return them[23 - (i - die)] < 2;
@@ -91,7 +91,7 @@ fn legal_step(me: &[u8; 25], them: &[u8; 25], i: usize, die: usize) -> bool {
 }
 
 /// Applies one step (indices as in [`legal_step`]); hits a blot.
-fn apply_step(me: &mut [u8; 25], them: &mut [u8; 25], i: usize, die: usize) {
+pub(super) fn apply_step(me: &mut [u8; 25], them: &mut [u8; 25], i: usize, die: usize) {
     me[i] -= 1;
     if i < die {
         return;

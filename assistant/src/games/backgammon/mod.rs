@@ -25,6 +25,8 @@ use tandem_speech::backgammon::{BgAnnouncer, BgPhrasebook, Numbering};
 use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
 
 use super::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
+
+mod braille_input;
 use crate::game::{AnyPosition, GameKind};
 
 mod record;
@@ -621,7 +623,8 @@ impl Game for BackgammonTable {
                 Kind::Describe,
                 vec![self.words.pips(self.m.board())],
             )),
-            _ => None,
+            // A pick or a step entered on the braille display (`steps …`).
+            _ => self.steps_query(text),
         }
     }
 
