@@ -121,3 +121,73 @@ fn bad_input_gets_a_clear_message() {
     assert!(err.contains("--fen"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn backgammon_renders_the_board_line_and_status_with_points_under_cells() {
+    // The start of a 7-point match, white on roll: gnubg's IDs.
+    let v = json(&[
+        "braille",
+        "render",
+        "--variant",
+        "backgammon",
+        "--fen",
+        "4HPwATDgc/ABMA:cAkAAAAAAAAA",
+        "--json",
+    ]);
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{v}");
+    let board = &lines[0];
+    let squares: Vec<Option<u64>> = board["squares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(serde_json::Value::as_u64)
+        .collect();
+    // The bar (25), four quarters of six points each after a gap, borne off (0).
+    let mut want = vec![Some(25)];
+    for q in 0..4u64 {
+        want.push(None);
+        want.extend((0..6).map(|k| Some(24 - q * 6 - k)));
+    }
+    want.extend([None, Some(0)]);
+    assert_eq!(squares, want);
+    let cells: Vec<char> = board["cells"].as_str().unwrap().chars().collect();
+    assert_eq!(cells.len(), 31);
+    // Two of the viewer's checkers on 24 (dots 1 2), five on 13 shown as
+    // four (dots 1 2 3 7), the opponent's five on the viewer's 12 (dots 4 5 6 8).
+    assert_eq!(cells[2], '⠃');
+    assert_eq!(cells[14], '⡇');
+    assert_eq!(cells[16], '⢸');
+    assert_eq!(lines[1]["text"], "- | pips 167 167 | cube 1 | 0-0/7");
+
+    // 20 cells: the line is cut at its gaps and each window keeps its points.
+    let v = json(&[
+        "braille",
+        "render",
+        "--variant",
+        "backgammon",
+        "--fen",
+        "4HPwATDgc/ABMA",
+        "--width",
+        "20",
+        "--json",
+    ]);
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "board only without a Match ID: {v}");
+    assert_eq!(
+        lines[0]["text"],
+        "bar _ 24 23 22 21 20 19 _ 18 17 16 15 14 13"
+    );
+    assert_eq!(lines[1]["squares"][1], 12);
+
+    let (code, _, err) = tandem(&[
+        "braille",
+        "render",
+        "--variant",
+        "backgammon",
+        "--fen",
+        "junk",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not a Position ID"), "{err}");
+}
