@@ -175,3 +175,68 @@ fn wav_holds_real_speech_in_both_languages() {
     assert_eq!(code, 1);
     assert!(sox_stat(&wav).0 > 1.5);
 }
+
+#[test]
+fn backgammon_says_the_roll_then_the_move_and_refuses_what_the_rules_refuse() {
+    let start = "4HPwATDgc/ABMA:cAkAAAAAAAAA";
+    let (code, out, err) = tandem(&[
+        "say",
+        "8/5 6/5",
+        "--variant",
+        "backgammon",
+        "--fen",
+        start,
+        "--dice",
+        "31",
+        "--lang",
+        "en",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["legal"], true, "{v}");
+    assert_eq!(v["move"], "8/5 6/5", "{v}");
+    assert_eq!(v["variant"], "backgammon");
+    let sentences = v["sentences"].as_array().unwrap();
+    assert_eq!(sentences.len(), 2, "the roll, then the move: {v}");
+    assert!(sentences[0].as_str().unwrap().contains("three one"), "{v}");
+    // The opening 3-1 is black's to play here; the blind player (white by
+    // default) hears it in white's numbers: 8/5 6/5 is 17/20 19/20.
+    assert_eq!(
+        sentences[1], "Black: seventeen to twenty, nineteen to twenty.",
+        "{v}"
+    );
+
+    // A move the roll does not allow: the reason, spoken, exit 1.
+    let (code, out, _) = tandem(&[
+        "say",
+        "8/1",
+        "--variant",
+        "backgammon",
+        "--fen",
+        start,
+        "--dice",
+        "31",
+        "--lang",
+        "en",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.trim().is_empty());
+    // Dice that are not dice, and no roll at all: refused with the words.
+    let (code, out, _) = tandem(&[
+        "say",
+        "8/5",
+        "--variant",
+        "backgammon",
+        "--fen",
+        start,
+        "--dice",
+        "77",
+        "--lang",
+        "en",
+    ]);
+    assert_eq!((code, out.as_str()), (1, "Dice show one to six.\n"));
+    let (code, out, _) = tandem(&["say", "8/5", "--variant", "backgammon", "--lang", "en"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("roll the opening dice"), "{out}");
+}

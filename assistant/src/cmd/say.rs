@@ -59,6 +59,10 @@ pub struct Args {
     /// Chess: files as annex E names (Anna, Bella, ...) or plain letters.
     #[arg(long, value_enum, default_value = "names")]
     pub files: Files,
+    /// Backgammon: the roll the move is played with (`31`, `3 1`), entered
+    /// before the move as at the table.
+    #[arg(long)]
+    pub dice: Option<String>,
 }
 
 /// How chess files are spoken.
@@ -79,7 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let variant = match args.variant {
         GameKind::Draughts(v) => v,
         GameKind::Chess => return run_chess(args),
-        GameKind::Backgammon => anyhow::bail!("tandem say does not serve backgammon yet"),
+        GameKind::Backgammon => return run_game(args, GameKind::Backgammon),
     };
     let book = match &args.phrasebook {
         Some(path) => Phrasebook::from_file(path)
@@ -173,6 +177,68 @@ fn run_chess(args: &Args) -> anyhow::Result<ExitCode> {
             fen: chess::to_fen(&pos),
             lang,
             voice,
+        },
+    )
+}
+
+/// `tandem say --variant backgammon --fen ID:MATCHID --dice 31 MOVE`:
+/// through the game interface, as the table says it: the roll entered (and
+/// said) first, then the move's announcement; the same output and exit
+/// codes as the others. A roll the rules refuse is refused like a move.
+fn run_game(args: &Args, kind: GameKind) -> anyhow::Result<ExitCode> {
+    if args.phrasebook.is_some() {
+        anyhow::bail!(
+            "--phrasebook is for draughts and chess; {} speaks its built-in pl or en words",
+            kind.name()
+        );
+    }
+    let lang = match args.lang {
+        Lang::Pl => "pl",
+        Lang::En => "en",
+    };
+    let start = kind
+        .position(args.fen.as_deref())
+        .context("reading --fen (for backgammon: POSITION_ID:MATCH_ID)")?;
+    let fen = start.to_fen();
+    let mut game = crate::game::new_game(start, tandem_rules::GameOptions::default(), lang);
+    let refused = |r: crate::game::Refused| (r.say, None, Some(r.reason));
+    let roll = match &args.dice {
+        Some(d) => match game.action(&format!("roll {d}")) {
+            Some(Ok(a)) => {
+                game.play_action(&a.text)?;
+                Ok(Some(a.announce))
+            }
+            Some(Err(r)) => Err(r),
+            None => anyhow::bail!("--dice {d:?}: this game takes no roll"),
+        },
+        None => Ok(None),
+    };
+    let (utterance, played, error) = match roll {
+        Err(r) => refused(r),
+        Ok(roll) => match game.prepare(&args.mv) {
+            Ok(p) => {
+                let mut u = p.announce;
+                if let Some(r) = roll {
+                    let mut sentences = r.sentences;
+                    sentences.append(&mut u.sentences);
+                    u.sentences = sentences;
+                }
+                (u, Some(p.text), None)
+            }
+            Err(r) => refused(r),
+        },
+    };
+    finish(
+        args,
+        Said {
+            utterance,
+            played,
+            uci: None,
+            error,
+            variant: kind.name(),
+            fen,
+            lang: lang.to_owned(),
+            voice: lang.to_owned(),
         },
     )
 }
