@@ -37,7 +37,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let variant = match args.variant {
         GameKind::Draughts(v) => v,
         GameKind::Chess => return run_chess(&args),
-        GameKind::Backgammon => anyhow::bail!("tandem perft does not serve backgammon yet"),
+        // A dice game has no tree of moves alone to count: chance nodes
+        // between the plies would make the figure a different thing.
+        GameKind::Backgammon => anyhow::bail!(
+            "perft counts the move trees of games without dice; for backgammon, \
+             `tandem moves --variant backgammon --position ID --dice 31` lists a roll's moves"
+        ),
     };
     let pos = match &args.fen {
         Some(f) => {
