@@ -27,6 +27,8 @@ use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
 use super::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 use crate::game::{AnyPosition, GameKind};
 
+pub mod voice;
+
 /// The default match length (`--match`).
 pub const DEFAULT_LENGTH: u32 = 7;
 
