@@ -173,9 +173,9 @@ impl AnyPosition {
             AnyPosition::Chess(p) => {
                 listener::<tandem_speech::chess_listen::ChessVoice>(rec, setup, policy, mode, *p)
             }
-            AnyPosition::Backgammon(m) => listener::<tandem_speech::backgammon_listen::BgVoice>(
-                rec, setup, policy, mode, *m,
-            ),
+            AnyPosition::Backgammon(m) => {
+                listener::<tandem_speech::backgammon_listen::BgVoice>(rec, setup, policy, mode, *m)
+            }
         }
     }
 

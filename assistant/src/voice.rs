@@ -46,7 +46,7 @@ use tandem_speech::listen::{
     Recognizer,
 };
 use tandem_speech::output::{Caps, SpeechError, SpeechOutput, VoiceParams};
-use tandem_speech::{AnnounceOptions, Announcer, Kind, Priority, Phrasebook, Utterance};
+use tandem_speech::{AnnounceOptions, Announcer, Kind, Phrasebook, Priority, Utterance};
 
 use crate::game::AnyPosition;
 use crate::session::{Cmd, DrawCmd};
@@ -283,7 +283,6 @@ pub struct Spoken<G: ListenGame = Draughts> {
     /// "which capture?", refusals, "say again"), in the phrasebook's words.
     pub reply: Option<Utterance>,
 }
-
 
 /// What the session acts on for an utterance.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -44,7 +44,14 @@ fn a_spoken_roll_and_move_are_read_back_and_entered_on_yes() {
     let d = t.play(
         &model,
         &data("backgammon-ko.toml"),
-        &["--variant", "backgammon", "--lang", "en", "--blind", "white"],
+        &[
+            "--variant",
+            "backgammon",
+            "--lang",
+            "en",
+            "--blind",
+            "white",
+        ],
     );
     d.wait_listening();
 

@@ -22,7 +22,11 @@ use support::session::{game_setup, h, voice_table, VoiceTable};
 fn start() -> (VoiceTable<BgVoice>, Match) {
     let setup = GameSetup {
         blind: Blind::White,
-        ..game_setup(GameKind::Backgammon.position(None).unwrap(), "eubgf-7", "pl")
+        ..game_setup(
+            GameKind::Backgammon.position(None).unwrap(),
+            "eubgf-7",
+            "pl",
+        )
     };
     let m = match &setup.start {
         AnyPosition::Backgammon(m) => (**m).clone(),
@@ -63,7 +67,11 @@ async fn the_opening_roll_and_a_move_are_read_back_then_entered_on_tak() {
     let said = t.hear(0, "tak").await;
     assert!(said.iter().any(|s| s.contains("Biały zaczyna")), "{said:?}");
     assert_eq!(acts(&t), [("roll 31".to_owned(), Source::Spoken)]);
-    assert_eq!(t.positions().last(), Some(&1), "the grammar follows the roll");
+    assert_eq!(
+        t.positions().last(),
+        Some(&1),
+        "the grammar follows the roll"
+    );
     m.act(Action::Roll(Dice(3, 1))).unwrap();
     t.listener.set_position(m.clone()).unwrap();
 
@@ -141,8 +149,5 @@ async fn a_move_is_refused_with_the_reason_and_the_opponent_s_roll_is_not_said_b
     assert_eq!(said, ["Przyjmuję, zgadza się?"]);
     let said = t.hear(3, "tak").await;
     assert!(said.iter().any(|s| s.contains("akceptuje")), "{said:?}");
-    assert_eq!(
-        acts(&t).last(),
-        Some(&("take".to_owned(), Source::Spoken))
-    );
+    assert_eq!(acts(&t).last(), Some(&("take".to_owned(), Source::Spoken)));
 }

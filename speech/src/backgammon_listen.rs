@@ -37,18 +37,10 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
-use serde::Serialize;
-use tandem_rules::backgammon::{notation, Action, ActionError, Dice, Match, Phase, Play};
+use tandem_rules::backgammon::{notation, Action, Dice, Match, Phase, Play};
 
-use crate::announcer::Announcer;
 use crate::backgammon::{BgAnnouncer, BgPhrasebook, Numbering};
-use crate::listen::grammar::{understand, ConfirmPolicy, Grammar, Heard};
-use crate::listen::lexicon::{fold, words_of, CommandKind, Lexicon, Slot, Words};
-use crate::listen::listener::{command_phrase, Action as Act, Decision, ListenGame, Understood};
-use crate::listen::matcher::MAX_COST;
-use crate::listen::Transcript;
-use crate::phrasebook::Value;
-use crate::utterance::{Kind, Priority, Utterance};
+use crate::listen::lexicon::{fold, words_of, Lexicon, Words};
 
 /// One thing a player may say to the match: the listener's "move".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -150,9 +142,15 @@ pub struct BgLexicon {
 fn toml_list(t: &toml::Table, path: &[&str]) -> Vec<toml::Value> {
     let mut v: Option<&toml::Value> = None;
     for (i, k) in path.iter().enumerate() {
-        v = if i == 0 { t.get(*k) } else { v.and_then(|x| x.get(*k)) };
+        v = if i == 0 {
+            t.get(*k)
+        } else {
+            v.and_then(|x| x.get(*k))
+        };
     }
-    v.and_then(toml::Value::as_array).cloned().unwrap_or_default()
+    v.and_then(toml::Value::as_array)
+        .cloned()
+        .unwrap_or_default()
 }
 
 fn strings(v: &[toml::Value]) -> Vec<String> {
@@ -214,7 +212,11 @@ impl BgLexicon {
             fillers.extend(list(key));
         }
         forms.insert(Class::Filler, fillers);
-        for (i, group) in toml_list(&t, &["listen", "times"]).iter().enumerate().take(3) {
+        for (i, group) in toml_list(&t, &["listen", "times"])
+            .iter()
+            .enumerate()
+            .take(3)
+        {
             let v = strings(group.as_array().map_or(&[][..], Vec::as_slice));
             forms.insert(Class::Times(i as u8 + 2), v);
         }
@@ -245,7 +247,7 @@ impl BgLexicon {
                 }
             }
         }
-        classes.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        classes.sort_by_key(|c| std::cmp::Reverse(c.0.len()));
         let number_tokens = points.iter().chain(&dice).flatten().cloned().collect();
         let confusions = base
             .confusions
@@ -316,7 +318,8 @@ impl BgLexicon {
             }
             let f = fold(&w);
             // A listed mis-hearing, unless the word heard is one of ours.
-            let ours = self.number_tokens.contains(&f) || self.classes.iter().any(|(c, _)| c[0] == f);
+            let ours =
+                self.number_tokens.contains(&f) || self.classes.iter().any(|(c, _)| c[0] == f);
             match self.confusions.get(&f) {
                 Some((meant, c)) if !ours && self.number_tokens.contains(meant) => {
                     cost += c;
@@ -397,7 +400,10 @@ impl BgLexicon {
     }
 
     fn die_said(&self, d: u8) -> String {
-        self.dice_said.get(usize::from(d)).cloned().unwrap_or_default()
+        self.dice_said
+            .get(usize::from(d))
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// How `input` is read back: "trzy jeden", "osiem na pięć, sześć na
@@ -605,7 +611,8 @@ impl BgGrammar {
             for _ in 0..*count {
                 said_parts.push(s.clone());
             }
-            let mut alts: Vec<Vec<Tok>> = vec![(0..*count).flat_map(|_| t.iter().cloned()).collect()];
+            let mut alts: Vec<Vec<Tok>> =
+                vec![(0..*count).flat_map(|_| t.iter().cloned()).collect()];
             if *count > 1 {
                 let mut c = t.clone();
                 c.push(Tok::Class(Class::Times(*count)));
@@ -692,685 +699,17 @@ impl BgGrammar {
     #[must_use]
     pub fn is_complete(&self, lex: &BgLexicon, text: &str) -> bool {
         let (toks, _) = lex.content(text);
-        !toks.is_empty() && self.lookup(&toks).is_some() && !self.prefixes.contains(&key_hash(&toks))
+        !toks.is_empty()
+            && self.lookup(&toks).is_some()
+            && !self.prefixes.contains(&key_hash(&toks))
     }
 }
 
-/// What was understood from a spoken or typed backgammon input.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum BgHeard {
-    /// A legal action.
-    Move {
-        /// The table's text (`roll 3 1`, `8/5 6/5`, `double`).
-        #[serde(rename = "move")]
-        text: String,
-        /// 0..1: the recognizer's confidence times how well the phrase matched.
-        confidence: f64,
-        /// What the recognizer returned.
-        transcript: String,
-        /// The action.
-        #[serde(skip)]
-        input: BgInput,
-    },
-    /// Several legal actions fit: ask which.
-    Ambiguous {
-        /// Their texts.
-        candidates: Vec<String>,
-        /// The question in the phrasebook's words.
-        question: String,
-        /// What the recognizer returned.
-        transcript: String,
-        /// The actions.
-        #[serde(skip)]
-        inputs: Vec<BgInput>,
-    },
-    /// The words name an action that is not allowed now. Never done.
-    Illegal {
-        /// What was heard as the table's text (`roll 6 6`, `13/7 13/9`).
-        text: String,
-        /// Why, in the phrasebook's words.
-        message: String,
-        /// What the recognizer returned.
-        transcript: String,
-        /// The rules' refusal.
-        #[serde(skip)]
-        error: ActionError,
-    },
-    /// The pip count asked for.
-    Query {
-        /// `pips`.
-        query: String,
-        /// 0..1.
-        confidence: f64,
-        /// What the recognizer returned.
-        transcript: String,
-    },
-    /// Nothing understood clearly: ask the player to repeat.
-    Unknown {
-        /// What the recognizer returned.
-        transcript: String,
-    },
-}
+mod understand;
+mod voice;
 
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
-/// Understands the n-best transcripts of one utterance with `g`.
-#[must_use]
-pub fn understand_bg(g: &BgGrammar, lex: &BgLexicon, transcripts: &[Transcript]) -> BgHeard {
-    let mut fallback: Option<BgHeard> = None;
-    for t in transcripts {
-        let h = understand_one(g, lex, t);
-        match h {
-            BgHeard::Move { .. } | BgHeard::Ambiguous { .. } | BgHeard::Query { .. } => return h,
-            BgHeard::Illegal { .. } if !matches!(fallback, Some(BgHeard::Illegal { .. })) => {
-                fallback = Some(h);
-            }
-            BgHeard::Unknown { .. } if fallback.is_none() => fallback = Some(h),
-            _ => {}
-        }
-    }
-    fallback.unwrap_or(BgHeard::Unknown {
-        transcript: String::new(),
-    })
-}
-
-fn looks_like_notation(text: &str) -> bool {
-    let t = text.trim();
-    !t.is_empty()
-        && t.chars().any(|c| c.is_ascii_digit())
-        && t.chars()
-            .all(|c| c.is_ascii_alphanumeric() || " /-*(),".contains(c))
-}
-
-fn illegal(lex: &BgLexicon, text: String, error: ActionError, transcript: String) -> BgHeard {
-    BgHeard::Illegal {
-        message: lex.announcer.refusal(&error, &text),
-        text,
-        transcript,
-        error,
-    }
-}
-
-/// The error of doing `a` now, with the table's reading of the phase (a
-/// move while a double waits is "take or pass"; before the opening roll,
-/// "no game").
-fn refusal_of(m: &Match, a: Action) -> Option<ActionError> {
-    let e = m.clone().act(a).err()?;
-    Some(match (m.phase(), a, e) {
-        (Phase::DoubleOffered, Action::Move(_), _) => ActionError::DoublePending,
-        (Phase::Opening, Action::Move(_), _) => ActionError::NoGame,
-        (_, _, e) => e,
-    })
-}
-
-fn understand_one(g: &BgGrammar, lex: &BgLexicon, t: &Transcript) -> BgHeard {
-    let transcript = t.text.clone();
-    let conf = f64::from(t.confidence.clamp(0.0, 1.0));
-    let m = &g.state;
-    let found = |i: usize, c: f64, transcript: String| BgHeard::Move {
-        text: g.inputs[i].text(m),
-        confidence: round2(c),
-        transcript,
-        input: g.inputs[i],
-    };
-    // Typed or written notation: the rules read it.
-    if looks_like_notation(&t.text) {
-        match m.parse_action(&t.text) {
-            Ok(a) => {
-                if let Some(e) = refusal_of(m, a) {
-                    return illegal(lex, t.text.trim().to_owned(), e, transcript);
-                }
-                if let Some(i) = g.inputs.iter().position(|x| x.action() == a) {
-                    return found(i, conf, transcript);
-                }
-            }
-            Err(ActionError::Move(tandem_rules::backgammon::MoveError::Parse(_))) => {}
-            Err(e) => return illegal(lex, t.text.trim().to_owned(), e, transcript),
-        }
-    }
-    let (toks, cost) = lex.content(&t.text);
-    if toks.is_empty() || cost > MAX_COST {
-        return BgHeard::Unknown { transcript };
-    }
-    let conf = conf * f64::from(1.0 - cost).max(0.0);
-    if let Some(ids) = g.lookup(&toks) {
-        return match ids.as_slice() {
-            [i] => found(*i, conf, transcript),
-            _ => ambiguous(g, lex, ids.iter().map(|&i| g.inputs[i]).collect(), transcript),
-        };
-    }
-    // One class word alone: the cube, or the pips.
-    if let [Tok::Class(c)] = toks.as_slice() {
-        let a = match c {
-            Class::Pips => {
-                return BgHeard::Query {
-                    query: "pips".into(),
-                    confidence: round2(conf),
-                    transcript,
-                }
-            }
-            Class::Double => Some((Action::Double, "double")),
-            Class::Take => Some((Action::Take, "take")),
-            Class::Pass if m.phase() == Phase::Move => Some((Action::Move(Play::PASS), "pass")),
-            Class::Pass => Some((Action::Pass, "pass")),
-            _ => None,
-        };
-        if let Some((a, text)) = a {
-            return match refusal_of(m, a) {
-                Some(e) => illegal(lex, text.into(), e, transcript),
-                None => BgHeard::Unknown { transcript },
-            };
-        }
-    }
-    read_numbers(g, lex, &toks, conf, transcript)
-}
-
-fn ambiguous(g: &BgGrammar, lex: &BgLexicon, inputs: Vec<BgInput>, transcript: String) -> BgHeard {
-    let m = &g.state;
-    let said: Vec<String> = inputs.iter().map(|i| lex.readback(m, i)).collect();
-    BgHeard::Ambiguous {
-        candidates: inputs.iter().map(|i| i.text(m)).collect(),
-        question: lex
-            .announcer
-            .phrase("refusals.ambiguous", &[("moves", &said.join(&lex.or))]),
-        transcript,
-        inputs,
-    }
-}
-
-/// An item of a move or a roll read from the content.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Item {
-    Num(u8),
-    Bar,
-    Off,
-    Times(u8),
-}
-
-/// Every reading of the content as numbers (number words split every way
-/// they can be: "dwadzieścia jeden" is 21, or 20 then 1), at most `limit`.
-fn readings(lex: &BgLexicon, toks: &[Tok], dice: bool, limit: usize) -> Vec<Vec<Item>> {
-    let forms: Vec<(u8, &Words)> = if dice {
-        (1..=6u8).map(|d| (d, &lex.dice[usize::from(d)])).collect()
-    } else {
-        (1..=24u8).map(|p| (p, &lex.points[usize::from(p)])).collect()
-    };
-    let mut out = Vec::new();
-    let mut stack: Vec<(usize, Vec<Item>)> = vec![(0, Vec::new())];
-    while let Some((i, items)) = stack.pop() {
-        if out.len() >= limit {
-            break;
-        }
-        if i == toks.len() {
-            out.push(items);
-            continue;
-        }
-        match &toks[i] {
-            Tok::Class(c) => {
-                let item = match c {
-                    Class::Bar => Item::Bar,
-                    Class::Off => Item::Off,
-                    Class::Times(n) => Item::Times(*n),
-                    Class::Doubles(f) if dice => {
-                        let mut v = items.clone();
-                        v.extend([Item::Num(*f), Item::Num(*f)]);
-                        stack.push((i + 1, v));
-                        continue;
-                    }
-                    _ => continue,
-                };
-                let mut v = items;
-                v.push(item);
-                stack.push((i + 1, v));
-            }
-            Tok::Word(_) => {
-                for (n, f) in &forms {
-                    let len = f.len();
-                    let matches = len > 0
-                        && toks.len() >= i + len
-                        && toks[i..i + len]
-                            .iter()
-                            .zip(f.iter())
-                            .all(|(a, b)| *a == Tok::Word(b.clone()));
-                    if matches {
-                        let mut v = items.clone();
-                        v.push(Item::Num(*n));
-                        stack.push((i + len, v));
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Move texts the items can be read as: split into paths of two or more
-/// points each (the bar first, off last, "twice" after a path).
-fn move_texts(items: &[Item], limit: usize) -> Vec<String> {
-    fn go(items: &[Item], at: usize, cur: Vec<String>, out: &mut Vec<String>, limit: usize) {
-        if out.len() >= limit {
-            return;
-        }
-        if at == items.len() {
-            if !cur.is_empty() {
-                out.push(cur.join(" "));
-            }
-            return;
-        }
-        for end in at + 2..=items.len() {
-            let path = &items[at..end];
-            let mut pts = Vec::new();
-            let mut ok = true;
-            for (k, it) in path.iter().enumerate() {
-                match it {
-                    Item::Num(n) => pts.push(n.to_string()),
-                    Item::Bar if k == 0 => pts.push("bar".into()),
-                    Item::Off if k == path.len() - 1 => pts.push("off".into()),
-                    _ => ok = false,
-                }
-            }
-            if !ok {
-                continue;
-            }
-            let mut text = pts.join("/");
-            let mut next = end;
-            if let Some(Item::Times(n)) = items.get(end) {
-                text.push_str(&format!("({n})"));
-                next += 1;
-            }
-            let mut c = cur.clone();
-            c.push(text);
-            go(items, next, c, out, limit);
-        }
-    }
-    let mut out = Vec::new();
-    go(items, 0, Vec::new(), &mut out, limit);
-    out
-}
-
-/// The numbers read as a roll or a move and checked by the rules: one
-/// legal action, several (ask which), or an illegal one with the reason.
-fn read_numbers(
-    g: &BgGrammar,
-    lex: &BgLexicon,
-    toks: &[Tok],
-    conf: f64,
-    transcript: String,
-) -> BgHeard {
-    let m = &g.state;
-    let dice = matches!(m.phase(), Phase::Opening | Phase::Roll);
-    let mut legal: Vec<usize> = Vec::new();
-    let mut first_error: Option<(String, ActionError)> = None;
-    // The plainest reading (pairs of points) names the error if it can.
-    let mut pair_error: Option<(String, ActionError)> = None;
-    let mut all = readings(lex, toks, dice, 64);
-    if dice && !all.iter().any(|r| r.len() == 2) {
-        // Not a roll: points of a move, refused (roll first).
-        all = readings(lex, toks, false, 64);
-    }
-    for items in all {
-        if dice {
-            if let [Item::Num(a), Item::Num(b)] = items[..] {
-                let text = format!("roll {a} {b}");
-                match refusal_of(m, Action::Roll(Dice(a, b))) {
-                    None => {
-                        if let Some(i) = g.inputs.iter().position(|x| *x == BgInput::Roll(Dice(a, b))) {
-                            if !legal.contains(&i) {
-                                legal.push(i);
-                            }
-                        }
-                    }
-                    Some(e) => {
-                        first_error.get_or_insert((text, e));
-                    }
-                }
-                continue;
-            }
-        }
-        for text in move_texts(&items, 64) {
-            match m.resolve(&text) {
-                Ok(p) => {
-                    let i = g.inputs.iter().position(|x| *x == BgInput::Play(p));
-                    if let Some(i) = i.filter(|i| !legal.contains(i)) {
-                        legal.push(i);
-                    }
-                }
-                Err(ActionError::Move(tandem_rules::backgammon::MoveError::Parse(_))) => {}
-                // Several legal moves fit the points said (a hit on either
-                // way): each is a candidate.
-                Err(ActionError::Move(tandem_rules::backgammon::MoveError::Ambiguous(texts))) => {
-                    for (i, input) in g.inputs.iter().enumerate() {
-                        if texts.contains(&input.text(m)) && !legal.contains(&i) {
-                            legal.push(i);
-                        }
-                    }
-                }
-                Err(e) => {
-                    let e = match (m.phase(), e) {
-                        (Phase::DoubleOffered, _) => ActionError::DoublePending,
-                        (Phase::Opening, _) => ActionError::NoGame,
-                        (_, e) => e,
-                    };
-                    if text.split(' ').all(|p| p.matches('/').count() == 1) {
-                        pair_error.get_or_insert((text.clone(), e));
-                    } else {
-                        first_error.get_or_insert((text.clone(), e));
-                    }
-                }
-            }
-        }
-    }
-    match legal.as_slice() {
-        [i] => BgHeard::Move {
-            text: g.inputs[*i].text(m),
-            confidence: round2(conf),
-            transcript,
-            input: g.inputs[*i],
-        },
-        [] => match pair_error.or(first_error) {
-            Some((text, e)) => illegal(lex, text, e, transcript),
-            None => BgHeard::Unknown { transcript },
-        },
-        many => ambiguous(g, lex, many.iter().map(|&i| g.inputs[i]).collect(), transcript),
-    }
-}
-
-/// The words of backgammon by voice: the move words of a backgammon
-/// phrasebook and the commands of a draughts [`Lexicon`] (the table's, or
-/// the backgammon phrasebook file's own `[listen.commands]`,
-/// [`crate::chess_listen::command_words`]). "Square N", "draw" and "claim
-/// draw" are not listened for (points are not squares; no draws, 004).
-#[derive(Debug, Clone)]
-pub struct BgWords {
-    /// The move words.
-    pub moves: BgLexicon,
-    /// The command words.
-    pub commands: Lexicon,
-}
-
-impl BgWords {
-    /// The words of `moves`, with the commands of `commands`.
-    #[must_use]
-    pub fn new(moves: BgLexicon, mut commands: Lexicon) -> BgWords {
-        for c in [CommandKind::Square, CommandKind::Draw, CommandKind::ClaimDraw] {
-            commands.commands.remove(&c);
-        }
-        BgWords { moves, commands }
-    }
-
-    /// The built-in words of `lang` (`pl`, `en`).
-    #[must_use]
-    pub fn builtin(lang: &str) -> Option<BgWords> {
-        Some(BgWords::new(BgLexicon::builtin(lang)?, Lexicon::builtin(lang)?))
-    }
-}
-
-/// Every phrase of one state: the actions and the commands.
-#[derive(Debug, Clone)]
-pub struct BgVoiceGrammar {
-    /// The actions.
-    pub moves: BgGrammar,
-    /// The commands (a draughts grammar of a board with no moves).
-    pub commands: Grammar,
-}
-
-fn no_moves() -> tandem_rules::Position {
-    tandem_rules::Position::empty(
-        tandem_rules::Variant::International,
-        tandem_rules::Color::White,
-    )
-}
-
-/// What was heard in backgammon: an action (or an ambiguity, an illegal
-/// one, the pips, nothing) or a command. JSON as [`BgHeard`] and
-/// [`Heard::Command`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum BgSaid {
-    /// An action, an ambiguity, an illegal one, the pips, or nothing clear.
-    Bg(BgHeard),
-    /// A command ([`Heard::Command`]).
-    Command(Heard),
-}
-
-impl BgSaid {
-    /// What the recognizer returned.
-    #[must_use]
-    pub fn transcript(&self) -> &str {
-        match self {
-            BgSaid::Bg(
-                BgHeard::Move { transcript, .. }
-                | BgHeard::Ambiguous { transcript, .. }
-                | BgHeard::Illegal { transcript, .. }
-                | BgHeard::Query { transcript, .. }
-                | BgHeard::Unknown { transcript },
-            ) => transcript,
-            BgSaid::Command(h) => h.transcript(),
-        }
-    }
-
-    /// The confidence of an action, the pips or a command (0 for the others).
-    #[must_use]
-    pub fn confidence(&self) -> f64 {
-        match self {
-            BgSaid::Bg(BgHeard::Move { confidence, .. } | BgHeard::Query { confidence, .. }) => {
-                *confidence
-            }
-            BgSaid::Bg(_) => 0.0,
-            BgSaid::Command(h) => h.confidence(),
-        }
-    }
-
-    /// For the journal: (`kind`, `text`): an action as the table's text
-    /// (`move`, `roll 3 1` / `8/5 6/5`), an ambiguity as its candidates
-    /// joined by ` | `, an illegal one as heard (`illegal`, `roll 6 6`), the
-    /// pips and the commands by name (`command`, `pips`).
-    #[must_use]
-    pub fn fields(&self) -> (&'static str, String) {
-        match self {
-            BgSaid::Bg(BgHeard::Move { text, .. }) => ("move", text.clone()),
-            BgSaid::Bg(BgHeard::Ambiguous { candidates, .. }) => {
-                ("ambiguous", candidates.join(" | "))
-            }
-            BgSaid::Bg(BgHeard::Illegal { text, .. }) => ("illegal", text.clone()),
-            BgSaid::Bg(BgHeard::Query { query, .. }) => ("command", query.clone()),
-            BgSaid::Bg(BgHeard::Unknown { .. }) => ("unknown", String::new()),
-            BgSaid::Command(Heard::Command {
-                command,
-                square: Some(n),
-                ..
-            }) => ("command", format!("{} {n}", command.name())),
-            BgSaid::Command(Heard::Command { command, .. }) => {
-                ("command", command.name().to_owned())
-            }
-            BgSaid::Command(_) => ("unknown", String::new()),
-        }
-    }
-}
-
-/// Backgammon for the [`Listener`](crate::listen::Listener):
-/// `Listener::<BgVoice>::for_game(rec, BgWords::builtin("pl")?, policy,
-/// mode, match)`. The confirmation flow, the endpointing and the trial end
-/// are the draughts listener's; the cube actions are always read back (as
-/// resigning is: they cannot be taken back).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct BgVoice;
-
-impl ListenGame for BgVoice {
-    type Position = Match;
-    type Words = BgWords;
-    type Grammar = BgVoiceGrammar;
-    type Move = BgInput;
-    type Heard = BgSaid;
-    type Refusal = ActionError;
-
-    fn grammar(m: &Match, words: &BgWords) -> BgVoiceGrammar {
-        BgVoiceGrammar {
-            moves: BgGrammar::build(m, &words.moves),
-            commands: Grammar::build(&no_moves(), &words.commands),
-        }
-    }
-
-    fn recognizer_phrases(g: &BgVoiceGrammar) -> Vec<String> {
-        // The commands' list ends with "[unk]".
-        let mut v = g.moves.recognizer_phrases();
-        v.extend(g.commands.recognizer_phrases());
-        v
-    }
-
-    fn all_words(words: &BgWords) -> Vec<String> {
-        let l = &words.moves;
-        let mut set: BTreeSet<String> = BTreeSet::new();
-        for p in 1..=24u8 {
-            set.extend(words_of(&l.point_said(p)));
-        }
-        for d in 1..=6u8 {
-            set.extend(words_of(&l.die_said(d)));
-        }
-        for v in l.forms.values() {
-            for f in v {
-                set.extend(words_of(f));
-            }
-        }
-        for templates in words.commands.commands.values() {
-            for t in templates {
-                for s in t {
-                    if let Slot::Word(w) = s {
-                        set.insert(w.clone());
-                    }
-                }
-            }
-        }
-        set.into_iter().collect()
-    }
-
-    fn is_complete(g: &BgVoiceGrammar, words: &BgWords, text: &str) -> bool {
-        if g.moves.is_complete(&words.moves, text) {
-            return true;
-        }
-        let t = words.commands.tokens(&words_of(text));
-        if t.is_empty() {
-            return false;
-        }
-        let mut whole = false;
-        for p in &g.commands.phrases {
-            if p.tokens.len() > t.len() && p.tokens.starts_with(&t) {
-                return false;
-            }
-            whole |= p.tokens == t;
-        }
-        whole
-    }
-
-    fn understand(
-        _m: &Match,
-        g: &BgVoiceGrammar,
-        words: &BgWords,
-        transcripts: &[Transcript],
-    ) -> BgSaid {
-        let h = understand_bg(&g.moves, &words.moves, transcripts);
-        if matches!(
-            h,
-            BgHeard::Move { .. } | BgHeard::Ambiguous { .. } | BgHeard::Query { .. }
-        ) {
-            return BgSaid::Bg(h);
-        }
-        // A command said clearly wins over numbers that make an illegal move.
-        let c = understand(&no_moves(), &g.commands, &words.commands, transcripts);
-        if matches!(c, Heard::Command { .. }) {
-            return BgSaid::Command(c);
-        }
-        BgSaid::Bg(h)
-    }
-
-    fn meaning(heard: &BgSaid) -> Understood<BgInput, ActionError> {
-        match heard {
-            BgSaid::Bg(BgHeard::Move { input, .. }) => Understood::Move(*input),
-            BgSaid::Bg(BgHeard::Ambiguous { inputs, .. }) => Understood::Ambiguous(inputs.clone()),
-            BgSaid::Bg(BgHeard::Illegal { text, error, .. }) => Understood::Illegal {
-                text: text.clone(),
-                error: error.clone(),
-            },
-            BgSaid::Bg(BgHeard::Query { query, .. }) => Understood::Query(query.clone()),
-            BgSaid::Bg(BgHeard::Unknown { .. }) => Understood::Unknown,
-            // No "square N" in backgammon (BgWords::new drops it); a move
-            // number ("ruch N") comes as the number.
-            BgSaid::Command(Heard::Command {
-                command, square, ..
-            }) => Understood::Command(*command, square.and_then(tandem_rules::Square::new)),
-            BgSaid::Command(_) => Understood::Unknown,
-        }
-    }
-
-    fn needs_confirmation(heard: &BgSaid, policy: ConfirmPolicy) -> bool {
-        match heard {
-            BgSaid::Bg(BgHeard::Move { input, .. }) if input.is_cube() => true,
-            BgSaid::Bg(BgHeard::Move { confidence, .. }) => match policy {
-                ConfirmPolicy::Always => true,
-                ConfirmPolicy::BelowConfidence(t) => *confidence < t,
-                ConfirmPolicy::Never => false,
-            },
-            BgSaid::Bg(_) => false,
-            BgSaid::Command(h) => h.needs_confirmation(policy),
-        }
-    }
-
-    fn transcript(heard: &BgSaid) -> &str {
-        heard.transcript()
-    }
-
-    fn lang(words: &BgWords) -> &str {
-        &words.moves.lang
-    }
-}
-
-impl Decision<BgVoice> {
-    /// What tandem says for the actions the listener answers itself, in the
-    /// match `m` the listener had: the read-back ("osiem na pięć, sześć na
-    /// pięć, zgadza się?": the backgammon phrasebook's words in the table's
-    /// `move.confirm`), "cancelled", "which one?", the refusal with the
-    /// reason, "say again". `None` for [`Act::Play`], [`Act::Command`] and
-    /// [`Act::Query`].
-    #[must_use]
-    pub fn reply(&self, m: &Match, announcer: &Announcer, words: &BgWords) -> Option<Utterance> {
-        let confirm = |text: String| {
-            announcer.message(
-                "move.confirm",
-                &[("move", Value::Text(text))],
-                Priority::Next,
-                Kind::Confirm,
-            )
-        };
-        let lex = &words.moves;
-        match &self.action {
-            Act::Play(_) | Act::Command(..) | Act::Query(_) => None,
-            Act::ConfirmMove(input) => Some(confirm(lex.readback(m, input))),
-            Act::ConfirmCommand(c) => Some(confirm(command_phrase(&words.commands, *c))),
-            Act::Cancelled => Some(announcer.cancelled()),
-            Act::AskWhich(inputs) => {
-                let said: Vec<String> = inputs.iter().map(|i| lex.readback(m, i)).collect();
-                Some(Utterance::new(
-                    Priority::Now,
-                    Kind::Rejection,
-                    vec![lex
-                        .announcer
-                        .phrase("refusals.ambiguous", &[("moves", &said.join(&lex.or))])],
-                ))
-            }
-            Act::Refuse { text, error } => Some(Utterance::new(
-                Priority::Now,
-                Kind::Rejection,
-                vec![lex.announcer.refusal(error, text)],
-            )),
-            // Action is non-exhaustive: anything else asks to repeat.
-            _ => Some(announcer.not_understood()),
-        }
-    }
-}
+pub use understand::{understand_bg, BgHeard};
+pub use voice::{BgSaid, BgVoice, BgVoiceGrammar, BgWords};
 
 #[cfg(test)]
-#[path = "backgammon_listen_tests.rs"]
 mod tests;

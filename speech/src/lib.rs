@@ -21,8 +21,8 @@
 
 pub mod announcer;
 pub mod backgammon;
-pub mod chess;
 pub mod backgammon_listen;
+pub mod chess;
 pub mod chess_listen;
 pub mod output;
 pub mod phrasebook;

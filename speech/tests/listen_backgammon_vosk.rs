@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use tandem_rules::backgammon::{Action as Act, Board, Dice, Match, MatchOptions};
 use tandem_rules::Color;
-use tandem_speech::backgammon_listen::{BgInput, BgLexicon, BgSaid, BgVoice, BgWords, BgHeard};
+use tandem_speech::backgammon_listen::{BgHeard, BgInput, BgLexicon, BgSaid, BgVoice, BgWords};
 use tandem_speech::chess_listen::command_words;
 use tandem_speech::listen::fixture::korean_model;
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
@@ -49,7 +49,13 @@ fn the_korean_book_s_words_understand_typed_transcripts() {
     let m = Match::new(MatchOptions { length: 7 });
     let g = BgVoice::grammar(&m, &w);
     let heard = |m: &Match, g, t: &str| BgVoice::understand(m, g, &w, &[Transcript::text(t)]);
-    assert!(matches!(heard(&m, &g, "삼 일"), BgSaid::Bg(BgHeard::Move { input: BgInput::Roll(Dice(3, 1)), .. })));
+    assert!(matches!(
+        heard(&m, &g, "삼 일"),
+        BgSaid::Bg(BgHeard::Move {
+            input: BgInput::Roll(Dice(3, 1)),
+            ..
+        })
+    ));
     let mut m = m;
     m.act(Act::Roll(Dice(3, 1))).unwrap();
     let g = BgVoice::grammar(&m, &w);
@@ -59,13 +65,18 @@ fn the_korean_book_s_words_understand_typed_transcripts() {
             "{t}"
         );
     }
-    assert!(matches!(heard(&m, &g, "이십 사 이십 일 이십 일 이십"), BgSaid::Bg(BgHeard::Move { ref text, .. }) if text == "24/20"));
+    assert!(
+        matches!(heard(&m, &g, "이십 사 이십 일 이십 일 이십"), BgSaid::Bg(BgHeard::Move { ref text, .. }) if text == "24/20")
+    );
     assert!(matches!(heard(&m, &g, "네"), BgSaid::Command(_)));
 }
 
 /// `audio` after half a second of quiet and before two seconds of it,
 /// 20 ms at a time, as the daemon feeds the microphone: the decisions.
-fn stream(l: &mut Listener<BgVoice>, audio: &[i16]) -> Vec<tandem_speech::listen::Decision<BgVoice>> {
+fn stream(
+    l: &mut Listener<BgVoice>,
+    audio: &[i16],
+) -> Vec<tandem_speech::listen::Decision<BgVoice>> {
     let mut all = vec![0i16; 8000];
     all.extend_from_slice(audio);
     all.extend(vec![0i16; 32000]);
@@ -98,12 +109,20 @@ fn every_word_is_known_and_a_spoken_roll_and_move_are_heard() {
     let dir = tempfile::tempdir().unwrap();
     let d = stream(&mut l, &espeak(dir.path(), "사, 이"));
     assert_eq!(d.len(), 1, "{d:?}");
-    assert_eq!(d[0].action, Action::ConfirmMove(BgInput::Roll(Dice(4, 2))), "{d:?}");
+    assert_eq!(
+        d[0].action,
+        Action::ConfirmMove(BgInput::Roll(Dice(4, 2))),
+        "{d:?}"
+    );
     let mut rolled = Match::from_board(MatchOptions { length: 7 }, Board::start(Color::White));
     rolled.act(Act::Roll(Dice(4, 2))).unwrap();
     let play = rolled.resolve("24/22 24/20").unwrap();
     l.set_position(rolled).unwrap();
     let d = stream(&mut l, &espeak(dir.path(), MOVE));
     assert_eq!(d.len(), 1, "{d:?}");
-    assert_eq!(d[0].action, Action::ConfirmMove(BgInput::Play(play)), "{d:?}");
+    assert_eq!(
+        d[0].action,
+        Action::ConfirmMove(BgInput::Play(play)),
+        "{d:?}"
+    );
 }

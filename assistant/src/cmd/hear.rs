@@ -382,9 +382,10 @@ fn backgammon_ear(args: &Args) -> anyhow::Result<Ear> {
                 candidates,
                 ..
             }) => (format!("ambiguous: {question}"), candidates.join(" or ")),
-            BgSaid::Bg(BgHeard::Illegal { text, message, .. }) => {
-                (format!("illegal: {text}: {message}"), format!("illegal {text}"))
-            }
+            BgSaid::Bg(BgHeard::Illegal { text, message, .. }) => (
+                format!("illegal: {text}: {message}"),
+                format!("illegal {text}"),
+            ),
             BgSaid::Bg(BgHeard::Query {
                 query, confidence, ..
             }) => (

@@ -518,13 +518,14 @@ impl Books {
         let bad = |e: &dyn std::fmt::Display| anyhow::anyhow!("--phrasebook {}: {e}", p.display());
         if kind == GameKind::Backgammon {
             let text = std::fs::read_to_string(p).map_err(|e| bad(&e))?;
-            let book = tandem_speech::backgammon::BgPhrasebook::from_toml_str(&text).map_err(|e| {
-                anyhow::anyhow!(
-                    "--phrasebook {}: {e} (a backgammon game takes a backgammon phrasebook, \
+            let book =
+                tandem_speech::backgammon::BgPhrasebook::from_toml_str(&text).map_err(|e| {
+                    anyhow::anyhow!(
+                        "--phrasebook {}: {e} (a backgammon game takes a backgammon phrasebook, \
                      like speech/phrasebooks/backgammon-en.toml)",
-                    p.display()
-                )
-            })?;
+                        p.display()
+                    )
+                })?;
             // Its listening words, checked now rather than when the voice thread starts.
             crate::games::backgammon::voice::file_words(p, &tandem_speech::Phrasebook::english())?;
             return Ok(Books {

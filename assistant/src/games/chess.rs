@@ -428,7 +428,10 @@ impl VoiceGame for ChessVoice {
             .unwrap_or_else(|| {
                 let chess = ChessPhrasebook::builtin(book.language())
                     .unwrap_or_else(ChessPhrasebook::english);
-                ChessWords::new(&chess, tandem_speech::listen::Lexicon::from_phrasebook(book))
+                ChessWords::new(
+                    &chess,
+                    tandem_speech::listen::Lexicon::from_phrasebook(book),
+                )
             })
     }
 }

@@ -23,7 +23,11 @@ impl VoiceGame for BgVoice {
         heard.confidence()
     }
 
-    fn reply(d: &Decision<BgVoice>, l: &Listener<BgVoice>, announcer: &Announcer) -> Option<Utterance> {
+    fn reply(
+        d: &Decision<BgVoice>,
+        l: &Listener<BgVoice>,
+        announcer: &Announcer,
+    ) -> Option<Utterance> {
         d.reply(l.position(), announcer, l.lexicon())
     }
 

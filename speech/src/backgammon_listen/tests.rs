@@ -6,8 +6,14 @@ use tandem_rules::backgammon::{legal_plays, Board, MatchOptions};
 use tandem_rules::Color;
 
 use super::*;
+use crate::announcer::Announcer;
 use crate::listen::audio::{Mode, VadConfig};
+use crate::listen::grammar::{ConfirmPolicy, Heard};
+use crate::listen::lexicon::CommandKind;
+use crate::listen::listener::{Action as Act, ListenGame};
+use crate::listen::Transcript;
 use crate::listen::{Listener, ScriptedRecognizer};
+use tandem_rules::backgammon::ActionError;
 
 fn lex(lang: &str) -> BgLexicon {
     BgLexicon::builtin(lang).unwrap()
@@ -186,7 +192,10 @@ fn the_spoken_forms_of_the_docs() {
     );
     // Doubles, a path of two checkers: said twice, or once with "dwa razy".
     let m = start(Some(Dice(4, 4)));
-    for said in ["trzynaście dziewięć dwa razy, sześć dwa dwa razy", "trzynaście dziewięć trzynaście dziewięć sześć dwa sześć dwa"] {
+    for said in [
+        "trzynaście dziewięć dwa razy, sześć dwa dwa razy",
+        "trzynaście dziewięć trzynaście dziewięć sześć dwa sześć dwa",
+    ] {
         let h = hear(&m, &pl, said);
         assert!(
             matches!(&h, BgHeard::Move { text, .. } if text == "13/9(2) 6/2(2)"),
@@ -315,7 +324,10 @@ fn the_cube_when_legal_and_refused_with_the_reason_otherwise() {
     let pl = lex("pl");
     let en = lex("en");
     let m = start(None);
-    assert_eq!(heard_input(&hear(&m, &pl, "kontruję")), Some(BgInput::Double));
+    assert_eq!(
+        heard_input(&hear(&m, &pl, "kontruję")),
+        Some(BgInput::Double)
+    );
     assert_eq!(heard_input(&hear(&m, &en, "double")), Some(BgInput::Double));
     let mut offered = m.clone();
     offered.act(Action::Double).unwrap();
@@ -323,13 +335,28 @@ fn the_cube_when_legal_and_refused_with_the_reason_otherwise() {
         heard_input(&hear(&offered, &pl, "przyjmuję")),
         Some(BgInput::Take)
     );
-    assert_eq!(heard_input(&hear(&offered, &pl, "pasuję")), Some(BgInput::Pass));
-    assert_eq!(heard_input(&hear(&offered, &en, "take")), Some(BgInput::Take));
-    assert_eq!(heard_input(&hear(&offered, &en, "pass")), Some(BgInput::Pass));
+    assert_eq!(
+        heard_input(&hear(&offered, &pl, "pasuję")),
+        Some(BgInput::Pass)
+    );
+    assert_eq!(
+        heard_input(&hear(&offered, &en, "take")),
+        Some(BgInput::Take)
+    );
+    assert_eq!(
+        heard_input(&hear(&offered, &en, "pass")),
+        Some(BgInput::Pass)
+    );
     // A move while the double waits: take or pass.
     let h = hear(&offered, &pl, "osiem pięć sześć pięć");
     assert!(
-        matches!(&h, BgHeard::Illegal { error: ActionError::DoublePending, .. }),
+        matches!(
+            &h,
+            BgHeard::Illegal {
+                error: ActionError::DoublePending,
+                ..
+            }
+        ),
         "{h:?}"
     );
     // After the roll: too late to double.
@@ -353,17 +380,34 @@ fn an_illegal_move_is_refused_with_the_rules_reason() {
     // A point with none of the mover's checkers.
     let h = hear(&m, &pl, "dziesięć siedem dziesięć dziewięć");
     assert!(
-        matches!(&h, BgHeard::Illegal { error: ActionError::Move(_), .. }),
+        matches!(
+            &h,
+            BgHeard::Illegal {
+                error: ActionError::Move(_),
+                ..
+            }
+        ),
         "{h:?}"
     );
     // Before the roll: roll first.
     let h = hear(&start(None), &pl, "osiem pięć sześć pięć");
     assert!(
-        matches!(&h, BgHeard::Illegal { error: ActionError::NotRolled, .. }),
+        matches!(
+            &h,
+            BgHeard::Illegal {
+                error: ActionError::NotRolled,
+                ..
+            }
+        ),
         "{h:?}"
     );
     // Noise is never a move.
-    for said in ["", "[unk]", "eee aaa ooo", "osiem eee eee eee pięć sześć pięć"] {
+    for said in [
+        "",
+        "[unk]",
+        "eee aaa ooo",
+        "osiem eee eee eee pięć sześć pięć",
+    ] {
         let h = hear(&m, &pl, said);
         assert!(matches!(h, BgHeard::Unknown { .. }), "{said}: {h:?}");
     }
@@ -390,7 +434,10 @@ fn two_moves_that_sound_alike_are_asked_which() {
     c.sort();
     assert_eq!(c, ["24/21*/20", "24/23*/20"], "{h:?}");
     assert_eq!(candidates.len(), 2, "{h:?}");
-    assert!(question.starts_with("Which one: twenty-four to"), "{question}");
+    assert!(
+        question.starts_with("Which one: twenty-four to"),
+        "{question}"
+    );
     assert!(question.contains(" or "), "{question}");
     let h = hear(&m, &en, "twenty four twenty one twenty");
     assert!(
@@ -434,7 +481,10 @@ fn pips_and_the_commands() {
     assert!(!BgVoice::is_complete(&g, &words, "osiem pięć"));
     assert!(BgVoice::is_complete(&g, &words, "zegar"));
     let phrases = BgVoice::recognizer_phrases(&g);
-    assert!(phrases.contains(&"osiem pięć sześć pięć".to_owned()), "{phrases:?}");
+    assert!(
+        phrases.contains(&"osiem pięć sześć pięć".to_owned()),
+        "{phrases:?}"
+    );
     assert!(phrases.contains(&"osiem na pięć sześć na pięć".to_owned()));
     assert_eq!(phrases.last().map(String::as_str), Some("[unk]"));
 }
@@ -453,7 +503,10 @@ fn listener(m: Match, policy: ConfirmPolicy, said: &[&str]) -> Listener<BgVoice>
 
 #[test]
 fn a_roll_and_a_move_are_read_back_and_done_on_yes_the_cube_always_read_back() {
-    let announcer = Announcer::new(crate::Phrasebook::polish(), crate::AnnounceOptions::default());
+    let announcer = Announcer::new(
+        crate::Phrasebook::polish(),
+        crate::AnnounceOptions::default(),
+    );
     let mut l = listener(start(None), ConfirmPolicy::Always, &[]);
     let d = l.hear(&[Transcript::text("trzy jeden")]);
     assert_eq!(d.action, Act::ConfirmMove(BgInput::Roll(Dice(3, 1))));
@@ -479,7 +532,11 @@ fn a_roll_and_a_move_are_read_back_and_done_on_yes_the_cube_always_read_back() {
     let u = d.reply(l.position(), &announcer, l.lexicon()).unwrap();
     assert_eq!(u.text(), "Kontruję, zgadza się?");
     let d = l.hear(&[Transcript::text("trzy jeden")]);
-    assert_eq!(d.action, Act::ConfirmMove(BgInput::Roll(Dice(3, 1))), "another input replaces it, read back");
+    assert_eq!(
+        d.action,
+        Act::ConfirmMove(BgInput::Roll(Dice(3, 1))),
+        "another input replaces it, read back"
+    );
     let mut l = listener(start(None), ConfirmPolicy::Never, &[]);
     let d = l.hear(&[Transcript::text("trzy jeden")]);
     assert_eq!(d.action, Act::Play(BgInput::Roll(Dice(3, 1))));
@@ -494,7 +551,20 @@ fn a_roll_and_a_move_are_read_back_and_done_on_yes_the_cube_always_read_back() {
 fn the_grammar_of_a_big_doubles_roll_is_built_and_every_move_has_a_phrase() {
     // Checkers spread over many points: a 1-1 with hundreds of moves.
     let b = board(
-        &[(24, 1), (22, 1), (20, 1), (18, 1), (16, 1), (14, 1), (12, 1), (10, 2), (8, 2), (6, 2), (4, 1), (2, 1)],
+        &[
+            (24, 1),
+            (22, 1),
+            (20, 1),
+            (18, 1),
+            (16, 1),
+            (14, 1),
+            (12, 1),
+            (10, 2),
+            (8, 2),
+            (6, 2),
+            (4, 1),
+            (2, 1),
+        ],
         &[(2, 15)],
     );
     let mut m = Match::from_board(opts(), b);
@@ -506,6 +576,10 @@ fn the_grammar_of_a_big_doubles_roll_is_built_and_every_move_has_a_phrase() {
     assert_eq!(g.inputs.len(), n);
     for p in m.legal() {
         let said = say_play(&l, &m, &p, false, false, false);
-        assert_eq!(heard_input(&understand_bg(&g, &l, &[Transcript::text(&said)])), Some(BgInput::Play(p)), "{said}");
+        assert_eq!(
+            heard_input(&understand_bg(&g, &l, &[Transcript::text(&said)])),
+            Some(BgInput::Play(p)),
+            "{said}"
+        );
     }
 }
