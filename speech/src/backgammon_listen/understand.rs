@@ -51,9 +51,12 @@ pub enum BgHeard {
         #[serde(skip)]
         error: ActionError,
     },
-    /// The pip count asked for.
+    /// The pip count asked for (JSON as a command: `"kind": "command",
+    /// "command": "pips"`).
+    #[serde(rename = "command")]
     Query {
         /// `pips`.
+        #[serde(rename = "command")]
         query: String,
         /// 0..1.
         confidence: f64,
