@@ -140,4 +140,23 @@ fn a_recording_through_vosk_with_the_korean_book() {
         "{v}"
     );
     assert!(!err.contains("does not know"), "every word known: {err}");
+    // `--batch`: the same recording against its label, typed as at the table.
+    std::fs::write(dir.path().join("labels.tsv"), "roll.wav\t42\n").unwrap();
+    let (code, out, err) = tandem(&[
+        "hear",
+        "--batch",
+        dir.path().to_str().unwrap(),
+        "--labels",
+        dir.path().join("labels.tsv").to_str().unwrap(),
+        "--variant",
+        "backgammon",
+        "--model",
+        model.to_str().unwrap(),
+        "--phrasebook",
+        book.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((&v["files"], &v["correct"]), (&1.into(), &1.into()), "{v}");
 }
