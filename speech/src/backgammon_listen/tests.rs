@@ -401,12 +401,14 @@ fn an_illegal_move_is_refused_with_the_rules_reason() {
         ),
         "{h:?}"
     );
-    // Noise is never a move.
+    // Noise is never a move; a flood of numbers is no move either.
+    let flood = "dwadzieścia jeden ".repeat(300);
     for said in [
         "",
         "[unk]",
         "eee aaa ooo",
         "osiem eee eee eee pięć sześć pięć",
+        flood.as_str(),
     ] {
         let h = hear(&m, &pl, said);
         assert!(matches!(h, BgHeard::Unknown { .. }), "{said}: {h:?}");
@@ -581,5 +583,45 @@ fn the_grammar_of_a_big_doubles_roll_is_built_and_every_move_has_a_phrase() {
             Some(BgInput::Play(p)),
             "{said}"
         );
+    }
+}
+
+#[test]
+fn random_words_of_the_vocabulary_never_make_an_action_not_allowed_now() {
+    let mut r = Lcg(99);
+    let mut states = positions().into_iter().step_by(15).collect::<Vec<_>>();
+    states.push(Match::new(opts()));
+    states.push(start(None));
+    let mut offered = start(None);
+    offered.act(Action::Double).unwrap();
+    states.push(offered);
+    for lang in ["pl", "en"] {
+        let words = BgWords::builtin(lang).unwrap();
+        let vocab = BgVoice::all_words(&words);
+        let mut extra: Vec<String> = vec!["[unk]".into(), "x".into(), "8/5".into(), "31".into()];
+        extra.extend(vocab);
+        for m in &states {
+            let g = BgVoice::grammar(m, &words);
+            for _ in 0..30 {
+                let n = 1 + r.next(9);
+                let said: Vec<&str> = (0..n)
+                    .map(|_| extra[r.next(extra.len())].as_str())
+                    .collect();
+                let said = said.join(" ");
+                match BgVoice::understand(m, &g, &words, &[Transcript::text(&said)]) {
+                    BgSaid::Bg(BgHeard::Move { input, text, .. }) => {
+                        assert!(g.moves.inputs.contains(&input), "{said:?}");
+                        assert!(m.clone().act(input.action()).is_ok(), "{said:?}");
+                        assert_eq!(text, input.text(m));
+                    }
+                    BgSaid::Bg(BgHeard::Ambiguous { inputs, .. }) => {
+                        assert!(
+                            inputs.len() > 1 && inputs.iter().all(|i| g.moves.inputs.contains(i))
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
     }
 }

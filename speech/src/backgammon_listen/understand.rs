@@ -203,6 +203,11 @@ fn ambiguous(g: &BgGrammar, lex: &BgLexicon, inputs: Vec<BgInput>, transcript: S
     }
 }
 
+/// The most points, bar, off and "twice" words a move is read from.
+const MAX_ITEMS: usize = 20;
+/// The most move texts of one utterance the rules are asked about.
+const MAX_RESOLVES: usize = 64;
+
 /// An item of a move or a roll read from the content.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Item {
@@ -330,6 +335,7 @@ fn read_numbers(
     let mut first_error: Option<(String, ActionError)> = None;
     // The plainest reading (pairs of points) names the error if it can.
     let mut pair_error: Option<(String, ActionError)> = None;
+    let mut budget = MAX_RESOLVES;
     let mut all = readings(lex, toks, dice, 64);
     if dice && !all.iter().any(|r| r.len() == 2) {
         // Not a roll: points of a move, refused (roll first).
@@ -358,7 +364,17 @@ fn read_numbers(
                 continue;
             }
         }
+        // A move is at most four paths of a few points: anything longer is
+        // not one, and the rules are asked a bounded number of times (each
+        // asks for every legal move of the roll).
+        if items.len() > MAX_ITEMS {
+            continue;
+        }
         for text in move_texts(&items, 64) {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
             match m.resolve(&text) {
                 Ok(p) => {
                     let i = g.inputs.iter().position(|x| *x == BgInput::Play(p));
