@@ -582,7 +582,7 @@ impl BgGrammar {
         let board = m.board();
         let paths = notation::paths(board, play);
         // Each path as content and as said (the first forms).
-        let path_toks = |chain: &[u8]| -> (Vec<Tok>, String) {
+        let path_toks = |chain: &[u8]| -> (Vec<Tok>, Vec<String>) {
             let mut toks = Vec::new();
             let mut said = Vec::new();
             for &p in chain {
@@ -601,11 +601,11 @@ impl BgGrammar {
                     }
                 }
             }
-            (toks, said.join(" "))
+            (toks, said)
         };
         // Units: one per checker path, or a counted path.
         let mut units: Vec<Vec<Vec<Tok>>> = Vec::new(); // per path: its alternatives
-        let mut said_parts = Vec::new();
+        let mut said_parts: Vec<Vec<String>> = Vec::new();
         for (chain, count) in &paths {
             let (t, s) = path_toks(chain);
             for _ in 0..*count {
@@ -618,7 +618,7 @@ impl BgGrammar {
                 c.push(Tok::Class(Class::Times(*count)));
                 alts.push(c);
                 if let Some(w) = lex.forms.get(&Class::Times(*count)).and_then(|v| v.first()) {
-                    self.recognizer.insert(format!("{s} {w}"));
+                    self.recognizer.insert(format!("{} {w}", s.join(" ")));
                 }
             }
             units.push(alts);
@@ -645,16 +645,16 @@ impl BgGrammar {
         }
         // For the recognizer: the move as gnubg orders it, bare and with
         // the first connective, and the other words of its paths once.
-        self.recognizer.insert(said_parts.join(" "));
-        if let Some(to) = &lex.to_word {
-            let with_to: Vec<String> = said_parts
+        let joined = |sep: &str| {
+            said_parts
                 .iter()
-                .map(|s| {
-                    let w: Vec<&str> = s.splitn(2, ' ').collect();
-                    w.join(&format!(" {to} "))
-                })
-                .collect();
-            self.recognizer.insert(with_to.join(" "));
+                .map(|points| points.join(sep))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        self.recognizer.insert(joined(" "));
+        if let Some(to) = &lex.to_word {
+            self.recognizer.insert(joined(&format!(" {to} ")));
         }
         for (chain, _) in &paths {
             if chain.first() == Some(&25) {

@@ -488,6 +488,13 @@ fn pips_and_the_commands() {
         "{phrases:?}"
     );
     assert!(phrases.contains(&"osiem na pięć sześć na pięć".to_owned()));
+    let m = start(Some(Dice(6, 4)));
+    let g = BgVoice::grammar(&m, &words);
+    let phrases = BgVoice::recognizer_phrases(&g);
+    assert!(
+        phrases.contains(&"dwadzieścia cztery na czternaście".to_owned()),
+        "24/14 with the connective between the points"
+    );
     assert_eq!(phrases.last().map(String::as_str), Some("[unk]"));
 }
 
