@@ -151,3 +151,46 @@ async fn a_move_is_refused_with_the_reason_and_the_opponent_s_roll_is_not_said_b
     assert!(said.iter().any(|s| s.contains("akceptuje")), "{said:?}");
     assert_eq!(acts(&t).last(), Some(&("take".to_owned(), Source::Spoken)));
 }
+
+/// `tandem play --variant backgammon --phrasebook` takes a backgammon
+/// phrasebook: a draughts one is refused with what to give, before the
+/// journal is made.
+#[test]
+fn a_backgammon_game_refuses_a_draughts_phrasebook_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("game.jsonl");
+    let book =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks/pl.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args([
+            "play",
+            "--headless",
+            "--braille",
+            "none",
+            "--speech",
+            "text",
+            "--voice",
+            "off",
+        ])
+        .args(["--variant", "backgammon"])
+        .arg("--socket")
+        .arg(dir.path().join("t.sock"))
+        .arg("--journal")
+        .arg(&journal)
+        .arg("--phrasebook")
+        .arg(&book)
+        .env("XDG_CONFIG_HOME", dir.path().join("noconfig"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a backgammon game takes a backgammon phrasebook"),
+        "{err}"
+    );
+    assert!(
+        !journal.exists(),
+        "no journal for a game that did not start"
+    );
+}
