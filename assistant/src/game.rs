@@ -151,6 +151,34 @@ impl AnyPosition {
         std::mem::discriminant(self) == std::mem::discriminant(other)
     }
 
+    /// The voice listener of this position's game (its [`VoiceGame`]), for
+    /// the voice thread, which names no game.
+    ///
+    /// # Errors
+    /// The recognizer refuses the grammar.
+    ///
+    /// [`VoiceGame`]: crate::voice::VoiceGame
+    pub fn listener(
+        self,
+        rec: Box<dyn tandem_speech::listen::Recognizer>,
+        setup: &crate::voice::VoiceSetup,
+        policy: tandem_speech::listen::ConfirmPolicy,
+        mode: tandem_speech::listen::audio::Mode,
+    ) -> Result<Box<dyn crate::voice::GameListener>, tandem_speech::listen::ListenError> {
+        use crate::voice::listener;
+        match self {
+            AnyPosition::Draughts(p) => {
+                listener::<tandem_speech::listen::Draughts>(rec, setup, policy, mode, p)
+            }
+            AnyPosition::Chess(p) => {
+                listener::<tandem_speech::chess_listen::ChessVoice>(rec, setup, policy, mode, *p)
+            }
+            AnyPosition::Backgammon(m) => {
+                listener::<tandem_speech::backgammon_listen::BgVoice>(rec, setup, policy, mode, *m)
+            }
+        }
+    }
+
     /// FEN (PDN FEN for draughts).
     #[must_use]
     pub fn to_fen(&self) -> String {

@@ -18,11 +18,12 @@
 //!   which marks [`SpeakingState`] from the start of each utterance until the
 //!   backend has finished it; the voice thread mutes the listener while
 //!   tandem speaks and for [`ECHO_TAIL`] after.
-//! - Chess (`--variant chess`) is listened for the same way: the thread holds
-//!   a `Listener<ChessVoice>` (the chess grammar of the position's legal
-//!   moves and the commands, [`tandem_speech::chess_listen`]) and sends
-//!   [`ChessSpoken`]; the confirmation flow is the same listener's. Both
-//!   become the same game-neutral [`HeardInput`] for the session.
+//! - Every game is listened for the same way: the registry
+//!   ([`AnyPosition::listener`]) makes the game's listener (a
+//!   `Listener<G>` of the speech crate, `G` its [`VoiceGame`]: draughts,
+//!   chess, backgammon) behind [`GameListener`], so this thread names no
+//!   game; the confirmation flow is the same listener's, and every game's
+//!   decisions become the same game-neutral [`HeardInput`] for the session.
 //! - Push-to-talk (`--push-to-talk`): the control command `listen` (typed, or
 //!   `tandem ctl listen`) starts an utterance and the next `listen` ends it.
 //!   Without push-to-talk, `listen` turns listening off and on.
@@ -39,15 +40,17 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use tandem_rules::{Color, Square};
-use tandem_speech::chess_listen::ChessVoice;
 use tandem_speech::listen::{
     Action, CommandKind, ConfirmPolicy, Decision, Draughts, ListenGame, Listener,
 };
 use tandem_speech::output::{Caps, SpeechError, SpeechOutput, VoiceParams};
-use tandem_speech::{Announcer, Kind, Priority, Utterance};
+use tandem_speech::{Announcer, Kind, Phrasebook, Priority, Utterance};
 
 use crate::game::AnyPosition;
 use crate::session::{Cmd, DrawCmd};
+
+mod game_listener;
+pub use game_listener::{listener, GameListener, GameWords};
 
 /// Below this confidence `--confirm low` reads a move back.
 pub const LOW_CONFIDENCE: f64 = 0.8;
@@ -282,9 +285,6 @@ pub struct Spoken<G: ListenGame = Draughts> {
     pub reply: Option<Utterance>,
 }
 
-/// One chess utterance, decided by the listener, for the session.
-pub type ChessSpoken = Spoken<ChessVoice>;
-
 /// What the session acts on for an utterance.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HeardAct {
@@ -302,6 +302,9 @@ pub enum HeardAct {
     /// Nothing to act on: say the listener's reply (a read-back, "which
     /// capture?", "cancelled", "say again").
     Reply,
+    /// A game's own question (`pips`): answered as the typed one
+    /// (`Game::query`); nothing changes.
+    Query(String),
 }
 
 /// One utterance for the session, in no game's own types: what was heard
@@ -347,8 +350,19 @@ pub trait VoiceGame: ListenGame<Refusal: std::fmt::Display> + Sized {
     fn listened_position(pos: AnyPosition) -> Option<Self::Position>;
     /// The listener's position as the registry's.
     fn any_position(pos: Self::Position) -> AnyPosition;
-    /// A move as it would be typed (`32-28`, `Nf3`).
+    /// A move as it would be typed (`32-28`, `Nf3`, `roll 3 1`).
     fn move_text(pos: &Self::Position, m: &Self::Move) -> String;
+    /// The words listened for: the game's own words from `--phrasebook`
+    /// (`own`, made by the command that starts the game), else the
+    /// built-in ones of the language of `book` (the table's phrasebook,
+    /// whose commands they take).
+    fn words(book: &Phrasebook, own: Option<&GameWords>) -> Self::Words;
+    /// Whether saying `m` is the side to move's own act (a move; not the
+    /// opening roll of backgammon, which either player enters): the session
+    /// refuses it when the sighted opponent is to move.
+    fn turn_bound(_pos: &Self::Position, _m: &Self::Move) -> bool {
+        true
+    }
     /// The message for the session.
     fn input(spoken: Spoken<Self>) -> VoiceInput {
         let Spoken {
@@ -357,10 +371,11 @@ pub trait VoiceGame: ListenGame<Refusal: std::fmt::Display> + Sized {
             decision,
             reply,
         } = spoken;
-        let is_move = matches!(
-            decision.action,
-            Action::Play(_) | Action::ConfirmMove(_) | Action::AskWhich(_)
-        );
+        let is_move = match &decision.action {
+            Action::Play(m) | Action::ConfirmMove(m) => Self::turn_bound(&pos, m),
+            Action::AskWhich(ms) => ms.iter().any(|m| Self::turn_bound(&pos, m)),
+            _ => false,
+        };
         let action = action_name(&decision.action);
         let act = match decision.action {
             Action::Play(m) => HeardAct::Play(Self::move_text(&pos, &m)),
@@ -369,6 +384,7 @@ pub trait VoiceGame: ListenGame<Refusal: std::fmt::Display> + Sized {
                 text,
                 reason: error.to_string(),
             },
+            Action::Query(q) => HeardAct::Query(q),
             _ => HeardAct::Reply,
         };
         VoiceInput::Heard(Box::new(HeardInput {
@@ -475,6 +491,7 @@ pub fn action_name<M, E>(a: &Action<M, E>) -> &'static str {
         Action::Cancelled => "cancelled",
         Action::AskWhich(_) => "ask-which",
         Action::Refuse { .. } => "refused",
+        Action::Query(_) => "command",
         _ => "repeat",
     }
 }
@@ -613,16 +630,15 @@ mod thread {
     use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
     use std::time::{Duration, Instant};
 
-    use tandem_speech::chess_listen::{ChessVoice, ChessWords};
     use tandem_speech::listen::audio::{Mode, PushToTalk, VadConfig};
     use tandem_speech::listen::mic::Microphone;
     use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
-    use tandem_speech::listen::{Lexicon, Listener};
-    use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
+    use tandem_speech::Phrasebook;
 
     use super::ECHO_TAIL;
     use super::{
-        SpeakingState, Spoken, VoiceConfig, VoiceCtl, VoiceGame, VoiceInput, RETRY, SILENT_LIMIT,
+        GameListener, GameWords, SpeakingState, VoiceConfig, VoiceCtl, VoiceInput, RETRY,
+        SILENT_LIMIT,
     };
     use crate::game::AnyPosition;
     use crate::session::SessionHandle;
@@ -635,9 +651,10 @@ mod thread {
         /// The phrasebook (the announcer's: read-backs, "cancelled", and
         /// the draughts words and commands).
         pub book: Phrasebook,
-        /// Chess: the words listened for (the chess phrasebook's moves and
-        /// the commands); `None` in draughts.
-        pub chess: Option<ChessWords>,
+        /// The game's own words listened for, from `--phrasebook` (chess:
+        /// `ChessWords`, backgammon: `BgWords`); `None`: the built-in ones
+        /// of the language ([`super::VoiceGame::words`]).
+        pub words: Option<GameWords>,
         /// The position and ply at start.
         pub ply: u32,
         /// The position.
@@ -725,35 +742,20 @@ mod thread {
             Mode::Voice(VadConfig::default())
         };
         let policy = cfg.confirm.policy();
-        let lex = || Lexicon::from_phrasebook(&setup.book);
-        let listening = match &setup.pos {
-            AnyPosition::Draughts(p) => Listener::new(rec, lex(), policy, mode, *p)
-                .map(|l| listen(l, &setup, &key, started, session, ctl, speaking)),
-            AnyPosition::Chess(p) => {
-                let words = setup.chess.clone().unwrap_or_else(|| {
-                    let book =
-                        tandem_speech::chess::ChessPhrasebook::builtin(setup.book.language())
-                            .unwrap_or_else(tandem_speech::chess::ChessPhrasebook::english);
-                    ChessWords::new(&book, lex())
-                });
-                Listener::<ChessVoice>::for_game(rec, words, policy, mode, (**p).clone())
-                    .map(|l| listen(l, &setup, &key, started, session, ctl, speaking))
-            }
-            AnyPosition::Backgammon(_) => {
-                let _ = session.blocking_voice(VoiceInput::Failed(
-                    "voice input for backgammon is not built yet".into(),
-                ));
-                return;
-            }
-        };
+        // The game's listener, from the registry: this thread names no game.
+        let listening = setup
+            .pos
+            .clone()
+            .listener(rec, &setup, policy, mode)
+            .map(|l| listen(l, &setup, &key, started, session, ctl, speaking));
         if let Err(e) = listening {
             let _ = session.blocking_voice(VoiceInput::Failed(e.to_string()));
         }
     }
 
     /// Listens with `listener` (the game at the table's) until the session stops.
-    fn listen<G: VoiceGame>(
-        mut listener: Listener<G>,
+    fn listen(
+        mut listener: Box<dyn GameListener>,
         setup: &VoiceSetup,
         key: &PushToTalk,
         started: Instant,
@@ -773,7 +775,6 @@ mod thread {
             );
         }
         tracing::info!("voice: model loaded in {:?}", started.elapsed());
-        let announcer = Announcer::new(setup.book.clone(), AnnounceOptions::default());
         let mute = listener.mute_switch();
         let mut ply = setup.ply;
         let mut paused = false;
@@ -785,11 +786,7 @@ mod thread {
             loop {
                 match ctl.try_recv() {
                     Ok(VoiceCtl::Position { ply: p, pos }) => {
-                        let set = match G::listened_position(pos) {
-                            Some(pos) => listener.set_position(pos).map_err(|e| e.to_string()),
-                            None => Err("a position of another game".to_owned()),
-                        };
-                        if let Err(e) = set {
+                        if let Err(e) = listener.set_position(pos) {
                             tracing::error!("voice: grammar: {e}");
                         }
                         ply = p;
@@ -864,27 +861,9 @@ mod thread {
             } else {
                 mute.unmute();
             }
-            let t = Instant::now();
-            match listener.push_frame(&frame) {
+            match listener.push_frame(&frame, ply) {
                 Ok(None) => {}
-                Ok(Some(decision)) => {
-                    // The frame that ends an utterance carries the recognizer's
-                    // final decode and the grammar match: logged, for the latency
-                    // benchmark (benches/voice_latency.rs).
-                    let recognized = t.elapsed();
-                    let reply = G::reply(&decision, &listener, &announcer);
-                    tracing::info!(
-                        "voice: heard {:?} -> {:?} (recognized in {} µs)",
-                        G::transcript(&decision.heard),
-                        decision.action,
-                        recognized.as_micros()
-                    );
-                    let heard = G::input(Spoken {
-                        ply,
-                        pos: listener.position().clone(),
-                        decision,
-                        reply,
-                    });
+                Ok(Some(heard)) => {
                     if session.blocking_voice(heard).is_err() {
                         return;
                     }

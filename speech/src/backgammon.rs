@@ -10,7 +10,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use tandem_rules::backgammon::{notation, Board, Dice, EndKind, GameEnd, Match, Play};
+use tandem_rules::backgammon::{
+    notation, ActionError, Board, Dice, EndKind, GameEnd, Match, MoveError, Play,
+};
 use tandem_rules::Color;
 
 /// The built-in Polish backgammon phrasebook.
@@ -526,6 +528,69 @@ impl BgAnnouncer {
     #[must_use]
     pub fn listener(&self) -> Color {
         self.listener
+    }
+
+    /// A move's steps in the mover's numbering, as said in a move's
+    /// announcement without the side: "eight to five, six to five" (the
+    /// read-back of a spoken move).
+    #[must_use]
+    pub fn mover_steps(&self, board: &Board, play: &Play) -> String {
+        self.steps_text(board, play, false)
+    }
+
+    /// Why an action or a move was refused, in the `[refusals]` words
+    /// (`text` is the input, for an unreadable one).
+    #[must_use]
+    pub fn refusal(&self, e: &ActionError, text: &str) -> String {
+        let n = |p: u8| self.number(u32::from(p));
+        let r = |key: &str| self.phrase(&format!("refusals.{key}"), &[]);
+        match e {
+            ActionError::MatchOver => r("match_over"),
+            ActionError::AlreadyRolled => r("already_rolled"),
+            ActionError::BadDice => r("bad_dice"),
+            ActionError::OpeningTie => r("opening_tie"),
+            ActionError::NotRolled => r("not_rolled"),
+            ActionError::DoublePending => r("double_pending"),
+            ActionError::NoDouble => r("no_double"),
+            ActionError::CrawfordGame => r("crawford"),
+            ActionError::NotYourCube => r("not_your_cube"),
+            ActionError::CubeAtMaximum => r("cube_max"),
+            ActionError::DeadCube => r("dead_cube"),
+            ActionError::DoubleAfterRoll => r("double_after_roll"),
+            ActionError::BadResignation => r("bad_resignation"),
+            ActionError::ResignPending => r("resign_pending"),
+            ActionError::NoResignation => r("no_resignation"),
+            ActionError::NoGame => r("no_game"),
+            ActionError::Move(me) => match me {
+                MoveError::NoLegalMove => r("no_legal_move"),
+                MoveError::MustMove => r("must_move"),
+                MoveError::MustEnterFirst { .. } => r("must_enter"),
+                MoveError::NoChecker { point } => {
+                    self.phrase("refusals.no_checker", &[("point", &n(*point))])
+                }
+                MoveError::Blocked { point } => {
+                    self.phrase("refusals.blocked", &[("point", &n(*point))])
+                }
+                MoveError::CannotBearOffYet => r("cannot_bear_off"),
+                MoveError::NotRolled { from, to } => self.phrase(
+                    "refusals.not_on_dice",
+                    &[("from", &n(*from)), ("to", &n(*to))],
+                ),
+                MoveError::MustUseBothDice { unused } => {
+                    self.phrase("refusals.must_use_both", &[("die", &n(*unused))])
+                }
+                MoveError::MustUseMoreDice { .. } => r("must_use_more"),
+                MoveError::MustPlayLarger { larger } => {
+                    self.phrase("refusals.must_play_larger", &[("die", &n(*larger))])
+                }
+                MoveError::Ambiguous(c) => {
+                    self.phrase("refusals.ambiguous", &[("moves", &c.join(", "))])
+                }
+                MoveError::Parse(_) => self.phrase("refusals.unreadable", &[("text", text)]),
+                _ => r("not_legal"),
+            },
+            _ => r("not_legal"),
+        }
     }
 
     /// Both pip counts.

@@ -24,6 +24,16 @@
 //! "e2e5", "message": ...}`; the commands (clock, repeat, resign, ...) are the
 //! draughts phrasebook's, as in the daemon. `--phrasebook` is then a chess
 //! phrasebook file.
+//!
+//! `--variant backgammon` listens in a match state: `--position` is a
+//! Position ID with the player on roll to move (or gnubg's full
+//! `POSITION_ID:MATCH_ID`; default: the starting position), `--dice 31`
+//! the roll made (without it: before the roll, when the dice and the cube
+//! are said): `{"kind": "move", "move": "8/5 6/5", ...}`, `{"kind": "move",
+//! "move": "roll 3 1", ...}`, `{"kind": "illegal", "text": "8/5", "message":
+//! "The 1 must be played too.", ...}`, `{"kind": "command", "command":
+//! "clock", ...}`; `--phrasebook` is then a backgammon phrasebook file
+//! (docs/backgammon.md, "Voice").
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -70,9 +80,17 @@ pub struct Args {
     /// (replaces --lang).
     #[arg(long)]
     pub phrasebook: Option<PathBuf>,
-    /// international, sixty-four or chess.
+    /// international, sixty-four, chess or backgammon.
     #[arg(long, default_value = "international")]
     pub variant: GameKind,
+    /// Backgammon: the Position ID (the player on roll to move) or gnubg's
+    /// full `POSITION_ID:MATCH_ID`; default: the starting position.
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Backgammon: the dice rolled (`31`, `3 1`); without them, the
+    /// player is about to roll (or double).
+    #[arg(long)]
+    pub dice: Option<String>,
     /// The position (PDN FEN); default: the initial position.
     #[arg(long)]
     pub fen: Option<String>,
@@ -115,7 +133,9 @@ pub struct Ear {
     pub normalize: Box<dyn Fn(&str) -> String>,
 }
 
-fn quoted_transcript(t: &str) -> String {
+/// A transcript in quotes (empty when nothing was heard).
+#[must_use]
+pub fn quoted_transcript(t: &str) -> String {
     if t.trim().is_empty() {
         String::new()
     } else {
@@ -162,7 +182,7 @@ pub fn ear(args: &Args) -> anyhow::Result<Ear> {
     match args.variant {
         GameKind::Draughts(v) => draughts_ear(args, v),
         GameKind::Chess => chess_ear(args),
-        GameKind::Backgammon => anyhow::bail!("voice input for backgammon is not built yet"),
+        GameKind::Backgammon => backgammon_ear(args),
     }
 }
 
@@ -294,6 +314,122 @@ fn chess_ear(args: &Args) -> anyhow::Result<Ear> {
     })
 }
 
+/// `--variant backgammon`: the match state of `--position` and `--dice`.
+fn backgammon_ear(args: &Args) -> anyhow::Result<Ear> {
+    use tandem_rules::backgammon::{position_id, Action, Board, Dice, Match, MatchOptions};
+    use tandem_speech::backgammon_listen::{BgHeard, BgLexicon, BgSaid, BgVoice, BgWords};
+    use tandem_speech::listen::ListenGame;
+
+    let opts = MatchOptions {
+        length: crate::games::backgammon::DEFAULT_LENGTH,
+    };
+    let text = args.position.as_deref().or(args.fen.as_deref());
+    let mut m = match text {
+        Some(t) if t.contains(':') => crate::games::backgammon::match_from_ids(t)
+            .map_err(|e| anyhow::anyhow!("--position {t:?}: {e}"))?,
+        Some(t) => Match::from_board(
+            opts,
+            position_id::decode(t.trim(), tandem_rules::Color::White)
+                .map_err(|e| anyhow::anyhow!("--position {t:?} is not a Position ID: {e}"))?,
+        ),
+        None => Match::from_board(opts, Board::start(tandem_rules::Color::White)),
+    };
+    if let Some(d) = args.dice.as_deref() {
+        let dice = Dice::parse(d)
+            .with_context(|| format!("--dice {d:?}: two dice from 1 to 6, such as 31"))?;
+        m.act(Action::Roll(dice))
+            .map_err(|e| anyhow::anyhow!("--dice {d:?}: {e}"))?;
+    }
+    let table = match &args.phrasebook {
+        Some(_) => tandem_speech::Phrasebook::english(),
+        None => tandem_speech::Phrasebook::builtin(&args.lang).with_context(|| {
+            format!(
+                "no built-in words for --lang {:?} (pl or en; or give --phrasebook)",
+                args.lang
+            )
+        })?,
+    };
+    let words = match &args.phrasebook {
+        Some(p) => crate::games::backgammon::voice::file_words(p, &table)?
+            .get::<BgWords>()
+            .cloned()
+            .context("backgammon words")?,
+        None => BgWords::new(
+            BgLexicon::builtin(&args.lang).context("the built-in backgammon words")?,
+            Lexicon::from_phrasebook(&table),
+        ),
+    };
+    let grammar = BgVoice::grammar(&m, &words);
+    let lang = BgVoice::lang(&words).to_owned();
+    let mut phrases = BgVoice::recognizer_phrases(&grammar);
+    phrases.dedup();
+    let all = BgVoice::all_words(&words);
+    let state = m.clone();
+    let judge = move |t: &[Transcript]| -> anyhow::Result<Verdict> {
+        let heard = BgVoice::understand(&state, &grammar, &words, t);
+        let (line, label) = match &heard {
+            BgSaid::Bg(BgHeard::Move {
+                text,
+                confidence,
+                transcript,
+                ..
+            }) => (
+                format!("move {text} (confidence {confidence:.2}; heard {transcript:?})"),
+                text.clone(),
+            ),
+            BgSaid::Bg(BgHeard::Ambiguous {
+                question,
+                candidates,
+                ..
+            }) => (format!("ambiguous: {question}"), candidates.join(" or ")),
+            BgSaid::Bg(BgHeard::Illegal { text, message, .. }) => (
+                format!("illegal: {text}: {message}"),
+                format!("illegal {text}"),
+            ),
+            BgSaid::Bg(BgHeard::Query {
+                query, confidence, ..
+            }) => (
+                format!("command {query} (confidence {confidence:.2})"),
+                query.clone(),
+            ),
+            BgSaid::Bg(BgHeard::Unknown { transcript }) => (
+                format!("not understood: {transcript:?}"),
+                quoted_transcript(transcript),
+            ),
+            BgSaid::Command(c) => (describe(c), label(c)),
+        };
+        Ok(Verdict {
+            json: serde_json::to_string(&heard)?,
+            line,
+            understood: matches!(
+                heard,
+                BgSaid::Bg(BgHeard::Move { .. } | BgHeard::Query { .. }) | BgSaid::Command(_)
+            ),
+            label,
+        })
+    };
+    let normalize = move |e: &str| -> String {
+        let e = e.trim();
+        let mut probe = m.clone();
+        match m.parse_action(e) {
+            Ok(a) if probe.act(a).is_ok() => match a {
+                Action::Roll(d) => format!("roll {} {}", d.0, d.1),
+                Action::Move(p) if p.is_pass() => "pass".to_owned(),
+                Action::Move(p) => m.move_text(&p),
+                _ => e.to_owned(),
+            },
+            _ => e.to_owned(),
+        }
+    };
+    Ok(Ear {
+        lang,
+        phrases,
+        words: all,
+        judge: Box::new(judge),
+        normalize: Box::new(normalize),
+    })
+}
+
 /// Runs `tandem hear`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ear = ear(&args)?;
@@ -367,7 +503,9 @@ pub fn recognizer(args: &Args, ear: &Ear) -> anyhow::Result<VoskRecognizer> {
     Ok(rec)
 }
 
-fn describe(h: &Heard) -> String {
+/// The line of a draughts understanding (or a command's).
+#[must_use]
+pub fn describe(h: &Heard) -> String {
     match h {
         Heard::Move {
             notation,

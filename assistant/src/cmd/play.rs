@@ -276,14 +276,15 @@ async fn serve(
     let full_notices = (mode == crate::screen::Mode::Full).then(|| notices.subscribe());
     let plain = (mode == crate::screen::Mode::Plain)
         .then(|| tokio::spawn(crate::screen::run_plain(notices.subscribe(), typed.clone())));
-    // `--phrasebook`: a draughts phrasebook, or for chess a chess one. A new
+    // `--phrasebook`: a draughts phrasebook, or for chess (backgammon) a chess
+    // (backgammon) one. A new
     // game's is read before its journal is created; a resumed game's kind
     // is known from its journal.
     let mut books = match &resume {
         Some(_) => None,
         None => Some(Books::load(
             config.phrasebook.as_deref(),
-            matches!(config.setup.start, AnyPosition::Chess(_)),
+            config.setup.start.kind(),
         )?),
     };
     let mut session = match &resume {
@@ -292,10 +293,7 @@ async fn serve(
     };
     let books = match books.take() {
         Some(b) => b,
-        None => Books::load(
-            config.phrasebook.as_deref(),
-            session.table().game.kind() == GameKind::Chess,
-        )?,
+        None => Books::load(config.phrasebook.as_deref(), session.table().game.kind())?,
     };
     session.set_record_last(config.record_last);
     let book = books.draughts.clone();
@@ -303,6 +301,9 @@ async fn serve(
         session.set_phrasebook(b.clone());
     }
     if let Some(b) = &books.chess {
+        session.set_game_phrasebook(b);
+    }
+    if let Some(b) = &books.backgammon {
         session.set_game_phrasebook(b);
     }
     // Voice input: on when libvosk, a model for the game's language (or
@@ -326,14 +327,11 @@ async fn serve(
                     .unwrap_or_else(tandem_speech::Phrasebook::english)
             });
             let game = &session.table().game;
-            let chess = match game.kind() == GameKind::Chess {
-                true => Some(books.chess_words(&draughts_book, &lang)?),
-                false => None,
-            };
+            let words = books.game_words(&draughts_book, &lang, game.kind())?;
             let setup = crate::voice::VoiceSetup {
                 config: v.clone(),
                 book: draughts_book,
-                chess,
+                words,
                 ply: game.ply() as u32,
                 pos: game.position(),
             };
@@ -505,15 +503,38 @@ struct Books {
     chess: Option<tandem_speech::chess::ChessPhrasebook>,
     /// Its file (its `[listen.commands]` are read by the voice thread's setup).
     chess_file: Option<PathBuf>,
+    /// Backgammon: the phrasebook said (its `[listen]` and
+    /// `[listen.commands]` are listened for).
+    backgammon: Option<tandem_speech::backgammon::BgPhrasebook>,
+    /// Its file.
+    backgammon_file: Option<PathBuf>,
 }
 
 impl Books {
-    fn load(file: Option<&std::path::Path>, chess: bool) -> anyhow::Result<Books> {
+    fn load(file: Option<&std::path::Path>, kind: GameKind) -> anyhow::Result<Books> {
         let Some(p) = file else {
             return Ok(Books::default());
         };
         let bad = |e: &dyn std::fmt::Display| anyhow::anyhow!("--phrasebook {}: {e}", p.display());
-        if chess {
+        if kind == GameKind::Backgammon {
+            let text = std::fs::read_to_string(p).map_err(|e| bad(&e))?;
+            let book =
+                tandem_speech::backgammon::BgPhrasebook::from_toml_str(&text).map_err(|e| {
+                    anyhow::anyhow!(
+                        "--phrasebook {}: {e} (a backgammon game takes a backgammon phrasebook, \
+                     like speech/phrasebooks/backgammon-en.toml)",
+                        p.display()
+                    )
+                })?;
+            // Its listening words, checked now rather than when the voice thread starts.
+            crate::games::backgammon::voice::file_words(p, &tandem_speech::Phrasebook::english())?;
+            return Ok(Books {
+                backgammon: Some(book),
+                backgammon_file: Some(p.to_owned()),
+                ..Books::default()
+            });
+        }
+        if kind == GameKind::Chess {
             let book = tandem_speech::chess::ChessPhrasebook::from_file(p).map_err(|e| {
                 anyhow::anyhow!(
                     "--phrasebook {}: {e} (a chess game takes a chess phrasebook, \
@@ -528,9 +549,9 @@ impl Books {
             )
             .map_err(|e| bad(&e))?;
             Ok(Books {
-                draughts: None,
                 chess: Some(book),
                 chess_file: Some(p.to_owned()),
+                ..Books::default()
             })
         } else {
             let book = tandem_speech::Phrasebook::from_file(p).map_err(|e| bad(&e))?;
@@ -539,6 +560,25 @@ impl Books {
                 ..Books::default()
             })
         }
+    }
+
+    /// A game's own words for voice input (`None`: the built-in ones of
+    /// the language): chess always, backgammon from its `--phrasebook` file.
+    fn game_words(
+        &self,
+        table_book: &tandem_speech::Phrasebook,
+        lang: &str,
+        kind: GameKind,
+    ) -> anyhow::Result<Option<crate::voice::GameWords>> {
+        Ok(match (kind, &self.backgammon_file) {
+            (GameKind::Chess, _) => Some(crate::voice::GameWords::new(
+                self.chess_words(table_book, lang)?,
+            )),
+            (GameKind::Backgammon, Some(p)) => {
+                Some(crate::games::backgammon::voice::file_words(p, table_book)?)
+            }
+            _ => None,
+        })
     }
 
     /// The words voice input listens for in chess: the chess phrasebook's

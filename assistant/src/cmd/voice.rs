@@ -136,6 +136,8 @@ fn check(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         phrasebook: a.phrasebook.clone(),
         variant: a.variant,
         fen: None,
+        position: None,
+        dice: None,
         json: false,
     };
     let ear = super::hear::ear(&hear_args)?;

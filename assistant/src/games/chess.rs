@@ -15,7 +15,7 @@ use tandem_rules::{Color, DrawReason, Outcome, TableGame};
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 use tandem_speech::{Phrasebook, Utterance};
 
-use tandem_speech::chess_listen::{ChessSaid, ChessVoice};
+use tandem_speech::chess_listen::{ChessSaid, ChessVoice, ChessWords};
 use tandem_speech::listen::{Decision, Listener};
 use tandem_speech::Announcer;
 
@@ -421,5 +421,17 @@ impl VoiceGame for ChessVoice {
 
     fn move_text(pos: &Chess, m: &ChessMove) -> String {
         tandem_rules::chess::san(pos, m)
+    }
+
+    fn words(book: &Phrasebook, own: Option<&crate::voice::GameWords>) -> ChessWords {
+        own.and_then(|w| w.get::<ChessWords>().cloned())
+            .unwrap_or_else(|| {
+                let chess = ChessPhrasebook::builtin(book.language())
+                    .unwrap_or_else(ChessPhrasebook::english);
+                ChessWords::new(
+                    &chess,
+                    tandem_speech::listen::Lexicon::from_phrasebook(book),
+                )
+            })
     }
 }

@@ -16,7 +16,7 @@ use tandem_rules::{
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareDiff, Utterance};
 
-use tandem_speech::listen::{Decision, Draughts, Heard, Listener};
+use tandem_speech::listen::{Decision, Draughts, Heard, Lexicon, Listener};
 
 use super::{BoardCheck, BoardNotRead, Game, Prepared, Refused};
 use crate::game::{AnyPosition, GameKind};
@@ -460,6 +460,10 @@ impl VoiceGame for Draughts {
 
     fn move_text(pos: &Position, m: &tandem_rules::Move) -> String {
         tandem_rules::notation::write_move(pos, m)
+    }
+
+    fn words(book: &Phrasebook, _own: Option<&crate::voice::GameWords>) -> Lexicon {
+        Lexicon::from_phrasebook(book)
     }
 }
 

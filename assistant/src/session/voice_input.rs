@@ -200,6 +200,10 @@ impl Session {
                     });
                 let _ = self.refuse(Source::Spoken, &text, reason, u);
             }
+            // A game's own question (the pips): answered as typed.
+            HeardAct::Query(text) => {
+                let _ = self.handle(Cmd::Unknown(text), Source::Spoken);
+            }
             // Read-backs, "which capture?" ("which knight?"), "cancelled", "say again".
             HeardAct::Reply => match s.reply {
                 Some(u) => self.announce(u),

@@ -19,6 +19,7 @@
 //! | resign, draw | [`Action::ConfirmCommand`] (always) | the same, replacing the pending one |
 //! | done | [`Action::Command`], or [`Action::ConfirmCommand`] if the policy asks | the same |
 //! | clock, position, last move, repeat, square N, help | [`Action::Command`] | [`Action::Command`], the read-back stays pending |
+//! | a game's own question (pips) | [`Action::Query`] | [`Action::Query`], the read-back stays pending |
 //! | an ambiguous capture | [`Action::AskWhich`] | the same; the pending read-back is dropped |
 //! | an illegal move | [`Action::Refuse`] with the rules engine's reason | the same; the pending read-back is dropped |
 //! | nothing clear | [`Action::Repeat`] | [`Action::Repeat`], the read-back stays pending |
@@ -86,6 +87,9 @@ pub enum Action<M = Move, E = ResolveError> {
     },
     /// Nothing was heard clearly: ask to repeat ([`Announcer::not_understood`]).
     Repeat,
+    /// A game's own question (the pip count in backgammon): the daemon
+    /// answers it as the typed one; a pending read-back stays.
+    Query(String),
 }
 
 /// One utterance, understood and decided.
@@ -116,6 +120,8 @@ pub enum Understood<M, E> {
     },
     /// Nothing clear.
     Unknown,
+    /// A game's own question, by the name the game answers to (`pips`).
+    Query(String),
 }
 
 /// The game-specific half of a [`Listener`]: the words, the grammar of a
@@ -123,8 +129,9 @@ pub enum Understood<M, E> {
 /// other half (endpointing, the trial end, muting, the read-back waiting
 /// for "yes" or "no") is the same for every game.
 ///
-/// Implemented by [`Draughts`] (here) and
-/// [`ChessVoice`](crate::chess_listen::ChessVoice).
+/// Implemented by [`Draughts`] (here),
+/// [`ChessVoice`](crate::chess_listen::ChessVoice) and
+/// [`BgVoice`](crate::backgammon_listen::BgVoice).
 pub trait ListenGame {
     /// A position.
     type Position: Clone + PartialEq + std::fmt::Debug;
@@ -259,7 +266,7 @@ impl Decision {
     #[must_use]
     pub fn reply(&self, pos: &Position, announcer: &Announcer, lex: &Lexicon) -> Option<Utterance> {
         match &self.action {
-            Action::Play(_) | Action::Command(..) => None,
+            Action::Play(_) | Action::Command(..) | Action::Query(_) => None,
             Action::ConfirmMove(m) => Some(announcer.confirm_move(pos, m)),
             Action::ConfirmCommand(c) => {
                 let phrase = command_phrase(lex, *c);
@@ -548,6 +555,8 @@ impl<G: ListenGame> Listener<G> {
                 Action::Refuse { text, error }
             }
             Understood::Unknown => Action::Repeat,
+            // Answered like a read-out: the read-back stays pending.
+            Understood::Query(q) => Action::Query(q),
         }
     }
 }

@@ -31,6 +31,7 @@ use crate::game::{AnyPosition, GameKind};
 
 mod record;
 mod resign;
+pub mod voice;
 
 /// The default match length (`--match`).
 pub const DEFAULT_LENGTH: u32 = 7;
@@ -146,55 +147,7 @@ impl BackgammonTable {
     }
 
     fn refusal(&self, e: &ActionError, text: &str) -> Refused {
-        let w = &self.words;
-        let n = |p: u8| w.number(u32::from(p));
-        let s = match e {
-            ActionError::MatchOver => w.phrase("refusals.match_over", &[]),
-            ActionError::AlreadyRolled => w.phrase("refusals.already_rolled", &[]),
-            ActionError::BadDice => w.phrase("refusals.bad_dice", &[]),
-            ActionError::OpeningTie => w.phrase("refusals.opening_tie", &[]),
-            ActionError::NotRolled => w.phrase("refusals.not_rolled", &[]),
-            ActionError::DoublePending => w.phrase("refusals.double_pending", &[]),
-            ActionError::NoDouble => w.phrase("refusals.no_double", &[]),
-            ActionError::CrawfordGame => w.phrase("refusals.crawford", &[]),
-            ActionError::NotYourCube => w.phrase("refusals.not_your_cube", &[]),
-            ActionError::CubeAtMaximum => w.phrase("refusals.cube_max", &[]),
-            ActionError::DeadCube => w.phrase("refusals.dead_cube", &[]),
-            ActionError::DoubleAfterRoll => w.phrase("refusals.double_after_roll", &[]),
-            ActionError::BadResignation => w.phrase("refusals.bad_resignation", &[]),
-            ActionError::ResignPending => w.phrase("refusals.resign_pending", &[]),
-            ActionError::NoResignation => w.phrase("refusals.no_resignation", &[]),
-            ActionError::NoGame => w.phrase("refusals.no_game", &[]),
-            ActionError::Move(me) => match me {
-                MoveError::NoLegalMove => w.phrase("refusals.no_legal_move", &[]),
-                MoveError::MustMove => w.phrase("refusals.must_move", &[]),
-                MoveError::MustEnterFirst { .. } => w.phrase("refusals.must_enter", &[]),
-                MoveError::NoChecker { point } => {
-                    w.phrase("refusals.no_checker", &[("point", &n(*point))])
-                }
-                MoveError::Blocked { point } => {
-                    w.phrase("refusals.blocked", &[("point", &n(*point))])
-                }
-                MoveError::CannotBearOffYet => w.phrase("refusals.cannot_bear_off", &[]),
-                MoveError::NotRolled { from, to } => w.phrase(
-                    "refusals.not_on_dice",
-                    &[("from", &n(*from)), ("to", &n(*to))],
-                ),
-                MoveError::MustUseBothDice { unused } => {
-                    w.phrase("refusals.must_use_both", &[("die", &n(*unused))])
-                }
-                MoveError::MustUseMoreDice { .. } => w.phrase("refusals.must_use_more", &[]),
-                MoveError::MustPlayLarger { larger } => {
-                    w.phrase("refusals.must_play_larger", &[("die", &n(*larger))])
-                }
-                MoveError::Ambiguous(c) => {
-                    w.phrase("refusals.ambiguous", &[("moves", &c.join(", "))])
-                }
-                MoveError::Parse(_) => w.phrase("refusals.unreadable", &[("text", text)]),
-                _ => w.phrase("refusals.not_legal", &[]),
-            },
-            _ => w.phrase("refusals.not_legal", &[]),
-        };
+        let s = self.words.refusal(e, text);
         Refused {
             reason: e.to_string(),
             say: Utterance::new(Priority::Now, Kind::Rejection, vec![s]),

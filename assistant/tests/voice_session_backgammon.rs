@@ -1,0 +1,196 @@
+//! The session's side of backgammon voice input, with a backgammon listener
+//! fed typed transcripts (`Listener<BgVoice>::hear` over a scripted
+//! recognizer: no model, no microphone; the real ones are in
+//! `voice_backgammon_e2e.rs`): the opening roll and a move read back and
+//! entered on "tak" (an `action` and a `move` event, spoken, after their
+//! `heard` lines), the pips asked, a move refused with the rules' reason,
+//! the opponent's double taken by voice, the opponent's roll not the blind
+//! player's to say, and the match sent to the voice thread after each act.
+
+mod support;
+
+use tandem::game::{AnyPosition, GameKind};
+use tandem::journal::{Event, Source};
+use tandem::session::{Blind, Cmd, GameSetup};
+use tandem_rules::backgammon::{Action, Dice, Match};
+use tandem_speech::backgammon_listen::{BgVoice, BgWords};
+use tandem_speech::listen::audio::{Mode, VadConfig};
+use tandem_speech::listen::{ConfirmPolicy, Listener, ScriptedRecognizer};
+
+use support::session::{game_setup, h, voice_table, VoiceTable};
+
+fn start() -> (VoiceTable<BgVoice>, Match) {
+    let setup = GameSetup {
+        blind: Blind::White,
+        ..game_setup(
+            GameKind::Backgammon.position(None).unwrap(),
+            "eubgf-7",
+            "pl",
+        )
+    };
+    let m = match &setup.start {
+        AnyPosition::Backgammon(m) => (**m).clone(),
+        _ => unreachable!(),
+    };
+    let listener = Listener::for_game(
+        Box::new(ScriptedRecognizer::default()),
+        BgWords::builtin("pl").unwrap(),
+        ConfirmPolicy::Always,
+        Mode::Voice(VadConfig::default()),
+        m.clone(),
+    )
+    .unwrap();
+    let mut t = voice_table(&setup, listener);
+    t.said();
+    (t, m)
+}
+
+/// The journal's `action` and `move` events: (`text`, `source`).
+fn acts(t: &VoiceTable<BgVoice>) -> Vec<(String, Source)> {
+    t.events()
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Action { text, source, .. } | Event::Move { text, source, .. } => {
+                Some((text, source))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_opening_roll_and_a_move_are_read_back_then_entered_on_tak() {
+    let (mut t, mut m) = start();
+    let said = t.hear(0, "trzy jeden").await;
+    assert_eq!(said, ["Trzy jeden, zgadza się?"]);
+    assert!(acts(&t).is_empty(), "nothing before tak");
+    let said = t.hear(0, "tak").await;
+    assert!(said.iter().any(|s| s.contains("Biały zaczyna")), "{said:?}");
+    assert_eq!(acts(&t), [("roll 31".to_owned(), Source::Spoken)]);
+    assert_eq!(
+        t.positions().last(),
+        Some(&1),
+        "the grammar follows the roll"
+    );
+    m.act(Action::Roll(Dice(3, 1))).unwrap();
+    t.listener.set_position(m.clone()).unwrap();
+
+    let said = t.hear(1, "oczka").await;
+    assert_eq!(said, ["Oczka: Biały 167, Czarny 167."]);
+    let said = t.hear(1, "osiem pięć sześć pięć").await;
+    assert_eq!(said, ["Osiem na pięć, sześć na pięć, zgadza się?"]);
+    let said = t.hear(1, "tak").await;
+    assert!(said.iter().any(|s| s.contains("osiem na pięć")), "{said:?}");
+    assert_eq!(
+        acts(&t),
+        [
+            ("roll 31".to_owned(), Source::Spoken),
+            ("8/5 6/5".to_owned(), Source::Spoken)
+        ]
+    );
+    assert_eq!(
+        t.heard(),
+        [
+            h("move", "roll 3 1", "read-back"),
+            h("command", "yes", "play"),
+            h("command", "pips", "command"),
+            h("move", "8/5 6/5", "read-back"),
+            h("command", "yes", "play"),
+        ]
+    );
+    t.assert_spoken_move_after_heard("8/5 6/5");
+    assert_eq!(t.positions().last(), Some(&2));
+}
+
+#[tokio::test]
+async fn a_move_is_refused_with_the_reason_and_the_opponent_s_roll_is_not_said_by_voice() {
+    let (mut t, mut m) = start();
+    let r = t
+        .handle
+        .request(Cmd::Unknown("roll 3 1".into()), Source::Control)
+        .await
+        .unwrap();
+    assert!(r.ok);
+    m.act(Action::Roll(Dice(3, 1))).unwrap();
+    t.listener.set_position(m.clone()).unwrap();
+    t.said();
+    let said = t.hear(1, "osiem pięć").await;
+    assert_eq!(said, ["Trzeba zagrać też jeden."]);
+    assert_eq!(t.heard(), [h("illegal", "8/5", "refused")]);
+    assert!(t.events().into_iter().any(|e| matches!(
+        e,
+        Event::Rejected { source: Source::Spoken, ref input, .. } if input == "8/5"
+    )));
+    // The move typed; black (sighted) is on roll: White's "trzy jeden" is not his.
+    let r = t
+        .handle
+        .request(Cmd::Move("8/5 6/5".into()), Source::Typed)
+        .await
+        .unwrap();
+    assert!(r.ok);
+    m.act(Action::Move(m.resolve("8/5 6/5").unwrap())).unwrap();
+    t.listener.set_position(m.clone()).unwrap();
+    let _ = t.hear(2, "trzy jeden").await;
+    let _ = t.hear(2, "tak").await;
+    assert_eq!(t.heard().last().unwrap().2, "not-your-move");
+    assert_eq!(t.ply().await, 2);
+
+    // Black doubles (typed): White takes by voice, always read back.
+    let r = t
+        .handle
+        .request(Cmd::Unknown("double".into()), Source::Control)
+        .await
+        .unwrap();
+    assert!(r.ok);
+    m.act(Action::Double).unwrap();
+    t.listener.set_position(m.clone()).unwrap();
+    t.said();
+    let said = t.hear(3, "przyjmuję").await;
+    assert_eq!(said, ["Przyjmuję, zgadza się?"]);
+    let said = t.hear(3, "tak").await;
+    assert!(said.iter().any(|s| s.contains("akceptuje")), "{said:?}");
+    assert_eq!(acts(&t).last(), Some(&("take".to_owned(), Source::Spoken)));
+}
+
+/// `tandem play --variant backgammon --phrasebook` takes a backgammon
+/// phrasebook: a draughts one is refused with what to give, before the
+/// journal is made.
+#[test]
+fn a_backgammon_game_refuses_a_draughts_phrasebook_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("game.jsonl");
+    let book =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks/pl.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args([
+            "play",
+            "--headless",
+            "--braille",
+            "none",
+            "--speech",
+            "text",
+            "--voice",
+            "off",
+        ])
+        .args(["--variant", "backgammon"])
+        .arg("--socket")
+        .arg(dir.path().join("t.sock"))
+        .arg("--journal")
+        .arg(&journal)
+        .arg("--phrasebook")
+        .arg(&book)
+        .env("XDG_CONFIG_HOME", dir.path().join("noconfig"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a backgammon game takes a backgammon phrasebook"),
+        "{err}"
+    );
+    assert!(
+        !journal.exists(),
+        "no journal for a game that did not start"
+    );
+}
