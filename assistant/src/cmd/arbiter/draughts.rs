@@ -360,22 +360,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn spaced_squares_join_into_moves() {
-        let s = join_spaced_squares(
-            "1. 32 28 19 23\r\n2. 28x19 14 x 23\n05 10\n",
-            Variant::International,
-        );
-        assert_eq!(s, "1. 32-28 19-23\n2. 28x19 14 x 23\n05-10\n");
-    }
-
-    #[test]
-    fn journal_detection_needs_an_object_on_the_first_line() {
-        assert!(is_journal("\n{\"seq\":1}\n"));
-        assert!(!is_journal("[Event \"x\"]\n1. 32-28"));
-        assert!(!is_journal("{not json"));
-    }
-
-    #[test]
     fn diagram_marks_pieces_and_rows() {
         let p = Position::from_fen(Variant::International, "W:W46,K5:B1").unwrap();
         let d = diagram(&p);

@@ -297,3 +297,24 @@ pub fn clocks_at(j: &Journal, ply: usize) -> Option<ClockTimes> {
         black_used: secs(used(Color::Black)),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spaced_squares_join_into_moves() {
+        let s = join_spaced_squares(
+            "1. 32 28 19 23\r\n2. 28x19 14 x 23\n05 10\n",
+            Variant::International,
+        );
+        assert_eq!(s, "1. 32-28 19-23\n2. 28x19 14 x 23\n05-10\n");
+    }
+
+    #[test]
+    fn journal_detection_needs_an_object_on_the_first_line() {
+        assert!(is_journal("\n{\"seq\":1}\n"));
+        assert!(!is_journal("[Event \"x\"]\n1. 32-28"));
+        assert!(!is_journal("{not json"));
+    }
+}
