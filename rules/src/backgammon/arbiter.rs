@@ -457,7 +457,8 @@ pub fn fill_sides(rec: &mut BgRecord, other: &BgRecord) {
 /// game is over and gave the winner N points): what is left are the
 /// entries that change the match, so records with and without those lines
 /// compare turn for turn. A `wins` entry in a game under way is a
-/// resignation and stays, as does one whose points disagree with the game.
+/// resignation and stays, as does one whose points disagree with the game;
+/// after the first entry that does not play, every `wins` line is dropped.
 pub fn settle(rec: &mut BgRecord) {
     let mut m = Match::new(MatchOptions {
         length: rec.length.unwrap_or(64),
@@ -472,6 +473,11 @@ pub fn settle(rec: &mut BgRecord) {
             if play_entry(&mut m, &e.written()).is_err() {
                 playing = false;
             }
+        } else if e.is_wins() {
+            // Past an entry that does not play, a game's end cannot be told
+            // from a resignation: the line is dropped, so that the entries
+            // after it still line up with the other record's.
+            continue;
         }
         out.push(e);
     }
@@ -715,26 +721,7 @@ fn play_on(m: &mut Match, text: &str) -> Result<Turn, TurnError> {
     let Some(dice) = Dice::new(d0, d1) else {
         return Err(TurnError::Roll(ActionError::BadDice));
     };
-    let (who, acted) = match m.phase() {
-        Phase::Opening => {
-            // 004 4.1: the side that rolled the higher die moves first with both.
-            let who = side.ok_or(TurnError::NeedSide)?;
-            if d0 == d1 {
-                return Err(TurnError::Roll(ActionError::OpeningTie));
-            }
-            let (hi, lo) = (d0.max(d1), d0.min(d1));
-            let d = match who {
-                Color::White => Dice(hi, lo),
-                Color::Black => Dice(lo, hi),
-            };
-            (who, d)
-        }
-        _ => {
-            check_side(m, side)?;
-            (m.to_act().unwrap_or(m.board().turn()), dice.high_first())
-        }
-    };
-    m.act(Action::Roll(acted)).map_err(TurnError::Roll)?;
+    let (who, acted) = roll_part(m, side, d0, d1)?;
     let mv = rest.trim();
     let mv = mv.strip_prefix("move ").unwrap_or(mv).trim();
     let mv = if mv.is_empty() || mv.eq_ignore_ascii_case("pass") {
@@ -756,6 +743,69 @@ fn play_on(m: &mut Match, text: &str) -> Result<Turn, TurnError> {
         dice: acted,
         play,
     })
+}
+
+/// Rolls the dice of an entry on `m`: at a game's start the opening roll of
+/// the side written (004 4.1: the higher die moves first with both).
+fn roll_part(
+    m: &mut Match,
+    side: Option<Color>,
+    d0: u8,
+    d1: u8,
+) -> Result<(Color, Dice), TurnError> {
+    let dice = Dice::new(d0, d1).ok_or(TurnError::Roll(ActionError::BadDice))?;
+    let (who, acted) = match m.phase() {
+        Phase::Opening => {
+            let who = side.ok_or(TurnError::NeedSide)?;
+            if d0 == d1 {
+                return Err(TurnError::Roll(ActionError::OpeningTie));
+            }
+            let (hi, lo) = (d0.max(d1), d0.min(d1));
+            let d = match who {
+                Color::White => Dice(hi, lo),
+                Color::Black => Dice(lo, hi),
+            };
+            (who, d)
+        }
+        _ => {
+            check_side(m, side)?;
+            (m.to_act().unwrap_or(m.board().turn()), dice.high_first())
+        }
+    };
+    m.act(Action::Roll(acted)).map_err(TurnError::Roll)?;
+    Ok((who, acted))
+}
+
+/// The parts of an entry as written: the side, the dice (as written, for a
+/// turn) and the rest (the move, or the cube action).
+#[must_use]
+pub fn entry_parts(text: &str) -> (Option<Color>, Option<(u8, u8)>, String) {
+    let (side, body) = split_side(text);
+    match roll_prefix(body) {
+        Some((a, b, rest)) => (side, Some((a, b)), rest.to_owned()),
+        None => (side, None, body.trim().to_owned()),
+    }
+}
+
+/// The match after an entry's roll, and the move written after the dice
+/// (`pass` for none): where a refused move is judged. `None` when the entry
+/// is no turn or its roll is refused.
+#[must_use]
+pub fn after_roll(pos: &Match, text: &str) -> Option<(Match, String)> {
+    let (side, body) = split_side(text);
+    let (d0, d1, rest) = roll_prefix(body)?;
+    let mut m = pos.clone();
+    roll_part(&mut m, side, d0, d1).ok()?;
+    let mv = rest.trim();
+    let mv = mv.strip_prefix("move ").unwrap_or(mv).trim();
+    Some((
+        m,
+        if mv.is_empty() {
+            "pass".to_owned()
+        } else {
+            mv.to_owned()
+        },
+    ))
 }
 
 /// A turn written as tandem writes it in a `.mat` file, in the position
@@ -867,10 +917,12 @@ impl RecordedGame for BgRecordGame {
     type Move = Turn;
     type Error = TurnError;
     type Key = String;
-    // As in chess: two legal turns that differ are never "the same".
+    // As in chess: two legal turns that differ are never "the same"; as in
+    // draughts, a wrong entry whose followers agree is found first (a sheet
+    // may add a game's `wins` line the journal does not have).
     const CLASSIFY: Classify = Classify {
         same_needs_both_illegal: true,
-        wrong_move_first: false,
+        wrong_move_first: true,
     };
 
     fn replay(start: &Match, texts: Vec<String>) -> BgReplay {
@@ -901,23 +953,47 @@ impl RecordedGame for BgRecordGame {
         self.strict[..plies.min(self.strict.len())].to_vec()
     }
 
-    /// A legal entry's key is its strict text; an illegal one's the text
-    /// as written, spaces and case evened out.
+    /// An entry's key is its text evened out ([`entry_key`]): a legal
+    /// entry's strict text, an illegal one's (or one after it) as written.
     fn keys(_start: &Match, record: &BgReplay) -> Vec<String> {
         record
             .texts
             .iter()
             .enumerate()
-            .map(|(i, t)| match record.game.strict.get(i) {
-                Some(s) => s.clone(),
-                None => t
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ")
-                    .to_lowercase(),
-            })
+            .map(|(i, t)| entry_key(record.game.strict.get(i).unwrap_or(t)))
             .collect()
     }
+}
+
+/// An entry's text evened out, so that two records written alike match
+/// where they cannot be replayed (after a difference): the side's full
+/// name, the dice larger first, lower case, `-` as `/`, `25` as `bar`, `0`
+/// as `off`, no `*` (a hit depends on the position), single spaces.
+#[must_use]
+pub fn entry_key(text: &str) -> String {
+    let (side, dice, rest) = entry_parts(text);
+    let mut out = String::new();
+    if let Some(s) = side {
+        out.push_str(s.name());
+        out.push(' ');
+    }
+    if let Some((a, b)) = dice {
+        out.push_str(&format!("{}{}: ", a.max(b), a.min(b)));
+    }
+    // A hit depends on the position, which differs after a difference.
+    let rest = rest.to_lowercase().replace('-', "/").replace('*', "");
+    let steps: Vec<String> = rest
+        .split_whitespace()
+        .map(|w| {
+            let w = w
+                .strip_prefix("25/")
+                .map_or_else(|| w.to_owned(), |r| format!("bar/{r}"));
+            w.strip_suffix("/0")
+                .map_or(w.clone(), |r| format!("{r}/off"))
+        })
+        .collect();
+    out.push_str(&steps.join(" "));
+    out.trim().to_owned()
 }
 
 /// The comparison of two backgammon records.

@@ -258,7 +258,7 @@ impl super::ReportGame for ChessGame {
     }
 
     /// The start's move number counts.
-    fn move_label(start: &Chess, _before: &Chess, ply: usize) -> String {
+    fn move_label(start: &Chess, _before: &Chess, ply: usize, _w: Words) -> String {
         let first = usize::try_from(start.fullmoves().get()).unwrap_or(1);
         let k = ply - 1 + usize::from(start.turn() == ShColor::Black);
         if k % 2 == 0 {

@@ -110,7 +110,7 @@ impl ReportGame for Game {
         pos.turn()
     }
 
-    fn move_label(start: &Position, _before: &Position, ply: usize) -> String {
+    fn move_label(start: &Position, _before: &Position, ply: usize, _w: Words) -> String {
         let k = ply - 1 + usize::from(start.turn() == Color::Black);
         if k % 2 == 0 {
             format!("{}.", k / 2 + 1)

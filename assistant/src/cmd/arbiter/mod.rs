@@ -101,6 +101,10 @@ pub struct ReconcileArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Backgammon: the match length in points, when no record gives it (a
+    /// journal and a `.mat` file do).
+    #[arg(long = "match", value_name = "N")]
+    pub match_length: Option<u32>,
     /// The liblouis table a `.brf` record was written with (default:
     /// Pl-Pl-g1.utb for --lang pl, en-ueb-g1.ctb for en).
     #[arg(long, value_name = "NAME")]
@@ -137,6 +141,19 @@ pub struct DiffArgs {
     /// Chess: how files are spoken (names: Anna … Hektor, 002 annex E.2.1; letters).
     #[arg(long, value_enum, default_value = "names")]
     pub files: Files,
+    /// Backgammon: the side on roll for a Position ID given without its
+    /// Match ID (gnubg writes the ID from the side on roll; default white).
+    #[arg(long, value_enum, value_name = "SIDE")]
+    pub on_roll: Option<Side>,
+    /// Backgammon: the blind player, whose point numbers the spoken
+    /// instructions use (default white).
+    #[arg(long, value_enum, value_name = "SIDE")]
+    pub blind: Option<Side>,
+    /// Backgammon: `listener` (the blind player's numbers, the default) or
+    /// `both` (theirs, then the opponent's) in the spoken instructions; the
+    /// screen always gives both.
+    #[arg(long, value_enum)]
+    pub numbering: Option<backgammon::DiffNumbering>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -149,6 +166,24 @@ fn parse_game(s: &str) -> Result<GameKind, String> {
         return Ok(GameKind::Chess);
     }
     s.parse::<GameKind>().map_err(|e| e.to_string())
+}
+
+/// A side on the command line (`--on-roll`, `--blind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Side {
+    /// White (gnubg's player 0).
+    White,
+    /// Black (gnubg's player 1).
+    Black,
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
+    }
 }
 
 /// How chess files are spoken (`--files`).

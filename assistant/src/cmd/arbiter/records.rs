@@ -26,6 +26,8 @@ pub enum RecordFormat {
     List,
     /// A braille record (Braille Ready Format), back-translated with liblouis.
     Brf,
+    /// A Jellyfish `.mat` match file (backgammon: gnubg, tandem's export).
+    Mat,
 }
 
 /// A record read from a file.

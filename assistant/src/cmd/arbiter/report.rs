@@ -79,7 +79,7 @@ pub(super) trait ReportGame: RecordedGame<Error: std::fmt::Display> {
     /// "12." for white's 12th move, "12..." for black's; `before` is the
     /// position before ply `ply` (a backgammon match counts its games and
     /// turns from it).
-    fn move_label(start: &Self::Position, before: &Self::Position, ply: usize) -> String;
+    fn move_label(start: &Self::Position, before: &Self::Position, ply: usize, w: Words) -> String;
     /// The side that plays ply `ply` (1-based) from `start`, `before` the
     /// position before it: by default the sides alternate.
     fn mover(start: &Self::Position, before: &Self::Position, ply: usize) -> Color {
@@ -149,6 +149,7 @@ fn reconcile_report<G: ReportGame>(
         RecordFormat::Journal => w.s("journal", "dziennik"),
         RecordFormat::List => w.s("move list", "lista posunięć"),
         RecordFormat::Brf => w.s("braille record (BRF)", "zapis brajlowski (BRF)"),
+        RecordFormat::Mat => w.s("Jellyfish .mat match", "mecz w formacie .mat"),
     };
     for (label, rec, rr) in [("A", a, &r.a), ("B", b, &r.b)] {
         let _ = writeln!(
@@ -186,7 +187,7 @@ fn reconcile_report<G: ReportGame>(
                     .unwrap_or_else(|| r.a.game.current_position());
             format!(
                 "{} {}",
-                G::move_label(&start, before, agreed),
+                G::move_label(&start, before, agreed, w),
                 m[agreed - 1]
             )
         };
@@ -202,7 +203,7 @@ fn reconcile_report<G: ReportGame>(
     let diff_json = r
         .first_difference
         .as_ref()
-        .map(|d| difference_json::<G>(d, &start, &pos, ann));
+        .map(|d| difference_json::<G>(d, &start, &pos, ann, w));
     if let Some(d) = &r.first_difference {
         let _ = writeln!(
             t,
@@ -210,7 +211,7 @@ fn reconcile_report<G: ReportGame>(
             w.s("First difference", "Pierwsza różnica"),
             w.s("ply", "półruch"),
             d.ply,
-            G::move_label(&start, &pos, d.ply),
+            G::move_label(&start, &pos, d.ply, w),
             side_word(G::mover(&start, &pos, d.ply), w).to_lowercase(),
             w.s("in the position below", "w pozycji poniżej")
         );
@@ -260,7 +261,7 @@ fn reconcile_report<G: ReportGame>(
                 ),
                 w.s("ply", "półruch"),
                 il.ply,
-                G::move_label(&start, before, il.ply),
+                G::move_label(&start, before, il.ply, w),
                 il.text,
                 reason
             );
@@ -319,7 +320,7 @@ fn reconcile_report<G: ReportGame>(
         w.s("to move:", "na posunięciu:"),
         side_word(G::turn(&pos), w).to_lowercase(),
         w.s("next move", "następne posunięcie"),
-        G::move_label(&start, &pos, agreed + 1)
+        G::move_label(&start, &pos, agreed + 1, w)
     );
     let _ = writeln!(t, "{} {}", G::fen_label(), G::fen(&pos));
     for l in &diagram {
@@ -414,7 +415,7 @@ fn reconcile_report<G: ReportGame>(
         "transposition": transposition,
         "fen": G::fen(&pos),
         "to_move": G::turn(&pos).name(),
-        "next_move": G::move_label(&start, &pos, agreed + 1),
+        "next_move": G::move_label(&start, &pos, agreed + 1, w),
         "diagram": diagram,
         "list": list,
         "braille_list": braille_text,
@@ -447,6 +448,7 @@ fn difference_json<G: ReportGame>(
     start: &G::Position,
     pos: &G::Position,
     ann: &G::Announcer,
+    w: Words,
 ) -> Json {
     let reason = |side: Side| match (d.text(side), d.result(side)) {
         (Some(txt), Some(Err(e))) => Some(G::reason(ann, pos, txt, e)),
@@ -458,7 +460,7 @@ fn difference_json<G: ReportGame>(
     };
     let mut v = json!({
         "ply": d.ply,
-        "move_number": G::move_label(start, pos, d.ply),
+        "move_number": G::move_label(start, pos, d.ply, w),
         "side": G::mover(start, pos, d.ply).name(),
         "a": d.a,
         "b": d.b,
