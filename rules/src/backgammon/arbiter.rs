@@ -494,7 +494,7 @@ fn wins_states_end(m: &Match, e: &Entry) -> bool {
         .nth(1)
         .and_then(|w| w.parse::<u32>().ok());
     match (m.last_end(), n) {
-        (Some(end), Some(n)) => end.points == n && e.side.is_none_or(|s| s == end.winner),
+        (Some(end), Some(n)) => end.points == n && e.side.map_or(true, |s| s == end.winner),
         _ => false,
     }
 }

@@ -35,6 +35,9 @@ use crate::journal::{Event, Journal};
 /// Backgammon at `tandem arbiter`.
 pub struct BackgammonArbiter;
 
+/// An entry's side, dice and the rest, as written ([`entry_parts`]).
+type EntryParts = (Option<Color>, Option<(u8, u8)>, String);
+
 impl ArbiterGame for BackgammonArbiter {
     /// A journal of a backgammon match, a `.mat` file, or a sheet of
     /// backgammon entries (`52: 13/8 13/11`).
@@ -105,7 +108,7 @@ struct BgLoaded {
 /// each with the clock times after it (`None` for actions that did not
 /// press the clock: a roll). A reroll takes the roll back, a correction
 /// the plies it names.
-fn journal_match(j: &Journal) -> anyhow::Result<(Match, Match, Vec<Option<Snap>>, Vec<String>)> {
+fn journal_match(j: &Journal) -> anyhow::Result<JournalMatch> {
     let Some(start) = j.start() else {
         bail!("not a tandem journal (no game start on line 1)");
     };
@@ -180,7 +183,24 @@ fn journal_match(j: &Journal) -> anyhow::Result<(Match, Match, Vec<Option<Snap>>
         }
         snaps.push(snap.clone());
     }
-    Ok((start_match, m, snaps, notes))
+    Ok(JournalMatch {
+        start: start_match,
+        now: m,
+        snaps,
+        notes,
+    })
+}
+
+/// A backgammon journal replayed.
+struct JournalMatch {
+    /// The match it starts from.
+    start: Match,
+    /// The match after its last action.
+    now: Match,
+    /// Each action's clock times (`None`: it did not press the clock).
+    snaps: Vec<Option<Snap>>,
+    /// What did not replay.
+    notes: Vec<String>,
 }
 
 /// Clock times after one action, from the journal.
@@ -198,9 +218,10 @@ fn load(path: &Path, table: &str) -> anyhow::Result<BgLoaded> {
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
         let j = Journal::parse(&bytes);
-        let (start, m, _, notes) =
-            journal_match(&j).with_context(|| format!("{}", path.display()))?;
-        let mut rec = from_match(&m);
+        let JournalMatch {
+            start, now, notes, ..
+        } = journal_match(&j).with_context(|| format!("{}", path.display()))?;
+        let mut rec = from_match(&now);
         rec.notes.extend(notes);
         let mut all_notes = journal_notes(path, &j);
         all_notes.extend(rec.notes.iter().map(|n| format!("{}: {n}", path.display())));
@@ -396,12 +417,6 @@ impl ReportGame for BgRecordGame {
             TurnError::Roll(_) => {
                 let (_, dice, _) = entry_parts(text);
                 dice.and_then(|(x, y)| {
-                    let mut probe = pos.clone();
-                    if probe.phase() == tandem_rules::backgammon::Phase::Opening && x == y {
-                        // The table's words for an equal opening roll.
-                        return table_refusal(&probe, ann.lang, &format!("roll {x} {y}"), false);
-                    }
-                    let _ = &mut probe;
                     table_refusal(pos, ann.lang, &format!("roll {x} {y}"), false)
                 })
                 .unwrap_or(fallback)
@@ -476,14 +491,11 @@ impl ReportGame for BgRecordGame {
         let (game, row) = entry_place(before, side);
         let parts = |t: Option<&String>| t.map(|t| entry_parts(t));
         let (pa, pb) = (parts(d.a.as_ref()), parts(d.b.as_ref()));
-        let side_of = |p: &Option<(Option<Color>, Option<(u8, u8)>, String)>,
-                       r: Option<&Result<Turn, TurnError>>| {
-            match r {
-                Some(Ok(t)) => Some(t.side().name()),
-                _ => p.as_ref().and_then(|x| x.0).map(Color::name),
-            }
+        let side_of = |p: &Option<EntryParts>, r: Option<&Result<Turn, TurnError>>| match r {
+            Some(Ok(t)) => Some(t.side().name()),
+            _ => p.as_ref().and_then(|x| x.0).map(Color::name),
         };
-        let roll_of = |p: &Option<(Option<Color>, Option<(u8, u8)>, String)>| {
+        let roll_of = |p: &Option<EntryParts>| {
             p.as_ref()
                 .and_then(|x| x.1)
                 .map(|(x, y)| format!("{}{}", x.max(y), x.min(y)))
@@ -534,7 +546,7 @@ impl ReportGame for BgRecordGame {
 /// start): time left as recorded after the entry's press; time used as the
 /// sum of the side's move times (cube actions add none).
 fn bg_clocks(j: &Journal, ply: usize) -> Option<ClockTimes> {
-    let (_, _, snaps, _) = journal_match(j).ok()?;
+    let snaps = journal_match(j).ok()?.snaps;
     // An entry ends with a move or a cube action: the actions that pressed.
     let entries: Vec<Snap> = snaps.into_iter().flatten().collect();
     let secs = |ms: u64| ms as f64 / 1000.0;
