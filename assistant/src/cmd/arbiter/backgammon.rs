@@ -591,16 +591,18 @@ pub enum DiffNumbering {
     Both,
 }
 
-fn spot_name(s: Spot, side: Color, book: &BgArbiterBook) -> String {
+/// A place as the screen names it: the point in `listener`'s numbering
+/// and the other side's (`13, black's 12`), `bar`, `off`.
+fn spot_name(s: Spot, listener: Color, book: &BgArbiterBook) -> String {
     match s {
         Spot::Point(p) => {
-            let mine = Spot::Point(p).point_for(side).unwrap_or(p);
-            let theirs = Spot::Point(p).point_for(side.other()).unwrap_or(p);
+            let mine = s.point_for(listener).unwrap_or(p);
+            let theirs = s.point_for(listener.other()).unwrap_or(p);
             book.phrase(
                 "board.point_both",
                 &[
                     ("point", &mine.to_string()),
-                    ("numbering", &book.numbering(side.other())),
+                    ("numbering", &book.numbering(listener.other())),
                     ("other", &theirs.to_string()),
                 ],
             )
@@ -722,9 +724,14 @@ fn info_sentences(
                 "board.cube_owned",
                 &[("value", &num(a)), ("side", &book.side(o))],
             ),
+            // Scores in digits: a number after "do"/"to" takes a case in Polish.
             InfoChange::Score { a: (w, b, l), .. } => book.phrase(
                 "board.score",
-                &[("white", &num(w)), ("black", &num(b)), ("length", &num(l))],
+                &[
+                    ("white", &w.to_string()),
+                    ("black", &b.to_string()),
+                    ("length", &l.to_string()),
+                ],
             ),
             InfoChange::Crawford { a: true, .. } => book.phrase("board.crawford", &[]),
             InfoChange::Crawford { a: false, .. } => book.phrase("board.not_crawford", &[]),
@@ -820,18 +827,14 @@ pub fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         if n == 0 {
             book.phrase("sides.none", &[])
         } else {
-            format!("{} {n}", book.side(side))
+            format!("{n} {}", book.side(side))
         }
     };
     let squares = changes
         .iter()
         .map(|c| {
             (
-                format!(
-                    "{} {}",
-                    book.side(c.side),
-                    spot_name(c.spot, listener, &book)
-                ),
+                spot_name(c.spot, listener, &book),
                 count(c.side, c.a),
                 count(c.side, c.b),
             )
@@ -870,6 +873,7 @@ pub fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             spoken,
             in_sync: book.phrase("board.in_sync", &[]),
             board: "plansza",
+            places: ("Points", "punkty"),
             extra,
             extra_lines: others.iter().map(|c| info_line(c, w, &book)).collect(),
         },

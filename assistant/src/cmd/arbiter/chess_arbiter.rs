@@ -457,6 +457,7 @@ pub fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             spoken,
             in_sync: book.sentence("table.in_sync", &[]),
             board: "szachownica",
+            places: ("Squares", "pola"),
             extra: serde_json::Map::new(),
             extra_lines: Vec::new(),
         },

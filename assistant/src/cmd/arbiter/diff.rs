@@ -29,6 +29,9 @@ pub(super) struct DiffOutput {
     pub(super) in_sync: String,
     /// The Polish word for the board ("warcabnica", "szachownica").
     pub(super) board: &'static str,
+    /// What the places are called in the heading: English, Polish
+    /// (`Squares`, `pola`; backgammon `Points`, `punkty`).
+    pub(super) places: (&'static str, &'static str),
     /// Fields a game adds to the JSON (backgammon: the Match ID's parts).
     pub(super) extra: serde_json::Map<String, Json>,
     /// Further differences beyond the squares, one line each (the dice,
@@ -64,11 +67,14 @@ pub(super) fn print_diff(json: bool, w: Words, d: &DiffOutput) -> anyhow::Result
             "{}:",
             if w.pl {
                 format!(
-                    "Różne pola (A = pierwsza pozycja, B = {} do poprawienia)",
-                    d.board
+                    "Różne {} (A = pierwsza pozycja, B = {} do poprawienia)",
+                    d.places.1, d.board
                 )
             } else {
-                "Squares that differ (A = first position, B = board to correct)".to_owned()
+                format!(
+                    "{} that differ (A = first position, B = board to correct)",
+                    d.places.0
+                )
             }
         )?;
         for (square, a, b) in &d.squares {

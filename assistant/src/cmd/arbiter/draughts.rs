@@ -349,6 +349,7 @@ fn run_diff(args: &DiffArgs, kind: GameKind) -> anyhow::Result<ExitCode> {
             spoken,
             in_sync: capitalize(&book.render("sync.in_sync", &[])),
             board: "warcabnica",
+            places: ("Squares", "pola"),
             extra: serde_json::Map::new(),
             extra_lines: Vec::new(),
         },
