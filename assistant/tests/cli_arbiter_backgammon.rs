@@ -198,7 +198,7 @@ fn a_daemon_journal_its_mat_and_gnubgs_mat_agree_and_sheets_name_the_first_slip(
     assert!(r["clocks"].is_object(), "{r}");
     let t = text(&reconcile(&journal, &wrong_roll, &["--lang", "en"]));
     assert!(
-        t.contains("First difference: ply 7 (game 1, line 4 white, in the position below)"),
+        t.contains("First difference: entry 7 (game 1, line 4 white, in the position below)"),
         "{t}"
     );
     assert!(t.contains("B: white 22: 24/21(2) 8/5(2) (illegal: "), "{t}");

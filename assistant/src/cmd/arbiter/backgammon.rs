@@ -484,6 +484,11 @@ impl ReportGame for BgRecordGame {
         "ID"
     }
 
+    /// A ply of the report is an entry of the record (a turn or a cube action).
+    fn wording(text: String, w: Words) -> String {
+        entry_words(&text, w.pl)
+    }
+
     /// `game`, `line`, each record's `a_side`/`b_side` and `a_roll`/`b_roll`
     /// as written.
     fn difference_extra(before: &Match, d: &Difference<Turn, TurnError>) -> Map<String, Json> {
@@ -540,6 +545,49 @@ impl ReportGame for BgRecordGame {
         );
         m
     }
+}
+
+/// The report's "ply" as backgammon's "entry" ("wpis"), word by word, in
+/// the case the Polish preposition asks for.
+fn entry_words(text: &str, pl: bool) -> String {
+    let pairs: &[(&str, &str)] = if pl {
+        &[
+            ("w półruchu", "we wpisie"),
+            ("po półruchu", "po wpisie"),
+            ("półruchach", "wpisach"),
+            ("półruchów", "wpisów"),
+            ("półruchy", "wpisy"),
+            ("półruchu", "wpisu"),
+            ("półruch", "wpis"),
+        ]
+    } else {
+        &[("plies", "entries"), ("ply", "entry")]
+    };
+    let mut out = text.to_owned();
+    for (from, to) in pairs {
+        out = replace_words(&out, from, to);
+    }
+    out
+}
+
+/// Replaces `from` where it stands as whole words.
+fn replace_words(text: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(from) {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + from.len()..].chars().next();
+        let edge = |c: Option<char>| c.map_or(true, |c| !c.is_alphanumeric());
+        out.push_str(&rest[..i]);
+        out.push_str(if edge(before) && edge(after) {
+            to
+        } else {
+            from
+        });
+        rest = &rest[i + from.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The clock times after `ply` entries of a backgammon journal (0: the

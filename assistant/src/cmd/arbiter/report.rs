@@ -108,6 +108,12 @@ pub(super) trait ReportGame: RecordedGame<Error: std::fmt::Display> {
         let _ = pos;
         serde_json::Map::new()
     }
+    /// The report's text in the game's own words (backgammon says
+    /// "entry" where the others say "ply").
+    fn wording(text: String, w: Words) -> String {
+        let _ = w;
+        text
+    }
     /// What the position text is called in the report (`FEN`, `ID`).
     fn fen_label() -> &'static str {
         "FEN"
@@ -237,7 +243,7 @@ fn reconcile_report<G: ReportGame>(
     }
 
     // Finding.
-    let finding = finding_text(&r.finding, &r.a.texts, &r.b.texts, w);
+    let finding = finding_text(&r.finding, &r.a.texts, &r.b.texts, w).map(|f| G::wording(f, w));
     if let Some(f) = &finding {
         let _ = writeln!(t, "{}: {f}", w.s("Looks like", "Wygląda na"));
     }
@@ -431,7 +437,10 @@ fn reconcile_report<G: ReportGame>(
     if let Some(obj) = json.as_object_mut() {
         obj.extend(G::position_extra(&pos));
     }
-    ReconcileReport { json, text: t }
+    ReconcileReport {
+        json,
+        text: G::wording(t, w),
+    }
 }
 
 fn record_json<G: RecordedGame>(rec: &LoadedRecord, rr: &RecordReplay<G>) -> Json {
