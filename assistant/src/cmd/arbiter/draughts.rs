@@ -15,12 +15,14 @@ use tandem_rules::game::PlayError;
 use tandem_rules::{Color, Game, Move, Piece, Position, Role, Variant};
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareStyle, Value};
 
-use super::records::load_record;
+use super::records::{is_journal, journal_record, LoadedRecord, RecordFormat};
 use super::{
     capitalize, compare_records, print_diff, ArbiterGame, DiffArgs, DiffOutput, ReconcileArgs,
     ReportGame, Words,
 };
 use crate::game::GameKind;
+use crate::journal::Journal;
+use tandem_rules::pdn::parse_pdn;
 
 /// Draughts (international and 64-square) at `tandem arbiter`.
 pub struct DraughtsArbiter;
@@ -42,6 +44,98 @@ impl ArbiterGame for DraughtsArbiter {
     fn diff(&self, args: &DiffArgs, kind: GameKind) -> anyhow::Result<ExitCode> {
         run_diff(args, kind)
     }
+}
+
+/// Reads a record file: a journal, PDN, a plain move list, or a BRF file
+/// (back-translated through the liblouis table `table`).
+///
+/// # Errors
+/// The file cannot be read, holds no moves, or holds several games.
+pub fn load_record(
+    path: &Path,
+    variant_hint: Variant,
+    table: &str,
+) -> anyhow::Result<LoadedRecord> {
+    let bytes = crate::export::brf::record_bytes(path, table)?;
+    let text = tandem_rules::record::decode_text(&bytes);
+    let text = text.trim_start_matches('\u{feff}');
+    if is_journal(text) {
+        return journal_record(path, Journal::parse(&bytes));
+    }
+    let has_tags = text.lines().any(|l| l.trim_start().starts_with('['));
+    let (format, source) = if crate::export::brf::is_brf(path) {
+        (RecordFormat::Brf, join_spaced_squares(text, variant_hint))
+    } else if has_tags {
+        (RecordFormat::Pdn, text.to_owned())
+    } else {
+        (RecordFormat::List, join_spaced_squares(text, variant_hint))
+    };
+    let games = parse_pdn(&source);
+    let games: Vec<_> = games
+        .into_iter()
+        .filter(|g| !g.moves.is_empty() || g.error.is_some())
+        .collect();
+    let game = match games.len() {
+        0 => bail!("{}: no moves found", path.display()),
+        1 => &games[0],
+        n => bail!(
+            "{}: holds {n} games; give each record as a file with one game",
+            path.display()
+        ),
+    };
+    if let Some(e) = &game.error {
+        bail!("{}: {e}", path.display());
+    }
+    let variant = match game.tag("GameType") {
+        Some(_) => Some(
+            game.variant(variant_hint)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let fen = game
+        .tag("FEN")
+        .filter(|f| !f.trim().is_empty())
+        .map(str::to_owned);
+    Ok(LoadedRecord {
+        path: path.to_owned(),
+        format,
+        texts: game.moves.iter().map(|m| m.text.clone()).collect(),
+        variant,
+        fen,
+        journal: None,
+        notes: Vec::new(),
+    })
+}
+
+/// In a typed move list, `32 28` (two squares with a space) is one move: joins
+/// runs of bare squares pairwise with `-`, line by line.
+fn join_spaced_squares(text: &str, variant: Variant) -> String {
+    let is_square = |t: &str| {
+        t.len() <= 3
+            && (variant.parse_square(t).is_some() || Variant::SixtyFour.parse_square(t).is_some())
+    };
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        let mut i = 0;
+        let mut words: Vec<String> = Vec::new();
+        while i < toks.len() {
+            let run = toks[i..].iter().take_while(|t| is_square(t)).count();
+            if run >= 2 && run % 2 == 0 {
+                for pair in toks[i..i + run].chunks(2) {
+                    words.push(format!("{}-{}", pair[0], pair[1]));
+                }
+                i += run;
+            } else {
+                words.push(toks[i].to_owned());
+                i += 1;
+            }
+        }
+        out.push_str(&words.join(" "));
+        out.push('\n');
+    }
+    out
 }
 
 fn run_reconcile(args: &ReconcileArgs, kind: GameKind) -> anyhow::Result<ExitCode> {
@@ -359,6 +453,15 @@ fn run_diff(args: &DiffArgs, kind: GameKind) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spaced_squares_join_into_moves() {
+        let s = join_spaced_squares(
+            "1. 32 28 19 23\r\n2. 28x19 14 x 23\n05 10\n",
+            Variant::International,
+        );
+        assert_eq!(s, "1. 32-28 19-23\n2. 28x19 14 x 23\n05-10\n");
+    }
 
     #[test]
     fn diagram_marks_pieces_and_rows() {

@@ -39,10 +39,9 @@ mod report;
 pub use announcements::{
     announcement_stats, AnnouncementStats, CorrectionEntry, RefusedInput, SideAnnouncements,
 };
+pub use draughts::load_record;
 pub use draughts::{diagram, fix_sentences, list_text, DiffEntry};
-pub use records::{
-    clocks_at, is_journal, journal_moves, load_record, ClockTimes, LoadedRecord, RecordFormat,
-};
+pub use records::{clocks_at, is_journal, journal_moves, ClockTimes, LoadedRecord, RecordFormat};
 
 use diff::{print_diff, DiffOutput};
 use records::journal_notes;
