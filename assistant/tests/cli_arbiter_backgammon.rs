@@ -167,6 +167,21 @@ fn a_daemon_journal_its_mat_and_gnubgs_mat_agree_and_sheets_name_the_first_slip(
         assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     }
 
+    // The blind player's record as a BRF file (tandem's export, read back
+    // with the real liblouis).
+    let out = tandem(&["export", j, "--format", "brf", "--lang", "en"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let brf = dir.path().join("record.brf");
+    std::fs::write(&brf, &out.stdout).unwrap();
+    let out = reconcile(&journal, &brf, &["--variant", "backgammon", "--lang", "en"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}\n{}",
+        text(&out),
+        String::from_utf8_lossy(&std::fs::read(&brf).unwrap())
+    );
+
     // The sighted opponent's sheet, typed loosely: it agrees too.
     let sheet = write(dir.path(), "sheet.txt", SHEET);
     let out = reconcile(&journal, &sheet, &["--json"]);

@@ -82,6 +82,29 @@ mod tests {
     }
 
     #[test]
+    fn two_entries_a_line_and_tandems_record_lines_read() {
+        let a = read_list("1) 52: 13/11 13/8     64: 24/14*\n").unwrap();
+        assert_eq!(a.texts(), ["white 52: 13/11 13/8", "black 64: 24/14*"]);
+        let b = read_list("Game 1 (0-0)\n  White: roll 52\n  White: move 13/11 13/8\n  Black: roll 64\n  Black: move 24/14*\n  White: roll 31\n").unwrap();
+        assert_eq!(b.texts(), a.texts());
+        assert_eq!(b.entries[0].game, 1);
+        assert_eq!(b.notes.len(), 1);
+        let c = read_list("1. roll 52 (5:58)\n  move 13/11 13/8 (5:58)\n2. roll 64 move 24/14* double take\n3. roll 11\n move pass\n").unwrap();
+        assert_eq!(
+            c.texts(),
+            [
+                "52: 13/11 13/8",
+                "64: 24/14*",
+                "doubles",
+                "takes",
+                "11: pass"
+            ]
+        );
+        let r = reconcile_match(3, &a.texts(), &b.texts());
+        assert!(r.agree());
+    }
+
+    #[test]
     fn an_illegal_move_is_a_difference_not_an_unreadable_record() {
         let a = read_list("white 52: 13/8 13/11\nblack 31: 8/5 6/5\n").unwrap();
         let b = read_list("white 52: 13/8 13/10\nblack 31: 8/5 6/5\n").unwrap();

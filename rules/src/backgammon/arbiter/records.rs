@@ -233,9 +233,12 @@ fn strip_number(l: &str) -> &str {
 
 /// Reads a sheet typed from paper or a braille record: one entry a line,
 /// each with or without its side (`white 52: 13/8 13/11`, `W 52 13-8 13-11`,
-/// `black doubles`, `takes`, `31: pass`), a move number (`3)`, `3.`) and
-/// `Game N` lines allowed, `;` or `#` starting a comment. A text with a
-/// `N point match` line is read as a `.mat` file.
+/// `black doubles`, `takes`, `31: pass`), or two a line as on a `.mat`
+/// sheet (`52: 13/11 13/8   64: 24/14`: white's, then black's), or tandem's
+/// own record lines (`White: roll 52`, `White: move 13/11 13/8`); a move
+/// number (`3)`, `3.`), `Game N` and `length N` lines allowed, `;` or `#`
+/// starting a comment. A text with a `N point match` line is read as a
+/// `.mat` file.
 ///
 /// # Errors
 /// A line that holds no entry, or no entry at all.
@@ -245,6 +248,8 @@ pub fn read_list(text: &str) -> Result<BgRecord, RecordError> {
     }
     let mut rec = BgRecord::default();
     let mut game = 1usize;
+    // tandem's own record lines: `White: roll 52`, then `White: move 13/11 13/8`.
+    let mut roll: Option<(Option<Color>, String, usize)> = None;
     for (ln, raw) in text.lines().enumerate() {
         let ln = ln + 1;
         let t = raw.split([';', '#']).next().unwrap_or("").trim();
@@ -256,7 +261,8 @@ pub fn read_list(text: &str) -> Result<BgRecord, RecordError> {
             .strip_prefix("game ")
             .or_else(|| lower.strip_prefix("partia "))
         {
-            game = k.trim().parse().unwrap_or(game + 1);
+            let digits: String = k.trim().chars().take_while(char::is_ascii_digit).collect();
+            game = digits.parse().unwrap_or(game + 1);
             continue;
         }
         if let Some(n) = lower
@@ -268,8 +274,56 @@ pub fn read_list(text: &str) -> Result<BgRecord, RecordError> {
         }
         let (side, body) = split_side(strip_number(t));
         let body = body.trim();
+        let lower_body = body.to_ascii_lowercase();
+        if side.is_none() && is_action_stream(&lower_body) {
+            // tandem's record of actions, several a line: `roll 52 move
+            // 13/11 13/8`, `double take` (times in brackets left out).
+            for e in action_stream(&lower_body, &mut roll, ln)? {
+                rec.entries.push(Entry {
+                    side: None,
+                    text: e,
+                    game,
+                    line: ln,
+                });
+            }
+            continue;
+        }
+        if let Some((a, b, rest)) = roll_prefix(body) {
+            if lower_body.starts_with("roll") && rest.is_empty() {
+                roll = Some((side, format!("{a}{b}"), ln));
+                continue;
+            }
+        }
+        if lower_body.starts_with("move ") {
+            let Some((rs, dice, _)) = roll.take() else {
+                return Err(RecordError::Line(
+                    ln,
+                    format!("a move without its roll: {t:?}"),
+                ));
+            };
+            rec.entries.push(Entry {
+                side: side.or(rs),
+                text: format!("{dice}: {}", body[5..].trim()),
+                game,
+                line: ln,
+            });
+            continue;
+        }
         if !is_entry(body) {
             return Err(RecordError::Line(ln, format!("cannot read {t:?}")));
+        }
+        // Two entries on a line, as on a `.mat` sheet: white's, then black's.
+        let parts = mat::entries(body);
+        if side.is_none() && parts.len() == 2 && parts[0].0 == 0 {
+            for ((_, e), s) in parts.into_iter().zip([Color::White, Color::Black]) {
+                rec.entries.push(Entry {
+                    side: Some(s),
+                    text: e,
+                    game,
+                    line: ln,
+                });
+            }
+            continue;
         }
         rec.entries.push(Entry {
             side,
@@ -278,10 +332,101 @@ pub fn read_list(text: &str) -> Result<BgRecord, RecordError> {
             line: ln,
         });
     }
+    if let Some((_, dice, ln)) = roll {
+        rec.notes.push(format!(
+            "line {ln}: the roll {dice} has no move yet; it is left out"
+        ));
+    }
     if rec.entries.is_empty() {
         return Err(RecordError::Empty);
     }
     Ok(rec)
+}
+
+/// Whether a line is tandem's record of actions (`roll 52 move 13/11 13/8
+/// (5:58)`, `move 8/5 6/5`, `double take`): `roll` or `move` as a word, or
+/// two cube actions.
+fn is_action_stream(lower: &str) -> bool {
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let cube = words
+        .iter()
+        .filter(|w| matches!(**w, "double" | "take" | "pass" | "drop"))
+        .count();
+    words.iter().any(|w| matches!(*w, "roll" | "move")) || cube >= 2
+}
+
+/// The entries of an action stream; a roll waits in `roll` for its move.
+fn action_stream(
+    lower: &str,
+    roll: &mut Option<(Option<Color>, String, usize)>,
+    ln: usize,
+) -> Result<Vec<String>, RecordError> {
+    // Times in brackets (`(5:58)`) are no actions.
+    let mut kept = String::new();
+    let mut depth = 0usize;
+    for w in lower.split_whitespace() {
+        if w.starts_with('(') && w.contains(':') {
+            depth += 1;
+        }
+        if depth == 0 {
+            kept.push_str(w);
+            kept.push(' ');
+        }
+        if depth > 0 && w.ends_with(')') {
+            depth -= 1;
+        }
+    }
+    let toks: Vec<&str> = kept.split_whitespace().collect();
+    let is_word = |w: &str| matches!(w, "roll" | "move" | "double" | "take" | "drop" | "pass");
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        match toks[i] {
+            "roll" => {
+                let d = toks.get(i + 1).copied().unwrap_or("");
+                if Dice::parse(d).is_none() {
+                    return Err(RecordError::Line(ln, format!("no dice after roll: {d:?}")));
+                }
+                *roll = Some((None, d.to_owned(), ln));
+                i += 2;
+            }
+            "move" => {
+                // `move pass`: the roll cannot be played.
+                let first_pass = toks.get(i + 1) == Some(&"pass");
+                let steps: Vec<&str> = if first_pass {
+                    vec!["pass"]
+                } else {
+                    toks[i + 1..]
+                        .iter()
+                        .take_while(|w| !is_word(w))
+                        .copied()
+                        .collect()
+                };
+                let Some((_, dice, _)) = roll.take() else {
+                    return Err(RecordError::Line(ln, "a move without its roll".to_owned()));
+                };
+                i += 1 + steps.len();
+                out.push(format!("{dice}: {}", steps.join(" ")).trim().to_owned());
+            }
+            "double" => {
+                out.push("doubles".to_owned());
+                i += 1;
+            }
+            "take" => {
+                out.push("takes".to_owned());
+                i += 1;
+            }
+            "pass" | "drop" => {
+                out.push("drops".to_owned());
+                i += 1;
+            }
+            w if w.ends_with('.') && w[..w.len() - 1].chars().all(|c| c.is_ascii_digit()) => {
+                i += 1;
+            }
+            w => return Err(RecordError::Line(ln, format!("cannot read {w:?}"))),
+        }
+    }
+    Ok(out)
 }
 
 fn is_entry(body: &str) -> bool {

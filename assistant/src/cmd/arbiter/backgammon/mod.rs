@@ -254,6 +254,11 @@ fn load(path: &Path, table: &str) -> anyhow::Result<BgLoaded> {
     if rec.entries.is_empty() {
         bail!("{}: no rolls, moves or cube actions found", path.display());
     }
+    let notes = rec
+        .notes
+        .iter()
+        .map(|n| format!("{}: {n}", path.display()))
+        .collect();
     Ok(BgLoaded {
         loaded: LoadedRecord {
             path: path.to_owned(),
@@ -262,7 +267,7 @@ fn load(path: &Path, table: &str) -> anyhow::Result<BgLoaded> {
             variant: None,
             fen: None,
             journal: None,
-            notes: Vec::new(),
+            notes,
         },
         rec,
         start: None,
