@@ -73,7 +73,8 @@ pub enum ArbiterCommand {
 #[derive(Debug, clap::Args)]
 pub struct ReconcileArgs {
     /// The first record: PDN, a tandem journal, a move list (`1. 32-28 19-23 ...`, or one move a line),
-    /// or a braille record as a BRF file (`.brf`, read back with liblouis).
+    /// or a braille record as a BRF file (`.brf`, read back with liblouis); backgammon: a Jellyfish
+    /// `.mat` file or a sheet of entries (`W 52: 13/11 13/8`, `B doubles`).
     #[arg(value_name = "A")]
     pub a: PathBuf,
     /// The second record, in any of the same forms.
