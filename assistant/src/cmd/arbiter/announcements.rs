@@ -268,3 +268,132 @@ fn source_word(s: Source, w: Words) -> &'static str {
         Source::Arbiter => w.s("arbiter", "sędzia"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::journal::{JournalWriter, StartInfo};
+    use tandem_rules::backgammon::{Match, MatchOptions};
+    use tandem_rules::{GameOptions, Position, TableGame, Variant};
+
+    fn start(variant: &str, fen: String, options: GameOptions) -> Event {
+        Event::Start(StartInfo {
+            variant: variant.into(),
+            fen,
+            control: "90m".into(),
+            warnings_s: Vec::new(),
+            white: None,
+            black: None,
+            event: None,
+            blind: "white".into(),
+            lang: "en".into(),
+            options,
+            version: "test".into(),
+        })
+    }
+
+    fn mv(ply: u32, side: Color, text: &str) -> Event {
+        Event::Move {
+            ply,
+            side,
+            text: text.into(),
+            input: text.into(),
+            source: Source::Typed,
+            move_ms: 1000,
+            white_ms: 1,
+            black_ms: 1,
+        }
+    }
+
+    fn act(ply: u32, side: Color, text: &str, press: bool) -> Event {
+        Event::Action {
+            ply,
+            side,
+            text: text.into(),
+            input: text.into(),
+            source: Source::Typed,
+            press,
+            white_ms: 1,
+            black_ms: 1,
+        }
+    }
+
+    fn refused(input: &str) -> Event {
+        Event::Rejected {
+            source: Source::Typed,
+            input: input.into(),
+            reason: "no".into(),
+        }
+    }
+
+    fn undo(plies: u32) -> Event {
+        Event::Correction {
+            plies,
+            undone: Vec::new(),
+            source: Source::Arbiter,
+            reason: "boards differed".into(),
+        }
+    }
+
+    fn journal(events: Vec<Event>) -> Journal {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j.jsonl");
+        let mut w = JournalWriter::create(&path).unwrap();
+        for (i, e) in events.into_iter().enumerate() {
+            w.append(i as u64 * 1000, e).unwrap();
+        }
+        Journal::read(&path).unwrap()
+    }
+
+    #[test]
+    fn backgammon_refusals_go_to_the_side_to_act_and_corrections_to_the_movers() {
+        let options = GameOptions {
+            match_length: 3,
+            ..GameOptions::default()
+        };
+        let fen = Match::new(MatchOptions { length: 3 }).position_text();
+        let j = journal(vec![
+            start("backgammon", fen, options),
+            act(0, Color::White, "roll 52", false),
+            mv(2, Color::White, "13/11 13/8"),
+            act(2, Color::Black, "roll 64", false),
+            refused("24/10"),
+            mv(4, Color::Black, "24/14*"),
+            act(4, Color::White, "double", true),
+            // The double waits for black's answer: black's refusal.
+            refused("roll 31"),
+            act(5, Color::Black, "take", true),
+            // The arbiter takes back the take and the double: white to act.
+            undo(2),
+            refused("take"),
+        ]);
+        let st = announcement_stats(&j);
+        assert_eq!((st.white.refused, st.black.refused), (1, 2), "{st:?}");
+        let sides: Vec<Color> = st.refused.iter().map(|r| r.side).collect();
+        assert_eq!(sides, [Color::Black, Color::Black, Color::White]);
+        assert_eq!(st.refused[2].ply, 4);
+        // Cube actions are no moves: nothing of a move was taken back.
+        assert_eq!((st.white.taken_back, st.black.taken_back), (0, 0));
+        assert_eq!((st.white.moves, st.black.moves), (1, 1));
+        assert_eq!(st.corrections.len(), 1);
+    }
+
+    #[test]
+    fn a_draughts_move_taken_back_is_charged_to_its_mover() {
+        let j = journal(vec![
+            start(
+                "international",
+                Position::start(Variant::International).to_fen(),
+                GameOptions::default(),
+            ),
+            mv(1, Color::White, "32-28"),
+            mv(2, Color::Black, "19-23"),
+            undo(1),
+            refused("19-24x"),
+        ]);
+        let st = announcement_stats(&j);
+        assert_eq!((st.white.taken_back, st.black.taken_back), (0, 1));
+        assert_eq!(st.refused[0].side, Color::Black);
+        assert_eq!(st.refused[0].ply, 1);
+    }
+}
