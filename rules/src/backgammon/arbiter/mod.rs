@@ -87,6 +87,13 @@ mod tests {
         assert_eq!(a.texts(), ["white 52: 13/11 13/8", "black 64: 24/14*"]);
         let b = read_list("Game 1 (0-0)\n  White: roll 52\n  White: move 13/11 13/8\n  Black: roll 64\n  Black: move 24/14*\n  White: roll 31\n").unwrap();
         assert_eq!(b.texts(), a.texts());
+        assert!(looks_like_backgammon(
+            "Game 1\n  White: roll 52\n  White: move 13/11 13/8\n"
+        ));
+        assert!(looks_like_backgammon(
+            "1) W 52: 13/11 13/8\n   B 64: 24-14\n"
+        ));
+        assert!(!looks_like_backgammon("1. 32 28 19 23\n2. 28x19 14x23\n"));
         assert_eq!(b.entries[0].game, 1);
         assert_eq!(b.notes.len(), 1);
         let c = read_list("1. roll 52 (5:58)\n  move 13/11 13/8 (5:58)\n2. roll 64 move 24/14* double take\n3. roll 11\n move pass\n").unwrap();

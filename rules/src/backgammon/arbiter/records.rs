@@ -106,16 +106,29 @@ pub fn looks_like_backgammon(text: &str) -> bool {
     if is_mat(text) {
         return true;
     }
-    let mut rolls = 0usize;
-    let mut lines = 0usize;
-    for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+    let (mut rolls, mut entries, mut lines) = (0usize, 0usize, 0usize);
+    for l in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(40)
+    {
         lines += 1;
         let (_, body) = split_side(strip_number(l));
-        if roll_prefix(body).is_some() && body.contains(':') {
+        let lower = body.to_ascii_lowercase();
+        let word = lower.split_whitespace().next().unwrap_or("");
+        // `52: 13/8 13/11`, or tandem's `roll 52` (`32 28` is draughts).
+        if roll_prefix(body).is_some() && (body.contains(':') || word == "roll") {
             rolls += 1;
+            entries += 1;
+        } else if matches!(
+            word,
+            "move" | "game" | "doubles" | "takes" | "drops" | "double" | "take" | "wins"
+        ) {
+            entries += 1;
         }
     }
-    rolls > 0 && rolls * 2 >= lines.min(20)
+    rolls > 0 && entries * 2 >= lines
 }
 
 /// Reads a Jellyfish `.mat` file (gnubg's `export match mat`, tandem's
