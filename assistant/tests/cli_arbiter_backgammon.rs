@@ -204,6 +204,7 @@ fn a_daemon_journal_its_mat_and_gnubgs_mat_agree_and_sheets_name_the_first_slip(
     assert_eq!(d["side"], "white");
     assert_eq!(d["a_roll"], "33");
     assert_eq!(d["b_roll"], "22");
+    assert_eq!(d["differs"], "roll");
     assert_eq!(d["a_legal"], true);
     assert_eq!(d["b_legal"], false);
     assert_eq!(d["a_move"], "white 33: 24/21(2) 8/5(2)");
@@ -230,6 +231,7 @@ fn a_daemon_journal_its_mat_and_gnubgs_mat_agree_and_sheets_name_the_first_slip(
     assert_eq!(r["first_difference"]["ply"], 6, "{r}");
     assert_eq!(r["first_difference"]["b_legal"], true);
     assert_eq!(r["first_difference"]["a_roll"], "11");
+    assert_eq!(r["first_difference"]["differs"], "move");
     assert_eq!(r["finding"]["kind"], "wrong_move", "{r}");
 
     // A corrupt .mat: exit 2, naming the file and the line.

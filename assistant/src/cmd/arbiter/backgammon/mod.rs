@@ -495,7 +495,7 @@ impl ReportGame for BgRecordGame {
     }
 
     /// `game`, `line`, each record's `a_side`/`b_side` and `a_roll`/`b_roll`
-    /// as written.
+    /// as written, and `differs`: `side`, `roll`, `move`, `action` or `ends`.
     fn difference_extra(before: &Match, d: &Difference<Turn, TurnError>) -> Map<String, Json> {
         let side = Self::turn(before);
         let (game, row) = entry_place(before, side);
@@ -517,6 +517,27 @@ impl ReportGame for BgRecordGame {
         m.insert("b_side".into(), json!(side_of(&pb, d.b_result.as_ref())));
         m.insert("a_roll".into(), json!(roll_of(&pa)));
         m.insert("b_roll".into(), json!(roll_of(&pb)));
+        // What of the entry differs: the side, the roll, the move, or the
+        // kind of entry (a roll against a cube action; one record ends).
+        let differs = match (&pa, &pb) {
+            (Some(x), Some(y)) => {
+                let sx = side_of(&pa, d.a_result.as_ref());
+                let sy = side_of(&pb, d.b_result.as_ref());
+                if sx.is_some() && sy.is_some() && sx != sy {
+                    "side"
+                } else if x.1.is_some() && y.1.is_some() {
+                    if roll_of(&pa) == roll_of(&pb) {
+                        "move"
+                    } else {
+                        "roll"
+                    }
+                } else {
+                    "action"
+                }
+            }
+            _ => "ends",
+        };
+        m.insert("differs".into(), json!(differs));
         m
     }
 
