@@ -400,7 +400,7 @@ impl BgRecordGame {
     #[must_use]
     pub fn new(start: Match) -> BgRecordGame {
         BgRecordGame {
-            positions: vec![start],
+            positions: vec![start.without_past_games()],
             turns: Vec::new(),
             strict: Vec::new(),
         }
@@ -413,7 +413,9 @@ impl BgRecordGame {
         self.strict
             .push(format!("{} {}", t.side().name(), turn_text(&before, &t)));
         self.turns.push(t);
-        self.positions.push(m);
+        // Each position keeps its current game only: a long match would
+        // otherwise hold its whole history at every turn.
+        self.positions.push(m.without_past_games());
         Ok(t)
     }
 }
@@ -422,8 +424,9 @@ impl BgRecordGame {
 pub type BgReplay = RecordReplay<BgRecordGame>;
 
 impl RecordedGame for BgRecordGame {
-    /// The match as it stands (its history included: two records are at
-    /// "the same position" only when they played the same turns).
+    /// The match as it stands (with its current game's actions: two
+    /// records are at "the same position" only when they played the same
+    /// turns in that game).
     type Position = Match;
     type Move = Turn;
     type Error = TurnError;
