@@ -135,6 +135,15 @@ mod tests {
         assert_eq!(a.entries.len(), 4);
         let r = reconcile_match(3, &a.texts(), &a.texts());
         assert!(r.agree(), "{:?}", r.a.illegal);
+        // A sheet without sides, its game's end written out, takes them
+        // from the other record around that line.
+        let mut b =
+            read_list("52: 13/8 13/11\ndoubles\ndrops\nblack wins 1 point\nGame 2\n31: 8/5 6/5\n")
+                .unwrap();
+        b.length = Some(3);
+        fill_sides(&mut b, &a);
+        settle(&mut b);
+        assert_eq!(b.texts(), a.texts());
     }
 
     #[test]

@@ -579,10 +579,13 @@ pub fn from_match(m: &Match) -> BgRecord {
 }
 
 /// Fills the sides a typed sheet leaves out (`52: 13/8 13/11`) from the
-/// other record's entry at the same place: who rolled an opening cannot be
-/// told from the move alone.
+/// other record's entry at the same place (`wins` lines not counted): who
+/// rolled an opening cannot be told from the move alone.
 pub fn fill_sides(rec: &mut BgRecord, other: &BgRecord) {
-    for (e, o) in rec.entries.iter_mut().zip(&other.entries) {
+    // `wins` lines are left out of the pairing: one record may state each
+    // game's end where the other does not.
+    let theirs = other.entries.iter().filter(|e| !e.is_wins());
+    for (e, o) in rec.entries.iter_mut().filter(|e| !e.is_wins()).zip(theirs) {
         if e.side.is_none() {
             e.side = o.side;
         }
