@@ -135,14 +135,8 @@ fn journal_match(j: &Journal) -> anyhow::Result<JournalMatch> {
                     black_ms: *black_ms,
                 }),
             )),
-            Event::Action {
-                text,
-                side,
-                white_ms,
-                black_ms,
-                ..
-            } if text.trim() == "reroll" => {
-                let _ = (side, white_ms, black_ms);
+            // 004 4.2: the roll is made again; the one taken back is no action.
+            Event::Action { text, .. } if text.trim() == "reroll" => {
                 actions.pop();
             }
             Event::Action {
