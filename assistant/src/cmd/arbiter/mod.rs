@@ -16,7 +16,7 @@
 //! - `tandem arbiter announcements JOURNAL [--json]`: how often each side's
 //!   input was refused (an illegal or misheard move, an unknown command).
 //!
-//! Each game brings its part through [`ArbiterGame`] ([`arbiter_for`] is the
+//! Each game brings its part through `ArbiterGame` (`arbiter_for` is the
 //! one place that lists them); the logic is pure, in the rules crate
 //! ([`tandem_rules::arbiter`], [`tandem_rules::chess::arbiter`],
 //! [`tandem_rules::backgammon::arbiter`], all on [`tandem_rules::reconcile`]);
