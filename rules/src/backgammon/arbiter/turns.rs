@@ -513,7 +513,7 @@ pub fn entry_key(text: &str) -> String {
 /// The comparison of two backgammon records.
 pub type BgReconciliation = generic::Reconciliation<BgRecordGame>;
 
-/// Compares two records of one match (the entries of [`BgRecord::texts`])
+/// Compares two records of one match (the entries of [`BgRecord::texts`](super::BgRecord::texts))
 /// from a new match of `length` points.
 #[must_use]
 pub fn reconcile_match<S: AsRef<str>, T: AsRef<str>>(
