@@ -411,3 +411,33 @@ fn diff_of_position_ids_says_what_to_change_in_the_blind_players_numbers() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("ID_A"), "{}", text(&out));
 }
+
+#[test]
+fn two_typed_sheets_are_told_apart_from_draughts_and_need_the_match_length() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(
+        dir.path(),
+        "opponent.txt",
+        "W 52: 13/11 13/8\nB 64: 24/14*\nW 31: bar/22 6/5\n",
+    );
+    // The blind player's sheet: no sides, two entries a line, loose moves.
+    let b = write(
+        dir.path(),
+        "blind.txt",
+        "52: 1311 138   64: 24-14\n31: 25/22 65\n",
+    );
+    let out = reconcile(&a, &b, &["--lang", "en"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("--match"), "{}", text(&out));
+    let out = reconcile(&a, &b, &["--match", "5", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let r = json_of(&out);
+    assert_eq!(r["variant"], "backgammon");
+    assert_eq!(r["score"]["length"], 5);
+    assert_eq!(r["agreed_plies"], 3);
+    // A sheet that is neither: exit 2, naming the line.
+    let c = write(dir.path(), "junk.txt", "W 52: 13/11 13/8\nhello there\n");
+    let out = reconcile(&a, &c, &["--match", "5"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("junk.txt: line 2"), "{}", text(&out));
+}
