@@ -21,6 +21,7 @@
 
 pub mod announcer;
 pub mod backgammon;
+pub mod backgammon_arbiter;
 pub mod backgammon_listen;
 pub mod chess;
 pub mod chess_listen;

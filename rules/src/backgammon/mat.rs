@@ -172,7 +172,7 @@ impl fmt::Display for MatError {
 impl std::error::Error for MatError {}
 
 /// The parts of one turn entry.
-fn entries(body: &str) -> Vec<(usize, String)> {
+pub(crate) fn entries(body: &str) -> Vec<(usize, String)> {
     // Entries start with `dd:`, `Doubles`, `Takes`, `Drops`, `Wins`, `Accepts`, `Rejects`.
     let bytes = body.as_bytes();
     let mut starts = Vec::new();
@@ -332,7 +332,7 @@ pub fn import(text: &str) -> Result<(Match, Names), MatError> {
     m.map(|m| (m, names)).ok_or(MatError::NoLength)
 }
 
-fn parse_roll(e: &str) -> Option<(u8, u8)> {
+pub(crate) fn parse_roll(e: &str) -> Option<(u8, u8)> {
     let b = e.as_bytes();
     (b.len() >= 3 && b[2] == b':' && b[0].is_ascii_digit() && b[1].is_ascii_digit())
         .then(|| (b[0] - b'0', b[1] - b'0'))

@@ -712,3 +712,25 @@ impl Match {
         }
     }
 }
+
+impl Match {
+    /// The match as it stands without the record of its finished games:
+    /// the score, the cube, the Crawford state, the board and the current
+    /// game's actions stay; [`Match::actions`] then holds only the current
+    /// game's. What the arbiter's comparison keeps for every position of a
+    /// long match (a 25-point match replayed with its whole history at
+    /// every turn took about a gigabyte).
+    #[must_use]
+    pub fn without_past_games(&self) -> Match {
+        let mut m = self.clone();
+        let current = m.games.last().map_or(0, |g| g.actions.len());
+        if let Some((_, past)) = m.games.split_last_mut() {
+            for g in past {
+                g.actions = Vec::new();
+            }
+        }
+        let keep = m.actions.len().saturating_sub(current);
+        m.actions.drain(..keep);
+        m
+    }
+}

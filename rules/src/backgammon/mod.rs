@@ -6,6 +6,7 @@
 //! GNU Backgammon is the reference: the move lists, the written moves and
 //! the IDs are checked against it (`rules/tests/backgammon_gnubg.rs`).
 
+pub mod arbiter;
 mod board;
 pub mod mat;
 pub mod match_id;

@@ -24,10 +24,32 @@ use tandem_rules::Color;
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook};
 
 use super::{
-    compare_records, is_journal, journal_moves, journal_notes, print_diff, DiffArgs, DiffOutput,
-    LoadedRecord, ReconcileArgs, RecordFormat, Words,
+    compare_records, is_journal, journal_moves, journal_notes, print_diff, ArbiterGame, DiffArgs,
+    DiffOutput, LoadedRecord, ReconcileArgs, RecordFormat, Words,
 };
+use crate::game::GameKind;
 use crate::journal::Journal;
+
+/// Chess at `tandem arbiter`.
+pub struct ChessArbiter;
+
+impl ArbiterGame for ChessArbiter {
+    fn claims_record(&self, path: &Path, table: &str) -> anyhow::Result<bool> {
+        is_chess_record(path, table)
+    }
+
+    fn claims_position(&self, text: &str) -> bool {
+        is_chess_fen(text)
+    }
+
+    fn reconcile(&self, args: &ReconcileArgs, _kind: GameKind) -> anyhow::Result<ExitCode> {
+        run_reconcile(args)
+    }
+
+    fn diff(&self, args: &DiffArgs, _kind: GameKind) -> anyhow::Result<ExitCode> {
+        run_diff(args)
+    }
+}
 
 fn announcer(w: Words, files: super::Files) -> ChessAnnouncer {
     let book = if w.pl {
@@ -236,7 +258,7 @@ impl super::ReportGame for ChessGame {
     }
 
     /// The start's move number counts.
-    fn move_label(start: &Chess, ply: usize) -> String {
+    fn move_label(start: &Chess, _before: &Chess, ply: usize, _w: Words) -> String {
         let first = usize::try_from(start.fullmoves().get()).unwrap_or(1);
         let k = ply - 1 + usize::from(start.turn() == ShColor::Black);
         if k % 2 == 0 {
@@ -435,6 +457,9 @@ pub fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             spoken,
             in_sync: book.sentence("table.in_sync", &[]),
             board: "szachownica",
+            places: ("Squares", "pola"),
+            extra: serde_json::Map::new(),
+            extra_lines: Vec::new(),
         },
     )
 }

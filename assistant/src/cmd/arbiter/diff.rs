@@ -1,0 +1,119 @@
+//! What `tandem arbiter diff` prints, for every game.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use serde_json::{json, Value as Json};
+use tandem_rules::Color;
+
+use super::{side_word, Words};
+
+/// What `tandem arbiter diff` reports, for either game.
+pub(super) struct DiffOutput {
+    /// The game's name in JSON.
+    pub(super) variant: &'static str,
+    /// The phrasebook's language.
+    pub(super) lang: String,
+    /// The differing squares as JSON (per game: square numbers and names).
+    pub(super) differences: Json,
+    /// Each differing square: its name (padded as the game shows it), what
+    /// stands there in A and in B, in words.
+    pub(super) squares: Vec<(String, String, String)>,
+    /// The sides to move in A and in B, if they differ.
+    pub(super) turn: Option<(Color, Color)>,
+    /// What to do on board B, one sentence each, for the screen.
+    pub(super) instructions: Vec<String>,
+    /// The same for speech.
+    pub(super) spoken: Vec<String>,
+    /// The sentence for boards that are the same.
+    pub(super) in_sync: String,
+    /// The Polish word for the board ("warcabnica", "szachownica").
+    pub(super) board: &'static str,
+    /// What the places are called in the heading: English, Polish
+    /// (`Squares`, `pola`; backgammon `Points`, `punkty`).
+    pub(super) places: (&'static str, &'static str),
+    /// Fields a game adds to the JSON (backgammon: the Match ID's parts).
+    pub(super) extra: serde_json::Map<String, Json>,
+    /// Further differences beyond the squares, one line each (the dice,
+    /// the cube, the score), for the screen.
+    pub(super) extra_lines: Vec<String>,
+}
+
+/// Prints the diff as JSON or text (001 ch. VIII 3.1.1; 002 E.7: what to
+/// do on the board to correct); exit status 0 when the boards are the same,
+/// 1 when they differ.
+pub(super) fn print_diff(json: bool, w: Words, d: &DiffOutput) -> anyhow::Result<ExitCode> {
+    let same = d.squares.is_empty() && d.turn.is_none() && d.extra_lines.is_empty();
+    let mut out = std::io::stdout().lock();
+    if json {
+        let mut obj = json!({
+            "variant": d.variant,
+            "same": same,
+            "differences": d.differences,
+            "turn": d.turn.map(|(x, y)| json!({"a": x.name(), "b": y.name()})),
+            "instructions": d.instructions,
+            "spoken": d.spoken.join(" "),
+            "lang": d.lang,
+        });
+        if let Some(o) = obj.as_object_mut() {
+            o.extend(d.extra.clone());
+        }
+        writeln!(out, "{obj}")?;
+    } else if same {
+        writeln!(out, "{}", d.in_sync)?;
+    } else {
+        writeln!(
+            out,
+            "{}:",
+            if w.pl {
+                format!(
+                    "Różne {} (A = pierwsza pozycja, B = {} do poprawienia)",
+                    d.places.1, d.board
+                )
+            } else {
+                format!(
+                    "{} that differ (A = first position, B = board to correct)",
+                    d.places.0
+                )
+            }
+        )?;
+        for (square, a, b) in &d.squares {
+            writeln!(out, "  {square}: A {a}, B {b}")?;
+        }
+        for l in &d.extra_lines {
+            writeln!(out, "  {l}")?;
+        }
+        if let Some((x, y)) = d.turn {
+            writeln!(
+                out,
+                "  {}: A {}, B {}",
+                w.s("to move", "na posunięciu"),
+                side_word(x, w).to_lowercase(),
+                side_word(y, w).to_lowercase()
+            )?;
+        }
+        writeln!(
+            out,
+            "{}:",
+            if w.pl {
+                format!("Aby {} B była jak A", d.board)
+            } else {
+                "To make board B equal A".to_owned()
+            }
+        )?;
+        for s in &d.instructions {
+            writeln!(out, "  {s}")?;
+        }
+        writeln!(
+            out,
+            "{}: {}",
+            w.s("Spoken", "Do powiedzenia"),
+            d.spoken.join(" ")
+        )?;
+    }
+    Ok(if same {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

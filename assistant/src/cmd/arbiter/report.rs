@@ -1,0 +1,565 @@
+//! The report of `tandem arbiter reconcile`, text and JSON, one code for
+//! every game: a game brings its parts through [`ReportGame`].
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use serde_json::{json, Value as Json};
+use tandem_rules::arbiter::{Finding, Side};
+use tandem_rules::reconcile::{
+    Difference as GenericDifference, Reconciliation as GenericReconciliation, RecordReplay,
+    RecordedGame,
+};
+use tandem_rules::Color;
+
+use super::announcements::{announcement_stats, announcements_text};
+use super::records::read_journal;
+use super::records::{clocks_at, ClockTimes, LoadedRecord, RecordFormat};
+use super::{side_word, ReconcileArgs, Words};
+use crate::journal::Journal;
+
+/// The rest of `tandem arbiter reconcile` for either game, once the records
+/// and the start are read: the clock journal (`--journal`, else A or B if
+/// one is a journal), the comparison (001 ch. VIII 3.1; 002 E.7-E.8) and its
+/// report. Exit status 0 when the records agree, 1 when they differ.
+pub(super) fn compare_records<G: ReportGame>(
+    args: &ReconcileArgs,
+    start: &G::Position,
+    a: &LoadedRecord,
+    b: &LoadedRecord,
+    w: Words,
+    ann: &G::Announcer,
+) -> anyhow::Result<ExitCode> {
+    let extra = match &args.journal {
+        Some(p) => Some((p.clone(), read_journal(p)?)),
+        None => None,
+    };
+    let r = tandem_rules::reconcile::reconcile::<G, _, _>(start, &a.texts, &b.texts);
+    let journal: Option<(PathBuf, &Journal)> = match &extra {
+        Some((p, j)) => Some((p.clone(), j)),
+        None => a
+            .journal
+            .as_ref()
+            .map(|j| (a.path.clone(), j))
+            .or_else(|| b.journal.as_ref().map(|j| (b.path.clone(), j))),
+    };
+    let report = reconcile_report(&r, a, b, journal, w, ann);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", report.json)?;
+    } else {
+        write!(out, "{}", report.text)?;
+    }
+    Ok(if r.agree() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+struct ReconcileReport {
+    json: Json,
+    text: String,
+}
+
+/// The per-game parts of `tandem arbiter reconcile`'s report; the rest
+/// (wording, JSON fields, their order) is one code for every game.
+pub(super) trait ReportGame: RecordedGame<Error: std::fmt::Display> {
+    /// Words the reason a move is refused.
+    type Announcer;
+    /// The game's name in JSON (`international`, `chess`).
+    fn variant_name(start: &Self::Position) -> &'static str;
+    /// A position as FEN (PDN FEN for draughts).
+    fn fen(pos: &Self::Position) -> String;
+    /// The side to move.
+    fn turn(pos: &Self::Position) -> Color;
+    /// "12." for white's 12th move, "12..." for black's; `before` is the
+    /// position before ply `ply` (a backgammon match counts its games and
+    /// turns from it).
+    fn move_label(start: &Self::Position, before: &Self::Position, ply: usize, w: Words) -> String;
+    /// The side that plays ply `ply` (1-based) from `start`, `before` the
+    /// position before it: by default the sides alternate.
+    fn mover(start: &Self::Position, before: &Self::Position, ply: usize) -> Color {
+        let _ = before;
+        let c = Self::turn(start);
+        if (ply - 1) % 2 == 0 {
+            c
+        } else {
+            c.other()
+        }
+    }
+    /// The clock times after ply `ply`, from a journal of this game.
+    fn clocks(j: &Journal, ply: usize) -> Option<ClockTimes> {
+        clocks_at(j, ply)
+    }
+    /// Fields a game adds to `first_difference` (backgammon: `game`, `roll`).
+    fn difference_extra(
+        before: &Self::Position,
+        d: &GenericDifference<Self::Move, Self::Error>,
+    ) -> serde_json::Map<String, Json> {
+        let _ = (before, d);
+        serde_json::Map::new()
+    }
+    /// Fields a game adds to the report about the position to go back to.
+    fn position_extra(pos: &Self::Position) -> serde_json::Map<String, Json> {
+        let _ = pos;
+        serde_json::Map::new()
+    }
+    /// The report's text in the game's own words (backgammon says
+    /// "entry" where the others say "ply").
+    fn wording(text: String, w: Words) -> String {
+        let _ = w;
+        text
+    }
+    /// What the position text is called in the report (`FEN`, `ID`).
+    fn fen_label() -> &'static str {
+        "FEN"
+    }
+    /// A legal move in the game's strict notation, played in `pos`.
+    fn strict_text(pos: &Self::Position, m: &Self::Move) -> String;
+    /// Why `text` cannot be played in `pos`, in the phrasebook's words.
+    fn reason(ann: &Self::Announcer, pos: &Self::Position, text: &str, e: &Self::Error) -> String;
+    /// A text diagram of the position.
+    fn diagram(pos: &Self::Position) -> Vec<String>;
+    /// The pieces as one line of text.
+    fn list_text(pos: &Self::Position) -> String;
+    /// The braille list view (40 cells): each line's text and its cells.
+    fn braille_list(pos: &Self::Position) -> (Vec<String>, Vec<String>);
+    /// The rule cited after "Refused inputs" (may be empty).
+    fn refused_cite(w: Words) -> String;
+    /// Telling the arbiter to set the clocks, citing the rule.
+    fn set_clocks(w: Words) -> &'static str;
+}
+
+/// The report of `tandem arbiter reconcile`, text and JSON, for either game.
+fn reconcile_report<G: ReportGame>(
+    r: &GenericReconciliation<G>,
+    a: &LoadedRecord,
+    b: &LoadedRecord,
+    journal: Option<(PathBuf, &Journal)>,
+    w: Words,
+    ann: &G::Announcer,
+) -> ReconcileReport {
+    let start = r.start().clone();
+    let pos = r.agreed_position().clone();
+    let mut t = String::new();
+    let mut notes: Vec<String> = a.notes.iter().chain(&b.notes).cloned().collect();
+
+    // Records.
+    let fmt_name = |f: RecordFormat| match f {
+        RecordFormat::Pdn => "PDN",
+        RecordFormat::Pgn => "PGN",
+        RecordFormat::Journal => w.s("journal", "dziennik"),
+        RecordFormat::List => w.s("move list", "lista posunięć"),
+        RecordFormat::Brf => w.s("braille record (BRF)", "zapis brajlowski (BRF)"),
+        RecordFormat::Mat => w.s("Jellyfish .mat match", "mecz w formacie .mat"),
+    };
+    for (label, rec, rr) in [("A", a, &r.a), ("B", b, &r.b)] {
+        let _ = writeln!(
+            t,
+            "{} {label}: {} ({}, {} {})",
+            w.s("Record", "Zapis"),
+            rec.path.display(),
+            fmt_name(rec.format),
+            rr.written(),
+            w.s("plies", "półruchów")
+        );
+    }
+
+    // Agreement.
+    let agreed = r.agreed_plies;
+    if r.agree() {
+        let _ = writeln!(
+            t,
+            "{} {agreed} {}.",
+            w.s("The records agree on all", "Zapisy są zgodne we wszystkich"),
+            w.s("plies", "półruchach")
+        );
+    } else {
+        let last = if agreed == 0 {
+            w.s(
+                "none: back to the start position",
+                "żadnym: powrót do pozycji początkowej",
+            )
+            .to_owned()
+        } else {
+            let m = r.agreed_moves();
+            let before =
+                r.a.game
+                    .position_after(agreed - 1)
+                    .unwrap_or_else(|| r.a.game.current_position());
+            format!(
+                "{} {}",
+                G::move_label(&start, before, agreed, w),
+                m[agreed - 1]
+            )
+        };
+        let _ = writeln!(
+            t,
+            "{}: {agreed} ({} {last})",
+            w.s("Agreed plies", "Zgodne półruchy"),
+            w.s("last agreed:", "ostatni zgodny:")
+        );
+    }
+
+    // First difference.
+    let diff_json = r
+        .first_difference
+        .as_ref()
+        .map(|d| difference_json::<G>(d, &start, &pos, ann, w));
+    if let Some(d) = &r.first_difference {
+        let _ = writeln!(
+            t,
+            "{}: {} {} ({} {}, {})",
+            w.s("First difference", "Pierwsza różnica"),
+            w.s("ply", "półruch"),
+            d.ply,
+            G::move_label(&start, &pos, d.ply, w),
+            side_word(G::mover(&start, &pos, d.ply), w).to_lowercase(),
+            w.s("in the position below", "w pozycji poniżej")
+        );
+        for side in [Side::A, Side::B] {
+            let line = match (d.text(side), d.result(side)) {
+                (None, _) | (_, None) => w
+                    .s(
+                        "(no move: the record ends)",
+                        "(brak posunięcia: zapis się kończy)",
+                    )
+                    .to_owned(),
+                (Some(txt), Some(Ok(_))) => format!("{txt} ({})", w.s("legal", "prawidłowe")),
+                (Some(txt), Some(Err(e))) => {
+                    format!(
+                        "{txt} ({}: {})",
+                        w.s("illegal", "nieprawidłowe"),
+                        G::reason(ann, &pos, txt, e)
+                    )
+                }
+            };
+            let _ = writeln!(t, "  {side}: {line}");
+        }
+    }
+
+    // Finding.
+    let finding = finding_text(&r.finding, &r.a.texts, &r.b.texts, w).map(|f| G::wording(f, w));
+    if let Some(f) = &finding {
+        let _ = writeln!(t, "{}: {f}", w.s("Looks like", "Wygląda na"));
+    }
+
+    // Illegal moves.
+    let mut illegal_all = Vec::new();
+    for side in [Side::A, Side::B] {
+        if let Some(il) = r.illegal(side) {
+            let rec = r.record(side);
+            let before = rec
+                .game
+                .position_after(il.ply - 1)
+                .unwrap_or_else(|| rec.game.current_position());
+            let reason = G::reason(ann, before, &il.text, &il.reason);
+            let _ = writeln!(
+                t,
+                "{} {side}: {} {} ({} {}): {}",
+                w.s(
+                    "Illegal move in record",
+                    "Nieprawidłowe posunięcie w zapisie"
+                ),
+                w.s("ply", "półruch"),
+                il.ply,
+                G::move_label(&start, before, il.ply, w),
+                il.text,
+                reason
+            );
+            illegal_all.push(json!({
+                "record": side.name(),
+                "ply": il.ply,
+                "move": il.text,
+                "reason": reason,
+                "reason_log": il.reason.to_string(),
+            }));
+        }
+    }
+    illegal_all.sort_by_key(|v| v["ply"].as_u64().unwrap_or(u64::MAX));
+
+    // Transposition.
+    let transposition = r.transposition.as_ref().map(|tr| {
+        let _ = writeln!(
+            t,
+            "{}: {} {} {} {}; {} {} ({} {}).",
+            w.s("Transposition", "Przestawienie posunięć"),
+            w.s(
+                "the records differ in order from ply",
+                "zapisy różnią się kolejnością od półruchu"
+            ),
+            tr.from_ply,
+            w.s(
+                "but reach the same position after ply",
+                "ale dochodzą do tej samej pozycji po półruchu"
+            ),
+            tr.same_after,
+            w.s(
+                "they agree again up to ply",
+                "dalej znów są zgodne do półruchu"
+            ),
+            tr.last_common_ply(),
+            w.s("last common position:", "ostatnia wspólna pozycja:"),
+            G::fen(&tr.last_common)
+        );
+        json!({
+            "from_ply": tr.from_ply,
+            "same_position_after": tr.same_after,
+            "agree_again": tr.agree_again,
+            "last_common_ply": tr.last_common_ply(),
+            "fen": G::fen(&tr.last_common),
+        })
+    });
+
+    // The position to go back to.
+    let diagram = G::diagram(&pos);
+    let list = G::list_text(&pos);
+    let (braille_text, braille_cells) = G::braille_list(&pos);
+    let _ = writeln!(
+        t,
+        "\n{} {agreed} ({} {}; {} {}):",
+        w.s("Position after ply", "Pozycja po półruchu"),
+        w.s("to move:", "na posunięciu:"),
+        side_word(G::turn(&pos), w).to_lowercase(),
+        w.s("next move", "następne posunięcie"),
+        G::move_label(&start, &pos, agreed + 1, w)
+    );
+    let _ = writeln!(t, "{} {}", G::fen_label(), G::fen(&pos));
+    for l in &diagram {
+        let _ = writeln!(t, "{l}");
+    }
+    let _ = writeln!(t, "{}: {list}", w.s("List", "Lista"));
+    let _ = writeln!(
+        t,
+        "{}:",
+        w.s(
+            "Braille list view (40 cells)",
+            "Widok listy w brajlu (40 znaków)"
+        )
+    );
+    for (cells, text) in braille_cells.iter().zip(&braille_text) {
+        let _ = writeln!(t, "  {cells}   {text}");
+    }
+
+    // Clocks.
+    let clocks = journal.as_ref().and_then(|(_, j)| G::clocks(j, agreed));
+    match (&journal, &clocks) {
+        (Some((p, _)), Some(c)) => {
+            let _ = writeln!(
+                t,
+                "\n{} {agreed} ({} {}): {} {} {}, {} {}; {} {} {}, {} {}.",
+                w.s("Clocks at ply", "Zegary po półruchu"),
+                w.s("from", "z"),
+                p.display(),
+                side_word(Color::White, w),
+                clock(c.white_remaining),
+                w.s("left", "pozostało"),
+                clock(c.white_used),
+                w.s("used", "zużyte"),
+                side_word(Color::Black, w).to_lowercase(),
+                clock(c.black_remaining),
+                w.s("left", "pozostało"),
+                clock(c.black_used),
+                w.s("used", "zużyte"),
+            );
+            if !r.agree() {
+                let _ = writeln!(t, "{}", G::set_clocks(w));
+            }
+        }
+        (Some((p, _)), None) => notes.push(format!(
+            "{}: {} {agreed}",
+            p.display(),
+            w.s(
+                "the journal has no clock times for ply",
+                "dziennik nie ma czasów zegara dla półruchu"
+            )
+        )),
+        (None, _) => {}
+    }
+    let trans_clocks = match (&journal, &r.transposition) {
+        (Some((_, j)), Some(tr)) => G::clocks(j, tr.last_common_ply()),
+        _ => None,
+    };
+
+    // Announcements (001 ch. VIII 3.2).
+    let announcements = journal.as_ref().map(|(_, j)| announcement_stats(j));
+    if let Some(st) = &announcements {
+        let _ = writeln!(
+            t,
+            "\n{}{}:",
+            w.s("Refused inputs", "Odrzucone zapowiedzi"),
+            G::refused_cite(w)
+        );
+        for l in announcements_text(st, w).lines().take(3) {
+            let _ = writeln!(t, "  {l}");
+        }
+    }
+    for n in &notes {
+        let _ = writeln!(t, "{}: {n}", w.s("Note", "Uwaga"));
+    }
+
+    let first_illegal = illegal_all.first().cloned().unwrap_or(Json::Null);
+    let json = json!({
+        "agree": r.agree(),
+        "variant": G::variant_name(&start),
+        "start_fen": G::fen(&start),
+        "records": {
+            "a": record_json(a, &r.a),
+            "b": record_json(b, &r.b),
+        },
+        "agreed_plies": agreed,
+        "agreed_moves": r.agreed_moves(),
+        "first_difference": diff_json,
+        "finding": finding_json(&r.finding),
+        "finding_text": finding,
+        "illegal": first_illegal,
+        "illegal_all": illegal_all,
+        "transposition": transposition,
+        "fen": G::fen(&pos),
+        "to_move": G::turn(&pos).name(),
+        "next_move": G::move_label(&start, &pos, agreed + 1, w),
+        "diagram": diagram,
+        "list": list,
+        "braille_list": braille_text,
+        "braille_cells": braille_cells,
+        "clocks": clocks,
+        "clocks_source": journal.as_ref().map(|(p, _)| p.display().to_string()),
+        "transposition_clocks": trans_clocks,
+        "announcements": announcements,
+        "notes": notes,
+        "lang": if w.pl { "pl" } else { "en" },
+    });
+    let mut json = json;
+    if let Some(obj) = json.as_object_mut() {
+        obj.extend(G::position_extra(&pos));
+    }
+    ReconcileReport {
+        json,
+        text: G::wording(t, w),
+    }
+}
+
+fn record_json<G: RecordedGame>(rec: &LoadedRecord, rr: &RecordReplay<G>) -> Json {
+    json!({
+        "path": rec.path.display().to_string(),
+        "format": rec.format,
+        "plies": rr.written(),
+        "legal_plies": rr.legal(),
+    })
+}
+
+fn difference_json<G: ReportGame>(
+    d: &GenericDifference<G::Move, G::Error>,
+    start: &G::Position,
+    pos: &G::Position,
+    ann: &G::Announcer,
+    w: Words,
+) -> Json {
+    let reason = |side: Side| match (d.text(side), d.result(side)) {
+        (Some(txt), Some(Err(e))) => Some(G::reason(ann, pos, txt, e)),
+        _ => None,
+    };
+    let strict = |side: Side| match d.result(side) {
+        Some(Ok(m)) => Some(G::strict_text(pos, m)),
+        _ => None,
+    };
+    let mut v = json!({
+        "ply": d.ply,
+        "move_number": G::move_label(start, pos, d.ply, w),
+        "side": G::mover(start, pos, d.ply).name(),
+        "a": d.a,
+        "b": d.b,
+        "a_legal": d.a_legal(),
+        "b_legal": d.b_legal(),
+        "a_move": strict(Side::A),
+        "b_move": strict(Side::B),
+        "a_reason": reason(Side::A),
+        "b_reason": reason(Side::B),
+    });
+    if let Some(obj) = v.as_object_mut() {
+        obj.extend(G::difference_extra(pos, d));
+    }
+    v
+}
+
+fn finding_json(f: &Finding) -> Json {
+    serde_json::to_value(f).unwrap_or(Json::Null)
+}
+
+fn finding_text(f: &Finding, a: &[String], b: &[String], w: Words) -> Option<String> {
+    let text_at = |side: Side, ply: usize| {
+        match side {
+            Side::A => a,
+            Side::B => b,
+        }
+        .get(ply - 1)
+        .cloned()
+        .unwrap_or_default()
+    };
+    Some(match *f {
+        Finding::Agree => return None,
+        Finding::Ends { shorter, plies } => format!(
+            "{} {shorter} {} {plies}; {} {} {}.",
+            w.s("record", "zapis"),
+            w.s("ends after ply", "kończy się po półruchu"),
+            w.s("record", "zapis"),
+            shorter.other(),
+            w.s("goes on", "biegnie dalej")
+        ),
+        Finding::WrongMove { ply } => format!(
+            "{} {ply} ({} {}, {} {}); {}.",
+            w.s("a different move at ply", "inne posunięcie w półruchu"),
+            "A",
+            text_at(Side::A, ply),
+            "B",
+            text_at(Side::B, ply),
+            w.s(
+                "the moves after it are the same",
+                "dalsze posunięcia są takie same"
+            )
+        ),
+        Finding::MissingPly { record, ply } => format!(
+            "{} {record} {} {ply} ({}); {}.",
+            w.s("record", "w zapisie"),
+            w.s("lacks ply", "brakuje półruchu"),
+            text_at(record.other(), ply),
+            w.s(
+                "its later moves match the other record one ply later",
+                "dalsze posunięcia zgadzają się z drugim zapisem przesunięte o jeden półruch"
+            )
+        ),
+        Finding::Swapped { first, second } => format!(
+            "{} {first} {} {second} {}.",
+            w.s("plies", "półruchy"),
+            w.s("and", "i"),
+            w.s(
+                "are written in the other order",
+                "są zapisane w odwrotnej kolejności"
+            )
+        ),
+        Finding::SameIllegal { ply } => format!(
+            "{} {ply} {}.",
+            w.s(
+                "both records have the same move at ply",
+                "oba zapisy mają to samo posunięcie w półruchu"
+            ),
+            w.s("and it is illegal there", "i jest ono tam nieprawidłowe")
+        ),
+        Finding::Differ { ply } => format!(
+            "{} {ply} {}.",
+            w.s(
+                "the records differ from ply",
+                "zapisy różnią się od półruchu"
+            ),
+            w.s("on, in no simple pattern", "w sposób nieoczywisty")
+        ),
+    })
+}
+
+fn clock(secs: f64) -> String {
+    tandem_braille::render::format_clock(Some(Duration::from_secs_f64(secs.max(0.0))))
+}
