@@ -155,11 +155,7 @@ async fn a_move_is_refused_with_the_reason_and_the_opponent_s_roll_is_not_said_b
 
 /// The match and the game's `ctl state` fields (`score`…).
 async fn state_json(t: &VoiceTable<BgVoice>) -> serde_json::Value {
-    let r = t
-        .handle
-        .request(Cmd::State, Source::Control)
-        .await
-        .unwrap();
+    let r = t.handle.request(Cmd::State, Source::Control).await.unwrap();
     serde_json::to_value(r.state.unwrap()).unwrap()
 }
 

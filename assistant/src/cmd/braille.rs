@@ -162,7 +162,7 @@ fn render_backgammon(args: &RenderArgs) -> anyhow::Result<ExitCode> {
     let (board, m) = if text.contains(':') {
         let m = crate::games::backgammon::match_from_ids(text)
             .map_err(|e| anyhow::anyhow!("--fen {text:?}: {e}"))?;
-        (m.board().clone(), Some(m))
+        (*m.board(), Some(m))
     } else {
         let on_roll = args.viewer.unwrap_or(tandem_rules::Color::White);
         let b = position_id::decode(text.trim(), on_roll)

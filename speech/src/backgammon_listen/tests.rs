@@ -767,7 +767,10 @@ fn a_resignation_offered_is_accepted_or_declined_and_nothing_else_is_heard() {
         }
         let phrases = g.recognizer_phrases();
         assert!(phrases.contains(&"odrzucam".to_owned()), "{phrases:?}");
-        assert!(!phrases.iter().any(|p| p.starts_with("trzy")), "{phrases:?}");
+        assert!(
+            !phrases.iter().any(|p| p.starts_with("trzy")),
+            "{phrases:?}"
+        );
     }
 }
 

@@ -392,7 +392,8 @@ fn read_numbers(
             budget -= 1;
             // While a resignation waits, no move (004 4.3 (ii) (g)).
             let resolved = match m.resolve(&text) {
-                Ok(_) | Err(ActionError::Move(tandem_rules::backgammon::MoveError::Ambiguous(_)))
+                Ok(_)
+                | Err(ActionError::Move(tandem_rules::backgammon::MoveError::Ambiguous(_)))
                     if m.resign_offer().is_some() =>
                 {
                     Err(ActionError::ResignPending)
