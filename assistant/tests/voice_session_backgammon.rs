@@ -13,6 +13,7 @@ use tandem::game::{AnyPosition, GameKind};
 use tandem::journal::{Event, Source};
 use tandem::session::{Blind, Cmd, GameSetup};
 use tandem_rules::backgammon::{Action, Dice, Match};
+use tandem_rules::Color;
 use tandem_speech::backgammon_listen::{BgVoice, BgWords};
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Listener, ScriptedRecognizer};
@@ -150,6 +151,107 @@ async fn a_move_is_refused_with_the_reason_and_the_opponent_s_roll_is_not_said_b
     let said = t.hear(3, "tak").await;
     assert!(said.iter().any(|s| s.contains("akceptuje")), "{said:?}");
     assert_eq!(acts(&t).last(), Some(&("take".to_owned(), Source::Spoken)));
+}
+
+/// The match and the game's `ctl state` fields (`score`…).
+async fn state_json(t: &VoiceTable<BgVoice>) -> serde_json::Value {
+    let r = t.handle.request(Cmd::State, Source::Control).await.unwrap();
+    serde_json::to_value(r.state.unwrap()).unwrap()
+}
+
+/// A line sent with `tandem ctl`, mirrored in the listener's match.
+async fn ctl(t: &mut VoiceTable<BgVoice>, m: &mut Match, line: &str, action: Action) {
+    let r = t
+        .handle
+        .request(Cmd::Unknown(line.into()), Source::Control)
+        .await
+        .unwrap();
+    assert!(r.ok, "{line}: {r:?}");
+    m.act(action).unwrap();
+    t.listener.set_position(m.clone()).unwrap();
+    t.said();
+}
+
+#[tokio::test]
+async fn a_resignation_is_offered_and_accepted_by_voice_with_its_points() {
+    let (mut t, mut m) = start();
+    ctl(&mut t, &mut m, "roll 3 1", Action::Roll(Dice(3, 1))).await;
+    // White (blind) offers a gammon by voice: read back, then offered on "tak".
+    let ply = t.ply().await;
+    let said = t.hear(ply, "poddaję gammona").await;
+    assert_eq!(said, ["Poddaję podwójnie, zgadza się?"]);
+    assert!(acts(&t).iter().all(|(a, _)| !a.starts_with("resign")));
+    let said = t.hear(ply, "tak").await;
+    assert!(
+        said.iter()
+            .any(|s| s.contains("Biały chce poddać partię podwójnie")),
+        "{said:?}"
+    );
+    assert_eq!(
+        acts(&t).last(),
+        Some(&("resign offer white 2".to_owned(), Source::Spoken))
+    );
+    m.act(Action::ResignOffer {
+        side: Color::White,
+        level: 2,
+    })
+    .unwrap();
+    t.listener.set_position(m.clone()).unwrap();
+    // The answer is Black's: White cannot accept his own offer.
+    let ply = t.ply().await;
+    let _ = t.hear(ply, "przyjmuję").await;
+    assert_eq!(t.heard().last().unwrap().2, "not-your-move");
+    // Black declines (typed): the game goes on, White moves by voice.
+    ctl(&mut t, &mut m, "decline", Action::ResignDecline).await;
+    let ply = t.ply().await;
+    let _ = t.hear(ply, "osiem pięć sześć pięć").await;
+    let _ = t.hear(ply, "tak").await;
+    assert_eq!(
+        acts(&t).last(),
+        Some(&("8/5 6/5".to_owned(), Source::Spoken))
+    );
+    m.act(Action::Move(m.resolve("8/5 6/5").unwrap())).unwrap();
+    t.listener.set_position(m.clone()).unwrap();
+    // Black, on roll, offers a gammon (typed); White accepts by voice.
+    let offer = Action::ResignOffer {
+        side: Color::Black,
+        level: 2,
+    };
+    ctl(&mut t, &mut m, "resign gammon", offer).await;
+    let ply = t.ply().await;
+    let said = t.hear(ply, "trzy jeden").await;
+    assert_eq!(
+        said,
+        ["Czeka propozycja poddania: najpierw przyjmij albo odrzuć."],
+        "nothing else while the offer waits"
+    );
+    let said = t.hear(ply, "przyjmuję").await;
+    assert_eq!(said, ["Przyjmuję, zgadza się?"]);
+    let said = t.hear(ply, "tak").await;
+    assert!(
+        said.iter().any(|s| s.contains("Biały przyjmuje")),
+        "{said:?}"
+    );
+    assert_eq!(
+        acts(&t).last(),
+        Some(&("resign black 2".to_owned(), Source::Spoken))
+    );
+    let st = state_json(&t).await;
+    assert_eq!(st["score"]["white"], 2, "{st}");
+    assert_eq!(st["score"]["black"], 0);
+    assert_eq!(
+        t.heard()
+            .into_iter()
+            .filter(|(_, text, _)| text.starts_with("resign")
+                || text == "accept"
+                || text == "decline")
+            .collect::<Vec<_>>(),
+        [
+            h("move", "resign 2", "read-back"),
+            h("move", "accept", "not-your-move"),
+            h("move", "accept", "read-back"),
+        ]
+    );
 }
 
 /// `tandem play --variant backgammon --phrasebook` takes a backgammon

@@ -1,8 +1,9 @@
 #![no_main]
 //! Spoken transcripts through the backgammon listener's understanding in
 //! fixed match states (before the roll, after rolls with hits, the bar and
-//! doubles, a double offered), Polish and English: never panic; an action
-//! it hears is legal in that state, and each candidate of a "which one?" too.
+//! doubles, a double offered, a resignation offered), Polish and English:
+//! never panic; an action it hears is legal in that state, and each
+//! candidate of a "which one?" too.
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
@@ -27,6 +28,14 @@ fn tables() -> &'static [(BgWords, Match, BgVoiceGrammar)] {
         let mut doubled = start.clone();
         doubled.act(Action::Double).expect("a double");
         states.push(doubled);
+        let mut offered = start.clone();
+        offered
+            .act(Action::ResignOffer {
+                side: Color::White,
+                level: 2,
+            })
+            .expect("a resignation offered");
+        states.push(offered);
         let mut out = Vec::new();
         for lang in ["pl", "en"] {
             let words = BgWords::builtin(lang).expect("built-in words");

@@ -11,6 +11,8 @@
 //! | a double offered | "przyjmuję" / "pasuję", "take" / "pass" | `take`, `pass` |
 //! | dice rolled | every legal move of the roll: "osiem pięć sześć pięć", "eight to five, six to five", "bar dwadzieścia dwa", "z bandy na dwadzieścia dwa", "sześć zdjęte", "six off", "osiem cztery dwa razy" (8/4(2)), the checkers in any order, a hit point named ("dwadzieścia cztery dwadzieścia jeden dwadzieścia", 24/21*/20) | the move in gnubg's notation (`8/5 6/5`) |
 //! | dice rolled, no legal move | "pas", "pass" | `pass` |
+//! | the side to act, a game under way, no resignation offered (004 4.5) | "poddaję pojedynczo", "poddaję podwójnie", "poddaję gammona", "poddaję potrójnie"; "resign a single game", "resign a gammon", "resign a backgammon" | `resign 1`, `resign 2`, `resign 3` (an offer) |
+//! | a resignation offered (004 4.3 (ii) (g)): nothing else | "przyjmuję" / "odrzucam", "accept" / "decline" | `accept`, `decline` |
 //! | always | "oczka", "pips" (the `pips` question); the commands of the table (clock, position, last move, repeat, done, yes, no, resign, help, cancel, the record) | |
 //!
 //! Points are said in the numbering of the player who speaks, the mover
@@ -55,11 +57,19 @@ pub enum BgInput {
     Take,
     /// The cube passed (the game given up for the cube's value).
     Pass,
+    /// The side to act offers to resign the game for 1, 2 or 3 times the
+    /// cube (004 4.5, 4.3 (ii) (g)).
+    ResignOffer(u8),
+    /// The resignation offered accepted (the game ends).
+    Accept,
+    /// The resignation offered declined (the game goes on).
+    Decline,
 }
 
 impl BgInput {
     /// The table's text for it (what `tandem ctl` and typed input take):
-    /// `roll 3 1`, `8/5 6/5`, `pass`, `double`, `take`.
+    /// `roll 3 1`, `8/5 6/5`, `pass`, `double`, `take`, `resign 2`,
+    /// `accept`, `decline`.
     #[must_use]
     pub fn text(&self, m: &Match) -> String {
         match self {
@@ -69,16 +79,31 @@ impl BgInput {
             BgInput::Double => "double".to_owned(),
             BgInput::Take => "take".to_owned(),
             BgInput::Pass => "pass".to_owned(),
+            BgInput::ResignOffer(n) => format!("resign {n}"),
+            BgInput::Accept => "accept".to_owned(),
+            BgInput::Decline => "decline".to_owned(),
         }
     }
 
-    fn action(self) -> Action {
+    /// The rules' action in `m` (a resignation is the side to act's; an
+    /// acceptance takes what was offered).
+    fn action(self, m: &Match) -> Action {
+        let acting = m.to_act().unwrap_or(m.board().turn());
         match self {
             BgInput::Roll(d) => Action::Roll(d),
             BgInput::Play(p) => Action::Move(p),
             BgInput::Double => Action::Double,
             BgInput::Take => Action::Take,
             BgInput::Pass => Action::Pass,
+            BgInput::ResignOffer(level) => Action::ResignOffer {
+                side: acting,
+                level,
+            },
+            BgInput::Accept => {
+                let (side, level) = m.resign_offer().unwrap_or((acting.other(), 1));
+                Action::Resign { side, level }
+            }
+            BgInput::Decline => Action::ResignDecline,
         }
     }
 
@@ -87,6 +112,22 @@ impl BgInput {
     #[must_use]
     pub fn is_cube(&self) -> bool {
         matches!(self, BgInput::Double | BgInput::Take | BgInput::Pass)
+    }
+
+    /// Whether it offers or answers a resignation.
+    #[must_use]
+    pub fn is_resignation(&self) -> bool {
+        matches!(
+            self,
+            BgInput::ResignOffer(_) | BgInput::Accept | BgInput::Decline
+        )
+    }
+
+    /// Whether it is always read back, even with `--confirm never`: the
+    /// cube and the resignations cannot be taken back.
+    #[must_use]
+    pub fn is_final(&self) -> bool {
+        self.is_cube() || self.is_resignation()
     }
 }
 
@@ -101,6 +142,12 @@ enum Class {
     Take,
     Pass,
     Pips,
+    /// A resignation offered for 1, 2 or 3 (004 4.5).
+    Resign(u8),
+    /// A resignation accepted.
+    Accept,
+    /// A resignation declined.
+    Decline,
     /// A little word: dropped at no cost.
     Filler,
 }
@@ -200,6 +247,8 @@ impl BgLexicon {
             ("take", Class::Take),
             ("pass", Class::Pass),
             ("pips", Class::Pips),
+            ("accept", Class::Accept),
+            ("decline", Class::Decline),
         ] {
             let v = list(key);
             if v.is_empty() && matches!(class, Class::Double | Class::Take | Class::Pass) {
@@ -219,6 +268,16 @@ impl BgLexicon {
         {
             let v = strings(group.as_array().map_or(&[][..], Vec::as_slice));
             forms.insert(Class::Times(i as u8 + 2), v);
+        }
+        // Optional: a book without them cannot offer or answer a
+        // resignation by voice (the table's commands still resign).
+        for (i, group) in toml_list(&t, &["listen", "resign"])
+            .iter()
+            .enumerate()
+            .take(3)
+        {
+            let v = strings(group.as_array().map_or(&[][..], Vec::as_slice));
+            forms.insert(Class::Resign(i as u8 + 1), v);
         }
         let book_doubles = strings(&toml_list(&t, &["numbers", "doubles"]));
         let extra = toml_list(&t, &["listen", "doubles"]);
@@ -307,8 +366,10 @@ impl BgLexicon {
     }
 
     /// The heard words as content tokens, and the cost of what was
-    /// dropped or changed on the way (see the module docs).
-    fn content(&self, text: &str) -> (Vec<Tok>, f32) {
+    /// dropped or changed on the way (see the module docs). A phrase of two
+    /// classes ("przyjmuję": take the cube, accept a resignation) is the
+    /// one of `prefer` (the classes the grammar listens for) if either is.
+    fn content(&self, text: &str, prefer: &BTreeSet<Class>) -> (Vec<Tok>, f32) {
         let mut cost = 0.0f32;
         let mut words = Vec::new();
         for w in words_of(text) {
@@ -334,8 +395,15 @@ impl BgLexicon {
         'scan: while i < toks.len() {
             for (phrase, class) in &self.classes {
                 if toks[i..].starts_with(phrase) {
-                    if *class != Class::Filler {
-                        out.push(Tok::Class(*class));
+                    let class = self
+                        .classes
+                        .iter()
+                        .filter(|(p, _)| p == phrase)
+                        .map(|(_, c)| *c)
+                        .find(|c| prefer.contains(c))
+                        .unwrap_or(*class);
+                    if class != Class::Filler {
+                        out.push(Tok::Class(class));
                     }
                     i += phrase.len();
                     continue 'scan;
@@ -425,6 +493,9 @@ impl BgLexicon {
             BgInput::Double => self.said(Class::Double),
             BgInput::Take => self.said(Class::Take),
             BgInput::Pass => self.said(Class::Pass),
+            BgInput::ResignOffer(n) => self.said(Class::Resign(*n)),
+            BgInput::Accept => self.said(Class::Accept),
+            BgInput::Decline => self.said(Class::Decline),
         }
     }
 }
@@ -464,6 +535,8 @@ pub struct BgGrammar {
     prefixes: HashSet<u64>,
     /// The phrases for the recognizer.
     recognizer: BTreeSet<String>,
+    /// The word classes of the phrases.
+    classes: BTreeSet<Class>,
 }
 
 /// Every order of `items` (each distinct order once).
@@ -493,11 +566,26 @@ impl BgGrammar {
             phrases: HashMap::new(),
             prefixes: HashSet::new(),
             recognizer: BTreeSet::new(),
+            classes: BTreeSet::new(),
         };
         for f in lex.forms.get(&Class::Pips).into_iter().flatten() {
             g.recognizer.insert(f.clone());
         }
         let legal = |a: Action| m.clone().act(a).is_ok();
+        // 004 4.3 (ii) (g): while a resignation waits, only its answer.
+        if m.resign_offer().is_some() {
+            for (input, class) in [
+                (BgInput::Accept, Class::Accept),
+                (BgInput::Decline, Class::Decline),
+            ] {
+                if lex.forms.get(&class).is_some_and(|v| !v.is_empty()) {
+                    let i = g.push(input);
+                    g.add(vec![Tok::Class(class)], i);
+                    g.say_all(lex, class);
+                }
+            }
+            return g;
+        }
         match m.phase() {
             Phase::Opening | Phase::Roll => {
                 let opening = m.phase() == Phase::Opening;
@@ -535,6 +623,12 @@ impl BgGrammar {
                     let i = g.push(input);
                     g.add(vec![Tok::Class(class)], i);
                     g.say_all(lex, class);
+                    // "Accept" with a double waiting is the take, as typed.
+                    if input == BgInput::Take
+                        && lex.forms.get(&Class::Accept).is_some_and(|v| !v.is_empty())
+                    {
+                        g.add(vec![Tok::Class(Class::Accept)], i);
+                    }
                 }
             }
             Phase::Move => {
@@ -551,6 +645,19 @@ impl BgGrammar {
             }
             Phase::MatchOver => {}
         }
+        // 004 4.5: the side to act may offer to resign the game.
+        if let Some(side) = m.to_act() {
+            for level in 1..=3u8 {
+                let class = Class::Resign(level);
+                if lex.forms.get(&class).is_some_and(|v| !v.is_empty())
+                    && legal(Action::ResignOffer { side, level })
+                {
+                    let i = g.push(BgInput::ResignOffer(level));
+                    g.add(vec![Tok::Class(class)], i);
+                    g.say_all(lex, class);
+                }
+            }
+        }
         g
     }
 
@@ -560,6 +667,11 @@ impl BgGrammar {
     }
 
     fn add(&mut self, key: Vec<Tok>, i: usize) {
+        for t in &key {
+            if let Tok::Class(c) = t {
+                self.classes.insert(*c);
+            }
+        }
         for n in 1..key.len() {
             self.prefixes.insert(key_hash(&key[..n]));
         }
@@ -695,10 +807,23 @@ impl BgGrammar {
         self.phrases.get(toks)
     }
 
+    /// Whether the words of `text` begin a longer phrase of the
+    /// recognizer ("poddaję się" of "poddaję się podwójnie"): a command
+    /// said so far is then not yet complete.
+    #[must_use]
+    pub fn continues(&self, text: &str) -> bool {
+        let said: Vec<String> = words_of(text).iter().map(|w| fold(w)).collect();
+        !said.is_empty()
+            && self.recognizer.iter().any(|p| {
+                let w: Vec<String> = words_of(p).iter().map(|w| fold(w)).collect();
+                w.len() > said.len() && w.starts_with(&said)
+            })
+    }
+
     /// Whether `text` is a whole phrase that no longer phrase continues.
     #[must_use]
     pub fn is_complete(&self, lex: &BgLexicon, text: &str) -> bool {
-        let (toks, _) = lex.content(text);
+        let (toks, _) = lex.content(text, &self.classes);
         !toks.is_empty()
             && self.lookup(&toks).is_some()
             && !self.prefixes.contains(&key_hash(&toks))

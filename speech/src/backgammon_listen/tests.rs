@@ -582,7 +582,12 @@ fn the_grammar_of_a_big_doubles_roll_is_built_and_every_move_has_a_phrase() {
     assert!(n > 100, "{n}");
     let l = lex("en");
     let g = BgGrammar::build(&m, &l);
-    assert_eq!(g.inputs.len(), n);
+    let plays = g
+        .inputs
+        .iter()
+        .filter(|i| matches!(i, BgInput::Play(_)))
+        .count();
+    assert_eq!(plays, n);
     for p in m.legal() {
         let said = say_play(&l, &m, &p, false, false, false);
         assert_eq!(
@@ -601,7 +606,9 @@ fn random_words_of_the_vocabulary_never_make_an_action_not_allowed_now() {
     states.push(start(None));
     let mut offered = start(None);
     offered.act(Action::Double).unwrap();
+    states.push(resign_offered(&offered, 3));
     states.push(offered);
+    states.push(resign_offered(&start(Some(Dice(3, 1))), 1));
     for lang in ["pl", "en"] {
         let words = BgWords::builtin(lang).unwrap();
         let vocab = BgVoice::all_words(&words);
@@ -618,7 +625,7 @@ fn random_words_of_the_vocabulary_never_make_an_action_not_allowed_now() {
                 match BgVoice::understand(m, &g, &words, &[Transcript::text(&said)]) {
                     BgSaid::Bg(BgHeard::Move { input, text, .. }) => {
                         assert!(g.moves.inputs.contains(&input), "{said:?}");
-                        assert!(m.clone().act(input.action()).is_ok(), "{said:?}");
+                        assert!(m.clone().act(input.action(m)).is_ok(), "{said:?}");
                         assert_eq!(text, input.text(m));
                     }
                     BgSaid::Bg(BgHeard::Ambiguous { inputs, .. }) => {
@@ -631,4 +638,219 @@ fn random_words_of_the_vocabulary_never_make_an_action_not_allowed_now() {
             }
         }
     }
+}
+
+/// `m` with a resignation of `level` offered by the side to act.
+fn resign_offered(m: &Match, level: u8) -> Match {
+    let mut m = m.clone();
+    let side = m.to_act().unwrap();
+    m.act(Action::ResignOffer { side, level }).unwrap();
+    m
+}
+
+#[test]
+fn a_resignation_of_each_level_is_offered_by_voice_in_both_languages() {
+    let pl = lex("pl");
+    let en = lex("en");
+    let before = start(None);
+    let rolled = start(Some(Dice(3, 1)));
+    let mut doubled = start(None);
+    doubled.act(Action::Double).unwrap();
+    for m in [&before, &rolled, &doubled] {
+        for (level, pl_said, en_said) in [
+            (1, "poddaję pojedynczo", "resign a single game"),
+            (2, "poddaję podwójnie", "resign a gammon"),
+            (2, "poddaję gammona", "resign gammon"),
+            (2, "poddaję się podwójnie", "resign a gammon"),
+            (3, "poddaję potrójnie", "resign a backgammon"),
+            (3, "poddaję backgammona", "resign backgammon"),
+        ] {
+            for (l, said) in [(&pl, pl_said), (&en, en_said)] {
+                let h = hear(m, l, said);
+                assert_eq!(
+                    heard_input(&h),
+                    Some(BgInput::ResignOffer(level)),
+                    "{said}: {h:?}"
+                );
+                let BgHeard::Move { text, .. } = &h else {
+                    unreachable!()
+                };
+                assert_eq!(*text, format!("resign {level}"));
+                // The table's typed text is an offer by the side to act.
+                assert_eq!(
+                    m.parse_action(&format!("resign offer {level}")).unwrap(),
+                    BgInput::ResignOffer(level).action(m)
+                );
+            }
+        }
+    }
+    // Read back as said first in the book.
+    assert_eq!(
+        pl.readback(&rolled, &BgInput::ResignOffer(2)),
+        "poddaję podwójnie"
+    );
+    assert_eq!(
+        en.readback(&rolled, &BgInput::ResignOffer(3)),
+        "resign a backgammon"
+    );
+    // No game under way: refused with the reason.
+    let h = hear(&Match::new(opts()), &en, "resign a gammon");
+    assert!(
+        matches!(
+            &h,
+            BgHeard::Illegal {
+                error: ActionError::NoGame,
+                ..
+            }
+        ),
+        "{h:?}"
+    );
+}
+
+#[test]
+fn a_resignation_offered_is_accepted_or_declined_and_nothing_else_is_heard() {
+    let pl = lex("pl");
+    let en = lex("en");
+    let mut doubled = start(None);
+    doubled.act(Action::Double).unwrap();
+    for base in [start(None), start(Some(Dice(3, 1))), doubled] {
+        let m = resign_offered(&base, 2);
+        let g = BgGrammar::build(&m, &pl);
+        assert_eq!(g.inputs, vec![BgInput::Accept, BgInput::Decline]);
+        for (l, said, input) in [
+            (&pl, "przyjmuję", BgInput::Accept),
+            (&pl, "akceptuję", BgInput::Accept),
+            (&pl, "odrzucam", BgInput::Decline),
+            (&pl, "nie przyjmuję", BgInput::Decline),
+            (&en, "accept", BgInput::Accept),
+            (&en, "i decline", BgInput::Decline),
+        ] {
+            let h = hear(&m, l, said);
+            assert_eq!(heard_input(&h), Some(input), "{said}: {h:?}");
+            // The acceptance is of what was offered.
+            let mut after = m.clone();
+            after.act(input.action(&m)).unwrap();
+            if input == BgInput::Accept {
+                assert_eq!(after.phase(), Phase::Opening);
+                let (offerer, _) = m.resign_offer().unwrap();
+                assert_eq!(after.score(offerer.other()), 2 * m.cube());
+            } else {
+                assert_eq!(after.resign_offer(), None);
+            }
+        }
+        assert_eq!(BgInput::Accept.text(&m), "accept");
+        assert_eq!(BgInput::Decline.text(&m), "decline");
+        // Anything else waits for the answer (004 4.3 (ii) (g)).
+        for (l, said) in [
+            (&pl, "trzy jeden"),
+            (&pl, "osiem pięć sześć pięć"),
+            (&pl, "kontruję"),
+            (&pl, "pasuję"),
+            (&pl, "biorę"),
+            (&pl, "poddaję potrójnie"),
+            (&en, "double"),
+            (&en, "take"),
+            (&en, "eight five six five"),
+            (&en, "resign a backgammon"),
+        ] {
+            let h = hear(&m, l, said);
+            assert!(
+                matches!(
+                    &h,
+                    BgHeard::Illegal {
+                        error: ActionError::ResignPending,
+                        ..
+                    }
+                ),
+                "{said}: {h:?}"
+            );
+        }
+        let phrases = g.recognizer_phrases();
+        assert!(phrases.contains(&"odrzucam".to_owned()), "{phrases:?}");
+        assert!(
+            !phrases.iter().any(|p| p.starts_with("trzy")),
+            "{phrases:?}"
+        );
+    }
+}
+
+#[test]
+fn accept_and_decline_without_an_offer_are_not_listened_for() {
+    let pl = lex("pl");
+    let en = lex("en");
+    let rolled = start(Some(Dice(3, 1)));
+    for (l, said) in [(&pl, "odrzucam"), (&en, "accept"), (&en, "decline")] {
+        let h = hear(&rolled, l, said);
+        assert!(
+            matches!(
+                &h,
+                BgHeard::Illegal {
+                    error: ActionError::NoResignation,
+                    ..
+                }
+            ),
+            "{said}: {h:?}"
+        );
+    }
+    // With a double waiting, "przyjmuję" and "accept" are the take, as typed.
+    let mut doubled = start(None);
+    doubled.act(Action::Double).unwrap();
+    assert_eq!(
+        heard_input(&hear(&doubled, &pl, "przyjmuję")),
+        Some(BgInput::Take)
+    );
+    assert_eq!(
+        heard_input(&hear(&doubled, &en, "accept")),
+        Some(BgInput::Take)
+    );
+    assert_eq!(
+        heard_input(&hear(&doubled, &pl, "odrzucam")),
+        None,
+        "no resignation to decline"
+    );
+    let g = BgGrammar::build(&rolled, &en);
+    assert!(!g.inputs.contains(&BgInput::Accept));
+    assert!(g.inputs.contains(&BgInput::ResignOffer(1)));
+}
+
+#[test]
+fn a_resignation_is_read_back_even_with_confirm_never_and_the_command_waits_for_its_level() {
+    let announcer = Announcer::new(
+        crate::Phrasebook::polish(),
+        crate::AnnounceOptions::default(),
+    );
+    let mut l = listener(start(None), ConfirmPolicy::Never, &[]);
+    let d = l.hear(&[Transcript::text("poddaję gammona")]);
+    assert_eq!(d.action, Act::ConfirmMove(BgInput::ResignOffer(2)));
+    let u = d.reply(l.position(), &announcer, l.lexicon()).unwrap();
+    assert_eq!(u.text(), "Poddaję podwójnie, zgadza się?");
+    let d = l.hear(&[Transcript::text("tak")]);
+    assert_eq!(d.action, Act::Play(BgInput::ResignOffer(2)));
+
+    let offered = resign_offered(&start(None), 2);
+    let mut l = listener(offered, ConfirmPolicy::Never, &[]);
+    let d = l.hear(&[Transcript::text("odrzucam")]);
+    assert_eq!(d.action, Act::ConfirmMove(BgInput::Decline));
+    let u = d.reply(l.position(), &announcer, l.lexicon()).unwrap();
+    assert_eq!(u.text(), "Odrzucam, zgadza się?");
+
+    // "poddaję się" is the table's command, but not complete while the
+    // level may follow; whole when no level can (the offer waits).
+    let words = BgWords::builtin("pl").unwrap();
+    let m = start(None);
+    let g = BgVoice::grammar(&m, &words);
+    assert!(!BgVoice::is_complete(&g, &words, "poddaję się"));
+    assert!(BgVoice::is_complete(&g, &words, "poddaję się podwójnie"));
+    assert!(matches!(
+        BgVoice::understand(&m, &g, &words, &[Transcript::text("poddaję się")]),
+        BgSaid::Command(Heard::Command {
+            command: CommandKind::Resign,
+            ..
+        })
+    ));
+    let en = BgWords::builtin("en").unwrap();
+    let g = BgVoice::grammar(&m, &en);
+    assert!(!BgVoice::is_complete(&g, &en, "resign"));
+    let g = BgVoice::grammar(&Match::new(opts()), &en);
+    assert!(BgVoice::is_complete(&g, &en, "resign"));
 }

@@ -117,6 +117,7 @@ fn illegal(lex: &BgLexicon, text: String, error: ActionError, transcript: String
 fn refusal_of(m: &Match, a: Action) -> Option<ActionError> {
     let e = m.clone().act(a).err()?;
     Some(match (m.phase(), a, e) {
+        (_, _, ActionError::ResignPending) => ActionError::ResignPending,
         (Phase::DoubleOffered, Action::Move(_), _) => ActionError::DoublePending,
         (Phase::Opening, Action::Move(_), _) => ActionError::NoGame,
         (_, _, e) => e,
@@ -140,7 +141,7 @@ fn understand_one(g: &BgGrammar, lex: &BgLexicon, t: &Transcript) -> BgHeard {
                 if let Some(e) = refusal_of(m, a) {
                     return illegal(lex, t.text.trim().to_owned(), e, transcript);
                 }
-                if let Some(i) = g.inputs.iter().position(|x| x.action() == a) {
+                if let Some(i) = g.inputs.iter().position(|x| x.action(m) == a) {
                     return found(i, conf, transcript);
                 }
             }
@@ -148,7 +149,7 @@ fn understand_one(g: &BgGrammar, lex: &BgLexicon, t: &Transcript) -> BgHeard {
             Err(e) => return illegal(lex, t.text.trim().to_owned(), e, transcript),
         }
     }
-    let (toks, cost) = lex.content(&t.text);
+    let (toks, cost) = lex.content(&t.text, &g.classes);
     if toks.is_empty() || cost > MAX_COST {
         return BgHeard::Unknown { transcript };
     }
@@ -164,7 +165,7 @@ fn understand_one(g: &BgGrammar, lex: &BgLexicon, t: &Transcript) -> BgHeard {
             ),
         };
     }
-    // One class word alone: the cube, or the pips.
+    // One class word alone: the cube, a resignation, or the pips.
     if let [Tok::Class(c)] = toks.as_slice() {
         let a = match c {
             Class::Pips => {
@@ -178,11 +179,25 @@ fn understand_one(g: &BgGrammar, lex: &BgLexicon, t: &Transcript) -> BgHeard {
             Class::Take => Some((Action::Take, "take")),
             Class::Pass if m.phase() == Phase::Move => Some((Action::Move(Play::PASS), "pass")),
             Class::Pass => Some((Action::Pass, "pass")),
+            // Refused only when no resignation waits (else it was looked up).
+            Class::Accept => Some((Action::ResignDecline, "accept")),
+            Class::Decline => Some((Action::ResignDecline, "decline")),
+            Class::Resign(level) => Some((
+                Action::ResignOffer {
+                    side: m.to_act().unwrap_or(m.board().turn()),
+                    level: *level,
+                },
+                "resign",
+            )),
             _ => None,
         };
         if let Some((a, text)) = a {
+            let text = match c {
+                Class::Resign(level) => format!("{text} {level}"),
+                _ => text.to_owned(),
+            };
             return match refusal_of(m, a) {
-                Some(e) => illegal(lex, text.into(), e, transcript),
+                Some(e) => illegal(lex, text, e, transcript),
                 None => BgHeard::Unknown { transcript },
             };
         }
@@ -375,7 +390,17 @@ fn read_numbers(
                 break;
             }
             budget -= 1;
-            match m.resolve(&text) {
+            // While a resignation waits, no move (004 4.3 (ii) (g)).
+            let resolved = match m.resolve(&text) {
+                Ok(_)
+                | Err(ActionError::Move(tandem_rules::backgammon::MoveError::Ambiguous(_)))
+                    if m.resign_offer().is_some() =>
+                {
+                    Err(ActionError::ResignPending)
+                }
+                r => r,
+            };
+            match resolved {
                 Ok(p) => {
                     let i = g.inputs.iter().position(|x| *x == BgInput::Play(p));
                     if let Some(i) = i.filter(|i| !legal.contains(i)) {
@@ -394,6 +419,7 @@ fn read_numbers(
                 }
                 Err(e) => {
                     let e = match (m.phase(), e) {
+                        _ if m.resign_offer().is_some() => ActionError::ResignPending,
                         (Phase::DoubleOffered, _) => ActionError::DoublePending,
                         (Phase::Opening, _) => ActionError::NoGame,
                         (_, e) => e,

@@ -140,8 +140,8 @@ impl BgSaid {
 /// Backgammon for the [`Listener`](crate::listen::Listener):
 /// `Listener::<BgVoice>::for_game(rec, BgWords::builtin("pl")?, policy,
 /// mode, match)`. The confirmation flow, the endpointing and the trial end
-/// are the draughts listener's; the cube actions are always read back (as
-/// resigning is: they cannot be taken back).
+/// are the draughts listener's; the cube actions and the resignations
+/// offered or answered are always read back (they cannot be taken back).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct BgVoice;
 
@@ -208,7 +208,7 @@ impl ListenGame for BgVoice {
             }
             whole |= p.tokens == t;
         }
-        whole
+        whole && !g.moves.continues(text)
     }
 
     fn understand(
@@ -253,7 +253,7 @@ impl ListenGame for BgVoice {
 
     fn needs_confirmation(heard: &BgSaid, policy: ConfirmPolicy) -> bool {
         match heard {
-            BgSaid::Bg(BgHeard::Move { input, .. }) if input.is_cube() => true,
+            BgSaid::Bg(BgHeard::Move { input, .. }) if input.is_final() => true,
             BgSaid::Bg(BgHeard::Move { confidence, .. }) => match policy {
                 ConfirmPolicy::Always => true,
                 ConfirmPolicy::BelowConfidence(t) => *confidence < t,

@@ -1,10 +1,12 @@
 //! Backgammon by voice at the table: the speech crate's backgammon listener
 //! ([`BgVoice`]: the rolls, the legal moves of the roll, the cube, the pips
 //! and the table's commands; `docs/backgammon.md`, "Voice") to the
-//! session's game-neutral input. A roll, a move and a cube action are
-//! played as the typed `roll 3 1`, `8/5 6/5`, `double`, `take`, `pass`
-//! ([`super::BackgammonTable`]'s `action` and `prepare`); "pips" is the
-//! typed question `pips`.
+//! session's game-neutral input. A roll, a move, a cube action and a
+//! resignation offered or answered are played as the typed `roll 3 1`,
+//! `8/5 6/5`, `double`, `take`, `pass`, `resign 2`, `accept`, `decline`
+//! ([`super::BackgammonTable`]'s `action` and `prepare`; an offer and its
+//! answer, like a move, are the side to act's); "pips" is the typed
+//! question `pips`.
 
 use tandem_rules::backgammon::{Match, Phase};
 use tandem_speech::backgammon_listen::{BgInput, BgLexicon, BgSaid, BgVoice, BgWords};
