@@ -473,7 +473,13 @@ impl Session {
                 self.last_record = Some(record);
             }
         }
-        let _ = self.out.notices.send(Notice::State(Box::new(self.view())));
+        // The view (the whole record, the legal moves for completion, the
+        // diagram) is built only for someone listening: a state sent to no
+        // subscriber is dropped anyway, and building it was most of a
+        // headless move's time (BENCHMARKS.md, the daemon).
+        if self.out.notices.receiver_count() > 0 {
+            let _ = self.out.notices.send(Notice::State(Box::new(self.view())));
+        }
         // Voice input listens for the legal moves of the new position.
         if let Some(v) = self.voice.as_mut() {
             v.position(self.table.game.ply() as u32, self.table.game.position());

@@ -28,6 +28,12 @@ pub struct DraughtsTable {
     game: Rules,
     words: Announcer,
     lang: String,
+    /// Each ply in strict notation, kept as the plies are played: the view
+    /// sent after every move lists them all, and writing a capture means
+    /// generating the position's moves (whether another capture shares its
+    /// ends), so writing the whole record each time cost a game of 100
+    /// plies more than the move itself.
+    texts: Vec<String>,
 }
 
 impl DraughtsTable {
@@ -39,6 +45,7 @@ impl DraughtsTable {
             game: Rules::from_position(start, options),
             words: Announcer::new(book, AnnounceOptions::default()),
             lang: lang.to_owned(),
+            texts: Vec::new(),
         }
     }
 
@@ -81,15 +88,11 @@ impl Game for DraughtsTable {
     }
 
     fn move_texts(&self) -> Vec<String> {
-        self.game.record()
+        self.texts.clone()
     }
 
     fn last_move_text(&self) -> Option<String> {
-        let i = self.ply().checked_sub(1)?;
-        Some(notation::write_move(
-            self.game.position_at(i)?,
-            self.game.moves().get(i)?,
-        ))
+        self.texts.last().cloned()
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -105,7 +108,9 @@ impl Game for DraughtsTable {
     }
 
     fn undo(&mut self) {
-        let _ = self.game.take_back();
+        if self.game.take_back().is_some() {
+            self.texts.pop();
+        }
     }
 
     fn moves_made(&self, side: Color) -> u32 {
@@ -126,10 +131,13 @@ impl Game for DraughtsTable {
     }
 
     fn play_text(&mut self, text: &str) -> anyhow::Result<()> {
-        self.game
+        let before = *self.game.position();
+        let m = self
+            .game
             .play_text(text)
-            .map(|_| ())
-            .map_err(|e| anyhow::anyhow!("{e}"))
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        self.texts.push(notation::write_move(&before, &m));
+        Ok(())
     }
 
     fn prepare(&self, text: &str) -> Result<Prepared, Refused> {
@@ -488,5 +496,33 @@ pub fn heard_fields(h: &Heard) -> (&'static str, String) {
         ),
         Heard::Illegal { text, .. } => ("illegal", text.clone()),
         _ => ("unknown", String::new()),
+    }
+}
+
+#[cfg(test)]
+mod record_tests {
+    use super::*;
+
+    #[test]
+    fn the_kept_record_is_the_rules_record_through_moves_captures_and_takebacks() {
+        let mut g = DraughtsTable::new(
+            Position::start(tandem_rules::Variant::International),
+            GameOptions::default(),
+            "en",
+        );
+        for m in ["32-28", "19-23", "28x19", "14x23", "33-29"] {
+            g.play_text(m).unwrap();
+            assert_eq!(g.move_texts(), g.rules().record());
+        }
+        assert!(g.play_text("1-2").is_err());
+        assert_eq!(g.move_texts(), g.rules().record());
+        g.undo();
+        g.undo();
+        assert_eq!(g.move_texts(), g.rules().record());
+        assert_eq!(g.last_move_text().as_deref(), Some("28x19"));
+        for _ in 0..5 {
+            g.undo();
+        }
+        assert!(g.move_texts().is_empty() && g.last_move_text().is_none());
     }
 }
