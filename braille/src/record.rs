@@ -119,6 +119,13 @@ impl RecordView {
         self.rerender(None);
     }
 
+    /// Whether the lines are needed now: the view is shown. Hidden, it is
+    /// rendered when opened ([`RecordView::open`]), not on every move (the
+    /// whole record each time was a sixth of a chess move's work).
+    fn needed(&self) -> bool {
+        self.shown
+    }
+
     /// The review's ply, if open.
     #[must_use]
     pub fn review(&self) -> Option<usize> {
@@ -137,6 +144,10 @@ impl RecordView {
         if width.is_some() {
             self.width = width;
         }
+        if !self.needed() {
+            self.lines.clear();
+            return;
+        }
         let w = self.width.unwrap_or(Width::DEFAULT);
         self.lines = render_record(&self.moves, self.black_first, self.current(), w);
         self.line = self.line.min(self.lines.len().saturating_sub(1));
@@ -144,10 +155,10 @@ impl RecordView {
 
     /// Shows the view at the line of the current move.
     pub fn open(&mut self) {
+        self.shown = true;
         if self.lines.is_empty() {
             self.rerender(None);
         }
-        self.shown = true;
         let cur = self.current();
         self.line = self
             .lines
