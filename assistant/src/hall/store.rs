@@ -379,6 +379,42 @@ impl TableCopy {
     }
 }
 
+/// The lines a table relays for a draughts game started with `control`
+/// (`white` named or not), then three ticks: the desk's tests' journal.
+#[cfg(test)]
+pub(crate) fn journal_lines(white: Option<&str>, control: &str) -> Vec<LineMsg> {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("j.jsonl");
+    let mut w = crate::journal::JournalWriter::create(&p).unwrap();
+    let start = crate::journal::StartInfo {
+        variant: "international".into(),
+        fen: tandem_rules::Position::start(tandem_rules::Variant::International).to_fen(),
+        control: control.into(),
+        warnings_s: vec![],
+        white: white.map(str::to_owned),
+        black: None,
+        event: None,
+        blind: "white".into(),
+        lang: "en".into(),
+        options: tandem_rules::GameOptions::default(),
+        version: "test".into(),
+    };
+    w.append(0, crate::journal::Event::Start(start)).unwrap();
+    for _ in 0..3 {
+        w.append(0, crate::journal::Event::Tick).unwrap();
+    }
+    let text = std::fs::read_to_string(&p).unwrap();
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| LineMsg {
+            seq: i as u64 + 1,
+            hash: line_hash(l.as_bytes()),
+            line: l.to_owned(),
+            game: String::new(),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,36 +424,7 @@ mod tests {
     }
 
     fn lines_of(white: Option<&str>) -> Vec<LineMsg> {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("j.jsonl");
-        let mut w = crate::journal::JournalWriter::create(&p).unwrap();
-        let start = crate::journal::StartInfo {
-            variant: "international".into(),
-            fen: tandem_rules::Position::start(tandem_rules::Variant::International).to_fen(),
-            control: "90m".into(),
-            warnings_s: vec![],
-            white: white.map(str::to_owned),
-            black: None,
-            event: None,
-            blind: "white".into(),
-            lang: "en".into(),
-            options: tandem_rules::GameOptions::default(),
-            version: "test".into(),
-        };
-        w.append(0, crate::journal::Event::Start(start)).unwrap();
-        for _ in 0..3 {
-            w.append(0, crate::journal::Event::Tick).unwrap();
-        }
-        let text = std::fs::read_to_string(&p).unwrap();
-        text.lines()
-            .enumerate()
-            .map(|(i, l)| LineMsg {
-                seq: i as u64 + 1,
-                hash: line_hash(l.as_bytes()),
-                line: l.to_owned(),
-                game: String::new(),
-            })
-            .collect()
+        journal_lines(white, "90m")
     }
 
     #[test]

@@ -229,36 +229,13 @@ pub fn last_mismatch(t: &TableCopy) -> Option<(String, String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relay::proto::LineMsg;
 
     /// A table whose journal starts a game with `control`, replayed by the desk.
     fn table(control: &str) -> (tempfile::TempDir, TableCopy) {
         let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("j.jsonl");
-        let mut w = crate::journal::JournalWriter::create(&p).unwrap();
-        let start = crate::journal::StartInfo {
-            variant: "international".into(),
-            fen: tandem_rules::Position::start(tandem_rules::Variant::International).to_fen(),
-            control: control.into(),
-            warnings_s: vec![],
-            white: None,
-            black: None,
-            event: None,
-            blind: "white".into(),
-            lang: "en".into(),
-            options: GameOptions::default(),
-            version: "test".into(),
-        };
-        w.append(0, Event::Start(start)).unwrap();
-        let text = std::fs::read_to_string(&p).unwrap();
         let mut t = TableCopy::open(1, &dir.path().join("desk/table-1.jsonl")).unwrap();
-        for (i, l) in text.lines().enumerate() {
-            t.take(LineMsg {
-                seq: i as u64 + 1,
-                hash: crate::journal::line_hash(l.as_bytes()),
-                line: l.to_owned(),
-                game: String::new(),
-            });
+        for l in crate::hall::store::journal_lines(None, control) {
+            t.take(l);
         }
         (dir, t)
     }
