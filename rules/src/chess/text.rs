@@ -81,7 +81,17 @@ pub fn resolve(pos: &Chess, text: &str) -> Result<ChessMove, ChessError> {
             .ok_or_else(|| illegal(IllegalReason::CastlingNotAllowed));
     }
     if let Some((from, to, promotion)) = coordinates(&t) {
-        return from_to(pos, &legal, from, to, promotion).map_err(illegal_or(text));
+        let by_squares = from_to(pos, &legal, from, to, promotion);
+        // `B` is both a file (typed in capitals, `B2-B4`) and the bishop:
+        // SAN's `B2h4` (the bishop on the second rank, two bishops on one
+        // file) reads as the squares b2 and h4 too. When the squares give no
+        // legal move, the bishop's reading is tried.
+        if by_squares.is_err() && t.starts_with('B') {
+            if let Ok(m) = from_san(pos, &legal, &t) {
+                return Ok(m);
+            }
+        }
+        return by_squares.map_err(illegal_or(text));
     }
     from_san(pos, &legal, &t).map_err(illegal_or(text))
 }
@@ -324,6 +334,23 @@ fn from_san(pos: &Chess, legal: &[ChessMove], t: &str) -> Result<ChessMove, Refu
 mod tests {
     use super::*;
     use crate::chess::from_fen;
+
+    #[test]
+    fn a_bishop_disambiguated_by_rank_is_not_read_as_the_b_file() {
+        // Bishops on f2 and f6 both reach h4: SAN writes `B2h4` and `B6h4`
+        // (found by the random-games property test).
+        let pos = crate::chess::from_fen("4k3/8/5B2/8/8/8/5B2/4K3 w - - 0 1").unwrap();
+        let legal = legal(&pos);
+        let f2h4 = legal.iter().find(|m| m.uci() == "f2h4").unwrap();
+        assert_eq!(crate::chess::san(&pos, f2h4), "B2h4");
+        assert_eq!(resolve(&pos, "B2h4").unwrap().uci(), "f2h4");
+        assert_eq!(resolve(&pos, "B6h4").unwrap().uci(), "f6h4");
+        // The b-file typed in capitals still reads as squares.
+        assert_eq!(
+            resolve(&crate::chess::start(), "B2-B4").unwrap().uci(),
+            "b2b4"
+        );
+    }
 
     #[test]
     fn castling_in_every_spelling() {
