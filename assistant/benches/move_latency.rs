@@ -16,8 +16,9 @@ use tandem_braille::display::memory::{MemoryDisplay, MemoryHandle};
 use tandem_braille::driver::{self, DisplayDriver, DriverHandle};
 use tandem_braille::{Board, StatusInfo, View};
 use tandem_rules::clock::TimeControl;
-use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::{GameOptions, Position, Variant};
+use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::draughts::{Position, Variant};
+use tandem_rules::GameOptions;
 use tokio::sync::{broadcast, mpsc};
 
 struct Table {

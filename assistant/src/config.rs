@@ -458,8 +458,8 @@ mod tests {
         );
         assert_eq!(
             c.setup.start,
-            crate::game::AnyPosition::Draughts(tandem_rules::Position::start(
-                tandem_rules::Variant::International
+            crate::game::AnyPosition::Draughts(tandem_rules::draughts::Position::start(
+                tandem_rules::draughts::Variant::International
             ))
         );
     }

@@ -14,7 +14,8 @@ use tandem_braille::{StatusInfo, Width};
 use tandem_rules::backgammon::Match;
 use tandem_rules::chess;
 use tandem_rules::chess::shakmaty::{Chess, Position as _};
-use tandem_rules::{Color, GameOptions, Position, Variant};
+use tandem_rules::draughts::{Position, Variant};
+use tandem_rules::{Color, GameOptions};
 
 pub use crate::games::{Game, Prepared, Refused};
 

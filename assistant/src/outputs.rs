@@ -317,7 +317,7 @@ pub fn forward_keys(
     notices: tokio::sync::broadcast::Sender<crate::session::Notice>,
     msgs: &crate::messages::Messages,
     blind: Option<tandem_rules::Color>,
-    variant: tandem_rules::Variant,
+    variant: tandem_rules::draughts::Variant,
 ) {
     while let Ok(ev) = events.recv() {
         let cmd = match ev {

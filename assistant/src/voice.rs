@@ -39,7 +39,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
-use tandem_rules::{Color, Square};
+use tandem_rules::draughts::Square;
+use tandem_rules::Color;
 use tandem_speech::listen::{
     Action, CommandKind, ConfirmPolicy, Decision, Draughts, ListenGame, Listener,
 };

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::{json, Value};
-use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::{Game, Variant};
+use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::draughts::{Game, Variant};
 
 fn data(name: &str) -> String {
     let p: PathBuf = [

@@ -333,7 +333,7 @@ fn golden_brf_pages_of_the_fixture_journal() {
         let back = lou_backward(&brf, table);
         let want = tandem(&["pdn", "export", j.to_str().unwrap()]);
         let pdn = String::from_utf8(want.stdout).unwrap();
-        let game = &tandem_rules::pdn::parse_pdn(&pdn)[0];
+        let game = &tandem_rules::draughts::pdn::parse_pdn(&pdn)[0];
         let texts: Vec<String> = game.moves.iter().map(|m| m.text.clone()).collect();
         assert_eq!(moves_read_back(&back, label), texts, "{lang}");
     }

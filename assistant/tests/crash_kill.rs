@@ -27,8 +27,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use support::{pdn_data, tandem, verify_ok, Daemon, Play};
 use tandem::client::Client;
-use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::Variant;
+use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::draughts::Variant;
 
 const KILLS: usize = 220;
 

@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use support::{ctl, real_brltty, real_game, real_speechd, tandem, verify_ok, wait_ply, Daemon};
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::Variant;
+use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::draughts::Variant;
 
 #[test]
 fn a_real_game_with_brltty_and_speech_dispatcher() {

@@ -18,7 +18,8 @@ use tandem_braille::chess::ChessRenderer;
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
 use tandem_rules::chess::shakmaty::Chess;
 use tandem_rules::chess::ChessGame;
-use tandem_rules::{Color, Position};
+use tandem_rules::draughts::Position;
+use tandem_rules::Color;
 
 /// The list view's first line of a position, on 40 cells.
 fn list(pos: &Position) -> String {

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use support::{real_brltty, real_game, real_speechd, Daemon, Play};
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-use tandem_rules::Game;
+use tandem_rules::draughts::Game;
 
 /// `tandem play --headless --lang en` in `dir` (journal `game.jsonl`,
 /// logging at `info`), its stdout read by lines: headless text speech goes

@@ -121,10 +121,11 @@ fn arbiter_actions_need_the_secret_given_at_start() {
     assert!(v.status.success(), "{v:?}");
     let pdn = tandem(&["pdn", "export", j]);
     let text = String::from_utf8(pdn.stdout).unwrap();
-    let games = tandem_rules::pdn::parse_pdn(&text);
-    let tandem_rules::pdn::Replay::Ok(g) =
-        tandem_rules::pdn::replay(&games[0], tandem_rules::Variant::International)
-    else {
+    let games = tandem_rules::draughts::pdn::parse_pdn(&text);
+    let tandem_rules::draughts::pdn::Replay::Ok(g) = tandem_rules::draughts::pdn::replay(
+        &games[0],
+        tandem_rules::draughts::Variant::International,
+    ) else {
         panic!("{text}")
     };
     assert_eq!(g.move_texts(), ["32-28", "19-23", "28x19"], "{text}");

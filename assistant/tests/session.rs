@@ -8,8 +8,9 @@ use tandem::game::AnyPosition;
 use tandem::journal::Source;
 use tandem::journal::{Event, Journal};
 use tandem::session::{Cmd, DrawCmd, GameSetup, Session};
-use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::{Color, Position, Variant};
+use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::draughts::{Position, Variant};
+use tandem_rules::Color;
 
 mod support;
 

@@ -364,7 +364,7 @@ async fn the_ids_in_state_equal_gnubgs_with_a_double_offered_taken_passed_and_in
 #[tokio::test(start_paused = true)]
 async fn draughts_resigns_as_before_and_has_no_kinds_of_resignation() {
     let f = fixture();
-    let start = GameKind::Draughts(tandem_rules::Variant::International)
+    let start = GameKind::Draughts(tandem_rules::draughts::Variant::International)
         .position(None)
         .unwrap();
     let mut s = f.start(&game_setup(start, "none", "en"));

@@ -8,8 +8,8 @@ use tandem::control::cmd::to_cmd;
 use tandem::game::{AnyPosition, GameKind};
 use tandem::journal::Source;
 use tandem::session::{Cmd, Session};
-use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::draughts::{Position, Variant};
 
 mod support;
 

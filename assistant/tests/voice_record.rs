@@ -10,7 +10,7 @@ use tandem::game::{AnyPosition, GameKind};
 use tandem::journal::Source;
 use tandem::session::{Cmd, GameSetup};
 use tandem::voice::VoiceGame;
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::chess::ChessPhrasebook;
 use tandem_speech::chess_listen::{ChessVoice, ChessWords};
 use tandem_speech::listen::audio::{Mode, VadConfig};

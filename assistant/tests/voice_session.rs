@@ -10,7 +10,7 @@ mod support;
 use tandem::game::AnyPosition;
 use tandem::journal::{Event, Source};
 use tandem::session::{Cmd, GameSetup};
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer};
 

@@ -16,7 +16,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use tandem_braille::display::memory::MemoryDisplay;
 use tandem_braille::driver::DisplayDriver;
 use tandem_braille::{StatusInfo, View};
-use tandem_rules::{Color, Position, Square, Variant};
+use tandem_rules::draughts::{Position, Square, Variant};
+use tandem_rules::Color;
 
 /// Two positions a move apart, so every update changes the display.
 fn positions() -> [(Position, StatusInfo); 2] {

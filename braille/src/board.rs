@@ -4,7 +4,8 @@
 //!
 //! ```
 //! use tandem_braille::Board;
-//! use tandem_rules::{chess, Color, Position, Variant};
+//! use tandem_rules::{chess, Color};
+//! use tandem_rules::draughts::{Position, Variant};
 //! let draughts = Board::from(Position::start(Variant::International));
 //! let chess = Board::from(chess::start());
 //! assert!(!draughts.is_chess() && chess.is_chess());
@@ -12,7 +13,8 @@
 //! ```
 
 use tandem_rules::chess::shakmaty::{Chess, Position as _};
-use tandem_rules::{Color, Position};
+use tandem_rules::draughts::Position;
+use tandem_rules::Color;
 
 /// A position of either game.
 ///

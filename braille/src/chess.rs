@@ -23,7 +23,7 @@ use tandem_rules::chess::shakmaty::{
     Chess, Color as ShColor, File, Piece, Position, Rank, Role, Square,
 };
 use tandem_rules::chess::{square_from_number, square_number};
-use tandem_rules::{Position as DraughtsPosition, Variant};
+use tandem_rules::draughts::{Position as DraughtsPosition, Variant};
 
 use crate::cell::Cell;
 use crate::line::BrailleLine;

@@ -12,7 +12,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use tandem_rules::Position;
+use tandem_rules::draughts::Position;
 
 use crate::board::Board;
 use crate::display::{BrailleDisplay, DisplayError};
@@ -269,7 +269,8 @@ mod tests {
     use super::*;
     use crate::display::memory::MemoryDisplay;
     use crate::table::text_cells;
-    use tandem_rules::{Color, Square, Variant};
+    use tandem_rules::draughts::{Square, Variant};
+    use tandem_rules::Color;
 
     #[test]
     fn update_writes_the_view_at_the_display_width() {

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-//! use tandem_rules::{Position, Variant};
+//! use tandem_rules::draughts::{Position, Variant};
 //! let pos = Position::from_fen(Variant::International, "W:W31,32,33,K45:B1,2,3,K12").unwrap();
 //! let lines = StandardRenderer::default().render(&pos, &StatusInfo::new(pos.turn()), View::List, Width::new(40).unwrap());
 //! assert_eq!(lines[0].text(), "W 31 32 33 K45 | B 1 2 3 K12");

@@ -1,6 +1,6 @@
 //! A rendered line: cells, the text they came from, and the square under each cell.
 
-use tandem_rules::Square;
+use tandem_rules::draughts::Square;
 
 use crate::cell::{cells_to_string, Cell};
 use crate::table::text_cell;

@@ -239,7 +239,8 @@ mod tests {
     use super::*;
     use crate::render::{StatusInfo, View};
     use crate::ui::{BrailleUi, KeyCommand};
-    use tandem_rules::{Color, Position, Variant};
+    use tandem_rules::draughts::{Position, Variant};
+    use tandem_rules::Color;
 
     fn moves(m: &[&str]) -> Vec<String> {
         m.iter().map(|s| (*s).to_owned()).collect()

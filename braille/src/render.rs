@@ -19,7 +19,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use tandem_rules::{Color, Piece, Position, Role, Square, Variant};
+use tandem_rules::draughts::{Piece, Position, Role, Square, Variant};
+use tandem_rules::Color;
 
 use crate::cell::Cell;
 use crate::line::BrailleLine;

@@ -45,7 +45,7 @@
 //! ```
 
 use tandem_rules::chess::shakmaty::Square as ChessSquare;
-use tandem_rules::{Position, Square};
+use tandem_rules::draughts::{Position, Square};
 
 use crate::board::Board;
 use crate::cell::Cell;
@@ -324,7 +324,7 @@ impl BrailleUi {
     }
 
     /// The selected from-square's name for either game: the draughts
-    /// variant's own name ([`tandem_rules::Variant::square_name`]: `32`, or
+    /// variant's own name ([`tandem_rules::draughts::Variant::square_name`]: `32`, or
     /// `c3` in 64-square draughts) or the chess square (`e2`).
     #[must_use]
     pub fn selected_name(&self) -> Option<String> {
@@ -699,7 +699,8 @@ fn promotion_text(to: ChessSquare) -> String {
 mod tests {
     use super::*;
     use std::time::Duration;
-    use tandem_rules::{Color, Variant};
+    use tandem_rules::draughts::Variant;
+    use tandem_rules::Color;
 
     fn ui(view: View) -> BrailleUi {
         let pos = Position::start(Variant::International);

@@ -9,7 +9,8 @@ use std::time::Duration;
 use tandem_braille::{
     Action, Board, BrailleLine, BrailleUi, Cell, Key, KeyCommand, StatusInfo, View, Width,
 };
-use tandem_rules::{Color, Position, Variant};
+use tandem_rules::draughts::{Position, Variant};
+use tandem_rules::Color;
 
 /// The cells of the current line carrying dots 7-8.
 fn marked_cells(u: &BrailleUi) -> Vec<usize> {

@@ -11,7 +11,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-use tandem_rules::{Color, Position, Variant};
+use tandem_rules::draughts::{Position, Variant};
+use tandem_rules::Color;
 
 struct Scenario {
     name: &'static str,

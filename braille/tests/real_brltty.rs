@@ -46,7 +46,8 @@ mod brlapi {
         self,
         shakmaty::{Color as ChessColor, Piece, Position as _, Role},
     };
-    use tandem_rules::{Color, Position, Square, Variant};
+    use tandem_rules::draughts::{Position, Square, Variant};
+    use tandem_rules::Color;
 
     fn connect(b: &VirtualBrltty) -> BrlApiDisplay {
         let d = BrlApiDisplay::start(BrlApiSettings {

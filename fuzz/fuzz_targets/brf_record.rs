@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
     for polish in [false, true] {
         let t = typed_record(&text, polish);
         assert!(!t.contains('[') && !t.contains(']'), "{t:?}");
-        let _ = tandem_rules::pdn::parse_pdn(&t);
+        let _ = tandem_rules::draughts::pdn::parse_pdn(&t);
         let _ = tandem_rules::chess::pgn::parse_pgn(&t);
     }
 });

@@ -1,7 +1,7 @@
 #![no_main]
 //! FEN parser: never panics; what parses writes back to a FEN that parses to the same position.
 use libfuzzer_sys::fuzz_target;
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::{Position, Variant};
 
 fuzz_target!(|data: &[u8]| {
     let s = String::from_utf8_lossy(data);

@@ -1,8 +1,8 @@
 #![no_main]
 //! Move-text parser and resolution: never panic; a resolved move is legal and its strict text resolves to it.
 use libfuzzer_sys::fuzz_target;
-use tandem_rules::notation::{resolve, write_move};
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::notation::{resolve, write_move};
+use tandem_rules::draughts::{Position, Variant};
 
 fuzz_target!(|data: &[u8]| {
     let s = String::from_utf8_lossy(data);

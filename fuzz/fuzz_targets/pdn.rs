@@ -2,8 +2,8 @@
 //! PDN reader and replay: never panic on any bytes, and never lose a game
 //! to a warning (every game read replays or fails at a ply).
 use libfuzzer_sys::fuzz_target;
-use tandem_rules::pdn::{parse_pdn, read_pdn, replay};
-use tandem_rules::Variant;
+use tandem_rules::draughts::pdn::{parse_pdn, read_pdn, replay};
+use tandem_rules::draughts::Variant;
 
 fuzz_target!(|data: &[u8]| {
     let file = read_pdn(data);

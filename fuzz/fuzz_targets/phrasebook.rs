@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
-use tandem_rules::{Color, Position, Variant};
+use tandem_rules::Color;
+use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::listen::{Grammar, Lexicon};
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
 

@@ -5,8 +5,8 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use tandem_rules::notation::write_move;
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::notation::write_move;
+use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::listen::{understand, Grammar, Heard, Lexicon, Transcript};
 
 /// The lexicons, positions and grammars, built once (building is the slow part).

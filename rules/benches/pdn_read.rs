@@ -7,8 +7,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use tandem_rules::pdn::{read_pdn, replay, Replay};
-use tandem_rules::Variant;
+use tandem_rules::draughts::pdn::{read_pdn, replay, Replay};
+use tandem_rules::draughts::Variant;
 
 const CORPUS: [&[u8]; 7] = [
     include_bytes!("../tests/data/messy/escapes.pdn"),

@@ -9,7 +9,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use tandem_rules::{perft, Position, Variant};
+use tandem_rules::draughts::{perft, Position, Variant};
 
 /// Woldouby's position, the standard check of capture generation.
 const WOLDOUBY: &str = "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38";

@@ -4,7 +4,7 @@
 //! `cargo run --release -p tandem-rules --example quickperft -- VARIANT DEPTH [FEN] [--last]`
 //!
 //! `--last` runs only DEPTH (for instruction counts under callgrind).
-use tandem_rules::{perft, Position, Variant};
+use tandem_rules::draughts::{perft, Position, Variant};
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();

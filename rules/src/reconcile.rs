@@ -1,5 +1,5 @@
 //! Two records of one game compared, for any game tandem plays: the logic
-//! [`crate::arbiter`] (draughts) and [`crate::chess::arbiter`] (chess) share
+//! [`crate::draughts::arbiter`] (draughts) and [`crate::chess::arbiter`] (chess) share
 //! (001 ch. VIII 3.1; 002 annex E.7-E.8).
 //!
 //! [`reconcile`] replays both records from the same start and finds how many
@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use tandem_rules::reconcile::{reconcile, Finding};
-//! use tandem_rules::{Game, Position, Variant};
+//! use tandem_rules::draughts::{Game, Position, Variant};
 //! let start = Position::start(Variant::International);
 //! let r = reconcile::<Game, _, _>(&start, &["32-28", "19-23"], &["32-28", "19-24"]);
 //! assert_eq!(r.finding, Finding::WrongMove { ply: 2 });
@@ -31,7 +31,7 @@ use std::fmt;
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     /// The first record (`A` on the command line; the game's own record in
-    /// [`reconcile_game`](crate::arbiter::reconcile_game)).
+    /// [`reconcile_game`](crate::draughts::arbiter::reconcile_game)).
     A,
     /// The second record (`B`; the record the arbiter typed in).
     B,
@@ -117,7 +117,7 @@ pub enum Finding {
 /// play one move text in a position, and what a move's key is when two
 /// records written in different styles are matched ply by ply.
 ///
-/// Implemented by the draughts [`Game`](crate::Game) and by
+/// Implemented by the draughts [`Game`](crate::draughts::Game) and by
 /// [`ChessGame`](crate::chess::ChessGame).
 pub trait RecordedGame: Clone + Sized {
     /// A position of the game. Two records reach "the same position" when

@@ -1,7 +1,7 @@
 //! The game behind a trait: what the daemon, the arbiter tools and the record
-//! keeping need from any game played at the table. Draughts implements it
-//! ([`crate::Game`]); chess (FIDE annex E, through `shakmaty`) and backgammon
-//! (EUBGF) are to implement it too, each with its own move type and notation,
+//! keeping need from any game played at the table. Draughts (
+//! [`crate::draughts::Game`]), chess (FIDE annex E, through `shakmaty`) and backgammon
+//! (EUBGF) implement it, each with its own move type and notation,
 //! so that they join without touching the daemon.
 //!
 //! Everything here speaks in move *text* at the edges (what players say,
@@ -9,13 +9,14 @@
 
 use std::fmt;
 
-use crate::game::{Outcome, PlayError};
-use crate::types::Color;
+use crate::Color;
+use crate::Outcome;
 
 /// A game played at the table by two sides taking turns.
 ///
 /// ```
-/// use tandem_rules::{Game, TableGame, Variant};
+/// use tandem_rules::draughts::{Game, Variant};
+/// use tandem_rules::TableGame;
 /// fn play_all<G: TableGame>(g: &mut G, moves: &[&str]) -> Result<(), G::Error> {
 ///     for m in moves {
 ///         let mv = g.resolve_text(m)?;
@@ -69,65 +70,4 @@ pub trait TableGame: Clone + Send + 'static {
     fn draw_offer_allowed(&self, side: Color) -> bool;
     /// The record in strict notation, one entry a ply.
     fn record(&self) -> Vec<String>;
-}
-
-impl TableGame for crate::Game {
-    type Move = crate::Move;
-    type Error = PlayError;
-
-    fn game_name(&self) -> &'static str {
-        self.variant().name()
-    }
-
-    fn side_to_move(&self) -> Color {
-        self.position().turn()
-    }
-
-    fn plies(&self) -> usize {
-        self.ply()
-    }
-
-    fn moves_by(&self, side: Color) -> u32 {
-        self.moves_made(side)
-    }
-
-    fn position_text(&self) -> String {
-        self.position().to_fen()
-    }
-
-    fn legal(&self) -> Vec<Self::Move> {
-        self.position().legal_moves()
-    }
-
-    fn resolve_text(&self, text: &str) -> Result<Self::Move, Self::Error> {
-        crate::notation::resolve(self.position(), text).map_err(PlayError::Resolve)
-    }
-
-    fn move_text(&self, m: &Self::Move) -> String {
-        crate::notation::write_move(self.position(), m)
-    }
-
-    fn play_move(&mut self, m: &Self::Move) -> Result<(), Self::Error> {
-        self.play(m)
-    }
-
-    fn take_back(&mut self) -> Option<Self::Move> {
-        self.undo()
-    }
-
-    fn result(&self) -> Option<Outcome> {
-        self.outcome()
-    }
-
-    fn end(&mut self, outcome: Outcome) {
-        self.declare(outcome);
-    }
-
-    fn draw_offer_allowed(&self, side: Color) -> bool {
-        self.may_offer_draw(side)
-    }
-
-    fn record(&self) -> Vec<String> {
-        self.move_texts()
-    }
 }

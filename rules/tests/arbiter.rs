@@ -2,12 +2,13 @@
 //! (001 ch. VIII 3.1; 002 annex E.7-E.8): a wrong move at ply k, a missing
 //! ply, two moves swapped, a transposition; and board differences.
 
-use tandem_rules::arbiter::{
-    compare_readback, diff_positions, parse_readback, reconcile, Finding, Fix, Side,
+use tandem_rules::draughts::arbiter::{
+    compare_readback, diff_positions, parse_readback, reconcile, Fix,
 };
-use tandem_rules::notation::{write_move, ResolveError};
-use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::{Game, PlayError, Position, Variant};
+use tandem_rules::draughts::notation::{write_move, ResolveError};
+use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::draughts::{Game, PlayError, Position, Variant};
+use tandem_rules::reconcile::{Finding, Side};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
 

@@ -3,7 +3,6 @@
 //! ply in either record, two moves swapped, one record ending early, an
 //! illegal move), transpositions, board diffs and read-backs.
 
-use tandem_rules::arbiter::{Finding, Side};
 use tandem_rules::chess::arbiter::{
     compare_chess_readback, diff_boards, diff_chess, parse_chess_readback, reconcile_chess,
     reconcile_chess_game, ChessFix, ChessReadbackError,
@@ -11,6 +10,7 @@ use tandem_rules::chess::arbiter::{
 use tandem_rules::chess::pgn::{parse_pgn, replay, Replay};
 use tandem_rules::chess::shakmaty::{Board, Chess, Color, Piece, Position, Role, Square};
 use tandem_rules::chess::{from_fen, start, to_fen, uci, ChessError, ChessGame, ChessMove};
+use tandem_rules::reconcile::{Finding, Side};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/chess");
 

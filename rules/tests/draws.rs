@@ -1,9 +1,7 @@
 //! Results and draw rules of 001 ch. I 6-7 (issue 2 item 6).
 
-use tandem_rules::{
-    Color, DrawReason, DrawRule, Game, GameOptions, Move, Outcome, Position, Role, Variant,
-    WinReason,
-};
+use tandem_rules::draughts::{DrawRule, Game, Move, Position, Role, Variant};
+use tandem_rules::{Color, DrawReason, GameOptions, Outcome, WinReason};
 
 fn game(v: Variant, fen: &str) -> Game {
     Game::from_position(Position::from_fen(v, fen).unwrap(), GameOptions::default())
@@ -90,7 +88,7 @@ fn threefold_repetition_6_1() {
     g.play(&b1).unwrap();
     let back = |m: Move, g: &Game| {
         let text = format!("{}-{}", m.to(), m.from());
-        tandem_rules::notation::resolve(g.position(), &text).unwrap()
+        tandem_rules::draughts::notation::resolve(g.position(), &text).unwrap()
     };
     for ply in 2..8 {
         let m = match ply % 4 {

@@ -8,8 +8,8 @@ use std::path::Path;
 use proptest::prelude::*;
 use tandem_rules::chess::pgn::{self, read_pgn};
 use tandem_rules::chess::ChessGame;
-use tandem_rules::pdn::{read_pdn, replay, write_pdn, PdnHeader, Replay};
-use tandem_rules::{Game, Variant};
+use tandem_rules::draughts::pdn::{read_pdn, replay, write_pdn, PdnHeader, Replay};
+use tandem_rules::draughts::{Game, Variant};
 
 fn bytes(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

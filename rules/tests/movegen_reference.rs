@@ -7,7 +7,8 @@
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
-use tandem_rules::{perft, Color, Piece, Position, Role, Square, Variant};
+use tandem_rules::draughts::{perft, Piece, Position, Role, Square, Variant};
+use tandem_rules::Color;
 
 /// A move as the reference sees it: start, end, captured set, promotion.
 type RefMove = (u8, u8, BTreeSet<u8>, bool);

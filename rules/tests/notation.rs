@@ -1,7 +1,7 @@
 //! Move text: loose input, strict output, reasons for refusals (issue 2 item 3).
 
-use tandem_rules::notation::{resolve, write_move, ResolveError};
-use tandem_rules::{Game, Position, Variant};
+use tandem_rules::draughts::notation::{resolve, write_move, ResolveError};
+use tandem_rules::draughts::{Game, Position, Variant};
 
 fn intl(fen: &str) -> Position {
     Position::from_fen(Variant::International, fen).unwrap()

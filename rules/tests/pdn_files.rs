@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::Variant;
+use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::draughts::Variant;
 
 fn read(path: &Path) -> String {
     String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned()
@@ -65,7 +65,7 @@ fn broken_records_fail_where_expected() {
     // A broken tag costs a warning, not the game (issue 14).
     assert_eq!(statuses("garbage-tag.pdn"), ["ok", "ok", "ok"]);
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pdn/bad/garbage-tag.pdn");
-    let games = tandem_rules::pdn::read_pdn(&std::fs::read(path).unwrap()).games;
+    let games = tandem_rules::draughts::pdn::read_pdn(&std::fs::read(path).unwrap()).games;
     let w: Vec<String> = games[1].warnings.iter().map(ToString::to_string).collect();
     assert_eq!(
         w,

@@ -1,7 +1,7 @@
 //! Perft against the published counts (issue 2). Debug runs stop at a node
 //! limit; `cargo test --release -p tandem-rules -- --ignored` runs them all.
 
-use tandem_rules::{perft, Position, Variant};
+use tandem_rules::draughts::{perft, Position, Variant};
 
 struct Case {
     name: String,

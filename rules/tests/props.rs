@@ -2,9 +2,9 @@
 //! its own notation; FEN and move text round-trip; the parsers never panic.
 
 use proptest::prelude::*;
-use tandem_rules::notation::{resolve, write_move, MoveText};
-use tandem_rules::pdn::{parse_pdn, replay, write_pdn, PdnHeader, Replay};
-use tandem_rules::{perft, Game, Position, Variant};
+use tandem_rules::draughts::notation::{resolve, write_move, MoveText};
+use tandem_rules::draughts::pdn::{parse_pdn, replay, write_pdn, PdnHeader, Replay};
+use tandem_rules::draughts::{perft, Game, Position, Variant};
 
 fn variant() -> impl Strategy<Value = Variant> {
     prop_oneof![Just(Variant::International), Just(Variant::SixtyFour)]

@@ -5,8 +5,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use tandem_rules::notation::resolve;
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::notation::resolve;
+use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::phrasebook::POLISH_TOML;
 use tandem_speech::{AnnounceOptions, Announcer, ClockReport, Phrasebook, SideClock};
 

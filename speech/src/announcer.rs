@@ -9,10 +9,9 @@
 
 use std::time::Duration;
 
-use tandem_rules::notation::ResolveError;
-use tandem_rules::{
-    Color, DrawCount, DrawReason, DrawRule, Move, Outcome, Position, Square, Variant, WinReason,
-};
+use tandem_rules::draughts::notation::ResolveError;
+use tandem_rules::draughts::{DrawCount, DrawRule, Move, Position, Square, Variant};
+use tandem_rules::{Color, DrawReason, Outcome, WinReason};
 
 use crate::phrasebook::{Phrasebook, SquareStyle, SquareWords, Value};
 use crate::utterance::{Kind, Priority, Utterance};
@@ -75,9 +74,9 @@ pub struct SquareDiff {
     /// The square.
     pub square: Square,
     /// What the record says stands there.
-    pub expected: Option<tandem_rules::Piece>,
+    pub expected: Option<tandem_rules::draughts::Piece>,
     /// What the board has.
-    pub actual: Option<tandem_rules::Piece>,
+    pub actual: Option<tandem_rules::draughts::Piece>,
 }
 
 /// Moves, clock reports, rejections and events to utterances. See the [module docs](self).
@@ -636,8 +635,8 @@ impl Announcer {
             for (sq, p) in pos.pieces() {
                 if p.color == side {
                     match p.role {
-                        tandem_rules::Role::Man => men.push(sq),
-                        tandem_rules::Role::King => kings.push(sq),
+                        tandem_rules::draughts::Role::Man => men.push(sq),
+                        tandem_rules::draughts::Role::King => kings.push(sq),
                     }
                 }
             }

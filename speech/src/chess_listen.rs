@@ -671,9 +671,9 @@ pub struct ChessVoiceGrammar {
     pub commands: Grammar,
 }
 
-fn no_moves() -> tandem_rules::Position {
-    tandem_rules::Position::empty(
-        tandem_rules::Variant::International,
+fn no_moves() -> tandem_rules::draughts::Position {
+    tandem_rules::draughts::Position::empty(
+        tandem_rules::draughts::Variant::International,
         tandem_rules::Color::White,
     )
 }
@@ -846,7 +846,10 @@ impl ListenGame for ChessVoice {
             // number ("ruch N") comes as the number.
             ChessSaid::Command(Heard::Command {
                 command, square, ..
-            }) => Understood::Command(*command, square.and_then(tandem_rules::Square::new)),
+            }) => Understood::Command(
+                *command,
+                square.and_then(tandem_rules::draughts::Square::new),
+            ),
             ChessSaid::Command(_) => Understood::Unknown,
         }
     }

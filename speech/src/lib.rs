@@ -11,7 +11,8 @@
 //! - `listen`: speech input (see its module docs).
 //!
 //! ```
-//! use tandem_rules::{notation::resolve, Position, Variant};
+//! use tandem_rules::draughts::notation::resolve;
+//! use tandem_rules::draughts::{Position, Variant};
 //! use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
 //! let pos = Position::start(Variant::International);
 //! let m = resolve(&pos, "32-28").unwrap();

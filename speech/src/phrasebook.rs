@@ -21,7 +21,8 @@ use std::fmt;
 use std::path::Path;
 
 use intl_pluralrules::{PluralCategory, PluralRuleType, PluralRules};
-use tandem_rules::{Color, Piece, Role, Square, Variant};
+use tandem_rules::draughts::{Piece, Role, Square, Variant};
+use tandem_rules::Color;
 use unic_langid::LanguageIdentifier;
 
 /// The Polish phrasebook's source (`speech/phrasebooks/pl.toml`).
@@ -1021,7 +1022,7 @@ impl Phrasebook {
     /// The spoken forms of a square in a variant.
     ///
     /// ```
-    /// use tandem_rules::{Square, Variant};
+    /// use tandem_rules::draughts::{Square, Variant};
     /// use tandem_speech::{Phrasebook, SquareStyle};
     /// let pl = Phrasebook::polish();
     /// let s = pl.square_words(Variant::International, Square::new(32).unwrap(), SquareStyle::Notation);

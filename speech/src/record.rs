@@ -99,7 +99,8 @@ impl Announcer {
 mod tests {
     use super::*;
     use crate::{AnnounceOptions, Phrasebook};
-    use tandem_rules::{notation::resolve, Position, Variant};
+    use tandem_rules::draughts::notation::resolve;
+    use tandem_rules::draughts::{Position, Variant};
 
     #[test]
     fn a_move_pair_is_read_with_its_number_in_polish_and_english() {

@@ -8,11 +8,9 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use tandem_rules::notation::resolve;
-use tandem_rules::{
-    Color, DrawCount, DrawReason, DrawRule, Outcome, Piece, Position, Role, Square, Variant,
-    WinReason,
-};
+use tandem_rules::draughts::notation::resolve;
+use tandem_rules::draughts::{DrawCount, DrawRule, Piece, Position, Role, Square, Variant};
+use tandem_rules::{Color, DrawReason, Outcome, WinReason};
 use tandem_speech::{
     AnnounceOptions, Announcer, ClockReport, Kind, Phrasebook, Priority, SideClock, SquareDiff,
     SquareStyle, Utterance, Value,

@@ -6,8 +6,8 @@
 //! test machines); the same flow with the real recognizer and the Korean
 //! model is in `listen_vosk.rs`.
 
-use tandem_rules::notation::{resolve, ResolveError};
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::notation::{resolve, ResolveError};
+use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::listen::audio::{Mode, VadConfig, FRAME};
 use tandem_speech::listen::{
     Action, CommandKind, ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer, Transcript,
@@ -29,7 +29,7 @@ fn say(l: &mut Listener, text: &str) -> Action {
     l.hear(&[Transcript::text(text)]).action
 }
 
-fn mv(pos: &Position, text: &str) -> tandem_rules::Move {
+fn mv(pos: &Position, text: &str) -> tandem_rules::draughts::Move {
     resolve(pos, text).unwrap()
 }
 
@@ -120,7 +120,7 @@ fn scripted_policy_by_confidence_and_never() {
     );
     assert_eq!(
         say(&mut l, "pole trzydzieści dwa"),
-        Action::Command(CommandKind::Square, tandem_rules::Square::new(32))
+        Action::Command(CommandKind::Square, tandem_rules::draughts::Square::new(32))
     );
 }
 

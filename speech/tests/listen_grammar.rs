@@ -2,7 +2,7 @@
 //! text from `tests/data/listen_phrases.csv` (phrasings, typical
 //! mis-hearings, illegal moves, commands, ambiguous captures).
 
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::listen::{understand, ConfirmPolicy, Grammar, Heard, Lexicon, Transcript};
 
 /// `-` is the start position; `64:` before it means 64-square draughts.

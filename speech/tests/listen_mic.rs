@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::listen::audio::{Gate, Mode, MuteSwitch, VadConfig};
 use tandem_speech::listen::fixture::{
     alsa_pipe_config, korean_model, korean_phrasebook_path, mic_blocks, MIC_BLOCK,

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
 use tandem_speech::listen::{

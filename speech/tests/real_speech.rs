@@ -9,8 +9,8 @@
 
 use std::time::Duration;
 
-use tandem_rules::notation::resolve;
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::notation::resolve;
+use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::output::espeak::{synthesize_wav, EspeakOutput};
 use tandem_speech::output::worker::SpeechWorker;
 use tandem_speech::output::{SpeechOutput, VoiceParams};

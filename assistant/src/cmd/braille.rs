@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use tandem_braille::display::terminal::TerminalDisplay;
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-use tandem_rules::Position;
+use tandem_rules::draughts::Position;
 
 use crate::cmd::perft::GameKind;
 

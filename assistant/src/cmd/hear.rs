@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use tandem_rules::{Position, Variant};
+use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::chess::ChessPhrasebook;
 use tandem_speech::chess_listen::{understand_in, ChessGrammar, ChessHeard, ChessLexicon};
 use tandem_speech::listen::vosk::VoskRecognizer;
@@ -218,7 +218,7 @@ fn draughts_ear(args: &Args, variant: Variant) -> anyhow::Result<Ear> {
     };
     let normalize = move |e: &str| -> String {
         let e = e.trim();
-        tandem_rules::notation::resolve(&pos, e)
+        tandem_rules::draughts::notation::resolve(&pos, e)
             .map_or_else(|_| e.to_owned(), |m| super::notation_of(&pos, &m))
     };
     Ok(Ear {

@@ -86,9 +86,9 @@ fn other_moves(kind: GameKind, fen: Option<&str>) -> anyhow::Result<Vec<String>>
     Ok(match kind {
         GameKind::Draughts(v) => {
             let pos = match fen {
-                Some(f) => tandem_rules::Position::from_fen(v, f)
+                Some(f) => tandem_rules::draughts::Position::from_fen(v, f)
                     .with_context(|| format!("reading --fen {f:?}"))?,
-                None => tandem_rules::Position::start(v),
+                None => tandem_rules::draughts::Position::start(v),
             };
             pos.legal_moves()
                 .iter()

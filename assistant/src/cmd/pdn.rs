@@ -11,8 +11,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::json;
-use tandem_rules::pdn::{read_pdn, replay, Replay, Warning};
-use tandem_rules::Variant;
+use tandem_rules::draughts::pdn::{read_pdn, replay, Replay, Warning};
+use tandem_rules::draughts::Variant;
 
 /// `tandem pdn` subcommands.
 #[derive(Debug, clap::Subcommand)]

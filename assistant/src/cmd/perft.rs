@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use tandem_rules::{perft, perft_divide, Position};
+use tandem_rules::draughts::{perft, perft_divide, Position};
 
 use crate::cmd::notation_of;
 

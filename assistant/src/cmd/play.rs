@@ -347,7 +347,7 @@ async fn serve(
     // The square names of draughts routing keys (chess routing gives move text).
     let variant = match session.table().game.kind() {
         GameKind::Draughts(v) => v,
-        GameKind::Chess | GameKind::Backgammon => tandem_rules::Variant::International,
+        GameKind::Chess | GameKind::Backgammon => tandem_rules::draughts::Variant::International,
     };
     let blind_side = match session.table().info.blind.as_str() {
         "white" => Some(tandem_rules::Color::White),

@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use tandem_rules::notation::resolve;
-use tandem_rules::Position;
+use tandem_rules::draughts::notation::resolve;
+use tandem_rules::draughts::Position;
 use tandem_speech::output::espeak::synthesize_wav;
 use tandem_speech::output::VoiceParams;
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};

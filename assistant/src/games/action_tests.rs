@@ -8,7 +8,8 @@ use std::path::Path;
 
 use tandem_braille::driver::DriverInput;
 use tandem_braille::{StatusInfo, Width};
-use tandem_rules::{Color, GameOptions, Outcome, Position, Variant};
+use tandem_rules::draughts::{Position, Variant};
+use tandem_rules::{Color, GameOptions, Outcome};
 use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
 use tokio::sync::{broadcast, mpsc};
 

@@ -1,5 +1,5 @@
 //! Draughts at the table (001, 003): international and 64-square, behind
-//! [`Game`]. Rules: `tandem_rules::Game`; words: the speech crate's
+//! [`Game`]. Rules: `tandem_rules::draughts::Game`; words: the speech crate's
 //! [`Announcer`]; braille: the standard renderer; voice: the speech
 //! crate's draughts listener; record: PDN 3.0.
 
@@ -7,12 +7,10 @@ use std::fmt::Write as _;
 
 use tandem_braille::driver::DriverInput;
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-use tandem_rules::arbiter::{compare_readback, parse_readback, Readback};
-use tandem_rules::pdn::{write_pdn, PdnHeader};
-use tandem_rules::{
-    notation, Color, Game as Rules, GameOptions, Outcome, Position, Role, Square, TableGame,
-    Variant,
-};
+use tandem_rules::draughts::arbiter::{compare_readback, parse_readback, Readback};
+use tandem_rules::draughts::pdn::{write_pdn, PdnHeader};
+use tandem_rules::draughts::{notation, Game as Rules, Position, Role, Square, Variant};
+use tandem_rules::{Color, GameOptions, Outcome, TableGame};
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareDiff, Utterance};
 
@@ -390,13 +388,13 @@ fn piece_char(pos: &Position, row: u8, col: u8) -> char {
     }
 }
 
-fn piece_name(p: Option<tandem_rules::Piece>) -> &'static str {
-    p.map_or("empty", tandem_rules::Piece::name)
+fn piece_name(p: Option<tandem_rules::draughts::Piece>) -> &'static str {
+    p.map_or("empty", tandem_rules::draughts::Piece::name)
 }
 
 /// Reads what a board shows: a PDN FEN (`W:W31,32:B1,2`), with or without
 /// the side to move (then `turn`), or squares read back one by one
-/// (`28:w, 45:wk, 30:empty`, see [`tandem_rules::arbiter::parse_readback`]).
+/// (`28:w, 45:wk, 30:empty`, see [`tandem_rules::draughts::arbiter::parse_readback`]).
 fn read_board(variant: Variant, text: &str, turn: Color) -> Result<Readback, ()> {
     let t = text.trim();
     let prefix = if turn == Color::White { "W:" } else { "B:" };
@@ -466,8 +464,8 @@ impl VoiceGame for Draughts {
         AnyPosition::Draughts(pos)
     }
 
-    fn move_text(pos: &Position, m: &tandem_rules::Move) -> String {
-        tandem_rules::notation::write_move(pos, m)
+    fn move_text(pos: &Position, m: &tandem_rules::draughts::Move) -> String {
+        tandem_rules::draughts::notation::write_move(pos, m)
     }
 
     fn words(book: &Phrasebook, _own: Option<&crate::voice::GameWords>) -> Lexicon {
@@ -506,7 +504,7 @@ mod record_tests {
     #[test]
     fn the_kept_record_is_the_rules_record_through_moves_captures_and_takebacks() {
         let mut g = DraughtsTable::new(
-            Position::start(tandem_rules::Variant::International),
+            Position::start(tandem_rules::draughts::Variant::International),
             GameOptions::default(),
             "en",
         );

@@ -19,7 +19,8 @@
 
 use tandem_braille::driver::DriverInput;
 use tandem_braille::{StatusInfo, Width};
-use tandem_rules::{Color, DrawReason, Outcome, Square};
+use tandem_rules::draughts::Square;
+use tandem_rules::{Color, DrawReason, Outcome};
 use tandem_speech::{Phrasebook, Utterance};
 
 use crate::game::{AnyPosition, GameKind};
@@ -359,7 +360,9 @@ mod tests {
 
     #[test]
     fn each_game_marks_its_last_move_in_the_diagram_and_numbers_its_record() {
-        let mut g = game(GameKind::Draughts(tandem_rules::Variant::International));
+        let mut g = game(GameKind::Draughts(
+            tandem_rules::draughts::Variant::International,
+        ));
         assert_eq!(g.diagram().matches('*').count(), 0, "no move yet");
         g.play_text("32-28").unwrap();
         g.play_text("19-23").unwrap();
@@ -381,7 +384,9 @@ mod tests {
 
     #[test]
     fn each_game_lists_its_legal_moves_as_text_it_reads_back() {
-        let mut g = game(GameKind::Draughts(tandem_rules::Variant::International));
+        let mut g = game(GameKind::Draughts(
+            tandem_rules::draughts::Variant::International,
+        ));
         let legal = g.legal_move_texts();
         assert_eq!(legal.len(), 9, "{legal:?}");
         assert!(legal.contains(&"32-28".to_owned()), "{legal:?}");

@@ -388,7 +388,10 @@ pub(crate) fn journal_lines(white: Option<&str>, control: &str) -> Vec<LineMsg> 
     let mut w = crate::journal::JournalWriter::create(&p).unwrap();
     let start = crate::journal::StartInfo {
         variant: "international".into(),
-        fen: tandem_rules::Position::start(tandem_rules::Variant::International).to_fen(),
+        fen: tandem_rules::draughts::Position::start(
+            tandem_rules::draughts::Variant::International,
+        )
+        .to_fen(),
         control: control.into(),
         warnings_s: vec![],
         white: white.map(str::to_owned),

@@ -133,7 +133,7 @@ impl Session {
     pub(super) fn spoken_command(
         &mut self,
         c: tandem_speech::listen::CommandKind,
-        square: Option<tandem_rules::Square>,
+        square: Option<tandem_rules::draughts::Square>,
     ) {
         use crate::voice::{command_for, SpokenCmd, VoiceMsg};
         let speaker = self.blind.side().unwrap_or(self.table.game.turn());

@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use tandem::client::Client;
 use tandem_braille::testing::brltty::VirtualBrltty;
-use tandem_rules::pdn::{parse_pdn, replay, Replay};
-use tandem_rules::{Game, Variant};
+use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::draughts::{Game, Variant};
 use tandem_speech::testing::PrivateSpeechd;
 
 pub mod session;

@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use crate::types::Color;
+use crate::Color;
 
 /// Checkers a side has (004 4.2 (iv) speaks of the fifteen).
 pub const CHECKERS: u8 = 15;

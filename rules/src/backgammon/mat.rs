@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 use super::board::{Board, Dice};
 use super::match_play::{Action, GameRecord, Match, MatchOptions, Phase};
 use super::notation;
-use crate::types::Color;
+use crate::Color;
 
 const RIGHT: usize = 34;
 

@@ -29,7 +29,7 @@ use std::fmt;
 use super::board::Dice;
 use super::match_play::{Match, Phase};
 use super::position_id::b64_value;
-use crate::types::Color;
+use crate::Color;
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 

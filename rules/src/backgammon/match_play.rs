@@ -9,7 +9,7 @@ use super::board::{idx, Board, Dice};
 use super::movegen::{apply, legal_plays, Play};
 use super::notation;
 use super::resolve::{resolve, MoveError};
-use crate::types::Color;
+use crate::Color;
 
 /// The highest cube value (004 4.4 (i): the cube shows 64 in the middle).
 pub const MAX_CUBE: u32 = 64;
@@ -198,7 +198,7 @@ pub struct Match {
     owner: Option<Color>,
     games: Vec<GameRecord>,
     actions: Vec<Action>,
-    declared: Option<crate::game::Outcome>,
+    declared: Option<crate::Outcome>,
     /// A resignation offered and not yet answered: who, and its level.
     resign_offer: Option<(Color, u8)>,
 }
@@ -310,13 +310,13 @@ impl Match {
     }
     /// Ends the match from outside the board (004 4.3 (iii): a flag fell;
     /// an arbiter's decision). Nothing more is accepted.
-    pub fn declare(&mut self, outcome: crate::game::Outcome) {
+    pub fn declare(&mut self, outcome: crate::Outcome) {
         self.declared = Some(outcome);
         self.phase = Phase::MatchOver;
     }
     /// An ending declared from outside the board.
     #[must_use]
-    pub fn declared(&self) -> Option<crate::game::Outcome> {
+    pub fn declared(&self) -> Option<crate::Outcome> {
         self.declared
     }
     /// The winner of the match on points, once decided.

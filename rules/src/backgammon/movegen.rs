@@ -144,7 +144,7 @@ struct Search {
     max_pips: usize,
     found: Vec<(Play, [u8; 10])>,
     seen: HashSet<[u8; 10], BuildHasherDefault<Fnv>>,
-    turn: crate::types::Color,
+    turn: crate::Color,
 }
 
 impl Search {

@@ -9,7 +9,7 @@
 use std::fmt;
 
 use super::board::{idx, Board};
-use crate::types::Color;
+use crate::Color;
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 

@@ -13,9 +13,9 @@
 use super::match_play::{Action, ActionError, Match, Phase};
 use super::movegen::Play;
 use super::{match_id, position_id};
-use crate::game::{Outcome, WinReason};
-use crate::types::Color;
+use crate::Color;
 use crate::TableGame;
+use crate::{Outcome, WinReason};
 
 impl TableGame for Match {
     type Move = Action;

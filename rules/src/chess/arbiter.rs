@@ -1,7 +1,7 @@
 //! Arbiter tools for chess: two boards that differ, two records that differ
 //! (002 annex E.7-E.8; art. 7.4, 7.5).
 //!
-//! The chess counterpart of [`crate::arbiter`] (which works on the draughts
+//! The chess counterpart of [`crate::draughts::arbiter`] (which works on the draughts
 //! `Position`/`Game`); it shares its [`Side`] and [`Finding`] so the command
 //! line and the daemon word the results the same way for both games.
 //!
@@ -22,7 +22,7 @@
 //! Pure: no I/O.
 //!
 //! ```
-//! use tandem_rules::arbiter::{Finding, Side};
+//! use tandem_rules::draughts::arbiter::{Finding, Side};
 //! use tandem_rules::chess::arbiter::reconcile_chess;
 //! use tandem_rules::chess::start;
 //! // Record B lacks black's 1... e5.
@@ -44,7 +44,7 @@ use super::game::{ChessGame, ChessOptions};
 use super::mv::ChessMove;
 use crate::reconcile::{self as generic, Classify, ItemError, RecordedGame};
 
-pub use crate::arbiter::{Finding, Side};
+pub use crate::reconcile::{Finding, Side};
 
 // ---------------------------------------------------------------- records
 
@@ -152,7 +152,7 @@ pub fn reconcile_chess<S: AsRef<str>, T: AsRef<str>>(
 /// arbiter types in (record B), from the game's start position.
 ///
 /// ```
-/// use tandem_rules::arbiter::Finding;
+/// use tandem_rules::reconcile::Finding;
 /// use tandem_rules::chess::arbiter::reconcile_chess_game;
 /// use tandem_rules::chess::ChessGame;
 /// let mut g = ChessGame::new();

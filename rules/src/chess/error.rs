@@ -5,7 +5,7 @@ use std::fmt;
 use shakmaty::{Role, Square};
 
 use super::mv::ChessMove;
-use crate::game::Outcome;
+use crate::Outcome;
 
 /// Why a move names no legal move (a code for programs; the speech layer
 /// words it for players).

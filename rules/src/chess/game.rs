@@ -16,8 +16,8 @@ use shakmaty::{Chess, Color as ShColor, Position};
 use super::error::{ChessError, IllegalReason};
 use super::mv::ChessMove;
 use super::text::{resolve, san};
-use crate::game::{DrawReason, Outcome, WinReason};
-use crate::types::Color;
+use crate::Color;
+use crate::{DrawReason, Outcome, WinReason};
 
 /// Event options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]

@@ -1,7 +1,7 @@
 //! PGN: a lenient reader, [`replay`] with the first illegal move and its
 //! reason, and a writer (002 annex C for the moves, SAN).
 //!
-//! The reader is relaxed, with the same lexer as [`crate::pdn`] (see
+//! The reader is relaxed, with the same lexer as [`crate::draughts::pdn`] (see
 //! [`crate::record`] for the defects of real exports it repairs or skips
 //! with a warning: encodings, escapes written out as text, broken tags...):
 //! - tags `[Name "value"]` (escaped `\"` and `\\`), any number per line;
@@ -155,7 +155,7 @@ pub struct PgnFile {
 }
 
 /// Reads every game of a PGN file from its bytes, whatever their encoding
-/// (as [`crate::pdn::read_pdn`]: see [`crate::record`] for what is repaired
+/// (as [`crate::draughts::pdn::read_pdn`]: see [`crate::record`] for what is repaired
 /// or skipped).
 ///
 /// ```

@@ -19,8 +19,8 @@
 //! (`tandem ctl mismatch`) present the results.
 //!
 //! ```
-//! use tandem_rules::arbiter::{reconcile, Finding, Side};
-//! use tandem_rules::{Position, Variant};
+//! use tandem_rules::draughts::arbiter::{reconcile, Finding, Side};
+//! use tandem_rules::draughts::{Position, Variant};
 //! let start = Position::start(Variant::International);
 //! // Record B wrote 33-29 where A has 32-28 ... at ply 3.
 //! let a = ["32-28", "19-23", "28x19", "14x23"];
@@ -38,14 +38,16 @@
 
 use std::fmt;
 
-use crate::game::{Game, GameOptions, PlayError};
-use crate::notation::MoveText;
-use crate::pdn::{replay, PdnGame, PdnMove, Replay};
-use crate::position::Position;
+use crate::draughts::game::{Game, PlayError};
+use crate::draughts::notation::MoveText;
+use crate::draughts::pdn::{replay, PdnGame, PdnMove, Replay};
+use crate::draughts::position::Position;
+use crate::draughts::types::{Piece, Role, Square};
+use crate::draughts::variant::Variant;
+use crate::draughts::Move;
 use crate::reconcile::{self as generic, Classify, ItemError, RecordedGame};
-use crate::types::{Color, Piece, Role, Square};
-use crate::variant::Variant;
-use crate::Move;
+use crate::Color;
+use crate::GameOptions;
 
 pub use crate::reconcile::{Finding, Side};
 
@@ -71,11 +73,11 @@ pub type Reconciliation = generic::Reconciliation<Game>;
 /// Replays a record (move texts as written, loose notation accepted) from
 /// `start`, stopping at the first illegal move. A capture written
 /// ambiguously (`36x16` where two sets of pieces can be taken) is read the
-/// way that lets the rest of the record be played, as [`crate::pdn::replay`] does.
+/// way that lets the rest of the record be played, as [`crate::draughts::pdn::replay`] does.
 ///
 /// ```
-/// use tandem_rules::arbiter::replay_record;
-/// use tandem_rules::{Position, Variant};
+/// use tandem_rules::draughts::arbiter::replay_record;
+/// use tandem_rules::draughts::{Position, Variant};
 /// let r = replay_record(&Position::start(Variant::International), &["32-28", "19-23", "28-22"]);
 /// assert_eq!(r.legal(), 2);
 /// assert_eq!(r.illegal.unwrap().ply, 3); // 28x19 is compulsory
@@ -208,8 +210,8 @@ pub fn reconcile<S: AsRef<str>, T: AsRef<str>>(
 /// record the arbiter types in (record B), from the game's start position.
 ///
 /// ```
-/// use tandem_rules::arbiter::{reconcile_game, Finding, Side};
-/// use tandem_rules::{Game, Variant};
+/// use tandem_rules::draughts::arbiter::{reconcile_game, Finding, Side};
+/// use tandem_rules::draughts::{Game, Variant};
 /// let mut g = Game::new(Variant::International);
 /// for m in ["32-28", "19-23", "28x19", "14x23"] { g.play_text(m).unwrap(); }
 /// // The arbiter types the blind player's braille record, which lacks 19-23.
@@ -245,8 +247,8 @@ pub type SquareChange = generic::SquareChange<Square, Piece>;
 /// a king: [`Fix::Replace`](generic::Fix::Replace), crown it).
 ///
 /// ```
-/// use tandem_rules::arbiter::{diff_positions, Fix};
-/// use tandem_rules::{Position, Variant};
+/// use tandem_rules::draughts::arbiter::{diff_positions, Fix};
+/// use tandem_rules::draughts::{Position, Variant};
 /// let v = Variant::International;
 /// let a = Position::from_fen(v, "B:W28:B19").unwrap();
 /// let b = Position::from_fen(v, "B:W32:B19").unwrap();
@@ -299,8 +301,8 @@ impl std::error::Error for VariantMismatch {}
 /// differs (001 ch. VIII 3.1.1: the arbiter corrects the boards).
 ///
 /// ```
-/// use tandem_rules::arbiter::diff_positions;
-/// use tandem_rules::{Position, Variant};
+/// use tandem_rules::draughts::arbiter::diff_positions;
+/// use tandem_rules::draughts::{Position, Variant};
 /// let v = Variant::International;
 /// let a = Position::from_fen(v, "W:W32,33:B19").unwrap();
 /// let b = Position::from_fen(v, "W:W28,33:BK19").unwrap();
@@ -347,7 +349,7 @@ pub enum ReadbackError {
     /// Nothing was given.
     Empty,
     /// A FEN that does not read.
-    Fen(crate::FenError),
+    Fen(crate::draughts::FenError),
     /// An item that is not `square:piece`.
     BadItem(String),
     /// A square that is not on this board.
@@ -402,8 +404,8 @@ fn parse_piece(word: &str) -> Option<Option<Piece>> {
 /// draughts, squares may be named algebraically (`c3:w`).
 ///
 /// ```
-/// use tandem_rules::arbiter::parse_readback;
-/// use tandem_rules::Variant;
+/// use tandem_rules::draughts::arbiter::parse_readback;
+/// use tandem_rules::draughts::Variant;
 /// let r = parse_readback(Variant::International, "28:w, 45:wk; 19 black man\n30:empty").unwrap();
 /// assert_eq!(r.squares.len(), 4);
 /// assert!(!r.complete);
@@ -448,8 +450,8 @@ pub fn parse_readback(variant: Variant, text: &str) -> Result<Readback, Readback
 /// ([`SquareChange::fix`]).
 ///
 /// ```
-/// use tandem_rules::arbiter::{compare_readback, parse_readback};
-/// use tandem_rules::{Position, Variant};
+/// use tandem_rules::draughts::arbiter::{compare_readback, parse_readback};
+/// use tandem_rules::draughts::{Position, Variant};
 /// let v = Variant::International;
 /// let game = Position::from_fen(v, "B:W28,33:B19").unwrap();
 /// let rb = parse_readback(v, "28:empty, 32:w, 19:b").unwrap();

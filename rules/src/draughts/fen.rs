@@ -11,9 +11,10 @@
 
 use std::fmt;
 
-use crate::position::Position;
-use crate::types::{Color, Piece, Role};
-use crate::variant::Variant;
+use crate::draughts::position::Position;
+use crate::draughts::types::{Piece, Role};
+use crate::draughts::variant::Variant;
+use crate::Color;
 
 /// What is wrong with a FEN, naming the part.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,7 +111,7 @@ pub fn parse_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
                     return Err(FenError::BadRange(item.to_owned()));
                 }
                 (a.number()..=b.number())
-                    .filter_map(crate::Square::new)
+                    .filter_map(crate::draughts::Square::new)
                     .collect::<Vec<_>>()
             } else {
                 vec![variant

@@ -19,7 +19,7 @@
 //! falls off the word, and neither is ever empty or an opponent); a king finds
 //! the first piece on each line with its precomputed ray (`Geo::rays`) and one
 //! bit scan instead of walking square by square. The sink decides what a move
-//! costs: the public [`crate::Move`] with its route ([`Routes`]), a 16-byte
+//! costs: the public [`crate::draughts::Move`] with its route ([`Routes`]), a 16-byte
 //! [`Compact`] move for perft's inner nodes, or only a count at perft's last
 //! ply ([`Counter`]), which builds no move at all. Routes are tracked only for
 //! [`Routes`] (`Sink::ROUTE`). Duplicate routes are looked for only among
@@ -29,8 +29,8 @@
 
 use std::marker::PhantomData;
 
-use crate::mv::{Move, MAX_CAPTURES};
-use crate::variant::{Geo, GEO10, GEO8};
+use crate::draughts::mv::{Move, MAX_CAPTURES};
+use crate::draughts::variant::{Geo, GEO10, GEO8};
 
 /// A board size, fixed at compile time.
 pub(crate) trait Board {

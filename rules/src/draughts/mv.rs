@@ -3,7 +3,7 @@
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::types::Square;
+use crate::draughts::types::Square;
 
 /// Most pieces one capture can take (all of the opponent's 20).
 pub const MAX_CAPTURES: usize = 20;

@@ -1,8 +1,8 @@
 //! Move notation (001 ch. I 8.2): strict output, loose input resolved
 //! against the position.
 
-use crate::mv::Move;
-use crate::position::Position;
+use crate::draughts::mv::Move;
+use crate::draughts::position::Position;
 
 /// Writes a move strictly: `32-28` for a move, `28x19` for a capture
 /// (001 ch. I 8.2.2-8.2.3); algebraic squares in 64-square draughts. Where
@@ -10,7 +10,8 @@ use crate::position::Position;
 /// written (`16x7x1`), which tells them apart.
 ///
 /// ```
-/// use tandem_rules::{notation::write_move, Position, Variant};
+/// use tandem_rules::draughts::notation::write_move;
+/// use tandem_rules::draughts::{Position, Variant};
 /// let p = Position::start(Variant::International);
 /// let m = p.legal_moves().into_iter().find(|m| m.from().number() == 32 && m.to().number() == 28).unwrap();
 /// assert_eq!(write_move(&p, &m), "32-28");
@@ -41,8 +42,9 @@ pub fn write_move(pos: &Position, m: &Move) -> String {
 
 use std::fmt;
 
-use crate::types::{Color, Role, Square};
-use crate::variant::Variant;
+use crate::draughts::types::{Role, Square};
+use crate::draughts::variant::Variant;
+use crate::Color;
 
 /// Syntax errors in a move text (before the position is consulted).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,7 +95,8 @@ impl MoveText {
     /// Parses a move text for a variant.
     ///
     /// ```
-    /// use tandem_rules::{notation::MoveText, Variant};
+    /// use tandem_rules::draughts::notation::MoveText;
+    /// use tandem_rules::draughts::Variant;
     /// let t = MoveText::parse(Variant::International, "32x21").unwrap();
     /// assert_eq!(t.readings[0].iter().map(|s| s.number()).collect::<Vec<_>>(), [32, 21]);
     /// // Digits run together: the two-square reading comes first.
@@ -180,7 +183,7 @@ impl MoveText {
         }
         if readings
             .iter()
-            .any(|r| r.len() > 2 * crate::MAX_CAPTURES + 2)
+            .any(|r| r.len() > 2 * crate::draughts::MAX_CAPTURES + 2)
         {
             return Err(ParseMoveError::TooLong);
         }
@@ -355,7 +358,8 @@ impl std::error::Error for ResolveError {}
 /// why there is none.
 ///
 /// ```
-/// use tandem_rules::{notation::{resolve, ResolveError}, Position, Variant};
+/// use tandem_rules::draughts::notation::{resolve, ResolveError};
+/// use tandem_rules::draughts::{Position, Variant};
 /// let p = Position::start(Variant::International);
 /// assert_eq!(resolve(&p, "32 28").unwrap().to().number(), 28);
 /// assert!(matches!(resolve(&p, "32-26"), Err(ResolveError::Unreachable { .. })));

@@ -19,12 +19,13 @@
 
 use std::fmt;
 
-use crate::game::{Game, GameOptions, PlayError};
-use crate::notation::ResolveError;
-use crate::position::Position;
+use crate::draughts::game::{Game, PlayError};
+use crate::draughts::notation::ResolveError;
+use crate::draughts::position::Position;
+use crate::draughts::variant::Variant;
 pub use crate::record::Warning;
 use crate::record::{self, Class, RawGame};
-use crate::variant::Variant;
+use crate::GameOptions;
 
 /// A game as read from a file, before replay.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -201,8 +202,8 @@ pub struct PdnFile {
 /// mark; see [`crate::record`] for what is repaired or skipped).
 ///
 /// ```
-/// use tandem_rules::pdn::{read_pdn, replay, Replay};
-/// use tandem_rules::Variant;
+/// use tandem_rules::draughts::pdn::{read_pdn, replay, Replay};
+/// use tandem_rules::draughts::Variant;
 /// let file = read_pdn(b"[White \"M\xFCller\"]\\r\\n1.32-28 19-23 & 2.33-29\r\n[Black \"B\"]\n1. 31-26 -");
 /// assert_eq!(file.games.len(), 2);
 /// assert_eq!(file.games[0].tag("White"), Some("M\u{fc}ller"));
@@ -223,8 +224,8 @@ pub fn read_pdn(bytes: &[u8]) -> PdnFile {
 /// Reads every game in a PDN text (as [`read_pdn`], for text already decoded).
 ///
 /// ```
-/// use tandem_rules::pdn::{parse_pdn, replay, Replay};
-/// use tandem_rules::Variant;
+/// use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+/// use tandem_rules::draughts::Variant;
 /// let games = parse_pdn("[White \"A\"]\r\n[Black \"B\"]\r\n01. 32-28 19-23 {good} 02. 28x19 14x23 (2... 13x24) 1-1");
 /// assert_eq!(games.len(), 1);
 /// assert_eq!(games[0].moves.len(), 4);
@@ -350,7 +351,8 @@ pub struct PdnHeader {
 /// needed, then numbered moves in strict notation, wrapped at 80 columns.
 ///
 /// ```
-/// use tandem_rules::{pdn::{write_pdn, parse_pdn, PdnHeader}, Game, Variant};
+/// use tandem_rules::draughts::pdn::{write_pdn, parse_pdn, PdnHeader};
+/// use tandem_rules::draughts::{Game, Variant};
 /// let mut g = Game::new(Variant::International);
 /// g.play_text("32-28").unwrap();
 /// let text = write_pdn(&g, &PdnHeader::default(), "*");

@@ -2,16 +2,16 @@
 //! of a move generator. Capture routes with the same start, end and captured
 //! set count once (the convention of the published international counts).
 
-use crate::movegen::{self, Eight, PerftBuffers, Ten};
-use crate::mv::Move;
-use crate::position::Position;
-use crate::types::Color;
-use crate::variant::Variant;
+use crate::draughts::movegen::{self, Eight, PerftBuffers, Ten};
+use crate::draughts::mv::Move;
+use crate::draughts::position::Position;
+use crate::draughts::variant::Variant;
+use crate::Color;
 
 /// Leaf count at `depth` (bulk-counted: the last ply counts moves without playing them).
 ///
 /// ```
-/// use tandem_rules::{perft, Position, Variant};
+/// use tandem_rules::draughts::{perft, Position, Variant};
 /// assert_eq!(perft(&Position::start(Variant::International), 3), 658);
 /// assert_eq!(perft(&Position::start(Variant::SixtyFour), 3), 302);
 /// ```

@@ -1,10 +1,11 @@
-//! Positions. The move generator is `crate::movegen` (the rules it encodes
+//! Positions. The move generator is `crate::draughts::movegen` (the rules it encodes
 //! are listed there, seed 001 ch. I 3-4).
 
-use crate::movegen::{self, Board, Eight, Routes, Sides, Sink, Ten};
-use crate::mv::{Move, MAX_CAPTURES};
-use crate::types::{Color, Piece, Role, Square};
-use crate::variant::Variant;
+use crate::draughts::movegen::{self, Board, Eight, Routes, Sides, Sink, Ten};
+use crate::draughts::mv::{Move, MAX_CAPTURES};
+use crate::draughts::types::{Piece, Role, Square};
+use crate::draughts::variant::Variant;
+use crate::Color;
 
 /// Calls `$f::<Board, WHITE>($args)` for the position's board and side to move.
 macro_rules! dispatch {
@@ -33,7 +34,7 @@ pub struct Position {
 
 impl std::fmt::Debug for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", crate::fen::to_fen(self))
+        write!(f, "Position({})", crate::draughts::fen::to_fen(self))
     }
 }
 
@@ -42,7 +43,7 @@ impl Position {
     /// (3 in 64), white men on the last 4 (3), white to move (3.3).
     ///
     /// ```
-    /// use tandem_rules::{Position, Variant};
+    /// use tandem_rules::draughts::{Position, Variant};
     /// let p = Position::start(Variant::International);
     /// assert_eq!(p.legal_moves().len(), 9);
     /// assert_eq!(p.to_fen(), "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20");
@@ -179,7 +180,7 @@ impl Position {
     /// The legal moves (001 ch. I 3-4), captures first by the majority rule.
     ///
     /// ```
-    /// use tandem_rules::{Position, Variant};
+    /// use tandem_rules::draughts::{Position, Variant};
     /// // A king on 16 can take 21, 23 and then 33 or 39: two moves 16x1.
     /// let p = Position::from_fen(Variant::International, "W:WK16:B21,23,33,39").unwrap();
     /// let moves = p.legal_moves();
@@ -295,18 +296,18 @@ impl Position {
         }
     }
 
-    /// The position as PDN FEN (`W:W31,32:B1,2`); see [`crate::fen`].
+    /// The position as PDN FEN (`W:W31,32:B1,2`); see [`crate::draughts::fen`].
     #[must_use]
     pub fn to_fen(&self) -> String {
-        crate::fen::to_fen(self)
+        crate::draughts::fen::to_fen(self)
     }
 
-    /// Reads a PDN FEN; see [`crate::fen`].
+    /// Reads a PDN FEN; see [`crate::draughts::fen`].
     ///
     /// # Errors
-    /// [`crate::FenError`] naming the part that is wrong.
-    pub fn from_fen(variant: Variant, fen: &str) -> Result<Position, crate::FenError> {
-        crate::fen::parse_fen(variant, fen)
+    /// [`crate::draughts::FenError`] naming the part that is wrong.
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<Position, crate::draughts::FenError> {
+        crate::draughts::fen::parse_fen(variant, fen)
     }
 }
 

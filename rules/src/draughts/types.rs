@@ -1,58 +1,8 @@
-//! The vocabulary: colours, piece roles, pieces and squares.
+//! The vocabulary of draughts: piece roles, pieces and squares.
 
 use std::fmt;
 
-/// A side. White moves first (001 ch. I 3.3).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Color {
-    /// The side that starts on squares 31-50 (a1..h3 in 64) and moves first.
-    White,
-    /// The side that starts on squares 1-20 (b6..h8 in 64).
-    Black,
-}
-
-impl Color {
-    /// The other side.
-    ///
-    /// ```
-    /// use tandem_rules::Color;
-    /// assert_eq!(Color::White.other(), Color::Black);
-    /// ```
-    #[must_use]
-    pub fn other(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    /// `'W'` or `'B'`, as in PDN FEN.
-    #[must_use]
-    pub fn fen_char(self) -> char {
-        match self {
-            Color::White => 'W',
-            Color::Black => 'B',
-        }
-    }
-
-    /// `"white"` or `"black"`.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Color::White => "white",
-            Color::Black => "black",
-        }
-    }
-}
-
-impl fmt::Display for Color {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+use crate::Color;
 
 /// A man or a king (001 ch. I 3.1, 3.5).
 #[derive(
@@ -81,7 +31,8 @@ impl Piece {
     /// Words for logs and JSON: `"white man"`, `"black king"`.
     ///
     /// ```
-    /// use tandem_rules::{Color, Piece, Role};
+    /// use tandem_rules::Color;
+    /// use tandem_rules::draughts::{Piece, Role};
     /// assert_eq!(Piece { color: Color::Black, role: Role::King }.name(), "black king");
     /// ```
     #[must_use]
@@ -100,7 +51,8 @@ impl Piece {
     /// `B` black king.
     ///
     /// ```
-    /// use tandem_rules::{Color, Piece, Role};
+    /// use tandem_rules::Color;
+    /// use tandem_rules::draughts::{Piece, Role};
     /// assert_eq!(Piece { color: Color::White, role: Role::King }.letter(), 'W');
     /// ```
     #[must_use]
@@ -116,7 +68,7 @@ impl Piece {
 
 /// A playable (dark) square by its number: 1-50 in international draughts
 /// (001 ch. I 2.6), 1-32 in 64-square draughts, where it is also named
-/// algebraically (2.6.4); see [`crate::Variant::square_name`].
+/// algebraically (2.6.4); see [`crate::draughts::Variant::square_name`].
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
@@ -125,10 +77,10 @@ pub struct Square(u8);
 
 impl Square {
     /// A square by number; `None` for 0 or numbers above 50. Whether the
-    /// number exists in a variant is [`crate::Variant::contains`].
+    /// number exists in a variant is [`crate::draughts::Variant::contains`].
     ///
     /// ```
-    /// use tandem_rules::Square;
+    /// use tandem_rules::draughts::Square;
     /// assert_eq!(Square::new(32).unwrap().number(), 32);
     /// assert!(Square::new(0).is_none());
     /// ```

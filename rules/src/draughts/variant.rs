@@ -14,7 +14,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::types::{Color, Square};
+use crate::draughts::types::Square;
+use crate::Color;
 
 /// A game the rules engine plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -34,7 +35,7 @@ impl Variant {
     /// The name used on the command line and in files.
     ///
     /// ```
-    /// use tandem_rules::Variant;
+    /// use tandem_rules::draughts::Variant;
     /// assert_eq!(Variant::SixtyFour.name(), "sixty-four");
     /// assert_eq!("international".parse::<Variant>().unwrap(), Variant::International);
     /// ```
@@ -79,7 +80,7 @@ impl Variant {
     /// Row (0 = the top row, black's side) and column (0 = a-file) of a square.
     ///
     /// ```
-    /// use tandem_rules::{Square, Variant};
+    /// use tandem_rules::draughts::{Square, Variant};
     /// let v = Variant::International;
     /// assert_eq!(v.coords(Square::new(1).unwrap()), (0, 1)); // 001 ch. I 2.6.1
     /// assert_eq!(v.coords(Square::new(46).unwrap()), (9, 0)); // 2.6.2: left side
@@ -108,7 +109,7 @@ impl Variant {
     /// international draughts, algebraic (`c3`) in 64-square (001 ch. I 2.6.4).
     ///
     /// ```
-    /// use tandem_rules::{Square, Variant};
+    /// use tandem_rules::draughts::{Square, Variant};
     /// assert_eq!(Variant::SixtyFour.square_name(Square::new(29).unwrap()), "a1");
     /// assert_eq!(Variant::SixtyFour.square_name(Square::new(4).unwrap()), "h8");
     /// assert_eq!(Variant::International.square_name(Square::new(32).unwrap()), "32");
@@ -135,7 +136,7 @@ impl Variant {
     /// Leading zeros are accepted (`05`).
     ///
     /// ```
-    /// use tandem_rules::{Square, Variant};
+    /// use tandem_rules::draughts::{Square, Variant};
     /// assert_eq!(Variant::SixtyFour.parse_square("c3"), Some(Square::new(22).unwrap()));
     /// assert_eq!(Variant::SixtyFour.parse_square("22"), Some(Square::new(22).unwrap()));
     /// assert_eq!(Variant::International.parse_square("007"), Some(Square::new(7).unwrap()));

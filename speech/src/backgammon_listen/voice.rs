@@ -63,9 +63,9 @@ pub struct BgVoiceGrammar {
     pub commands: Grammar,
 }
 
-fn no_moves() -> tandem_rules::Position {
-    tandem_rules::Position::empty(
-        tandem_rules::Variant::International,
+fn no_moves() -> tandem_rules::draughts::Position {
+    tandem_rules::draughts::Position::empty(
+        tandem_rules::draughts::Variant::International,
         tandem_rules::Color::White,
     )
 }
@@ -246,7 +246,10 @@ impl ListenGame for BgVoice {
             // number ("ruch N") comes as the number.
             BgSaid::Command(Heard::Command {
                 command, square, ..
-            }) => Understood::Command(*command, square.and_then(tandem_rules::Square::new)),
+            }) => Understood::Command(
+                *command,
+                square.and_then(tandem_rules::draughts::Square::new),
+            ),
             BgSaid::Command(_) => Understood::Unknown,
         }
     }

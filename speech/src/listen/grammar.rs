@@ -10,8 +10,8 @@
 use std::collections::BTreeSet;
 
 use serde::Serialize;
-use tandem_rules::notation::{resolve, write_move, ResolveError};
-use tandem_rules::{Move, Position, Square, Variant};
+use tandem_rules::draughts::notation::{resolve, write_move, ResolveError};
+use tandem_rules::draughts::{Move, Position, Square, Variant};
 
 use super::lexicon::{words_of, CommandKind, Lexicon, Slot, Template, Words};
 use super::matcher::{Costs, MAX_COST, TIE_WINDOW};

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
-use tandem_rules::{Square, Variant};
+use tandem_rules::draughts::{Square, Variant};
 
 use crate::announcer::{AnnounceOptions, Announcer};
 use crate::phrasebook::{CommandWord, Phrasebook, PhrasebookError, SquareStyle};

@@ -25,7 +25,7 @@
 //! | nothing clear | [`Action::Repeat`] | [`Action::Repeat`], the read-back stays pending |
 //!
 //! ```
-//! use tandem_rules::{Position, Variant};
+//! use tandem_rules::draughts::{Position, Variant};
 //! use tandem_speech::listen::{
 //!     audio::Mode, audio::VadConfig, Action, ConfirmPolicy, Lexicon, Listener,
 //!     ScriptedRecognizer, Transcript,
@@ -47,8 +47,8 @@
 //! assert_eq!((m.from().number(), m.to().number()), (32, 28));
 //! ```
 
-use tandem_rules::notation::ResolveError;
-use tandem_rules::{Move, Position, Square};
+use tandem_rules::draughts::notation::ResolveError;
+use tandem_rules::draughts::{Move, Position, Square};
 
 use super::audio::{Gate, Mode, MuteSwitch, VadEvent};
 use super::grammar::{understand, ConfirmPolicy, Grammar, Heard};
@@ -563,7 +563,7 @@ impl<G: ListenGame> Listener<G> {
 
 #[cfg(test)]
 mod tests {
-    use tandem_rules::{Position, Variant};
+    use tandem_rules::draughts::{Position, Variant};
 
     use super::*;
     use crate::listen::audio::{VadConfig, FRAME};

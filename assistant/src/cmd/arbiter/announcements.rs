@@ -274,7 +274,8 @@ mod tests {
     use super::*;
     use crate::journal::{JournalWriter, StartInfo};
     use tandem_rules::backgammon::{Match, MatchOptions};
-    use tandem_rules::{GameOptions, Position, TableGame, Variant};
+    use tandem_rules::draughts::{Position, Variant};
+    use tandem_rules::{GameOptions, TableGame};
 
     fn start(variant: &str, fen: String, options: GameOptions) -> Event {
         Event::Start(StartInfo {

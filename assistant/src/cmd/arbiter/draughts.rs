@@ -1,6 +1,6 @@
 //! `tandem arbiter reconcile` and `diff` for draughts (001 ch. VIII 3.1):
 //! PDN FEN, the 10x10 or 8x8 diagram, the braille list view and the
-//! draughts phrasebook's words. The logic is in [`tandem_rules::arbiter`].
+//! draughts phrasebook's words. The logic is in [`tandem_rules::draughts::arbiter`].
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -10,9 +10,10 @@ use anyhow::{bail, Context};
 use serde::Serialize;
 use serde_json::json;
 use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
-use tandem_rules::arbiter::{diff_positions, Fix, PositionDiff};
-use tandem_rules::game::PlayError;
-use tandem_rules::{Color, Game, Move, Piece, Position, Role, Variant};
+use tandem_rules::draughts::arbiter::{diff_positions, Fix, PositionDiff};
+use tandem_rules::draughts::game::PlayError;
+use tandem_rules::draughts::{Game, Move, Piece, Position, Role, Variant};
+use tandem_rules::Color;
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareStyle, Value};
 
 use super::records::{is_journal, journal_record, LoadedRecord, RecordFormat};
@@ -22,7 +23,7 @@ use super::{
 };
 use crate::game::GameKind;
 use crate::journal::Journal;
-use tandem_rules::pdn::parse_pdn;
+use tandem_rules::draughts::pdn::parse_pdn;
 
 /// Draughts (international and 64-square) at `tandem arbiter`.
 pub struct DraughtsArbiter;
@@ -214,7 +215,7 @@ impl ReportGame for Game {
     }
 
     fn strict_text(pos: &Position, m: &Move) -> String {
-        tandem_rules::notation::write_move(pos, m)
+        tandem_rules::draughts::notation::write_move(pos, m)
     }
 
     fn reason(ann: &Announcer, pos: &Position, text: &str, e: &PlayError) -> String {

@@ -18,7 +18,7 @@
 //!
 //! Each game brings its part through `ArbiterGame` (`arbiter_for` is the
 //! one place that lists them); the logic is pure, in the rules crate
-//! ([`tandem_rules::arbiter`], [`tandem_rules::chess::arbiter`],
+//! ([`tandem_rules::draughts::arbiter`], [`tandem_rules::chess::arbiter`],
 //! [`tandem_rules::backgammon::arbiter`], all on [`tandem_rules::reconcile`]);
 //! this module reads files and presents the results (see `docs/arbiter.md`).
 
@@ -26,7 +26,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Subcommand;
-use tandem_rules::{Color, Variant};
+use tandem_rules::draughts::Variant;
+use tandem_rules::Color;
 use tandem_speech::chess::FileStyle;
 use tandem_speech::Phrasebook;
 
@@ -254,7 +255,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// What one game brings to `tandem arbiter`: recognising its records and
 /// positions, and the two comparisons. The logic of each is pure, in the
-/// rules crate (`tandem_rules::arbiter`, `tandem_rules::chess::arbiter`,
+/// rules crate (`tandem_rules::draughts::arbiter`, `tandem_rules::chess::arbiter`,
 /// `tandem_rules::backgammon::arbiter`); the words in the phrasebooks.
 trait ArbiterGame {
     /// Whether a record file is of this game (without `--variant`).

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Serialize;
 use serde_json::Value as Json;
-use tandem_rules::{Color, TimeControl, Variant};
+use tandem_rules::draughts::Variant;
+use tandem_rules::{Color, TimeControl};
 
 use crate::journal::{Event, Journal};
 

@@ -8,11 +8,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use serde_json::{json, Value as Json};
-use tandem_rules::arbiter::{Finding, Side};
 use tandem_rules::reconcile::{
     Difference as GenericDifference, Reconciliation as GenericReconciliation, RecordReplay,
     RecordedGame,
 };
+use tandem_rules::reconcile::{Finding, Side};
 use tandem_rules::Color;
 
 use super::announcements::{announcement_stats, announcements_text};

@@ -39,7 +39,7 @@ pub use turns::{
 mod tests {
     use super::*;
     use crate::backgammon::{Board, Match, MatchOptions};
-    use crate::types::Color;
+    use crate::Color;
 
     fn texts(r: &BgRecord) -> Vec<String> {
         r.texts()

@@ -7,7 +7,7 @@ use crate::backgammon::board::{idx, Board, BoardError};
 use crate::backgammon::match_id::{self, MatchIdError, MatchInfo};
 use crate::backgammon::position_id::{self, PositionIdError};
 use crate::backgammon::Dice;
-use crate::types::Color;
+use crate::Color;
 
 /// A place on the board, in white's numbering (white's 1-point is black's
 /// 24-point).

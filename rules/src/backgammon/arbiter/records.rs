@@ -7,7 +7,7 @@ use crate::backgammon::mat;
 use crate::backgammon::match_play::{Action, Match, MatchOptions, Phase};
 use crate::backgammon::notation;
 use crate::backgammon::Dice;
-use crate::types::Color;
+use crate::Color;
 
 /// One entry of a record: a turn, a cube action, a resignation or a game's end.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use crate::backgammon::movegen::Play;
 use crate::backgammon::notation;
 use crate::backgammon::Dice;
 use crate::reconcile::{self as generic, Classify, RecordReplay, RecordedGame};
-use crate::types::Color;
+use crate::Color;
 
 /// One entry played: a turn or a cube action, with its side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
