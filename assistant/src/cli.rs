@@ -7,7 +7,8 @@ use clap::{Parser, Subcommand};
 
 use crate::cmd;
 
-/// tandem: a draughts assistant for blind and visually impaired players.
+/// tandem: seats a blind or visually impaired player at a draughts, chess or backgammon
+/// table on equal terms (two boards kept in sync, moves announced, the record in braille).
 #[derive(Debug, Parser)]
 #[command(name = "tandem", version, about, long_about = None)]
 pub struct Cli {

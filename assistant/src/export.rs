@@ -23,7 +23,7 @@ pub struct Names {
 }
 
 fn clock(ms: u64) -> String {
-    tandem_braille::render::format_clock(Some(Duration::from_millis(ms)))
+    tandem_braille::view::format_clock(Some(Duration::from_millis(ms)))
 }
 
 /// A journal read, its chain checked, its game replayed.

@@ -83,6 +83,25 @@ impl GameKind {
     }
 }
 
+impl GameKind {
+    /// The games `tandem arbiter` recognises from their files without
+    /// `--variant`, in the order asked.
+    pub const DETECTED: [GameKind; 2] = [GameKind::Backgammon, GameKind::Chess];
+    /// The game of records and positions that no game of [`Self::DETECTED`]
+    /// claims: international draughts.
+    pub const FALLBACK: GameKind = GameKind::Draughts(Variant::International);
+
+    /// The arbiter's tools of this game (`tandem arbiter`).
+    #[must_use]
+    pub fn arbiter(self) -> &'static dyn crate::arbiter::ArbiterGame {
+        match self {
+            GameKind::Draughts(_) => &crate::games::draughts::arbiter::DraughtsArbiter,
+            GameKind::Chess => &crate::games::chess::arbiter::ChessArbiter,
+            GameKind::Backgammon => &crate::games::backgammon::arbiter::BackgammonArbiter,
+        }
+    }
+}
+
 /// An unknown `--variant` value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseGameKindError(pub String);
@@ -172,10 +191,10 @@ impl AnyPosition {
                 listener::<tandem_speech::listen::Draughts>(rec, setup, policy, mode, p)
             }
             AnyPosition::Chess(p) => {
-                listener::<tandem_speech::chess_listen::ChessVoice>(rec, setup, policy, mode, *p)
+                listener::<tandem_speech::chess::listen::ChessVoice>(rec, setup, policy, mode, *p)
             }
             AnyPosition::Backgammon(m) => {
-                listener::<tandem_speech::backgammon_listen::BgVoice>(rec, setup, policy, mode, *m)
+                listener::<tandem_speech::backgammon::listen::BgVoice>(rec, setup, policy, mode, *m)
             }
         }
     }

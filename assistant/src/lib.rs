@@ -3,6 +3,7 @@
 //!
 //! Everything testable lives in this library; `main.rs` only calls [`cli::main`].
 
+pub mod arbiter;
 pub mod cli;
 pub mod client;
 pub mod cmd;

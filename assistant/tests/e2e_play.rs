@@ -13,7 +13,8 @@ mod support;
 use std::time::Duration;
 
 use support::{ctl, real_brltty, real_game, real_speechd, tandem, verify_ok, wait_ply, Daemon};
-use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};
+use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::draughts::Variant;
 

@@ -15,7 +15,8 @@ use std::time::Duration;
 
 use support::{ctl, real_brltty, real_game, Daemon};
 use tandem_braille::chess::ChessRenderer;
-use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};
+use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::chess::shakmaty::Chess;
 use tandem_rules::chess::ChessGame;
 use tandem_rules::draughts::Position;

@@ -16,7 +16,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use support::{real_brltty, real_game, real_speechd, Daemon, Play};
-use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};
+use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::draughts::Game;
 
 /// `tandem play --headless --lang en` in `dir` (journal `game.jsonl`,

@@ -11,8 +11,8 @@ use tandem::journal::Source;
 use tandem::session::{Cmd, GameSetup};
 use tandem::voice::VoiceGame;
 use tandem_rules::draughts::{Position, Variant};
+use tandem_speech::chess::listen::{ChessVoice, ChessWords};
 use tandem_speech::chess::ChessPhrasebook;
-use tandem_speech::chess_listen::{ChessVoice, ChessWords};
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Draughts, Lexicon, Listener, ScriptedRecognizer};
 

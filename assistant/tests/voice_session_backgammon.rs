@@ -14,7 +14,7 @@ use tandem::journal::{Event, Source};
 use tandem::session::{Blind, Cmd, GameSetup};
 use tandem_rules::backgammon::{Action, Dice, Match};
 use tandem_rules::Color;
-use tandem_speech::backgammon_listen::{BgVoice, BgWords};
+use tandem_speech::backgammon::listen::{BgVoice, BgWords};
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Listener, ScriptedRecognizer};
 

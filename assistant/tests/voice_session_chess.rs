@@ -11,8 +11,8 @@ mod support;
 use tandem::game::{AnyPosition, GameKind};
 use tandem::journal::{Event, Source};
 use tandem::session::{Blind, Cmd, GameSetup};
+use tandem_speech::chess::listen::{ChessVoice, ChessWords};
 use tandem_speech::chess::ChessPhrasebook;
-use tandem_speech::chess_listen::{ChessVoice, ChessWords};
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer};
 

@@ -16,8 +16,8 @@ use tandem_rules::draughts::Position;
 
 use crate::board::Board;
 use crate::display::{BrailleDisplay, DisplayError};
-use crate::render::{StatusInfo, View, Width};
 use crate::ui::{Action, BrailleUi, Key};
+use crate::view::{StatusInfo, View, Width};
 
 /// A UI and the display it shows on.
 #[derive(Debug)]
@@ -279,7 +279,7 @@ mod tests {
         let mut drv = DisplayDriver::new(d, pos, StatusInfo::new(Color::White), View::Graphic);
         drv.update(&pos, &StatusInfo::new(Color::White)).unwrap();
         let mut want = text_cells("1 ");
-        want.extend([crate::GraphicPatterns::default().black_man; 5]);
+        want.extend([crate::draughts::GraphicPatterns::default().black_man; 5]);
         want.resize(20, crate::Cell::BLANK);
         assert_eq!(h.cells().unwrap(), want);
     }

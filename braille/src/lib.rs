@@ -6,7 +6,8 @@
 //! keys enter a chess move as move text (`e2e4`, [`Action::MoveText`]).
 //!
 //! ```
-//! use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+//! use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};
+//! use tandem_braille::{StatusInfo, View, Width};
 //! use tandem_rules::draughts::{Position, Variant};
 //! let pos = Position::from_fen(Variant::International, "W:W31,32,33,K45:B1,2,3,K12").unwrap();
 //! let lines = StandardRenderer::default().render(&pos, &StatusInfo::new(pos.turn()), View::List, Width::new(40).unwrap());
@@ -21,21 +22,22 @@ pub mod brf;
 pub mod cell;
 pub mod chess;
 pub mod display;
+pub mod draughts;
 pub mod driver;
 pub mod keymap;
 pub mod line;
 #[cfg(feature = "liblouis")]
 pub mod louis;
 pub mod record;
-pub mod render;
 pub mod table;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod ui;
+pub mod view;
 
 pub use board::Board;
 pub use cell::Cell;
 pub use display::{BrailleDisplay, DisplayError, Geometry};
 pub use line::{BrailleLine, CellKind};
-pub use render::{BrailleRenderer, GraphicPatterns, StandardRenderer, StatusInfo, View, Width};
 pub use ui::{Action, BrailleUi, Key, KeyCommand};
+pub use view::{StatusInfo, View, Width};

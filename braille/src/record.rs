@@ -7,8 +7,8 @@
 
 use crate::cell::Cell;
 use crate::line::BrailleLine;
-use crate::render::Width;
 use crate::ui::{Action, Key};
+use crate::view::Width;
 
 /// The mark under the current move: dots 7-8, as the selection.
 pub const CURRENT_MARK: Cell = Cell::UNDERLINE;
@@ -237,8 +237,8 @@ impl RecordView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::{StatusInfo, View};
     use crate::ui::{BrailleUi, KeyCommand};
+    use crate::view::{StatusInfo, View};
     use tandem_rules::draughts::{Position, Variant};
     use tandem_rules::Color;
 

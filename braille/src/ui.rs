@@ -50,9 +50,10 @@ use tandem_rules::draughts::{Position, Square};
 use crate::board::Board;
 use crate::cell::Cell;
 use crate::chess::{move_text, ChessLine, ChessRenderer};
+use crate::draughts::{BrailleRenderer, StandardRenderer};
 use crate::line::BrailleLine;
 use crate::record::RecordView;
-use crate::render::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use crate::view::{StatusInfo, View, Width};
 
 /// A key pressed on the display, already mapped from the driver's codes
 /// (see [`crate::keymap`] for BRLTTY's commands).

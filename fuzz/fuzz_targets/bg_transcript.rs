@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use tandem_rules::backgammon::{Action, Board, Dice, Match, MatchOptions};
 use tandem_rules::Color;
-use tandem_speech::backgammon_listen::{BgSaid, BgVoice, BgVoiceGrammar, BgWords, BgHeard};
+use tandem_speech::backgammon::listen::{BgSaid, BgVoice, BgVoiceGrammar, BgWords, BgHeard};
 use tandem_speech::listen::{ListenGame, Transcript};
 
 /// The words, states and grammars, built once.
@@ -53,7 +53,7 @@ fuzz_target!(|data: &[u8]| {
     // Several hypotheses, as a recognizer gives them: split on '|'.
     let transcripts: Vec<Transcript> = s.split('|').take(4).map(Transcript::text).collect();
     for (words, m, g) in tables() {
-        let legal = |input: &tandem_speech::backgammon_listen::BgInput| {
+        let legal = |input: &tandem_speech::backgammon::listen::BgInput| {
             g.moves.inputs.contains(input)
         };
         match BgVoice::understand(m, g, words, &transcripts) {

@@ -15,8 +15,8 @@ use std::path::Path;
 use criterion::{criterion_group, criterion_main, Criterion};
 use tandem_rules::backgammon::{legal_plays, Action, Board, Dice, Match, MatchOptions};
 use tandem_rules::Color;
-use tandem_speech::backgammon_listen::{BgLexicon, BgVoice, BgWords};
-use tandem_speech::chess_listen::command_words;
+use tandem_speech::backgammon::listen::{BgLexicon, BgVoice, BgWords};
+use tandem_speech::chess::listen::command_words;
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
 use tandem_speech::listen::{Lexicon, ListenGame, Recognizer, Transcript};
 

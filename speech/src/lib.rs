@@ -22,10 +22,7 @@
 
 pub mod announcer;
 pub mod backgammon;
-pub mod backgammon_arbiter;
-pub mod backgammon_listen;
 pub mod chess;
-pub mod chess_listen;
 pub mod output;
 pub mod phrasebook;
 pub mod record;

@@ -2,8 +2,8 @@
 //! tandem understands, in Polish and English, from real positions.
 
 use tandem_rules::chess::{from_fen, start};
+use tandem_speech::chess::listen::{understand_chess, ChessGrammar, ChessHeard, ChessLexicon};
 use tandem_speech::chess::ChessPhrasebook;
-use tandem_speech::chess_listen::{understand_chess, ChessGrammar, ChessHeard, ChessLexicon};
 use tandem_speech::listen::Transcript;
 
 const KNIGHTS: &str = "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1";

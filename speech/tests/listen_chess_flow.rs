@@ -5,8 +5,8 @@
 //! the daemon's `assistant/tests/voice_chess_e2e.rs`).
 
 use tandem_rules::chess::{from_fen, san, start};
+use tandem_speech::chess::listen::{ChessSaid, ChessVoice, ChessWords};
 use tandem_speech::chess::ChessPhrasebook;
-use tandem_speech::chess_listen::{ChessSaid, ChessVoice, ChessWords};
 use tandem_speech::listen::audio::{Mode, VadConfig, FRAME};
 use tandem_speech::listen::{
     Action, CommandKind, ConfirmPolicy, Lexicon, ListenGame, Listener, ScriptedRecognizer,
@@ -153,7 +153,7 @@ fn an_illegal_move_is_refused_with_the_reason() {
     assert!(why.contains("Ewa dwa") && why.contains("Ewa pięć"), "{why}");
     assert!(matches!(
         d.heard,
-        ChessSaid::Chess(tandem_speech::chess_listen::ChessHeard::Illegal { .. })
+        ChessSaid::Chess(tandem_speech::chess::listen::ChessHeard::Illegal { .. })
     ));
     // Nothing clear: say again.
     assert_eq!(hear(&mut l, "dzień dobry wszystkim"), Action::Repeat);

@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use tandem_speech::chess::listen::{command_words, ChessVoice, ChessWords};
 use tandem_speech::chess::ChessPhrasebook;
-use tandem_speech::chess_listen::{command_words, ChessVoice, ChessWords};
 use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
 use tandem_speech::listen::{
@@ -43,7 +43,7 @@ fn the_korean_chess_book_loads_with_its_own_commands() {
     // A draughts phrasebook's commands stay when the file has none.
     let base = Lexicon::from_file(&korean_phrasebook_path()).unwrap();
     let en = command_words(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("phrasebooks/chess-en.toml"),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("phrasebooks/chess/en.toml"),
         base,
     )
     .unwrap();

@@ -176,14 +176,14 @@ pub fn announcement_stats(j: &Journal) -> AnnouncementStats {
     st
 }
 
-fn side_stats(st: &mut AnnouncementStats, side: Color) -> &mut SideAnnouncements {
+pub(crate) fn side_stats(st: &mut AnnouncementStats, side: Color) -> &mut SideAnnouncements {
     match side {
         Color::White => &mut st.white,
         Color::Black => &mut st.black,
     }
 }
 
-pub(super) fn run_announcements(args: &AnnouncementsArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn run_announcements(args: &AnnouncementsArgs) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.journal)
         .with_context(|| format!("reading {}", args.journal.display()))?;
     let j = Journal::parse(&bytes);
@@ -204,7 +204,7 @@ pub(super) fn run_announcements(args: &AnnouncementsArgs) -> anyhow::Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
-pub(super) fn announcements_text(st: &AnnouncementStats, w: Words) -> String {
+pub(crate) fn announcements_text(st: &AnnouncementStats, w: Words) -> String {
     let mut s = String::new();
     for (c, a) in [(Color::White, &st.white), (Color::Black, &st.black)] {
         let side = side_word(c, w);
@@ -258,7 +258,7 @@ pub(super) fn announcements_text(st: &AnnouncementStats, w: Words) -> String {
     s
 }
 
-fn source_word(s: Source, w: Words) -> &'static str {
+pub(crate) fn source_word(s: Source, w: Words) -> &'static str {
     match s {
         Source::Typed => w.s("typed", "wpisane"),
         Source::Spoken => w.s("spoken", "głosem"),

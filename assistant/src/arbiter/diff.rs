@@ -9,40 +9,40 @@ use tandem_rules::Color;
 use super::{side_word, Words};
 
 /// What `tandem arbiter diff` reports, for either game.
-pub(super) struct DiffOutput {
+pub(crate) struct DiffOutput {
     /// The game's name in JSON.
-    pub(super) variant: &'static str,
+    pub(crate) variant: &'static str,
     /// The phrasebook's language.
-    pub(super) lang: String,
+    pub(crate) lang: String,
     /// The differing squares as JSON (per game: square numbers and names).
-    pub(super) differences: Json,
+    pub(crate) differences: Json,
     /// Each differing square: its name (padded as the game shows it), what
     /// stands there in A and in B, in words.
-    pub(super) squares: Vec<(String, String, String)>,
+    pub(crate) squares: Vec<(String, String, String)>,
     /// The sides to move in A and in B, if they differ.
-    pub(super) turn: Option<(Color, Color)>,
+    pub(crate) turn: Option<(Color, Color)>,
     /// What to do on board B, one sentence each, for the screen.
-    pub(super) instructions: Vec<String>,
+    pub(crate) instructions: Vec<String>,
     /// The same for speech.
-    pub(super) spoken: Vec<String>,
+    pub(crate) spoken: Vec<String>,
     /// The sentence for boards that are the same.
-    pub(super) in_sync: String,
+    pub(crate) in_sync: String,
     /// The Polish word for the board ("warcabnica", "szachownica").
-    pub(super) board: &'static str,
+    pub(crate) board: &'static str,
     /// What the places are called in the heading: English, Polish
     /// (`Squares`, `pola`; backgammon `Points`, `punkty`).
-    pub(super) places: (&'static str, &'static str),
+    pub(crate) places: (&'static str, &'static str),
     /// Fields a game adds to the JSON (backgammon: the Match ID's parts).
-    pub(super) extra: serde_json::Map<String, Json>,
+    pub(crate) extra: serde_json::Map<String, Json>,
     /// Further differences beyond the squares, one line each (the dice,
     /// the cube, the score), for the screen.
-    pub(super) extra_lines: Vec<String>,
+    pub(crate) extra_lines: Vec<String>,
 }
 
 /// Prints the diff as JSON or text (001 ch. VIII 3.1.1; 002 E.7: what to
 /// do on the board to correct); exit status 0 when the boards are the same,
 /// 1 when they differ.
-pub(super) fn print_diff(json: bool, w: Words, d: &DiffOutput) -> anyhow::Result<ExitCode> {
+pub(crate) fn print_diff(json: bool, w: Words, d: &DiffOutput) -> anyhow::Result<ExitCode> {
     let same = d.squares.is_empty() && d.turn.is_none() && d.extra_lines.is_empty();
     let mut out = std::io::stdout().lock();
     if json {

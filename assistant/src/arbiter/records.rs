@@ -62,7 +62,7 @@ pub fn is_journal(text: &str) -> bool {
 
 /// What the arbiter should know about how a journal was read: a broken
 /// chain (read up to it), a torn last line (dropped).
-pub(super) fn journal_notes(path: &Path, j: &Journal) -> Vec<String> {
+pub(crate) fn journal_notes(path: &Path, j: &Journal) -> Vec<String> {
     let mut notes = Vec::new();
     if let Some(bad) = &j.bad {
         notes.push(format!(
@@ -84,7 +84,7 @@ pub(super) fn journal_notes(path: &Path, j: &Journal) -> Vec<String> {
 }
 
 /// Reads a journal given with `--journal`.
-pub(super) fn read_journal(p: &Path) -> anyhow::Result<Journal> {
+pub(crate) fn read_journal(p: &Path) -> anyhow::Result<Journal> {
     let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
     if !is_journal(&String::from_utf8_lossy(&bytes)) {
         bail!(
@@ -102,7 +102,7 @@ pub(super) fn read_journal(p: &Path) -> anyhow::Result<Journal> {
     Ok(j)
 }
 
-pub(super) fn journal_record(path: &Path, j: Journal) -> anyhow::Result<LoadedRecord> {
+pub(crate) fn journal_record(path: &Path, j: Journal) -> anyhow::Result<LoadedRecord> {
     let Some(start) = j.start() else {
         bail!(
             "{}: not a tandem journal (no game start on line 1)",
@@ -155,7 +155,7 @@ pub struct ClockTimes {
     pub black_used: f64,
 }
 
-fn secs(ms: u64) -> f64 {
+pub(crate) fn secs(ms: u64) -> f64 {
     ms as f64 / 1000.0
 }
 

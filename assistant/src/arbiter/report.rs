@@ -25,7 +25,7 @@ use crate::journal::Journal;
 /// and the start are read: the clock journal (`--journal`, else A or B if
 /// one is a journal), the comparison (001 ch. VIII 3.1; 002 E.7-E.8) and its
 /// report. Exit status 0 when the records agree, 1 when they differ.
-pub(super) fn compare_records<G: ReportGame>(
+pub(crate) fn compare_records<G: ReportGame>(
     args: &ReconcileArgs,
     start: &G::Position,
     a: &LoadedRecord,
@@ -60,14 +60,14 @@ pub(super) fn compare_records<G: ReportGame>(
     })
 }
 
-struct ReconcileReport {
+pub(crate) struct ReconcileReport {
     json: Json,
     text: String,
 }
 
 /// The per-game parts of `tandem arbiter reconcile`'s report; the rest
 /// (wording, JSON fields, their order) is one code for every game.
-pub(super) trait ReportGame: RecordedGame<Error: std::fmt::Display> {
+pub(crate) trait ReportGame: RecordedGame<Error: std::fmt::Display> {
     /// Words the reason a move is refused.
     type Announcer;
     /// The game's name in JSON (`international`, `chess`).
@@ -135,7 +135,7 @@ pub(super) trait ReportGame: RecordedGame<Error: std::fmt::Display> {
 }
 
 /// The report of `tandem arbiter reconcile`, text and JSON, for either game.
-fn reconcile_report<G: ReportGame>(
+pub(crate) fn reconcile_report<G: ReportGame>(
     r: &GenericReconciliation<G>,
     a: &LoadedRecord,
     b: &LoadedRecord,
@@ -443,7 +443,7 @@ fn reconcile_report<G: ReportGame>(
     }
 }
 
-fn record_json<G: RecordedGame>(rec: &LoadedRecord, rr: &RecordReplay<G>) -> Json {
+pub(crate) fn record_json<G: RecordedGame>(rec: &LoadedRecord, rr: &RecordReplay<G>) -> Json {
     json!({
         "path": rec.path.display().to_string(),
         "format": rec.format,
@@ -452,7 +452,7 @@ fn record_json<G: RecordedGame>(rec: &LoadedRecord, rr: &RecordReplay<G>) -> Jso
     })
 }
 
-fn difference_json<G: ReportGame>(
+pub(crate) fn difference_json<G: ReportGame>(
     d: &GenericDifference<G::Move, G::Error>,
     start: &G::Position,
     pos: &G::Position,
@@ -486,11 +486,11 @@ fn difference_json<G: ReportGame>(
     v
 }
 
-fn finding_json(f: &Finding) -> Json {
+pub(crate) fn finding_json(f: &Finding) -> Json {
     serde_json::to_value(f).unwrap_or(Json::Null)
 }
 
-fn finding_text(f: &Finding, a: &[String], b: &[String], w: Words) -> Option<String> {
+pub(crate) fn finding_text(f: &Finding, a: &[String], b: &[String], w: Words) -> Option<String> {
     let text_at = |side: Side, ply: usize| {
         match side {
             Side::A => a,
@@ -560,6 +560,6 @@ fn finding_text(f: &Finding, a: &[String], b: &[String], w: Words) -> Option<Str
     })
 }
 
-fn clock(secs: f64) -> String {
-    tandem_braille::render::format_clock(Some(Duration::from_secs_f64(secs.max(0.0))))
+pub(crate) fn clock(secs: f64) -> String {
+    tandem_braille::view::format_clock(Some(Duration::from_secs_f64(secs.max(0.0))))
 }

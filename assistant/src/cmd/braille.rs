@@ -20,7 +20,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use tandem_braille::display::terminal::TerminalDisplay;
-use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};
+use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::draughts::Position;
 
 use crate::cmd::perft::GameKind;
@@ -35,7 +36,7 @@ pub enum BrailleCommand {
 /// Arguments of `tandem braille render`.
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
-    /// international, sixty-four or chess.
+    /// international, sixty-four, chess or backgammon (a Position ID in --fen).
     #[arg(long, default_value = "international")]
     pub variant: GameKind,
     /// The position as PDN FEN (default: the start position).

@@ -41,8 +41,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use tandem_rules::draughts::{Position, Variant};
+use tandem_speech::chess::listen::{understand_in, ChessGrammar, ChessHeard, ChessLexicon};
 use tandem_speech::chess::ChessPhrasebook;
-use tandem_speech::chess_listen::{understand_in, ChessGrammar, ChessHeard, ChessLexicon};
 use tandem_speech::listen::vosk::VoskRecognizer;
 use tandem_speech::listen::{
     read_wav_16k, understand, Grammar, Heard, Lexicon, Recognizer, Transcript,
@@ -255,7 +255,7 @@ fn chess_ear(args: &Args) -> anyhow::Result<Ear> {
     // A chess phrasebook file may carry its own `[listen.commands]`.
     let mut cmd_lex = Lexicon::builtin(book.language()).unwrap_or_else(Lexicon::english);
     if let Some(p) = &args.phrasebook {
-        cmd_lex = tandem_speech::chess_listen::command_words(p, cmd_lex)
+        cmd_lex = tandem_speech::chess::listen::command_words(p, cmd_lex)
             .map_err(|e| anyhow::anyhow!("reading --phrasebook: {e}"))?;
     }
     let no_moves = Position::empty(Variant::International, tandem_rules::Color::White);
@@ -317,7 +317,7 @@ fn chess_ear(args: &Args) -> anyhow::Result<Ear> {
 /// `--variant backgammon`: the match state of `--position` and `--dice`.
 fn backgammon_ear(args: &Args) -> anyhow::Result<Ear> {
     use tandem_rules::backgammon::{position_id, Action, Board, Dice, Match, MatchOptions};
-    use tandem_speech::backgammon_listen::{BgHeard, BgLexicon, BgSaid, BgVoice, BgWords};
+    use tandem_speech::backgammon::listen::{BgHeard, BgLexicon, BgSaid, BgVoice, BgWords};
     use tandem_speech::listen::ListenGame;
 
     let opts = MatchOptions {

@@ -20,7 +20,8 @@ use crate::session::{Blind, Cmd, Outputs, Session};
 /// Arguments of `tandem play` (each also settable in the config file).
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
-    /// `international` (10x10, the default), `sixty-four`, or `chess` (FIDE annex E).
+    /// `international` (10x10, the default), `sixty-four`, `chess` (FIDE annex E) or
+    /// `backgammon` (EUBGF; a match, `--match N`).
     #[arg(long)]
     pub variant: Option<String>,
     /// Start from this position (PDN FEN, `W:W31,32:B1,2`; chess FEN for chess).
@@ -522,7 +523,7 @@ impl Books {
                 tandem_speech::backgammon::BgPhrasebook::from_toml_str(&text).map_err(|e| {
                     anyhow::anyhow!(
                         "--phrasebook {}: {e} (a backgammon game takes a backgammon phrasebook, \
-                     like speech/phrasebooks/backgammon-en.toml)",
+                     like speech/phrasebooks/backgammon/en.toml)",
                         p.display()
                     )
                 })?;
@@ -538,12 +539,12 @@ impl Books {
             let book = tandem_speech::chess::ChessPhrasebook::from_file(p).map_err(|e| {
                 anyhow::anyhow!(
                     "--phrasebook {}: {e} (a chess game takes a chess phrasebook, \
-                     like speech/phrasebooks/chess-en.toml)",
+                     like speech/phrasebooks/chess/en.toml)",
                     p.display()
                 )
             })?;
             // Its commands, checked now rather than when the voice thread starts.
-            tandem_speech::chess_listen::command_words(
+            tandem_speech::chess::listen::command_words(
                 p,
                 tandem_speech::listen::Lexicon::english(),
             )
@@ -588,18 +589,18 @@ impl Books {
         &self,
         table_book: &tandem_speech::Phrasebook,
         lang: &str,
-    ) -> anyhow::Result<tandem_speech::chess_listen::ChessWords> {
+    ) -> anyhow::Result<tandem_speech::chess::listen::ChessWords> {
         use tandem_speech::chess::ChessPhrasebook;
         let base = tandem_speech::listen::Lexicon::from_phrasebook(table_book);
         let commands = match &self.chess_file {
-            Some(p) => tandem_speech::chess_listen::command_words(p, base)
+            Some(p) => tandem_speech::chess::listen::command_words(p, base)
                 .map_err(|e| anyhow::anyhow!("--phrasebook {}: {e}", p.display()))?,
             None => base,
         };
         let book = self.chess.clone().unwrap_or_else(|| {
             ChessPhrasebook::builtin(lang).unwrap_or_else(ChessPhrasebook::english)
         });
-        Ok(tandem_speech::chess_listen::ChessWords::new(
+        Ok(tandem_speech::chess::listen::ChessWords::new(
             &book, commands,
         ))
     }

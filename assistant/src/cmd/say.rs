@@ -1,7 +1,7 @@
 //! `tandem say MOVE [--variant V] [--fen FEN] [--lang pl|en] [--phrasebook FILE] [--wav OUT] [--json]`
 //!
 //! `--variant chess` announces a chess move (SAN, UCI or `e2-e4`) after FIDE
-//! annex E with the chess phrasebook (`speech/phrasebooks/chess-pl.toml`),
+//! annex E with the chess phrasebook (`speech/phrasebooks/chess/pl.toml`),
 //! files named Anna … Hektor, or letters with `--files letters`.
 //!
 //! Prints the announcement of MOVE played in FEN (default: the start
@@ -38,7 +38,7 @@ pub struct Args {
     /// The move, as written (`32-28`, `32x23`, `32 28`, `c3-d4`).
     #[arg(value_name = "MOVE")]
     pub mv: String,
-    /// international, sixty-four or chess.
+    /// international, sixty-four, chess or backgammon (--fen ID:MATCHID, --dice).
     #[arg(long, default_value = "international")]
     pub variant: GameKind,
     /// The position before the move, as PDN FEN (default: the start position).

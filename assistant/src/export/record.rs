@@ -121,7 +121,7 @@ pub struct GameRecord {
 /// A clock reading (`1:29:48`, `4:05`).
 #[must_use]
 pub fn clock(ms: u64) -> String {
-    tandem_braille::render::format_clock(Some(Duration::from_millis(ms)))
+    tandem_braille::view::format_clock(Some(Duration::from_millis(ms)))
 }
 
 impl GameRecord {

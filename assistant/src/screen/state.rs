@@ -79,7 +79,7 @@ pub fn side_name(c: Color) -> &'static str {
 /// A clock's time as shown (`1:29:58`, `4:59`).
 #[must_use]
 pub fn clock_text(ms: u64) -> String {
-    tandem_braille::render::format_clock(Some(Duration::from_millis(ms)))
+    tandem_braille::view::format_clock(Some(Duration::from_millis(ms)))
 }
 
 impl ScreenState {

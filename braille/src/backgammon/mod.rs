@@ -30,7 +30,7 @@ use tandem_rules::Color;
 
 use crate::cell::Cell;
 use crate::line::BrailleLine;
-use crate::render::{format_clock, StatusInfo, Width};
+use crate::view::{format_clock, StatusInfo, Width};
 
 /// What a cell of the board line shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -265,7 +265,7 @@ pub(crate) fn lines(
     let status = status_with_clocks(game, viewer, status, left.as_deref());
     for (t, sep) in [(text_line(&shown, viewer), " "), (status, " | ")] {
         let atoms: Vec<BrailleLine> = t.split(sep).map(BrailleLine::from_text).collect();
-        for l in crate::render::wrap(&atoms, sep, width) {
+        for l in crate::view::wrap(&atoms, sep, width) {
             lines.push(l);
             spots.push(Vec::new());
         }

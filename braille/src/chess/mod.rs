@@ -26,8 +26,9 @@ use tandem_rules::chess::{square_from_number, square_number};
 use tandem_rules::draughts::{Position as DraughtsPosition, Variant};
 
 use crate::cell::Cell;
+use crate::draughts::{BrailleRenderer, StandardRenderer};
 use crate::line::BrailleLine;
-use crate::render::{wrap, BrailleRenderer, StandardRenderer, StatusInfo, View, Width, Wrappable};
+use crate::view::{wrap, StatusInfo, View, Width, Wrappable};
 
 /// A line of a chess view: the braille line and the chess square (1-64)
 /// under each cell.

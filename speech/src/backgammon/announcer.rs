@@ -1,7 +1,7 @@
 //! What tandem says in backgammon: the roll, the move with every hit, entry
 //! and bear-off, the cube actions, a game's end with its points, the match
 //! score and the Crawford game (EUBGF rules, seed 004). The words are data
-//! (`phrasebooks/backgammon-pl.toml`, `-en.toml`); this module only fills them in.
+//! (`phrasebooks/backgammon/pl.toml`, `en.toml`); this module only fills them in.
 //!
 //! Points are numbered from each player's own home. Whose numbering the
 //! opponent's moves are said in is a setting ([`Numbering`], default
@@ -16,9 +16,9 @@ use tandem_rules::backgammon::{
 use tandem_rules::Color;
 
 /// The built-in Polish backgammon phrasebook.
-pub const BACKGAMMON_POLISH_TOML: &str = include_str!("../phrasebooks/backgammon-pl.toml");
+pub const BACKGAMMON_POLISH_TOML: &str = include_str!("../../phrasebooks/backgammon/pl.toml");
 /// The built-in English backgammon phrasebook.
-pub const BACKGAMMON_ENGLISH_TOML: &str = include_str!("../phrasebooks/backgammon-en.toml");
+pub const BACKGAMMON_ENGLISH_TOML: &str = include_str!("../../phrasebooks/backgammon/en.toml");
 
 const TEMPLATES: &[&str] = &[
     "roll",

@@ -1,7 +1,7 @@
 //! The words of the tournament director's tools for backgammon
 //! (`tandem arbiter reconcile|diff --variant backgammon`): what to change on
 //! a board, and why an entry of a record cannot be played. Data in
-//! `phrasebooks/backgammon-arbiter-{pl,en}.toml`; numbers and dice come
+//! `phrasebooks/backgammon/arbiter-{pl,en}.toml`; numbers and dice come
 //! from the game's own phrasebook ([`crate::backgammon::BgPhrasebook`]).
 
 use std::collections::BTreeMap;
@@ -10,9 +10,9 @@ use std::fmt;
 use tandem_rules::Color;
 
 /// The built-in Polish book.
-pub const POLISH_TOML: &str = include_str!("../phrasebooks/backgammon-arbiter-pl.toml");
+pub const POLISH_TOML: &str = include_str!("../../phrasebooks/backgammon/arbiter-pl.toml");
 /// The built-in English book.
-pub const ENGLISH_TOML: &str = include_str!("../phrasebooks/backgammon-arbiter-en.toml");
+pub const ENGLISH_TOML: &str = include_str!("../../phrasebooks/backgammon/arbiter-en.toml");
 
 /// Every key a book must have, by section.
 const KEYS: &[(&str, &[&str])] = &[

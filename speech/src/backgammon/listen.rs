@@ -18,7 +18,7 @@
 //! Points are said in the numbering of the player who speaks, the mover
 //! (gnubg's notation is from the mover's side: the 1-point is the mover's
 //! own). The words are data: `[numbers]` and `[listen]` of
-//! `phrasebooks/backgammon-{pl,en}.toml`.
+//! `phrasebooks/backgammon/{pl,en}.toml`.
 //!
 //! Understanding: the heard words are brought to their content (numbers, the
 //! bar, off, "twice", the cube words, a doubles word), the little words

@@ -1,6 +1,6 @@
 //! Chess speech (002: FIDE Laws of Chess, annex E): [`ChessPhrasebook`], the
 //! words and templates of one language from a TOML file
-//! (`speech/phrasebooks/chess-pl.toml`, `chess-en.toml`), and
+//! (`speech/phrasebooks/chess/pl.toml`, `en.toml`), and
 //! [`ChessAnnouncer`], which turns moves, refusals and endings into
 //! [`Utterance`]s. Pure and golden-tested (`tests/golden/chess-*.txt`).
 //!
@@ -26,9 +26,9 @@ use tandem_rules::{Color, DrawReason, Outcome, WinReason};
 use crate::utterance::{Kind, Priority, Utterance};
 
 /// The Polish chess phrasebook's source.
-pub const CHESS_POLISH_TOML: &str = include_str!("../phrasebooks/chess-pl.toml");
+pub const CHESS_POLISH_TOML: &str = include_str!("../../phrasebooks/chess/pl.toml");
 /// The English chess phrasebook's source.
-pub const CHESS_ENGLISH_TOML: &str = include_str!("../phrasebooks/chess-en.toml");
+pub const CHESS_ENGLISH_TOML: &str = include_str!("../../phrasebooks/chess/en.toml");
 
 /// Every template and the names it may use.
 pub const CHESS_TEMPLATES: &[(&str, &[&str])] = &[
@@ -261,14 +261,14 @@ impl ChessPhrasebook {
     #[must_use]
     pub fn polish() -> ChessPhrasebook {
         // The built-in file is tested to load (tests below and the golden tests).
-        ChessPhrasebook::from_toml_str(CHESS_POLISH_TOML).expect("built-in chess-pl.toml is valid")
+        ChessPhrasebook::from_toml_str(CHESS_POLISH_TOML).expect("built-in chess/pl.toml is valid")
     }
 
     /// The built-in English book.
     #[must_use]
     pub fn english() -> ChessPhrasebook {
         // The built-in file is tested to load (tests below and the golden tests).
-        ChessPhrasebook::from_toml_str(CHESS_ENGLISH_TOML).expect("built-in chess-en.toml is valid")
+        ChessPhrasebook::from_toml_str(CHESS_ENGLISH_TOML).expect("built-in chess/en.toml is valid")
     }
 
     /// A built-in book by language tag (`pl`, `en`).

@@ -401,7 +401,7 @@ fn round2(x: f64) -> f64 {
 ///
 /// ```
 /// use tandem_speech::chess::ChessPhrasebook;
-/// use tandem_speech::chess_listen::{understand_chess, ChessHeard, ChessLexicon};
+/// use tandem_speech::chess::listen::{understand_chess, ChessHeard, ChessLexicon};
 /// use tandem_speech::listen::Transcript;
 /// let lex = ChessLexicon::new(&ChessPhrasebook::polish());
 /// let pos = tandem_rules::chess::start();

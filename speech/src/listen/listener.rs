@@ -130,8 +130,8 @@ pub enum Understood<M, E> {
 /// for "yes" or "no") is the same for every game.
 ///
 /// Implemented by [`Draughts`] (here),
-/// [`ChessVoice`](crate::chess_listen::ChessVoice) and
-/// [`BgVoice`](crate::backgammon_listen::BgVoice).
+/// [`ChessVoice`](crate::chess::listen::ChessVoice) and
+/// [`BgVoice`](crate::backgammon::listen::BgVoice).
 pub trait ListenGame {
     /// A position.
     type Position: Clone + PartialEq + std::fmt::Debug;

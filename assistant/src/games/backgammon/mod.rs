@@ -26,6 +26,7 @@ use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
 
 use super::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 
+pub mod arbiter;
 mod braille_input;
 use crate::game::{AnyPosition, GameKind};
 

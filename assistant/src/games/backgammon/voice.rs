@@ -9,7 +9,7 @@
 //! question `pips`.
 
 use tandem_rules::backgammon::{Match, Phase};
-use tandem_speech::backgammon_listen::{BgInput, BgLexicon, BgSaid, BgVoice, BgWords};
+use tandem_speech::backgammon::listen::{BgInput, BgLexicon, BgSaid, BgVoice, BgWords};
 use tandem_speech::listen::{Decision, Lexicon, Listener};
 use tandem_speech::{Announcer, Phrasebook, Utterance};
 
@@ -78,7 +78,7 @@ pub fn file_words(path: &std::path::Path, table: &Phrasebook) -> anyhow::Result<
     let base = Lexicon::from_phrasebook(table);
     let moves = BgLexicon::from_toml_str(&text, &base)
         .map_err(|e| anyhow::anyhow!("--phrasebook {}: {e}", path.display()))?;
-    let commands = tandem_speech::chess_listen::command_words(path, base)
+    let commands = tandem_speech::chess::listen::command_words(path, base)
         .map_err(|e| anyhow::anyhow!("--phrasebook {e}"))?;
     Ok(GameWords::new(BgWords::new(moves, commands)))
 }

@@ -21,11 +21,11 @@ use tandem_rules::chess::shakmaty::{
 };
 use tandem_rules::chess::{from_fen, san, square_number, to_fen, ChessError, ChessGame, ChessMove};
 use tandem_rules::Color;
-use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook};
+use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 
-use super::{
+use crate::arbiter::{
     compare_records, is_journal, journal_moves, journal_notes, print_diff, ArbiterGame, DiffArgs,
-    DiffOutput, LoadedRecord, ReconcileArgs, RecordFormat, Words,
+    DiffOutput, Files, LoadedRecord, ReconcileArgs, RecordFormat, Words,
 };
 use crate::game::GameKind;
 use crate::journal::Journal;
@@ -51,13 +51,21 @@ impl ArbiterGame for ChessArbiter {
     }
 }
 
-fn announcer(w: Words, files: super::Files) -> ChessAnnouncer {
+/// The chess file names `--files` asks for.
+fn file_style(files: Files) -> FileStyle {
+    match files {
+        Files::Names => FileStyle::Names,
+        Files::Letters => FileStyle::Letters,
+    }
+}
+
+fn announcer(w: Words, files: Files) -> ChessAnnouncer {
     let book = if w.pl {
         ChessPhrasebook::polish()
     } else {
         ChessPhrasebook::english()
     };
-    ChessAnnouncer::new(book, files.style())
+    ChessAnnouncer::new(book, file_style(files))
 }
 
 // ---------------------------------------------------------------- detect
@@ -242,7 +250,7 @@ pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
     compare_records::<ChessGame>(args, &start, &a, &b, w, &announcer(w, args.files))
 }
 
-impl super::ReportGame for ChessGame {
+impl crate::arbiter::ReportGame for ChessGame {
     type Announcer = ChessAnnouncer;
 
     fn variant_name(_start: &Chess) -> &'static str {

@@ -3,6 +3,8 @@
 //! [`ChessAnnouncer`]; braille: the chess renderer; voice: the speech
 //! crate's chess listener; record: PGN.
 
+pub mod arbiter;
+
 use std::fmt::Write as _;
 
 use tandem_braille::chess::ChessRenderer;
@@ -15,7 +17,7 @@ use tandem_rules::{Color, DrawReason, Outcome, TableGame};
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 use tandem_speech::{Phrasebook, Utterance};
 
-use tandem_speech::chess_listen::{ChessSaid, ChessVoice, ChessWords};
+use tandem_speech::chess::listen::{ChessSaid, ChessVoice, ChessWords};
 use tandem_speech::listen::{Decision, Listener};
 use tandem_speech::Announcer;
 

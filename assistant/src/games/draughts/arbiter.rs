@@ -9,15 +9,16 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use serde::Serialize;
 use serde_json::json;
-use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};
+use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::draughts::arbiter::{diff_positions, Fix, PositionDiff};
 use tandem_rules::draughts::game::PlayError;
 use tandem_rules::draughts::{Game, Move, Piece, Position, Role, Variant};
 use tandem_rules::Color;
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareStyle, Value};
 
-use super::records::{is_journal, journal_record, LoadedRecord, RecordFormat};
-use super::{
+use crate::arbiter::records::{is_journal, journal_record, LoadedRecord, RecordFormat};
+use crate::arbiter::{
     capitalize, compare_records, print_diff, ArbiterGame, DiffArgs, DiffOutput, ReconcileArgs,
     ReportGame, Words,
 };

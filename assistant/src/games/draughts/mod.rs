@@ -3,10 +3,13 @@
 //! [`Announcer`]; braille: the standard renderer; voice: the speech
 //! crate's draughts listener; record: PDN 3.0.
 
+pub mod arbiter;
+
 use std::fmt::Write as _;
 
+use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};
 use tandem_braille::driver::DriverInput;
-use tandem_braille::{BrailleRenderer, StandardRenderer, StatusInfo, View, Width};
+use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::draughts::arbiter::{compare_readback, parse_readback, Readback};
 use tandem_rules::draughts::pdn::{write_pdn, PdnHeader};
 use tandem_rules::draughts::{notation, Game as Rules, Position, Role, Square, Variant};

@@ -20,7 +20,7 @@ use crate::utterance::{Kind, Priority, Utterance};
 /// The words of backgammon by voice: the move words of a backgammon
 /// phrasebook and the commands of a draughts [`Lexicon`] (the table's, or
 /// the backgammon phrasebook file's own `[listen.commands]`,
-/// [`crate::chess_listen::command_words`]). "Square N", "draw" and "claim
+/// [`crate::chess::listen::command_words`]). "Square N", "draw" and "claim
 /// draw" are not listened for (points are not squares; no draws, 004).
 #[derive(Debug, Clone)]
 pub struct BgWords {

@@ -12,21 +12,11 @@ use tandem_rules::backgammon::arbiter::{
 };
 use tandem_rules::backgammon::position_id;
 use tandem_rules::Color;
+use tandem_speech::backgammon::arbiter::BgArbiterBook;
 use tandem_speech::backgammon::{BgAnnouncer, BgPhrasebook, Numbering};
-use tandem_speech::backgammon_arbiter::BgArbiterBook;
 
 use super::books;
-use crate::cmd::arbiter::{capitalize, print_diff, DiffArgs, DiffOutput, Words};
-
-/// Whose point numbers the spoken instructions use (`--numbering`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum DiffNumbering {
-    /// The blind player's (`--blind`) numbers only.
-    #[default]
-    Listener,
-    /// The blind player's, then the opponent's: "thirteen, black's twelve".
-    Both,
-}
+use crate::arbiter::{capitalize, print_diff, DiffArgs, DiffNumbering, DiffOutput, Words};
 
 /// A place as the screen names it: the point in `listener`'s numbering
 /// and the other side's (`13, black's 12`), `bar`, `off`.

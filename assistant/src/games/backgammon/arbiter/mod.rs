@@ -5,7 +5,7 @@
 //! its Match ID. The same report, JSON fields and exit codes as the other
 //! games, with backgammon's fields beside them. The logic is in
 //! [`tandem_rules::backgammon::arbiter`], the words in
-//! `speech/phrasebooks/backgammon-arbiter-{pl,en}.toml`.
+//! `speech/phrasebooks/backgammon/arbiter-{pl,en}.toml`.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -19,18 +19,18 @@ use tandem_rules::backgammon::arbiter::{
 use tandem_rules::backgammon::{match_id, Match, MatchOptions};
 use tandem_rules::reconcile::Difference;
 use tandem_rules::{Color, GameOptions, TableGame, TimeControl};
+use tandem_speech::backgammon::arbiter::BgArbiterBook;
 use tandem_speech::backgammon::{BgAnnouncer, BgPhrasebook, Numbering};
-use tandem_speech::backgammon_arbiter::BgArbiterBook;
 
-use super::records::{is_journal, journal_notes, ClockTimes, LoadedRecord, RecordFormat};
-use super::{compare_records, ArbiterGame, DiffArgs, ReconcileArgs, ReportGame, Words};
+use crate::arbiter::records::{is_journal, journal_notes, ClockTimes, LoadedRecord, RecordFormat};
+use crate::arbiter::{compare_records, ArbiterGame, DiffArgs, ReconcileArgs, ReportGame, Words};
 use crate::cmd::say::Lang;
 use crate::game::{AnyPosition, GameKind};
 use crate::journal::{Event, Journal};
 
 mod diff;
 
-pub use diff::DiffNumbering;
+pub use crate::arbiter::DiffNumbering;
 
 /// Backgammon at `tandem arbiter`.
 pub struct BackgammonArbiter;
@@ -321,7 +321,7 @@ pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
 
 /// What the report says with: the director's book, the game's words, and
 /// the language of the table's own refusals.
-pub(super) struct BgWords {
+pub(crate) struct BgWords {
     book: BgArbiterBook,
     ann: BgAnnouncer,
     lang: &'static str,

@@ -1,0 +1,11 @@
+//! Chess in words (002: FIDE Laws of Chess, annex E): what tandem says
+//! ([`ChessAnnouncer`], [`ChessPhrasebook`] from `phrasebooks/chess/*.toml`)
+//! and what it understands when the blind player speaks ([`listen`]).
+
+mod announcer;
+pub mod listen;
+
+pub use announcer::{
+    role_key, ChessAnnouncer, ChessListenWords, ChessPhrasebook, ChessPhrasebookError, FileStyle,
+    CHESS_ENGLISH_TOML, CHESS_POLISH_TOML, CHESS_TEMPLATES, PIECE_FORMS,
+};
