@@ -58,7 +58,7 @@ pub struct CheckArgs {
     /// A phrasebook file (the words listened for, and its language).
     #[arg(long)]
     pub phrasebook: Option<PathBuf>,
-    /// international, sixty-four or chess.
+    /// international, sixty-four, chess or backgammon.
     #[arg(long, default_value = "international")]
     pub variant: GameKind,
     /// Speech backend for the prompts.
