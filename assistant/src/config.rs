@@ -287,16 +287,7 @@ impl Config {
         };
         let control_text = raw.control.as_deref().unwrap_or(default_control);
         // A new backgammon match of the length asked for (its Match ID says it).
-        let start = match start {
-            crate::game::AnyPosition::Backgammon(m) if m.games().is_empty() => {
-                crate::game::AnyPosition::Backgammon(Box::new(
-                    tandem_rules::backgammon::Match::new(tandem_rules::backgammon::MatchOptions {
-                        length: match_length,
-                    }),
-                ))
-            }
-            other => other,
-        };
+        let start = start.for_match(match_length);
         let control =
             TimeControl::lookup(control_text).map_err(|e| anyhow::anyhow!("--control: {e}"))?;
         // 004 3.5 (v): the simple delay, said with the clock report.

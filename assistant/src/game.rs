@@ -102,6 +102,22 @@ impl GameKind {
     }
 }
 
+impl AnyPosition {
+    /// A backgammon match not begun yet, remade for `length` points (its
+    /// Match ID says the length); any other position as it is.
+    #[must_use]
+    pub fn for_match(self, length: u32) -> AnyPosition {
+        match self {
+            AnyPosition::Backgammon(m) if m.games().is_empty() => {
+                AnyPosition::Backgammon(Box::new(Match::new(
+                    tandem_rules::backgammon::MatchOptions { length },
+                )))
+            }
+            other => other,
+        }
+    }
+}
+
 /// An unknown `--variant` value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseGameKindError(pub String);

@@ -245,7 +245,10 @@ fn the_check_sees_an_import_from_a_games_folder() {
     assert!(named("use tandem_rules::{Color, Outcome};").is_empty());
     assert!(named("// see tandem_rules::chess for the rules").is_empty());
     assert!(named("use crate::game::GameKind;").is_empty());
-    assert!(named("fn f() {}\n#[cfg(test)]\nmod tests {\n    use tandem_rules::chess::start;\n}\n").is_empty());
+    assert!(named(
+        "fn f() {}\n#[cfg(test)]\nmod tests {\n    use tandem_rules::chess::start;\n}\n"
+    )
+    .is_empty());
     assert_eq!(
         game_folder(Path::new("games/chess/arbiter.rs"), &games),
         Some("chess".to_owned())

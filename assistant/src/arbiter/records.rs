@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use serde::Serialize;
 use serde_json::Value as Json;
-use tandem_rules::draughts::Variant;
 use tandem_rules::{Color, TimeControl};
 
+use crate::game::GameKind;
 use crate::journal::{Event, Journal};
 
 /// How a record file was written.
@@ -39,8 +39,8 @@ pub struct LoadedRecord {
     pub format: RecordFormat,
     /// The moves as written.
     pub texts: Vec<String>,
-    /// The variant it names (PDN `[GameType]`, the journal's start).
-    pub variant: Option<Variant>,
+    /// The game it names (PDN `[GameType]`, the journal's start).
+    pub variant: Option<GameKind>,
     /// The start position it names (PDN `[FEN]`, the journal's start), as FEN.
     pub fen: Option<String>,
     /// The journal, if it is one.
@@ -109,7 +109,7 @@ pub(crate) fn journal_record(path: &Path, j: Journal) -> anyhow::Result<LoadedRe
             path.display()
         );
     };
-    let variant: Variant = start
+    let variant: GameKind = start
         .variant
         .parse()
         .map_err(|e| anyhow::anyhow!("{}: journal start: {e}", path.display()))?;

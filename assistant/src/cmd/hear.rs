@@ -218,8 +218,10 @@ fn draughts_ear(args: &Args, variant: Variant) -> anyhow::Result<Ear> {
     };
     let normalize = move |e: &str| -> String {
         let e = e.trim();
-        tandem_rules::draughts::notation::resolve(&pos, e)
-            .map_or_else(|_| e.to_owned(), |m| super::notation_of(&pos, &m))
+        tandem_rules::draughts::notation::resolve(&pos, e).map_or_else(
+            |_| e.to_owned(),
+            |m| tandem_rules::draughts::notation::write_move(&pos, &m),
+        )
     };
     Ok(Ear {
         lang,

@@ -15,11 +15,3 @@ pub mod perft;
 pub mod play;
 pub mod say;
 pub mod voice;
-
-use tandem_rules::draughts::{Move, Position};
-
-/// A move's strict notation in `pos` (001 ch. I 8.2).
-#[must_use]
-pub fn notation_of(pos: &Position, m: &Move) -> String {
-    tandem_rules::draughts::notation::write_move(pos, m)
-}

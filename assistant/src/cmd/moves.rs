@@ -92,7 +92,7 @@ fn other_moves(kind: GameKind, fen: Option<&str>) -> anyhow::Result<Vec<String>>
             };
             pos.legal_moves()
                 .iter()
-                .map(|m| crate::cmd::notation_of(&pos, m))
+                .map(|m| tandem_rules::draughts::notation::write_move(&pos, m))
                 .collect()
         }
         GameKind::Backgammon => anyhow::bail!("backgammon needs --position and --dice"),

@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Context;
 use tandem_rules::draughts::{perft, perft_divide, Position};
 
-use crate::cmd::notation_of;
+use tandem_rules::draughts::notation::write_move as notation_of;
 
 pub use crate::game::{GameKind, ParseGameKindError};
 

@@ -20,8 +20,8 @@ use tandem_speech::output::espeak::synthesize_wav;
 use tandem_speech::output::VoiceParams;
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
 
-use crate::cmd::notation_of;
 use crate::cmd::perft::GameKind;
+use tandem_rules::draughts::notation::write_move as notation_of;
 
 /// The built-in phrasebook languages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -23,12 +23,10 @@ use tandem_rules::chess::shakmaty::{
     Chess, Color as ShColor, File, Piece, Position, Rank, Role, Square,
 };
 use tandem_rules::chess::{square_from_number, square_number};
-use tandem_rules::draughts::{Position as DraughtsPosition, Variant};
 
 use crate::cell::Cell;
-use crate::draughts::{BrailleRenderer, StandardRenderer};
 use crate::line::BrailleLine;
-use crate::view::{wrap, StatusInfo, View, Width, Wrappable};
+use crate::view::{status_lines, wrap, StatusInfo, View, Width, Wrappable};
 
 /// A line of a chess view: the braille line and the chess square (1-64)
 /// under each cell.
@@ -234,11 +232,9 @@ impl ChessRenderer {
             View::Rows => rows(pos, width),
             View::Graphic => self.graphic(pos, width),
             View::Status => {
-                // The status line shows no square: the draughts renderer's
-                // wording, with the chess facts passed in `status`.
-                let any = DraughtsPosition::start(Variant::SixtyFour);
-                StandardRenderer::default()
-                    .render(&any, status, View::Status, width)
+                // The status line shows no square: every game's wording,
+                // with the chess facts passed in `status`.
+                status_lines(status, width)
                     .into_iter()
                     .map(|line| {
                         let n = line.len();

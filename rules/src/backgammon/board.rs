@@ -202,17 +202,6 @@ impl Board {
     }
 }
 
-impl fmt::Debug for Board {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Board({} on roll, {})",
-            self.turn,
-            super::position_id::encode(self)
-        )
-    }
-}
-
 /// Two dice as rolled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Dice(pub u8, pub u8);

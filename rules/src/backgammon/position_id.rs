@@ -147,3 +147,9 @@ pub fn decode(id: &str, turn: Color) -> Result<Board, PositionIdError> {
     let _ = idx;
     Ok(board)
 }
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({} on roll, {})", self.turn(), encode(self))
+    }
+}

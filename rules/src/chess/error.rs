@@ -118,7 +118,7 @@ impl fmt::Display for ChessError {
                 write!(
                     f,
                     "the game is over ({})",
-                    super::game::pgn_result(Some(*o))
+                    super::result::pgn_result(Some(*o))
                 )
             }
             ChessError::Syntax(t) => write!(f, "not a chess move: {t:?}"),

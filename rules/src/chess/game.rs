@@ -15,6 +15,7 @@ use shakmaty::{Chess, Color as ShColor, Position};
 
 use super::error::{ChessError, IllegalReason};
 use super::mv::ChessMove;
+pub use super::result::pgn_result;
 use super::text::{resolve, san};
 use crate::Color;
 use crate::{DrawReason, Outcome, WinReason};
@@ -26,23 +27,6 @@ pub struct ChessOptions {
     /// none; events may, e.g. "no draw before move 30").
     #[serde(default)]
     pub draw_offer_min_moves: u32,
-}
-
-/// PGN result text: `1-0`, `0-1`, `1/2-1/2`, `*` while the game goes on.
-#[must_use]
-pub fn pgn_result(outcome: Option<Outcome>) -> &'static str {
-    match outcome {
-        Some(Outcome::Win {
-            winner: Color::White,
-            ..
-        }) => "1-0",
-        Some(Outcome::Win {
-            winner: Color::Black,
-            ..
-        }) => "0-1",
-        Some(Outcome::Draw { .. }) => "1/2-1/2",
-        None => "*",
-    }
 }
 
 /// shakmaty's side as the side every game here uses.

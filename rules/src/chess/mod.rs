@@ -34,6 +34,7 @@ mod error;
 mod game;
 mod mv;
 pub mod pgn;
+mod result;
 mod text;
 
 pub use error::{ChessError, IllegalReason};

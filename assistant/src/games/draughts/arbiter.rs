@@ -103,7 +103,7 @@ pub fn load_record(
         path: path.to_owned(),
         format,
         texts: game.moves.iter().map(|m| m.text.clone()).collect(),
-        variant,
+        variant: variant.map(GameKind::Draughts),
         fen,
         journal: None,
         notes: Vec::new(),
@@ -148,7 +148,11 @@ fn run_reconcile(args: &ReconcileArgs, kind: GameKind) -> anyhow::Result<ExitCod
     let hint = given.unwrap_or(Variant::International);
     let a = load_record(&args.a, hint, &args.braille_table())?;
     let b = load_record(&args.b, hint, &args.braille_table())?;
-    let variant = match (given, a.variant, b.variant) {
+    let draughts = |k: Option<GameKind>| match k {
+        Some(GameKind::Draughts(v)) => Some(v),
+        _ => None,
+    };
+    let variant = match (given, draughts(a.variant), draughts(b.variant)) {
         (Some(v), _, _) => v,
         (None, Some(x), Some(y)) if x != y => bail!(
             "the records are of different variants: {} is {}, {} is {} (give --variant)",

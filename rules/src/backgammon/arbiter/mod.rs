@@ -18,6 +18,7 @@
 //!
 //! Pure: no I/O.
 
+mod entry;
 mod positions;
 mod records;
 mod turns;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::records::{roll_prefix, split_side};
+use super::entry::{roll_prefix, split_side};
 
 use crate::backgammon::match_play::{Action, ActionError, Match, MatchOptions, Phase};
 use crate::backgammon::movegen::Play;
