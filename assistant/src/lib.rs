@@ -1,5 +1,11 @@
 //! tandem: the daemon and command line that seat a blind or visually impaired
-//! draughts player at the table on equal terms (Polish Draughts Code, ch. VIII).
+//! player at a draughts, chess or backgammon table on equal terms (Polish
+//! Draughts Code, ch. VIII; FIDE Laws, annex E; the EUBGF rules).
+//!
+//! The games sit behind one interface ([`games::Game`]); each has its folder
+//! in [`games`] (adapter and arbiter), listed by the registry [`game`]. The
+//! session, the journal, the control socket, the screen, the hall and the
+//! shared [`arbiter`] name no game.
 //!
 //! Everything testable lives in this library; `main.rs` only calls [`cli::main`].
 

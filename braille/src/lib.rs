@@ -1,9 +1,11 @@
 //! tandem's braille: what a refreshable braille display shows of the game
-//! (list, rows, 8-dot graphic and status views; [`render`]) apart from how
-//! it is shown ([`display`]: BrlAPI/BRLTTY, a terminal, memory), and what its
-//! keys do ([`ui`], [`keymap`]). Draughts and chess alike: a [`Board`] holds
-//! either game's position, chess has its own views ([`chess`]) and routing
-//! keys enter a chess move as move text (`e2e4`, [`Action::MoveText`]).
+//! apart from how it is shown ([`display`]: BrlAPI/BRLTTY, a terminal,
+//! memory), and what its keys do ([`ui`], [`keymap`]). One folder per game
+//! holds its views and key input ([`draughts`]: list, rows, 8-dot graphic;
+//! [`chess`]; [`backgammon`]); shared are the cells and lines ([`cell`],
+//! [`line`]), the view, width and status line ([`view`]), the driver, the
+//! record view, BRF and liblouis. [`Board`] (the registry) holds any game's
+//! position for the driver.
 //!
 //! ```
 //! use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};

@@ -8,7 +8,12 @@
 //! - [`output`]: the [`SpeechOutput`](output::SpeechOutput) trait and its
 //!   backends (speech-dispatcher, espeak-ng, text, a recording fake), and the
 //!   [`SpeechWorker`](output::worker::SpeechWorker) thread that keeps priorities.
-//! - `listen`: speech input (see its module docs).
+//! - `listen`: speech input (see its module docs): the engine every game
+//!   shares (audio, microphone, Vosk, matcher, lexicon, grammar machinery).
+//! - One folder per game: [`chess`] and [`backgammon`] (each its announcer,
+//!   phrasebook, listening grammar and arbiter words). Draughts' words are
+//!   still in the shared [`Announcer`] and [`Phrasebook`] (docs/games.md,
+//!   "Layout debts").
 //!
 //! ```
 //! use tandem_rules::draughts::notation::resolve;
@@ -21,6 +26,7 @@
 //! ```
 
 pub mod announcer;
+// The games (the registry).
 pub mod backgammon;
 pub mod chess;
 pub mod output;
