@@ -74,7 +74,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            if is_broken_pipe(&err) {
+            if output_closed(&err) {
                 return ExitCode::SUCCESS;
             }
             // Not eprintln!: an unwritable stderr must not turn exit 2 into a panic.
@@ -84,9 +84,34 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
+/// Whether `err` is our own stdout (or stderr) closed by its reader, as
+/// `tandem … | head` does: the one failure that is a quiet exit 0.
+///
+/// A broken pipe anywhere else is a failure like any other: above all the
+/// control socket's, when the daemon dies as a request is written (that
+/// request may not have been carried out: [`crate::client::NoReply`], exit 2).
+/// So the error must be a broken pipe, must not be a request without its
+/// reply, and stdout or stderr must really be closed (poll says so).
+fn output_closed(err: &anyhow::Error) -> bool {
+    let broken_pipe = err.chain().any(|e| {
         e.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
+    });
+    let no_reply = err
+        .chain()
+        .any(|e| e.downcast_ref::<crate::client::NoReply>().is_some());
+    broken_pipe && !no_reply && (hung_up(&std::io::stdout()) || hung_up(&std::io::stderr()))
+}
+
+/// Whether the reader of `fd` (a pipe or a socket) has gone: poll reports
+/// an error or a hang-up on it, at once.
+fn hung_up(fd: &impl std::os::fd::AsFd) -> bool {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let mut fds = [PollFd::new(fd, PollFlags::OUT)];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    poll(&mut fds, Some(&now)).is_ok()
+        && fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP)
 }

@@ -3,7 +3,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -26,11 +26,36 @@ fn arbiter_secret(cmd: &str, arg: Option<&str>) -> Option<String> {
     })
 }
 
+/// A request whose reply never came: the connection failed or was closed
+/// (the daemon died, was killed or restarted) between sending it and its
+/// reply. The request may or may not have been carried out, so this is never
+/// a success, and the message says how to find out (`tandem ctl state`).
+///
+/// `tandem` exits 2 with this message; the relay reports it to the desk as
+/// not confirmed (neither done nor refused).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "`{cmd}` got no reply from tandem at {socket} ({cause:#}): it may not have been \
+     carried out; check with `tandem ctl{socket_arg} state`"
+)]
+pub struct NoReply {
+    /// The request's command.
+    pub cmd: String,
+    /// The socket it was sent to.
+    pub socket: String,
+    /// ` --socket PATH` when the socket is not the default one, for the hint.
+    socket_arg: String,
+    /// What failed (in the message, not a source: a broken pipe here is the
+    /// control socket's, never a closed stdout).
+    pub cause: anyhow::Error,
+}
+
 /// A connection to a running daemon.
 #[derive(Debug)]
 pub struct Client {
     reader: BufReader<UnixStream>,
     writer: UnixStream,
+    path: PathBuf,
 }
 
 impl Client {
@@ -45,7 +70,24 @@ impl Client {
         Ok(Client {
             reader: BufReader::new(s),
             writer,
+            path: path.to_owned(),
         })
+    }
+
+    /// `cause`, as the failure of `cmd` before its reply.
+    fn no_reply(&self, cmd: &str, cause: anyhow::Error) -> anyhow::Error {
+        let default = self.path == crate::control::default_socket_path();
+        NoReply {
+            cmd: cmd.to_owned(),
+            socket: self.path.display().to_string(),
+            socket_arg: if default {
+                String::new()
+            } else {
+                format!(" --socket {}", self.path.display())
+            },
+            cause,
+        }
+        .into()
     }
 
     /// Sets how long to wait for a reply or an event (`None`: forever).
@@ -60,17 +102,24 @@ impl Client {
     /// Sends a raw line (for tests of malformed input) and reads one line back.
     ///
     /// # Errors
-    /// The connection failed or was closed.
+    /// The connection failed or was closed ([`NoReply`]).
     pub fn raw(&mut self, line: &str) -> anyhow::Result<Value> {
-        self.writer.write_all(line.as_bytes())?;
-        self.writer.write_all(b"\n")?;
-        self.next_line()
+        let sent = (|| -> anyhow::Result<Value> {
+            self.writer.write_all(line.as_bytes())?;
+            self.writer.write_all(b"\n")?;
+            self.next_line()
+        })();
+        sent.map_err(|e| self.no_reply(line, e))
     }
 
     /// Sends one request and returns its reply (events that arrive first are skipped).
     ///
+    /// A reply is what the daemon said: whether it did the request is its
+    /// `ok` field.
+    ///
     /// # Errors
-    /// The connection failed or was closed.
+    /// The connection failed or was closed before the reply ([`NoReply`]:
+    /// the request may or may not have been carried out).
     pub fn request(&mut self, cmd: &str, arg: Option<&str>) -> anyhow::Result<Value> {
         let req = Request {
             cmd: cmd.to_owned(),
@@ -80,13 +129,20 @@ impl Client {
         };
         let mut line = serde_json::to_vec(&req)?;
         line.push(b'\n');
-        self.writer.write_all(&line)?;
-        loop {
-            let v = self.next_line()?;
-            if v.get("event").is_none() {
-                return Ok(v);
+        let name = match arg {
+            Some(a) => format!("{cmd} {a}"),
+            None => cmd.to_owned(),
+        };
+        let reply = (|| -> anyhow::Result<Value> {
+            self.writer.write_all(&line)?;
+            loop {
+                let v = self.next_line()?;
+                if v.get("event").is_none() {
+                    return Ok(v);
+                }
             }
-        }
+        })();
+        reply.map_err(|e| self.no_reply(&name, e))
     }
 
     /// Subscribes this connection to the event stream.

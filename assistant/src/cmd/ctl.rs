@@ -3,11 +3,17 @@
 //! Prints what tandem said in answer (one line each), or the state as JSON
 //! for `state`, or the whole reply with `--json`. Exits 1 when the daemon
 //! refuses (an illegal move, an unknown command: the reason goes to stderr),
-//! 2 when it cannot be reached.
+//! 2 when it cannot be reached or the connection fails or closes before the
+//! reply (the daemon died or was restarted: the request may not have been
+//! carried out, and the message says to check with `tandem ctl state`).
+//! Exit 0 means the daemon answered `ok`, nothing else: once its reply is
+//! in, the exit status is its verdict even if stdout cannot be written.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+
+use serde_json::Value;
 
 use crate::client::Client;
 use crate::control::default_socket_path;
@@ -51,20 +57,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let arg = (!rest.is_empty()).then_some(rest.as_str());
     let reply = client.request(cmd, arg)?;
     let ok = reply["ok"] == true;
-    if args.json {
-        writeln!(out, "{reply}")?;
-    } else if cmd == "state" && ok {
-        writeln!(out, "{}", serde_json::to_string_pretty(&reply["state"])?)?;
-    } else {
-        for s in reply["said"].as_array().into_iter().flatten() {
-            writeln!(out, "{}", s.as_str().unwrap_or_default())?;
+    if let Err(e) = print_reply(&mut out, cmd, &reply, args.json) {
+        // A reader that left (`| head`) is nobody's concern; anything else is said.
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            let _ = writeln!(
+                std::io::stderr(),
+                "tandem ctl: {cmd}: the reply cannot be printed: {e}"
+            );
         }
     }
     if ok {
         Ok(ExitCode::SUCCESS)
     } else {
         let why = reply["error"].as_str().unwrap_or("refused");
-        eprintln!("tandem ctl: {cmd}: {why}");
+        // Not eprintln!: a closed stderr must not turn exit 1 into a panic.
+        let _ = writeln!(std::io::stderr(), "tandem ctl: {cmd}: {why}");
         Ok(ExitCode::from(1))
     }
+}
+
+/// Prints a reply: all of it with `--json`, the state for `state`, else what tandem said.
+fn print_reply(out: &mut impl Write, cmd: &str, reply: &Value, json: bool) -> std::io::Result<()> {
+    if json {
+        writeln!(out, "{reply}")?;
+    } else if cmd == "state" && reply["ok"] == true {
+        let text = serde_json::to_string_pretty(&reply["state"]).map_err(std::io::Error::other)?;
+        writeln!(out, "{text}")?;
+    } else {
+        for s in reply["said"].as_array().into_iter().flatten() {
+            writeln!(out, "{}", s.as_str().unwrap_or_default())?;
+        }
+    }
+    out.flush()
 }

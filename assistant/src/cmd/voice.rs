@@ -13,7 +13,9 @@
 //!    spoken: the move or command, or that nothing was understood. Heard in
 //!    the initial position, as `tandem hear` hears it.
 //!
-//! Exit status 0 when a move or command was understood, 1 otherwise.
+//! Exit status 0 when a move or command was understood, 1 otherwise (2 when
+//! the check cannot run). The status is the check's verdict alone: a reader
+//! that closes stdout (`| head -1`) ends nothing, the check goes on spoken.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -70,6 +72,42 @@ pub struct CheckArgs {
 pub fn run(c: VoiceCommand) -> anyhow::Result<ExitCode> {
     match c {
         VoiceCommand::Check(a) => check(&a),
+    }
+}
+
+/// Stdout whose reader may leave: from then on lines go nowhere, so that
+/// the exit status stays the check's verdict (a closed stdout is otherwise
+/// a quiet exit 0, which here would say that the microphone works).
+struct ReaderMayLeave<W: Write> {
+    inner: W,
+    gone: bool,
+}
+
+impl<W: Write> Write for ReaderMayLeave<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.gone {
+            return Ok(buf.len());
+        }
+        match self.inner.write(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.gone = true;
+                Ok(buf.len())
+            }
+            r => r,
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.gone {
+            return Ok(());
+        }
+        match self.inner.flush() {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                self.gone = true;
+                Ok(())
+            }
+            r => r,
+        }
     }
 }
 
@@ -161,7 +199,10 @@ fn check(a: &CheckArgs) -> anyhow::Result<ExitCode> {
             searched: Vec::new(),
         });
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = ReaderMayLeave {
+        inner: std::io::stdout().lock(),
+        gone: false,
+    };
     writeln!(out, "Loading the speech model…")?;
     out.flush()?;
     let mut rec = super::hear::recognizer(&hear_args, &ear)?;
@@ -269,6 +310,35 @@ fn check(a: &CheckArgs) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stdout whose reader has gone.
+    struct Closed;
+
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+    }
+
+    #[test]
+    fn a_reader_that_leaves_does_not_end_the_check_but_other_failures_do() {
+        let mut out = ReaderMayLeave {
+            inner: Closed,
+            gone: false,
+        };
+        assert!(tell(&mut out, None, "Say a move.").is_ok());
+        assert!(out.gone);
+        assert!(writeln!(out, "peak -20 dBFS").is_ok());
+        let mut four = [0u8; 4];
+        let mut full = ReaderMayLeave {
+            inner: std::io::Cursor::new(&mut four[..]),
+            gone: false,
+        };
+        assert!(writeln!(full, "more than four bytes").is_err());
+    }
 
     #[test]
     fn the_meter_spans_minus_sixty_to_zero_dbfs() {

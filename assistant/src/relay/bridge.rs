@@ -46,10 +46,23 @@ pub fn follow(socket: PathBuf, tx: mpsc::UnboundedSender<Value>) {
     }
 }
 
+/// What became of a command sent to the daemon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The daemon answered `ok`.
+    Done,
+    /// The daemon answered and refused.
+    Refused,
+    /// No answer (the connection failed or closed first): it may or may not
+    /// have been done.
+    Unconfirmed,
+}
+
 /// Sends one command to the daemon as a control client would and returns
-/// whether it was done and what it said (blocking: call on a blocking thread).
+/// what became of it and what it said (blocking: call on a blocking thread).
+/// Done only when the daemon answered `ok`.
 #[must_use]
-pub fn act(socket: &Path, cmd: &str, arg: Option<&str>) -> (bool, String) {
+pub fn act(socket: &Path, cmd: &str, arg: Option<&str>) -> (Outcome, String) {
     let result = Client::connect(socket).and_then(|mut c| {
         c.set_timeout(Some(Duration::from_secs(10)))?;
         c.request(cmd, arg)
@@ -65,8 +78,19 @@ pub fn act(socket: &Path, cmd: &str, arg: Option<&str>) -> (bool, String) {
                 (false, Some(e)) => e.to_owned(),
                 _ => said.join(" "),
             };
-            (ok, text)
+            (if ok { Outcome::Done } else { Outcome::Refused }, text)
         }
-        Err(e) => (false, format!("the table's daemon did not answer: {e:#}")),
+        Err(e) if e.downcast_ref::<crate::client::NoReply>().is_some() => (
+            Outcome::Unconfirmed,
+            format!(
+                "not confirmed: the table's daemon did not answer ({e:#}); \
+                 the table's state shows whether it was done"
+            ),
+        ),
+        // Not connected: nothing was sent, so nothing was done.
+        Err(e) => (
+            Outcome::Refused,
+            format!("not done: the table's daemon cannot be reached: {e:#}"),
+        ),
     }
 }

@@ -446,6 +446,7 @@ impl Relay {
             cmd: cmd.to_owned(),
             ok,
             text,
+            unconfirmed: false,
         };
         let c: SignedCommand = match serde_json::from_slice(payload) {
             Ok(c) => c,
@@ -527,8 +528,10 @@ impl Relay {
         let tx = self.done_tx.clone();
         let (counter, name) = (c.counter, c.cmd.clone());
         tokio::task::spawn_blocking(move || {
-            let (ok, text) = bridge::act(&socket, cmd, arg.as_deref());
-            let _ = tx.send(reply(counter, &name, ok, text));
+            let (outcome, text) = bridge::act(&socket, cmd, arg.as_deref());
+            let mut r = reply(counter, &name, outcome == bridge::Outcome::Done, text);
+            r.unconfirmed = outcome == bridge::Outcome::Unconfirmed;
+            let _ = tx.send(r);
         });
     }
 }

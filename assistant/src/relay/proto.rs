@@ -436,10 +436,15 @@ pub struct CommandReply {
     pub counter: u64,
     /// The command.
     pub cmd: String,
-    /// Whether the table did it.
+    /// Whether the table did it: true only when its daemon answered `ok`.
     pub ok: bool,
     /// Why not, or what the table said.
     pub text: String,
+    /// Not `ok` because no answer came (the daemon died or restarted as the
+    /// command was sent): it may or may not have been done, the table's
+    /// state tells. False when the daemon refused.
+    #[serde(default)]
+    pub unconfirmed: bool,
 }
 
 /// A desk's request to send lines again from `from` on.

@@ -74,7 +74,7 @@
     const out = document.getElementById("command-status");
     if (!out) return;
     const r = d.reply;
-    out.textContent = `Table ${d.table}: ${r.cmd} ${r.ok ? "done" : "refused"}${r.text ? ": " + r.text : ""}`;
+    out.textContent = `Table ${d.table}: ${r.cmd} ${r.ok ? "done" : r.unconfirmed ? "not confirmed" : "refused"}${r.text ? ": " + r.text : ""}`;
   }
 
   // ---------------------------------------------------------------- alerts
