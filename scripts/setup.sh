@@ -8,9 +8,10 @@
 #                                 GNU Backgammon as the backgammon oracle)
 #   scripts/setup.sh --voice pl   also the small Vosk model of a language (pl or
 #                                 en; --voice may be given more than once), checked
-#                                 against its SHA-256 before it is unpacked:
-#     --sha256 HASH   the hash you trust for the archive (needed for pl: its
-#                     publisher gives none; see docs/voice.md)
+#                                 against its pinned size and SHA-256 before it is
+#                                 unpacked (docs/voice.md says where they come from):
+#     --sha256 HASH   the hash you trust for another archive of that name
+#                     (instead of the pinned one)
 #     --user          into $XDG_DATA_HOME/tandem/models instead of the
 #                     system-wide $TANDEM_HOME/models (the default when this
 #                     script can write there or use sudo)

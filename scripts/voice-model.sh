@@ -4,7 +4,9 @@
 #   scripts/voice-model.sh pl|en [--sha256 HASH] [--user]
 # The archive comes from the Vosk model page (https://alphacephei.com/vosk/models,
 # or $TANDEM_MODELS_URL), is kept in $XDG_CACHE_HOME/tandem, and is unpacked
-# only when its SHA-256 is the pinned one or the one given with --sha256.
+# only when its size and SHA-256 are the pinned ones, or its SHA-256 is the one
+# given with --sha256 (another archive of that name: no size is pinned for it).
+# A wrong file is refused and deleted.
 # It goes to the system-wide $TANDEM_HOME/models (every user, the tandem
 # service) when this script can write there or use sudo; with --user, or
 # without either, to $XDG_DATA_HOME/tandem/models. tandem looks in the user's
@@ -30,17 +32,38 @@ while [ "$#" -gt 0 ]; do
   shift
 done
 
-# The SHA-256 of vosk-model-small-en-us-0.15.zip (41 205 931 bytes) is not on
-# the model page; it is the value packagers pinned independently (Automotive
-# Grade Linux's meta-offline-voice-agent recipe, the vosk-api PKGBUILD of
-# Arch's AUR, Homebrew formulae). No such value was found for the Polish
-# archive: it is unpacked only with --sha256 HASH.
+# Alpha Cephei's model page publishes no hashes. The pinned values are those
+# that independent projects measured from the files the page serves and pin
+# in their own installers (docs/voice.md, "The models' SHA-256"):
+# - vosk-model-small-en-us-0.15.zip, 41 205 931 bytes: Automotive Grade
+#   Linux's meta-offline-voice-agent recipe, the vosk-api PKGBUILD of Arch's
+#   AUR, Homebrew formulae, and the projects below.
+# - vosk-model-small-pl-0.22.zip, 52 979 372 bytes: MetaVoiceType
+#   (docs/MODELS.md, a table of sizes and SHA-256 of Vosk archives), a fork of
+#   the Sayboard voice keyboard for Android (ModelLink.kt: expectedSha256 and
+#   expectedBytes, "measured by downloading each catalog URL"), an Android
+#   teleprompter (its table of languages), an Android wall-panel app (its Vosk
+#   installer's MODEL_SHA256 and MODEL_BYTES) and a web app's README ("verified
+#   sizes and checksums"). The first three also pin the English archive with
+#   this script's value (the first two with its size too), which is how the
+#   Polish value was judged. Found in 2026-11 by an exact-string search of
+#   public code for its first 16 hex digits.
 case "$lang" in
-  pl) model=vosk-model-small-pl-0.22; model_sha="" ;;
+  pl) model=vosk-model-small-pl-0.22
+      model_sha=c4cd16498ea544f446f9e9a55cbd602b71cfe5a2b6f2b0834d81e1b6fce15f0d
+      model_bytes=52979372 ;;
   en) model=vosk-model-small-en-us-0.15
-      model_sha=30f26242c4eb449f948e42cb302dd7a686cb29a3423a8367f99ff41780942498 ;;
+      model_sha=30f26242c4eb449f948e42cb302dd7a686cb29a3423a8367f99ff41780942498
+      model_bytes=41205931 ;;
   *) echo "voice-model: no Vosk model known for $lang (pl or en)" >&2; exit 2 ;;
 esac
+# With --sha256 the archive is another one of that name: its size is not
+# known, only bounded (the download stops past it).
+if [ -n "$user_sha" ]; then
+  want_sha="$user_sha"; want_bytes=""; max_bytes=$((2 * 1024 * 1024 * 1024))
+else
+  want_sha="$model_sha"; want_bytes="$model_bytes"; max_bytes="$model_bytes"
+fi
 base="${TANDEM_MODELS_URL:-https://alphacephei.com/vosk/models}"
 
 sys_models="$TANDEM_HOME/models"
@@ -65,13 +88,23 @@ mkdir -p "$cache"
 zip="$cache/$model.zip"
 if [ ! -s "$zip" ]; then
   echo "voice-model: fetching $base/$model.zip"
-  if ! python3 - "$base/$model.zip" "$zip.part" <<'PY'
-import shutil, sys, urllib.request
+  if ! python3 - "$base/$model.zip" "$zip.part" "$max_bytes" <<'PY'
+import sys, urllib.request
+url, out, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
 try:
-    with urllib.request.urlopen(sys.argv[1], timeout=60) as r, open(sys.argv[2], "wb") as f:
-        shutil.copyfileobj(r, f)
+    with urllib.request.urlopen(url, timeout=60) as r, open(out, "wb") as f:
+        got = 0
+        while True:
+            block = r.read(1 << 20)
+            if not block:
+                break
+            got += len(block)
+            if got > limit:
+                print(f"voice-model: {url} is larger than {limit} bytes: not the archive", file=sys.stderr)
+                sys.exit(1)
+            f.write(block)
 except Exception as e:
-    print(f"voice-model: cannot fetch {sys.argv[1]}: {e}", file=sys.stderr)
+    print(f"voice-model: cannot fetch {url}: {e}", file=sys.stderr)
     sys.exit(1)
 PY
   then
@@ -81,18 +114,16 @@ PY
   fi
   mv "$zip.part" "$zip"
 fi
-got="$(sha256sum "$zip" | cut -d' ' -f1)"
-want="${user_sha:-$model_sha}"
-if [ -z "$want" ]; then
-  echo "voice-model: $model.zip has no published SHA-256 to check it against, so it is" >&2
-  echo "voice-model: not unpacked. The download's SHA-256 is $got; compare it with a" >&2
-  echo "voice-model: source you trust, then run: scripts/setup.sh --voice $lang --sha256 <that hash>" >&2
-  echo "voice-model: (the download is kept in $zip)" >&2
+size="$(stat -c %s "$zip")"
+if [ -n "$want_bytes" ] && [ "$size" != "$want_bytes" ]; then
+  rm -f "$zip"
+  echo "voice-model: $model.zip has $size bytes, not $want_bytes: refused and deleted" >&2
   exit 1
 fi
-if [ "$got" != "$want" ]; then
+got="$(sha256sum "$zip" | cut -d' ' -f1)"
+if [ "$got" != "$want_sha" ]; then
   rm -f "$zip"
-  echo "voice-model: $model.zip has SHA-256 $got, not $want: refused and deleted" >&2
+  echo "voice-model: $model.zip has SHA-256 $got, not $want_sha: refused and deleted" >&2
   exit 1
 fi
 tmp="$(mktemp -d)"
