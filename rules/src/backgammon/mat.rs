@@ -89,6 +89,14 @@ fn write_game(out: &mut String, k: usize, g: &GameRecord, names: &Names) {
     let mut cube = 1u32;
     let mut dice: Option<Dice> = None;
     for (k, (who, a, board)) in g.actions.iter().enumerate() {
+        // A roll and then a resignation: the roll is written alone, as gnubg
+        // and FIBS write it (`51:`), and the `Wins` line follows.
+        let (who, a) = match (a, dice, k.checked_sub(1).map(|j| &g.actions[j])) {
+            (Action::Resign { .. }, Some(_), Some((roller, Action::Roll(_), _))) => {
+                (roller, &Action::Move(super::movegen::Play::PASS))
+            }
+            _ => (who, a),
+        };
         if let Action::Roll(d) = a {
             // The opening roll: the starter plays both dice, the higher first.
             dice = Some(if k == 0 && board.turn() == *who {
@@ -199,16 +207,124 @@ pub(crate) fn entries(body: &str) -> Vec<(usize, String)> {
     out
 }
 
+/// What kind of irregularity a `.mat` file holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum IrregularKind {
+    /// A move, roll or cube action the rules refuse there: dropped, and the
+    /// opponent plays on from the same board (as gnubg's `import mat`).
+    Illegal,
+    /// A game's line gives another score than the games before it: taken.
+    Score,
+    /// A double in what the file's score makes the Crawford game: the game
+    /// is read as post-Crawford.
+    PostCrawford,
+    /// A game that did not end before the next `Game` line: the rest of the
+    /// file is left out.
+    Unfinished,
+}
+
+/// One irregularity of a record that was read on: the game (1-based), the
+/// line of the file (1-based), the entry as written and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Irregularity {
+    /// What kind.
+    pub kind: IrregularKind,
+    /// The game, 1-based as the file numbers them.
+    pub game: usize,
+    /// The line of the file, 1-based.
+    pub line: usize,
+    /// The entry as written.
+    pub entry: String,
+    /// Why it does not play.
+    pub why: String,
+}
+
+impl fmt::Display for Irregularity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "game {}, line {}: {:?}: {}",
+            self.game, self.line, self.entry, self.why
+        )
+    }
+}
+
+/// A `.mat` file read as GNU Backgammon's `import mat` reads it.
+#[derive(Debug, Clone)]
+pub struct MatRead {
+    /// The match as the file leaves it.
+    pub game: Match,
+    /// The players' names.
+    pub names: Names,
+    /// What was read on past: an illegal move (dropped, the opponent plays
+    /// on from the same board, as gnubg does), a score on a game's line
+    /// that differs from the games before it (the file's score is taken).
+    pub irregular: Vec<Irregularity>,
+}
+
+/// `Name : 3    Name : 0`: the two names and scores, as gnubg reads a game's
+/// line (the first colon ends the first name, the number after it is its
+/// score, the next word starts the second name).
+fn score_line(t: &str) -> Option<(String, u32, String, u32)> {
+    let (n0, rest) = t.split_once(':')?;
+    let rest = rest.trim_start();
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let s0 = rest[..digits].parse().unwrap_or(0);
+    let rest = rest[digits..].trim_start();
+    let rest = rest
+        .find(char::is_whitespace)
+        .filter(|_| digits == 0)
+        .map_or(rest, |k| rest[k..].trim_start());
+    let (n1, rest) = rest.split_once(':')?;
+    let rest = rest.trim_start();
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let s1 = rest[..digits].parse().unwrap_or(0);
+    Some((n0.trim().to_owned(), s0, n1.trim().to_owned(), s1))
+}
+
 /// Reads a Jellyfish `.mat` file into a match, replaying every action
-/// through the rules (an illegal move is refused with its line).
+/// through the rules; an illegal move ends the read with its line (see
+/// [`read`] for the reading that goes on past it).
 ///
 /// # Errors
 /// No match length, or a line that does not replay.
 pub fn import(text: &str) -> Result<(Match, Names), MatError> {
-    let mut length = None;
+    let r = read(text)?;
+    let refused = r
+        .irregular
+        .into_iter()
+        .find(|i| matches!(i.kind, IrregularKind::Illegal | IrregularKind::Unfinished));
+    match refused {
+        Some(i) => Err(MatError::Line(i.line, format!("{:?}: {}", i.entry, i.why))),
+        None => Ok((r.game, r.names)),
+    }
+}
+
+/// Reads a Jellyfish `.mat` file as players and servers write it, the way
+/// GNU Backgammon's `import mat` reads it:
+/// - a roll written without its move: no legal move is a pass, one legal
+///   move is played (a forced move left out), more is the roll alone (the
+///   player resigned after rolling: `Wins N points` follows);
+/// - `Wins N points` in a game under way: the loser resigned (004 4.5);
+/// - each game's line gives the score before it (a file that continues a
+///   match starts at `Game 1` with a score);
+/// - games after the match was won are left out;
+/// - an illegal move is dropped and the opponent plays on from the same
+///   board (reported in [`MatRead::irregular`] with its game and line).
+///
+/// # Errors
+/// No match length, or a line that cannot be read at all.
+pub fn read(text: &str) -> Result<MatRead, MatError> {
     let mut names = Names::default();
     let mut m: Option<Match> = None;
+    let mut irregular = Vec::new();
     let mut new_game = false;
+    let mut game = 0usize;
+    // The file's games after a side reached the match length are left out.
+    let mut skipping = false;
+    // Whether this game's score was taken from its line (not the replay).
+    let mut score_from_file = false;
     for (ln, raw) in text.lines().enumerate() {
         let ln = ln + 1;
         let line = raw.trim_end();
@@ -217,32 +333,71 @@ pub fn import(text: &str) -> Result<(Match, Names), MatError> {
             continue;
         }
         let bad = |why: String| MatError::Line(ln, why);
-        if let Some(n) = t.strip_suffix("point match") {
-            let n: u32 = n
-                .trim()
-                .parse()
-                .map_err(|_| bad(format!("bad match length {n:?}")))?;
-            length = Some(n);
-            m = Some(Match::new(MatchOptions { length: n }));
-            continue;
+        if m.is_none() {
+            if let Some(n) = t.strip_suffix("point match") {
+                let n: u32 = n
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad(format!("bad match length {n:?}")))?;
+                if !(1..=64).contains(&n) {
+                    return Err(bad(format!("match length {n}: 1 to 64")));
+                }
+                m = Some(Match::new(MatchOptions { length: n }));
+                continue;
+            }
         }
         let Some(mm) = m.as_mut() else {
             return Err(MatError::NoLength);
         };
-        if t.starts_with("Game ") {
+        if let Some(k) = t.strip_prefix("Game ") {
             new_game = true;
+            game = k.trim().parse().unwrap_or(game + 1);
             continue;
         }
-        if new_game && t.contains(" : ") && !t.contains(')') {
-            // `Name : score   Name : score`
-            let parts: Vec<&str> = t.split(" : ").collect();
-            if parts.len() >= 2 {
-                names.white = parts[0].trim().to_owned();
-                if let Some(b) = parts[1].split_whitespace().nth(1) {
-                    names.black =
-                        parts[1].trim()[parts[1].trim().find(b).unwrap_or(0)..].to_owned();
+        if new_game && t.contains(':') && !t.contains(')') && parse_roll(t).is_none() {
+            // `Name : score   Name : score`: the score before this game.
+            let Some((n0, s0, n1, s1)) = score_line(t) else {
+                return Err(bad(format!("cannot read the score line {t:?}")));
+            };
+            names.white = n0;
+            names.black = n1;
+            let len = mm.options().length;
+            score_from_file = false;
+            skipping = s0 >= len || s1 >= len || mm.phase() == Phase::MatchOver;
+            if !skipping && !matches!(mm.phase(), Phase::Opening) {
+                // gnubg starts the next game over an unfinished one; a
+                // match cannot: the rest of the file is left out.
+                irregular.push(Irregularity {
+                    kind: IrregularKind::Unfinished,
+                    game,
+                    line: ln,
+                    entry: t.to_owned(),
+                    why: "the game before it did not end; the rest of the file is left out"
+                        .to_owned(),
+                });
+                skipping = true;
+            }
+            if !skipping && [s0, s1] != [mm.score(Color::White), mm.score(Color::Black)] {
+                // A game under way when the next one starts ends unfinished.
+                if mm.phase() == Phase::Opening && mm.set_score(s0, s1).is_ok() {
+                    score_from_file = true;
+                    if !mm.games().is_empty() {
+                        irregular.push(Irregularity {
+                            kind: IrregularKind::Score,
+                            game,
+                            line: ln,
+                            entry: t.to_owned(),
+                            why: "the score on this game's line is not the one the games before it give; it is taken".to_owned(),
+                        });
+                    }
+                } else {
+                    skipping = true;
                 }
             }
+            new_game = mm.phase() == Phase::Opening;
+            continue;
+        }
+        if skipping {
             continue;
         }
         // A numbered turn line, or a `Wins` line.
@@ -257,79 +412,155 @@ pub fn import(text: &str) -> Result<(Match, Names), MatError> {
         };
         let body = &line[body_start..];
         for (col, e) in entries(body) {
+            let side = if body_start + col >= 20 {
+                Color::Black
+            } else {
+                Color::White
+            };
             let lower = e.to_ascii_lowercase();
+            let mut note = |kind: IrregularKind, why: String| {
+                irregular.push(Irregularity {
+                    kind,
+                    game,
+                    line: ln,
+                    entry: e.clone(),
+                    why,
+                });
+            };
             if lower.starts_with("wins") {
                 // A game still under way ends here by resignation; otherwise
                 // the score follows from the replay.
                 if matches!(mm.phase(), Phase::Roll | Phase::Move | Phase::DoubleOffered) {
-                    let winner = if body_start + col >= 20 {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
                     let n: u32 = lower
                         .split_whitespace()
                         .nth(1)
                         .and_then(|w| w.parse().ok())
                         .ok_or_else(|| bad(format!("cannot read {e:?}")))?;
-                    let level = u8::try_from(n / mm.cube()).unwrap_or(0);
-                    if n % mm.cube() != 0 {
-                        return Err(bad(format!(
-                            "{n} points is no resignation at cube {}",
-                            mm.cube()
-                        )));
-                    }
-                    mm.act(Action::Resign {
-                        side: winner.other(),
+                    // As gnubg: up to the cube a single game, up to twice
+                    // a gammon, more a backgammon.
+                    let cube = mm.cube();
+                    let level = if n <= cube {
+                        1
+                    } else if n <= 2 * cube {
+                        2
+                    } else {
+                        3
+                    };
+                    if let Err(x) = mm.act(Action::Resign {
+                        side: side.other(),
                         level,
-                    })
-                    .map_err(|x| bad(x.to_string()))?;
+                    }) {
+                        note(IrregularKind::Illegal, x.to_string());
+                    }
                 }
                 continue;
             }
             if new_game {
                 // The opening: the side whose column holds the first roll starts.
-                new_game = false;
-                let starter = if body_start + col >= 20 {
-                    Color::Black
-                } else {
-                    Color::White
+                let Some((a, b)) = parse_roll(&e) else {
+                    note(IrregularKind::Illegal, "no opening roll".to_owned());
+                    continue;
                 };
-                let (a, b) =
-                    parse_roll(&e).ok_or_else(|| bad(format!("no opening roll in {e:?}")))?;
                 let (hi, lo) = (a.max(b), a.min(b));
-                let d = match starter {
+                if hi == lo || Dice::new(a, b).is_none() {
+                    note(
+                        IrregularKind::Illegal,
+                        "no opening roll: a double or a die out of 1 to 6".to_owned(),
+                    );
+                    continue;
+                }
+                new_game = false;
+                let d = match side {
                     Color::White => Dice(hi, lo),
                     Color::Black => Dice(lo, hi),
                 };
-                if hi == lo {
-                    return Err(bad("a double as the opening roll".to_owned()));
-                }
                 mm.act(Action::Roll(d)).map_err(|e| bad(e.to_string()))?;
-                let mv = e[3..].trim();
-                mm.act_text(&format!("move {}", if mv.is_empty() { "pass" } else { mv }))
-                    .map_err(|x| bad(format!("{e:?}: {x}")))?;
+                play_written(mm, e[3..].trim(), &mut note);
                 continue;
             }
-            if lower.starts_with("doubles") {
-                mm.act(Action::Double).map_err(|x| bad(x.to_string()))?;
+            if lower.starts_with("doubles") || lower.starts_with("beavers") {
+                if mm.to_act() != Some(side) && mm.phase() == Phase::Roll {
+                    // The side's turn before was left out (gnubg plays on).
+                    mm.skip_turn();
+                }
+                if mm.is_crawford() && mm.phase() == Phase::Roll && score_from_file {
+                    // The file's game line made this the Crawford game; a
+                    // double in it shows the match was post-Crawford.
+                    note(IrregularKind::PostCrawford, "a double in what the score on the game's line makes the Crawford game: read as a post-Crawford game (004 4.4 (iv))".to_owned());
+                    mm.post_crawford_after_all();
+                }
+                if let Err(x) = mm.act(Action::Double) {
+                    note(IrregularKind::Illegal, x.to_string());
+                }
             } else if lower.starts_with("takes") || lower.starts_with("accepts") {
-                mm.act(Action::Take).map_err(|x| bad(x.to_string()))?;
+                if let Err(x) = mm.act(Action::Take) {
+                    note(IrregularKind::Illegal, x.to_string());
+                }
             } else if lower.starts_with("drops") || lower.starts_with("rejects") {
-                mm.act(Action::Pass).map_err(|x| bad(x.to_string()))?;
+                if let Err(x) = mm.act(Action::Pass) {
+                    note(IrregularKind::Illegal, x.to_string());
+                }
             } else if let Some((a, b)) = parse_roll(&e) {
-                let d = Dice::new(a, b).ok_or_else(|| bad(format!("bad dice in {e:?}")))?;
-                mm.act(Action::Roll(d)).map_err(|x| bad(x.to_string()))?;
-                let mv = e[3..].trim();
-                mm.act_text(&format!("move {}", if mv.is_empty() { "pass" } else { mv }))
-                    .map_err(|x| bad(format!("{e:?}: {x}")))?;
+                let Some(d) = Dice::new(a, b) else {
+                    note(IrregularKind::Illegal, "a die out of 1 to 6".to_owned());
+                    continue;
+                };
+                if matches!(mm.phase(), Phase::Roll | Phase::Move) && mm.board().turn() != side {
+                    // The other side's turn before was left out or dropped:
+                    // gnubg lets this side play on from the same board.
+                    mm.skip_turn();
+                }
+                if let Err(x) = mm.act(Action::Roll(d)) {
+                    note(IrregularKind::Illegal, x.to_string());
+                    continue;
+                }
+                play_written(mm, e[3..].trim(), &mut note);
             } else {
                 return Err(bad(format!("cannot read {e:?}")));
             }
         }
     }
-    let _ = length.ok_or(MatError::NoLength)?;
-    m.map(|m| (m, names)).ok_or(MatError::NoLength)
+    let game = m.ok_or(MatError::NoLength)?;
+    Ok(MatRead {
+        game,
+        names,
+        irregular,
+    })
+}
+
+/// Plays the move written after a roll. Nothing written: no legal move is a
+/// pass, one legal move is played (gnubg plays a forced move left out), and
+/// with more the roll stays unplayed (the player resigned after rolling).
+/// An illegal move is noted and dropped: the roll stays unplayed.
+fn play_written(m: &mut Match, mv: &str, note: &mut impl FnMut(IrregularKind, String)) {
+    if mv.is_empty() {
+        let legal = m.legal();
+        match legal.len() {
+            0 => {
+                let _ = m.act(Action::Move(super::movegen::Play::PASS));
+            }
+            1 => {
+                let _ = m.act(Action::Move(legal[0]));
+            }
+            _ => {}
+        }
+        return;
+    }
+    if mv
+        .get(..12)
+        .is_some_and(|w| w.eq_ignore_ascii_case("illegal play"))
+    {
+        // Snowie's form: the roll, then the position the illegal play left.
+        note(
+            IrregularKind::Illegal,
+            "an illegal play, written as Snowie writes it with the position after it: dropped, the opponent plays on"
+                .to_owned(),
+        );
+        return;
+    }
+    if let Err(x) = m.act_text(&format!("move {mv}")) {
+        note(IrregularKind::Illegal, x.to_string());
+    }
 }
 
 pub(crate) fn parse_roll(e: &str) -> Option<(u8, u8)> {

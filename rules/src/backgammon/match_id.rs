@@ -198,6 +198,19 @@ pub fn decode(id: &str) -> Result<MatchInfo, MatchIdError> {
     })
 }
 
+/// The roll of a game that ended by a resignation right after it.
+fn rolled_then_resigned(m: &Match) -> Option<Dice> {
+    use super::match_play::Action;
+    if !matches!(m.phase(), Phase::Opening | Phase::MatchOver) {
+        return None;
+    }
+    let actions = &m.games().last()?.actions;
+    match actions.as_slice() {
+        [.., (_, Action::Roll(d), _), (_, Action::Resign { .. }, _)] => Some(*d),
+        _ => None,
+    }
+}
+
 /// The Match ID fields of a match as it stands.
 #[must_use]
 pub fn of_match(m: &Match) -> MatchInfo {
@@ -215,7 +228,14 @@ pub fn of_match(m: &Match) -> MatchInfo {
         cube: m.cube(),
         cube_owner: m.cube_owner(),
         on_roll,
-        crawford: m.is_crawford(),
+        // After the match, the Crawford flag of the game that ended it, as
+        // gnubg's `import mat` leaves it (a match won in the Crawford game
+        // keeps the flag); tandem's own `is_crawford` looks at the next game.
+        crawford: if m.phase() == Phase::MatchOver {
+            m.games().last().is_some_and(|g| g.crawford)
+        } else {
+            m.is_crawford()
+        },
         game_state,
         // Between games gnubg leaves the turn with the side that acted last
         // (with the opponent after a move).
@@ -226,11 +246,24 @@ pub fn of_match(m: &Match) -> MatchInfo {
                     actions[actions.len() - 2].1,
                     super::match_play::Action::ResignOffer { .. }
                 );
+            let n = actions.len();
             actions.last().map_or(on_roll, |a| match a.1 {
                 // After the last checker is borne off the turn has passed on.
                 super::match_play::Action::Move(_) => a.0.other(),
                 // A resignation offered and accepted: the one who accepted.
                 super::match_play::Action::Resign { side, .. } if offered => side.other(),
+                // A resignation leaves the turn where it was (gnubg's
+                // MOVE_RESIGN): the side to act before it, the one to
+                // answer a double offered, else the side on roll.
+                super::match_play::Action::Resign { .. } => {
+                    let doubled =
+                        n >= 2 && matches!(actions[n - 2].1, super::match_play::Action::Double);
+                    if doubled {
+                        a.2.turn().other()
+                    } else {
+                        a.2.turn()
+                    }
+                }
                 _ => a.0,
             })
         }),
@@ -244,7 +277,12 @@ pub fn of_match(m: &Match) -> MatchInfo {
         },
         // gnubg keeps the dice larger first (`set dice 1 3` and its own
         // opening rolls alike); tandem's opening roll is white's die first.
-        dice: m.dice().map(|d| Dice(d.0.max(d.1), d.0.min(d.1))),
+        // A game resigned after a roll keeps that roll, as gnubg keeps the
+        // dice of a `.mat` file's roll written without its move.
+        dice: m
+            .dice()
+            .or_else(|| rolled_then_resigned(m))
+            .map(|d| Dice(d.0.max(d.1), d.0.min(d.1))),
         length: m.options().length,
         score_white: m.score(Color::White),
         score_black: m.score(Color::Black),

@@ -714,6 +714,64 @@ impl Match {
 }
 
 impl Match {
+    /// Sets the score before the next game, as a record that continues a
+    /// match gives it (a `.mat` file's game line `Name : 3   Name : 0`:
+    /// gnubg's `import mat` takes every game's score from there). The next
+    /// game is the Crawford game when exactly one side is one point away
+    /// and no Crawford game was played yet (004 4.4 (iv), as gnubg reads a
+    /// file); with both one point away the games are post-Crawford.
+    ///
+    /// # Errors
+    /// A game is under way, the match is over, or the score reaches the
+    /// match length.
+    pub fn set_score(&mut self, white: u32, black: u32) -> Result<(), ActionError> {
+        match self.phase {
+            Phase::Opening => {}
+            Phase::MatchOver => return Err(ActionError::MatchOver),
+            _ => return Err(ActionError::NoGame),
+        }
+        let len = self.opts.length;
+        if white >= len || black >= len {
+            return Err(ActionError::MatchOver);
+        }
+        self.score = [white, black];
+        let (w, b) = (white + 1 == len, black + 1 == len);
+        self.crawford_game = !self.crawford_played && (w ^ b);
+        if w && b {
+            self.crawford_played = true;
+        }
+        Ok(())
+    }
+
+    /// Reads the game under way as post-Crawford: a record that continues
+    /// a match (its game line puts one side a point away) and doubles in
+    /// that game shows that its Crawford game was played before (004 4.4
+    /// (iv): no doubling in the Crawford game).
+    pub(crate) fn post_crawford_after_all(&mut self) {
+        if self.crawford_game {
+            self.crawford_game = false;
+            self.crawford_played = true;
+            if let Some(g) = self.games.last_mut() {
+                g.crawford = false;
+            }
+        }
+    }
+
+    /// Passes the turn without a move where a record leaves one out (a
+    /// `.mat` file's illegal move, or a roll written without its move
+    /// followed by the opponent's turn): gnubg's `import mat` drops such a
+    /// move and lets the opponent play on from the same board. No action
+    /// is recorded: the match no longer replays from [`Match::actions`]
+    /// alone, which is why only a reader of records uses this.
+    pub(crate) fn skip_turn(&mut self) {
+        if matches!(self.phase, Phase::Roll | Phase::Move) {
+            let next = self.board.turn().other();
+            self.board = self.board.with_turn(next);
+            self.dice = None;
+            self.phase = Phase::Roll;
+        }
+    }
+
     /// The match as it stands without the record of its finished games:
     /// the score, the cube, the Crawford state, the board and the current
     /// game's actions stay; [`Match::actions`] then holds only the current
