@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 use support::{verify_ok, Daemon, Play, TANDEM};
 use tandem::relay::bridge::{act, Outcome};
-use tandem_rules::{Game, Variant};
+use tandem_rules::draughts::{Game, Variant};
 
 /// xorshift64*: a fixed seed, so a failure can be replayed.
 struct Rng(u64);

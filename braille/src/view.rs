@@ -183,7 +183,7 @@ impl StatusInfo {
 ///
 /// ```
 /// use std::time::Duration;
-/// use tandem_braille::render::format_clock;
+/// use tandem_braille::view::format_clock;
 /// assert_eq!(format_clock(Some(Duration::from_secs(299))), "4:59");
 /// assert_eq!(format_clock(Some(Duration::from_secs(3723))), "1:02:03");
 /// assert_eq!(format_clock(None), "--:--");
