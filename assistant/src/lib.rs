@@ -20,6 +20,7 @@ pub mod game;
 pub mod games;
 pub mod hall;
 pub mod journal;
+pub mod kind;
 pub mod logging;
 pub mod messages;
 pub mod outputs;

@@ -34,8 +34,8 @@ use tandem_rules::clock::{ClockEventKind, GameTime, TimeControl};
 use tandem_rules::{Clock, Color, DrawReason, GameOptions, Outcome, WinReason};
 use tandem_speech::{AnnounceOptions, Announcer, Kind, Phrasebook, Priority, Utterance};
 
-use crate::game::AnyPosition;
 use crate::games::{BoardNotRead, Game, PreparedAction};
+use crate::kind::AnyPosition;
 
 use crate::journal::{
     Event, HealthChange, Journal, JournalHealth, JournalWriter, Record, Source, StartInfo,
@@ -45,7 +45,7 @@ use crate::messages::{Messages, Msg};
 mod boards;
 mod draws;
 mod record;
-mod request;
+pub mod request;
 mod table;
 mod view;
 mod voice_input;

@@ -47,8 +47,8 @@ use tandem_speech::listen::{
 use tandem_speech::output::{Caps, SpeechError, SpeechOutput, VoiceParams};
 use tandem_speech::{Announcer, Kind, Phrasebook, Priority, Utterance};
 
-use crate::game::AnyPosition;
-use crate::session::{Cmd, DrawCmd};
+use crate::kind::AnyPosition;
+use crate::session::request::{Cmd, DrawCmd};
 
 mod game_listener;
 pub use game_listener::{listener, GameListener, GameWords};
@@ -480,8 +480,6 @@ pub fn command_for(
     }
 }
 
-pub use crate::games::draughts::heard_fields;
-
 /// The journal's word for what the listener decided.
 #[must_use]
 pub fn action_name<M, E>(a: &Action<M, E>) -> &'static str {
@@ -625,7 +623,7 @@ impl VoiceLink {
     }
 }
 
-pub use thread::{spawn, VoiceSetup};
+pub use thread::{spawn, VoiceSetup, VoiceSink};
 
 mod thread {
     use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
@@ -641,8 +639,11 @@ mod thread {
         GameListener, GameWords, SpeakingState, VoiceConfig, VoiceCtl, VoiceInput, RETRY,
         SILENT_LIMIT,
     };
-    use crate::game::AnyPosition;
-    use crate::session::SessionHandle;
+    use crate::kind::AnyPosition;
+
+    /// Where the voice thread sends what it heard (the session's handle,
+    /// given by whoever starts the thread: the voice thread knows no session).
+    pub type VoiceSink = dyn Fn(VoiceInput) -> anyhow::Result<()> + Send;
 
     /// What the voice thread starts with.
     #[derive(Debug, Clone)]
@@ -669,13 +670,13 @@ mod thread {
     /// The thread cannot be started.
     pub fn spawn(
         setup: VoiceSetup,
-        session: SessionHandle,
+        session: Box<VoiceSink>,
         ctl: Receiver<VoiceCtl>,
         speaking: SpeakingState,
     ) -> std::io::Result<std::thread::JoinHandle<()>> {
         std::thread::Builder::new()
             .name("tandem-voice".into())
-            .spawn(move || run(setup, &session, &ctl, &speaking))
+            .spawn(move || run(setup, &*session, &ctl, &speaking))
     }
 
     /// An open microphone and when it last gave audio.
@@ -722,7 +723,7 @@ mod thread {
 
     fn run(
         setup: VoiceSetup,
-        session: &SessionHandle,
+        session: &VoiceSink,
         ctl: &Receiver<VoiceCtl>,
         speaking: &SpeakingState,
     ) {
@@ -732,7 +733,7 @@ mod thread {
         let rec = match VoskRecognizer::new(&cfg.model, &[]) {
             Ok(r) => Box::new(r),
             Err(e) => {
-                let _ = session.blocking_voice(VoiceInput::Failed(e.to_string()));
+                let _ = session(VoiceInput::Failed(e.to_string()));
                 return;
             }
         };
@@ -750,7 +751,7 @@ mod thread {
             .listener(rec, &setup, policy, mode)
             .map(|l| listen(l, &setup, &key, started, session, ctl, speaking));
         if let Err(e) = listening {
-            let _ = session.blocking_voice(VoiceInput::Failed(e.to_string()));
+            let _ = session(VoiceInput::Failed(e.to_string()));
         }
     }
 
@@ -760,7 +761,7 @@ mod thread {
         setup: &VoiceSetup,
         key: &PushToTalk,
         started: Instant,
-        session: &SessionHandle,
+        session: &VoiceSink,
         ctl: &Receiver<VoiceCtl>,
         speaking: &SpeakingState,
     ) {
@@ -818,7 +819,7 @@ mod thread {
                             ok: true,
                             error: String::new(),
                         };
-                        if session.blocking_voice(msg).is_err() {
+                        if session(msg).is_err() {
                             return;
                         }
                     }
@@ -831,7 +832,7 @@ mod thread {
                                 ok: false,
                                 error: e,
                             };
-                            if session.blocking_voice(msg).is_err() {
+                            if session(msg).is_err() {
                                 return;
                             }
                         }
@@ -848,7 +849,7 @@ mod thread {
                     error: why,
                 };
                 // Told first: closing a hung device may wait for it.
-                if session.blocking_voice(msg).is_err() {
+                if session(msg).is_err() {
                     return;
                 }
                 mic = None;
@@ -865,7 +866,7 @@ mod thread {
             match listener.push_frame(&frame, ply) {
                 Ok(None) => {}
                 Ok(Some(heard)) => {
-                    if session.blocking_voice(heard).is_err() {
+                    if session(heard).is_err() {
                         return;
                     }
                 }

@@ -21,7 +21,7 @@
 //! The numbers are BrlAPI's (`brlapi_keycodes.h`, `brlapi_constants.h`),
 //! written out here so the mapping is tested without libbrlapi.
 
-use crate::ui::{Key, KeyCommand};
+use crate::keys::{Key, KeyCommand};
 
 /// `BRLAPI_KEY_TYPE_MASK`.
 pub const KEY_TYPE_MASK: u64 = 0xE000_0000;

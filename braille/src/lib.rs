@@ -27,6 +27,7 @@ pub mod display;
 pub mod draughts;
 pub mod driver;
 pub mod keymap;
+pub mod keys;
 pub mod line;
 #[cfg(feature = "liblouis")]
 pub mod louis;

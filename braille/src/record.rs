@@ -6,8 +6,8 @@
 //! (its line, the review's ply), fed by `DriverInput::Record`.
 
 use crate::cell::Cell;
+use crate::keys::{Action, Key};
 use crate::line::BrailleLine;
-use crate::ui::{Action, Key};
 use crate::view::Width;
 
 /// The mark under the current move: dots 7-8, as the selection.

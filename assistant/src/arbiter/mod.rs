@@ -37,7 +37,7 @@ use tandem_rules::Color;
 use tandem_speech::Phrasebook;
 
 use crate::cmd::say::Lang;
-use crate::game::GameKind;
+use crate::kind::GameKind;
 
 pub mod announcements;
 pub mod diff;

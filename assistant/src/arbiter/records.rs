@@ -9,8 +9,8 @@ use serde::Serialize;
 use serde_json::Value as Json;
 use tandem_rules::{Color, TimeControl};
 
-use crate::game::GameKind;
 use crate::journal::{Event, Journal};
+use crate::kind::GameKind;
 
 /// How a record file was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

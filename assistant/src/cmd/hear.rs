@@ -99,39 +99,7 @@ pub struct Args {
     pub json: bool,
 }
 
-/// What one utterance was understood as.
-pub struct Verdict {
-    /// The JSON object of `--json`.
-    pub json: String,
-    /// The line printed without `--json`.
-    pub line: String,
-    /// A move or a command (not an ambiguity, an illegal move or nothing).
-    pub understood: bool,
-    /// The short form `--batch` compares with the expected one: the move's
-    /// notation (`32-28`, `Nf3`), the command's name (`clock`, `square 23`),
-    /// `A or B` (ambiguous), `illegal 32-26`, or the transcript in quotes when
-    /// nothing was understood (empty when nothing was heard).
-    pub label: String,
-}
-
-/// Understands the transcripts of one utterance.
-pub type Judge = Box<dyn Fn(&[Transcript]) -> anyhow::Result<Verdict>>;
-
-/// How tandem listens in one position: the phrases and words for the
-/// recognizer, and how transcripts are understood.
-pub struct Ear {
-    /// The language of the words (for finding the model).
-    pub lang: String,
-    /// The recognizer's grammar.
-    pub phrases: Vec<String>,
-    /// Every word listened for (checked against the model's vocabulary).
-    pub words: Vec<String>,
-    /// Understands the transcripts of one utterance.
-    pub judge: Judge,
-    /// An expected answer of a labels file in [`Verdict::label`]'s form
-    /// (`3228` -> `32-28`, `e4` -> `e4`, `clock` -> `clock`).
-    pub normalize: Box<dyn Fn(&str) -> String>,
-}
+pub use super::ear::{Ear, Judge, Verdict};
 
 /// A transcript in quotes (empty when nothing was heard).
 #[must_use]
@@ -436,7 +404,7 @@ fn backgammon_ear(args: &Args) -> anyhow::Result<Ear> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let ear = ear(&args)?;
     if let (Some(dir), Some(labels)) = (&args.batch, &args.labels) {
-        return super::hear_batch::run(&args, &ear, dir, labels);
+        return super::hear_batch::run(args.json, &ear, dir, labels, || recognizer(&args, &ear));
     }
     let transcripts = match (&args.text, &args.wavfile) {
         (Some(t), _) => vec![Transcript::text(t)],

@@ -25,7 +25,7 @@ use anyhow::Context;
 use serde::Serialize;
 use tandem_speech::listen::{read_wav_16k, Recognizer};
 
-use super::hear::{recognizer, Args, Ear};
+use super::ear::Ear;
 
 /// One recording understood as something else.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -192,16 +192,22 @@ pub fn measure(
 ///
 /// # Errors
 /// See [`measure`].
-pub fn run(args: &Args, ear: &Ear, dir: &Path, labels: &Path) -> anyhow::Result<ExitCode> {
+pub fn run<R: Recognizer>(
+    json: bool,
+    ear: &Ear,
+    dir: &Path,
+    labels: &Path,
+    load: impl FnOnce() -> anyhow::Result<R>,
+) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(labels)
         .with_context(|| format!("cannot read --labels {}", labels.display()))?;
     let labels = parse_labels(&text).with_context(|| format!("--labels {}", labels.display()))?;
     // Checked before the model is loaded (a few seconds).
     let files = labelled_files(dir, &labels)?;
-    let mut rec = recognizer(args, ear)?;
+    let mut rec = load()?;
     let (report, lines) = measure(ear, &mut rec, dir, &files, &labels)?;
     let mut out = std::io::stdout().lock();
-    if args.json {
+    if json {
         writeln!(out, "{}", serde_json::to_string(&report)?)?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -375,7 +375,13 @@ async fn serve(
     if let (Some((setup, rx)), Some(sp)) = (voice, speaking) {
         // Not joined: it may wait on a microphone that is gone; it ends
         // when the session does.
-        crate::voice::spawn(setup, handle.clone(), rx, sp)?;
+        let to_session = handle.clone();
+        crate::voice::spawn(
+            setup,
+            Box::new(move |heard| to_session.blocking_voice(heard)),
+            rx,
+            sp,
+        )?;
     }
     {
         // Said once, at start: whether tandem listens, else why not and

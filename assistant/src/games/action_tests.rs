@@ -13,10 +13,10 @@ use tandem_rules::{Color, GameOptions, Outcome};
 use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::game::{AnyPosition, GameKind};
 use crate::games::draughts::DraughtsTable;
 use crate::games::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 use crate::journal::{Event, Journal, JournalWriter, Source};
+use crate::kind::{AnyPosition, GameKind};
 use crate::session::{
     start_info, Blind, Cmd, GameSetup, Outputs, Session, Table, DEFAULT_WARNINGS,
 };

@@ -23,7 +23,7 @@ use tandem_rules::draughts::Square;
 use tandem_rules::{Color, DrawReason, Outcome};
 use tandem_speech::{Phrasebook, Utterance};
 
-use crate::game::{AnyPosition, GameKind};
+use crate::kind::{AnyPosition, GameKind};
 
 #[cfg(test)]
 mod action_tests;

@@ -11,7 +11,7 @@ use tandem_speech::listen::{ConfirmPolicy, ListenError, Listener, Recognizer};
 use tandem_speech::{AnnounceOptions, Announcer};
 
 use super::{Spoken, VoiceGame, VoiceInput, VoiceSetup};
-use crate::game::AnyPosition;
+use crate::kind::AnyPosition;
 
 /// A game's own listening words (from `--phrasebook`: a chess game's
 /// `ChessWords`, a backgammon game's `BgWords`), handed to its

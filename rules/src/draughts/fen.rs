@@ -152,6 +152,28 @@ pub fn to_fen(pos: &Position) -> String {
     s
 }
 
+impl Position {
+    /// The position as PDN FEN (`W:W31,32:B1,2`); see [`to_fen`].
+    #[must_use]
+    pub fn to_fen(&self) -> String {
+        to_fen(self)
+    }
+
+    /// Reads a PDN FEN; see [`parse_fen`].
+    ///
+    /// # Errors
+    /// [`FenError`] naming the part that is wrong.
+    pub fn from_fen(variant: Variant, fen: &str) -> Result<Position, FenError> {
+        parse_fen(variant, fen)
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", to_fen(self))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,12 +32,6 @@ pub struct Position {
     turn: Color,
 }
 
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", crate::draughts::fen::to_fen(self))
-    }
-}
-
 impl Position {
     /// The start position (001 ch. I 2.8): black men on the first 4 rows
     /// (3 in 64), white men on the last 4 (3), white to move (3.3).
@@ -294,20 +288,6 @@ impl Position {
             }
             None => Err(IllegalMove),
         }
-    }
-
-    /// The position as PDN FEN (`W:W31,32:B1,2`); see [`crate::draughts::fen`].
-    #[must_use]
-    pub fn to_fen(&self) -> String {
-        crate::draughts::fen::to_fen(self)
-    }
-
-    /// Reads a PDN FEN; see [`crate::draughts::fen`].
-    ///
-    /// # Errors
-    /// [`crate::draughts::FenError`] naming the part that is wrong.
-    pub fn from_fen(variant: Variant, fen: &str) -> Result<Position, crate::draughts::FenError> {
-        crate::draughts::fen::parse_fen(variant, fen)
     }
 }
 

@@ -28,7 +28,7 @@ use super::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 
 pub mod arbiter;
 mod braille_input;
-use crate::game::{AnyPosition, GameKind};
+use crate::kind::{AnyPosition, GameKind};
 
 mod record;
 mod resign;

@@ -13,7 +13,7 @@ use tandem_speech::backgammon::listen::{BgInput, BgLexicon, BgSaid, BgVoice, BgW
 use tandem_speech::listen::{Decision, Lexicon, Listener};
 use tandem_speech::{Announcer, Phrasebook, Utterance};
 
-use crate::game::AnyPosition;
+use crate::kind::AnyPosition;
 use crate::voice::{GameWords, VoiceGame};
 
 impl VoiceGame for BgVoice {

@@ -27,8 +27,8 @@ use crate::arbiter::{
     compare_records, is_journal, journal_moves, journal_notes, print_diff, ArbiterGame, DiffArgs,
     DiffOutput, Files, LoadedRecord, ReconcileArgs, RecordFormat, Words,
 };
-use crate::game::GameKind;
 use crate::journal::Journal;
+use crate::kind::GameKind;
 
 /// Chess at `tandem arbiter`.
 pub struct ChessArbiter;

@@ -22,7 +22,7 @@ use tandem_speech::listen::{Decision, Listener};
 use tandem_speech::Announcer;
 
 use super::{BoardCheck, BoardNotRead, Game, Prepared, Refused};
-use crate::game::{AnyPosition, GameKind};
+use crate::kind::{AnyPosition, GameKind};
 use crate::voice::VoiceGame;
 
 /// A chess game with its words.

@@ -22,8 +22,8 @@ use crate::arbiter::{
     capitalize, compare_records, print_diff, ArbiterGame, DiffArgs, DiffOutput, ReconcileArgs,
     ReportGame, Words,
 };
-use crate::game::GameKind;
 use crate::journal::Journal;
+use crate::kind::GameKind;
 use tandem_rules::draughts::pdn::parse_pdn;
 
 /// Draughts (international and 64-square) at `tandem arbiter`.

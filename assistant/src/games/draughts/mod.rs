@@ -20,7 +20,7 @@ use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareDiff, Utteranc
 use tandem_speech::listen::{Decision, Draughts, Heard, Lexicon, Listener};
 
 use super::{BoardCheck, BoardNotRead, Game, Prepared, Refused};
-use crate::game::{AnyPosition, GameKind};
+use crate::kind::{AnyPosition, GameKind};
 use crate::voice::VoiceGame;
 
 /// A draughts game with its words.

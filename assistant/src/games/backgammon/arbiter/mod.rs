@@ -25,8 +25,9 @@ use tandem_speech::backgammon::{BgAnnouncer, BgPhrasebook, Numbering};
 use crate::arbiter::records::{is_journal, journal_notes, ClockTimes, LoadedRecord, RecordFormat};
 use crate::arbiter::{compare_records, ArbiterGame, DiffArgs, ReconcileArgs, ReportGame, Words};
 use crate::cmd::say::Lang;
-use crate::game::{AnyPosition, GameKind};
+use crate::games::Game as _;
 use crate::journal::{Event, Journal};
+use crate::kind::GameKind;
 
 mod diff;
 
@@ -112,10 +113,8 @@ fn journal_match(j: &Journal) -> anyhow::Result<JournalMatch> {
     let Some(start) = j.start() else {
         bail!("not a tandem journal (no game start on line 1)");
     };
-    let AnyPosition::Backgammon(m0) = GameKind::Backgammon.position(Some(&start.fen))? else {
-        bail!("the journal's start is not a backgammon match");
-    };
-    let start_match = *m0;
+    let start_match = super::match_from_ids(&start.fen)
+        .map_err(|e| anyhow::anyhow!("position {:?}: {e}", start.fen))?;
     let mut actions: Vec<(String, Option<Snap>)> = Vec::new();
     for r in &j.records {
         match &r.event {
@@ -334,7 +333,7 @@ fn table_refusal(m: &Match, lang: &str, input: &str, is_move: bool) -> Option<St
         match_length: m.options().length,
         ..GameOptions::default()
     };
-    let game = crate::game::new_game(AnyPosition::Backgammon(Box::new(m.clone())), options, lang);
+    let game = super::BackgammonTable::new(m.clone(), options, lang);
     let refused = if is_move {
         game.prepare(input).err()
     } else {
