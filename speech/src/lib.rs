@@ -10,10 +10,10 @@
 //!   [`SpeechWorker`](output::worker::SpeechWorker) thread that keeps priorities.
 //! - `listen`: speech input (see its module docs): the engine every game
 //!   shares (audio, microphone, Vosk, matcher, lexicon, grammar machinery).
-//! - One folder per game: [`chess`] and [`backgammon`] (each its announcer,
-//!   phrasebook, listening grammar and arbiter words). Draughts' words are
-//!   still in the shared [`Announcer`] and [`Phrasebook`] (docs/games.md,
-//!   "Layout debts").
+//! - One folder per game: [`draughts`], [`chess`] and [`backgammon`] (each
+//!   its announcer, phrasebook, listening grammar and arbiter words).
+//!   Draughts' listening grammar and square words are still in the shared
+//!   `listen` and [`Phrasebook`] (docs/games.md, "Layout debts").
 //!
 //! ```
 //! use tandem_rules::draughts::notation::resolve;
@@ -29,6 +29,7 @@ pub mod announcer;
 // The games (the registry).
 pub mod backgammon;
 pub mod chess;
+pub mod draughts;
 pub mod output;
 pub mod phrasebook;
 pub mod record;
@@ -36,7 +37,7 @@ pub mod record;
 pub mod testing;
 pub mod utterance;
 
-pub use announcer::{AnnounceOptions, Announcer, ClockReport, SideClock, SquareDiff};
+pub use announcer::{AnnounceOptions, Announcer, ClockReport, SideClock};
 pub use phrasebook::{
     CommandWord, ListenWords, Mishearing, Phrasebook, PhrasebookError, SquareStyle, SquareWords,
     Value,

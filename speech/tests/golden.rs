@@ -11,9 +11,10 @@ use std::time::Duration;
 use tandem_rules::draughts::notation::resolve;
 use tandem_rules::draughts::{DrawCount, DrawRule, Piece, Position, Role, Square, Variant};
 use tandem_rules::{Color, DrawReason, Outcome, WinReason};
+use tandem_speech::draughts::SquareDiff;
 use tandem_speech::{
-    AnnounceOptions, Announcer, ClockReport, Kind, Phrasebook, Priority, SideClock, SquareDiff,
-    SquareStyle, Utterance, Value,
+    AnnounceOptions, Announcer, ClockReport, Kind, Phrasebook, Priority, SideClock, SquareStyle,
+    Utterance, Value,
 };
 
 struct Golden {

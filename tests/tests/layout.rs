@@ -26,7 +26,10 @@ const CRATES: &[(&str, &[&str])] = &[
     ("rules/src", &["lib.rs"]),
     ("speech/src", &["lib.rs"]),
     ("braille/src", &["lib.rs", "board.rs"]),
-    ("assistant/src", &["lib.rs", "game.rs", "kind.rs", "games/mod.rs"]),
+    (
+        "assistant/src",
+        &["lib.rs", "game.rs", "kind.rs", "games/mod.rs"],
+    ),
 ];
 
 /// The folder of a crate's games: `src/<game>/` everywhere, and

@@ -15,7 +15,8 @@ use tandem_rules::draughts::pdn::{write_pdn, PdnHeader};
 use tandem_rules::draughts::{notation, Game as Rules, Position, Role, Square, Variant};
 use tandem_rules::{Color, GameOptions, Outcome, TableGame};
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
-use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareDiff, Utterance};
+use tandem_speech::draughts::SquareDiff;
+use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, Utterance};
 
 use tandem_speech::listen::{Decision, Draughts, Heard, Lexicon, Listener};
 
