@@ -225,6 +225,104 @@ fn no_file_outside_a_games_folder_names_a_game() {
     );
 }
 
+/// A file's module path in its crate: `games/chess/mod.rs` is `games::chess`.
+fn module_of(rel: &Path) -> String {
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if let Some(last) = parts.last_mut() {
+        *last = last.trim_end_matches(".rs").to_owned();
+    }
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// The modules of one crate that a file's code names through `crate::…` or
+/// `super::…` (the longest path that is a module).
+fn modules_named(code: &str, this: &str, modules: &BTreeSet<String>) -> BTreeSet<String> {
+    let crate_path = Regex::new(r"\bcrate((?:::\w+)+)").expect("a valid regex");
+    let super_path = Regex::new(r"\bsuper((?:::\w+)+)").expect("a valid regex");
+    let mut out = BTreeSet::new();
+    let mut add = |segs: Vec<String>| {
+        for k in (1..=segs.len()).rev() {
+            let cand = segs[..k].join("::");
+            if modules.contains(&cand) {
+                out.insert(cand);
+                return;
+            }
+        }
+    };
+    for c in crate_path.captures_iter(code) {
+        add(c[1].split("::").skip(1).map(str::to_owned).collect());
+    }
+    let parent: Vec<String> = this
+        .split("::")
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let parent = &parent[..parent.len().saturating_sub(1)];
+    for c in super_path.captures_iter(code) {
+        let mut segs = parent.to_vec();
+        segs.extend(c[1].split("::").skip(1).map(str::to_owned));
+        add(segs);
+    }
+    out
+}
+
+/// Two files that import from each other (a parent module and its own
+/// children excepted: a `mod.rs` declares them and they use its items).
+fn circles(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for (src, _) in CRATES {
+        let dir = root.join(src);
+        let mut files = Vec::new();
+        rust_files(&dir, &mut files);
+        let modules: BTreeSet<String> = files
+            .iter()
+            .map(|f| module_of(f.strip_prefix(&dir).expect("under its crate")))
+            .collect();
+        let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for f in &files {
+            let m = module_of(f.strip_prefix(&dir).expect("under its crate"));
+            let code = code_of(&fs::read_to_string(f).expect("readable source"));
+            let mut named = modules_named(&code, &m, &modules);
+            named.remove(&m);
+            edges.insert(m, named);
+        }
+        let related = |a: &str, b: &str| {
+            a.is_empty()
+                || b.is_empty()
+                || a.starts_with(&format!("{b}::"))
+                || b.starts_with(&format!("{a}::"))
+        };
+        for (a, to) in &edges {
+            for b in to {
+                if a < b && !related(a, b) && edges.get(b).is_some_and(|t| t.contains(a)) {
+                    out.push(format!("{src}: {a} <-> {b}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_two_files_import_from_each_other() {
+    let found = circles(&root());
+    assert!(
+        found.is_empty(),
+        "each file imports only from below it; these import from each other (move what both \
+         need into a module below them):\n  {}",
+        found.join("\n  ")
+    );
+}
+
 #[test]
 fn the_check_sees_an_import_from_a_games_folder() {
     let games: BTreeSet<String> = ["draughts", "chess", "backgammon"]
@@ -261,4 +359,18 @@ fn the_check_sees_an_import_from_a_games_folder() {
         Some("draughts".to_owned())
     );
     assert_eq!(game_folder(Path::new("session.rs"), &games), None);
+    let modules: BTreeSet<String> = ["game", "games", "games::chess", "voice"]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        modules_named("use crate::games::chess::ChessTable;", "game", &modules),
+        ["games::chess".to_owned()].into()
+    );
+    // `super` of `games::chess` is `games`; `games::voice` is no module.
+    assert_eq!(
+        modules_named("use super::voice::X;", "games::chess", &modules),
+        ["games".to_owned()].into()
+    );
+    assert_eq!(module_of(Path::new("games/chess/mod.rs")), "games::chess");
 }
