@@ -55,6 +55,26 @@ impl GameKind {
     }
 }
 
+impl GameKind {
+    /// `tandem perft`: this game's move tree from `fen` counted to `depth`.
+    ///
+    /// # Errors
+    /// The FEN does not read, or the game has no tree of moves alone to
+    /// count (backgammon: chance nodes between the plies).
+    pub fn count_tree(
+        self,
+        fen: Option<&str>,
+        depth: u32,
+        divide: bool,
+    ) -> anyhow::Result<crate::perft_count::TreeCount> {
+        match self {
+            GameKind::Draughts(v) => crate::games::draughts::count_tree(v, fen, depth, divide),
+            GameKind::Chess => crate::games::chess::count_tree(fen, depth, divide),
+            GameKind::Backgammon => crate::games::backgammon::count_tree(),
+        }
+    }
+}
+
 impl AnyPosition {
     /// The voice listener of this position's game (its [`VoiceGame`]), for
     /// the voice thread, which names no game.

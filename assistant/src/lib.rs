@@ -24,6 +24,7 @@ pub mod kind;
 pub mod logging;
 pub mod messages;
 pub mod outputs;
+pub mod perft_count;
 pub mod relay;
 pub mod screen;
 pub mod session;
