@@ -219,6 +219,26 @@ pub fn from_journal(
     Ok(new_game(kind.position(Some(fen))?, options, lang))
 }
 
+/// The picture of a bare position (no last move known): the arbiter's
+/// reports and the hall's boards of a position text.
+#[must_use]
+pub fn picture_of(pos: &AnyPosition) -> crate::picture::BoardPicture {
+    match pos {
+        AnyPosition::Draughts(p) => crate::games::draughts_picture::picture(p, None),
+        AnyPosition::Chess(p) => crate::games::chess_picture::picture(p, None),
+        AnyPosition::Backgammon(m) => crate::games::backgammon::picture::picture(m),
+    }
+}
+
+/// The picture of a position given by its game's name and position text.
+///
+/// # Errors
+/// The name or the position text does not read.
+pub fn picture_of_text(variant: &str, fen: &str) -> anyhow::Result<crate::picture::BoardPicture> {
+    let kind: GameKind = variant.parse()?;
+    Ok(picture_of(&kind.position(Some(fen))?))
+}
+
 /// The screen's board diagram and braille line (list view) of a position
 /// given by its game's name and position text.
 ///

@@ -16,6 +16,7 @@ pub mod journal;
 pub mod logging;
 pub mod messages;
 pub mod outputs;
+pub mod picture;
 pub mod relay;
 pub mod screen;
 pub mod session;

@@ -256,6 +256,11 @@ pub(crate) mod tests {
                 white: BoardView { ply: 0, behind: 0 },
                 black: BoardView { ply: 0, behind: 0 },
             },
+            board: crate::game::picture_of(
+                &crate::game::GameKind::Draughts(tandem_rules::Variant::International)
+                    .position(None)
+                    .unwrap(),
+            ),
             result: None,
             outcome: None,
             draw_offer: None,

@@ -27,6 +27,7 @@ use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
 use super::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 
 mod braille_input;
+pub mod picture;
 use crate::game::{AnyPosition, GameKind};
 
 mod record;
@@ -801,6 +802,10 @@ impl Game for BackgammonTable {
 
     fn diagram(&self) -> String {
         diagram(self.m.board())
+    }
+
+    fn picture(&self) -> crate::picture::BoardPicture {
+        picture::picture(&self.m)
     }
 
     fn record_lines(&self) -> Vec<String> {
