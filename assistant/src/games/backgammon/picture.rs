@@ -4,7 +4,7 @@
 //! checkers, the dice, the cube, and the last play's points with the blots
 //! it hit (004 3.4).
 
-use tandem_rules::backgammon::{Action, Match};
+use tandem_rules::backgammon::{match_id, position_id, Action, Board, Match};
 use tandem_rules::Color;
 
 use crate::picture::{BoardPicture, Cube, Layout, Piece, Shape};
@@ -22,7 +22,50 @@ fn white_point(side: Color, p: u8) -> String {
 /// The picture of the match as it stands.
 #[must_use]
 pub fn picture(m: &Match) -> BoardPicture {
-    let b = m.board();
+    let (last, captured) = last_play(m);
+    BoardPicture {
+        last,
+        captured,
+        turn: m.to_act(),
+        dice: m.dice().map_or_else(Vec::new, |d| vec![d.0, d.1]),
+        cube: Some(Cube {
+            value: m.cube(),
+            owner: m.cube_owner(),
+        }),
+        ..board_picture(m.board())
+    }
+}
+
+/// The picture of gnubg's `POSITION_ID[:MATCH_ID]` as it is (any score,
+/// any cube: what an arbiter compares), the side on roll `on_roll` when
+/// no Match ID says it.
+///
+/// # Errors
+/// An ID does not decode.
+pub fn from_ids(text: &str, on_roll: Color) -> Result<BoardPicture, String> {
+    let (pid, mid) = match text.trim().split_once(':') {
+        Some((p, m)) => (p, Some(m)),
+        None => (text.trim(), None),
+    };
+    let info = mid
+        .map(|m| match_id::decode(m).map_err(|e| format!("Match ID {m:?}: {e}")))
+        .transpose()?;
+    let roll = info.as_ref().map_or(on_roll, |i| i.on_roll);
+    let b = position_id::decode(pid, roll).map_err(|e| format!("Position ID {pid:?}: {e}"))?;
+    let mut p = board_picture(&b);
+    p.turn = Some(roll);
+    if let Some(i) = info {
+        p.dice = i.dice.map_or_else(Vec::new, |d| vec![d.0, d.1]);
+        p.cube = Some(Cube {
+            value: i.cube,
+            owner: i.cube_owner,
+        });
+    }
+    Ok(p)
+}
+
+/// The checkers of a board, nothing marked.
+fn board_picture(b: &Board) -> BoardPicture {
     let mut pieces = Vec::new();
     let mut stack = |square: String, side: Color, count: u8| {
         if count > 0 {
@@ -45,19 +88,15 @@ pub fn picture(m: &Match) -> BoardPicture {
     for side in [Color::White, Color::Black] {
         stack("off".to_owned(), side, b.borne_off(side));
     }
-    let (last, captured) = last_play(m);
     BoardPicture {
         layout: Layout::Points,
         pieces,
-        turn: m.to_act(),
-        last,
-        captured,
+        turn: Some(b.turn()),
+        last: Vec::new(),
+        captured: Vec::new(),
         differs: Vec::new(),
-        dice: m.dice().map_or_else(Vec::new, |d| vec![d.0, d.1]),
-        cube: Some(Cube {
-            value: m.cube(),
-            owner: m.cube_owner(),
-        }),
+        dice: Vec::new(),
+        cube: None,
     }
 }
 
