@@ -396,7 +396,8 @@ fn simulated_table(broker: &Broker, n: u32, state: Value) {
 fn every_board_is_an_svg_of_the_api_position_and_fifty_fit_one_screen() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 50);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let public = format!("127.0.0.1:{}", free_port());
+    let desk = Desk::start(dir.path(), &broker, &["--public", &public]);
     let t1 = table(dir.path(), &broker, 1, &[]);
     let t2 = table(dir.path(), &broker, 2, &["--variant", "chess"]);
     let t3 = table(
@@ -598,5 +599,41 @@ fn every_board_is_an_svg_of_the_api_position_and_fifty_fit_one_screen() {
         "return !!document.querySelector('#now svg[data-table=\"3\"] [data-square=\"5\"][data-count=\"2\"]');",
     );
     std::fs::write(artifacts().join("table-3-backgammon.png"), b.screenshot()).unwrap();
+    // The spectators' page: the same boards, equal to its own API's positions.
+    for n in [1, 2, 3] {
+        let r = ureq::post(&format!("{}/api/public", desk.base))
+            .set("x-tandem-desk", "1")
+            .send_json(json!({"table": n, "on": true}))
+            .unwrap();
+        assert_eq!(r.into_json::<Value>().unwrap()["ok"], true);
+    }
+    b.go(&format!("http://{public}/"));
+    b.wait_js(
+        "three public boards",
+        "return document.querySelectorAll('svg[data-table]').length === 3;",
+    );
+    let spectators: Vec<Value> = ureq::get(&format!("http://{public}/api/tables"))
+        .call()
+        .unwrap()
+        .into_json::<Vec<Value>>()
+        .unwrap();
+    for t in &spectators {
+        let n = u32::try_from(t["table"].as_u64().unwrap()).unwrap();
+        let fen = t["fen"].as_str().unwrap();
+        let want = match t["variant"].as_str().unwrap() {
+            "chess" => chess_pieces(fen),
+            "backgammon" => want3.clone(),
+            _ => draughts_pieces(fen),
+        };
+        wait_for(&format!("public table {n}'s pieces"), || {
+            let got = svg_pieces(&b, n);
+            if got == want {
+                Ok(())
+            } else {
+                Err(format!("{got:?} != {want:?}"))
+            }
+        });
+    }
+    std::fs::write(artifacts().join("spectators.png"), b.screenshot()).unwrap();
     drop((t1, t2, t3));
 }

@@ -557,6 +557,21 @@ fn full_screen_draws_the_board_in_colour_with_glyphs_and_follows_a_resize() {
     t.line("quit");
     t.assert_restored();
 
+    // --ascii, for a terminal without the glyphs: pieces by their codes,
+    // nothing but ASCII on the board.
+    t.line("clear");
+    t.wait("a clear screen", |s| !s.contains("TANDEM-EXITED"));
+    t.play_with("ascii", "NO_COLOR=1", &format!("{args} --ascii"));
+    let s = t.wait("the draughts board", |s| {
+        s.contains("┌ international ") && s.contains("move>")
+    });
+    let board = board_rows(&s, "international").join("\n");
+    assert!(board.is_ascii(), "{board}");
+    assert_eq!(board.matches('w').count(), 20, "{board}");
+    assert_eq!(board.matches('b').count(), 20, "{board}");
+    t.line("quit");
+    t.assert_restored();
+
     // Backgammon: points with stacks, the bar and the tray, the dice, the cube.
     t.line("clear");
     t.wait("a clear screen", |s| !s.contains("TANDEM-EXITED"));

@@ -1,6 +1,6 @@
 //! A board diagram in the PDF scoresheet, drawn from the game's
 //! [`BoardPicture`] with `printpdf`'s shapes: light and dark squares,
-//! discs for men and checkers (a gold ring in a king of draughts), chess
+//! discs for men and checkers (a gold ring in a crowned one), the other
 //! pieces as DejaVu Sans's glyphs, square numbers small on the squares
 //! that have them, files and ranks, the last move's squares tinted; points
 //! with their stacks, the bar, the borne-off checkers, the dice and the cube

@@ -68,8 +68,8 @@ pub struct Grid {
     /// The rows' labels beside the board, top row first (`8`..`1`), or none.
     #[serde(default)]
     pub row_labels: Vec<String>,
-    /// The squares that have an id (every square of chess, the dark ones of
-    /// draughts).
+    /// The squares that have an id (every square, or only the dark ones
+    /// where only those are played on).
     pub squares: Vec<Cell>,
 }
 
@@ -82,8 +82,8 @@ pub struct Cell {
     pub col: u8,
     /// Its row, 0 at the top.
     pub row: u8,
-    /// Whether its id is drawn small on the square (the numbers of draughts,
-    /// which the players announce moves by).
+    /// Whether its id is drawn small on the square (numbered squares, which
+    /// the players announce moves by).
     #[serde(default)]
     pub numbered: bool,
 }
@@ -92,9 +92,9 @@ pub struct Cell {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Shape {
-    /// A plain disc (a man of draughts).
+    /// A plain disc (a man).
     Man,
-    /// A crowned disc (a king of draughts).
+    /// A crowned disc (a man made king).
     Crowned,
     /// A checker, stacked on points.
     Checker,
@@ -220,7 +220,7 @@ pub fn ascii_code(p: &Piece) -> String {
 
 /// The Unicode glyph of a piece (never an ASCII letter): white's outlined,
 /// black's filled, so that the sides differ without colour; a king of
-/// draughts a disc with a ring in it (geometric shapes, which every
+/// crowned disc a disc with a ring in it (geometric shapes, which every
 /// terminal font has).
 #[must_use]
 pub fn glyph(shape: Shape, side: Color) -> char {

@@ -180,7 +180,9 @@ fn grid(p: &BoardPicture, g: &Grid, out: &mut String) -> (u32, u32) {
             grid_piece(piece, x + SQ / 2, y + SQ / 2, out);
         }
     }
-    for id in &p.captured {
+    // A piece taken where the capturing piece now stands shows
+    // as the last move; an emptied square gets the cross.
+    for id in p.captured.iter().filter(|id| p.on(id).next().is_none()) {
         if let Some((x, y)) = at(id) {
             let (a, b) = (10, SQ - 10);
             let _ = write!(

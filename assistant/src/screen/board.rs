@@ -272,7 +272,7 @@ fn points_lines(p: &BoardPicture, width: u16, height: u16, look: Look) -> Vec<Li
         spans.push(Span::raw(if top { " OFF" } else { "" }));
         Line::from(spans)
     };
-    let cell = |point: u8, i: u16, top: bool| -> Span<'static> {
+    let cell = |point: u8, i: u16| -> Span<'static> {
         let id = point.to_string();
         let (col, _) = point_place(point);
         let last = p.last.contains(&id);
@@ -286,7 +286,6 @@ fn points_lines(p: &BoardPicture, width: u16, height: u16, look: Look) -> Vec<Li
         if last && !look.color {
             style = style.add_modifier(Modifier::REVERSED);
         }
-        let _ = top;
         let text = match on(&id) {
             Some(pc) if u32::from(i) < pc.count => {
                 if pc.count > u32::from(stack_h) && i + 1 == stack_h {
@@ -343,7 +342,7 @@ fn points_lines(p: &BoardPicture, width: u16, height: u16, look: Look) -> Vec<Li
                 // White's checkers on the bar wait to enter at the top right.
                 spans.push(side_box("bar", Color::White, i));
             }
-            spans.push(cell(13 + col, i, true));
+            spans.push(cell(13 + col, i));
         }
         spans.push(side_box("off", Color::Black, i));
         out.push(Line::from(spans));
@@ -383,7 +382,7 @@ fn points_lines(p: &BoardPicture, width: u16, height: u16, look: Look) -> Vec<Li
             if col == 6 {
                 spans.push(side_box("bar", Color::Black, i));
             }
-            spans.push(cell(12 - col, i, false));
+            spans.push(cell(12 - col, i));
         }
         spans.push(side_box("off", Color::White, i));
         out.push(Line::from(spans));
