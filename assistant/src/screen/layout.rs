@@ -53,8 +53,11 @@ pub fn draw(f: &mut Frame, st: &ScreenState, line: &LineEditor, now: Instant, lo
     draw_board(f, st, board_area, look);
     let alerts = st.alerts(now);
     let alerts_h = alerts.len().clamp(1, 4) as u16 + 2;
-    // Big clock digits when they fit beside the rest.
-    let big = !look.ascii && right.height >= 13 + 4 + alerts_h + 3 + 3 && right.width >= 32;
+    // Big clock digits when they fit beside the rest (and there is a clock).
+    let big = !look.ascii
+        && st.clock_shown(Color::White, now).is_some()
+        && right.height >= 13 + 4 + alerts_h + 3 + 3
+        && right.width >= 32;
     let [clocks, sync, alert, moves, braille] = Layout::vertical([
         Constraint::Length(if big { 13 } else { 5 }),
         Constraint::Length(4),
