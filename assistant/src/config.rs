@@ -112,6 +112,8 @@ pub struct RawConfig {
     pub warnings: Option<Vec<String>>,
     pub headless: Option<bool>,
     pub screen: Option<ScreenChoice>,
+    /// The full screen in ASCII only (`--ascii`: pieces by their codes).
+    pub ascii: Option<bool>,
     pub draws_with_advantage: Option<bool>,
     /// The hall's broker (`mqtt://[USER[:PASSWORD]@]HOST[:PORT]`, docs/hall.md).
     pub relay: Option<String>,
@@ -194,6 +196,7 @@ impl RawConfig {
             warnings,
             headless,
             screen,
+            ascii,
             draws_with_advantage,
             relay,
             table,
@@ -238,6 +241,8 @@ pub struct Config {
     pub record_last: u32,
     /// The screen asked for (`none` when headless; `auto` is decided at start).
     pub screen: ScreenChoice,
+    /// The full screen in ASCII only (`--ascii`).
+    pub ascii: bool,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -376,6 +381,7 @@ impl Config {
             journal,
             headless: screen == ScreenChoice::None,
             screen,
+            ascii: raw.ascii.unwrap_or(false),
             record_last: raw
                 .record_last
                 .unwrap_or(crate::session::DEFAULT_RECORD_LAST)

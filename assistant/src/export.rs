@@ -117,6 +117,7 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
 
 pub mod audio;
 pub mod brf;
+pub mod diagram;
 pub mod pdf;
 pub mod record;
 

@@ -134,6 +134,39 @@ pub fn from_journal(
     Ok(new_game(kind.position(Some(fen))?, options, lang))
 }
 
+/// The picture of a bare position (no last move known): the arbiter's
+/// reports and the hall's boards of a position text.
+#[must_use]
+pub fn picture_of(pos: &AnyPosition) -> crate::picture::BoardPicture {
+    match pos {
+        AnyPosition::Draughts(p) => crate::games::draughts_picture::picture(p, None),
+        AnyPosition::Chess(p) => crate::games::chess_picture::picture(p, None),
+        AnyPosition::Backgammon(m) => crate::games::backgammon::picture::picture(m),
+    }
+}
+
+/// The picture of a position given by its game's name and position text.
+///
+/// # Errors
+/// The name or the position text does not read.
+pub fn picture_of_text(variant: &str, fen: &str) -> anyhow::Result<crate::picture::BoardPicture> {
+    let kind: GameKind = variant.parse()?;
+    match (kind.position(Some(fen)), kind) {
+        (Ok(p), _) => Ok(picture_of(&p)),
+        // A chess board read back as its board part only: white to move.
+        (Err(_), GameKind::Chess) if !fen.trim().contains(' ') => Ok(picture_of(
+            &kind.position(Some(&format!("{} w - - 0 1", fen.trim())))?,
+        )),
+        // A backgammon position the table would not start from (a score,
+        // a turned cube) or a Position ID alone: drawn as it is.
+        (Err(_), GameKind::Backgammon) => {
+            crate::games::backgammon::picture::from_ids(fen, tandem_rules::Color::White)
+                .map_err(|e| anyhow::anyhow!("{e}"))
+        }
+        (Err(e), _) => Err(e),
+    }
+}
+
 /// The screen's board diagram and braille line (list view) of a position
 /// given by its game's name and position text.
 ///

@@ -25,6 +25,7 @@ pub mod logging;
 pub mod messages;
 pub mod outputs;
 pub mod perft_count;
+pub mod picture;
 pub mod relay;
 pub mod screen;
 pub mod session;

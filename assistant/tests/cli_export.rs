@@ -499,3 +499,109 @@ fn bad_input_is_refused_in_words() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("too small"));
 }
+
+/// The last page of a PDF as text (`pdftotext`) and as a small PPM image
+/// (`pdftoppm`), both kept under target/ to be looked at.
+fn last_page(pdf: &Path, name: &str) -> (String, Vec<u8>) {
+    let info = Command::new("pdfinfo").arg(pdf).output().expect("pdfinfo");
+    let pages: String = String::from_utf8_lossy(&info.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .unwrap()
+        .trim()
+        .to_owned();
+    let text = Command::new("pdftotext")
+        .args(["-f", &pages, "-l", &pages])
+        .arg(pdf)
+        .arg("-")
+        .output()
+        .unwrap();
+    let img = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli_export/{name}"));
+    // A PNG to look at; a PPM (pdftoppm's default) to count pixels in.
+    for (fmt, res) in [(Some("-png"), "60"), (None, "20")] {
+        let r = Command::new("pdftoppm")
+            .args(fmt)
+            .args(["-r", res, "-f", &pages, "-l", &pages, "-singlefile"])
+            .arg(pdf)
+            .arg(&img)
+            .output()
+            .expect("pdftoppm");
+        assert!(r.status.success(), "{r:?}");
+    }
+    let ppm = std::fs::read(img.with_extension("ppm")).unwrap();
+    (String::from_utf8(text.stdout).unwrap(), ppm)
+}
+
+/// Pixels of a binary PPM within `tol` of `rgb`.
+fn pixels_like(ppm: &[u8], rgb: [u8; 3], tol: u8) -> usize {
+    // "P6\nW H\n255\n" then the pixels.
+    let mut fields = 0;
+    let mut at = 0;
+    while fields < 4 {
+        while ppm[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        while !ppm[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        fields += 1;
+    }
+    ppm[at + 1..]
+        .chunks_exact(3)
+        .filter(|p| (0..3).all(|i| p[i].abs_diff(rgb[i]) <= tol))
+        .count()
+}
+
+/// Issue 22: the scoresheet ends with a diagram of the final position:
+/// the chess glyphs are the final position's pieces (replayed here from
+/// the PGN), the draughts board has its dark squares and numbers.
+#[test]
+fn the_pdf_scoresheet_ends_with_a_diagram_of_the_final_position() {
+    let dir = scratch("pdf-diagram");
+    let pdf = dir.join("chess.pdf");
+    std::fs::write(
+        &pdf,
+        export(chess_journal(), &["--format", "pdf", "--lang", "en"]).stdout,
+    )
+    .unwrap();
+    let (text, ppm) = last_page(&pdf, "chess-diagram");
+    assert!(text.contains("Final position"), "{text}");
+    let game = chess_game();
+    let fen = tandem_rules::chess::to_fen(game.position());
+    let board = fen.split(' ').next().unwrap();
+    let glyph = |c: char| match c {
+        'K' => '♔',
+        'Q' => '♕',
+        'R' => '♖',
+        'B' => '♗',
+        'N' => '♘',
+        'P' => '♙',
+        'k' => '♚',
+        'q' => '♛',
+        'r' => '♜',
+        'b' => '♝',
+        'n' => '♞',
+        _ => '♟',
+    };
+    for c in "KQRBNPkqrbnp".chars() {
+        let want = board.chars().filter(|x| *x == c).count();
+        let got = text.chars().filter(|x| *x == glyph(c)).count();
+        assert_eq!(got, want, "{c} in {fen}: {text}");
+    }
+    // The dark squares drawn (181, 136, 99), a good part of the page.
+    assert!(pixels_like(&ppm, [181, 136, 99], 6) > 500);
+
+    let pdf = dir.join("draughts.pdf");
+    std::fs::write(
+        &pdf,
+        export(draughts_journal(), &["--format", "pdf"]).stdout,
+    )
+    .unwrap();
+    let (text, ppm) = last_page(&pdf, "draughts-diagram");
+    assert!(text.contains("Pozycja końcowa"), "{text}");
+    let numbers: Vec<&str> = text.split_whitespace().collect();
+    for n in ["1", "25", "46", "50"] {
+        assert!(numbers.contains(&n), "square {n}: {text}");
+    }
+    assert!(pixels_like(&ppm, [181, 136, 99], 6) > 500);
+}

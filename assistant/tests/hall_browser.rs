@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use hall_common::{ctl_ok, free_port, table, wait_for, Broker, Desk};
+use hall_common::{ctl_ok, free_port, table, wait_for, Broker, Desk, EVENT};
 use serde_json::{json, Value};
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -27,6 +27,11 @@ struct Browser {
 
 impl Browser {
     fn start() -> Browser {
+        Browser::start_sized("1280,1000")
+    }
+
+    /// A browser whose window is `size` (`W,H`).
+    fn start_sized(size: &str) -> Browser {
         assert!(
             std::path::Path::new(CHROMEDRIVER).exists(),
             "chromedriver is missing: run scripts/setup.sh --test (Debian's chromium and chromium-driver)"
@@ -54,7 +59,7 @@ impl Browser {
                 })
         });
         let caps = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000"]}}}});
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", &format!("--window-size={size}")]}}}});
         let v: Value = ureq::post(&format!("{base}/session"))
             .timeout(Duration::from_secs(60))
             .send_json(caps)
@@ -190,16 +195,12 @@ fn the_desk_page_in_chromium_follows_moves_and_alerts() {
         "table 2's heading",
         "const h = document.querySelector('#table-2 h2'); return h && h.textContent;",
     );
-    let before = b.js("return document.querySelector('#table-1 pre.board').textContent;");
     // A move at the table changes the board on the page.
     ctl_ok(&t1, &["move", "32-28"]);
-    let after = b.wait_js(
+    b.wait_js(
         "the board after 32-28",
-        &format!(
-            "const t = document.querySelector('#table-1 pre.board').textContent; return t !== {before} && t;"
-        ),
+        "return !!document.querySelector('svg[data-table=\"1\"] [data-square=\"28\"][data-piece=\"w\"]');",
     );
-    assert!(after.as_str().unwrap().contains('w'));
     b.wait_js(
         "the last move in words",
         "return document.querySelector('#table-1').textContent.includes('32-28');",
@@ -287,4 +288,352 @@ fn the_desk_page_in_chromium_follows_moves_and_alerts() {
         "return document.querySelector('#events').textContent.includes('mismatch');",
     );
     std::fs::write(artifacts().join("table-1.png"), b.screenshot()).unwrap();
+}
+
+/// The pieces of a PDN FEN (`W:W31,32,K45:B1-20`): square and piece code
+/// (`w` `b` men, `W` `B` kings), sorted.
+fn draughts_pieces(fen: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in fen.split(':').skip(1) {
+        let (side, list) = part.split_at(1);
+        for item in list.split(',').filter(|x| !x.is_empty()) {
+            let (king, sq) = match item.strip_prefix('K') {
+                Some(rest) => (true, rest),
+                None => (false, item),
+            };
+            let code = match (side, king) {
+                ("W", false) => "w",
+                ("W", true) => "W",
+                (_, false) => "b",
+                (_, true) => "B",
+            };
+            let (a, z) = match sq.split_once('-') {
+                Some((a, z)) => (a.parse::<u32>().unwrap(), z.parse::<u32>().unwrap()),
+                None => (sq.parse().unwrap(), sq.parse().unwrap()),
+            };
+            for n in a..=z {
+                out.push(format!("{n}:{code}"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The pieces of a chess FEN's board (`rnbqkbnr/…`): square and FEN letter, sorted.
+fn chess_pieces(fen: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, rank) in fen.split(' ').next().unwrap().split('/').enumerate() {
+        let mut file = 0u8;
+        for c in rank.chars() {
+            if let Some(d) = c.to_digit(10) {
+                file += d as u8;
+            } else {
+                out.push(format!("{}{}:{c}", (b'a' + file) as char, 8 - i));
+                file += 1;
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The pieces drawn in table `n`'s SVG: `square:piece[:count]`, sorted.
+fn svg_pieces(b: &Browser, n: u32) -> Vec<String> {
+    let v = b.js(&format!(
+        "return [...document.querySelectorAll('svg[data-table=\"{n}\"] [data-piece]')].map(e => \
+         e.dataset.square + ':' + e.dataset.piece + (e.dataset.count ? ':' + e.dataset.count : ''));"
+    ));
+    let mut out: Vec<String> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+/// A table only as its relay's messages (a start line and a state), for
+/// the overview of many tables: `mosquitto_pub` as table `n`.
+fn simulated_table(broker: &Broker, n: u32, state: Value) {
+    use tandem::journal::{line_hash, wall_now, Event, Record, StartInfo, GENESIS};
+    let start = StartInfo {
+        variant: state["variant"].as_str().unwrap().into(),
+        fen: state["fen"].as_str().unwrap().into(),
+        control: "90m".into(),
+        warnings_s: vec![],
+        white: Some(format!("White {n}")),
+        black: Some(format!("Black {n}")),
+        event: Some(EVENT.into()),
+        blind: "white".into(),
+        lang: "en".into(),
+        options: Default::default(),
+        version: "test".into(),
+    };
+    let r = Record {
+        seq: 1,
+        wall: wall_now(),
+        t_ms: 0,
+        prev: GENESIS.to_owned(),
+        event: Event::Start(start),
+    };
+    let line = serde_json::to_string(&r).unwrap();
+    let msg = json!({"seq": 1, "hash": line_hash(line.as_bytes()), "line": line});
+    let (user, pw) = (format!("table{n}"), format!("pw{n}"));
+    let topic = |leaf: &str| format!("tandem/{EVENT}/table/{n}/{leaf}");
+    assert!(broker.publish(&user, &pw, &topic("journal"), &msg.to_string()));
+    assert!(broker.publish(&user, &pw, &topic("state"), &state.to_string()));
+}
+
+/// Issue 22: every table's board is an inline SVG whose pieces are the
+/// position of `/api/tables` (draughts, chess, backgammon after moves),
+/// the last move highlighted, a mismatch drawn on the board; the overview
+/// of fifty tables fits one laptop screen; the words stay for screen
+/// readers and the SVG is read once, by its label. Screenshots in
+/// `target/hall-artifacts/`.
+#[test]
+fn every_board_is_an_svg_of_the_api_position_and_fifty_fit_one_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 50);
+    let public = format!("127.0.0.1:{}", free_port());
+    let desk = Desk::start(dir.path(), &broker, &["--public", &public]);
+    let t1 = table(dir.path(), &broker, 1, &[]);
+    let t2 = table(dir.path(), &broker, 2, &["--variant", "chess"]);
+    let t3 = table(
+        dir.path(),
+        &broker,
+        3,
+        &["--variant", "backgammon", "--control", "none"],
+    );
+    for m in ["32-28", "19-23"] {
+        ctl_ok(&t1, &["move", m]);
+    }
+    for m in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6"] {
+        ctl_ok(&t2, &["move", m]);
+    }
+    ctl_ok(&t3, &["roll", "3", "1"]);
+    ctl_ok(&t3, &["move", "8/5 6/5"]);
+    // Forty-seven more tables, in every state the overview colours.
+    let states = [
+        (
+            "international",
+            "W:W31-50:B1-20",
+            "white",
+            Value::Null,
+            0,
+            5_400_000,
+        ),
+        (
+            "international",
+            "B:W28,31-50:B1-20",
+            "black",
+            Value::Null,
+            2,
+            5_000_000,
+        ),
+        (
+            "chess",
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "black",
+            Value::Null,
+            0,
+            0,
+        ),
+        (
+            "international",
+            "W:WK46:BK5",
+            "white",
+            json!("1-1"),
+            0,
+            1_200_000,
+        ),
+    ];
+    for n in 4..=50u32 {
+        let (variant, fen, turn, result, behind, ms) = &states[n as usize % states.len()];
+        simulated_table(
+            &broker,
+            n,
+            json!({
+                "variant": variant, "fen": fen, "ply": 1, "turn": turn, "moves": [],
+                "clocks": {"white": {"remaining_ms": ms}, "black": {"remaining_ms": 5_400_000u64},
+                           "running": result.is_null(), "paused": false, "control": "90m"},
+                "boards": {"white": {"ply": 1, "behind": behind}, "black": {"ply": 1, "behind": 0}},
+                "result": result, "table": n, "event": EVENT, "seq": 2,
+                "players": {"white": format!("White {n}"), "black": format!("Black {n}")},
+                "state_ms": 0, "sent_ms": 0, "journal_lines": 1,
+            }),
+        );
+    }
+    let api1 = desk.wait_table(1, "table 1's moves", |t| t["ply"] == 2);
+    let api2 = desk.wait_table(2, "table 2's moves", |t| t["ply"] == 7);
+    let api3 = desk.wait_table(3, "table 3's play", |t| t["last_move"] == "move 8/5 6/5");
+    wait_for("fifty tables at the desk", || {
+        let n = desk.tables().len();
+        if n == 50 {
+            Ok(())
+        } else {
+            Err(format!("{n}"))
+        }
+    });
+
+    // A laptop's screen.
+    let b = Browser::start_sized("1440,900");
+    b.go(&format!("{}/", desk.base));
+    b.wait_js(
+        "fifty boards",
+        "return document.querySelectorAll('svg[data-table]').length === 50;",
+    );
+    // The pieces are the API's position.
+    let want1 = draughts_pieces(api1["fen"].as_str().unwrap());
+    wait_for("table 1's pieces", || {
+        let got = svg_pieces(&b, 1);
+        if got == want1 {
+            Ok(())
+        } else {
+            Err(format!("{got:?} != {want1:?}"))
+        }
+    });
+    let want2 = chess_pieces(api2["fen"].as_str().unwrap());
+    assert_eq!(want2.len(), 31, "{want2:?}");
+    wait_for("table 2's pieces", || {
+        let got = svg_pieces(&b, 2);
+        if got == want2 {
+            Ok(())
+        } else {
+            Err(format!("{got:?} != {want2:?}"))
+        }
+    });
+    // Backgammon after 3-1 played 8/5 6/5 (004 2.1's start, white's numbering).
+    let mut want3: Vec<String> = [
+        "24:w:2", "13:w:5", "8:w:2", "6:w:4", "5:w:2", "1:b:2", "12:b:5", "17:b:3", "19:b:5",
+    ]
+    .map(String::from)
+    .to_vec();
+    want3.sort();
+    assert_eq!(api3["variant"], "backgammon");
+    wait_for("table 3's checkers", || {
+        let got = svg_pieces(&b, 3);
+        if got == want3 {
+            Ok(())
+        } else {
+            Err(format!("{got:?} != {want3:?}"))
+        }
+    });
+    // The last moves highlighted: 19-23's two squares; Bxc6's two.
+    let last = |n: u32| {
+        b.js(&format!(
+            "return document.querySelectorAll('svg[data-table=\"{n}\"] .last').length;"
+        ))
+    };
+    assert_eq!(last(1), json!(2));
+    assert_eq!(last(2), json!(2));
+    assert_eq!(last(3), json!(3), "8, 5 and 6");
+    // Fifty boards on one screen: none below the window's bottom.
+    let below = b.js(
+        "return [...document.querySelectorAll('svg[data-table]')].filter(s => s.getBoundingClientRect().bottom > innerHeight).length;",
+    );
+    std::fs::write(artifacts().join("desk-overview-50.png"), b.screenshot()).unwrap();
+    assert_eq!(below, json!(0), "boards below the screen");
+    // A mismatch: the board read back has black's 19-23 but not white's
+    // 32-28 (no earlier position): 28 and 32 are drawn as differing.
+    ctl_ok(&t1, &["mismatch", "W:W31-50:B1-18,20,23"]);
+    let differs = b.wait_js(
+        "the differing squares",
+        "const d = [...document.querySelectorAll('svg[data-table=\"1\"] [data-differs=\"true\"]')].map(e => e.dataset.square).sort(); return d.length ? d : null;",
+    );
+    assert_eq!(differs, json!(["28", "32"]));
+    b.wait_js(
+        "table 1's status",
+        "return document.querySelector('#table-1').dataset.status === 'differ';",
+    );
+    std::fs::write(
+        artifacts().join("desk-overview-mismatch.png"),
+        b.screenshot(),
+    )
+    .unwrap();
+    // Read once: the SVG is an image named by its label, with nothing
+    // read inside it; the words are still there.
+    b.cdp("Accessibility.enable", json!({}));
+    let tree = b.cdp("Accessibility.getFullAXTree", json!({}));
+    let nodes = tree["nodes"].as_array().unwrap();
+    let role = |n: &Value| n["role"]["value"].as_str().unwrap_or("").to_owned();
+    let name = |n: &Value| n["name"]["value"].as_str().unwrap_or("").to_owned();
+    let images: Vec<&Value> = nodes
+        .iter()
+        .filter(|n| role(n) == "image" && name(n).starts_with("Board of table "))
+        .collect();
+    assert_eq!(images.len(), 50, "one image a board");
+    let img1 = images
+        .iter()
+        .find(|n| name(n).starts_with("Board of table 1:"))
+        .unwrap();
+    assert!(name(img1).contains("differs on"), "{}", name(img1));
+    let ids: Vec<String> = img1["childIds"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|x| x.as_str().unwrap_or("").to_owned())
+        .collect();
+    for id in ids {
+        let child = nodes.iter().find(|n| n["nodeId"] == id.as_str()).unwrap();
+        assert!(
+            child["ignored"] == true || name(child).is_empty(),
+            "read inside the board: {child}"
+        );
+    }
+    assert!(
+        nodes.iter().any(|n| name(n).contains("twenty-three")),
+        "the position in words is still read"
+    );
+    // The table's page: its board large, the mismatch drawn.
+    b.go(&format!("{}/tables/1", desk.base));
+    b.wait_js(
+        "the large board",
+        "const s = document.querySelector('#now svg[data-table=\"1\"]'); return s && s.getBoundingClientRect().width > 400 && s.querySelectorAll('[data-differs]').length === 2;",
+    );
+    std::fs::write(artifacts().join("table-1-mismatch.png"), b.screenshot()).unwrap();
+    b.go(&format!("{}/tables/3", desk.base));
+    b.wait_js(
+        "the backgammon board",
+        "return !!document.querySelector('#now svg[data-table=\"3\"] [data-square=\"5\"][data-count=\"2\"]');",
+    );
+    std::fs::write(artifacts().join("table-3-backgammon.png"), b.screenshot()).unwrap();
+    // The spectators' page: the same boards, equal to its own API's positions.
+    for n in [1, 2, 3] {
+        let r = ureq::post(&format!("{}/api/public", desk.base))
+            .set("x-tandem-desk", "1")
+            .send_json(json!({"table": n, "on": true}))
+            .unwrap();
+        assert_eq!(r.into_json::<Value>().unwrap()["ok"], true);
+    }
+    b.go(&format!("http://{public}/"));
+    b.wait_js(
+        "three public boards",
+        "return document.querySelectorAll('svg[data-table]').length === 3;",
+    );
+    let spectators: Vec<Value> = ureq::get(&format!("http://{public}/api/tables"))
+        .call()
+        .unwrap()
+        .into_json::<Vec<Value>>()
+        .unwrap();
+    for t in &spectators {
+        let n = u32::try_from(t["table"].as_u64().unwrap()).unwrap();
+        let fen = t["fen"].as_str().unwrap();
+        let want = match t["variant"].as_str().unwrap() {
+            "chess" => chess_pieces(fen),
+            "backgammon" => want3.clone(),
+            _ => draughts_pieces(fen),
+        };
+        wait_for(&format!("public table {n}'s pieces"), || {
+            let got = svg_pieces(&b, n);
+            if got == want {
+                Ok(())
+            } else {
+                Err(format!("{got:?} != {want:?}"))
+            }
+        });
+    }
+    std::fs::write(artifacts().join("spectators.png"), b.screenshot()).unwrap();
+    drop((t1, t2, t3));
 }

@@ -181,14 +181,58 @@ fn layout(screen: &str) -> Vec<usize> {
         .collect()
 }
 
-/// White's clock as shown (`4:58`).
-fn white_clock(screen: &str) -> String {
-    screen
-        .lines()
-        .find_map(|l| l.split("│White ").nth(1))
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no clock for White:\n{screen}"))
-        .to_owned()
+/// The clocks as shown (in large digits): the rows of the clocks' box.
+fn clocks_shown(screen: &str) -> String {
+    let rows: Vec<&str> = screen.lines().collect();
+    let from = rows.iter().position(|l| l.contains(" clocks "));
+    let to = rows.iter().position(|l| l.contains(" boards "));
+    match (from, to) {
+        (Some(a), Some(b)) if a < b => rows[a..b].join("\n"),
+        _ => panic!("no clocks on the screen:\n{screen}"),
+    }
+}
+
+/// The screen with its escape sequences (colours, reverse video).
+fn screen_e(t: &Tmux) -> String {
+    t.tmux(&["capture-pane", "-p", "-e", "-t", "S"])
+}
+
+/// The SGR colour parameters in a screen captured with escapes (a
+/// foreground or background colour set, not reset to the default).
+fn colour_escapes(screen: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for seq in screen.split("\x1b[").skip(1) {
+        let Some(end) = seq.find('m') else { continue };
+        let params = &seq[..end];
+        if !params.chars().all(|c| c.is_ascii_digit() || c == ';') {
+            continue;
+        }
+        let colour = params.split(';').any(|p| {
+            matches!(
+                p.parse::<u32>(),
+                Ok(30..=38 | 40..=48 | 90..=97 | 100..=107)
+            )
+        });
+        if colour {
+            out.push(params.to_owned());
+        }
+    }
+    out
+}
+
+/// The rows of the board's box (inside its frame), found by its title.
+fn board_rows(screen: &str, title: &str) -> Vec<String> {
+    let rows: Vec<&str> = screen.lines().collect();
+    let top = rows
+        .iter()
+        .position(|l| l.contains(&format!("┌ {title} ")))
+        .unwrap_or_else(|| panic!("no board {title}:\n{screen}"));
+    let width = rows[top].split('┐').next().unwrap().chars().count();
+    rows[top + 1..]
+        .iter()
+        .take_while(|l| !l.starts_with('└'))
+        .map(|l| l.chars().skip(1).take(width - 1).collect())
+        .collect()
 }
 
 fn no_log_lines(screen: &str) {
@@ -221,18 +265,22 @@ fn full_screen_stays_put_ticks_takes_moves_and_restores_the_terminal_after_quit(
         s.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)),
         "no braille line:\n{s}"
     );
-    let before = white_clock(&s);
+    let before = clocks_shown(&s);
     // The running clock ticks on screen with nothing happening.
-    let s = t.wait("White's clock to tick", |s| white_clock(s) != before);
+    let s = t.wait("White's clock to tick", |s| clocks_shown(s) != before);
     assert_eq!(layout(&s), rows);
-    assert!(s.contains(" 31 │   w   w   w   w   w"), "{s}");
+    // Twenty men a side as discs on numbered squares, no letters.
+    let board = board_rows(&s, "international").join("\n");
+    assert_eq!(board.matches('●').count(), 40, "{board}");
+    assert!(board.contains("31") && board.contains("50"), "{board}");
+    assert!(!board.chars().any(|c| c.is_ascii_alphabetic()), "{board}");
 
     t.line("32-28");
     let s = t.wait("the move in the record", |s| s.contains("│1. 32-28"));
     assert!(s.contains("Black to move"), "{s}");
-    // The board changed, the last move's squares marked.
-    assert!(s.contains(" 31 │   w   .*  w   w   w"), "{s}");
-    assert!(s.contains(" 26 │ .   .   w*  .   .  "), "{s}");
+    // The board changed, the last move's squares highlighted.
+    let e = screen_e(&t);
+    assert!(e.contains("48;2;190;170;50"), "no square highlighted:\n{e}");
     assert!(s.contains("White's board: behind by 1") || s.contains("Black's board: behind by 1"));
     assert!(s.contains("» "), "what tandem said is shown:\n{s}");
     t.line("19-23");
@@ -283,7 +331,7 @@ fn full_screen_restores_the_terminal_after_sigterm_and_ctrl_c() {
     });
     t.line("e4");
     let s = t.wait("the move", |s| s.contains("│1. e4"));
-    assert!(s.contains("P*"), "the last move marked:\n{s}");
+    assert!(s.contains('♟') && s.contains('♚'), "the pieces:\n{s}");
     let pid = std::fs::read_to_string(t.path("pid")).unwrap();
     let st = Command::new("kill")
         .args(["-TERM", pid.trim()])
@@ -427,4 +475,123 @@ fn full_screen_restores_the_terminal_when_tandem_panics() {
         s.contains("panicked"),
         "the panic is said on the terminal:\n{s}"
     );
+}
+
+/// The board as a sighted opponent sees it (issue 22): coloured squares,
+/// pieces as glyphs and never letters, the last move highlighted, the
+/// board growing with the terminal; with `NO_COLOR` no colour at all, and
+/// backgammon's points, dice and cube.
+#[test]
+fn full_screen_draws_the_board_in_colour_with_glyphs_and_follows_a_resize() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start();
+    let args = "--screen full --lang en --control 5m --speech text --braille none";
+    t.play("chess", &format!("{args} --variant chess"));
+    let s = t.wait("the chess board", |s| {
+        s.contains("┌ chess ") && s.contains("move>")
+    });
+    let rows = board_rows(&s, "chess");
+    let board = rows.join("\n");
+    for g in ['♚', '♛', '♜', '♝', '♞', '♟'] {
+        assert!(board.contains(g), "{g} missing:\n{board}");
+    }
+    // Ranks beside the board and files under it; no piece as a letter.
+    for r in &rows {
+        let pieces: String = r.chars().skip(2).collect();
+        let last_row = r.trim_start().starts_with('a');
+        if !last_row {
+            assert!(
+                !pieces.chars().any(|c| c.is_ascii_alphabetic()),
+                "a letter: {r:?}"
+            );
+        }
+    }
+    assert!(
+        rows.iter().any(|r| r.contains('a') && r.contains('h')),
+        "{board}"
+    );
+    let e = screen_e(&t);
+    assert!(
+        e.contains("48;2;222;196;150") && e.contains("48;2;150;105;65"),
+        "square colours:\n{e}"
+    );
+    t.line("e4");
+    t.wait("the move", |s| s.contains("│1. e4"));
+    let e = screen_e(&t);
+    assert!(
+        e.contains("48;2;232;220;110") || e.contains("48;2;190;170;50"),
+        "the last move:\n{e}"
+    );
+    let width = |s: &str| {
+        s.lines()
+            .find(|l| l.contains("┌ chess "))
+            .map(|l| l.split('┐').next().unwrap().chars().count())
+            .unwrap()
+    };
+    let before = width(&t.screen());
+    t.tmux(&["resize-window", "-t", "S", "-x", "170", "-y", "60"]);
+    let s = t.wait("a larger board", |s| {
+        s.contains("┌ chess ") && width(s) > before
+    });
+    assert_eq!(t.show("#{history_size}"), "0", "nothing scrolls:\n{s}");
+    t.line("quit");
+    t.assert_restored();
+
+    // NO_COLOR: not one colour escape, and still a board.
+    t.line("clear");
+    t.wait("a clear screen", |s| !s.contains("TANDEM-EXITED"));
+    t.play_with("nocolor", "NO_COLOR=1", &format!("{args} --variant chess"));
+    let s = t.wait("the chess board", |s| {
+        s.contains("┌ chess ") && s.contains("move>")
+    });
+    assert!(
+        s.contains('♔') && s.contains('♚'),
+        "white outlined, black filled:\n{s}"
+    );
+    t.line("e4");
+    t.wait("the move", |s| s.contains("│1. e4"));
+    let e = screen_e(&t);
+    assert_eq!(colour_escapes(&e), Vec::<String>::new(), "{e}");
+    t.line("quit");
+    t.assert_restored();
+
+    // --ascii, for a terminal without the glyphs: pieces by their codes,
+    // nothing but ASCII on the board.
+    t.line("clear");
+    t.wait("a clear screen", |s| !s.contains("TANDEM-EXITED"));
+    t.play_with("ascii", "NO_COLOR=1", &format!("{args} --ascii"));
+    let s = t.wait("the draughts board", |s| {
+        s.contains("┌ international ") && s.contains("move>")
+    });
+    let board = board_rows(&s, "international").join("\n");
+    assert!(board.is_ascii(), "{board}");
+    assert_eq!(board.matches('w').count(), 20, "{board}");
+    assert_eq!(board.matches('b').count(), 20, "{board}");
+    t.line("quit");
+    t.assert_restored();
+
+    // Backgammon: points with stacks, the bar and the tray, the dice, the cube.
+    t.line("clear");
+    t.wait("a clear screen", |s| !s.contains("TANDEM-EXITED"));
+    t.play(
+        "bg",
+        "--screen full --lang en --control none --speech text --braille none --variant backgammon",
+    );
+    t.wait("the backgammon board", |s| {
+        s.contains("┌ backgammon ") && s.contains("move>")
+    });
+    t.line("roll 3 1");
+    let s = t.wait("the dice", |s| s.contains("⚂ 3"));
+    let board = board_rows(&s, "backgammon").join("\n");
+    assert!(
+        board.contains("BAR") && board.contains("OFF") && board.contains("cube 1"),
+        "{board}"
+    );
+    assert_eq!(board.matches('●').count(), 30, "{board}");
+    t.line("8/5 6/5");
+    t.wait("the play", |s| !s.contains("⚂ 3") && s.contains("8/5"));
+    t.line("quit");
+    t.assert_restored();
 }

@@ -232,3 +232,51 @@ async fn boards_behind_differing_and_taken_back_in_chess() {
     assert_eq!(after.fen, before.fen);
     drain(&mut f.speech);
 }
+
+/// Issue 22: the PDF scoresheet draws the final position and the position
+/// where the arbiter took the game back (after e4 e5: Nf3 taken back).
+#[tokio::test(start_paused = true)]
+async fn the_scoresheet_draws_where_the_arbiter_took_the_game_back() {
+    let mut f = fixture();
+    let mut s = f.start(&setup(None, "90m", "en"));
+    play(&mut s, &["e4", "e5", "Nf3"]);
+    let r = s.handle(
+        Cmd::Takeback(1, "the boards differ".into()),
+        Source::Arbiter,
+    );
+    assert!(r.ok, "{r:?}");
+    // The clock goes on if the correction stopped it.
+    let _ = s.handle(Cmd::Resume, Source::Typed);
+    play(&mut s, &["Nf3", "Nc6", "Nxe5", "Nxe5"]);
+    drop(s);
+    let pdf = f.journal.with_extension("pdf");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .arg("export")
+        .arg(&f.journal)
+        .args(["--format", "pdf", "--lang", "en"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    std::fs::write(&pdf, &out.stdout).unwrap();
+    let text = std::process::Command::new("pdftotext")
+        .arg(&pdf)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils)");
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("Final position (after ply 6)"), "{text}");
+    assert!(
+        text.contains("Position where the arbiter took the game back: after ply 2"),
+        "{text}"
+    );
+    // Both boards: 32 pieces after e4 e5 and 30 after the two knight
+    // captures; white's knights: two then, one now (Nxe5 taken by Nxe5).
+    let knights = text.matches('♘').count();
+    assert_eq!(knights, 2 + 1, "{text}");
+    let pieces = text
+        .chars()
+        .filter(|c| ('\u{2654}'..='\u{265f}').contains(c))
+        .count();
+    assert_eq!(pieces, 32 + 30, "{text}");
+    drain(&mut f.speech);
+}

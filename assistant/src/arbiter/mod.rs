@@ -43,6 +43,7 @@ pub mod announcements;
 pub mod diff;
 pub mod records;
 pub mod report;
+mod svg;
 
 pub use announcements::{
     announcement_stats, AnnouncementStats, CorrectionEntry, RefusedInput, SideAnnouncements,
@@ -115,6 +116,10 @@ pub struct ReconcileArgs {
     /// Pl-Pl-g1.utb for --lang pl, en-ueb-g1.ctb for en).
     #[arg(long, value_name = "NAME")]
     pub table: Option<String>,
+    /// Also draw the position at the last agreement and each record's next
+    /// position, the squares where they differ marked, as SVG in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 impl ReconcileArgs {
@@ -163,6 +168,10 @@ pub struct DiffArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Also draw both positions side by side, the differing squares marked
+    /// (`data-differs="true"`), as SVG in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 /// Reads `--variant`: a name of the game registry ([`GameKind`]:
@@ -248,6 +257,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     })
                     .unwrap_or(GameKind::FALLBACK)
             });
+            if let Some(path) = &a.svg {
+                svg::write_diff(path, kind, &a.a, &a.b, a.lang == Lang::Pl)?;
+            }
             kind.arbiter().diff(&a, kind)
         }
         ArbiterCommand::Announcements(a) => announcements::run_announcements(&a),

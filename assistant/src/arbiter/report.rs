@@ -46,6 +46,19 @@ pub(crate) fn compare_records<G: ReportGame>(
             .map(|j| (a.path.clone(), j))
             .or_else(|| b.journal.as_ref().map(|j| (b.path.clone(), j))),
     };
+    if let Some(path) = &args.svg {
+        let agreed = r.agreed_plies;
+        let next = |game: &RecordReplay<G>| game.game.position_after(agreed + 1).map(G::fen);
+        super::svg::write_reconcile(
+            path,
+            G::variant_name(start),
+            agreed,
+            &G::fen(r.agreed_position()),
+            next(&r.a),
+            next(&r.b),
+            w.pl,
+        )?;
+    }
     let report = reconcile_report(&r, a, b, journal, w, ann);
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -100,6 +100,10 @@ pub struct Args {
     /// reader), `none`, or `auto`: full on a terminal, plain otherwise.
     #[arg(long, value_enum)]
     pub screen: Option<ScreenChoice>,
+    /// The full screen for a terminal without the board's glyphs: pieces
+    /// written by their codes (`w` `b` `W` `B`, FEN letters), ASCII only.
+    #[arg(long)]
+    pub ascii: bool,
     /// A config file instead of `$XDG_CONFIG_HOME/tandem/config.toml`.
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -163,6 +167,7 @@ impl Args {
             warnings: self.warnings.clone(),
             headless: self.headless.then_some(true),
             screen: self.screen,
+            ascii: self.ascii.then_some(true),
             draws_with_advantage: None,
             relay: self.relay.clone(),
             table: self.table,
@@ -441,7 +446,13 @@ async fn serve(
             journal_path.display(),
             socket.path().display()
         );
-        match crate::screen::spawn_full(rx, handle.clone(), header, quit_tx.clone()) {
+        match crate::screen::spawn_full(
+            rx,
+            handle.clone(),
+            header,
+            quit_tx.clone(),
+            crate::screen::Look::from_env(config.ascii),
+        ) {
             Ok(f) => full = Some(f),
             Err(e) => {
                 anyhow::bail!("--screen full: cannot use the terminal ({e}); try --screen plain")

@@ -11,6 +11,7 @@ use std::io::Cursor;
 use anyhow::Context;
 use printpdf::{IndirectFontRef, Line, Mm, PdfDocument, PdfLayerReference, Point};
 
+use super::diagram;
 use super::record::{clock, GameRecord, Labels, RecordedMove, Row};
 
 const PAGE_W: f32 = 210.0;
@@ -244,6 +245,40 @@ pub fn to_pdf(rec: &GameRecord, lang: &str) -> anyhow::Result<Vec<u8>> {
             let y = top - ROW_H * (ROWS_PER_BLOCK as f32 + 1.0) - 10.0;
             footer(&layer, &fonts, rec, l, y);
         }
+    }
+    // The diagrams: the final position, and where the arbiter took the
+    // game back (if that happened), on a page of their own.
+    let (pi, li) = doc.add_page(Mm(PAGE_W), Mm(PAGE_H), "diagrams");
+    let layer = doc.get_page(pi).get_layer(li);
+    let mut y = PAGE_H - MARGIN - 5.0;
+    let mut boards = vec![(
+        format!(
+            "{} ({} {})",
+            l.s("Final position", "Pozycja końcowa"),
+            l.s("after ply", "po półruchu"),
+            rec.game.ply()
+        ),
+        rec.game.picture(),
+    )];
+    if let Some(ply) = rec.taken_back_to {
+        if let Some(pos) = rec.game.position_at(ply) {
+            boards.push((
+                format!(
+                    "{} {ply}",
+                    l.s(
+                        "Position where the arbiter took the game back: after ply",
+                        "Pozycja, do której sędzia cofnął partię: po półruchu"
+                    )
+                ),
+                crate::game::picture_of(&pos),
+            ));
+        }
+    }
+    for (caption, pic) in &boards {
+        layer.use_text(caption.as_str(), 12.0, Mm(MARGIN), Mm(y), &fonts.bold);
+        y -= 4.0;
+        let width = if boards.len() > 1 { 105.0 } else { 150.0 };
+        y -= diagram::draw(&layer, &fonts.regular, pic, MARGIN, y, width) + 10.0;
     }
     doc.save_to_bytes().context("writing the PDF")
 }

@@ -116,6 +116,9 @@ pub struct GameRecord {
     pub outcome: Option<Outcome>,
     /// The moves in order.
     pub moves: Vec<RecordedMove>,
+    /// The plies the game stood at after the arbiter last took moves back
+    /// (`Correction`), if the arbiter did.
+    pub taken_back_to: Option<usize>,
 }
 
 /// A clock reading (`1:29:48`, `4:05`).
@@ -139,7 +142,17 @@ impl GameRecord {
         // Clock times per ply; a later move event for a ply (after the
         // arbiter took moves back) replaces it and what followed.
         let mut clocks: Vec<(u64, u64)> = Vec::new();
+        // Plies played as the journal goes, for where a correction left the game.
+        let mut plies = 0usize;
+        let mut taken_back_to = None;
         for r in &j.records {
+            if let Event::Move { ply, .. } = &r.event {
+                plies = *ply as usize;
+            }
+            if let Event::Correction { plies: back, .. } = &r.event {
+                plies = plies.saturating_sub(*back as usize);
+                taken_back_to = Some(plies);
+            }
             if let Event::Move {
                 ply,
                 side,
@@ -184,6 +197,7 @@ impl GameRecord {
             black: heading.black.clone().or_else(|| info.black.clone()),
             control: info.control.clone(),
             moves,
+            taken_back_to,
             game: table.game,
         })
     }

@@ -172,6 +172,9 @@ impl Game for MockActions {
     fn diagram(&self) -> String {
         self.inner.diagram()
     }
+    fn picture(&self) -> crate::picture::BoardPicture {
+        self.inner.picture()
+    }
     fn export(&self, tags: Vec<(String, String)>, comments: Vec<Option<String>>) -> String {
         self.inner.export(tags, comments)
     }

@@ -29,7 +29,9 @@ use crate::kind::{AnyPosition, GameKind};
 mod action_tests;
 pub mod backgammon;
 pub mod chess;
+pub mod chess_picture;
 pub mod draughts;
+pub mod draughts_picture;
 
 /// A move checked against the rules, ready to journal and announce.
 #[derive(Debug, Clone)]
@@ -252,6 +254,9 @@ pub trait Game: std::fmt::Debug + Send {
     fn braille_line(&self, status: &StatusInfo, width: Width) -> String;
     /// A text diagram of the position, one row a line.
     fn diagram(&self) -> String;
+    /// The board as a picture: what the screen, the hall's pages and the
+    /// arbiter's reports draw (the last move marked), without knowing the game.
+    fn picture(&self) -> crate::picture::BoardPicture;
     /// The list view of the position, every line as (braille cells in
     /// Unicode braille, the same line as text): the hall's page shows both.
     fn braille_list(&self, width: Width) -> Vec<(String, String)>;

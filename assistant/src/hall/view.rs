@@ -11,6 +11,7 @@ use tandem_rules::GameOptions;
 
 use super::store::TableCopy;
 use crate::journal::Event;
+use crate::picture::{differing, svg, BoardPicture};
 use crate::relay::proto::now_ms;
 use tandem_rules::clock::GameTime;
 
@@ -143,8 +144,20 @@ pub fn page(t: &TableCopy, event: &str) -> Value {
     v["paused"] = s["clocks"]["paused"].clone();
     v["lacking"] = json!(t.lacking());
     v["now_ms"] = json!(now_ms());
+    // For [`finish`]: the table's own picture (its last move's marks) and
+    // the board read back at the last mismatch (the squares that differ).
+    v[TABLE_BOARD] = s["board"].clone();
+    if t.mismatch() {
+        if let Some((_, _, board)) = last_mismatch(t) {
+            v[MISMATCH_BOARD] = json!(board);
+        }
+    }
     v
 }
+
+/// [`page`]'s keys for [`finish`], which takes them out again.
+const TABLE_BOARD: &str = "_table_board";
+const MISMATCH_BOARD: &str = "_mismatch_board";
 
 /// The board views of the positions seen last (the same position is
 /// shown again and again as clocks tick and boards are brought up to date).
@@ -154,9 +167,14 @@ static BOARDS: std::sync::Mutex<Option<HashMap<String, Value>>> = std::sync::Mut
 #[must_use]
 pub fn finish(mut v: Value) -> Value {
     let (Some(variant), Some(fen)) = (v["variant"].as_str(), v["fen"].as_str()) else {
+        if let Some(o) = v.as_object_mut() {
+            o.remove(TABLE_BOARD);
+            o.remove(MISMATCH_BOARD);
+        }
         return v;
     };
     let key = format!("{variant} {fen}");
+    let game = variant.to_owned();
     let cached = BOARDS
         .lock()
         .ok()
@@ -166,7 +184,8 @@ pub fn finish(mut v: Value) -> Value {
         None => {
             let b = match board_views(variant, fen) {
                 Some((diagram, words, cells, text)) => json!({"diagram": diagram.join("\n"),
-                    "words": words, "braille": cells, "braille_text": text}),
+                    "words": words, "braille": cells, "braille_text": text,
+                    "board": crate::game::picture_of_text(variant, fen).ok()}),
                 None => json!({}),
             };
             if let Ok(mut c) = BOARDS.lock() {
@@ -182,6 +201,53 @@ pub fn finish(mut v: Value) -> Value {
     if let (Some(o), Value::Object(b)) = (v.as_object_mut(), boards) {
         o.extend(b);
     }
+    draw_board(v, &game)
+}
+
+/// The board of a page view as a picture (`board`) and as the inline SVG
+/// the page shows (`board_svg`): the pieces from the position text, the
+/// last move's marks from the table's own picture when it shows the same
+/// pieces (never from another position: a delayed view shows no newer
+/// move), and the squares where the board read back at the last mismatch
+/// differs.
+fn draw_board(mut v: Value, variant: &str) -> Value {
+    let table_board = v
+        .as_object_mut()
+        .and_then(|o| o.remove(TABLE_BOARD))
+        .and_then(|b| serde_json::from_value::<BoardPicture>(b).ok());
+    let mismatch = v
+        .as_object_mut()
+        .and_then(|o| o.remove(MISMATCH_BOARD))
+        .and_then(|b| b.as_str().map(str::to_owned));
+    let Some(mut pic) = serde_json::from_value::<BoardPicture>(v["board"].clone()).ok() else {
+        return v;
+    };
+    if let Some(tb) = table_board.filter(|tb| tb.pieces == pic.pieces) {
+        pic.last = tb.last;
+        pic.captured = tb.captured;
+    }
+    if let Some(read) = mismatch.and_then(|b| crate::game::picture_of_text(variant, &b).ok()) {
+        pic.differs = differing(&pic, &read);
+    }
+    let pic = pic.marks_checked();
+    let n = v["table"].as_u64().unwrap_or(0);
+    let whose = match (v["result"].as_str(), v["turn"].as_str()) {
+        (Some(r), _) => format!("game over, {r}"),
+        (None, Some(side)) => format!("{side} to move"),
+        _ => String::new(),
+    };
+    let mut label = format!("Board of table {n}: {whose}");
+    if let Some(m) = v["last_move"].as_str() {
+        label.push_str(&format!(", last move {m}"));
+    }
+    if !pic.differs.is_empty() {
+        label.push_str(&format!(
+            ", the board read back differs on {}",
+            pic.differs.join(", ")
+        ));
+    }
+    v["board_svg"] = json!(svg::svg(&pic, u32::try_from(n).ok(), &label));
+    v["board"] = serde_json::to_value(&pic).unwrap_or(Value::Null);
     v
 }
 

@@ -342,7 +342,7 @@ async fn detail(State(app): State<App>, Path(n): Path<u32>) -> Response {
         })
         .unwrap_or_default();
     Json(
-        json!({"table": v, "events": events, "diff": diff, "announcements": announcements,
+        json!({"table": view::finish(v), "events": events, "diff": diff, "announcements": announcements,
                 "replies": replies, "can_command": app.hall.can_command()}),
     )
     .into_response()

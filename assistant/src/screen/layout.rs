@@ -1,8 +1,10 @@
 //! The full screen's layout: a fixed grid that never scrolls. Top: the
-//! header; left: the board diagram (the last move's squares marked `*`);
-//! right: the clocks and whose move, each board's sync state, the alerts,
-//! the moves so far; below: the last things said, the input line and
-//! what Tab found. Each part shows only what fits (the newest lines).
+//! header; left: the board (`board`: drawn from the game's picture, as
+//! large as the terminal allows); right: the clocks (large digits when
+//! there is room) and whose move, each board's sync state, the alerts, the
+//! moves so far, the braille line; below: the last things said (wrapped),
+//! the input line and what Tab found. Each part shows only what fits (the
+//! newest lines).
 
 use std::time::Instant;
 
@@ -13,6 +15,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 use tandem_rules::Color;
 
+use super::board::{self, Look};
 use super::input::LineEditor;
 use super::state::{clock_text, side_name, BoardSync, ScreenState};
 
@@ -20,12 +23,12 @@ use super::state::{clock_text, side_name, BoardSync, ScreenState};
 pub const PROMPT: &str = "move> ";
 
 /// Draws the whole screen.
-pub fn draw(f: &mut Frame, st: &ScreenState, line: &LineEditor, now: Instant) {
-    let [head, main, braille, said, input, hint] = Layout::vertical([
+pub fn draw(f: &mut Frame, st: &ScreenState, line: &LineEditor, now: Instant, look: Look) {
+    let said_h = if f.area().height >= 34 { 8 } else { 5 };
+    let [head, main, said, input, hint] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(8),
-        Constraint::Length(3),
-        Constraint::Length(8),
+        Constraint::Length(said_h),
         Constraint::Length(3),
         Constraint::Length(1),
     ])
@@ -34,49 +37,155 @@ pub fn draw(f: &mut Frame, st: &ScreenState, line: &LineEditor, now: Instant) {
         Paragraph::new(st.header.as_str()).style(Style::new().add_modifier(Modifier::DIM)),
         head,
     );
-    let diagram = st.state().map(|s| s.screen.diagram.as_str()).unwrap_or("");
-    let board_w = diagram
-        .lines()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(20) as u16
-        + 2;
-    let [board, right] =
-        Layout::horizontal([Constraint::Length(board_w.max(24)), Constraint::Min(30)]).areas(main);
-    draw_board(f, st, board);
+    // The board takes what it needs, up to all but the right column's 34.
+    let (board_w, _) = st.state().map_or((24, 0), |s| {
+        board::wanted(
+            &s.board,
+            main.width.saturating_sub(34 + 2),
+            main.height.saturating_sub(2),
+        )
+    });
+    let [board_area, right] = Layout::horizontal([
+        Constraint::Length((board_w + 2).max(24)),
+        Constraint::Min(30),
+    ])
+    .areas(main);
+    draw_board(f, st, board_area, look);
     let alerts = st.alerts(now);
-    let [clocks, sync, alert, moves] = Layout::vertical([
-        Constraint::Length(5),
+    let alerts_h = alerts.len().clamp(1, 4) as u16 + 2;
+    // Big clock digits when they fit beside the rest (and there is a clock).
+    let big = !look.ascii
+        && st.clock_shown(Color::White, now).is_some()
+        && right.height >= 13 + 4 + alerts_h + 3 + 3
+        && right.width >= 32;
+    let [clocks, sync, alert, moves, braille] = Layout::vertical([
+        Constraint::Length(if big { 13 } else { 5 }),
         Constraint::Length(4),
-        Constraint::Length(alerts.len().clamp(1, 4) as u16 + 2),
+        Constraint::Length(alerts_h),
         Constraint::Min(3),
+        Constraint::Length(3),
     ])
     .areas(right);
-    draw_clocks(f, st, clocks, now);
+    if big {
+        draw_big_clocks(f, st, clocks, now);
+    } else {
+        draw_clocks(f, st, clocks, now, look);
+    }
     draw_sync(f, st, sync);
     draw_alerts(f, &alerts, alert);
     draw_moves(f, st, moves);
     draw_braille(f, st, braille, now);
-    draw_said(f, st, said);
+    draw_said(f, st, said, look);
     draw_input(f, line, input);
     f.render_widget(
         Paragraph::new(line.hint.as_str()).style(Style::new().add_modifier(Modifier::DIM)),
         hint,
     );
+    if !look.color {
+        // NO_COLOR: no colour anywhere; bold, dim and reverse video stay.
+        for cell in &mut f.buffer_mut().content {
+            cell.fg = Hue::Reset;
+            cell.bg = Hue::Reset;
+        }
+    }
 }
 
-fn draw_board(f: &mut Frame, st: &ScreenState, area: Rect) {
-    let (title, text) = match st.state() {
-        Some(s) => (format!(" {} ", s.variant), s.screen.diagram.clone()),
-        None => (" board ".to_owned(), "waiting for the game…".to_owned()),
+fn draw_board(f: &mut Frame, st: &ScreenState, area: Rect, look: Look) {
+    let Some(s) = st.state() else {
+        f.render_widget(
+            Paragraph::new("waiting for the game…").block(Block::bordered().title(" board ")),
+            area,
+        );
+        return;
     };
-    f.render_widget(
-        Paragraph::new(text).block(Block::bordered().title(title)),
-        area,
-    );
+    let block = Block::bordered().title(format!(" {} ", s.variant));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let lines = board::lines(&s.board, inner.width, inner.height, look);
+    f.render_widget(Paragraph::new(lines), inner);
 }
 
-fn draw_clocks(f: &mut Frame, st: &ScreenState, area: Rect, now: Instant) {
+/// The time a clock shows (`no clock` without one).
+fn time_of(st: &ScreenState, side: Color, now: Instant) -> String {
+    st.clock_shown(side, now)
+        .map_or_else(|| "no clock".to_owned(), clock_text)
+}
+
+/// Whose move, the result, a stopped clock.
+fn whose_line(st: &ScreenState) -> Line<'static> {
+    let Some(s) = st.state() else {
+        return Line::default();
+    };
+    let mut line = Line::from(match &s.result {
+        Some(r) => format!("Result {r}"),
+        None => format!("{} to move", side_name(s.turn)),
+    });
+    if s.clocks.paused && s.result.is_none() {
+        line.push_span(Span::styled(
+            "   CLOCK STOPPED",
+            Style::new().fg(Hue::Yellow).add_modifier(Modifier::BOLD),
+        ));
+    }
+    line
+}
+
+fn control_title(st: &ScreenState) -> String {
+    let control = st
+        .state()
+        .map(|s| s.clocks.control.clone())
+        .unwrap_or_default();
+    format!(" clocks {control} ")
+}
+
+/// The clocks in large digits, read from across the table; the side to
+/// move marked beside its name and its clock in reverse video while it runs.
+fn draw_big_clocks(f: &mut Frame, st: &ScreenState, area: Rect, now: Instant) {
+    let block = Block::bordered().title(control_title(st));
+    let inner = block.inner(area);
+    f.render_widget(block, area);
+    let Some(s) = st.state() else {
+        return;
+    };
+    let [w_label, w_big, b_label, b_big, whose] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(4),
+        Constraint::Length(1),
+        Constraint::Length(4),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    let running = st.running_side();
+    for (side, label, big) in [
+        (Color::White, w_label, w_big),
+        (Color::Black, b_label, b_big),
+    ] {
+        let to_move = s.turn == side && s.result.is_none();
+        let mut style = Style::new().add_modifier(Modifier::BOLD);
+        if to_move {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        let name = if to_move {
+            format!(" ▶ {} to move ", side_name(side))
+        } else {
+            format!("   {} ", side_name(side))
+        };
+        f.render_widget(Paragraph::new(Line::styled(name, style)), label);
+        let mut digits = Style::new();
+        if running == Some(side) {
+            digits = digits.fg(Hue::Yellow).add_modifier(Modifier::BOLD);
+        }
+        let time = time_of(st, side, now);
+        let text = tui_big_text::BigText::builder()
+            .pixel_size(tui_big_text::PixelSize::Quadrant)
+            .style(digits)
+            .lines(vec![Line::from(time)])
+            .build();
+        f.render_widget(text, big);
+    }
+    f.render_widget(Paragraph::new(whose_line(st)), whose);
+}
+
+fn draw_clocks(f: &mut Frame, st: &ScreenState, area: Rect, now: Instant, look: Look) {
     let mut lines = Vec::new();
     if let Some(s) = st.state() {
         let running = st.running_side();
@@ -85,34 +194,22 @@ fn draw_clocks(f: &mut Frame, st: &ScreenState, area: Rect, now: Instant) {
             if running == Some(side) {
                 style = style.add_modifier(Modifier::BOLD | Modifier::REVERSED);
             }
-            // `--control none`: no times to show.
-            let time = st
-                .clock_shown(side, now)
-                .map_or_else(|| "no clock".to_owned(), clock_text);
+            let time = time_of(st, side, now);
+            let mark = match (s.turn == side, look.ascii) {
+                (false, _) => "",
+                (true, false) => " ◀",
+                (true, true) => " <",
+            };
             lines.push(Line::from(vec![
                 Span::raw(format!("{:<6}", side_name(side))),
                 Span::styled(format!(" {time:>8} "), style),
-                Span::raw(if s.turn == side { " ◀" } else { "" }),
+                Span::raw(mark),
             ]));
         }
-        let whose = match &s.result {
-            Some(r) => format!("Result {r}"),
-            None => format!("{} to move", side_name(s.turn)),
-        };
-        lines.push(Line::from(whose));
-        if s.clocks.paused && s.result.is_none() {
-            lines[2].push_span(Span::styled(
-                "   CLOCK STOPPED",
-                Style::new().fg(Hue::Yellow).add_modifier(Modifier::BOLD),
-            ));
-        }
+        lines.push(whose_line(st));
     }
-    let control = st
-        .state()
-        .map(|s| s.clocks.control.clone())
-        .unwrap_or_default();
     f.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(format!(" clocks {control} "))),
+        Paragraph::new(lines).block(Block::bordered().title(control_title(st))),
         area,
     );
 }
@@ -201,28 +298,74 @@ fn draw_braille(f: &mut Frame, st: &ScreenState, area: Rect, now: Instant) {
     );
 }
 
-fn draw_said(f: &mut Frame, st: &ScreenState, area: Rect) {
+fn draw_said(f: &mut Frame, st: &ScreenState, area: Rect, look: Look) {
     let fits = usize::from(area.height.saturating_sub(2));
-    let skip = st.said.len().saturating_sub(fits);
-    let lines: Vec<Line> = st
-        .said
-        .iter()
-        .skip(skip)
-        .map(|s| {
-            if s.typed {
-                Line::styled(
-                    format!("{PROMPT}{}", s.text),
-                    Style::new().add_modifier(Modifier::DIM),
-                )
-            } else {
-                Line::from(format!("» {}", s.text))
-            }
-        })
-        .collect();
+    let width = usize::from(area.width.saturating_sub(2)).max(8);
+    // Every thing said, wrapped at words to the box's width; the newest
+    // lines that fit (nothing is cut at the edge).
+    let mut lines: Vec<Line> = Vec::new();
+    for s in &st.said {
+        let (first, style) = if s.typed {
+            (PROMPT.to_owned(), Style::new().add_modifier(Modifier::DIM))
+        } else {
+            (
+                (if look.ascii { ">> " } else { "» " }).to_owned(),
+                Style::new(),
+            )
+        };
+        for l in wrap(&format!("{first}{}", s.text), width) {
+            lines.push(Line::styled(l, style));
+        }
+    }
+    let skip = lines.len().saturating_sub(fits);
+    let lines: Vec<Line> = lines.into_iter().skip(skip).collect();
     f.render_widget(
         Paragraph::new(lines).block(Block::bordered().title(" said ")),
         area,
     );
+}
+
+/// `text` in lines of at most `width` characters, broken at spaces (a
+/// word longer than a line is broken where the line ends); continuation
+/// lines indented by two.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for word in text.split(' ') {
+        let mut word = word.to_owned();
+        loop {
+            let used = cur.chars().count();
+            let len = word.chars().count();
+            let sep = usize::from(used > 0 && !cur.ends_with(' '));
+            if used + sep + len <= width {
+                if sep == 1 {
+                    cur.push(' ');
+                }
+                cur.push_str(&word);
+                break;
+            }
+            if used > 2 || (used > 0 && !cur.trim().is_empty()) {
+                out.push(std::mem::take(&mut cur));
+                cur.push_str("  ");
+                continue;
+            }
+            // A word longer than a whole line.
+            let room = width.saturating_sub(used).max(1);
+            let head: String = word.chars().take(room).collect();
+            let rest: String = word.chars().skip(room).collect();
+            cur.push_str(&head);
+            out.push(std::mem::take(&mut cur));
+            cur.push_str("  ");
+            word = rest;
+            if word.is_empty() {
+                break;
+            }
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
 fn draw_input(f: &mut Frame, line: &LineEditor, area: Rect) {
@@ -235,4 +378,20 @@ fn draw_input(f: &mut Frame, line: &LineEditor, area: Rect) {
     );
     let col = area.x + 1 + (PROMPT.chars().count() + line.cursor()) as u16;
     f.set_cursor_position((col.min(area.right().saturating_sub(2)), area.y + 1));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn long_lines_wrap_at_words_and_lose_nothing() {
+        let text = "» White 1:29:58 left, 12 moves made; Black 1:28:03 left, 11 moves made.";
+        let l = wrap(text, 30);
+        assert!(l.iter().all(|x| x.chars().count() <= 30), "{l:?}");
+        let joined: Vec<&str> = l.iter().flat_map(|x| x.split_whitespace()).collect();
+        assert_eq!(joined, text.split_whitespace().collect::<Vec<_>>());
+        let long = wrap("x".repeat(25).as_str(), 10);
+        assert_eq!(long.concat().replace(' ', ""), "x".repeat(25));
+    }
 }

@@ -11,6 +11,7 @@
 //! The session does not know which: it sends [`Notice`]s to all
 //! subscribers, and typed lines reach it as `Source::Typed` requests.
 
+mod board;
 mod input;
 mod layout;
 mod plain;
@@ -29,6 +30,7 @@ use ratatui::Terminal;
 use tokio::sync::broadcast::{self, error::TryRecvError};
 use tokio::sync::mpsc::UnboundedSender;
 
+pub use board::Look;
 pub use layout::PROMPT;
 pub use state::ScreenState;
 
@@ -257,6 +259,7 @@ pub fn spawn_full(
     session: SessionHandle,
     header: String,
     quit: UnboundedSender<()>,
+    look: Look,
 ) -> std::io::Result<FullScreen> {
     let lines = forward_lines(session)?;
     term::enter()?;
@@ -265,7 +268,7 @@ pub fn spawn_full(
     let thread = std::thread::Builder::new()
         .name("tandem-screen".into())
         .spawn(move || {
-            if let Err(e) = run_full(notices, &lines, &quit, &s, header) {
+            if let Err(e) = run_full(notices, &lines, &quit, &s, header, look) {
                 term::restore();
                 tracing::error!("the screen stopped: {e}");
             }
@@ -288,6 +291,7 @@ fn run_full(
     quit: &UnboundedSender<()>,
     stop: &AtomicBool,
     header: String,
+    look: Look,
 ) -> std::io::Result<()> {
     let mut terminal = Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     terminal.clear()?;
@@ -316,7 +320,7 @@ fn run_full(
             st.alerts(now).len(),
         );
         if dirty || shown != Some(seconds) {
-            terminal.draw(|f| layout::draw(f, &st, &line, now))?;
+            terminal.draw(|f| layout::draw(f, &st, &line, now, look))?;
             dirty = false;
             shown = Some(seconds);
         }

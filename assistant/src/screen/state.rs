@@ -256,6 +256,7 @@ pub(crate) mod tests {
                 white: BoardView { ply: 0, behind: 0 },
                 black: BoardView { ply: 0, behind: 0 },
             },
+            board: crate::game::picture_of_text("international", "W:W31-50:B1-20").unwrap(),
             result: None,
             outcome: None,
             draw_offer: None,

@@ -275,6 +275,7 @@ impl Table {
                 white: board(Color::White),
                 black: board(Color::Black),
             },
+            board: self.game.picture(),
             result: outcome.map(|o| self.game.result_text(Some(o)).to_owned()),
             outcome,
             draw_offer: self.draw_offer,

@@ -42,6 +42,9 @@ pub struct StateView {
     pub clocks: ClocksView,
     /// Each board's sync state.
     pub boards: BoardsView,
+    /// The position as a picture (`Game::picture`): what the screen and
+    /// the hall draw, the last move and the pieces it took marked.
+    pub board: crate::picture::BoardPicture,
     /// PDN result (`2-0`, `0-2`, `1-1`) or `null` while the game goes on.
     pub result: Option<String>,
     /// How the game ended.

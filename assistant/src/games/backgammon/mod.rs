@@ -28,6 +28,7 @@ use super::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 
 pub mod arbiter;
 mod braille_input;
+pub mod picture;
 use crate::kind::{AnyPosition, GameKind};
 
 mod record;
@@ -802,6 +803,10 @@ impl Game for BackgammonTable {
 
     fn diagram(&self) -> String {
         diagram(self.m.board())
+    }
+
+    fn picture(&self) -> crate::picture::BoardPicture {
+        picture::picture(&self.m)
     }
 
     fn record_lines(&self) -> Vec<String> {

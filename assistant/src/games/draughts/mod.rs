@@ -295,6 +295,14 @@ impl Game for DraughtsTable {
             .collect()
     }
 
+    fn picture(&self) -> crate::picture::BoardPicture {
+        let last = self
+            .ply()
+            .checked_sub(1)
+            .and_then(|i| self.game.moves().get(i));
+        super::draughts_picture::picture(self.game.position(), last)
+    }
+
     fn diagram(&self) -> String {
         let last = self
             .ply()

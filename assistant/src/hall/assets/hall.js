@@ -114,26 +114,60 @@
       p.append("No clock in this game");
       return p;
     }
+    // The side's name, shortened to its letter on the desk's overview
+    // (the full name stays for screen readers).
     const mk = (s, ms) => el("span", {
-      class: "clock" + (v.clocks.running && v.turn === s ? " on-move" : ""),
-      "data-side": s, text: `${side(s)} ${clock(ms)}`,
-    });
+      class: "clock" + (v.turn === s && !v.result ? " on-move" : "") + (v.clocks.running && v.turn === s ? " running" : ""),
+      "data-side": s,
+    }, el("span", { class: "side-full", text: side(s) }),
+      el("span", { class: "side-short", "aria-hidden": "true", text: side(s)[0] }),
+      " ", el("span", { class: "time", text: clock(ms) }));
     p.append(mk("white", v.clocks.white_remaining_ms), " ", mk("black", v.clocks.black_remaining_ms),
       v.clocks.running ? "" : " (clock stopped)");
     return p;
   }
 
+  // What state a table is in, most urgent first: a class for its colour
+  // and the words shown (and read) with it.
+  function tableStatus(v) {
+    const alerts = v.alerts || [];
+    const c = v.clocks || {};
+    if (v.online === false) return ["offline", "offline"];
+    if (v.chain_ok === false) return ["journal", "journal broken"];
+    const out = !c.untimed && !v.result && (c.white_remaining_ms <= 0 || c.black_remaining_ms <= 0);
+    if (out || (!v.result && alerts.some((a) => a.kind === "flag"))) return ["flag", "flag fell"];
+    const b = v.boards || {};
+    if (b.mismatch) return ["differ", "boards differ"];
+    if (v.result) return ["finished", `finished ${v.result}`];
+    if (b.white_behind > 1 || b.black_behind > 1) return ["behind", "boards behind"];
+    return ["playing", "playing"];
+  }
+
+  // The board: the desk's inline SVG (one element a piece, data-square and
+  // data-piece), its label the text alternative; the words below say the same.
+  function boardFigure(v) {
+    const d = el("div", { class: "board-wrap" });
+    if (v.board_svg) d.innerHTML = v.board_svg;
+    return d;
+  }
+
   function tableBody(v) {
     const body = el("div", { class: "live" });
-    body.append(clocks(v), facts(v));
-    if (v.words) body.append(el("p", { class: "words", text: v.words }));
+    const [cls, words] = tableStatus(v);
+    body.append(boardFigure(v), clocks(v),
+      el("p", { class: `status status-${cls}`, text: words }));
+    // The facts, the position in words and the braille list: on the desk's
+    // overview for screen readers only, shown on the other pages.
+    const more = el("div", { class: "more" });
+    more.append(facts(v));
+    if (v.words) more.append(el("p", { class: "words", text: v.words }));
     if (v.braille) {
       const br = el("p", { class: "braille-list" });
       br.append(el("span", { class: "braille", "aria-label": `Braille list: ${v.braille_text}`, text: v.braille }));
       br.append(el("br"), el("span", { class: "braille-text", text: v.braille_text }));
-      body.append(br);
+      more.append(br);
     }
-    if (v.diagram) body.append(el("pre", { class: "board", "aria-hidden": "true", text: v.diagram }));
+    body.append(more);
     return body;
   }
 
@@ -175,12 +209,18 @@
       const after = [...main.children].find((c) => Number(c.id.slice(6)) > v.table);
       main.insertBefore(art, after || null);
     }
-    art.querySelector("h2").textContent = heading(v);
+    const h2 = art.querySelector("h2");
+    if (page === "desk") h2.replaceChildren(el("a", { href: `/tables/${v.table}`, text: heading(v) }));
+    else h2.textContent = heading(v);
     const tog = art.querySelector(".public-toggle");
     if (tog) tog.textContent = v.public ? `Hide table ${v.table} from spectators` : `Show table ${v.table} to spectators`;
     art.querySelector(".live").replaceWith(tableBody(v));
     art.classList.toggle("alerting", !!(v.boards && v.boards.mismatch) || v.chain_ok === false);
     art.classList.toggle("done", !!v.result);
+    art.dataset.status = tableStatus(v)[0];
+    // Alerting tables first on the overview (the DOM keeps table order).
+    const urgent = { offline: 1, journal: 1, flag: 1, differ: 1, behind: 2 };
+    art.style.order = String(urgent[art.dataset.status] || 3);
   }
 
   function tick() {
@@ -188,10 +228,10 @@
     for (const { view: v, at } of views.values()) {
       if (!v.clocks.running || v.clocks.untimed || v.result) continue;
       const art = document.getElementById(`table-${v.table}`);
-      const span = art && art.querySelector(`.clock[data-side="${v.turn}"]`);
+      const span = art && art.querySelector(`.clock[data-side="${v.turn}"] .time`);
       if (!span) continue;
       const base = v.turn === "white" ? v.clocks.white_remaining_ms : v.clocks.black_remaining_ms;
-      span.textContent = `${side(v.turn)} ${clock(base - (now - at))}`;
+      span.textContent = clock(base - (now - at));
     }
   }
 

@@ -1,0 +1,118 @@
+//! `--svg FILE` of `tandem arbiter diff` and `tandem arbiter reconcile`:
+//! the positions drawn from the games' pictures ([`crate::picture`]),
+//! side by side, the squares that differ marked (`data-differs="true"`),
+//! for every game alike.
+
+use std::path::Path;
+
+use anyhow::Context as _;
+
+use crate::game::{picture_of_text, GameKind};
+use crate::picture::{differing, svg::side_by_side, BoardPicture};
+
+/// A position text of `kind` as a picture.
+fn picture(kind: GameKind, text: &str) -> anyhow::Result<BoardPicture> {
+    picture_of_text(kind.name(), text)
+}
+
+/// Writes `tandem arbiter diff A B --svg FILE`: A (the record's position)
+/// and B (the board to correct) side by side, the differing squares marked
+/// on both.
+///
+/// Nothing is written when a position does not read: the diff says why.
+///
+/// # Errors
+/// The file cannot be written.
+pub(super) fn write_diff(
+    path: &Path,
+    kind: GameKind,
+    a: &str,
+    b: &str,
+    pl: bool,
+) -> anyhow::Result<()> {
+    let (Ok(pa), Ok(pb)) = (picture(kind, a), picture(kind, b)) else {
+        return Ok(());
+    };
+    let d = differing(&pa, &pb);
+    let (ca, cb, title) = if pl {
+        (
+            "A: pozycja z zapisu",
+            "B: plansza do poprawienia",
+            "Różnice między pozycjami",
+        )
+    } else {
+        (
+            "A: the record's position",
+            "B: the board to correct",
+            "Where the positions differ",
+        )
+    };
+    let title = if d.is_empty() {
+        title.to_owned()
+    } else {
+        format!("{title}: {}", d.join(", "))
+    };
+    let svg = side_by_side(
+        &[(&pa.with_differs(d.clone()), ca), (&pb.with_differs(d), cb)],
+        &title,
+    );
+    std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))
+}
+
+/// Writes `tandem arbiter reconcile … --svg FILE`: the position at the
+/// last agreement, then the position after each record's next ply (where
+/// there is one), the squares where those differ marked on all.
+///
+/// # Errors
+/// A position does not read, or the file cannot be written.
+pub(super) fn write_reconcile(
+    path: &Path,
+    variant: &str,
+    agreed: usize,
+    agreed_fen: &str,
+    next_a: Option<String>,
+    next_b: Option<String>,
+    pl: bool,
+) -> anyhow::Result<()> {
+    let at = picture_of_text(variant, agreed_fen)?;
+    let a = next_a.map(|f| picture_of_text(variant, &f)).transpose()?;
+    let b = next_b.map(|f| picture_of_text(variant, &f)).transpose()?;
+    let d = match (&a, &b) {
+        (Some(a), Some(b)) => differing(a, b),
+        (Some(x), None) | (None, Some(x)) => differing(&at, x),
+        (None, None) => Vec::new(),
+    };
+    let next = agreed + 1;
+    let (c0, ca, cb, title) = if pl {
+        (
+            format!("Ostatnia zgodność: po półruchu {agreed}"),
+            format!("A po półruchu {next}"),
+            format!("B po półruchu {next}"),
+            "Pierwsza różnica zapisów",
+        )
+    } else {
+        (
+            format!("Last agreement: after ply {agreed}"),
+            format!("A after ply {next}"),
+            format!("B after ply {next}"),
+            "The first difference between the records",
+        )
+    };
+    let title = if d.is_empty() {
+        title.to_owned()
+    } else {
+        format!("{title}: {}", d.join(", "))
+    };
+    let at = at.with_differs(d.clone());
+    let a = a.map(|p| p.with_differs(d.clone()));
+    let b = b.map(|p| p.with_differs(d.clone()));
+    let mut boards: Vec<(&BoardPicture, &str)> = vec![(&at, &c0)];
+    if let Some(a) = &a {
+        boards.push((a, &ca));
+    }
+    if let Some(b) = &b {
+        boards.push((b, &cb));
+    }
+    std::fs::write(path, side_by_side(&boards, &title))
+        .with_context(|| format!("writing {}", path.display()))
+}
