@@ -139,8 +139,8 @@ pub fn from_journal(
 #[must_use]
 pub fn picture_of(pos: &AnyPosition) -> crate::picture::BoardPicture {
     match pos {
-        AnyPosition::Draughts(p) => crate::games::draughts_picture::picture(p, None),
-        AnyPosition::Chess(p) => crate::games::chess_picture::picture(p, None),
+        AnyPosition::Draughts(p) => crate::games::draughts::picture::picture(p, None),
+        AnyPosition::Chess(p) => crate::games::chess::picture::picture(p, None),
         AnyPosition::Backgammon(m) => crate::games::backgammon::picture::picture(m),
     }
 }

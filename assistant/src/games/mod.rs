@@ -29,9 +29,7 @@ use crate::kind::{AnyPosition, GameKind};
 mod action_tests;
 pub mod backgammon;
 pub mod chess;
-pub mod chess_picture;
 pub mod draughts;
-pub mod draughts_picture;
 
 /// A move checked against the rules, ready to journal and announce.
 #[derive(Debug, Clone)]

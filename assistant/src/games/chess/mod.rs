@@ -4,6 +4,7 @@
 //! crate's chess listener; record: PGN.
 
 pub mod arbiter;
+pub mod picture;
 
 use std::fmt::Write as _;
 
@@ -334,7 +335,7 @@ impl Game for ChessTable {
             .ply()
             .checked_sub(1)
             .and_then(|i| self.game.moves().get(i));
-        super::chess_picture::picture(self.game.position(), last)
+        picture::picture(self.game.position(), last)
     }
 
     fn diagram(&self) -> String {

@@ -4,6 +4,7 @@
 //! crate's draughts listener; record: PDN 3.0.
 
 pub mod arbiter;
+pub mod picture;
 
 use std::fmt::Write as _;
 
@@ -300,7 +301,7 @@ impl Game for DraughtsTable {
             .ply()
             .checked_sub(1)
             .and_then(|i| self.game.moves().get(i));
-        super::draughts_picture::picture(self.game.position(), last)
+        picture::picture(self.game.position(), last)
     }
 
     fn diagram(&self) -> String {
