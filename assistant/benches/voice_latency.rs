@@ -411,7 +411,7 @@ impl Daemon {
 struct Sample {
     /// End of the utterance to the read-back's first sound.
     total: Duration,
-    /// End of the utterance to the endpointer's decision (300 ms of silence
+    /// End of the utterance to the endpointer's decision (100 ms of silence
     /// after a whole phrase, 600 ms otherwise, by design).
     endpoint: Duration,
     /// Vosk's final result and the grammar match.

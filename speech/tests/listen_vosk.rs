@@ -180,71 +180,101 @@ impl Recognizer for Logged {
     }
 }
 
-/// With the real recognizer, a whole move ends 300 ms after its last word
-/// (Vosk's final result, exact once the words are in), and a pause inside
-/// the move makes a trial end that is not a whole phrase: the recognizer is
-/// fed the utterance again and the move still comes out once, whole.
-#[test]
-fn a_whole_move_ends_after_300_ms_and_a_pause_inside_it_is_refed() {
-    use tandem_speech::listen::audio::{rms_db, Mode, VadConfig, FRAME};
-    use tandem_speech::listen::{Action, ConfirmPolicy, Listener};
-
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(model) = korean_model() else { return };
+/// A [`Listener`] over the real recognizer (logging its early results) in
+/// `pos`, and `utter`: feeds audio frame by frame and gives the one decision
+/// with the frame it came on and the last frame of speech.
+fn timed_listener(
+    model: &Path,
+    pos: Position,
+) -> (
+    tandem_speech::listen::Listener,
+    std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+) {
+    use tandem_speech::listen::audio::{Mode, VadConfig};
+    use tandem_speech::listen::{ConfirmPolicy, Listener};
     set_log_level(-1);
     let lex = Lexicon::from_file(&korean_phrasebook_path()).unwrap();
-    let start = Position::start(Variant::International);
     let early = std::sync::Arc::default();
     let rec = Logged {
-        rec: VoskRecognizer::new(&model, &[]).unwrap(),
+        rec: VoskRecognizer::new(model, &[]).unwrap(),
         early: std::sync::Arc::clone(&early),
     };
-    let cfg = VadConfig::default();
-    let mut l = Listener::new(
+    let l = Listener::new(
         Box::new(rec),
         lex,
         ConfirmPolicy::Always,
-        Mode::Voice(cfg),
-        start,
+        Mode::Voice(VadConfig::default()),
+        pos,
     )
     .unwrap();
-    // (decision, frame it came on, last frame of speech)
-    let mut utter = |audio: &[i16]| {
-        let frames: Vec<&[i16]> = audio.chunks(FRAME).collect();
-        let last_loud = frames
-            .iter()
-            .rposition(|f| rms_db(f) >= cfg.end_db)
-            .unwrap();
-        let mut out = Vec::new();
-        for (i, f) in frames.iter().enumerate() {
-            out.extend(l.push_frame(f).unwrap().map(|d| (d, i)));
-        }
-        assert_eq!(out.len(), 1, "{out:?}");
-        let (d, i) = out.remove(0);
-        (d, i, last_loud)
-    };
-    let move_33_29 = |d: &tandem_speech::listen::Decision| {
-        matches!(d.action, Action::ConfirmMove(m)
-            if (m.from().number(), m.to().number()) == (33, 29))
-    };
+    (l, early)
+}
+
+/// Feeds `audio` frame by frame: the one decision, the frame it came on and
+/// the last frame of speech.
+fn utter(
+    l: &mut tandem_speech::listen::Listener,
+    audio: &[i16],
+) -> (tandem_speech::listen::Decision, usize, usize) {
+    use tandem_speech::listen::audio::{rms_db, VadConfig, FRAME};
+    let frames: Vec<&[i16]> = audio.chunks(FRAME).collect();
+    let last_loud = frames
+        .iter()
+        .rposition(|f| rms_db(f) >= VadConfig::default().end_db)
+        .unwrap();
+    let mut out = Vec::new();
+    for (i, f) in frames.iter().enumerate() {
+        out.extend(l.push_frame(f).unwrap().map(|d| (d, i)));
+    }
+    assert_eq!(out.len(), 1, "{out:?}");
+    let (d, i) = out.remove(0);
+    (d, i, last_loud)
+}
+
+fn is_move(d: &tandem_speech::listen::Decision, from: u8, to: u8) -> bool {
+    matches!(d.action, tandem_speech::listen::Action::ConfirmMove(m)
+        if (m.from().number(), m.to().number()) == (from, to))
+}
+
+/// `ko-33-29.wav` with `pause` ms of silence inserted at frame 78, the
+/// silent gap between "삼십삼 이십" (33 20) and "구" (9), and a second of
+/// silence after it; cut there instead when `rest` is false.
+fn paused_33_29(pause: usize, rest: bool) -> Vec<i16> {
+    use tandem_speech::listen::audio::FRAME;
+    let audio = read_wav_16k(&data("ko-33-29.wav")).unwrap();
+    let mut out = audio[..78 * FRAME].to_vec();
+    out.extend(std::iter::repeat(0).take(pause * 16));
+    if rest {
+        out.extend_from_slice(&audio[78 * FRAME..]);
+    }
+    out.extend(std::iter::repeat(0).take(16_000));
+    out
+}
+
+/// With the real recognizer, a whole move ends 100 ms (5 frames) after its
+/// last word (Vosk's final result, exact once the words are in), and a pause
+/// inside the move makes a trial end that is not a whole phrase: the
+/// recognizer is fed the utterance again and the move still comes out once,
+/// whole.
+#[test]
+fn a_whole_move_ends_100_ms_after_its_words_and_a_pause_inside_it_is_refed() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(model) = korean_model() else { return };
+    let (mut l, early) = timed_listener(&model, Position::start(Variant::International));
 
     let mut audio = read_wav_16k(&data("ko-33-29.wav")).unwrap();
     audio.extend(std::iter::repeat(0).take(16_000));
-    let (d, i, last) = utter(&audio);
-    assert!(move_33_29(&d), "{d:?}");
-    assert_eq!(i, last + cfg.end_frames_complete, "300 ms after the words");
+    let (d, i, last) = utter(&mut l, &audio);
+    assert!(is_move(&d, 33, 29), "{d:?}");
+    assert_eq!(i, last + 5, "100 ms after the words");
     assert_eq!(early.lock().unwrap().len(), 1);
 
-    // 400 ms of silence inside the words, in the silent gap at frame 78
-    // between "삼십삼 이십" (33 20) and "구" (9): the trial end finds
-    // "33 20", which "33 29" continues, so the utterance goes on.
-    let mut paused = audio[..78 * FRAME].to_vec();
-    paused.extend(std::iter::repeat(0).take(20 * FRAME));
-    paused.extend_from_slice(&audio[78 * FRAME..]);
+    // 400 ms of silence inside the words: the trial end finds "33 20",
+    // which is no move here, so the utterance goes on.
     early.lock().unwrap().clear();
-    let (d, i, last) = utter(&paused);
-    assert!(move_33_29(&d), "{d:?}");
-    assert_eq!(i, last + cfg.end_frames_complete);
+    let (d, i, last) = utter(&mut l, &paused_33_29(400, true));
+    assert!(is_move(&d, 33, 29), "{d:?}");
+    assert_eq!(i, last + 5);
     let tried = early.lock().unwrap().clone();
     assert_eq!(
         tried.len(),
@@ -252,4 +282,38 @@ fn a_whole_move_ends_after_300_ms_and_a_pause_inside_it_is_refed() {
         "a trial in the pause, then the move: {tried:?}"
     );
     assert_eq!(tried[0].replace(' ', ""), "삼십삼이십", "{tried:?}");
+}
+
+/// A king on 33 may go to 20 and to 29: "삼십삼 이십" (33-20) is a whole move
+/// and the start of "삼십삼 이십 구" (33-29). After it the utterance waits
+/// the full 600 ms (30 frames): said alone, 33-20 comes then; with 150 or
+/// 400 ms of silence and "구" after it, 33-29 comes, once, 100 ms after
+/// the last word.
+#[test]
+fn a_whole_move_that_a_longer_one_continues_waits_the_full_silence() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(model) = korean_model() else { return };
+    let pos = Position::from_fen(Variant::International, "W:WK33,31:B1").unwrap();
+    let (mut l, early) = timed_listener(&model, pos);
+
+    let (d, i, last) = utter(&mut l, &paused_33_29(0, false));
+    assert!(is_move(&d, 33, 20), "{d:?}");
+    assert_eq!(i, last + 30, "the full wait");
+    let tried = early.lock().unwrap().clone();
+    assert_eq!(tried.len(), 1, "{tried:?}");
+    assert_eq!(
+        tried[0].replace(' ', ""),
+        "삼십삼이십",
+        "a whole move: {tried:?}"
+    );
+
+    for pause in [150, 400] {
+        early.lock().unwrap().clear();
+        let (d, i, last) = utter(&mut l, &paused_33_29(pause, true));
+        assert!(is_move(&d, 33, 29), "{pause} ms: {d:?}");
+        assert_eq!(i, last + 5, "{pause} ms");
+        let tried = early.lock().unwrap().clone();
+        assert_eq!(tried.len(), 2, "{pause} ms: {tried:?}");
+        assert_eq!(tried[0].replace(' ', ""), "삼십삼이십", "{tried:?}");
+    }
 }

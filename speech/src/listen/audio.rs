@@ -8,7 +8,7 @@
 //! | --- | --- |
 //! | speech starts | 3 frames in a row (60 ms) louder than -40 dBFS RMS |
 //! | speech ends | 30 frames in a row (600 ms) quieter than -45 dBFS RMS |
-//! | speech ends, the words so far a whole phrase | 15 frames (300 ms) |
+//! | speech ends, the words so far a whole phrase | 5 frames (100 ms) |
 //! | kept before the start | 10 frames (200 ms), so soft first consonants are not cut |
 //! | longest utterance | 10 s, then it is ended anyway |
 //!
@@ -17,10 +17,18 @@
 //! recognizer for its final result so far ([`Recognizer::finish_early`],
 //! exact once the words are in); if those words are a whole phrase of the
 //! grammar that no longer phrase continues ([`Grammar::is_complete`]), the
-//! utterance ends there: the player waits for the read-back half as long.
-//! Otherwise the utterance goes on: a pause inside a phrase still gets the
-//! full 600 ms, and the listener feeds the recognizer the utterance again
-//! from its start if speech resumes. A headset microphone at a tournament
+//! utterance ends there: the player waits for the read-back a sixth as
+//! long. Otherwise the utterance goes on: a pause inside a phrase still gets
+//! the full 600 ms, and the listener feeds the recognizer the utterance again
+//! from its start if speech resumes. So a pause of 100 ms or more inside a
+//! move costs one final decode (a few ms) and, when the player goes on, one
+//! decode of the utterance again (about 20 ms per second of audio); it never
+//! ends the move early unless the words before it are already a whole
+//! phrase that no longer phrase continues ("33 20" where "33 29" may follow
+//! waits, a capture's squares where the captured ones may follow wait).
+//! cpal hands the audio over in ALSA periods (25 ms by default on a sound
+//! card, 100 ms from the test microphone's file plugin), so a whole phrase
+//! ends 100-125 ms after its last word on a sound card. A headset microphone at a tournament
 //! table gives speech around -25 to -15 dBFS and room noise below -50.
 //!
 //! [`Recognizer::finish_early`]: super::Recognizer::finish_early
@@ -60,7 +68,7 @@ impl Default for VadConfig {
             start_frames: 3,
             end_db: -45.0,
             end_frames: 30,
-            end_frames_complete: 15,
+            end_frames_complete: 5,
             preroll_frames: 10,
             max_frames: 500,
         }

@@ -600,12 +600,12 @@ mod tests {
     }
 
     #[test]
-    fn a_whole_phrase_ends_after_300_ms_of_silence() {
+    fn a_whole_phrase_ends_after_100_ms_of_silence() {
         let (n, d) = ends_after(Lexicon::polish(), "trzydzieści dwa dwadzieścia osiem", true);
-        assert_eq!(n, 15, "15 quiet frames of 20 ms");
+        assert_eq!(n, 5, "5 quiet frames of 20 ms");
         assert!(matches!(d.action, Action::ConfirmMove(_)), "{d:?}");
         let (n, _) = ends_after(Lexicon::polish(), "tak", true);
-        assert_eq!(n, 15);
+        assert_eq!(n, 5);
     }
 
     #[test]
@@ -738,14 +738,14 @@ mod tests {
         );
         assert!(say(&mut l, 0, 5).is_empty());
         assert!(say(&mut l, 1, 20).is_empty());
-        // 400 ms of pause: the trial end at 300 ms finds half a move.
+        // 400 ms of pause: the trial end at 100 ms finds half a move.
         assert!(say(&mut l, 0, 20).is_empty());
-        assert_eq!(*log.lock().unwrap(), [(true, 40 * FRAME)], "5 + 20 + 15");
+        assert_eq!(*log.lock().unwrap(), [(true, 30 * FRAME)], "5 + 20 + 5");
         assert!(say(&mut l, 2, 20).is_empty());
         let d = say(&mut l, 0, 40);
         assert_eq!(d.len(), 1, "{d:?}");
         let (n, d) = &d[0];
-        assert_eq!(*n, 15, "a whole move: 300 ms");
+        assert_eq!(*n, 5, "a whole move: 100 ms");
         assert_eq!(d.heard.transcript(), "trzydzieści dwa dwadzieścia osiem");
         let Action::ConfirmMove(m) = d.action else {
             panic!("{d:?}")
@@ -754,12 +754,12 @@ mod tests {
         // Fed again from the first sample of the pre-roll, nothing twice.
         assert_eq!(
             *log.lock().unwrap(),
-            [(true, 40 * FRAME), (true, (5 + 20 + 20 + 20 + 15) * FRAME)]
+            [(true, 30 * FRAME), (true, (5 + 20 + 20 + 20 + 5) * FRAME)]
         );
         // The next utterance starts afresh (10 frames of pre-roll).
         assert!(say(&mut l, 1, 20).is_empty());
         assert_eq!(say(&mut l, 0, 30).len(), 1);
-        assert_eq!(log.lock().unwrap()[2], (true, (10 + 20 + 15) * FRAME));
+        assert_eq!(log.lock().unwrap()[2], (true, (10 + 20 + 5) * FRAME));
     }
 
     #[test]
@@ -775,7 +775,7 @@ mod tests {
         );
         assert_eq!(
             *log.lock().unwrap(),
-            [(true, 35 * FRAME)],
+            [(true, 25 * FRAME)],
             "one decode: the quiet frames after the trial add no words"
         );
     }
@@ -800,7 +800,7 @@ mod tests {
         );
         assert_eq!(
             *log.lock().unwrap(),
-            [(true, 35 * FRAME), (true, 40 * FRAME)],
+            [(true, 25 * FRAME), (true, 30 * FRAME)],
             "the trial had reset the recognizer: no second finish on muting"
         );
     }
