@@ -9,7 +9,10 @@
 //! why it is not and the one command that fixes it:
 //!
 //! - no libvosk: `scripts/setup.sh`;
-//! - no model for this language: `scripts/setup.sh --voice pl`;
+//! - no model for this language: `scripts/setup.sh --voice pl` (or `en`:
+//!   the languages whose model the script installs by itself, its size and
+//!   SHA-256 pinned); for another language, `tandem play --voice-model
+//!   FOLDER` with a model unzipped by hand;
 //! - no microphone: connect one; `tandem voice check` tests it.
 //!
 //! `--voice off` (or `voice = "off"` in the config file) turns it off. The
@@ -90,6 +93,7 @@ struct Sentences {
     off: String,
     no_library: String,
     no_model: String,
+    no_model_other: String,
     no_microphone: String,
     level_ok: String,
     level_silent: String,
@@ -162,7 +166,10 @@ impl VoiceStatus {
         match self {
             VoiceStatus::On(_) | VoiceStatus::Off => None,
             VoiceStatus::NoLibrary(_) => Some(tandem_speech::listen::vosk::INSTALL_HINT.into()),
-            VoiceStatus::NoModel { lang, .. } => Some(models::install_command(lang)),
+            VoiceStatus::NoModel { lang, .. } => Some(
+                models::install_command(lang)
+                    .unwrap_or_else(|| models::OWN_MODEL_COMMAND.to_owned()),
+            ),
             VoiceStatus::NoMicrophone(_) => Some("tandem voice check".into()),
         }
     }
@@ -178,7 +185,12 @@ impl VoiceStatus {
             VoiceStatus::NoLibrary(_) => b.no_library,
             VoiceStatus::NoModel { lang: l, .. } => {
                 let name = b.languages.get(l).cloned().unwrap_or_else(|| l.clone());
-                b.no_model.replace("{language}", &name)
+                let t = if models::install_command(l).is_some() {
+                    b.no_model
+                } else {
+                    b.no_model_other
+                };
+                t.replace("{language}", &name)
             }
             VoiceStatus::NoMicrophone(e) => b.no_microphone.replace("{error}", e),
         };
@@ -194,13 +206,20 @@ impl VoiceStatus {
             VoiceStatus::NoLibrary(e) => format!("voice input off: {e}"),
             VoiceStatus::NoModel { lang, searched } => format!(
                 "voice input off: no Vosk model for {lang:?} in {} (folders named like \
-                 vosk-model-small-{lang}-0.22); install one with {}",
+                 vosk-model-small-{lang}-0.22); {}",
                 searched
                     .iter()
                     .map(|d| d.display().to_string())
                     .collect::<Vec<_>>()
                     .join(" or "),
-                models::install_command(lang)
+                models::install_command(lang).map_or_else(
+                    || format!(
+                        "unzip one from https://alphacephei.com/vosk/models into the first, \
+                         or start with {}",
+                        models::OWN_MODEL_COMMAND
+                    ),
+                    |c| format!("install one with {c}")
+                )
             ),
             VoiceStatus::NoMicrophone(e) => format!(
                 "voice input off: the microphone does not open ({e}); connect one, or name \
@@ -317,6 +336,25 @@ mod tests {
              Zainstaluje go polecenie scripts/setup.sh --voice pl."
         );
         assert!(pl.text("en").contains("no speech model for Polish"));
+        // A language of no pinned model is not sent to the setup script,
+        // which would refuse it.
+        let ko = VoiceStatus::NoModel {
+            lang: "ko".into(),
+            searched: vec![],
+        };
+        assert_eq!(
+            ko.fix().as_deref(),
+            Some("tandem play --voice-model FOLDER")
+        );
+        for lang in ["pl", "en"] {
+            let t = ko.text(lang);
+            assert!(t.contains("tandem play --voice-model FOLDER"), "{t}");
+            assert!(!t.contains("setup.sh"), "{t}");
+        }
+        assert!(!ko.detail().contains("setup.sh"), "{}", ko.detail());
+        assert!(pl
+            .detail()
+            .ends_with("install one with scripts/setup.sh --voice pl"));
     }
 
     #[test]

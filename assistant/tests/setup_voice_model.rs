@@ -182,6 +182,13 @@ fn pinned(script: &str, lang: &str, key: &str) -> String {
 fn the_pinned_sizes_and_hashes_are_the_published_ones_in_the_script_and_the_docs() {
     let script = std::fs::read_to_string(SCRIPT).unwrap();
     let doc = std::fs::read_to_string(DOC).unwrap();
+    // The languages tandem sends to `scripts/setup.sh --voice` at start and
+    // in `tandem voice check` are those the script pins, no more, no less.
+    let arms: Vec<&str> = script
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ")?.split_once(") model=").map(|(k, _)| k))
+        .collect();
+    assert_eq!(arms, tandem_speech::listen::models::INSTALLABLE);
     for (lang, (name, sha, bytes)) in [("pl", PL), ("en", EN)] {
         assert_eq!(pinned(&script, lang, "model"), name);
         assert_eq!(pinned(&script, lang, "model_sha"), sha, "{lang}");

@@ -213,7 +213,7 @@ fn whole_phrases_end_early_and_a_promotion_without_the_piece_waits() {
 }
 
 #[test]
-fn a_whole_chess_phrase_ends_after_300_ms_of_silence() {
+fn a_whole_chess_phrase_ends_after_100_ms_of_silence() {
     let mut rec = ScriptedRecognizer::new(vec![vec![Transcript::text("Ewa dwa Ewa cztery")]]);
     rec.early = true;
     let mut l: Listener<ChessVoice> = Listener::for_game(
@@ -234,6 +234,6 @@ fn a_whole_chess_phrase_ends_after_300_ms_of_silence() {
     let n = (1..=40)
         .find_map(|n| l.push_frame(&quiet).unwrap().map(|d| (n, d)))
         .expect("the utterance ends");
-    assert_eq!(n.0, 15, "15 quiet frames of 20 ms");
+    assert_eq!(n.0, 5, "5 quiet frames of 20 ms");
     assert!(matches!(n.1.action, Action::ConfirmMove(_)), "{:?}", n.1);
 }

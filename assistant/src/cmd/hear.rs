@@ -439,14 +439,17 @@ pub fn model_dir(model: Option<&Path>, lang: &str) -> anyhow::Result<PathBuf> {
         return Ok(PathBuf::from(m));
     }
     tandem_speech::listen::models::find_model(lang).map_err(|searched| {
+        let how = tandem_speech::listen::models::install_command(lang).map_or_else(
+            || "unzip one from https://alphacephei.com/vosk/models there".to_owned(),
+            |c| format!("install one with {c}"),
+        );
         anyhow::anyhow!(
-            "no Vosk model for {lang:?} in {}: install one with {}, or give --model DIR",
+            "no Vosk model for {lang:?} in {}: {how}, or give --model DIR",
             searched
                 .iter()
                 .map(|d| d.display().to_string())
                 .collect::<Vec<_>>()
                 .join(" or "),
-            tandem_speech::listen::models::install_command(lang)
         )
     })
 }
