@@ -333,3 +333,19 @@ fn an_illegal_recorded_move_is_reported_at_its_game_and_line_and_the_read_goes_o
     let e = mat::import(&tandem_rules::record::decode_text(&bytes(f))).unwrap_err();
     assert!(e.to_string().starts_with("line 315:"), "{e}");
 }
+
+#[test]
+fn a_roll_without_its_move_then_the_opponents_turn_is_reported_and_read_on() {
+    // FIBS wrote white's `31:` alone and black's turn after it.
+    let f = "Wakagashira-nori-2009Feb092110.mat";
+    let r = same_as_gnubg(f);
+    let missing: Vec<_> = r
+        .irregular
+        .iter()
+        .filter(|i| i.kind == IrregularKind::Missing)
+        .collect();
+    assert_eq!(missing.len(), 1, "{:?}", r.irregular);
+    assert_eq!((missing[0].game, missing[0].line), (2, 47));
+    assert!(missing[0].why.contains("31"), "{}", missing[0]);
+    assert_eq!(r.game.phase(), Phase::MatchOver);
+}

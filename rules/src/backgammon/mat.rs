@@ -222,6 +222,10 @@ pub enum IrregularKind {
     /// A game that did not end before the next `Game` line: the rest of the
     /// file is left out.
     Unfinished,
+    /// A side's turn is missing, or its roll is written without a move
+    /// while the opponent plays on: the opponent plays on from the same
+    /// board (as gnubg's `import mat`).
+    Missing,
 }
 
 /// One irregularity of a record that was read on: the game (1-based), the
@@ -291,10 +295,12 @@ fn score_line(t: &str) -> Option<(String, u32, String, u32)> {
 /// No match length, or a line that does not replay.
 pub fn import(text: &str) -> Result<(Match, Names), MatError> {
     let r = read(text)?;
-    let refused = r
-        .irregular
-        .into_iter()
-        .find(|i| matches!(i.kind, IrregularKind::Illegal | IrregularKind::Unfinished));
+    let refused = r.irregular.into_iter().find(|i| {
+        matches!(
+            i.kind,
+            IrregularKind::Illegal | IrregularKind::Unfinished | IrregularKind::Missing
+        )
+    });
     match refused {
         Some(i) => Err(MatError::Line(i.line, format!("{:?}: {}", i.entry, i.why))),
         None => Ok((r.game, r.names)),
@@ -412,6 +418,10 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
         };
         let body = &line[body_start..];
         for (col, e) in entries(body) {
+            // The entry before this one was refused (and reported).
+            let illegal_before = irregular.last().is_some_and(|i: &Irregularity| {
+                i.kind == IrregularKind::Illegal && i.line + 1 >= ln
+            });
             let side = if body_start + col >= 20 {
                 Color::Black
             } else {
@@ -481,6 +491,7 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
             if lower.starts_with("doubles") || lower.starts_with("beavers") {
                 if mm.to_act() != Some(side) && mm.phase() == Phase::Roll {
                     // The side's turn before was left out (gnubg plays on).
+                    note(IrregularKind::Missing, missing(mm));
                     mm.skip_turn();
                 }
                 if mm.is_crawford() && mm.phase() == Phase::Roll && score_from_file {
@@ -508,6 +519,9 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
                 if matches!(mm.phase(), Phase::Roll | Phase::Move) && mm.board().turn() != side {
                     // The other side's turn before was left out or dropped:
                     // gnubg lets this side play on from the same board.
+                    if !illegal_before {
+                        note(IrregularKind::Missing, missing(mm));
+                    }
                     mm.skip_turn();
                 }
                 if let Err(x) = mm.act(Action::Roll(d)) {
@@ -526,6 +540,20 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
         names,
         irregular,
     })
+}
+
+/// What is missing when the side written is not the side to play.
+fn missing(m: &Match) -> String {
+    let side = m.board().turn();
+    match (m.phase(), m.dice()) {
+        (Phase::Move, Some(d)) => format!(
+            "{}'s roll {}{} has no move and the opponent plays on: the roll is not played",
+            side.name(),
+            d.0.max(d.1),
+            d.0.min(d.1)
+        ),
+        _ => format!("{}'s turn is missing: the opponent plays on", side.name()),
+    }
 }
 
 /// Plays the move written after a roll. Nothing written: no legal move is a
