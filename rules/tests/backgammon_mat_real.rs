@@ -326,6 +326,10 @@ fn an_illegal_recorded_move_is_reported_at_its_game_and_line_and_the_read_goes_o
         .expect("reported");
     assert_eq!((first.game, first.line), (11, 315), "{first}");
     assert!(first.entry.contains("Illegal play"), "{first}");
+    // Snowie gives the position each illegal play left; taken, the file's
+    // later moves all play: the three illegal plays are all there is.
+    let lines: Vec<usize> = r.irregular.iter().map(|i| i.line).collect();
+    assert_eq!(lines, [315, 486, 517], "{:#?}", r.irregular);
     // All 23 games are read, to the end of the match.
     assert_eq!(r.game.games().len(), 23);
     assert_eq!(r.game.phase(), Phase::MatchOver);

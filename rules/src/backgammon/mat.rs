@@ -489,9 +489,12 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
                 continue;
             }
             if lower.starts_with("doubles") || lower.starts_with("beavers") {
-                if mm.to_act() != Some(side) && mm.phase() == Phase::Roll {
-                    // The side's turn before was left out (gnubg plays on).
-                    note(IrregularKind::Missing, missing(mm));
+                if matches!(mm.phase(), Phase::Roll | Phase::Move) && mm.board().turn() != side {
+                    // The other side's turn before was left out or dropped
+                    // (gnubg lets this side double from the same board).
+                    if !illegal_before {
+                        note(IrregularKind::Missing, missing(mm));
+                    }
                     mm.skip_turn();
                 }
                 if mm.is_crawford() && mm.phase() == Phase::Roll && score_from_file {
@@ -542,6 +545,39 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
     })
 }
 
+/// The position in Snowie's `Illegal play (25;0;1;0;0;A;B;...)`, played by
+/// `player`: fields separated by `;`, the points 1..24 in fields 13..36 from
+/// the view of the side on roll next (the opponent: positive counts its
+/// checkers, negative the player's), the player's bar in field 12, the
+/// opponent's in field 37 (as gnubg's `ParseSnowieTxt` places them).
+fn snowie_position(text: &str, player: Color) -> Option<Board> {
+    let inner = text.split_once('(')?.1.split(')').next()?;
+    let f: Vec<i32> = inner
+        .split(';')
+        .map(|t| t.trim().parse::<i32>().unwrap_or(0))
+        .collect();
+    if f.len() < 38 {
+        return None;
+    }
+    let count = |n: i32| u8::try_from(n.unsigned_abs()).ok();
+    let (mut next, mut mine) = ([0u8; 25], [0u8; 25]);
+    for p in 1..=24usize {
+        let n = f[12 + p];
+        if n > 0 {
+            next[p - 1] = count(n)?;
+        } else if n < 0 {
+            mine[24 - p] = count(n)?;
+        }
+    }
+    next[24] = count(f[37])?;
+    mine[24] = count(f[12])?;
+    let (white, black) = match player {
+        Color::White => (mine, next),
+        Color::Black => (next, mine),
+    };
+    Board::from_sides(white, black, player).ok()
+}
+
 /// What is missing when the side written is not the side to play.
 fn missing(m: &Match) -> String {
     let side = m.board().turn();
@@ -579,11 +615,21 @@ fn play_written(m: &mut Match, mv: &str, note: &mut impl FnMut(IrregularKind, St
         .is_some_and(|w| w.eq_ignore_ascii_case("illegal play"))
     {
         // Snowie's form: the roll, then the position the illegal play left.
-        note(
-            IrregularKind::Illegal,
-            "an illegal play, written as Snowie writes it with the position after it: dropped, the opponent plays on"
-                .to_owned(),
-        );
+        match snowie_position(mv, m.board().turn()) {
+            Some(board) => {
+                m.set_checkers(board);
+                note(
+                    IrregularKind::Illegal,
+                    "an illegal play, written as Snowie writes it: the position it left is taken, the opponent plays on"
+                        .to_owned(),
+                );
+            }
+            None => note(
+                IrregularKind::Illegal,
+                "an illegal play, written as Snowie writes it (its position does not read): dropped, the opponent plays on"
+                    .to_owned(),
+            ),
+        }
         return;
     }
     if let Err(x) = m.act_text(&format!("move {mv}")) {
