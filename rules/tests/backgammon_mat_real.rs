@@ -326,10 +326,30 @@ fn an_illegal_recorded_move_is_reported_at_its_game_and_line_and_the_read_goes_o
         .expect("reported");
     assert_eq!((first.game, first.line), (11, 315), "{first}");
     assert!(first.entry.contains("Illegal play"), "{first}");
+    // Snowie gives the position each illegal play left; taken, the file's
+    // later moves all play: the three illegal plays are all there is.
+    let lines: Vec<usize> = r.irregular.iter().map(|i| i.line).collect();
+    assert_eq!(lines, [315, 486, 517], "{:#?}", r.irregular);
     // All 23 games are read, to the end of the match.
     assert_eq!(r.game.games().len(), 23);
     assert_eq!(r.game.phase(), Phase::MatchOver);
     // The strict reader refuses the file at that line.
     let e = mat::import(&tandem_rules::record::decode_text(&bytes(f))).unwrap_err();
     assert!(e.to_string().starts_with("line 315:"), "{e}");
+}
+
+#[test]
+fn a_roll_without_its_move_then_the_opponents_turn_is_reported_and_read_on() {
+    // FIBS wrote white's `31:` alone and black's turn after it.
+    let f = "Wakagashira-nori-2009Feb092110.mat";
+    let r = same_as_gnubg(f);
+    let missing: Vec<_> = r
+        .irregular
+        .iter()
+        .filter(|i| i.kind == IrregularKind::Missing)
+        .collect();
+    assert_eq!(missing.len(), 1, "{:?}", r.irregular);
+    assert_eq!((missing[0].game, missing[0].line), (2, 47));
+    assert!(missing[0].why.contains("31"), "{}", missing[0]);
+    assert_eq!(r.game.phase(), Phase::MatchOver);
 }

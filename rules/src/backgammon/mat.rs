@@ -222,6 +222,10 @@ pub enum IrregularKind {
     /// A game that did not end before the next `Game` line: the rest of the
     /// file is left out.
     Unfinished,
+    /// A side's turn is missing, or its roll is written without a move
+    /// while the opponent plays on: the opponent plays on from the same
+    /// board (as gnubg's `import mat`).
+    Missing,
 }
 
 /// One irregularity of a record that was read on: the game (1-based), the
@@ -291,10 +295,12 @@ fn score_line(t: &str) -> Option<(String, u32, String, u32)> {
 /// No match length, or a line that does not replay.
 pub fn import(text: &str) -> Result<(Match, Names), MatError> {
     let r = read(text)?;
-    let refused = r
-        .irregular
-        .into_iter()
-        .find(|i| matches!(i.kind, IrregularKind::Illegal | IrregularKind::Unfinished));
+    let refused = r.irregular.into_iter().find(|i| {
+        matches!(
+            i.kind,
+            IrregularKind::Illegal | IrregularKind::Unfinished | IrregularKind::Missing
+        )
+    });
     match refused {
         Some(i) => Err(MatError::Line(i.line, format!("{:?}: {}", i.entry, i.why))),
         None => Ok((r.game, r.names)),
@@ -412,6 +418,10 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
         };
         let body = &line[body_start..];
         for (col, e) in entries(body) {
+            // The entry before this one was refused (and reported).
+            let illegal_before = irregular.last().is_some_and(|i: &Irregularity| {
+                i.kind == IrregularKind::Illegal && i.line + 1 >= ln
+            });
             let side = if body_start + col >= 20 {
                 Color::Black
             } else {
@@ -479,8 +489,12 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
                 continue;
             }
             if lower.starts_with("doubles") || lower.starts_with("beavers") {
-                if mm.to_act() != Some(side) && mm.phase() == Phase::Roll {
-                    // The side's turn before was left out (gnubg plays on).
+                if matches!(mm.phase(), Phase::Roll | Phase::Move) && mm.board().turn() != side {
+                    // The other side's turn before was left out or dropped
+                    // (gnubg lets this side double from the same board).
+                    if !illegal_before {
+                        note(IrregularKind::Missing, missing(mm));
+                    }
                     mm.skip_turn();
                 }
                 if mm.is_crawford() && mm.phase() == Phase::Roll && score_from_file {
@@ -508,6 +522,9 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
                 if matches!(mm.phase(), Phase::Roll | Phase::Move) && mm.board().turn() != side {
                     // The other side's turn before was left out or dropped:
                     // gnubg lets this side play on from the same board.
+                    if !illegal_before {
+                        note(IrregularKind::Missing, missing(mm));
+                    }
                     mm.skip_turn();
                 }
                 if let Err(x) = mm.act(Action::Roll(d)) {
@@ -526,6 +543,53 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
         names,
         irregular,
     })
+}
+
+/// The position in Snowie's `Illegal play (25;0;1;0;0;A;B;...)`, played by
+/// `player`: fields separated by `;`, the points 1..24 in fields 13..36 from
+/// the view of the side on roll next (the opponent: positive counts its
+/// checkers, negative the player's), the player's bar in field 12, the
+/// opponent's in field 37 (as gnubg's `ParseSnowieTxt` places them).
+fn snowie_position(text: &str, player: Color) -> Option<Board> {
+    let inner = text.split_once('(')?.1.split(')').next()?;
+    let f: Vec<i32> = inner
+        .split(';')
+        .map(|t| t.trim().parse::<i32>().unwrap_or(0))
+        .collect();
+    if f.len() < 38 {
+        return None;
+    }
+    let count = |n: i32| u8::try_from(n.unsigned_abs()).ok();
+    let (mut next, mut mine) = ([0u8; 25], [0u8; 25]);
+    for p in 1..=24usize {
+        let n = f[12 + p];
+        if n > 0 {
+            next[p - 1] = count(n)?;
+        } else if n < 0 {
+            mine[24 - p] = count(n)?;
+        }
+    }
+    next[24] = count(f[37])?;
+    mine[24] = count(f[12])?;
+    let (white, black) = match player {
+        Color::White => (mine, next),
+        Color::Black => (next, mine),
+    };
+    Board::from_sides(white, black, player).ok()
+}
+
+/// What is missing when the side written is not the side to play.
+fn missing(m: &Match) -> String {
+    let side = m.board().turn();
+    match (m.phase(), m.dice()) {
+        (Phase::Move, Some(d)) => format!(
+            "{}'s roll {}{} has no move and the opponent plays on: the roll is not played",
+            side.name(),
+            d.0.max(d.1),
+            d.0.min(d.1)
+        ),
+        _ => format!("{}'s turn is missing: the opponent plays on", side.name()),
+    }
 }
 
 /// Plays the move written after a roll. Nothing written: no legal move is a
@@ -551,11 +615,21 @@ fn play_written(m: &mut Match, mv: &str, note: &mut impl FnMut(IrregularKind, St
         .is_some_and(|w| w.eq_ignore_ascii_case("illegal play"))
     {
         // Snowie's form: the roll, then the position the illegal play left.
-        note(
-            IrregularKind::Illegal,
-            "an illegal play, written as Snowie writes it with the position after it: dropped, the opponent plays on"
-                .to_owned(),
-        );
+        match snowie_position(mv, m.board().turn()) {
+            Some(board) => {
+                m.set_checkers(board);
+                note(
+                    IrregularKind::Illegal,
+                    "an illegal play, written as Snowie writes it: the position it left is taken, the opponent plays on"
+                        .to_owned(),
+                );
+            }
+            None => note(
+                IrregularKind::Illegal,
+                "an illegal play, written as Snowie writes it (its position does not read): dropped, the opponent plays on"
+                    .to_owned(),
+            ),
+        }
         return;
     }
     if let Err(x) = m.act_text(&format!("move {mv}")) {

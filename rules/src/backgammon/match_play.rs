@@ -757,6 +757,16 @@ impl Match {
         }
     }
 
+    /// Sets the checkers where a record says an illegal play left them
+    /// (Snowie writes the position after it; gnubg's `import mat` takes
+    /// it), the side on roll and the dice unchanged. Not recorded as an
+    /// action, as [`Match::skip_turn`].
+    pub(crate) fn set_checkers(&mut self, board: Board) {
+        if matches!(self.phase, Phase::Roll | Phase::Move) {
+            self.board = board.with_turn(self.board.turn());
+        }
+    }
+
     /// Passes the turn without a move where a record leaves one out (a
     /// `.mat` file's illegal move, or a roll written without its move
     /// followed by the opponent's turn): gnubg's `import mat` drops such a

@@ -40,6 +40,7 @@ pub use turns::{
 mod tests {
     use super::*;
     use crate::backgammon::{Board, Match, MatchOptions};
+    use crate::reconcile::RecordedGame;
     use crate::Color;
 
     fn texts(r: &BgRecord) -> Vec<String> {
@@ -145,6 +146,39 @@ mod tests {
         fill_sides(&mut b, &a);
         settle(&mut b);
         assert_eq!(b.texts(), a.texts());
+    }
+
+    #[test]
+    fn a_roll_then_a_resignation_at_the_table_agrees_with_its_mat_file() {
+        use crate::backgammon::{mat, Action, Dice};
+        let mut m = Match::new(MatchOptions { length: 3 });
+        for a in ["roll 5 2", "move 13/11 13/8", "roll 3 1"] {
+            m.act_text(a).unwrap();
+        }
+        m.act(Action::Resign {
+            side: Color::Black,
+            level: 1,
+        })
+        .unwrap();
+        let journal = from_match(&m);
+        assert_eq!(
+            journal.texts(),
+            ["white 52: 13/11 13/8", "black 31:", "black resigns 1"]
+        );
+        let text = mat::export(&m, &mat::Names::default());
+        assert!(text.contains("31: "), "{text}");
+        let mut file = read_mat(&text).unwrap();
+        settle(&mut file);
+        let r = reconcile_match(3, &journal.texts(), &file.texts());
+        assert!(r.agree(), "{:?}\n{text}", r.first_difference);
+        let last = r.a.game.played().get(1).copied();
+        assert_eq!(
+            last,
+            Some(Turn::Rolled {
+                side: Color::Black,
+                dice: Dice(3, 1)
+            })
+        );
     }
 
     #[test]

@@ -52,6 +52,23 @@ pub struct BgRecord {
     pub entries: Vec<Entry>,
     /// What the director should know about how it was read.
     pub notes: Vec<String>,
+    /// The score before the first game, white's then black's, where the
+    /// record gives one that is not 0-0 (a `.mat` file that continues a
+    /// match: `Game 1` with `Name : 3`).
+    pub start_score: Option<[u32; 2]>,
+}
+
+impl BgRecord {
+    /// The match the record starts from: a new match of `length` points,
+    /// at the record's start score.
+    #[must_use]
+    pub fn start(&self, length: u32) -> Match {
+        let mut m = Match::new(MatchOptions { length });
+        if let Some([w, b]) = self.start_score {
+            let _ = m.set_score(w, b);
+        }
+        m
+    }
 }
 
 impl BgRecord {
@@ -169,7 +186,23 @@ pub fn read_mat(text: &str) -> Result<BgRecord, RecordError> {
             continue;
         }
         if header && t.contains(" : ") && !t.contains(')') {
-            // `Name : score   Name : score`
+            // `Name : score   Name : score`; the first game's score starts
+            // the match there (a file that continues a match).
+            if rec.entries.is_empty() && rec.start_score.is_none() {
+                let score: Vec<u32> = t
+                    .split(':')
+                    .skip(1)
+                    .filter_map(|p| {
+                        let d: String = p.trim().chars().take_while(char::is_ascii_digit).collect();
+                        d.parse().ok()
+                    })
+                    .collect();
+                if let [w, b] = score[..] {
+                    if [w, b] != [0, 0] && rec.length.is_some_and(|n| w < n && b < n) {
+                        rec.start_score = Some([w, b]);
+                    }
+                }
+            }
             let parts: Vec<&str> = t.split(" : ").collect();
             if let [w, mid, ..] = parts.as_slice() {
                 let black = mid
@@ -227,6 +260,12 @@ pub fn read_mat(text: &str) -> Result<BgRecord, RecordError> {
     }
     if rec.length.is_none() {
         return Err(RecordError::NoLength);
+    }
+    // What gnubg's reading of the file finds irregular, at its game and
+    // line: the comparison stops at an illegal entry, the note names them all.
+    if let Ok(read) = mat::read(text) {
+        rec.notes
+            .extend(read.irregular.iter().map(ToString::to_string));
     }
     Ok(rec)
 }
@@ -500,7 +539,19 @@ pub fn from_match(m: &Match) -> BgRecord {
                 Action::Double => "doubles".to_owned(),
                 Action::Take => "takes".to_owned(),
                 Action::Pass => "drops".to_owned(),
-                Action::Resign { level, .. } => format!("resigns {level}"),
+                Action::Resign { level, .. } => {
+                    // A roll and then the resignation: the roll alone, as a
+                    // `.mat` file writes it.
+                    if let Some((roller, d)) = roll.take() {
+                        rec.entries.push(Entry {
+                            side: Some(roller),
+                            text: format!("{}{}:", d.0, d.1),
+                            game: k + 1,
+                            line: 0,
+                        });
+                    }
+                    format!("resigns {level}")
+                }
                 // An offer and its refusal leave the game as it was: a
                 // `.mat` writes neither (nor does a scoresheet), so the
                 // records are compared without them.
@@ -551,9 +602,7 @@ pub fn fill_sides(rec: &mut BgRecord, other: &BgRecord) {
 /// resignation and stays, as does one whose points disagree with the game;
 /// after the first entry that does not play, every `wins` line is dropped.
 pub fn settle(rec: &mut BgRecord) {
-    let mut m = Match::new(MatchOptions {
-        length: rec.length.unwrap_or(64),
-    });
+    let mut m = rec.start(rec.length.unwrap_or(64));
     let mut out = Vec::with_capacity(rec.entries.len());
     let mut playing = true;
     for e in std::mem::take(&mut rec.entries) {

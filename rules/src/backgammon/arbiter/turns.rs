@@ -31,6 +31,15 @@ pub enum Turn {
     Take(Color),
     /// The cube passed (dropped).
     Drop(Color),
+    /// A roll written without its move while the roll can be played: the
+    /// player resigned after rolling (`51:`, then the opponent's `Wins N
+    /// points`), as FIBS and gnubg write it.
+    Rolled {
+        /// Who rolled.
+        side: Color,
+        /// The dice.
+        dice: Dice,
+    },
     /// A game given up for 1, 2 or 3 times the cube.
     Resign {
         /// Who resigns.
@@ -46,6 +55,7 @@ impl Turn {
     pub fn side(&self) -> Color {
         match *self {
             Turn::Roll { side, .. }
+            | Turn::Rolled { side, .. }
             | Turn::Double(side)
             | Turn::Take(side)
             | Turn::Drop(side)
@@ -164,6 +174,16 @@ fn play_on(m: &mut Match, text: &str) -> Result<Turn, TurnError> {
     match word {
         "double" | "doubles" => {
             check_side(m, side)?;
+            // A record that starts at a score one point away (a `.mat` file
+            // continuing a match) and doubles in that first game shows its
+            // Crawford game was played before (004 4.4 (iv)).
+            if m.is_crawford()
+                && m.games().len() == 1
+                && m.games()[0].score != [0, 0]
+                && m.phase() == Phase::Roll
+            {
+                m.post_crawford_after_all();
+            }
             let who = m.to_act().unwrap_or(m.board().turn());
             act(m, Action::Double)?;
             return Ok(Turn::Double(who));
@@ -195,17 +215,24 @@ fn play_on(m: &mut Match, text: &str) -> Result<Turn, TurnError> {
         "wins" => {
             let n = number().ok_or_else(|| TurnError::Unreadable(body.to_owned()))?;
             if matches!(m.phase(), Phase::Roll | Phase::Move | Phase::DoubleOffered) {
-                // A game under way ends here: the loser resigned (as gnubg reads it).
+                // A game under way ends here: the loser resigned, as gnubg
+                // reads it: up to the cube a single game, up to twice the
+                // cube a gammon, more a backgammon.
                 let winner = side.ok_or(TurnError::NeedSide)?;
                 let cube = m.cube().max(1);
-                let level = u8::try_from(n / cube).unwrap_or(0);
-                if n % cube != 0 || !(1..=3).contains(&level) {
+                let level = if n == 0 {
                     return Err(TurnError::GameEnd {
                         written: n,
                         side,
                         actual: None,
                     });
-                }
+                } else if n <= cube {
+                    1
+                } else if n <= 2 * cube {
+                    2
+                } else {
+                    3
+                };
                 act(
                     m,
                     Action::Resign {
@@ -232,9 +259,44 @@ fn play_on(m: &mut Match, text: &str) -> Result<Turn, TurnError> {
     let Some(dice) = Dice::new(d0, d1) else {
         return Err(TurnError::Roll(ActionError::BadDice));
     };
+    // A roll written without its move, and the opponent's turn after it:
+    // the roll is not played and the opponent plays on (gnubg's reading).
+    let unplayed = m.phase() == Phase::Move
+        && side.is_some_and(|s| s != m.board().turn())
+        && m.games()
+            .last()
+            .and_then(|g| g.actions.last())
+            .is_some_and(|a| matches!(a.1, Action::Roll(_)));
+    if unplayed {
+        m.skip_turn();
+    }
     let (who, acted) = roll_part(m, side, d0, d1)?;
     let mv = rest.trim();
     let mv = mv.strip_prefix("move ").unwrap_or(mv).trim();
+    if mv.is_empty() {
+        // Nothing written after the roll, as gnubg reads it: no legal move
+        // is a pass, one legal move is played (a forced move left out), and
+        // with more the player rolled and resigned.
+        let legal = m.legal();
+        match legal.as_slice() {
+            [] => {}
+            [only] => {
+                let play = *only;
+                m.act(Action::Move(play)).map_err(TurnError::Action)?;
+                return Ok(Turn::Roll {
+                    side: who,
+                    dice: acted,
+                    play,
+                });
+            }
+            _ => {
+                return Ok(Turn::Rolled {
+                    side: who,
+                    dice: acted,
+                })
+            }
+        }
+    }
     let mv = if mv.is_empty() || mv.eq_ignore_ascii_case("pass") {
         "pass"
     } else {
@@ -337,6 +399,10 @@ pub fn turn_text(before: &Match, t: &Turn) -> String {
             } else {
                 format!("{}{}: {}", d.0, d.1, notation::write(&board, play))
             }
+        }
+        Turn::Rolled { dice, .. } => {
+            let d = dice.high_first();
+            format!("{}{}:", d.0, d.1)
         }
         Turn::Double(_) => "doubles".to_owned(),
         Turn::Take(_) => "takes".to_owned(),

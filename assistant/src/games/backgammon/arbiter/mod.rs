@@ -16,7 +16,7 @@ use tandem_rules::backgammon::arbiter::{
     after_roll, entry_parts, entry_place, fill_sides, from_match, is_mat, looks_like_backgammon,
     read_list, read_mat, settle, turn_text, BgRecord, BgRecordGame, Turn, TurnError,
 };
-use tandem_rules::backgammon::{match_id, Match, MatchOptions};
+use tandem_rules::backgammon::{match_id, Match};
 use tandem_rules::reconcile::Difference;
 use tandem_rules::{Color, GameOptions, TableGame, TimeControl};
 use tandem_speech::backgammon::arbiter::BgArbiterBook;
@@ -307,7 +307,15 @@ pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
         .clone()
         .or_else(|| b.start.clone())
         .filter(|m| m.options().length == length)
-        .unwrap_or_else(|| Match::new(MatchOptions { length }));
+        .unwrap_or_else(|| {
+            // A `.mat` file that continues a match starts at its score.
+            let from = if a.rec.start_score.is_some() {
+                &a.rec
+            } else {
+                &b.rec
+            };
+            from.start(length)
+        });
     let w = Words::new(args.lang);
     let (book, bg) = books(args.lang)?;
     let ann = BgWords {
