@@ -71,6 +71,8 @@ pub struct LagStats {
     pub lines: u64,
     /// Messages handled.
     pub messages: u64,
+    /// Times a live-stream subscriber fell behind and was sent everything again.
+    pub sse_lagged: u64,
 }
 
 /// The desk's state, shared by the broker loop and the web server.
@@ -132,6 +134,17 @@ impl Public {
     }
 }
 
+/// How many changes the live stream keeps for a subscriber who is behind
+/// (`TANDEM_HALL_UPDATES`, default 4096); one further behind is sent
+/// everything again, checked as it goes out.
+fn updates_capacity() -> usize {
+    std::env::var("TANDEM_HALL_UPDATES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n: &usize| *n > 0)
+        .unwrap_or(4096)
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
@@ -182,7 +195,7 @@ impl Hall {
                 event: event.to_owned(),
                 data: dir,
                 tables: Mutex::new(tables),
-                updates: broadcast::channel(4096).0,
+                updates: broadcast::channel(updates_capacity()).0,
                 secret,
                 counter: Mutex::new(counter),
                 out,

@@ -534,9 +534,10 @@ async fn stats(State(app): State<App>) -> Json<Value> {
             l.recent.iter().copied().collect::<Vec<u64>>(),
             l.lines,
             l.messages,
+            l.sse_lagged,
         )
     });
-    let (mut v, lines, messages) = lag.unwrap_or_default();
+    let (mut v, lines, messages, sse_lagged) = lag.unwrap_or_default();
     v.sort_unstable();
     let pct = |p: f64| -> Value {
         if v.is_empty() {
@@ -547,6 +548,7 @@ async fn stats(State(app): State<App>) -> Json<Value> {
     };
     Json(
         json!({"lines": lines, "messages": messages, "tables": app.hall.tables().len(),
+                "sse_lagged": sse_lagged,
                 "lag_ms": {"p50": pct(0.5), "p99": pct(0.99), "max": v.last()}}),
     )
 }
@@ -556,7 +558,9 @@ async fn stats(State(app): State<App>) -> Json<Value> {
 /// lagged: a spectator never gets a hidden table, and a `hide` only names a
 /// table this subscriber was shown.
 async fn events(State(app): State<App>) -> impl IntoResponse {
-    let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(256);
+    // A few events per subscriber: a spectator who does not read holds
+    // little, lags, and is then sent what is public when it reads again.
+    let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(16);
     let mut sub = app.hall.updates.subscribe();
     tokio::spawn(async move {
         let (snap, mut sent) = page_views_shown(&app);
@@ -580,6 +584,7 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
                     }
                     Ok(_) => {}
                     Err(RecvError::Lagged(_)) => {
+                        app.hall.lag.lock().map(|mut l| l.sse_lagged += 1).unwrap_or_default();
                         // Everything again, each checked as it goes out.
                         let known: Vec<u32> = app.hall.tables().keys().copied().collect();
                         dirty.extend(known);

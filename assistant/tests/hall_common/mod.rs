@@ -137,8 +137,17 @@ impl Broker {
         Broker::start_with(dir, tables, false)
     }
 
+    /// [`Broker::start`] without `max_packet_size` (Mosquitto's default: 256 MiB).
+    pub fn start_unbounded(dir: &Path, tables: u32) -> Broker {
+        Broker::start_opts(dir, tables, false, false)
+    }
+
     /// [`Broker::start`], with TLS only (`mqtts://`) when `tls`.
     pub fn start_with(dir: &Path, tables: u32, tls: bool) -> Broker {
+        Broker::start_opts(dir, tables, tls, true)
+    }
+
+    fn start_opts(dir: &Path, tables: u32, tls: bool, bounded: bool) -> Broker {
         assert!(
             Path::new("/usr/sbin/mosquitto").exists(),
             "Mosquitto is missing: run scripts/setup.sh --test (Debian's mosquitto)"
@@ -184,10 +193,11 @@ impl Broker {
         std::fs::write(
             &conf,
             format!(
-                "user root\nlistener {port} 127.0.0.1\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n{MAX_PACKET_LINE}\n",
+                "user root\nlistener {port} 127.0.0.1\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n{}\n",
                 dir.join("passwd").display(),
                 dir.join("acl").display(),
                 dir.join("mosquitto.log").display(),
+                if bounded { MAX_PACKET_LINE } else { "" },
             ),
         )
         .unwrap();
@@ -344,11 +354,17 @@ pub struct Desk {
 impl Desk {
     /// `tandem hall --broker … --event EV --listen 127.0.0.1:PORT --data DIR/desk --arbiter-secret-file …`.
     pub fn start(dir: &Path, broker: &Broker, extra: &[&str]) -> Desk {
+        Desk::start_env(dir, broker, extra, &[])
+    }
+
+    /// [`Desk::start`] with environment variables set for the desk.
+    pub fn start_env(dir: &Path, broker: &Broker, extra: &[&str], env: &[(&str, &str)]) -> Desk {
         let port = free_port();
         let data = dir.join("desk");
         std::fs::create_dir_all(&data).unwrap();
         std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
         let mut cmd = Command::new(TANDEM);
+        cmd.envs(env.iter().copied());
         if let Some(ca) = &broker.ca {
             cmd.env("TANDEM_MQTT_CA", ca);
         }
