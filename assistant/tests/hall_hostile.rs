@@ -112,14 +112,14 @@ fn read_until_quiet(s: &mut TcpStream, quiet: Duration) -> String {
 #[test]
 fn toggling_spectators_while_everything_is_read_never_freezes_the_desk() {
     let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 3);
+    let broker = Broker::start(dir.path(), 30);
     let (desk, public) = desk_with_public(dir.path(), &broker, &[]);
-    for n in 1..=3 {
+    for n in 1..=30 {
         publish_state(&broker, n, 64);
     }
-    wait_for("three tables at the desk", || {
+    wait_for("30 tables at the desk", || {
         let k = desk.tables().len();
-        if k == 3 {
+        if k == 30 {
             Ok(())
         } else {
             Err(format!("{k}"))
@@ -129,8 +129,8 @@ fn toggling_spectators_while_everything_is_read_never_freezes_the_desk() {
     let done = Arc::new(AtomicU64::new(0));
     let mut threads = Vec::new();
     // The arbiter: every table shown, then one hidden (the order that took
-    // `public` then `tables`), again and again.
-    {
+    // `public` then `tables`), again and again (two browsers).
+    for _ in 0..2 {
         let (stop, done, base) = (stop.clone(), done.clone(), desk.base.clone());
         threads.push(std::thread::spawn(move || {
             let mut k = 0u32;
@@ -149,7 +149,7 @@ fn toggling_spectators_while_everything_is_read_never_freezes_the_desk() {
         }));
     }
     // Pages, the API and the feeds on both servers (`tables` then `public`).
-    for base in [desk.base.clone(), public.clone()] {
+    for base in [desk.base.clone(), public.clone(), desk.base.clone(), public.clone()] {
         let (stop, done) = (stop.clone(), done.clone());
         threads.push(std::thread::spawn(move || {
             while !stop.load(Ordering::Relaxed) {
