@@ -149,7 +149,12 @@ fn toggling_spectators_while_everything_is_read_never_freezes_the_desk() {
         }));
     }
     // Pages, the API and the feeds on both servers (`tables` then `public`).
-    for base in [desk.base.clone(), public.clone(), desk.base.clone(), public.clone()] {
+    for base in [
+        desk.base.clone(),
+        public.clone(),
+        desk.base.clone(),
+        public.clone(),
+    ] {
         let (stop, done) = (stop.clone(), done.clone());
         threads.push(std::thread::spawn(move || {
             while !stop.load(Ordering::Relaxed) {
