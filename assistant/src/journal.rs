@@ -371,6 +371,38 @@ pub struct Journal {
     pub bad: Option<BadLine>,
 }
 
+/// What is wrong with `record` as line `n` of a journal whose last line
+/// hashes to `head` and whose game time was `last_t`: the checks of
+/// [`Journal::parse`] (`tandem journal verify`), one line at a time (the
+/// hall's desk checks each line it is sent with it).
+#[must_use]
+pub fn next_line_problem(record: &Record, n: u64, head: &str, last_t: u64) -> Option<String> {
+    if record.seq != n {
+        Some(format!(
+            "line number {} where {n} was expected (a line was removed, added or moved)",
+            record.seq
+        ))
+    } else if record.prev != head {
+        Some(
+            "its hash of the previous line does not match (that line was edited, removed or moved)"
+                .to_owned(),
+        )
+    } else if record.t_ms < last_t {
+        Some(format!(
+            "game time {} ms goes back from {last_t} ms",
+            record.t_ms
+        ))
+    } else if (n == 1) != matches!(record.event, Event::Start(_)) {
+        Some(if n == 1 {
+            "the first line is not the game start".to_owned()
+        } else {
+            "a second game start".to_owned()
+        })
+    } else {
+        None
+    }
+}
+
 impl Journal {
     /// Reads and checks a journal file.
     ///
@@ -428,27 +460,7 @@ impl Journal {
                     break;
                 }
             };
-            let problem = if record.seq != n {
-                Some(format!(
-                    "line number {} where {n} was expected (a line was removed, added or moved)",
-                    record.seq
-                ))
-            } else if record.prev != j.head {
-                Some("its hash of the previous line does not match (that line was edited, removed or moved)".to_owned())
-            } else if record.t_ms < last_t {
-                Some(format!(
-                    "game time {} ms goes back from {last_t} ms",
-                    record.t_ms
-                ))
-            } else if (n == 1) != matches!(record.event, Event::Start(_)) {
-                Some(if n == 1 {
-                    "the first line is not the game start".to_owned()
-                } else {
-                    "a second game start".to_owned()
-                })
-            } else {
-                None
-            };
+            let problem = next_line_problem(&record, n, &j.head, last_t);
             if let Some(reason) = problem {
                 j.bad = Some(BadLine { line: n, reason });
                 break;

@@ -34,6 +34,15 @@ pub struct Args {
     /// Where the copies of the journals are kept (default `$XDG_STATE_HOME/tandem/hall`).
     #[arg(long)]
     pub data: Option<PathBuf>,
+    /// Ask for the arbiter's secret (a login page) even on a loopback `--listen`
+    /// (always asked beyond loopback).
+    #[arg(long)]
+    pub login: bool,
+    /// A host name the desk's and the public server answer to, besides IP
+    /// addresses and `localhost` (the name in the browsers' address bar);
+    /// repeatable. Any other name is refused (DNS rebinding).
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
 }
 
 fn default_data() -> PathBuf {
@@ -95,18 +104,44 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map(|a| format!(", public http://{a}"))
                 .unwrap_or_default()
         );
-        tokio::spawn(hall::broker_loop(hall.clone(), broker, out));
-        if let Some(p) = public {
-            let app = hall::web::public(hall.clone());
-            tokio::spawn(async move {
-                if let Err(e) = axum::serve(p, app).await {
-                    tracing::error!("hall: the public server stopped: {e}");
+        let loopback = listener.local_addr()?.ip().is_loopback();
+        let login = args.login || !loopback;
+        anyhow::ensure!(
+            !login || hall.can_command(),
+            "--listen {}{}: the desk's page needs the arbiter's login there: give --arbiter-secret-file",
+            args.listen,
+            if loopback { " --login" } else { " is reachable beyond this machine" }
+        );
+        // The broker on a thread of its own: no web request can starve its keep-alive.
+        let (h, b) = (hall.clone(), broker.clone());
+        std::thread::Builder::new()
+            .name("tandem-hall-broker".into())
+            .spawn(move || {
+                match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt.block_on(hall::broker_loop(h, b, out)),
+                    Err(e) => tracing::error!("hall: cannot start the broker's runtime: {e}"),
                 }
-            });
+            })
+            .context("cannot start the broker's thread")?;
+        if let Some(p) = public {
+            let limits = hall::serve::Limits::public();
+            let app = hall::guard::guarded(
+                hall::serve::bounded(hall::web::public(hall.clone()), limits),
+                hall::guard::Guard::new(args.allow_host.clone(), None),
+            );
+            tokio::spawn(hall::serve::serve(p, app, limits));
         }
-        let app = hall::web::desk(hall.clone());
+        let limits = hall::serve::Limits::desk();
+        let secret = login.then(|| hall.secret_for_login()).flatten();
+        let app = hall::guard::guarded(
+            hall::serve::bounded(hall::web::desk(hall.clone()), limits),
+            hall::guard::Guard::new(args.allow_host.clone(), secret.as_deref()),
+        );
         tokio::select! {
-            r = axum::serve(listener, app) => r.context("the desk's server stopped")?,
+            () = hall::serve::serve(listener, app, limits) => {}
             () = super::play::wait_for_signal() => {}
         }
         Ok(ExitCode::SUCCESS)

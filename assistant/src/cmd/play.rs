@@ -493,11 +493,13 @@ async fn serve(
     }
     let _ = stop_tx.send(());
     let _ = server.await;
-    if let Some(r) = relay {
-        r.abort();
-    }
     handle.shutdown().await;
     let _ = actor.await;
+    // The journal's last lines (the result) sent before the table stops, for
+    // a bounded time; what is left goes on the next start.
+    if let Some(r) = relay {
+        r.drain(crate::relay::DRAIN).await;
+    }
     drop(handle);
     let _ = speech.await;
     if let Some(s) = plain {

@@ -95,9 +95,58 @@ pub fn default_socket_path() -> PathBuf {
     }
 }
 
+/// Checks that `dir` (the socket's folder in a shared place such as `/tmp`)
+/// is a real folder of this user that nobody else may write in: otherwise
+/// another user who made it first could read or replace the socket.
+///
+/// # Errors
+/// Why the folder is not private.
+pub fn check_private_dir(dir: &std::path::Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::symlink_metadata(dir)
+        .map_err(|e| anyhow::anyhow!("cannot check {}: {e}", dir.display()))?;
+    let me = rustix::process::getuid().as_raw();
+    anyhow::ensure!(
+        m.file_type().is_dir(),
+        "{} is not a folder (a link?): refusing to put the control socket there; remove it, or set XDG_RUNTIME_DIR",
+        dir.display()
+    );
+    anyhow::ensure!(
+        m.uid() == me,
+        "{} belongs to another user (uid {}): refusing to put the control socket there; remove it, or set XDG_RUNTIME_DIR",
+        dir.display(),
+        m.uid()
+    );
+    anyhow::ensure!(
+        m.mode() & 0o022 == 0,
+        "{} is open to other users' writes (mode {:o}): refusing to put the control socket there; chmod 700 it, or set XDG_RUNTIME_DIR",
+        dir.display(),
+        m.mode() & 0o777
+    );
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shared_socket_folder_must_be_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("s");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        assert!(check_private_dir(&dir).is_ok());
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let e = check_private_dir(&dir).unwrap_err().to_string();
+        assert!(e.contains("open to other users"), "{e}");
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let link = d.path().join("l");
+        std::os::unix::fs::symlink(&dir, &link).unwrap();
+        let e = check_private_dir(&link).unwrap_err().to_string();
+        assert!(e.contains("not a folder"), "{e}");
+    }
 
     #[test]
     fn request_lines_parse_as_the_server_reads_them() {

@@ -79,6 +79,10 @@ impl ControlSocket {
                     .with_context(|| format!("cannot create {}", dir.display()))?;
                 std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
             }
+            if dir.starts_with("/tmp") {
+                // A shared folder: anyone may have made it first.
+                super::check_private_dir(dir)?;
+            }
         }
         if path.exists() {
             if std::os::unix::net::UnixStream::connect(path).is_ok() {

@@ -2,7 +2,15 @@
 //! the broker, keeps a checked copy of every table's journal, and serves the
 //! live page, the JSON API, the downloads and the arbiter's signed commands
 //! (docs/hall.md).
+//!
+//! Locks: the desk's mutexes (`tables`, `public`, `alerts`, `replies`,
+//! `lag`, `counter`, `sessions`) are never nested: each is taken, used and
+//! released before another is taken (a copy of what is needed is carried
+//! over), so no order between them can deadlock the broker loop and the web
+//! server (`hall_stress` toggles spectators while everything is read).
 
+pub mod guard;
+pub mod serve;
 pub mod store;
 pub mod view;
 pub mod web;
@@ -63,6 +71,8 @@ pub struct LagStats {
     pub lines: u64,
     /// Messages handled.
     pub messages: u64,
+    /// Times a live-stream subscriber fell behind and was sent everything again.
+    pub sse_lagged: u64,
 }
 
 /// The desk's state, shared by the broker loop and the web server.
@@ -79,11 +89,32 @@ pub struct Hall {
     /// The tables' answers to desk commands, newest last.
     pub replies: Mutex<VecDeque<(u32, CommandReply)>>,
     /// Every alert of the hall, newest last (the page's alert list).
-    pub alerts: Mutex<VecDeque<(u32, Alert)>>,
+    alerts: Mutex<Alerts>,
     /// Line delays.
     pub lag: Mutex<LagStats>,
     /// What the arbiter has made public (the spectators' server shows only these).
     public: Mutex<Public>,
+}
+
+/// Alerts the hall's list keeps.
+const MAX_ALERTS: usize = 500;
+/// Alerts a table may raise at once…
+const ALERT_BURST: f64 = 20.0;
+/// …and then one every this many seconds.
+const ALERT_EVERY_S: f64 = 3.0;
+
+/// A table's allowance of alerts.
+struct Bucket {
+    tokens: f64,
+    at: Instant,
+    flooding: bool,
+}
+
+/// The hall's alert list and each table's allowance.
+#[derive(Default)]
+struct Alerts {
+    list: VecDeque<(u32, Alert)>,
+    buckets: BTreeMap<u32, Bucket>,
 }
 
 /// The tables shown to spectators (`DATA/EVENT/public.json`).
@@ -93,6 +124,25 @@ pub struct Public {
     pub all: bool,
     /// These tables.
     pub tables: std::collections::BTreeSet<u32>,
+}
+
+impl Public {
+    /// Whether table `n` is shown.
+    #[must_use]
+    pub fn shows(&self, n: u32) -> bool {
+        self.all || self.tables.contains(&n)
+    }
+}
+
+/// How many changes the live stream keeps for a subscriber who is behind
+/// (`TANDEM_HALL_UPDATES`, default 4096); one further behind is sent
+/// everything again, checked as it goes out.
+fn updates_capacity() -> usize {
+    std::env::var("TANDEM_HALL_UPDATES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n: &usize| *n > 0)
+        .unwrap_or(4096)
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -134,10 +184,10 @@ impl Hall {
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default();
-        let mut alerts = VecDeque::new();
+        let mut alerts = Alerts::default();
         for (n, t) in &tables {
             for a in &t.alerts {
-                alerts.push_back((*n, a.clone()));
+                alerts.list.push_back((*n, a.clone()));
             }
         }
         Ok((
@@ -145,7 +195,7 @@ impl Hall {
                 event: event.to_owned(),
                 data: dir,
                 tables: Mutex::new(tables),
-                updates: broadcast::channel(4096).0,
+                updates: broadcast::channel(updates_capacity()).0,
                 secret,
                 counter: Mutex::new(counter),
                 out,
@@ -167,14 +217,62 @@ impl Hall {
         self.data.join(format!("table-{n}.jsonl"))
     }
 
+    /// Puts an alert on the hall's list and the page, unless its table has
+    /// raised too many lately (then one alert says so, and the rest of its
+    /// flood is dropped until it calms down); a full list drops the oldest
+    /// alert of the table that holds the most, so a flood from one table
+    /// never pushes out another's.
     fn alert(&self, table: u32, alert: Alert) {
         let mut all = lock(&self.alerts);
-        all.push_back((table, alert.clone()));
-        if all.len() > 500 {
-            all.pop_front();
+        let now = Instant::now();
+        let bucket = all.buckets.entry(table).or_insert(Bucket {
+            tokens: ALERT_BURST,
+            at: now,
+            flooding: false,
+        });
+        bucket.tokens = (bucket.tokens
+            + now.duration_since(bucket.at).as_secs_f64() / ALERT_EVERY_S)
+            .min(ALERT_BURST);
+        bucket.at = now;
+        let alert = if bucket.tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+            bucket.flooding = false;
+            alert
+        } else if !bucket.flooding {
+            bucket.flooding = true;
+            Alert {
+                kind: "flood".into(),
+                text: format!(
+                    "Table {table} raises too many alerts; more of them are dropped for a while."
+                ),
+                seq: None,
+                wall: crate::journal::wall_now(),
+            }
+        } else {
+            return;
+        };
+        all.list.push_back((table, alert.clone()));
+        if all.list.len() > MAX_ALERTS {
+            let mut count: BTreeMap<u32, usize> = BTreeMap::new();
+            for (t, _) in &all.list {
+                *count.entry(*t).or_default() += 1;
+            }
+            let most = count
+                .iter()
+                .max_by_key(|(_, c)| **c)
+                .map_or(table, |(t, _)| *t);
+            if let Some(i) = all.list.iter().position(|(t, _)| *t == most) {
+                all.list.remove(i);
+            }
         }
         drop(all);
         let _ = self.updates.send(Update::Alert { table, alert });
+    }
+
+    /// The hall's alerts, oldest first.
+    #[must_use]
+    pub fn alert_list(&self) -> Vec<(u32, Alert)> {
+        lock(&self.alerts).list.iter().cloned().collect()
     }
 
     fn ask(&self, table: u32, from: u64) {
@@ -183,102 +281,166 @@ impl Hall {
         let _ = self.out.send((topic, payload));
     }
 
-    /// A message from the broker.
+    /// A message from the broker. Whatever a table sends, it changes at most
+    /// that table's own view and raises alerts under its own number.
     pub fn on_message(&self, topic: &str, payload: &[u8]) {
         let Some((n, leaf)) = proto::parse_table_topic(&self.event, topic) else {
             return;
         };
-        lock(&self.lag).messages += 1;
-        let mut tables = self.tables();
-        let t = match tables.entry(n) {
-            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::btree_map::Entry::Vacant(e) => {
-                match TableCopy::open(n, &self.table_file(n)) {
-                    Ok(t) => e.insert(t),
-                    Err(err) => {
-                        tracing::error!("hall: table {n}: {err}");
-                        return;
-                    }
-                }
-            }
-        };
-        t.seen = Some(Instant::now());
         let mut raised = Vec::new();
         let mut ask = None;
-        match leaf {
-            "journal" => {
-                let Ok(msg) = serde_json::from_slice::<LineMsg>(payload) else {
-                    return;
-                };
-                let wall = serde_json::from_str::<Value>(&msg.line)
-                    .ok()
-                    .and_then(|v| v["wall"].as_str().map(str::to_owned));
-                let (taken, alerts) = t.take(msg);
-                raised = alerts;
-                match taken {
-                    Taken::Appended(k) => {
-                        let mut lag = lock(&self.lag);
-                        lag.lines += k;
-                        if let Some(w) = wall.and_then(|w| humantime::parse_rfc3339(&w).ok()) {
-                            let ms = std::time::SystemTime::now()
-                                .duration_since(w)
-                                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-                            lag.recent.push_back(ms);
-                            if lag.recent.len() > 100_000 {
-                                lag.recent.pop_front();
-                            }
+        let mut lag_ms = None;
+        let mut lines = 0;
+        let mut reply = None;
+        {
+            let mut tables = self.tables();
+            let t = match tables.entry(n) {
+                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    match TableCopy::open(n, &self.table_file(n)) {
+                        Ok(t) => e.insert(t),
+                        Err(err) => {
+                            drop(tables);
+                            tracing::error!("hall: table {n}: {err}");
+                            self.alert(
+                                n,
+                                Alert {
+                                    kind: "desk".into(),
+                                    text: format!(
+                                        "The desk cannot open its copy of table {n}: {err}."
+                                    ),
+                                    seq: None,
+                                    wall: crate::journal::wall_now(),
+                                },
+                            );
+                            return;
                         }
                     }
-                    Taken::Gap(from) if t.asked.map_or(true, |a| a.elapsed() >= ASK_AGAIN) => {
-                        t.asked = Some(Instant::now());
-                        ask = Some(from);
+                }
+            };
+            t.seen = Some(Instant::now());
+            match leaf {
+                "journal" => match serde_json::from_slice::<LineMsg>(payload) {
+                    Err(_) => raised.extend(t.junk(&format!(
+                        "a journal message that is not one ({} bytes)",
+                        payload.len()
+                    ))),
+                    Ok(msg) => {
+                        let wall = serde_json::from_str::<Value>(&msg.line)
+                            .ok()
+                            .and_then(|v| v["wall"].as_str().map(str::to_owned));
+                        let (taken, alerts) = t.take(msg);
+                        raised = alerts;
+                        match taken {
+                            Taken::Appended(k) => {
+                                lines = k;
+                                lag_ms =
+                                    wall.and_then(|w| humantime::parse_rfc3339(&w).ok())
+                                        .map(|w| {
+                                            std::time::SystemTime::now().duration_since(w).map_or(
+                                                0,
+                                                |d| {
+                                                    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+                                                },
+                                            )
+                                        });
+                            }
+                            Taken::Gap(from)
+                                if t.asked.map_or(true, |a| a.elapsed() >= ASK_AGAIN) =>
+                            {
+                                t.asked = Some(Instant::now());
+                                ask = Some(from);
+                            }
+                            _ => {}
+                        }
                     }
-                    _ => {}
+                },
+                "state" => {
+                    // One publisher per topic, delivered in order: the last is the newest.
+                    match serde_json::from_slice::<Value>(payload) {
+                        Ok(v) if v.is_object() && payload.len() <= store::MAX_LINE => {
+                            t.state = Some(v);
+                            t.state_rx_ms = proto::now_ms();
+                        }
+                        _ => raised.extend(t.junk(&format!(
+                            "a state that is not a JSON object of at most 256 KiB ({} bytes)",
+                            payload.len()
+                        ))),
+                    }
                 }
-            }
-            "state" => {
-                // One publisher per topic, delivered in order: the last is the newest.
-                if let Ok(v) = serde_json::from_slice::<Value>(payload) {
-                    t.state = Some(v);
-                    t.state_rx_ms = proto::now_ms();
+                "alert" => {
+                    // Alerts from journal lines come with the lines; the others
+                    // (a board far behind, an unhealthy journal) only here.
+                    match serde_json::from_slice::<Alert>(payload) {
+                        Ok(a) if a.seq.is_none() => {
+                            if t.raise(a) {
+                                raised.extend(t.alerts.last().cloned());
+                            }
+                        }
+                        Ok(_) => {}
+                        Err(_) => raised.extend(t.junk(&format!(
+                            "an alert that is not one ({} bytes)",
+                            payload.len()
+                        ))),
+                    }
                 }
-            }
-            "alert" => {
-                // Alerts from journal lines come with the lines; the others
-                // (a board far behind, an unhealthy journal) only here.
-                if let Ok(a) = serde_json::from_slice::<Alert>(payload) {
-                    if a.seq.is_none() && t.raise(a.clone()) {
+                "online" => {
+                    let on = payload == b"true";
+                    if t.online == Some(true) && !on {
+                        let a = Alert {
+                            kind: "offline".into(),
+                            text: format!("Table {n} lost its connection to the hall."),
+                            seq: None,
+                            wall: crate::journal::wall_now(),
+                        };
+                        t.raise(a.clone());
                         raised.push(a);
                     }
+                    t.online = Some(on);
                 }
-            }
-            "online" => {
-                let on = payload == b"true";
-                if t.online == Some(true) && !on {
-                    let a = Alert {
-                        kind: "offline".into(),
-                        text: format!("Table {n} lost its connection to the hall."),
-                        seq: None,
-                        wall: crate::journal::wall_now(),
-                    };
-                    t.raise(a.clone());
-                    raised.push(a);
-                }
-                t.online = Some(on);
-            }
-            "reply" => {
-                if let Ok(r) = serde_json::from_slice::<CommandReply>(payload) {
-                    let mut replies = lock(&self.replies);
-                    replies.push_back((n, r.clone()));
-                    if replies.len() > 200 {
-                        replies.pop_front();
+                "reply" => match serde_json::from_slice::<CommandReply>(payload) {
+                    Ok(mut r) => {
+                        r.text = store::cut(&r.text, store::MAX_ALERT_TEXT);
+                        r.cmd = store::cut(&r.cmd, 32);
+                        reply = Some(r);
                     }
-                    let _ = self.updates.send(Update::Reply { table: n, reply: r });
+                    Err(_) => raised.extend(t.junk(&format!(
+                        "a reply that is not one ({} bytes)",
+                        payload.len()
+                    ))),
+                },
+                other => {
+                    let other = store::cut(other, 40);
+                    raised.extend(t.junk(&format!("a message on an unknown topic {other:?}")));
                 }
             }
-            _ => {}
         }
-        drop(tables);
+        {
+            let mut lag = lock(&self.lag);
+            lag.messages += 1;
+            lag.lines += lines;
+            if let Some(ms) = lag_ms {
+                lag.recent.push_back(ms);
+                if lag.recent.len() > 100_000 {
+                    lag.recent.pop_front();
+                }
+            }
+        }
+        if let Some(r) = reply {
+            let mut replies = lock(&self.replies);
+            // Each table keeps its last replies: one table's flood never pushes out another's.
+            if replies.iter().filter(|(t, _)| *t == n).count() >= 20 {
+                if let Some(i) = replies.iter().position(|(t, _)| *t == n) {
+                    replies.remove(i);
+                }
+            }
+            replies.push_back((n, r.clone()));
+            if replies.len() > 200 {
+                replies.pop_front();
+            }
+            drop(replies);
+            let _ = self.updates.send(Update::Reply { table: n, reply: r });
+        }
         if let Some(from) = ask {
             self.ask(n, from);
         }
@@ -286,6 +448,20 @@ impl Hall {
             self.alert(n, a);
         }
         let _ = self.updates.send(Update::Table { table: n });
+    }
+
+    /// The arbiter has seen table `n`'s broken chain: its `chain_ok` is true again.
+    ///
+    /// # Errors
+    /// No such table, or its mark on disk cannot be removed.
+    pub fn acknowledge(&self, n: u32) -> anyhow::Result<()> {
+        let r = match self.tables().get_mut(&n) {
+            Some(t) => t.acknowledge().map_err(anyhow::Error::from),
+            None => Err(anyhow::anyhow!("no table {n} in this event")),
+        };
+        r?;
+        let _ = self.updates.send(Update::Table { table: n });
+        Ok(())
     }
 
     /// Once a second: asks again for lines still missing, and raises an
@@ -338,6 +514,12 @@ impl Hall {
         self.secret.is_some()
     }
 
+    /// The arbiter's secret, for the desk's login page.
+    #[must_use]
+    pub fn secret_for_login(&self) -> Option<String> {
+        self.secret.clone()
+    }
+
     /// Signs and sends an arbiter command to one table or (`None`) every table.
     ///
     /// # Errors
@@ -359,26 +541,56 @@ impl Hall {
         );
         anyhow::ensure!(cmd != "say" || !arg.trim().is_empty(), "say what?");
         anyhow::ensure!(arg.len() <= 1000, "the message is too long");
-        let mut counter = lock(&self.counter);
-        // Never used twice, even if the file was lost: at least the time in ms.
-        let next = (*counter + 1).max(proto::now_ms());
-        let path = self.data.join("desk-counter");
-        std::fs::write(&path, next.to_string()).map_err(|e| {
-            anyhow::anyhow!("cannot keep the command counter in {}: {e}", path.display())
-        })?;
-        *counter = next;
-        let target = table.map_or_else(|| "all".to_owned(), |n| n.to_string());
-        let c = SignedCommand::sign(secret, &self.event, &target, cmd, arg.trim(), next);
-        let topic = proto::desk_topic(&self.event, &format!("cmd/{target}"));
-        let _ = self.out.send((topic, serde_json::to_vec(&c)?));
-        Ok(c)
+        // Each command is bound to the game the desk has of its table (a
+        // command for every table is one per table): never replayed into the next game.
+        let targets: Vec<(u32, String)> = {
+            let tables = self.tables();
+            match table {
+                Some(n) => {
+                    let game = tables.get(&n).and_then(|t| t.game().map(str::to_owned));
+                    vec![(n, game.ok_or_else(|| {
+                        anyhow::anyhow!("table {n} has sent no journal line yet: the command cannot name its game")
+                    })?)]
+                }
+                None => tables
+                    .iter()
+                    .filter_map(|(n, t)| Some((*n, t.game()?.to_owned())))
+                    .collect(),
+            }
+        };
+        anyhow::ensure!(!targets.is_empty(), "no table has sent its journal yet");
+        let mut first = None;
+        for (n, game) in targets {
+            let mut counter = lock(&self.counter);
+            // Never used twice, even if the file was lost: at least the time in ms.
+            let next = (*counter + 1).max(proto::now_ms());
+            let path = self.data.join("desk-counter");
+            std::fs::write(&path, next.to_string()).map_err(|e| {
+                anyhow::anyhow!("cannot keep the command counter in {}: {e}", path.display())
+            })?;
+            *counter = next;
+            drop(counter);
+            let target = n.to_string();
+            let c =
+                SignedCommand::sign_for(secret, &self.event, &target, &game, cmd, arg.trim(), next);
+            let topic = proto::desk_topic(&self.event, &format!("cmd/{target}"));
+            let _ = self.out.send((topic, serde_json::to_vec(&c)?));
+            first.get_or_insert(c);
+        }
+        first.ok_or_else(|| anyhow::anyhow!("no table has sent its journal yet"))
     }
 
     /// Whether the arbiter has made table `n` public.
     #[must_use]
     pub fn is_public(&self, n: u32) -> bool {
-        let p = lock(&self.public);
-        p.all || p.tables.contains(&n)
+        lock(&self.public).shows(n)
+    }
+
+    /// What is public now (a copy: no lock is held once it returns, so a
+    /// caller may then lock the tables; see "Locks" at the top).
+    #[must_use]
+    pub fn public_now(&self) -> Public {
+        lock(&self.public).clone()
     }
 
     /// Shows (or hides) one table, or (`None`) every table, to spectators.
@@ -386,6 +598,9 @@ impl Hall {
     /// # Errors
     /// The choice cannot be kept on disk.
     pub fn set_public(&self, table: Option<u32>, on: bool) -> anyhow::Result<()> {
+        // The tables first, released before `public` is taken: never one lock
+        // held while another is taken.
+        let known: Vec<u32> = self.tables().keys().copied().collect();
         let mut p = lock(&self.public);
         match table {
             None => {
@@ -402,14 +617,15 @@ impl Hall {
                 if p.all {
                     // Every table but this one.
                     p.all = false;
-                    p.tables = self.tables().keys().copied().filter(|t| *t != n).collect();
+                    p.tables = known.iter().copied().filter(|t| *t != n).collect();
                 }
             }
         }
-        std::fs::write(self.data.join("public.json"), serde_json::to_vec(&*p)?)?;
+        let bytes = serde_json::to_vec(&*p)?;
         drop(p);
-        for n in self.tables().keys() {
-            let _ = self.updates.send(Update::Table { table: *n });
+        std::fs::write(self.data.join("public.json"), bytes)?;
+        for n in known {
+            let _ = self.updates.send(Update::Table { table: n });
         }
         Ok(())
     }
@@ -425,14 +641,19 @@ impl Hall {
 pub async fn broker_loop(hall: Arc<Hall>, broker: BrokerUrl, mut out: Outbox) {
     let id = format!("tandem-{}-desk-{}", hall.event, std::process::id());
     let mut backoff = Duration::from_millis(200);
+    // The largest message taken; a larger one (a broker without
+    // `max_packet_size`) is taken once it came, so it can never keep the
+    // desk off the broker (docs/hall.md, "The broker").
+    let mut max_in = mqtt::MAX_PACKET;
     loop {
-        let opts = match mqtt::options(&broker, &id) {
+        let mut opts = match mqtt::options(&broker, &id) {
             Ok(o) => o,
             Err(e) => {
                 tracing::error!("hall: {e:#}");
                 return;
             }
         };
+        opts.set_max_packet_size(max_in, mqtt::MAX_PACKET);
         let (client, mut el) = AsyncClient::new(opts, 4096);
         let mut tick = tokio::time::interval(Duration::from_secs(1));
         let mut up = false;
@@ -461,6 +682,27 @@ pub async fn broker_loop(hall: Arc<Hall>, broker: BrokerUrl, mut out: Outbox) {
                 _ = tick.tick() => hall.check(),
             }
         };
+        if let rumqttc::ConnectionError::MqttState(rumqttc::StateError::Deserialization(
+            rumqttc::mqttbytes::Error::PayloadSizeLimitExceeded(len),
+        )) = &why
+        {
+            let len = *len;
+            hall.alert(
+                0,
+                Alert {
+                    kind: "broker".into(),
+                    text: format!(
+                        "A message of {len} bytes came through the broker, over the desk's limit of \
+                         {max_in}: set max_packet_size in the broker's settings (docs/hall.md). \
+                         The desk takes it this time, to see which table sent it."
+                    ),
+                    seq: None,
+                    wall: crate::journal::wall_now(),
+                },
+            );
+            max_in = max_in.max(len.saturating_add(64).min(mqtt::MAX_EVER));
+            backoff = Duration::from_millis(200);
+        }
         if mqtt::is_refusal(&why) {
             tracing::error!("hall: the broker {broker} refused the desk: {why}");
             backoff = Duration::from_secs(5);

@@ -10,11 +10,19 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::journal::{line_hash, Journal, Record, GENESIS};
+use crate::journal::{line_hash, next_line_problem, Journal, Record, GENESIS};
 use crate::relay::proto::{alert_of, Alert, LineMsg};
 
-/// Lines held back waiting for a missing one, at most (then the oldest wait is dropped).
-const MAX_PENDING: usize = 20_000;
+/// Lines held back waiting for a missing one, at most (then the farthest is dropped: it comes again).
+pub const MAX_PENDING: usize = 2_000;
+/// Bytes of lines held back waiting, at most, per table.
+pub const MAX_PENDING_BYTES: usize = 8 << 20;
+/// The longest journal line the desk takes (a real one is a few KiB at most).
+pub const MAX_LINE: usize = 256 << 10;
+/// The longest alert text kept (a longer one is cut).
+pub const MAX_ALERT_TEXT: usize = 500;
+/// Alerts a table's view keeps (its own flood pushes out only its own).
+const MAX_TABLE_ALERTS: usize = 200;
 
 /// What became of a line that came.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,14 +50,27 @@ pub struct TableCopy {
     pub records: Vec<Record>,
     /// Lines that came early, by number.
     pending: BTreeMap<u64, LineMsg>,
+    /// Their bytes.
+    pending_bytes: usize,
+    /// Bytes of the copy's file that hold complete lines.
+    file_len: u64,
+    /// The game time of the last line held.
+    last_t: u64,
+    /// Games this table had before the current one (their lines coming again
+    /// mean two machines call themselves this table).
+    earlier_games: Vec<String>,
     /// Since when a line has been missing.
     pub gap_since: Option<Instant>,
     /// Whether a gap alert was raised for the current gap.
     gap_alerted: bool,
-    /// No edit, removal or reordering seen.
+    /// No edit, removal or reordering seen (or the arbiter acknowledged it):
+    /// false stays false, across new games and restarts of the desk, until
+    /// the arbiter acknowledges it.
     pub chain_ok: bool,
     /// Alerts, oldest first.
     pub alerts: Vec<Alert>,
+    /// Alerts raised so far (the list is cut; this is not).
+    raised: u64,
     /// The last state message.
     pub state: Option<Value>,
     /// When the last state message came (desk time, ms since 1970).
@@ -77,10 +98,15 @@ impl TableCopy {
             hashes: Vec::new(),
             records: Vec::new(),
             pending: BTreeMap::new(),
+            pending_bytes: 0,
+            file_len: 0,
+            last_t: 0,
+            earlier_games: Vec::new(),
             gap_since: None,
             gap_alerted: false,
             chain_ok: true,
             alerts: Vec::new(),
+            raised: 0,
             state: None,
             state_rx_ms: 0,
             seen: None,
@@ -111,6 +137,8 @@ impl TableCopy {
                     });
                 }
                 t.hashes.truncate(j.records.len());
+                t.file_len = good as u64;
+                t.last_t = j.records.last().map_or(0, |r| r.t_ms);
                 t.records = j.records;
                 for r in t.records.clone() {
                     if let Some(a) = alert_of(&r) {
@@ -126,7 +154,50 @@ impl TableCopy {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(e),
         }
+        if let Ok(text) = std::fs::read_to_string(t.broken_file()) {
+            t.chain_ok = false;
+            t.raise(Alert {
+                kind: "chain".into(),
+                text: cut(text.trim(), MAX_ALERT_TEXT),
+                seq: None,
+                wall: crate::journal::wall_now(),
+            });
+        }
         Ok(t)
+    }
+
+    /// `table-N.jsonl.broken`: the first break of the chain, kept until the arbiter acknowledges it.
+    fn broken_file(&self) -> PathBuf {
+        let mut name = self.file.file_name().unwrap_or_default().to_owned();
+        name.push(".broken");
+        self.file.with_file_name(name)
+    }
+
+    /// The arbiter has seen the broken chain: `chain_ok` is true again (the
+    /// alerts stay in the list).
+    ///
+    /// # Errors
+    /// The mark on disk cannot be removed.
+    pub fn acknowledge(&mut self) -> std::io::Result<()> {
+        match std::fs::remove_file(self.broken_file()) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        self.chain_ok = true;
+        Ok(())
+    }
+
+    /// The game of the copy: the hash of its first line.
+    #[must_use]
+    pub fn game(&self) -> Option<&str> {
+        self.hashes.first().map(String::as_str)
+    }
+
+    /// Lines waiting for a missing one, and their bytes.
+    #[must_use]
+    pub fn pending_size(&self) -> (usize, usize) {
+        (self.pending.len(), self.pending_bytes)
     }
 
     /// Lines held.
@@ -162,24 +233,39 @@ impl TableCopy {
             .unwrap_or(0)
     }
 
-    /// Adds an alert (one per journal line: a line relayed twice raises it once).
-    pub fn raise(&mut self, a: Alert) -> bool {
-        if a.seq.is_some()
-            && self
-                .alerts
-                .iter()
-                .any(|x| x.seq == a.seq && x.kind == a.kind)
-        {
+    /// Adds an alert, unless the same one is in the list already (one per
+    /// journal line: a line relayed twice raises it once; the same words
+    /// again are not a new alert). Its text is cut to [`MAX_ALERT_TEXT`].
+    pub fn raise(&mut self, mut a: Alert) -> bool {
+        a.text = cut(&a.text, MAX_ALERT_TEXT);
+        a.kind = cut(&a.kind, 32);
+        let same = |x: &Alert| {
+            x.kind == a.kind
+                && if a.seq.is_some() {
+                    x.seq == a.seq
+                } else {
+                    x.text == a.text
+                }
+        };
+        if self.alerts.iter().any(same) {
             return false;
         }
         self.alerts.push(a);
-        if self.alerts.len() > 200 {
+        self.raised += 1;
+        if self.alerts.len() > MAX_TABLE_ALERTS {
             self.alerts.remove(0);
         }
         true
     }
 
     fn chain_alert(&mut self, text: String) {
+        if self.chain_ok {
+            // The first break is kept on disk until the arbiter acknowledges it.
+            let f = self.broken_file();
+            if let Err(e) = std::fs::write(&f, text.as_bytes()) {
+                tracing::error!("hall: cannot write {}: {e}", f.display());
+            }
+        }
         self.chain_ok = false;
         self.raise(Alert {
             kind: "chain".into(),
@@ -189,38 +275,58 @@ impl TableCopy {
         });
     }
 
+    /// An alert about what the table sent that is not a journal line of its game.
+    pub fn junk(&mut self, what: &str) -> Option<Alert> {
+        let a = Alert {
+            kind: "junk".into(),
+            text: format!("Table {}: {what}; ignored.", self.table),
+            seq: None,
+            wall: crate::journal::wall_now(),
+        };
+        self.raise(a.clone()).then_some(a)
+    }
+
     /// Takes a line as relayed; returns what became of it and the alerts it raised.
     pub fn take(&mut self, msg: LineMsg) -> (Taken, Vec<Alert>) {
-        let before = self.alerts.len();
+        let before = self.raised;
         let taken = self.take_inner(msg);
-        let raised = self
-            .alerts
-            .get(before..)
-            .map(<[Alert]>::to_vec)
-            .unwrap_or_default();
+        let k = usize::try_from(self.raised - before).unwrap_or(usize::MAX);
+        let raised = self.alerts[self.alerts.len().saturating_sub(k)..].to_vec();
         (taken, raised)
     }
 
     /// A new game at this table (the next round): the old copy is kept
-    /// aside as `table-N-GAME.jsonl` and the new one starts empty.
+    /// aside as `table-N-GAME.jsonl` (never over another one) and the new
+    /// one starts empty. A broken chain and the alerts stay.
     fn new_game(&mut self, game: &str) {
         let old = self.hashes.first().cloned().unwrap_or_default();
         self.out = None;
-        let aside = self.file.with_file_name(format!(
-            "table-{}-{}.jsonl",
-            self.table,
-            old.get(..12).unwrap_or("old")
-        ));
-        if let Err(e) = std::fs::rename(&self.file, &aside) {
-            tracing::error!("hall: cannot keep {} aside: {e}", self.file.display());
+        let prefix = format!("table-{}-{}", self.table, old.get(..12).unwrap_or("old"));
+        let mut aside = self.file.with_file_name(format!("{prefix}.jsonl"));
+        let mut k = 2;
+        while aside.exists() {
+            aside = self.file.with_file_name(format!("{prefix}-{k}.jsonl"));
+            k += 1;
+        }
+        if self.file.exists() {
+            if let Err(e) = std::fs::rename(&self.file, &aside) {
+                tracing::error!("hall: cannot keep {} aside: {e}", self.file.display());
+            }
+        }
+        if !old.is_empty() && !self.earlier_games.contains(&old) {
+            self.earlier_games.push(old);
+            if self.earlier_games.len() > 64 {
+                self.earlier_games.remove(0);
+            }
         }
         self.hashes.clear();
         self.records.clear();
+        self.file_len = 0;
+        self.last_t = 0;
         self.pending.retain(|_, m| m.game == game);
-        self.chain_ok = true;
+        self.pending_bytes = self.pending.values().map(|m| m.line.len()).sum();
         self.gap_since = None;
         self.gap_alerted = false;
-        self.alerts.clear();
         self.raise(Alert {
             kind: "new-game".into(),
             text: format!(
@@ -233,8 +339,52 @@ impl TableCopy {
         });
     }
 
+    /// Whether `msg` starts a journal as a journal starts: line 1, its game
+    /// the hash of the line, a start record chained to nothing.
+    fn starts_a_game(msg: &LineMsg) -> bool {
+        msg.seq == 1
+            && msg.game == msg.hash
+            && line_hash(msg.line.as_bytes()) == msg.hash
+            && serde_json::from_str::<Record>(&msg.line)
+                .ok()
+                .is_some_and(|r| next_line_problem(&r, 1, GENESIS, 0).is_none())
+    }
+
     fn take_inner(&mut self, msg: LineMsg) -> Taken {
-        if !msg.game.is_empty() && self.hashes.first().is_some_and(|g| *g != msg.game) {
+        if msg.line.len() > MAX_LINE || msg.line.contains(['\n', '\r']) {
+            self.junk(&format!(
+                "line {} is not one journal line ({} bytes)",
+                msg.seq,
+                msg.line.len()
+            ));
+            return Taken::Bad;
+        }
+        if !msg.game.is_empty() && self.game().is_some_and(|g| g != msg.game) {
+            if self.earlier_games.contains(&msg.game) {
+                // A game put aside sends again: two machines are this table.
+                let a = Alert {
+                    kind: "duplicate".into(),
+                    text: format!(
+                        "Two machines send as table {}: lines of game {} came after game {} began; they are not taken.",
+                        self.table,
+                        msg.game.get(..12).unwrap_or(&msg.game),
+                        self.game().and_then(|g| g.get(..12)).unwrap_or("?")
+                    ),
+                    seq: None,
+                    wall: crate::journal::wall_now(),
+                };
+                self.raise(a);
+                return Taken::Bad;
+            }
+            if !Self::starts_a_game(&msg) {
+                // Another game, believed only from its start: asked for it.
+                self.junk(&format!(
+                    "line {} of another game ({}) that has not begun here",
+                    msg.seq,
+                    msg.game.get(..12).unwrap_or(&msg.game)
+                ));
+                return Taken::Gap(1);
+            }
             self.new_game(&msg.game.clone());
         }
         if line_hash(msg.line.as_bytes()) != msg.hash {
@@ -260,10 +410,16 @@ impl TableCopy {
             return Taken::Bad;
         }
         if msg.seq > have + 1 {
-            if self.pending.len() >= MAX_PENDING {
-                self.pending.pop_last();
+            if !self.pending.contains_key(&msg.seq) {
+                self.pending_bytes += msg.line.len();
+                self.pending.insert(msg.seq, msg);
+                // Bounded: the farthest lines go (they are asked for again).
+                while self.pending.len() > MAX_PENDING || self.pending_bytes > MAX_PENDING_BYTES {
+                    if let Some((_, m)) = self.pending.pop_last() {
+                        self.pending_bytes -= m.line.len();
+                    }
+                }
             }
-            self.pending.insert(msg.seq, msg);
             self.gap_since.get_or_insert_with(Instant::now);
             return Taken::Gap(have + 1);
         }
@@ -280,9 +436,14 @@ impl TableCopy {
                 if s >= want {
                     break;
                 }
-                self.pending.pop_first();
+                if let Some((_, m)) = self.pending.pop_first() {
+                    self.pending_bytes -= m.line.len();
+                }
             }
             next = self.pending.remove(&want);
+            if let Some(m) = &next {
+                self.pending_bytes -= m.line.len();
+            }
         }
         if self.pending.is_empty() {
             self.gap_since = None;
@@ -295,52 +456,83 @@ impl TableCopy {
         }
     }
 
-    /// Appends the next line if it chains; raises an alert if it does not.
+    /// Appends the next line if it is what `tandem journal verify` accepts
+    /// after the lines held; raises an alert if it is not, or if the copy
+    /// cannot be written (then the line is not held: it is asked for again).
     fn append(&mut self, m: LineMsg) -> bool {
         let prev = self.hashes.last().map_or(GENESIS, String::as_str);
-        let record: Result<Record, _> = serde_json::from_str(&m.line);
-        let chained = match &record {
-            Ok(r) => r.prev == prev && r.seq == m.seq,
-            Err(_) => false,
+        let problem = match serde_json::from_str::<Record>(&m.line) {
+            Ok(r) => next_line_problem(&r, m.seq, prev, self.last_t).map_or(Ok(r), Err),
+            Err(e) => Err(format!("not a journal record: {e}")),
         };
-        if !chained {
-            self.chain_alert(format!(
-                "Table {}: line {} does not follow line {} (a line was removed, edited or reordered).",
-                self.table,
-                m.seq,
-                m.seq - 1
-            ));
+        let record = match problem {
+            Ok(r) => r,
+            Err(why) => {
+                self.chain_alert(format!(
+                    "Table {}: line {} does not follow line {}: {why}.",
+                    self.table,
+                    m.seq,
+                    m.seq - 1
+                ));
+                return false;
+            }
+        };
+        if let Err(e) = self.write_line(&m.line) {
+            let a = Alert {
+                kind: "desk".into(),
+                text: format!(
+                    "The desk cannot write its copy of table {} ({}): {e}. The lines are asked for again.",
+                    self.table,
+                    self.file.display()
+                ),
+                seq: None,
+                wall: crate::journal::wall_now(),
+            };
+            self.raise(a);
             return false;
         }
+        self.hashes.push(m.hash);
+        self.last_t = record.t_ms;
+        if let Some(a) = alert_of(&record) {
+            self.raise(a);
+        }
+        self.records.push(record);
+        true
+    }
+
+    /// Appends one line to the copy's file; on an error the file is cut back
+    /// to its complete lines and opened again next time.
+    fn write_line(&mut self, line: &str) -> std::io::Result<()> {
         if self.out.is_none() {
             if let Some(dir) = self.file.parent() {
-                let _ = std::fs::create_dir_all(dir);
+                std::fs::create_dir_all(dir)?;
             }
-            match OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&self.file)
-            {
-                Ok(f) => self.out = Some(f),
-                Err(e) => tracing::error!("hall: cannot write {}: {e}", self.file.display()),
+            self.out = Some(
+                OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&self.file)?,
+            );
+        }
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let r = match &mut self.out {
+            Some(f) => f.write_all(&bytes),
+            None => Ok(()),
+        };
+        match r {
+            Ok(()) => {
+                self.file_len += bytes.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                if let Some(f) = self.out.take() {
+                    let _ = f.set_len(self.file_len);
+                }
+                Err(e)
             }
         }
-        if let Some(f) = &mut self.out {
-            let mut bytes = Vec::with_capacity(m.line.len() + 1);
-            bytes.extend_from_slice(m.line.as_bytes());
-            bytes.push(b'\n');
-            if let Err(e) = f.write_all(&bytes) {
-                tracing::error!("hall: cannot write {}: {e}", self.file.display());
-            }
-        }
-        self.hashes.push(m.hash);
-        if let Ok(r) = record {
-            if let Some(a) = alert_of(&r) {
-                self.raise(a);
-            }
-            self.records.push(r);
-        }
-        true
     }
 
     /// A gap that has lasted `secs` raises its alert once.
@@ -377,6 +569,19 @@ impl TableCopy {
         }
         false
     }
+}
+
+/// `s` cut to at most `max` bytes (on a character boundary), with `…` when cut.
+#[must_use]
+pub fn cut(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_owned();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
 }
 
 /// The lines a table relays for a draughts game started with `control`
@@ -456,9 +661,119 @@ mod tests {
         assert!(!t.chain_ok);
         assert!(t.alerts.iter().any(|a| a.kind == "chain"));
         // The copy is read back by a desk that restarts.
-        let again = TableCopy::open(1, &f).unwrap();
+        let mut again = TableCopy::open(1, &f).unwrap();
         assert_eq!(again.len(), 4);
-        assert!(again.chain_ok);
+        // The break stays shown, across a restart, until the arbiter acknowledges it.
+        assert!(!again.chain_ok);
+        assert!(again.alerts.iter().any(|a| a.kind == "chain"));
+        again.acknowledge().unwrap();
+        assert!(TableCopy::open(1, &f).unwrap().chain_ok);
+    }
+
+    fn with_game(l: &[LineMsg]) -> Vec<LineMsg> {
+        l.iter()
+            .map(|m| LineMsg {
+                game: l[0].hash.clone(),
+                ..m.clone()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_made_up_game_erases_nothing_and_no_copy_is_overwritten() {
+        let a = with_game(&lines());
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("table-5.jsonl");
+        let mut t = TableCopy::open(5, &f).unwrap();
+        for m in &a {
+            t.take(m.clone());
+        }
+        let before = std::fs::read(&f).unwrap();
+        // A made-up game id on a line that is not a journal's start.
+        let mut fake = a[1].clone();
+        fake.game = "f".repeat(64);
+        assert_eq!(t.take(fake).0, Taken::Gap(1));
+        // Line 1 of a game whose id is not its hash.
+        let mut fake1 = a[0].clone();
+        fake1.game = "e".repeat(64);
+        assert_eq!(t.take(fake1).0, Taken::Gap(1));
+        assert_eq!(std::fs::read(&f).unwrap(), before, "the copy is untouched");
+        assert_eq!(t.len(), 4);
+        assert!(t.alerts.iter().any(|a| a.kind == "junk"));
+        // The chain breaks, then a real new game starts: still broken, alerts kept.
+        let mut edited = a[2].clone();
+        edited.line = edited.line.replace("tick", "tock");
+        edited.hash = line_hash(edited.line.as_bytes());
+        assert_eq!(t.take(edited).0, Taken::Bad);
+        assert!(!t.chain_ok);
+        let b = with_game(&lines_of(Some("Next")));
+        assert_eq!(t.take(b[0].clone()).0, Taken::Appended(1));
+        assert!(!t.chain_ok, "a new game does not mend a broken chain");
+        assert!(t.alerts.iter().any(|a| a.kind == "chain"));
+        let aside = dir
+            .path()
+            .join(format!("table-5-{}.jsonl", &a[0].hash[..12]));
+        assert_eq!(std::fs::read(&aside).unwrap(), before);
+        // The first game's lines again: two machines, an alert; the copy stays with the new game.
+        assert_eq!(t.take(a[3].clone()).0, Taken::Bad);
+        assert!(t.alerts.iter().any(|a| a.kind == "duplicate"));
+        assert_eq!(t.game(), Some(b[0].hash.as_str()));
+        // The first game starting over (same first line) is the same game id: no overwrite.
+        let c = with_game(&lines_of(Some("Third")));
+        t.take(c[0].clone());
+        let aside_b = dir
+            .path()
+            .join(format!("table-5-{}.jsonl", &b[0].hash[..12]));
+        assert!(aside_b.exists());
+        assert_eq!(std::fs::read(&aside).unwrap(), before, "never overwritten");
+    }
+
+    #[test]
+    fn junk_is_bounded_and_repeated_alerts_are_one() {
+        let l = lines();
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = TableCopy::open(6, &dir.path().join("table-6.jsonl")).unwrap();
+        t.take(l[0].clone());
+        // Two lines in one: refused (the copy would hold a line that is not one).
+        let mut two = l[1].clone();
+        two.line.push_str("\n{}");
+        two.hash = line_hash(two.line.as_bytes());
+        assert_eq!(t.take(two).0, Taken::Bad);
+        assert_eq!(t.len(), 1);
+        // Lines far ahead: held up to the bounds, no more.
+        let far = |seq: u64, pad: usize| {
+            let line = format!("{{\"pad\":\"{}\",\"seq\":{seq}}}", "x".repeat(pad));
+            LineMsg {
+                seq,
+                hash: line_hash(line.as_bytes()),
+                line,
+                game: String::new(),
+            }
+        };
+        for seq in 3..(3 + MAX_PENDING as u64 + 50) {
+            t.take(far(seq, 0));
+        }
+        assert_eq!(t.pending_size().0, MAX_PENDING);
+        let mut t = TableCopy::open(7, &dir.path().join("table-7.jsonl")).unwrap();
+        t.take(l[0].clone());
+        for seq in 3..(3 + (MAX_PENDING_BYTES / (64 << 10)) as u64 + 20) {
+            t.take(far(seq, 64 << 10));
+        }
+        let (n, bytes) = t.pending_size();
+        assert!(
+            bytes <= MAX_PENDING_BYTES && n < MAX_PENDING,
+            "{n} lines, {bytes} bytes"
+        );
+        // The same alert again is not a new one.
+        let a = Alert {
+            kind: "behind".into(),
+            text: "x".repeat(5000),
+            seq: None,
+            wall: String::new(),
+        };
+        assert!(t.raise(a.clone()));
+        assert!(!t.raise(a));
+        assert!(t.alerts.last().unwrap().text.len() <= MAX_ALERT_TEXT + 3);
     }
 
     #[test]

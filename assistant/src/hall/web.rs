@@ -39,6 +39,27 @@ impl App {
     fn shows(&self, n: u32) -> bool {
         !self.public || self.hall.is_public(n)
     }
+
+    /// What this server shows, decided once (before the tables are locked:
+    /// no lock is taken while another is held).
+    fn shown(&self) -> Shown {
+        Shown {
+            public: self.public,
+            now: self.hall.public_now(),
+        }
+    }
+}
+
+/// A copy of what is public, taken before the tables are locked.
+struct Shown {
+    public: bool,
+    now: super::Public,
+}
+
+impl Shown {
+    fn shows(&self, n: u32) -> bool {
+        !self.public || self.now.shows(n)
+    }
 }
 
 /// The arbiter's server.
@@ -55,6 +76,7 @@ pub fn desk(hall: Arc<Hall>) -> Router {
         .route("/api/tables/{n}/reconcile", post(reconcile))
         .route("/api/command", post(command))
         .route("/api/public", post(publish))
+        .route("/api/tables/{n}/acknowledge", post(acknowledge))
         .route("/api/stats", get(stats))
         .with_state(app)
 }
@@ -109,10 +131,11 @@ fn public_view(mut v: Value) -> Value {
 }
 
 async fn tables(State(app): State<App>) -> Json<Value> {
+    let shown = app.shown();
     let t = app.hall.tables();
     let list: Vec<Value> = t
         .values()
-        .filter(|t| app.shows(t.table))
+        .filter(|t| shown.shows(t.table))
         .map(|t| view::api(t, &app.hall.event))
         .map(|v| if app.public { public_view(v) } else { v })
         .collect();
@@ -120,17 +143,28 @@ async fn tables(State(app): State<App>) -> Json<Value> {
 }
 
 fn page_views(app: &App) -> Value {
+    page_views_shown(app).0
+}
+
+/// The page's view and the tables in it.
+fn page_views_shown(app: &App) -> (Value, BTreeSet<u32>) {
+    let shown = app.shown();
     let t = app.hall.tables();
     let list: Vec<Value> = t
         .values()
-        .filter(|t| app.shows(t.table))
+        .filter(|t| shown.shows(t.table))
         .map(|t| {
             let mut v = view::page(t, &app.hall.event);
-            v["public"] = json!(app.hall.is_public(t.table));
+            v["public"] = json!(shown.now.shows(t.table));
             v
         })
         .collect();
     drop(t);
+    let numbers: BTreeSet<u32> = list
+        .iter()
+        .filter_map(|v| v["table"].as_u64())
+        .filter_map(|n| u32::try_from(n).ok())
+        .collect();
     let list: Vec<Value> = list
         .into_iter()
         .map(view::finish)
@@ -140,17 +174,16 @@ fn page_views(app: &App) -> Value {
         Vec::new()
     } else {
         app.hall
-            .alerts
-            .lock()
-            .map(|a| {
-                a.iter()
-                    .map(|(n, a)| json!({"table": n, "alert": a}))
-                    .collect()
-            })
-            .unwrap_or_default()
+            .alert_list()
+            .into_iter()
+            .map(|(n, a)| json!({"table": n, "alert": a}))
+            .collect()
     };
-    json!({"event": app.hall.event, "tables": list, "alerts": alerts,
-           "can_command": !app.public && app.hall.can_command()})
+    (
+        json!({"event": app.hall.event, "tables": list, "alerts": alerts,
+               "can_command": !app.public && app.hall.can_command()}),
+        numbers,
+    )
 }
 
 async fn views(State(app): State<App>) -> Json<Value> {
@@ -196,7 +229,14 @@ fn game_text(app: &App, n: u32) -> Result<(String, bool), Box<Response>> {
 }
 
 async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
-    match game_text(&app, n) {
+    // Replaying a journal is work: off the threads that serve and follow the broker.
+    let r = tokio::task::spawn_blocking(move || game_text(&app, n)).await;
+    let r = r.unwrap_or_else(|e| {
+        Err(Box::new(
+            (StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")).into_response(),
+        ))
+    });
+    match r {
         Ok((text, chess)) => (
             [
                 (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
@@ -217,15 +257,21 @@ async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
 
 async fn round(State(app): State<App>, chess: bool) -> Response {
     let numbers: Vec<u32> = app.hall.tables().keys().copied().collect();
-    let mut out = String::new();
-    for n in numbers {
-        if let Ok((text, is_chess)) = game_text(&app, n) {
-            if is_chess == chess {
-                out.push_str(text.trim_end());
-                out.push_str("\n\n");
+    // Every journal replayed: on a blocking thread, not the server's or the broker's.
+    let out = tokio::task::spawn_blocking(move || {
+        let mut out = String::new();
+        for n in numbers {
+            if let Ok((text, is_chess)) = game_text(&app, n) {
+                if is_chess == chess {
+                    out.push_str(text.trim_end());
+                    out.push_str("\n\n");
+                }
             }
         }
-    }
+        out
+    })
+    .await
+    .unwrap_or_default();
     let name = if chess { "round.pgn" } else { "round.pdn" };
     (
         [
@@ -246,7 +292,14 @@ fn csv_field(v: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     };
-    if s.contains([',', '"', '\n']) {
+    // A spreadsheet takes a cell starting with = + - @ (or a tab, a
+    // carriage return) as a formula: such text gets a leading quote.
+    let s = if v.is_string() && s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
+    } else {
+        s
+    };
+    if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s
@@ -255,7 +308,8 @@ fn csv_field(v: &Value) -> String {
 
 async fn results(State(app): State<App>) -> Response {
     let mut out = String::from("table,white,black,variant,result,plies\n");
-    for t in app.hall.tables().values().filter(|t| app.shows(t.table)) {
+    let shown = app.shown();
+    for t in app.hall.tables().values().filter(|t| shown.shows(t.table)) {
         let v = view::api(t, &app.hall.event);
         let row: Vec<String> = ["table", "white", "black", "variant", "result", "ply"]
             .iter()
@@ -454,15 +508,36 @@ async fn publish(State(app): State<App>, h: HeaderMap, Json(b): Json<PublicBody>
     }
 }
 
+/// The arbiter has seen a table's broken chain: it shows as intact again
+/// (the alerts stay).
+async fn acknowledge(State(app): State<App>, Path(n): Path<u32>, h: HeaderMap) -> Response {
+    if !from_page(&h) {
+        return (
+            StatusCode::FORBIDDEN,
+            Json(json!({"ok": false, "error": "from the desk's page only"})),
+        )
+            .into_response();
+    }
+    match app.hall.acknowledge(n) {
+        Ok(()) => Json(json!({"ok": true})).into_response(),
+        Err(e) => (
+            StatusCode::NOT_FOUND,
+            Json(json!({"ok": false, "error": format!("{e:#}")})),
+        )
+            .into_response(),
+    }
+}
+
 async fn stats(State(app): State<App>) -> Json<Value> {
     let lag = app.hall.lag.lock().map(|l| {
         (
             l.recent.iter().copied().collect::<Vec<u64>>(),
             l.lines,
             l.messages,
+            l.sse_lagged,
         )
     });
-    let (mut v, lines, messages) = lag.unwrap_or_default();
+    let (mut v, lines, messages, sse_lagged) = lag.unwrap_or_default();
     v.sort_unstable();
     let pct = |p: f64| -> Value {
         if v.is_empty() {
@@ -473,17 +548,23 @@ async fn stats(State(app): State<App>) -> Json<Value> {
     };
     Json(
         json!({"lines": lines, "messages": messages, "tables": app.hall.tables().len(),
+                "sse_lagged": sse_lagged,
                 "lag_ms": {"p50": pct(0.5), "p99": pct(0.99), "max": v.last()}}),
     )
 }
 
+/// The live stream. Every table event is checked against what is public
+/// when it is sent (not when it was queued), also after the subscriber
+/// lagged: a spectator never gets a hidden table, and a `hide` only names a
+/// table this subscriber was shown.
 async fn events(State(app): State<App>) -> impl IntoResponse {
-    let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(256);
+    // A few events per subscriber: a spectator who does not read holds
+    // little, lags, and is then sent what is public when it reads again.
+    let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(16);
     let mut sub = app.hall.updates.subscribe();
     tokio::spawn(async move {
-        let first = SseEvent::default()
-            .event("snapshot")
-            .data(page_views(&app).to_string());
+        let (snap, mut sent) = page_views_shown(&app);
+        let first = SseEvent::default().event("snapshot").data(snap.to_string());
         if tx.send(Ok(first)).await.is_err() {
             return;
         }
@@ -492,12 +573,7 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
         loop {
             tokio::select! {
                 u = sub.recv() => match u {
-                    Ok(Update::Table { table }) if app.shows(table) => { dirty.insert(table); }
-                    Ok(Update::Table { table }) => {
-                        // Hidden from spectators now (or never shown): the page drops it.
-                        let e = SseEvent::default().event("hide").data(json!({"table": table}).to_string());
-                        if tx.send(Ok(e)).await.is_err() { return; }
-                    }
+                    Ok(Update::Table { table }) => { dirty.insert(table); }
                     Ok(Update::Alert { table, alert }) if !app.public => {
                         let e = SseEvent::default().event("alert").data(json!({"table": table, "alert": alert}).to_string());
                         if tx.send(Ok(e)).await.is_err() { return; }
@@ -507,16 +583,36 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
                         if tx.send(Ok(e)).await.is_err() { return; }
                     }
                     Ok(_) => {}
-                    Err(RecvError::Lagged(_)) => dirty.extend(app.hall.tables().keys().copied()),
+                    Err(RecvError::Lagged(_)) => {
+                        app.hall.lag.lock().map(|mut l| l.sse_lagged += 1).unwrap_or_default();
+                        // Everything again, each checked as it goes out.
+                        let known: Vec<u32> = app.hall.tables().keys().copied().collect();
+                        dirty.extend(known);
+                        dirty.extend(sent.iter().copied());
+                    }
                     Err(RecvError::Closed) => return,
                 },
                 _ = tick.tick() => {
                     for n in std::mem::take(&mut dirty) {
+                        if !app.shows(n) {
+                            // Hidden now: only a table this page showed is taken off it.
+                            if sent.remove(&n) {
+                                let e = SseEvent::default().event("hide").data(json!({"table": n}).to_string());
+                                if tx.send(Ok(e)).await.is_err() { return; }
+                            }
+                            continue;
+                        }
                         let v = app.hall.tables().get(&n).map(|t| view::page(t, &app.hall.event));
                         let Some(v) = v else { continue };
                         let mut v = view::finish(v);
                         v["public"] = json!(app.hall.is_public(n));
+                        // Hidden while the view was made: not sent.
+                        if !app.shows(n) {
+                            dirty.insert(n);
+                            continue;
+                        }
                         let v = if app.public { public_view(v) } else { v };
+                        sent.insert(n);
                         let e = SseEvent::default().event("table").data(v.to_string());
                         if tx.send(Ok(e)).await.is_err() { return; }
                     }

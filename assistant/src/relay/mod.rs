@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use rumqttc::{AsyncClient, Event, LastWill, Outgoing, Packet, QoS};
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 use proto::{Alert, BrokerUrl, CommandReply, Resend, SignedCommand};
 use tail::{Cursor, Tail};
@@ -49,6 +49,28 @@ const POLL: Duration = Duration::from_millis(200);
 /// How often the last state is published again (the desk's "seen" time).
 const HEARTBEAT: Duration = Duration::from_secs(5);
 
+/// The relay running at a table: stopped with [`RelayTask::drain`].
+pub struct RelayTask {
+    task: tokio::task::JoinHandle<()>,
+    stop: watch::Sender<Option<tokio::time::Instant>>,
+}
+
+impl RelayTask {
+    /// Stops the relay once every journal line written is acknowledged by
+    /// the broker, or after `within` (what is left goes on the next start:
+    /// the cursor says where it stopped).
+    pub async fn drain(mut self, within: Duration) {
+        let _ = self.stop.send(Some(tokio::time::Instant::now() + within));
+        let grace = within + Duration::from_millis(500);
+        if tokio::time::timeout(grace, &mut self.task).await.is_err() {
+            self.task.abort();
+        }
+    }
+}
+
+/// How long `tandem play` waits at its stop for the relay to send the last lines.
+pub const DRAIN: Duration = Duration::from_secs(3);
+
 /// Starts the relay for the table whose control socket and journal these are.
 /// `secret` is the arbiter's secret (the desk's commands are signed with it).
 pub fn spawn(
@@ -56,13 +78,15 @@ pub fn spawn(
     socket: PathBuf,
     journal: PathBuf,
     secret: Option<String>,
-) -> tokio::task::JoinHandle<()> {
+) -> RelayTask {
     let (tx, rx) = mpsc::unbounded_channel();
     bridge::follow(socket.clone(), tx);
-    tokio::spawn(async move {
+    let (stop, stop_rx) = watch::channel(None);
+    let task = tokio::spawn(async move {
         let mut relay = Relay::new(settings, socket, &journal, secret);
-        relay.run(rx).await;
-    })
+        relay.run(rx, stop_rx).await;
+    });
+    RelayTask { task, stop }
 }
 
 /// What has been sent on the current connection and is not acknowledged.
@@ -158,9 +182,26 @@ impl Relay {
         }
     }
 
-    async fn run(&mut self, mut events: mpsc::UnboundedReceiver<Value>) {
+    /// Whether every journal line is acknowledged by the broker.
+    fn all_acked(&self) -> bool {
+        self.cursor.acked >= self.tail.len()
+    }
+
+    fn save_cursor(&mut self) {
+        self.cursor_dirty = false;
+        if let Err(e) = self.cursor.save(&self.cursor_path, true) {
+            tracing::warn!("relay: cannot save {}: {e}", self.cursor_path.display());
+        }
+    }
+
+    async fn run(
+        &mut self,
+        mut events: mpsc::UnboundedReceiver<Value>,
+        mut stop: watch::Receiver<Option<tokio::time::Instant>>,
+    ) {
         let id = format!("tandem-{}-table-{}", self.s.event, self.s.table);
         let mut backoff = Duration::from_millis(200);
+        let mut saved = tokio::time::Instant::now();
         loop {
             self.read_journal();
             let mut opts = match mqtt::options(&self.s.broker, &id) {
@@ -184,6 +225,15 @@ impl Relay {
             let mut poll = tokio::time::interval(POLL);
             let mut beat = tokio::time::interval(HEARTBEAT);
             let why = loop {
+                let until = *stop.borrow();
+                if let Some(until) = until {
+                    self.read_journal();
+                    if self.all_acked() || tokio::time::Instant::now() >= until {
+                        self.save_cursor();
+                        let _ = client.try_disconnect();
+                        return;
+                    }
+                }
                 tokio::select! {
                     ev = el.poll() => match ev {
                         Ok(ev) => self.on_mqtt(&client, &mut conn, ev),
@@ -198,15 +248,22 @@ impl Relay {
                     }
                     _ = poll.tick() => self.read_journal(),
                     _ = beat.tick() => if conn.up { self.publish_state(&client, &mut conn) },
+                    _ = stop.changed(), if until.is_none() => {}
                 }
                 self.pump(&client, &mut conn);
-                if self.cursor_dirty {
-                    self.cursor_dirty = false;
-                    if let Err(e) = self.cursor.save(&self.cursor_path, false) {
-                        tracing::warn!("relay: cannot save {}: {e}", self.cursor_path.display());
-                    }
+                // Synced (a crash never leaves an empty cursor), at most twice a second.
+                if self.cursor_dirty && saved.elapsed() >= Duration::from_millis(500) {
+                    self.save_cursor();
+                    saved = tokio::time::Instant::now();
                 }
             };
+            if self.cursor_dirty {
+                self.save_cursor();
+            }
+            if stop.borrow().is_some() {
+                // Stopping, and the broker is gone: what is left goes on the next start.
+                return;
+            }
             if conn.up {
                 backoff = Duration::from_millis(200);
             }
@@ -226,6 +283,7 @@ impl Relay {
                 tokio::select! {
                     () = tokio::time::sleep_until(until) => break,
                     Some(v) = events.recv() => self.remember_state(v),
+                    _ = stop.changed() => return,
                 }
             }
             backoff = (backoff * 2).min(Duration::from_secs(5));
@@ -283,15 +341,21 @@ impl Relay {
             conn.unacked += 1;
             conn.next += 1;
             if seq > self.alerted_to {
-                self.alerted_to = seq;
-                if let Some(a) = self.tail.record(seq).as_ref().and_then(proto::alert_of) {
-                    self.publish_alert(client, conn, a);
+                let sent = match self.tail.record(seq).as_ref().and_then(proto::alert_of) {
+                    Some(a) => self.publish_alert(client, conn, a),
+                    None => true,
+                };
+                // Not sent (the client's queue full): the line and its alert go again.
+                if !sent {
+                    conn.next = seq;
+                    break;
                 }
+                self.alerted_to = seq;
             }
         }
     }
 
-    fn publish_alert(&self, client: &AsyncClient, conn: &mut Conn, a: Alert) {
+    fn publish_alert(&self, client: &AsyncClient, conn: &mut Conn, a: Alert) -> bool {
         let topic = self.topic("alert");
         self.publish(
             client,
@@ -299,7 +363,7 @@ impl Relay {
             &topic,
             false,
             serde_json::to_vec(&a).unwrap_or_default(),
-        );
+        )
     }
 
     fn on_mqtt(&mut self, client: &AsyncClient, conn: &mut Conn, ev: Event) {
@@ -373,36 +437,55 @@ impl Relay {
         let unhealthy = v["journal_health"]["ok"] == false;
         let mut alerts = Vec::new();
         if far && !self.state_alerts.0 {
-            alerts.push(Alert {
-                kind: "behind".into(),
-                text: format!(
-                    "A board is far behind: white's {} and black's {} plies.",
-                    behind("white"),
-                    behind("black")
-                ),
-                seq: None,
-                wall: crate::journal::wall_now(),
-            });
+            alerts.push((
+                0,
+                Alert {
+                    kind: "behind".into(),
+                    text: format!(
+                        "A board is far behind: white's {} and black's {} plies.",
+                        behind("white"),
+                        behind("black")
+                    ),
+                    seq: None,
+                    wall: crate::journal::wall_now(),
+                },
+            ));
         }
         if unhealthy && !self.state_alerts.1 {
-            alerts.push(Alert {
-                kind: "journal".into(),
-                text: format!(
-                    "The journal cannot be written: {}.",
-                    v["journal_health"]["error"]
-                        .as_str()
-                        .unwrap_or("unknown error")
-                ),
-                seq: None,
-                wall: crate::journal::wall_now(),
-            });
+            alerts.push((
+                1,
+                Alert {
+                    kind: "journal".into(),
+                    text: format!(
+                        "The journal cannot be written: {}.",
+                        v["journal_health"]["error"]
+                            .as_str()
+                            .unwrap_or("unknown error")
+                    ),
+                    seq: None,
+                    wall: crate::journal::wall_now(),
+                },
+            ));
         }
-        self.state_alerts = (far, unhealthy);
+        // A condition that ended may be raised again; one raised is marked
+        // only once its alert was handed to the client (else: on the next state).
+        if !far {
+            self.state_alerts.0 = false;
+        }
+        if !unhealthy {
+            self.state_alerts.1 = false;
+        }
         self.remember_state(v);
         if conn.up {
             self.publish_state(client, conn);
-            for a in alerts {
-                self.publish_alert(client, conn, a);
+            for (which, a) in alerts {
+                if self.publish_alert(client, conn, a) {
+                    if which == 0 {
+                        self.state_alerts.0 = true;
+                    } else {
+                        self.state_alerts.1 = true;
+                    }
+                }
             }
         }
     }
@@ -448,6 +531,7 @@ impl Relay {
             text,
             unconfirmed: false,
         };
+        self.read_journal();
         let c: SignedCommand = match serde_json::from_slice(payload) {
             Ok(c) => c,
             Err(e) => {
@@ -466,10 +550,12 @@ impl Relay {
             ));
             return;
         };
-        if let Err(why) = c.verify(
+        let game = self.tail.hash(1).unwrap_or_default().to_owned();
+        if let Err(why) = c.verify_game(
             secret,
             &self.s.event,
             self.s.table,
+            &game,
             self.cursor.counter,
             proto::now_ms(),
         ) {

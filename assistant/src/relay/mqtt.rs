@@ -13,8 +13,11 @@ use super::proto::BrokerUrl;
 /// The environment variable naming a CA certificate (PEM) to trust for `mqtts://`.
 pub const CA_ENV: &str = "TANDEM_MQTT_CA";
 
-/// The largest message a desk or table takes (a journal line is at most 64 KiB in practice).
-const MAX_PACKET: usize = 1 << 20;
+/// The largest message a desk or table takes (a journal line is at most 64 KiB in practice;
+/// the broker's `max_packet_size`, docs/hall.md, is below it).
+pub const MAX_PACKET: usize = 1 << 20;
+/// The largest MQTT packet there is (its length field's limit, 256 MiB).
+pub const MAX_EVER: usize = 268_435_455 + 5;
 
 fn tls_config() -> anyhow::Result<Arc<rustls::ClientConfig>> {
     let mut roots = rustls::RootCertStore::empty();

@@ -313,8 +313,12 @@ pub struct SignedCommand {
     pub counter: u64,
     /// When it was signed (ms since 1970).
     pub time_ms: u64,
-    /// HMAC-SHA256 over the fields above, lowercase hex.
+    /// HMAC-SHA256 over the fields above (and `game`), lowercase hex.
     pub mac: String,
+    /// The game it is for: the hash of the table's journal's first line (so
+    /// it cannot be replayed into the table's next game within its window).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub game: String,
 }
 
 /// How far a command's time may be from the table's clock.
@@ -337,6 +341,11 @@ fn mac_input(c: &SignedCommand) -> Vec<u8> {
         v.extend_from_slice(&(field.len() as u64).to_be_bytes());
         v.extend_from_slice(field);
     }
+    if !c.game.is_empty() {
+        v.extend_from_slice(b"game");
+        v.extend_from_slice(&(c.game.len() as u64).to_be_bytes());
+        v.extend_from_slice(c.game.as_bytes());
+    }
     v
 }
 
@@ -356,6 +365,20 @@ impl SignedCommand {
         arg: &str,
         counter: u64,
     ) -> SignedCommand {
+        SignedCommand::sign_for(secret, event, table, "", cmd, arg, counter)
+    }
+
+    /// A command signed now with `secret` for the game `game` of table `table`.
+    #[must_use]
+    pub fn sign_for(
+        secret: &str,
+        event: &str,
+        table: &str,
+        game: &str,
+        cmd: &str,
+        arg: &str,
+        counter: u64,
+    ) -> SignedCommand {
         let mut c = SignedCommand {
             event: event.to_owned(),
             table: table.to_owned(),
@@ -364,6 +387,7 @@ impl SignedCommand {
             counter,
             time_ms: now_ms(),
             mac: String::new(),
+            game: game.to_owned(),
         };
         let mut m = hmac(secret);
         m.update(&mac_input(&c));
@@ -406,6 +430,32 @@ impl SignedCommand {
         }
         if self.time_ms.abs_diff(now_ms) > COMMAND_WINDOW_MS {
             return Err("too old or from the future (check both clocks)".to_owned());
+        }
+        Ok(())
+    }
+
+    /// [`SignedCommand::verify`], and that it is for the game `game` (the
+    /// hash of the table's journal's first line): a command signed for one
+    /// game is refused in the next.
+    ///
+    /// # Errors
+    /// Why the command is refused.
+    pub fn verify_game(
+        &self,
+        secret: &str,
+        event: &str,
+        table: u32,
+        game: &str,
+        last_counter: u64,
+        now_ms: u64,
+    ) -> Result<(), String> {
+        self.verify(secret, event, table, last_counter, now_ms)?;
+        if self.game != game {
+            return Err(if self.game.is_empty() {
+                "not bound to this game (sent by an older desk?)".to_owned()
+            } else {
+                "for another game at this table".to_owned()
+            });
         }
         Ok(())
     }
@@ -558,5 +608,21 @@ mod tests {
         assert!(forged.verify("s3cret", "EV", 4, 0, now).is_err());
         let all = SignedCommand::sign("s", "EV", "all", "start", "", 1);
         assert_eq!(all.verify("s", "EV", 17, 0, all.time_ms), Ok(()));
+        // Bound to a game: refused in another one, and the game is signed.
+        let g = SignedCommand::sign_for("s", "EV", "4", "aa11", "pause", "", 3);
+        assert_eq!(g.verify_game("s", "EV", 4, "aa11", 0, g.time_ms), Ok(()));
+        assert!(g
+            .verify_game("s", "EV", 4, "bb22", 0, g.time_ms)
+            .unwrap_err()
+            .contains("another game"));
+        let mut moved = g.clone();
+        moved.game = "bb22".into();
+        assert!(moved
+            .verify_game("s", "EV", 4, "bb22", 0, g.time_ms)
+            .unwrap_err()
+            .contains("signature"));
+        assert!(all
+            .verify_game("s", "EV", 4, "aa11", 0, all.time_ms)
+            .is_err());
     }
 }

@@ -19,6 +19,9 @@ pub const SECRET: &str = "hall-test-secret";
 /// How long anything may take on a loaded machine.
 pub const DEADLINE: Duration = Duration::from_secs(30);
 
+/// The broker's bound on a message, as docs/hall.md gives it.
+pub const MAX_PACKET_LINE: &str = "max_packet_size 262144";
+
 /// A port nobody listens on now.
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -134,8 +137,17 @@ impl Broker {
         Broker::start_with(dir, tables, false)
     }
 
+    /// [`Broker::start`] without `max_packet_size` (Mosquitto's default: 256 MiB).
+    pub fn start_unbounded(dir: &Path, tables: u32) -> Broker {
+        Broker::start_opts(dir, tables, false, false)
+    }
+
     /// [`Broker::start`], with TLS only (`mqtts://`) when `tls`.
     pub fn start_with(dir: &Path, tables: u32, tls: bool) -> Broker {
+        Broker::start_opts(dir, tables, tls, true)
+    }
+
+    fn start_opts(dir: &Path, tables: u32, tls: bool, bounded: bool) -> Broker {
         assert!(
             Path::new("/usr/sbin/mosquitto").exists(),
             "Mosquitto is missing: run scripts/setup.sh --test (Debian's mosquitto)"
@@ -148,8 +160,13 @@ impl Broker {
         );
         for n in 1..=tables {
             passwd.push_str(&format!("table{n}:pw{n}\n"));
+            // As docs/hall.md: a table writes its five topics and nothing else.
+            acl.push_str(&format!("user table{n}\n"));
+            for leaf in ["state", "journal", "alert", "online", "reply"] {
+                acl.push_str(&format!("topic write tandem/{EVENT}/table/{n}/{leaf}\n"));
+            }
             acl.push_str(&format!(
-                "user table{n}\ntopic write tandem/{EVENT}/table/{n}/#\ntopic read tandem/{EVENT}/desk/cmd/{n}\n\
+                "topic read tandem/{EVENT}/desk/cmd/{n}\n\
                  topic read tandem/{EVENT}/desk/cmd/all\ntopic read tandem/{EVENT}/desk/resend/{n}\n\n"
             ));
         }
@@ -176,10 +193,11 @@ impl Broker {
         std::fs::write(
             &conf,
             format!(
-                "user root\nlistener {port} 127.0.0.1\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n",
+                "user root\nlistener {port} 127.0.0.1\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n{}\n",
                 dir.join("passwd").display(),
                 dir.join("acl").display(),
                 dir.join("mosquitto.log").display(),
+                if bounded { MAX_PACKET_LINE } else { "" },
             ),
         )
         .unwrap();
@@ -236,6 +254,36 @@ impl Broker {
             .status()
             .unwrap()
             .success()
+    }
+}
+
+impl Broker {
+    /// `mosquitto_pub` as `user` with `args` (`-r`, `-f FILE`, `-l` with `stdin`…); whether it succeeded.
+    pub fn publish_args(
+        &self,
+        user: &str,
+        password: &str,
+        args: &[&str],
+        stdin: Option<&[u8]>,
+    ) -> bool {
+        use std::io::Write as _;
+        let mut c = Command::new("mosquitto_pub");
+        if let Some(ca) = &self.ca {
+            c.arg("--cafile").arg(ca);
+        }
+        c.args(["-h", "127.0.0.1", "-p", &self.port.to_string(), "-q", "1"])
+            .args(["-u", user, "-P", password])
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let mut child = c.spawn().unwrap();
+        let mut input = child.stdin.take().unwrap();
+        if let Some(b) = stdin {
+            let _ = input.write_all(b);
+        }
+        drop(input);
+        child.wait().unwrap().success()
     }
 }
 
@@ -306,11 +354,17 @@ pub struct Desk {
 impl Desk {
     /// `tandem hall --broker … --event EV --listen 127.0.0.1:PORT --data DIR/desk --arbiter-secret-file …`.
     pub fn start(dir: &Path, broker: &Broker, extra: &[&str]) -> Desk {
+        Desk::start_env(dir, broker, extra, &[])
+    }
+
+    /// [`Desk::start`] with environment variables set for the desk.
+    pub fn start_env(dir: &Path, broker: &Broker, extra: &[&str], env: &[(&str, &str)]) -> Desk {
         let port = free_port();
         let data = dir.join("desk");
         std::fs::create_dir_all(&data).unwrap();
         std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
         let mut cmd = Command::new(TANDEM);
+        cmd.envs(env.iter().copied());
         if let Some(ca) = &broker.ca {
             cmd.env("TANDEM_MQTT_CA", ca);
         }
@@ -389,6 +443,11 @@ impl Desk {
                 ))
             }
         })
+    }
+
+    /// The desk's alert list (`GET /api/view`'s `alerts`).
+    pub fn alerts(&self) -> Vec<Value> {
+        self.get("/api/view")["alerts"].as_array().unwrap().clone()
     }
 
     /// POSTs an arbiter command as the page does.

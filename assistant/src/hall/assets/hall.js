@@ -70,6 +70,17 @@
     out.textContent = j.ok ? `${who} ${on ? "shown to" : "hidden from"} spectators.` : `Not done: ${j.error}`;
   }
 
+  async function acknowledge(table) {
+    const out = document.getElementById("command-status");
+    const r = await fetch(`/api/tables/${Number(table)}/acknowledge`, {
+      method: "POST",
+      headers: { "x-tandem-desk": "1" },
+    });
+    if (r.status === 401) { location.href = "/login"; return; }
+    const j = await r.json();
+    out.textContent = j.ok ? `Table ${table}: the broken chain acknowledged.` : `Not done: ${j.error}`;
+  }
+
   function onReply(d) {
     const out = document.getElementById("command-status");
     if (!out) return;
@@ -194,10 +205,12 @@
             if (text) command(v.table, "say", text);
           }), " ",
           el("button", { type: "button", class: "public-toggle" }), " ",
+          el("button", { type: "button", class: "ack", hidden: "", text: `Acknowledge table ${v.table}'s broken chain` }), " ",
           el("a", { href: `/tables/${v.table}`, text: `Details of table ${v.table}` }), " ",
           el("a", { href: `/api/tables/${v.table}/journal`, download: "", text: "Journal" }), " ",
           el("a", { href: `/api/tables/${v.table}/game`, download: "", text: "PDN/PGN" }));
         art.append(acts);
+        acts.querySelector(".ack").addEventListener("click", () => acknowledge(v.table));
         acts.querySelector(".public-toggle").addEventListener("click", () => {
           const cur = views.get(v.table);
           publish(v.table, !(cur && cur.view.public));
@@ -213,6 +226,8 @@
     if (page === "desk") h2.replaceChildren(el("a", { href: `/tables/${v.table}`, text: heading(v) }));
     else h2.textContent = heading(v);
     const tog = art.querySelector(".public-toggle");
+    const ack = art.querySelector(".ack");
+    if (ack) ack.hidden = v.chain_ok !== false;
     if (tog) tog.textContent = v.public ? `Hide table ${v.table} from spectators` : `Show table ${v.table} to spectators`;
     art.querySelector(".live").replaceWith(tableBody(v));
     art.classList.toggle("alerting", !!(v.boards && v.boards.mismatch) || v.chain_ok === false);
@@ -228,6 +243,8 @@
     for (const { view: v, at } of views.values()) {
       if (!v.clocks.running || v.clocks.untimed || v.result) continue;
       const art = document.getElementById(`table-${v.table}`);
+      // The side comes from the table: only these two names make a selector.
+      if (v.turn !== "white" && v.turn !== "black") continue;
       const span = art && art.querySelector(`.clock[data-side="${v.turn}"] .time`);
       if (!span) continue;
       const base = v.turn === "white" ? v.clocks.white_remaining_ms : v.clocks.black_remaining_ms;
@@ -249,7 +266,10 @@
   }
 
   function live() {
-    fetch("/api/view").then((r) => r.json()).then(snapshot).catch(() => {});
+    fetch("/api/view").then((r) => {
+      if (r.status === 401) { location.href = "/login"; throw new Error("log in"); }
+      return r.json();
+    }).then(snapshot).catch(() => {});
     const es = new EventSource("/events");
     es.addEventListener("snapshot", (e) => snapshot(JSON.parse(e.data)));
     es.addEventListener("table", (e) => renderTable(JSON.parse(e.data)));
