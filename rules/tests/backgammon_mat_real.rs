@@ -353,3 +353,33 @@ fn a_roll_without_its_move_then_the_opponents_turn_is_reported_and_read_on() {
     assert!(missing[0].why.contains("31"), "{}", missing[0]);
     assert_eq!(r.game.phase(), Phase::MatchOver);
 }
+
+#[test]
+fn latin1_names_read_and_change_nothing_else() {
+    // No public file with a Latin-1 name was found: gibbon's real sample
+    // (CRLF) with its first player renamed in Latin-1 bytes ("Müller", ü =
+    // 0xFC), as a European server's export writes it. The match itself is
+    // the sample's, whose IDs gnubg gives in `same_as_gnubg`.
+    let f = "gibbon-7point.mat";
+    let raw = bytes(f);
+    let mut latin1 = Vec::new();
+    let mut rest = &raw[..];
+    while let Some(i) = rest.windows(8).position(|w| w == b"JoeBlack") {
+        latin1.extend_from_slice(&rest[..i]);
+        latin1.extend_from_slice(b"M\xfcller");
+        rest = &rest[i + 8..];
+    }
+    latin1.extend_from_slice(rest);
+    assert!(latin1.contains(&0xFC) && std::str::from_utf8(&latin1).is_err());
+    let text = tandem_rules::record::decode_text(&latin1);
+    let r = mat::read(&text).unwrap_or_else(|e| panic!("{f} in Latin-1: {e}"));
+    let names = [r.names.white.as_str(), r.names.black.as_str()];
+    assert!(names.contains(&"Müller"), "{names:?}");
+    let original = same_as_gnubg(f);
+    assert_eq!(r.game.position_id(), original.game.position_id());
+    assert_eq!(
+        match_id::of_match(&r.game),
+        match_id::of_match(&original.game)
+    );
+    assert!(r.irregular.is_empty(), "{:?}", r.irregular);
+}
