@@ -21,7 +21,8 @@
 //! | connective of the phrase not heard | 0.35 |
 //! | number word or command word ("zegar") added or dropped | 1.0 |
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 use super::lexicon::{fold, Lexicon, Slot};
 
@@ -46,12 +47,33 @@ pub struct Costs<'a> {
     /// The heard words of the lexicon's listed mis-hearings (so that other
     /// words skip the look-up).
     confused: HashSet<String>,
+    /// What one transcript costs against each phrase word seen so far: a
+    /// transcript is matched against every phrase of a position, and their
+    /// words are few.
+    memo: RefCell<Memo>,
 }
 
-/// A word with what its costs depend on, worked out once per
-/// [`Costs::distance`] call rather than once per cell of its table.
-struct Word<'w> {
-    raw: &'w str,
+/// The costs of one heard transcript against the phrase words met so far.
+#[derive(Debug, Clone, Default)]
+struct Memo {
+    heard: Vec<String>,
+    words: Vec<Word>,
+    meant: HashMap<String, Meant>,
+}
+
+/// A phrase word's costs against the memo's transcript.
+#[derive(Debug, Clone)]
+struct Meant {
+    delete: f32,
+    /// Substituting each heard word for it, in the transcript's order.
+    substitute: Vec<f32>,
+}
+
+/// A word with what its costs depend on, worked out once rather than once
+/// per cell of the table.
+#[derive(Debug, Clone)]
+struct Word {
+    raw: String,
     folded: Vec<char>,
     /// A square word (its folded form is a number, file or such word).
     number: bool,
@@ -107,13 +129,14 @@ impl<'a> Costs<'a> {
             number_words,
             keywords,
             confused,
+            memo: RefCell::default(),
         }
     }
 
-    fn word<'w>(&self, w: &'w str) -> Word<'w> {
+    fn word(&self, w: &str) -> Word {
         let folded = fold(w);
         Word {
-            raw: w,
+            raw: w.to_owned(),
             number: self.number_words.contains(&folded),
             folded: folded.chars().collect(),
             keyword: self.keywords.contains(w),
@@ -122,7 +145,7 @@ impl<'a> Costs<'a> {
     }
 
     /// [`Costs::substitute`] on words worked out beforehand (the same costs).
-    fn substitute_word(&self, heard: &Word<'_>, meant: &Word<'_>) -> f32 {
+    fn substitute_word(&self, heard: &Word, meant: &Word) -> f32 {
         if heard.raw == meant.raw {
             return 0.0;
         }
@@ -130,7 +153,7 @@ impl<'a> Costs<'a> {
             if let Some(&c) = self
                 .lex
                 .confusions
-                .get(&(heard.raw.to_owned(), meant.raw.to_owned()))
+                .get(&(heard.raw.clone(), meant.raw.clone()))
             {
                 return c;
             }
@@ -138,7 +161,7 @@ impl<'a> Costs<'a> {
         if heard.folded == meant.folded {
             return FOLDED;
         }
-        let plain = |w: &Word<'_>| !w.number && !w.keyword && w.raw != "[unk]";
+        let plain = |w: &Word| !w.number && !w.keyword && w.raw != "[unk]";
         if plain(heard) && plain(meant) {
             return CONNECTIVE_SWAP;
         }
@@ -150,7 +173,7 @@ impl<'a> Costs<'a> {
     }
 
     /// [`Costs::insert`] on a word worked out beforehand.
-    fn insert_word(heard: &Word<'_>) -> f32 {
+    fn insert_word(heard: &Word) -> f32 {
         if heard.raw == "[unk]" {
             UNK_INSERT
         } else if heard.number || heard.keyword {
@@ -161,7 +184,7 @@ impl<'a> Costs<'a> {
     }
 
     /// [`Costs::delete`] on a word worked out beforehand.
-    fn delete_word(meant: &Word<'_>) -> f32 {
+    fn delete_word(meant: &Word) -> f32 {
         if meant.number || meant.keyword {
             NUMBER_INDEL
         } else {
@@ -178,6 +201,7 @@ impl<'a> Costs<'a> {
         for w in words {
             self.number_words.insert(fold(&w));
         }
+        self.memo = RefCell::default();
         self
     }
 
@@ -250,26 +274,49 @@ impl<'a> Costs<'a> {
     /// some value above `bound` (the least of a row of the table: every
     /// alignment passes through each row, and no cost is negative). Matching
     /// a transcript against every phrase of a position, most phrases are
-    /// out of reach after a word or two.
+    /// out of reach after a word or two. The costs of the transcript's words
+    /// against each phrase word are worked out once for all its phrases
+    /// (kept while the same `heard` comes again).
     #[must_use]
     pub fn distance_within(&self, heard: &[String], phrase: &[String], bound: f32) -> f32 {
-        let heard: Vec<Word<'_>> = heard.iter().map(|w| self.word(w)).collect();
-        let phrase: Vec<Word<'_>> = phrase.iter().map(|w| self.word(w)).collect();
+        let mut memo = self.memo.borrow_mut();
+        if memo.heard != heard {
+            *memo = Memo {
+                heard: heard.to_vec(),
+                words: heard.iter().map(|w| self.word(w)).collect(),
+                meant: HashMap::new(),
+            };
+        }
+        for m in phrase {
+            if !memo.meant.contains_key(m) {
+                let w = self.word(m);
+                let costs = Meant {
+                    delete: Self::delete_word(&w),
+                    substitute: memo
+                        .words
+                        .iter()
+                        .map(|h| self.substitute_word(h, &w))
+                        .collect(),
+                };
+                memo.meant.insert(m.clone(), costs);
+            }
+        }
+        let phrase: Vec<&Meant> = phrase.iter().map(|m| &memo.meant[m]).collect();
         let mut prev: Vec<f32> = Vec::with_capacity(phrase.len() + 1);
         prev.push(0.0);
         for m in &phrase {
             let last = prev[prev.len() - 1];
-            prev.push(last + Self::delete_word(m));
+            prev.push(last + m.delete);
         }
         let mut cur = vec![0.0f32; phrase.len() + 1];
-        for h in &heard {
+        for (i, h) in memo.words.iter().enumerate() {
             let insert = Self::insert_word(h);
             cur[0] = prev[0] + insert;
             let mut least = cur[0];
             for (j, m) in phrase.iter().enumerate() {
-                let sub = prev[j] + self.substitute_word(h, m);
+                let sub = prev[j] + m.substitute[i];
                 let ins = prev[j + 1] + insert;
-                let del = cur[j] + Self::delete_word(m);
+                let del = cur[j] + m.delete;
                 cur[j + 1] = sub.min(ins).min(del);
                 least = least.min(cur[j + 1]);
             }
