@@ -145,6 +145,8 @@ fn soak(kills: usize, seed: u64) -> Figures {
         // A game of at most this many plies (then a new one: more games, more starts).
         let plies = 20 + rng.below(40) as usize;
         loop {
+            // This cycle's `ctl` runs (move, in flight, exit code, stdout, stderr), for a failure's message.
+            let mut runs: Vec<(String, bool, Option<i32>, String, String)> = Vec::new();
             // A few acknowledged moves (sometimes none).
             for _ in 0..rng.below(4) {
                 let Some(m) = random_move(&game, &mut rng) else {
@@ -154,6 +156,7 @@ fn soak(kills: usize, seed: u64) -> Figures {
                 let out = ctl_command(&socket, &["move", &m]).output().unwrap();
                 ctl_time = (ctl_time * 3 + t.elapsed()) / 4;
                 f.ctl_runs += 1;
+                runs.push(run_of(&m, false, &out));
                 assert!(
                     out.status.success(),
                     "game {}: ctl move {m} with the daemon up: {out:?}",
@@ -184,6 +187,7 @@ fn soak(kills: usize, seed: u64) -> Figures {
             if let Some((m, child)) = racer {
                 let out = child.wait_with_output().unwrap();
                 f.ctl_runs += 1;
+                runs.push(run_of(&m, true, &out));
                 if out.status.success() {
                     game.play_text(&m).unwrap();
                     acked.push(m);
@@ -204,10 +208,14 @@ fn soak(kills: usize, seed: u64) -> Figures {
             let got = moves_of(&state(&d));
             assert!(
                 got.len() >= acked.len() && got[..acked.len()] == acked[..],
-                "kill {}: ctl exited 0 for {:?} but the resumed game is {:?}",
+                "kill {}: ctl exited 0 for {:?} but the resumed game is {:?}; \
+                 this cycle's ctl runs: {:#?}; the journal ends {}; the daemon's stderr: {}",
                 f.kills,
                 acked,
-                got
+                got,
+                runs,
+                tail(&journal),
+                d.stderr_text()
             );
             match &got[acked.len()..] {
                 [] => {}
@@ -256,6 +264,23 @@ fn soak(kills: usize, seed: u64) -> Figures {
         f.max_ply,
     );
     f
+}
+
+fn run_of(m: &str, in_flight: bool, out: &Output) -> (String, bool, Option<i32>, String, String) {
+    (
+        m.to_owned(),
+        in_flight,
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The last lines of a journal, for a failure's message.
+fn tail(journal: &Path) -> String {
+    let text = std::fs::read_to_string(journal).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(6)..].join("\n")
 }
 
 /// A random legal move in the game's position, as tandem writes it; none

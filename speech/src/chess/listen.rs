@@ -508,7 +508,7 @@ fn understand_one(grammar: &ChessGrammar, lex: &ChessLexicon, t: &Transcript) ->
     let costs = Costs::new(&lex.base).with_square_words(lex.key_words());
     let mut best: Vec<(usize, f32)> = Vec::new();
     for p in &grammar.phrases {
-        let c = costs.distance(&heard, &p.words);
+        let c = costs.distance_within(&heard, &p.words, MAX_COST + TIE_WINDOW);
         if c > MAX_COST + TIE_WINDOW {
             continue;
         }

@@ -475,7 +475,7 @@ fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcri
     // Best cost per meaning.
     let mut best: Vec<(Meaning, f32)> = Vec::new();
     for p in &grammar.phrases {
-        let c = costs.distance(&heard, &p.tokens);
+        let c = costs.distance_within(&heard, &p.tokens, MAX_COST + TIE_WINDOW);
         if c > MAX_COST + TIE_WINDOW {
             continue;
         }

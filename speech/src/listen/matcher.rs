@@ -21,7 +21,8 @@
 //! | connective of the phrase not heard | 0.35 |
 //! | number word or command word ("zegar") added or dropped | 1.0 |
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 use super::lexicon::{fold, Lexicon, Slot};
 
@@ -43,6 +44,43 @@ pub struct Costs<'a> {
     lex: &'a Lexicon,
     number_words: HashSet<String>,
     keywords: HashSet<String>,
+    /// The heard words of the lexicon's listed mis-hearings (so that other
+    /// words skip the look-up).
+    confused: HashSet<String>,
+    /// What one transcript costs against each phrase word seen so far: a
+    /// transcript is matched against every phrase of a position, and their
+    /// words are few.
+    memo: RefCell<Memo>,
+}
+
+/// The costs of one heard transcript against the phrase words met so far.
+#[derive(Debug, Clone, Default)]
+struct Memo {
+    heard: Vec<String>,
+    words: Vec<Word>,
+    meant: HashMap<String, Meant>,
+}
+
+/// A phrase word's costs against the memo's transcript.
+#[derive(Debug, Clone)]
+struct Meant {
+    delete: f32,
+    /// Substituting each heard word for it, in the transcript's order.
+    substitute: Vec<f32>,
+}
+
+/// A word with what its costs depend on, worked out once rather than once
+/// per cell of the table.
+#[derive(Debug, Clone)]
+struct Word {
+    raw: String,
+    folded: Vec<char>,
+    /// A square word (its folded form is a number, file or such word).
+    number: bool,
+    /// A command word (the word as written).
+    keyword: bool,
+    /// Heard first in a listed mis-hearing.
+    confused: bool,
 }
 
 impl<'a> Costs<'a> {
@@ -85,10 +123,72 @@ impl<'a> Costs<'a> {
                 }
             }
         }
+        let confused = lex.confusions.keys().map(|(h, _)| h.clone()).collect();
         Costs {
             lex,
             number_words,
             keywords,
+            confused,
+            memo: RefCell::default(),
+        }
+    }
+
+    fn word(&self, w: &str) -> Word {
+        let folded = fold(w);
+        Word {
+            raw: w.to_owned(),
+            number: self.number_words.contains(&folded),
+            folded: folded.chars().collect(),
+            keyword: self.keywords.contains(w),
+            confused: self.confused.contains(w),
+        }
+    }
+
+    /// [`Costs::substitute`] on words worked out beforehand (the same costs).
+    fn substitute_word(&self, heard: &Word, meant: &Word) -> f32 {
+        if heard.raw == meant.raw {
+            return 0.0;
+        }
+        if heard.confused {
+            if let Some(&c) = self
+                .lex
+                .confusions
+                .get(&(heard.raw.clone(), meant.raw.clone()))
+            {
+                return c;
+            }
+        }
+        if heard.folded == meant.folded {
+            return FOLDED;
+        }
+        let plain = |w: &Word| !w.number && !w.keyword && w.raw != "[unk]";
+        if plain(heard) && plain(meant) {
+            return CONNECTIVE_SWAP;
+        }
+        if heard.number && meant.number {
+            return NUMBER_INDEL;
+        }
+        let longer = heard.folded.len().max(meant.folded.len()).max(1) as f32;
+        (0.3 + 0.7 * levenshtein(&heard.folded, &meant.folded) as f32 / longer).min(1.0)
+    }
+
+    /// [`Costs::insert`] on a word worked out beforehand.
+    fn insert_word(heard: &Word) -> f32 {
+        if heard.raw == "[unk]" {
+            UNK_INSERT
+        } else if heard.number || heard.keyword {
+            NUMBER_INDEL
+        } else {
+            CONNECTIVE_INDEL
+        }
+    }
+
+    /// [`Costs::delete`] on a word worked out beforehand.
+    fn delete_word(meant: &Word) -> f32 {
+        if meant.number || meant.keyword {
+            NUMBER_INDEL
+        } else {
+            CONNECTIVE_INDEL
         }
     }
 
@@ -101,6 +201,7 @@ impl<'a> Costs<'a> {
         for w in words {
             self.number_words.insert(fold(&w));
         }
+        self.memo = RefCell::default();
         self
     }
 
@@ -166,22 +267,63 @@ impl<'a> Costs<'a> {
     /// The weighted edit distance from `heard` to `phrase`.
     #[must_use]
     pub fn distance(&self, heard: &[String], phrase: &[String]) -> f32 {
+        self.distance_within(heard, phrase, f32::INFINITY)
+    }
+
+    /// [`Costs::distance`], or, as soon as it is sure to be above `bound`,
+    /// some value above `bound` (the least of a row of the table: every
+    /// alignment passes through each row, and no cost is negative). Matching
+    /// a transcript against every phrase of a position, most phrases are
+    /// out of reach after a word or two. The costs of the transcript's words
+    /// against each phrase word are worked out once for all its phrases
+    /// (kept while the same `heard` comes again).
+    #[must_use]
+    pub fn distance_within(&self, heard: &[String], phrase: &[String], bound: f32) -> f32 {
+        let mut memo = self.memo.borrow_mut();
+        if memo.heard != heard {
+            *memo = Memo {
+                heard: heard.to_vec(),
+                words: heard.iter().map(|w| self.word(w)).collect(),
+                meant: HashMap::new(),
+            };
+        }
+        for m in phrase {
+            if !memo.meant.contains_key(m) {
+                let w = self.word(m);
+                let costs = Meant {
+                    delete: Self::delete_word(&w),
+                    substitute: memo
+                        .words
+                        .iter()
+                        .map(|h| self.substitute_word(h, &w))
+                        .collect(),
+                };
+                memo.meant.insert(m.clone(), costs);
+            }
+        }
+        let phrase: Vec<&Meant> = phrase.iter().map(|m| &memo.meant[m]).collect();
         let mut prev: Vec<f32> = Vec::with_capacity(phrase.len() + 1);
         prev.push(0.0);
-        for m in phrase {
+        for m in &phrase {
             let last = prev[prev.len() - 1];
-            prev.push(last + self.delete(m));
+            prev.push(last + m.delete);
         }
         let mut cur = vec![0.0f32; phrase.len() + 1];
-        for h in heard {
-            cur[0] = prev[0] + self.insert(h);
+        for (i, h) in memo.words.iter().enumerate() {
+            let insert = Self::insert_word(h);
+            cur[0] = prev[0] + insert;
+            let mut least = cur[0];
             for (j, m) in phrase.iter().enumerate() {
-                let sub = prev[j] + self.substitute(h, m);
-                let ins = prev[j + 1] + self.insert(h);
-                let del = cur[j] + self.delete(m);
+                let sub = prev[j] + m.substitute[i];
+                let ins = prev[j + 1] + insert;
+                let del = cur[j] + m.delete;
                 cur[j + 1] = sub.min(ins).min(del);
+                least = least.min(cur[j + 1]);
             }
             std::mem::swap(&mut prev, &mut cur);
+            if least > bound {
+                return least;
+            }
         }
         prev[phrase.len()]
     }
@@ -223,6 +365,75 @@ mod tests {
             (c.distance(&words_of("trzydzieści dwie na dwadzieścia osiem"), &p) - 0.1).abs() < 1e-6
         );
         assert!((c.substitute("piec", "pięć") - 0.05).abs() < 1e-6);
+    }
+
+    /// The table filled cell by cell with the public per-edit costs, as
+    /// `distance` was computed before it worked words out once per call.
+    fn reference(c: &Costs<'_>, heard: &[String], phrase: &[String]) -> f32 {
+        let mut prev: Vec<f32> = vec![0.0];
+        for m in phrase {
+            prev.push(prev[prev.len() - 1] + c.delete(m));
+        }
+        for h in heard {
+            let mut cur = vec![prev[0] + c.insert(h)];
+            for (j, m) in phrase.iter().enumerate() {
+                let v = (prev[j] + c.substitute(h, m))
+                    .min(prev[j + 1] + c.insert(h))
+                    .min(cur[j] + c.delete(m));
+                cur.push(v);
+            }
+            prev = cur;
+        }
+        prev[phrase.len()]
+    }
+
+    #[test]
+    fn distance_and_its_early_exit_agree_with_the_cell_by_cell_table() {
+        use crate::listen::grammar::Grammar;
+        use tandem_rules::draughts::{Position, Variant};
+        let heard_texts = [
+            "trzydzieści dwa na dwadzieścia osiem",
+            "trzydzieści dwie dwadzieścia osiem",
+            "piec na zegar",
+            "[unk] trzydzieści trzy bije dwadzieścia dziewięć",
+            "thirty two to twenty eight",
+            "clock",
+            "ce trzy de cztery",
+            "na na na",
+            "x",
+        ];
+        let mut compared = 0;
+        for lex in [Lexicon::polish(), Lexicon::english()] {
+            let c = Costs::new(&lex);
+            for pos in [
+                Position::start(Variant::International),
+                Position::start(Variant::SixtyFour),
+            ] {
+                let g = Grammar::build(&pos, &lex);
+                for text in heard_texts {
+                    let heard = lex.tokens(&words_of(text));
+                    // Every 7th phrase: thousands of pairs, a second in a debug build.
+                    for p in g.phrases.iter().step_by(7) {
+                        let want = reference(&c, &heard, &p.tokens);
+                        assert_eq!(
+                            c.distance(&heard, &p.tokens),
+                            want,
+                            "{text} / {:?}",
+                            p.tokens
+                        );
+                        let bound = MAX_COST + TIE_WINDOW;
+                        let got = c.distance_within(&heard, &p.tokens, bound);
+                        if want <= bound {
+                            assert_eq!(got, want, "{text} / {:?}", p.tokens);
+                        } else {
+                            assert!(got > bound && got <= want, "{text} / {:?}: {got}", p.tokens);
+                        }
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared}");
     }
 
     #[test]
