@@ -23,6 +23,7 @@ use tandem_rules::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::{Game, Variant};
 use tandem_speech::testing::PrivateSpeechd;
 
+pub mod pychess;
 pub mod session;
 pub mod voice;
 
