@@ -3,6 +3,7 @@
 //! live page, the JSON API, the downloads and the arbiter's signed commands
 //! (docs/hall.md).
 
+pub mod delay;
 pub mod store;
 pub mod view;
 pub mod web;
