@@ -2,7 +2,8 @@
 //! and ACL), a real desk with a delayed public server, and real tables of
 //! all three games playing random legal moves at random intervals, while
 //! the arbiter starts every clock and hides a table, a table is SIGKILLed
-//! and resumed, the broker is restarted, a hostile table (its own
+//! and resumed, its braille display (BRLTTY) is lost and comes back, the
+//! broker is restarted, a hostile table (its own
 //! credentials) sends junk, oversized and retained messages and floods its
 //! alerts, and two spectators follow the public stream (one reading
 //! slowly). At the end: every desk copy equals its table's journal byte for
@@ -23,7 +24,7 @@ use std::time::{Duration, Instant};
 use hall_common::spectator::Spectator;
 use hall_common::{ctl_ok, free_port, journal_of, table, wait_for, Broker, Desk, EVENT};
 use serde_json::{json, Value};
-use support::Daemon;
+use support::{real_brltty, Daemon, Play};
 use tandem_rules::backgammon::{Match, MatchOptions};
 use tandem_rules::chess::ChessGame;
 use tandem_rules::{Game, TableGame, Variant};
@@ -139,6 +140,53 @@ fn junk_lines(n: u32) -> Vec<String> {
     ]
 }
 
+/// Table 1, with its braille display on BRLTTY at `host`; resumed when its
+/// journal exists (as `hall_common::table`, with a display).
+fn braille_table(dir: &std::path::Path, broker: &Broker, host: &str) -> Daemon {
+    let tdir = dir.join("t1");
+    std::fs::create_dir_all(&tdir).unwrap();
+    std::fs::write(tdir.join("secret"), hall_common::SECRET).unwrap();
+    let journal = journal_of(dir, 1);
+    let mut p = Play::in_dir(&tdir)
+        .args([
+            "--speech",
+            "text",
+            "--braille",
+            "brlapi",
+            "--brlapi-host",
+            host,
+        ])
+        .args(["--lang", "en"])
+        .state_home(&tdir.join("state"))
+        .stderr_file(tdir.join(format!("stderr-{}", rand_suffix())))
+        .env("TANDEM_LOG", "warn");
+    p = if journal.exists() {
+        p.arg("--resume").arg(&journal)
+    } else {
+        p.arg("--journal")
+            .arg(&journal)
+            .args(["--white", "White 1", "--black", "Black 1"])
+    };
+    p.args([
+        "--relay",
+        &broker.url("table1", "pw1"),
+        "--event",
+        EVENT,
+        "--table",
+        "1",
+    ])
+    .arg("--arbiter-secret-file")
+    .arg(tdir.join("secret"))
+    .start()
+}
+
+fn rand_suffix() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
 fn set_public(desk: &Desk, table: Option<u32>, on: bool) {
     let r: Value = ureq::post(&format!("{}/api/public", desk.base))
         .set("x-tandem-desk", "1")
@@ -182,6 +230,9 @@ fn round(flood_late: bool) {
         .and_then(|s| s.parse().ok())
         .unwrap_or(12);
     let mut rng = Rng(seed);
+    let Some(mut brltty) = real_brltty(40) else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let mut broker = Broker::start(dir.path(), 4);
     let public = format!("127.0.0.1:{}", free_port());
@@ -196,7 +247,10 @@ fn round(flood_late: bool) {
         &["--variant", "backgammon", "--match", "7"],
     ];
     let mut tables: Vec<Daemon> = (1..=3)
-        .map(|n| table(dir.path(), &broker, n, extra[n as usize - 1]))
+        .map(|n| match n {
+            1 => braille_table(dir.path(), &broker, &brltty.host()),
+            n => table(dir.path(), &broker, n, extra[n as usize - 1]),
+        })
         .collect();
     let mut models = [
         Model::Draughts(Game::new(Variant::International)),
@@ -254,14 +308,9 @@ fn round(flood_late: bool) {
                 hostile(&broker, 4, "state", &["{junk".into()], true);
                 hostile(&broker, 4, "online", &["x".repeat(64 * 1024)], true);
             }
-            // Its alerts flood, before or after table 1's resumed alert.
-            s if s
-                == if flood_late {
-                    actions * 5 / 4
-                } else {
-                    actions / 2 + 1
-                } =>
-            {
+            // Its alerts flood, before every other alert of the round or
+            // (`flood_late`) after table 1's.
+            s if s == if flood_late { actions * 5 / 4 } else { 1 } => {
                 let flood: Vec<String> = (0..600)
                     .map(|k| {
                         json!({"kind": "flag", "text": format!("junk {k}"), "seq": null,
@@ -271,11 +320,14 @@ fn round(flood_late: bool) {
                     .collect();
                 hostile(&broker, 4, "alert", &flood, false);
             }
+            // Table 1's braille display lost, and back.
+            s if s == actions / 3 => brltty.kill(),
+            s if s == actions * 2 / 3 => brltty.restart().expect("BRLTTY restarts"),
             // Table 1 SIGKILLed, and resumed.
             s if s == actions => {
                 tables[0].kill();
                 std::thread::sleep(Duration::from_millis(300));
-                tables[0] = table(dir.path(), &broker, 1, &[]);
+                tables[0] = braille_table(dir.path(), &broker, &brltty.host());
                 ctl_ok(&tables[0], &["resume"]);
             }
             // The arbiter hides the backgammon table from spectators.
@@ -314,14 +366,27 @@ fn round(flood_late: bool) {
     let view = desk.get("/api/view");
     let alerts = view["alerts"].as_array().unwrap();
     let v1 = desk.table(1).unwrap();
+    let a1 = v1["alerts"].as_array().unwrap();
     assert!(
-        v1["alerts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|a| a["kind"] == "resumed"),
+        a1.iter().any(|a| a["kind"] == "resumed"),
         "table 1's resumed alert: {v1}"
     );
+    for text in [
+        "The braille display is not answering. Play goes on.",
+        "The braille display works again.",
+    ] {
+        assert!(
+            a1.iter()
+                .any(|a| a["kind"] == "device" && a["text"] == text),
+            "table 1's device alert {text:?}: {v1}"
+        );
+        assert!(
+            alerts
+                .iter()
+                .any(|a| a["table"] == 1 && a["alert"]["text"] == text),
+            "{text:?} not in the desk's list"
+        );
+    }
     assert!(
         alerts
             .iter()
