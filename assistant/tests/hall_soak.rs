@@ -322,7 +322,18 @@ fn round(flood_late: bool) {
             }
             // Table 1's braille display lost, and back.
             s if s == actions / 3 => brltty.kill(),
-            s if s == actions * 2 / 3 => brltty.restart().expect("BRLTTY restarts"),
+            s if s == actions * 2 / 3 => {
+                brltty.restart().expect("BRLTTY restarts");
+                // The table finds it again (and says so) before anything else happens to it.
+                wait_for("table 1's braille display back", || {
+                    let j = std::fs::read_to_string(journal_of(dir.path(), 1)).unwrap_or_default();
+                    if j.contains("The braille display works again.") {
+                        Ok(())
+                    } else {
+                        Err("not yet".into())
+                    }
+                });
+            }
             // Table 1 SIGKILLed, and resumed.
             s if s == actions => {
                 tables[0].kill();
