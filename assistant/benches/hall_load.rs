@@ -10,6 +10,19 @@
 //!
 //! `cargo bench -p tandem --bench hall_load` (`HALL_LOAD_STEPS=100,200`,
 //! `HALL_LOAD_SECS=20` to choose).
+//!
+//! The whole chain, part by part (issue 27): the simulator's CPU and how
+//! late its tables' seconds fire (`sim_late_ms`), the broker's CPU and
+//! memory and its delivery delay to a probe subscribed to a few tables
+//! beside the desk (`broker_lag_ms`: from a line's time at the table to the
+//! probe), and the desk's CPU, memory and delay. Options:
+//! - `HALL_LOAD_TRAFFIC=line`: each table writes one journal line a second
+//!   (and its retained state), instead of the default `move` traffic above;
+//! - `HALL_LOAD_SPECTATORS=1000`: the desk also serves `--public`, every
+//!   table shown, with that many idle spectator connections open (each
+//!   asked for `/api/tables` once and then waits); and one spectator
+//!   following `/events` there;
+//! - `HALL_LOAD_DELAY=15m`: with `--public-delay`.
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -133,7 +146,26 @@ impl Sim {
     }
 }
 
-async fn table(n: u32, port: u16, secs: u64, sent: std::sync::Arc<std::sync::atomic::AtomicU64>) {
+/// What each simulated table sends a second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Traffic {
+    /// A move: its line, the announcement's line, a tick every other second, the state.
+    Move,
+    /// One journal line and the state.
+    Line,
+}
+
+/// How late each table's seconds fired, in ms (the simulator's share of the delay).
+type Late = std::sync::Arc<std::sync::Mutex<Vec<u64>>>;
+
+async fn table(
+    n: u32,
+    port: u16,
+    secs: u64,
+    sent: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    traffic: Traffic,
+    late: Late,
+) {
     let mut o = MqttOptions::new(format!("sim-{n}"), "127.0.0.1", port);
     o.set_credentials("sim", "simpw");
     o.set_keep_alive(Duration::from_secs(10));
@@ -166,8 +198,18 @@ async fn table(n: u32, port: u16, secs: u64, sent: std::sync::Arc<std::sync::ato
     // Spread the tables over the second.
     tokio::time::sleep(Duration::from_millis(u64::from(n * 37) % 1000)).await;
     let mut every = tokio::time::interval(Duration::from_secs(1));
+    let mut lates = Vec::with_capacity(secs as usize);
     for ply in 1..=secs as u32 {
-        every.tick().await;
+        let due = every.tick().await;
+        lates.push(due.elapsed().as_millis() as u64);
+        if traffic == Traffic::Line {
+            let _ = pub_line(sim.line(Event::Tick)).await;
+            sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let _ = client
+                .publish(topic("state"), QoS::AtLeastOnce, true, sim.state(ply))
+                .await;
+            continue;
+        }
         let said = Event::Say {
             text: format!("Move {ply} at table {n}: thirty-two, twenty-eight."),
         };
@@ -188,23 +230,135 @@ async fn table(n: u32, port: u16, secs: u64, sent: std::sync::Arc<std::sync::ato
             .publish(topic("state"), QoS::AtLeastOnce, true, sim.state(ply))
             .await;
     }
+    late.lock().unwrap().extend(lates);
 }
 
-fn run_step(tables: u32, secs: u64) -> Value {
+/// The broker's part of the delay: a probe subscribed to the journals of
+/// the first `tables` tables, beside the desk, on a thread of its own:
+/// from a line's time at the table to the probe, in ms.
+fn probe(
+    port: u16,
+    tables: u32,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<Vec<u64>> {
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let mut o = MqttOptions::new("probe", "127.0.0.1", port);
+            o.set_credentials("sim", "simpw");
+            o.set_keep_alive(Duration::from_secs(10));
+            let (client, mut el) = AsyncClient::new(o, 64);
+            for n in 1..=tables {
+                let _ = client
+                    .subscribe(format!("tandem/LOAD/table/{n}/journal"), QoS::AtLeastOnce)
+                    .await;
+            }
+            let mut lags = Vec::new();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let ev = tokio::time::timeout(Duration::from_millis(200), el.poll()).await;
+                let Ok(Ok(rumqttc::Event::Incoming(rumqttc::Packet::Publish(p)))) = ev else {
+                    continue;
+                };
+                let wall = serde_json::from_slice::<Value>(&p.payload)
+                    .ok()
+                    .and_then(|m| serde_json::from_str::<Value>(m["line"].as_str()?).ok())
+                    .and_then(|r| humantime::parse_rfc3339(r["wall"].as_str()?).ok());
+                if let Some(w) = wall {
+                    let ms = std::time::SystemTime::now()
+                        .duration_since(w)
+                        .map_or(0, |d| d.as_millis() as u64);
+                    lags.push(ms);
+                }
+            }
+            lags
+        })
+    })
+}
+
+/// p50, p99 and max of `v`, in the stats' form.
+fn pcts(mut v: Vec<u64>) -> Value {
+    if v.is_empty() {
+        return Value::Null;
+    }
+    v.sort_unstable();
+    let at = |p: f64| v[(((v.len() - 1) as f64) * p).round() as usize];
+    json!({"p50": at(0.5), "p99": at(0.99), "max": v[v.len() - 1]})
+}
+
+/// `HALL_LOAD_SPECTATORS` idle connections to the public server: each asks
+/// for `/api/tables` once (keep-alive) and then waits. Returns the sockets.
+fn idle_spectators(addr: &str, n: usize) -> Vec<std::net::TcpStream> {
+    use std::io::{Read, Write};
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let Ok(mut s) = std::net::TcpStream::connect(addr) else {
+            continue;
+        };
+        let _ = s.write_all(
+            format!("GET /api/tables HTTP/1.1\r\nHost: {addr}\r\nConnection: keep-alive\r\n\r\n")
+                .as_bytes(),
+        );
+        let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+        let mut buf = [0u8; 4096];
+        let _ = s.read(&mut buf);
+        out.push(s);
+    }
+    out
+}
+
+/// How many of these sockets the server still holds open.
+fn still_open(socks: &[std::net::TcpStream]) -> usize {
+    use std::io::Read;
+    socks
+        .iter()
+        .filter(|s| {
+            let _ = s.set_nonblocking(true);
+            let mut buf = [0u8; 1];
+            let open = match (&**s).read(&mut buf) {
+                Ok(0) => false,
+                Ok(_) => true,
+                Err(e) => e.kind() == std::io::ErrorKind::WouldBlock,
+            };
+            let _ = s.set_nonblocking(false);
+            open
+        })
+        .count()
+}
+
+/// What a step runs besides the tables.
+struct Options {
+    traffic: Traffic,
+    spectators: usize,
+    delay: Option<String>,
+}
+
+fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
     let dir = tempfile::tempdir().unwrap();
-    let (_broker, port) = broker(dir.path());
+    let (broker, port) = broker(dir.path());
+    let broker_pid = broker.0.id();
     let http = free_port();
-    let desk = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args([
-            "hall",
-            "--broker",
-            &format!("mqtt://desk:deskpw@127.0.0.1:{port}"),
-            "--event",
-            "LOAD",
-        ])
-        .args(["--listen", &format!("127.0.0.1:{http}")])
-        .arg("--data")
-        .arg(dir.path().join("data"))
+    let public = free_port();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tandem"));
+    cmd.args([
+        "hall",
+        "--broker",
+        &format!("mqtt://desk:deskpw@127.0.0.1:{port}"),
+        "--event",
+        "LOAD",
+    ])
+    .args(["--listen", &format!("127.0.0.1:{http}")])
+    .arg("--data")
+    .arg(dir.path().join("data"));
+    if o.spectators > 0 {
+        cmd.args(["--public", &format!("127.0.0.1:{public}")]);
+        if let Some(d) = &o.delay {
+            cmd.args(["--public-delay", d]);
+        }
+    }
+    let desk = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -234,8 +388,35 @@ fn run_step(tables: u32, secs: u64) -> Value {
             }
         }
     });
+    // The spectators: every table shown, the idle connections, one page following.
+    let mut idle = Vec::new();
+    let public_bytes = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    if o.spectators > 0 {
+        ureq::post(&format!("{base}/api/public"))
+            .set("x-tandem-desk", "1")
+            .send_json(json!({"table": null, "on": true}))
+            .expect("every table public");
+        idle = idle_spectators(&format!("127.0.0.1:{public}"), o.spectators);
+        let pb = public_bytes.clone();
+        std::thread::spawn(move || {
+            if let Ok(r) = ureq::get(&format!("http://127.0.0.1:{public}/events")).call() {
+                let mut rd = BufReader::new(r.into_reader());
+                let mut line = String::new();
+                while rd.read_line(&mut line).map(|n| n > 0).unwrap_or(false) {
+                    pb.fetch_add(line.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                    line.clear();
+                }
+            }
+        });
+    }
+    let opened = idle.len();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let probe = probe(port, tables.min(20), stop.clone());
+    let late: Late = Default::default();
     let sent = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let cpu0 = ticks(pid);
+    let broker_cpu0 = ticks(broker_pid);
+    let sim_cpu0 = ticks(std::process::id());
     let w0 = Instant::now();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
@@ -245,7 +426,14 @@ fn run_step(tables: u32, secs: u64) -> Value {
     rt.block_on(async {
         let mut hs = Vec::new();
         for n in 1..=tables {
-            hs.push(tokio::spawn(table(n, port, secs, sent.clone())));
+            hs.push(tokio::spawn(table(
+                n,
+                port,
+                secs,
+                sent.clone(),
+                o.traffic,
+                late.clone(),
+            )));
         }
         for h in hs {
             let _ = h.await;
@@ -267,12 +455,34 @@ fn run_step(tables: u32, secs: u64) -> Value {
         std::thread::sleep(Duration::from_millis(100));
     }
     let wall = w0.elapsed().as_secs_f64();
-    let cpu = (ticks(pid) - cpu0) as f64 / 100.0;
+    let pct = |t: u64| ((t as f64 / 100.0) / wall * 1000.0).round() / 10.0;
+    let cpu = ticks(pid) - cpu0;
+    let broker_cpu = ticks(broker_pid) - broker_cpu0;
+    let sim_cpu = ticks(std::process::id()) - sim_cpu0;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let broker_lag = probe.join().unwrap_or_default();
+    let late = std::mem::take(&mut *late.lock().unwrap());
+    let api = Instant::now();
+    let answered = ureq::get(&format!("http://127.0.0.1:{public}/api/tables"))
+        .timeout(Duration::from_secs(10))
+        .call()
+        .is_ok();
     json!({
-        "tables": tables, "seconds": secs, "lines_sent": sent, "lines_taken": stats["lines"],
-        "lag_ms": stats["lag_ms"], "desk_cpu_pct_of_a_core": (cpu / wall * 1000.0).round() / 10.0,
+        "tables": tables, "seconds": secs, "traffic": format!("{:?}", o.traffic).to_lowercase(),
+        "lines_sent": sent, "lines_taken": stats["lines"],
+        "lag_ms": stats["lag_ms"], "desk_cpu_pct_of_a_core": pct(cpu),
         "desk_rss_mb": status_kb(pid, "VmRSS:") / 1024, "desk_peak_rss_mb": status_kb(pid, "VmHWM:") / 1024,
         "page_stream_kb": sse_bytes.load(std::sync::atomic::Ordering::Relaxed) / 1024,
+        "broker_cpu_pct_of_a_core": pct(broker_cpu), "broker_rss_mb": status_kb(broker_pid, "VmRSS:") / 1024,
+        "broker_lag_ms": pcts(broker_lag),
+        "sim_cpu_pct_of_a_core": pct(sim_cpu), "sim_late_ms": pcts(late),
+        "spectators": if o.spectators > 0 { json!({
+            "idle_opened": opened, "idle_open_at_end": still_open(&idle),
+            "public_stream_kb": public_bytes.load(std::sync::atomic::Ordering::Relaxed) / 1024,
+            "public_api_answered": answered, "public_api_ms": api.elapsed().as_millis() as u64,
+            "delay": o.delay,
+        }) } else { Value::Null },
+        "load_average": std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim(),
     })
 }
 
@@ -287,8 +497,21 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
+    let o = Options {
+        traffic: match std::env::var("HALL_LOAD_TRAFFIC").as_deref() {
+            Ok("line") => Traffic::Line,
+            _ => Traffic::Move,
+        },
+        spectators: std::env::var("HALL_LOAD_SPECTATORS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0),
+        delay: std::env::var("HALL_LOAD_DELAY")
+            .ok()
+            .filter(|d| !d.is_empty()),
+    };
     for n in steps {
-        let r = run_step(n, secs);
+        let r = run_step(n, secs, &o);
         println!("{r}");
         let p99 = r["lag_ms"]["p99"].as_u64().unwrap_or(u64::MAX);
         let behind = p99 > 1000 || r["lines_taken"].as_u64() < r["lines_sent"].as_u64();

@@ -1,7 +1,8 @@
 //! `tandem pdn export JOURNAL`: a journal as a PDN 3.0 game record (PGN for
 //! a chess game), with the
 //! names, the date and the result as tags, and each move's clock times as a
-//! comment (`{white 1:29:48, black 1:30:00, move 0:12}`).
+//! comment (`{white 1:29:48, black 1:30:00, move 0:12}`; in PGN the mover's
+//! remaining time as broadcast sites write it, `{[%clk 1:29:48]}`).
 
 use std::path::Path;
 use std::time::Duration;
@@ -20,10 +21,26 @@ pub struct Names {
     pub black: Option<String>,
     /// The event.
     pub event: Option<String>,
+    /// The round (the hall's, from the table's `--round`).
+    pub round: Option<String>,
+    /// Where the game is played (the hall's feeds).
+    pub site: Option<String>,
 }
 
 fn clock(ms: u64) -> String {
     tandem_braille::view::format_clock(Some(Duration::from_millis(ms)))
+}
+
+/// The PDN clock comment: both clocks after a move and the move's time
+/// (`white 1:29:48, black 1:30:00, move 0:12`).
+#[must_use]
+pub fn both_clocks(white_ms: u64, black_ms: u64, move_ms: u64) -> String {
+    format!(
+        "white {}, black {}, move {}",
+        clock(white_ms),
+        clock(black_ms),
+        clock(move_ms)
+    )
 }
 
 /// A journal read, its chain checked, its game replayed.
@@ -73,6 +90,32 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
         table,
         date,
     } = read_game(path)?;
+    Ok(record_text(&j.records, &table, date, names))
+}
+
+/// The PDN text of a game from its journal's records (the hall's delayed
+/// copies: the lines a spectator may see).
+///
+/// # Errors
+/// The records are not a game.
+pub fn pdn_from_records(
+    records: &[crate::journal::Record],
+    names: &Names,
+) -> anyhow::Result<String> {
+    let table = Table::replay(records)?;
+    let date = records
+        .first()
+        .map(|r| r.wall.get(..10).unwrap_or("").replace('-', "."))
+        .filter(|d| d.len() == 10);
+    Ok(record_text(records, &table, date, names))
+}
+
+fn record_text(
+    records: &[crate::journal::Record],
+    table: &Table,
+    date: Option<String>,
+    names: &Names,
+) -> String {
     let info = &table.info;
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut tag = |k: &str, v: Option<String>| {
@@ -81,7 +124,9 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
         }
     };
     tag("Event", names.event.clone().or_else(|| info.event.clone()));
+    tag("Site", names.site.clone());
     tag("Date", date);
+    tag("Round", names.round.clone());
     tag("White", names.white.clone().or_else(|| info.white.clone()));
     tag("Black", names.black.clone().or_else(|| info.black.clone()));
     // In the record's own form (PGN: `5400+30`).
@@ -89,10 +134,12 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
         "TimeControl",
         Some(table.game.record_control(&info.control)),
     );
+    let timed = info.control.trim() != "none";
     let mut comments = vec![None; table.game.ply()];
-    for r in &j.records {
+    for r in records {
         if let Event::Move {
             ply,
+            side,
             white_ms,
             black_ms,
             move_ms,
@@ -100,17 +147,14 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
         } = &r.event
         {
             if let Some(c) = comments.get_mut((*ply as usize).saturating_sub(1)) {
-                *c = Some(format!(
-                    "white {}, black {}, move {}",
-                    clock(*white_ms),
-                    clock(*black_ms),
-                    clock(*move_ms)
-                ));
+                *c = table
+                    .game
+                    .clock_comment(*side, *white_ms, *black_ms, *move_ms, timed);
             }
         }
     }
     // The game's own record format (PDN; PGN for chess, 002 annex C).
-    Ok(table.game.export(tags, comments))
+    table.game.export(tags, comments)
 }
 
 // ------------------------------------------------------------ documents
@@ -163,6 +207,7 @@ pub fn export(
             white: heading.white.clone(),
             black: heading.black.clone(),
             event: heading.event.clone(),
+            ..Names::default()
         };
         return Ok(pdn_from_journal(path, &names)?.into_bytes());
     }

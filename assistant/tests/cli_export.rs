@@ -605,3 +605,61 @@ fn the_pdf_scoresheet_ends_with_a_diagram_of_the_final_position() {
     }
     assert!(pixels_like(&ppm, [181, 136, 99], 6) > 500);
 }
+
+/// The mover's remaining time after each move, as the journal recorded it
+/// (whole seconds): what `{[%clk H:MM:SS]}` must say.
+fn movers_clocks(journal: &Path) -> Vec<f64> {
+    std::fs::read_to_string(journal)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["event"].clone())
+        .filter(|e| e["type"] == "move")
+        .map(|e| {
+            let ms = if e["side"] == "white" {
+                &e["white_ms"]
+            } else {
+                &e["black_ms"]
+            };
+            (ms.as_u64().unwrap() / 1000) as f64
+        })
+        .collect()
+}
+
+#[test]
+fn a_chess_record_carries_the_movers_clock_as_python_chess_reads_it() {
+    let journal = chess_journal();
+    let pgn = export_text(journal, &[]);
+    // One way to write a chess record: `tandem export` and `tandem pdn export` agree.
+    let same = tandem(&["pdn", "export", journal.to_str().unwrap()]);
+    assert_eq!(pgn.as_bytes(), same.stdout.as_slice());
+    assert!(!pgn.contains("{white "), "the old clock comment: {pgn}");
+    let Some(games) = support::pychess::read(&pgn) else {
+        return;
+    };
+    assert_eq!(games.len(), 1, "{pgn}");
+    let g = &games[0];
+    assert_eq!(g["errors"], serde_json::json!([]), "{pgn}");
+    for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result"] {
+        assert!(g["headers"][tag].is_string(), "{tag} missing: {g}");
+    }
+    assert_eq!(g["headers"]["White"], WHITE);
+    assert_eq!(g["headers"]["Event"], EVENT);
+    let sans: Vec<&str> = g["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, chess_game().sans());
+    let clocks: Vec<f64> = g["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            m["clock"]
+                .as_f64()
+                .unwrap_or_else(|| panic!("no clock: {m}"))
+        })
+        .collect();
+    assert_eq!(clocks, movers_clocks(journal), "{pgn}");
+}

@@ -286,7 +286,7 @@ fn a_real_chess_game_with_brltty_and_speech_dispatcher() {
             && text.contains("[TimeControl \"5400+30\"]"),
         "{text}"
     );
-    assert!(text.contains("{white 1:"), "clock comments: {text}");
+    assert!(text.contains("{[%clk 1:"), "clock comments: {text}");
     let Replay::Ok(back) = replay(&parse_pgn(&text)[0]) else {
         panic!("{text}")
     };

@@ -637,3 +637,49 @@ fn every_board_is_an_svg_of_the_api_position_and_fifty_fit_one_screen() {
     std::fs::write(artifacts().join("spectators.png"), b.screenshot()).unwrap();
     drop((t1, t2, t3));
 }
+
+/// The spectators' page with a broadcast delay (`--public-delay 6s`), live in
+/// Chromium: a move shows on it only once it is 6 s old, while the desk has it at once.
+#[test]
+fn the_delayed_public_page_in_chromium_shows_a_move_only_after_the_delay() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 1);
+    let public = format!("127.0.0.1:{}", free_port());
+    let desk = Desk::start(
+        dir.path(),
+        &broker,
+        &["--public", &public, "--public-delay", "6s"],
+    );
+    let t1 = table(dir.path(), &broker, 1, &[]);
+    let r: Value = ureq::post(&format!("{}/api/public", desk.base))
+        .set("x-tandem-desk", "1")
+        .send_json(json!({"table": null, "on": true}))
+        .unwrap()
+        .into_json()
+        .unwrap();
+    assert_eq!(r["ok"], true, "{r}");
+    let b = Browser::start();
+    b.go(&format!("http://{public}/"));
+    b.wait_js(
+        "table 1 on the public page (after the delay)",
+        "const h = document.querySelector('#table-1 h2'); return h && h.textContent.includes('White 1') && h.textContent;",
+    );
+    let t0 = std::time::Instant::now();
+    ctl_ok(&t1, &["move", "32-28"]);
+    desk.wait_table(1, "32-28 at the desk", |t| t["last_move"] == "32-28");
+    let shown = "return document.querySelector('#table-1').textContent.includes('32-28');";
+    let early = b.js(shown);
+    if t0.elapsed() < Duration::from_secs(6) {
+        assert_eq!(
+            early,
+            json!(false),
+            "the move on the public page before the delay"
+        );
+    }
+    b.wait_js("32-28 on the public page", shown);
+    assert!(
+        t0.elapsed() >= Duration::from_secs(6),
+        "shown {:?} after the move",
+        t0.elapsed()
+    );
+}

@@ -628,17 +628,29 @@ impl Phrasebook {
     /// The built-in Polish phrasebook.
     #[must_use]
     pub fn polish() -> Phrasebook {
-        // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
-        Phrasebook::from_toml_str(POLISH_TOML)
-            .expect("the built-in Polish phrasebook is valid (tested)")
+        // Parsed once: the hall replays journals (each a new game with its
+        // phrasebook) many times a second, and parsing the TOML was most of it.
+        static PARSED: std::sync::OnceLock<Phrasebook> = std::sync::OnceLock::new();
+        PARSED
+            .get_or_init(|| {
+                // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
+                Phrasebook::from_toml_str(POLISH_TOML)
+                    .expect("the built-in Polish phrasebook is valid (tested)")
+            })
+            .clone()
     }
 
     /// The built-in English phrasebook.
     #[must_use]
     pub fn english() -> Phrasebook {
-        // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
-        Phrasebook::from_toml_str(ENGLISH_TOML)
-            .expect("the built-in English phrasebook is valid (tested)")
+        static PARSED: std::sync::OnceLock<Phrasebook> = std::sync::OnceLock::new();
+        PARSED
+            .get_or_init(|| {
+                // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
+                Phrasebook::from_toml_str(ENGLISH_TOML)
+                    .expect("the built-in English phrasebook is valid (tested)")
+            })
+            .clone()
     }
 
     /// A built-in phrasebook by language code (`pl`, `en`).

@@ -1,5 +1,6 @@
 //! `tandem hall --broker mqtt://… --event EVENT --listen 127.0.0.1:8080
-//! [--arbiter-secret-file FILE] [--public 0.0.0.0:8081] [--data DIR]`: the
+//! [--arbiter-secret-file FILE] [--public 0.0.0.0:8081 [--public-delay 15m]]
+//! [--data DIR]`: the
 //! arbiter's desk (docs/hall.md).
 
 use std::path::PathBuf;
@@ -31,6 +32,11 @@ pub struct Args {
     /// Also serve a read-only page and PDN/PGN feeds for spectators here.
     #[arg(long, value_name = "ADDR")]
     pub public: Option<String>,
+    /// Show spectators every table as it was this long ago (`30s`, `15m`):
+    /// moves, clocks and results alike, on every route of `--public`. The
+    /// arbiter's own page is never delayed.
+    #[arg(long, value_name = "DURATION", requires = "public")]
+    pub public_delay: Option<String>,
     /// Where the copies of the journals are kept (default `$XDG_STATE_HOME/tandem/hall`).
     #[arg(long)]
     pub data: Option<PathBuf>,
@@ -75,6 +81,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.arbiter_secret_file.is_none() || secret.is_some(),
         "--arbiter-secret-file: the file is empty"
     );
+    let delay = args
+        .public_delay
+        .as_deref()
+        .map(hall::delay::parse)
+        .transpose()?;
     let data = args.data.clone().unwrap_or_else(default_data);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -101,7 +112,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             public
                 .as_ref()
                 .and_then(|p| p.local_addr().ok())
-                .map(|a| format!(", public http://{a}"))
+                .map(|a| format!(
+                    ", public http://{a}{}",
+                    args.public_delay
+                        .as_deref()
+                        .map(|d| format!(" (delayed {d})"))
+                        .unwrap_or_default()
+                ))
                 .unwrap_or_default()
         );
         let loopback = listener.local_addr()?.ip().is_loopback();
@@ -128,8 +145,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .context("cannot start the broker's thread")?;
         if let Some(p) = public {
             let limits = hall::serve::Limits::public();
+            // With --public-delay every public route is built from lines
+            // the desk has held that long (hall/delay.rs).
+            let routes = match delay {
+                Some(d) => {
+                    let d = hall::delay::Delayed::new(hall.clone(), d);
+                    tokio::spawn(d.clone().run());
+                    hall::web::public_delayed(d)
+                }
+                None => hall::web::public(hall.clone()),
+            };
             let app = hall::guard::guarded(
-                hall::serve::bounded(hall::web::public(hall.clone()), limits),
+                hall::serve::bounded(routes, limits),
                 hall::guard::Guard::new(args.allow_host.clone(), None),
             );
             tokio::spawn(hall::serve::serve(p, app, limits));

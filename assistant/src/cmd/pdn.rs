@@ -68,6 +68,7 @@ pub fn run(c: PdnCommand) -> anyhow::Result<ExitCode> {
                 white,
                 black,
                 event,
+                ..crate::export::Names::default()
             };
             print!("{}", crate::export::pdn_from_journal(&journal, &names)?);
             Ok(ExitCode::SUCCESS)

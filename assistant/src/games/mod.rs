@@ -319,6 +319,20 @@ pub trait Game: std::fmt::Debug + Send {
     fn record_control(&self, control: &str) -> String {
         control.to_owned()
     }
+    /// The comment after a move in the record, from the clocks after it
+    /// (`timed`: the game has a clock): both clocks and the move's time
+    /// (`white 1:29:48, black 1:30:00, move 0:12`); `None` for none.
+    fn clock_comment(
+        &self,
+        side: Color,
+        white_ms: u64,
+        black_ms: u64,
+        move_ms: u64,
+        timed: bool,
+    ) -> Option<String> {
+        let _ = (side, timed);
+        Some(crate::export::both_clocks(white_ms, black_ms, move_ms))
+    }
     /// The game's record (PDN, PGN…) with these tags and a comment a ply.
     fn export(&self, tags: Vec<(String, String)>, comments: Vec<Option<String>>) -> String;
 }

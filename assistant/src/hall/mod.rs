@@ -9,6 +9,7 @@
 //! over), so no order between them can deadlock the broker loop and the web
 //! server (`hall_stress` toggles spectators while everything is read).
 
+pub mod delay;
 pub mod guard;
 pub mod serve;
 pub mod store;

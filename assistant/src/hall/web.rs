@@ -89,6 +89,26 @@ pub fn public(hall: Arc<Hall>) -> Router {
         .with_state(app)
 }
 
+/// The spectators' server with a broadcast delay (`--public-delay`): the
+/// same page, every data route from the delayed views (`hall/delay.rs`).
+pub fn public_delayed(d: Arc<super::delay::Delayed>) -> Router {
+    super::delay::routes(d)
+        .route("/", get(|| async { Html(PUBLIC) }))
+        .route(
+            "/hall.js",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                    JS,
+                )
+            }),
+        )
+        .route(
+            "/hall.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS) }),
+        )
+}
+
 fn common(r: Router<App>) -> Router<App> {
     r.route(
         "/hall.js",
@@ -121,7 +141,7 @@ fn not_found(n: u32) -> Response {
 }
 
 /// A table's view for the public: the game only.
-fn public_view(mut v: Value) -> Value {
+pub(super) fn public_view(mut v: Value) -> Value {
     if let Some(o) = v.as_object_mut() {
         for k in ["alerts", "journal_lines", "chain_ok", "lacking", "public"] {
             o.remove(k);
@@ -214,16 +234,23 @@ fn game_text(app: &App, n: u32) -> Result<(String, bool), Box<Response>> {
     if !app.shows(n) {
         return Err(Box::new(not_found(n)));
     }
-    let (file, chess) = match app.hall.tables().get(&n) {
+    let (file, chess, round) = match app.hall.tables().get(&n) {
         Some(t) => (
             t.file().to_owned(),
             t.records.first().is_some_and(|r| {
                 matches!(&r.event, crate::journal::Event::Start(i) if i.variant.parse::<GameKind>().ok() == Some(GameKind::Chess))
             }),
+            t.state
+                .as_ref()
+                .and_then(|s| s["round"].as_str().map(str::to_owned)),
         ),
         None => return Err(Box::new(not_found(n))),
     };
-    crate::export::pdn_from_journal(&file, &crate::export::Names::default())
+    let names = crate::export::Names {
+        round,
+        ..crate::export::Names::default()
+    };
+    crate::export::pdn_from_journal(&file, &names)
         .map(|t| (t, chess))
         .map_err(|e| Box::new((StatusCode::CONFLICT, format!("{e:#}\n")).into_response()))
 }
@@ -306,11 +333,10 @@ fn csv_field(v: &Value) -> String {
     }
 }
 
-async fn results(State(app): State<App>) -> Response {
+/// `results.csv` of these `GET /api/tables` objects.
+pub(super) fn results_csv(rows: &[Value]) -> String {
     let mut out = String::from("table,white,black,variant,result,plies\n");
-    let shown = app.shown();
-    for t in app.hall.tables().values().filter(|t| shown.shows(t.table)) {
-        let v = view::api(t, &app.hall.event);
+    for v in rows {
         let row: Vec<String> = ["table", "white", "black", "variant", "result", "ply"]
             .iter()
             .map(|k| csv_field(&v[*k]))
@@ -318,6 +344,21 @@ async fn results(State(app): State<App>) -> Response {
         out.push_str(&row.join(","));
         out.push('\n');
     }
+    out
+}
+
+async fn results(State(app): State<App>) -> Response {
+    // What is public is read before the tables are locked: no lock is held
+    // across another's.
+    let shown = app.shown();
+    let rows: Vec<Value> = app
+        .hall
+        .tables()
+        .values()
+        .filter(|t| shown.shows(t.table))
+        .map(|t| view::api(t, &app.hall.event))
+        .collect();
+    let out = results_csv(&rows);
     (
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8"),

@@ -12,6 +12,8 @@ use serde_json::Value;
 
 use crate::support::{Daemon, Play, TANDEM};
 
+pub mod spectator;
+
 /// The event every hall test plays.
 pub const EVENT: &str = "EV";
 /// The arbiter's secret of the tests.

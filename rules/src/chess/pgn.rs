@@ -282,6 +282,20 @@ fn classify(w: &str, at_end: bool) -> Class {
     }
 }
 
+/// The clock comment broadcast sites write after a move (Lichess, and
+/// python-chess reads it): the mover's remaining time, `[%clk H:MM:SS]`
+/// (whole seconds, rounded down).
+///
+/// ```
+/// assert_eq!(tandem_rules::chess::pgn::clk_comment(5_388_900), "[%clk 1:29:48]");
+/// assert_eq!(tandem_rules::chess::pgn::clk_comment(59_999), "[%clk 0:00:59]");
+/// ```
+#[must_use]
+pub fn clk_comment(remaining_ms: u64) -> String {
+    let s = remaining_ms / 1000;
+    format!("[%clk {}:{:02}:{:02}]", s / 3600, s / 60 % 60, s % 60)
+}
+
 /// Tags and comments for [`write_pgn`].
 #[derive(Debug, Clone, Default)]
 pub struct PgnHeader {

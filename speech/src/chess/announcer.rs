@@ -260,15 +260,27 @@ impl ChessPhrasebook {
     /// The built-in Polish book.
     #[must_use]
     pub fn polish() -> ChessPhrasebook {
+        // Parsed once (the hall replays journals many times a second).
+        static PARSED: std::sync::OnceLock<ChessPhrasebook> = std::sync::OnceLock::new();
         // The built-in file is tested to load (tests below and the golden tests).
-        ChessPhrasebook::from_toml_str(CHESS_POLISH_TOML).expect("built-in chess/pl.toml is valid")
+        PARSED
+            .get_or_init(|| {
+                ChessPhrasebook::from_toml_str(CHESS_POLISH_TOML)
+                    .expect("built-in chess/pl.toml is valid")
+            })
+            .clone()
     }
 
     /// The built-in English book.
     #[must_use]
     pub fn english() -> ChessPhrasebook {
-        // The built-in file is tested to load (tests below and the golden tests).
-        ChessPhrasebook::from_toml_str(CHESS_ENGLISH_TOML).expect("built-in chess/en.toml is valid")
+        static PARSED: std::sync::OnceLock<ChessPhrasebook> = std::sync::OnceLock::new();
+        PARSED
+            .get_or_init(|| {
+                ChessPhrasebook::from_toml_str(CHESS_ENGLISH_TOML)
+                    .expect("built-in chess/en.toml is valid")
+            })
+            .clone()
     }
 
     /// A built-in book by language tag (`pl`, `en`).

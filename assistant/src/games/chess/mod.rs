@@ -356,6 +356,24 @@ impl Game for ChessTable {
             .unwrap_or_else(|| control.to_owned())
     }
 
+    fn clock_comment(
+        &self,
+        side: Color,
+        white_ms: u64,
+        black_ms: u64,
+        _move_ms: u64,
+        timed: bool,
+    ) -> Option<String> {
+        // The mover's remaining time as broadcast sites write it (`[%clk 1:29:48]`).
+        timed.then(|| {
+            chess::pgn::clk_comment(if side == Color::White {
+                white_ms
+            } else {
+                black_ms
+            })
+        })
+    }
+
     fn export(&self, tags: Vec<(String, String)>, comments: Vec<Option<String>>) -> String {
         // PGN (002 annex C), the same tags and clock comments as PDN.
         chess::pgn::write_pgn(&self.game, &chess::pgn::PgnHeader { tags, comments })
