@@ -95,17 +95,27 @@ fn brltty_killed_and_restarted_mid_game_the_game_goes_on_and_the_display_comes_b
         .wait_for(Duration::from_secs(10), |s| s.text.trim_end() == want)
         .unwrap_or_else(|e| panic!("display stopped following: {e:?}"));
     // The loss and the return were said to everyone and journaled (the
-    // hall raises both as device alerts), in that order.
-    let said: Vec<String> = support::journal_events(&dir.path().join("game.jsonl"), "say")
-        .iter()
-        .filter_map(|e| e["text"].as_str().map(str::to_owned))
-        .collect();
-    let lost = said
-        .iter()
-        .position(|t| t == "The braille display is not answering. Play goes on.");
-    let back = said
-        .iter()
-        .position(|t| t == "The braille display works again.");
+    // hall raises both as device alerts), in that order. The return is
+    // said once the driver reports it to the session, which may be a moment
+    // after the display already shows the game: the journal is read again
+    // until it holds both, for up to 10 s.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let (said, lost, back) = loop {
+        let said: Vec<String> = support::journal_events(&dir.path().join("game.jsonl"), "say")
+            .iter()
+            .filter_map(|e| e["text"].as_str().map(str::to_owned))
+            .collect();
+        let lost = said
+            .iter()
+            .position(|t| t == "The braille display is not answering. Play goes on.");
+        let back = said
+            .iter()
+            .position(|t| t == "The braille display works again.");
+        if (lost.is_some() && back.is_some()) || std::time::Instant::now() > deadline {
+            break (said, lost, back);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
     assert!(
         matches!((lost, back), (Some(l), Some(b)) if l < b),
         "lost then back said: {said:?}"

@@ -1,5 +1,5 @@
 //! Two records of one game compared, for any game tandem plays: the logic
-//! [`crate::draughts::arbiter`] (draughts) and [`crate::chess::arbiter`] (chess) share
+//! The games' arbiter modules (draughts, chess, backgammon) share
 //! (001 ch. VIII 3.1; 002 annex E.7-E.8).
 //!
 //! [`reconcile`] replays both records from the same start and finds how many
@@ -31,7 +31,7 @@ use std::fmt;
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     /// The first record (`A` on the command line; the game's own record in
-    /// [`reconcile_game`](crate::draughts::arbiter::reconcile_game)).
+    /// draughts' `reconcile_game`).
     A,
     /// The second record (`B`; the record the arbiter typed in).
     B,
@@ -117,7 +117,7 @@ pub enum Finding {
 /// play one move text in a position, and what a move's key is when two
 /// records written in different styles are matched ply by ply.
 ///
-/// Implemented by the draughts [`Game`](crate::draughts::Game) and by
+/// Implemented by the draughts `Game` and by
 /// [`ChessGame`](crate::chess::ChessGame).
 pub trait RecordedGame: Clone + Sized {
     /// A position of the game. Two records reach "the same position" when

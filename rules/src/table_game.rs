@@ -1,6 +1,5 @@
 //! The game behind a trait: what the daemon, the arbiter tools and the record
-//! keeping need from any game played at the table. Draughts (
-//! [`crate::draughts::Game`]), chess (FIDE annex E, through `shakmaty`) and backgammon
+//! keeping need from any game played at the table. Draughts, chess (FIDE annex E, through `shakmaty`) and backgammon
 //! (EUBGF) implement it, each with its own move type and notation,
 //! so that they join without touching the daemon.
 //!

@@ -2,7 +2,7 @@
 //! reports, low time and flags, boards in sync, resuming, help) to
 //! [`Utterance`]s, through a [`Phrasebook`]. Pure: no I/O, no time read.
 //! Each game adds its own sentences in its folder (draughts' moves and
-//! refusals: `crate::draughts::announcer`). Golden-tested in
+//! refusals: `speech/src/draughts/announcer.rs`). Golden-tested in
 //! `speech/tests/golden/*.txt`.
 //!
 //! Priorities (see [`Priority`]): the answer to the player's own input (a

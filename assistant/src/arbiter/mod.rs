@@ -25,8 +25,7 @@
 //!
 //! Each game brings its part through `ArbiterGame` (`arbiter_for` is the
 //! one place that lists them); the logic is pure, in the rules crate
-//! ([`tandem_rules::draughts::arbiter`], [`tandem_rules::chess::arbiter`],
-//! [`tandem_rules::backgammon::arbiter`], all on [`tandem_rules::reconcile`]);
+//! (each game's `arbiter` module, all on [`tandem_rules::reconcile`]);
 //! this module reads files and presents the results (see `docs/arbiter.md`).
 
 use std::path::{Path, PathBuf};
@@ -268,8 +267,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// What one game brings to `tandem arbiter`: recognising its records and
 /// positions, and the two comparisons. The logic of each is pure, in the
-/// rules crate (`tandem_rules::draughts::arbiter`, `tandem_rules::chess::arbiter`,
-/// `tandem_rules::backgammon::arbiter`); the words in the phrasebooks.
+/// rules crate (each game's `arbiter` module); the words in the phrasebooks.
 pub trait ArbiterGame {
     /// Whether a record file is of this game (without `--variant`).
     ///

@@ -18,8 +18,7 @@
 //!
 //! Each game brings its part through `ArbiterGame` (`arbiter_for` is the
 //! one place that lists them); the logic is pure, in the rules crate
-//! ([`tandem_rules::draughts::arbiter`], [`tandem_rules::chess::arbiter`],
-//! [`tandem_rules::backgammon::arbiter`], all on [`tandem_rules::reconcile`]);
+//! (each game's `arbiter` module, all on [`tandem_rules::reconcile`]);
 //! this module reads files and presents the results (see `docs/arbiter.md`).
 
 use std::process::ExitCode;

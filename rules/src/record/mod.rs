@@ -2,7 +2,7 @@
 //! lexer that reads tags, comments, variations and words as leniently as real
 //! exporters write them, and the assembly of tokens into games. The two
 //! formats differ only in what a word of the move text is (a move, a move
-//! number, a result or junk): [`crate::draughts::pdn`] and [`crate::chess::pgn`] say so.
+//! number, a result or junk): each game's reader (draughts' PDN, chess's PGN) says so.
 //!
 //! Nothing a file holds makes the reader give up: text that cannot be placed
 //! is skipped and reported as a [`Warning`] with its line and column, and a
@@ -91,7 +91,7 @@ pub(crate) fn decode(bytes: &[u8]) -> Decoded<'_> {
     }
 }
 
-/// A record file's bytes as text, decoded as [`crate::draughts::pdn::read_pdn`]
+/// A record file's bytes as text, decoded as the games' record readers do
 /// decodes them (UTF-8 or Windows-1252 line by line, UTF-16 by its mark),
 /// for readers that take text.
 #[must_use]
