@@ -21,8 +21,10 @@
 //! ```
 
 pub mod announcer;
+pub mod ask;
 pub mod backgammon;
 pub mod chess;
+pub mod draughts;
 pub mod output;
 pub mod phrasebook;
 pub mod record;

@@ -1,0 +1,3 @@
+//! Draughts in words: questions about the board ([`ask`]).
+
+pub mod ask;
