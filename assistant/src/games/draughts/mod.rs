@@ -176,6 +176,29 @@ impl Game for DraughtsTable {
         self.words.describe_position(self.game.position())
     }
 
+    fn ask(
+        &self,
+        text: &str,
+        asker: Option<Color>,
+        any_words: bool,
+    ) -> Option<Result<Utterance, Refused>> {
+        use tandem_speech::draughts::ask;
+        let book = ask::ask_book(&self.lang);
+        super::ask_with(
+            text,
+            any_words,
+            || ask::phrases(self.words.phrasebook()),
+            |q| ask::answer(&book, &self.words, self.game.position(), q, asker),
+        )
+    }
+
+    fn unknown_question(&self, text: &str) -> Refused {
+        use tandem_speech::draughts::ask;
+        let book = ask::ask_book(&self.lang);
+        let said = book.sentence("unknown", &[("questions", &book.text("questions", &[]))]);
+        super::unknown_question(text, ask::QUESTIONS, said)
+    }
+
     fn describe_square(&self, sq: Square) -> Option<Utterance> {
         Some(self.words.describe_square(self.game.position(), sq))
     }
