@@ -184,7 +184,10 @@ pub fn ear(args: &Args) -> anyhow::Result<Ear> {
         GameKind::Chess => chess_ear(args),
         GameKind::Backgammon => backgammon_ear(args),
     }?;
-    Ok(asking(ear, question_phrases(args.variant, &args.lang)))
+    // The questions of the words' language (none for a language without
+    // built-in words, such as a `--phrasebook` of its own).
+    let questions = question_phrases(args.variant, &ear.lang);
+    Ok(asking(ear, questions))
 }
 
 /// The questions about the board of a game in a language (docs/ask.md):
