@@ -105,6 +105,19 @@ fn role_of(word: &str) -> Option<Role> {
 pub const QUESTIONS: &str = "knights, bishops, rooks, queens, kings, pawns, file X, rank N, \
      square SQ, material (each optionally preceded by white, black, my or opponent)";
 
+/// The braille display's letter keys for the common questions
+/// (docs/ask.md): k kings, q queens, r rooks, b bishops, n knights,
+/// p pawns, m material.
+pub const KEYS: &[(&str, &str)] = &[
+    ("k", "kings"),
+    ("q", "queens"),
+    ("r", "rooks"),
+    ("b", "bishops"),
+    ("n", "knights"),
+    ("p", "pawns"),
+    ("m", "material"),
+];
+
 /// Answers a chess question: `None` if the word is not one; `Err` with the
 /// words that say why it cannot be answered (whose pieces? no such file).
 ///
@@ -152,6 +165,24 @@ pub fn answer(
     };
     let style = words.style();
     let book = words.phrasebook();
+    // A letter key of the braille display (`ask key k`, docs/ask.md).
+    if q.word == "key" {
+        let word = KEYS
+            .iter()
+            .find(|(k, _)| Some(*k) == q.arg.as_deref())
+            .map(|(_, w)| *w);
+        let Some(word) = word else {
+            return Some(Err(
+                ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
+            ));
+        };
+        let q = Question {
+            whose: q.whose,
+            word: word.to_owned(),
+            arg: None,
+        };
+        return answer(ask, words, pos, &q, asker);
+    }
     let out = match q.word.as_str() {
         "pawns" | "pawn" if side.is_none() && q.arg.is_none() => {
             // File by file: "Anna: white two, black seven".

@@ -43,6 +43,15 @@ pub fn phrases(book: &Phrasebook) -> Vec<AskPhrase> {
 pub const QUESTIONS: &str = "kings, men, pieces, row N, count, square N \
      (each optionally preceded by white, black, my or opponent)";
 
+/// The braille display's letter keys for the common questions
+/// (docs/ask.md): k kings, m men, p pieces, c count.
+pub const KEYS: &[(&str, &str)] = &[
+    ("k", "kings"),
+    ("m", "men"),
+    ("p", "pieces"),
+    ("c", "count"),
+];
+
 /// Answers a draughts question: `None` if the word is not one; `Err` with
 /// the words that say why it cannot be answered.
 ///
@@ -97,6 +106,24 @@ pub fn answer(
             )
         }
     };
+    // A letter key of the braille display (`ask key k`, docs/ask.md).
+    if q.word == "key" {
+        let word = KEYS
+            .iter()
+            .find(|(k, _)| Some(*k) == q.arg.as_deref())
+            .map(|(_, w)| *w);
+        let Some(word) = word else {
+            return Some(Err(
+                ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
+            ));
+        };
+        let q = Question {
+            whose: q.whose,
+            word: word.to_owned(),
+            arg: None,
+        };
+        return answer(ask, words, pos, &q, asker);
+    }
     let out = match q.word.as_str() {
         "kings" | "king" if q.arg.is_none() => sides
             .iter()
