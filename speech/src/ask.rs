@@ -399,6 +399,22 @@ pub fn heard_question(phrases: &[AskPhrase], text: &str) -> Option<String> {
         .map(|i| phrases[i].question.clone())
 }
 
+/// The question of the first of `transcripts` (best first) that says one
+/// exactly, as the listeners' [`Heard::Query`](crate::listen::Heard::Query).
+#[must_use]
+pub fn heard(
+    phrases: &[AskPhrase],
+    transcripts: &[crate::listen::Transcript],
+) -> Option<crate::listen::Heard> {
+    transcripts.iter().find_map(|t| {
+        heard_question(phrases, &t.text).map(|query| crate::listen::Heard::Query {
+            query,
+            confidence: (f64::from(t.confidence.clamp(0.0, 1.0)) * 100.0).round() / 100.0,
+            transcript: t.text.clone(),
+        })
+    })
+}
+
 /// The numbers `from..=to` as slot values: the book's words for them
 /// (`words(n)`) and the digits, both typed as the digits.
 #[must_use]

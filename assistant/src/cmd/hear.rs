@@ -210,7 +210,11 @@ fn question_phrases(variant: GameKind, lang: &str) -> Vec<tandem_speech::ask::As
 /// never a move, and no move phrase is a question's.
 fn asking(mut ear: Ear, questions: Vec<tandem_speech::ask::AskPhrase>) -> Ear {
     let unk = ear.phrases.iter().position(|p| p == "[unk]");
-    let said: Vec<String> = questions.iter().map(|q| q.words.join(" ")).collect();
+    let said: Vec<String> = questions
+        .iter()
+        .map(|q| q.words.join(" "))
+        .filter(|q| !ear.phrases.contains(q))
+        .collect();
     let at = unk.unwrap_or(ear.phrases.len());
     ear.phrases.splice(at..at, said);
     let mut words: std::collections::BTreeSet<String> = ear.words.drain(..).collect();
@@ -315,6 +319,8 @@ fn chess_ear(args: &Args) -> anyhow::Result<Ear> {
         cmd_lex = tandem_speech::chess::listen::command_words(p, cmd_lex)
             .map_err(|e| anyhow::anyhow!("reading --phrasebook: {e}"))?;
     }
+    // The questions about the board are chess's (docs/ask.md).
+    cmd_lex.ask = tandem_speech::chess::ask::phrases(&book);
     let no_moves = Position::empty(Variant::International, tandem_rules::Color::White);
     let commands = Grammar::build(&no_moves, &cmd_lex);
     let mut phrases = grammar.recognizer_phrases();

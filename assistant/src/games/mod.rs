@@ -384,6 +384,19 @@ pub(crate) fn ask_with(
     })
 }
 
+/// A game's question words, or its English ones for a language without
+/// built-in ones (the table speaks English then too).
+pub(crate) fn or_english(
+    book: tandem_speech::ask::AskBook,
+    builtin: fn(&str) -> tandem_speech::ask::AskBook,
+) -> tandem_speech::ask::AskBook {
+    if book.is_empty() {
+        builtin("en")
+    } else {
+        book
+    }
+}
+
 /// The refusal of an unknown question: `questions` (the typed forms, for
 /// the control socket) and the phrasebook's sentence listing them.
 pub(crate) fn unknown_question(text: &str, questions: &str, said: String) -> Refused {

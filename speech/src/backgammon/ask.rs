@@ -12,13 +12,14 @@ use super::{
 };
 use crate::ask::{number_slot, AskBook, AskPhrase, Question, Slots};
 
-/// The built-in question words of a language (`pl`, else English).
+/// The built-in question words of a language (`pl`, `en`; none for
+/// another: a phrasebook of its own keeps its own words only).
 #[must_use]
 pub fn ask_book(lang: &str) -> AskBook {
-    let src = if lang == "pl" {
-        BACKGAMMON_POLISH_TOML
-    } else {
-        BACKGAMMON_ENGLISH_TOML
+    let src = match lang {
+        "pl" => BACKGAMMON_POLISH_TOML,
+        "en" => BACKGAMMON_ENGLISH_TOML,
+        _ => return AskBook::default(),
     };
     AskBook::from_toml_str(src).unwrap_or_default()
 }

@@ -16,13 +16,14 @@ use super::{ChessAnnouncer, ChessPhrasebook, FileStyle, CHESS_ENGLISH_TOML, CHES
 use crate::ask::{number_slot, AskBook, AskPhrase, Question, Slots};
 use crate::listen::lexicon::words_of;
 
-/// The built-in question words of a language (`pl`, else English).
+/// The built-in question words of a language (`pl`, `en`; none for
+/// another: a phrasebook of its own keeps its own words only).
 #[must_use]
 pub fn ask_book(lang: &str) -> AskBook {
-    let src = if lang == "pl" {
-        CHESS_POLISH_TOML
-    } else {
-        CHESS_ENGLISH_TOML
+    let src = match lang {
+        "pl" => CHESS_POLISH_TOML,
+        "en" => CHESS_ENGLISH_TOML,
+        _ => return AskBook::default(),
     };
     AskBook::from_toml_str(src).unwrap_or_default()
 }

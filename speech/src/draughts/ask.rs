@@ -10,13 +10,14 @@ use crate::ask::{number_slot, AskBook, AskPhrase, Question, Slots};
 use crate::phrasebook::{Phrasebook, ENGLISH_TOML, POLISH_TOML};
 use crate::Announcer;
 
-/// The built-in question words of a language (`pl`, else English).
+/// The built-in question words of a language (`pl`, `en`; none for
+/// another: a phrasebook of its own keeps its own words only).
 #[must_use]
 pub fn ask_book(lang: &str) -> AskBook {
-    let src = if lang == "pl" {
-        POLISH_TOML
-    } else {
-        ENGLISH_TOML
+    let src = match lang {
+        "pl" => POLISH_TOML,
+        "en" => ENGLISH_TOML,
+        _ => return AskBook::default(),
     };
     AskBook::from_toml_str(src).unwrap_or_default()
 }

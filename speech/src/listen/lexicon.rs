@@ -210,6 +210,9 @@ pub struct Lexicon {
     /// "삼십사" (34) as "삼십 사" or "삼 십사".
     pub match_syllables: bool,
     announcer: Announcer,
+    /// The questions about the board listened for (`[listen.ask]`,
+    /// `crate::ask`): heard exactly, before any move.
+    pub ask: Vec<crate::ask::AskPhrase>,
 }
 
 /// Splits text into lower-case words: hyphens and punctuation separate words
@@ -317,6 +320,7 @@ impl Lexicon {
             confusions,
             match_syllables: listen.match_syllables,
             announcer: Announcer::new(book.clone(), AnnounceOptions::default()),
+            ask: crate::draughts::ask::phrases(book),
         }
     }
 

@@ -181,7 +181,10 @@ impl Game for ChessTable {
         any_words: bool,
     ) -> Option<Result<Utterance, Refused>> {
         use tandem_speech::chess::ask;
-        let book = ask::ask_book(self.words.phrasebook().language());
+        let book = super::or_english(
+            ask::ask_book(self.words.phrasebook().language()),
+            ask::ask_book,
+        );
         super::ask_with(
             text,
             any_words,
@@ -192,7 +195,10 @@ impl Game for ChessTable {
 
     fn unknown_question(&self, text: &str) -> Refused {
         use tandem_speech::chess::ask;
-        let book = ask::ask_book(self.words.phrasebook().language());
+        let book = super::or_english(
+            ask::ask_book(self.words.phrasebook().language()),
+            ask::ask_book,
+        );
         let said = book.sentence("unknown", &[("questions", &book.text("questions", &[]))]);
         super::unknown_question(text, ask::QUESTIONS, said)
     }

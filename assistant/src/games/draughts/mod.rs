@@ -183,7 +183,10 @@ impl Game for DraughtsTable {
         any_words: bool,
     ) -> Option<Result<Utterance, Refused>> {
         use tandem_speech::draughts::ask;
-        let book = ask::ask_book(&self.lang);
+        let book = super::or_english(
+            ask::ask_book(self.words.phrasebook().language()),
+            ask::ask_book,
+        );
         super::ask_with(
             text,
             any_words,
@@ -194,7 +197,10 @@ impl Game for DraughtsTable {
 
     fn unknown_question(&self, text: &str) -> Refused {
         use tandem_speech::draughts::ask;
-        let book = ask::ask_book(&self.lang);
+        let book = super::or_english(
+            ask::ask_book(self.words.phrasebook().language()),
+            ask::ask_book,
+        );
         let said = book.sentence("unknown", &[("questions", &book.text("questions", &[]))]);
         super::unknown_question(text, ask::QUESTIONS, said)
     }
@@ -519,6 +525,7 @@ pub fn heard_fields(h: &Heard) -> (&'static str, String) {
                 .join(" "),
         ),
         Heard::Illegal { text, .. } => ("illegal", text.clone()),
+        Heard::Query { query, .. } => ("query", query.clone()),
         _ => ("unknown", String::new()),
     }
 }
