@@ -16,12 +16,17 @@ use crate::ask::{number_slot, AskBook, AskPhrase, Question, Slots};
 /// another: a phrasebook of its own keeps its own words only).
 #[must_use]
 pub fn ask_book(lang: &str) -> AskBook {
-    let src = match lang {
-        "pl" => BACKGAMMON_POLISH_TOML,
-        "en" => BACKGAMMON_ENGLISH_TOML,
-        _ => return AskBook::default(),
-    };
-    AskBook::from_toml_str(src).unwrap_or_default()
+    // Read once: every typed move asks whether it is a question first.
+    static BOOKS: std::sync::OnceLock<[AskBook; 2]> = std::sync::OnceLock::new();
+    let [pl, en] = BOOKS.get_or_init(|| {
+        [BACKGAMMON_POLISH_TOML, BACKGAMMON_ENGLISH_TOML]
+            .map(|src| AskBook::from_toml_str(src).unwrap_or_default())
+    });
+    match lang {
+        "pl" => pl.clone(),
+        "en" => en.clone(),
+        _ => AskBook::default(),
+    }
 }
 
 /// Every backgammon question phrase of `book`'s language (points 1-24 as

@@ -20,12 +20,17 @@ use crate::listen::lexicon::words_of;
 /// another: a phrasebook of its own keeps its own words only).
 #[must_use]
 pub fn ask_book(lang: &str) -> AskBook {
-    let src = match lang {
-        "pl" => CHESS_POLISH_TOML,
-        "en" => CHESS_ENGLISH_TOML,
-        _ => return AskBook::default(),
-    };
-    AskBook::from_toml_str(src).unwrap_or_default()
+    // Read once: every typed move asks whether it is a question first.
+    static BOOKS: std::sync::OnceLock<[AskBook; 2]> = std::sync::OnceLock::new();
+    let [pl, en] = BOOKS.get_or_init(|| {
+        [CHESS_POLISH_TOML, CHESS_ENGLISH_TOML]
+            .map(|src| AskBook::from_toml_str(src).unwrap_or_default())
+    });
+    match lang {
+        "pl" => pl.clone(),
+        "en" => en.clone(),
+        _ => AskBook::default(),
+    }
 }
 
 /// The slots of the chess phrasings: `{file}` (names, letters and the
