@@ -9,7 +9,7 @@
 //! `[listen.ask]` the phrasings listened for). Each game answers its own
 //! questions in its own folder; the words are data.
 //!
-//! Fair play (FIDE art. 11.3, the Draughts Code's ban on advice): only what
+//! Fair play (FIDE art. 11.3 and the other games' codes ban advice): only what
 //! a sighted player sees on the board is answered, never a legal move, a
 //! threat, an attacked piece or a capture to make. See `docs/ask.md`.
 
