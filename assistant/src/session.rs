@@ -42,6 +42,7 @@ use crate::journal::{
 };
 use crate::messages::{Messages, Msg};
 
+mod ask;
 mod boards;
 mod draws;
 mod record;
@@ -638,6 +639,12 @@ impl Session {
                 }
                 self.ok()
             }
+            // A question about the board typed bare (`knights`, `row 5`):
+            // answered, nothing changes (docs/ask.md).
+            Cmd::Unknown(text) | Cmd::Move(text) if self.is_question(&text) => {
+                self.ask(&text, false, source)
+            }
+            Cmd::Ask(text) => self.ask(&text, true, source),
             Cmd::Move(text) => self.play(&text, source),
             Cmd::Done(side) => self.done(side, source),
             Cmd::Missing(side) => {

@@ -408,3 +408,63 @@ fn a_korean_chess_move_through_vosk() {
         "{v}"
     );
 }
+
+#[test]
+fn a_spoken_question_is_a_query_never_a_move() {
+    // Issue 23's exact contract: `"kind": "query"`.
+    for (args, query) in [
+        (vec!["--text", "rząd piąty"], "row 5"),
+        (vec!["--text", "damki przeciwnika"], "opponent kings"),
+        (
+            vec!["--variant", "chess", "--text", "gdzie są skoczki"],
+            "knights",
+        ),
+        (vec!["--variant", "chess", "--text", "linia Ewa"], "file e"),
+        (
+            vec!["--variant", "chess", "--lang", "en", "--text", "rank seven"],
+            "rank 7",
+        ),
+        (vec!["--lang", "en", "--text", "kings"], "kings"),
+        (
+            vec![
+                "--variant",
+                "backgammon",
+                "--dice",
+                "31",
+                "--text",
+                "punkt osiem",
+            ],
+            "point 8",
+        ),
+        (
+            vec![
+                "--variant",
+                "backgammon",
+                "--lang",
+                "en",
+                "--text",
+                "point eight",
+            ],
+            "point 8",
+        ),
+    ] {
+        let mut a = vec!["hear", "--json"];
+        a.extend(args.iter().copied());
+        let v = json(&a);
+        assert_eq!(
+            (v["kind"].as_str(), v["query"].as_str()),
+            (Some("query"), Some(query)),
+            "{v}"
+        );
+    }
+    // A move said beside them stays a move.
+    let v = json(&[
+        "hear",
+        "--json",
+        "--variant",
+        "chess",
+        "--text",
+        "Ewa dwa Ewa cztery",
+    ]);
+    assert_eq!(v["kind"], "move", "{v}");
+}

@@ -296,3 +296,31 @@ fn a_backgammon_game_refuses_a_draughts_phrasebook_clearly() {
         "no journal for a game that did not start"
     );
 }
+
+#[tokio::test]
+async fn a_spoken_question_about_a_point_or_the_bar_is_answered_beside_the_moves() {
+    // Issue 23: "punkt osiem" in the listener's numbering (white is blind).
+    let (mut t, mut m) = start();
+    m.act(Action::Roll(Dice(3, 1))).unwrap();
+    let _ = t.hear(0, "trzy jeden").await;
+    let _ = t.hear(0, "tak").await;
+    t.listener.set_position(m.clone()).unwrap();
+    let said = t.hear(1, "punkt osiem").await;
+    assert_eq!(said, ["Punkt 8: 3 białe."]);
+    let said = t.hear(1, "punkt jeden").await;
+    assert_eq!(said, ["Punkt 1: 2 czarne."]);
+    let said = t.hear(1, "na bandzie").await;
+    assert_eq!(said, ["Banda: białe 0, czarne 0."]);
+    // The move after them is still the move.
+    let said = t.hear(1, "osiem pięć sześć pięć").await;
+    assert_eq!(said, ["Osiem na pięć, sześć na pięć, zgadza się?"]);
+    let heard = t.heard();
+    assert_eq!(
+        heard[2..5],
+        [
+            h("query", "point 8", "command"),
+            h("query", "point 1", "command"),
+            h("query", "bar", "command"),
+        ]
+    );
+}

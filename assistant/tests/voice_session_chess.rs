@@ -152,3 +152,28 @@ fn a_chess_game_refuses_a_draughts_phrasebook_clearly() {
         "no journal for a game that did not start"
     );
 }
+
+#[tokio::test]
+async fn a_spoken_question_is_answered_and_nothing_is_played() {
+    // Issue 23: "skoczki przeciwnika" beside the moves; black is blind here,
+    // so the opponent's knights are white's.
+    let mut t = start(None, Blind::Black);
+    let said = t.hear(0, "skoczki przeciwnika").await;
+    assert_eq!(said, ["Białe: skoczki Bella jeden, Gustaw jeden."]);
+    let said = t.hear(0, "linia Ewa").await;
+    assert_eq!(
+        said,
+        ["Linia Ewa: czarny król Ewa osiem, czarny pion Ewa siedem, biały pion Ewa dwa, biały król Ewa jeden."]
+    );
+    assert_eq!(t.state().await.0, 0, "nothing is played");
+    assert_eq!(
+        t.heard(),
+        [
+            h("query", "opponent knights", "command"),
+            h("query", "file e", "command")
+        ]
+    );
+    // A move is still a move: white's, which black (blind) may not say.
+    let said = t.hear(0, "Ewa dwa Ewa cztery").await;
+    assert_eq!(said, ["Ruch białych."]);
+}

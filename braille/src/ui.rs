@@ -304,10 +304,26 @@ impl BrailleUi {
 
     /// Handles one key; returns what the owner must do, in order.
     pub fn handle(&mut self, key: Key) -> Vec<Action> {
-        // Typed characters are backgammon's dice only: elsewhere they touch
-        // nothing (no message dismissed, no promotion dropped).
-        if matches!(key, Key::Char(_)) && !matches!(self.board, Board::Backgammon { .. }) {
-            return vec![Action::Bump];
+        // Typed characters are backgammon's dice. Elsewhere a letter asks
+        // one of the common questions about the board (`ask key k`: the
+        // game maps the letter, docs/ask.md) and the answer comes back as a
+        // message; other characters touch nothing (no message dismissed,
+        // no promotion dropped).
+        if let Key::Char(c) = key {
+            if !matches!(self.board, Board::Backgammon { .. }) {
+                if !c.is_ascii_alphabetic() {
+                    return vec![Action::Bump];
+                }
+                let had_message = self.message.take().is_some();
+                let mut out = vec![Action::MoveText(format!(
+                    "ask key {}",
+                    c.to_ascii_lowercase()
+                ))];
+                if had_message {
+                    out.insert(0, Action::Redraw);
+                }
+                return out;
+            }
         }
         // Any key dismisses a message; the key itself still acts.
         let had_message = self.message.take().is_some();

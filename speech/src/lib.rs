@@ -26,6 +26,7 @@
 //! ```
 
 pub mod announcer;
+pub mod ask;
 // The games (the registry).
 pub mod backgammon;
 pub mod chess;

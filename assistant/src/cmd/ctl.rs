@@ -30,6 +30,7 @@ pub struct Args {
     /// The command: move M, done [white|black], clock, position, last, state,
     /// missing [white|black], mismatch [FEN], pause, resume,
     /// draw offer|accept|decline|claim, resign [white|black], say TEXT, help, events;
+    /// ask QUERY (a question about the board: kings, knights, file e, row 5, point 8…; docs/ask.md);
     /// backgammon: roll A B (or roll with --dice tandem), reroll, double, take, pass, pips.
     #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Vec<String>,

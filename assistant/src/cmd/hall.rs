@@ -151,7 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Some(d) => {
                     let d = hall::delay::Delayed::new(hall.clone(), d);
                     tokio::spawn(d.clone().run());
-                    hall::web::public_delayed(d)
+                    hall::web::public_page(hall::delay::routes(d))
                 }
                 None => hall::web::public(hall.clone()),
             };

@@ -147,11 +147,72 @@ fn chess_label(h: &ChessHeard) -> String {
 /// # Errors
 /// A bad `--fen`, `--lang` or `--phrasebook`.
 pub fn ear(args: &Args) -> anyhow::Result<Ear> {
-    match args.variant {
+    let ear = match args.variant {
         GameKind::Draughts(v) => draughts_ear(args, v),
         GameKind::Chess => chess_ear(args),
         GameKind::Backgammon => backgammon_ear(args),
-    }
+    }?;
+    // The questions of the words' language (none for a language without
+    // built-in words, such as a `--phrasebook` of its own).
+    let questions = question_phrases(args.variant, &ear.lang);
+    Ok(asking(ear, questions))
+}
+
+/// The questions about the board of a game in a language (docs/ask.md):
+/// the built-in phrasebook's `[listen.ask]`.
+fn question_phrases(variant: GameKind, lang: &str) -> Vec<tandem_speech::ask::AskPhrase> {
+    let phrases = match variant {
+        GameKind::Draughts(_) => tandem_speech::Phrasebook::builtin(lang)
+            .map(|b| tandem_speech::draughts::ask::phrases(&b)),
+        GameKind::Chess => {
+            ChessPhrasebook::builtin(lang).map(|b| tandem_speech::chess::ask::phrases(&b))
+        }
+        GameKind::Backgammon => tandem_speech::backgammon::BgPhrasebook::builtin(lang)
+            .map(|b| tandem_speech::backgammon::ask::phrases(&b)),
+    };
+    phrases.unwrap_or_default()
+}
+
+/// An ear that hears the questions about the board first, exactly
+/// (`{"kind": "query", "query": "opponent knights", ...}`): a question is
+/// never a move, and no move phrase is a question's.
+fn asking(mut ear: Ear, questions: Vec<tandem_speech::ask::AskPhrase>) -> Ear {
+    let unk = ear.phrases.iter().position(|p| p == "[unk]");
+    let said: Vec<String> = questions
+        .iter()
+        .map(|q| q.words.join(" "))
+        .filter(|q| !ear.phrases.contains(q))
+        .collect();
+    let at = unk.unwrap_or(ear.phrases.len());
+    ear.phrases.splice(at..at, said);
+    let mut words: std::collections::BTreeSet<String> = ear.words.drain(..).collect();
+    words.extend(questions.iter().flat_map(|q| q.words.iter().cloned()));
+    ear.words = words.into_iter().collect();
+    let inner = ear.judge;
+    ear.judge = Box::new(move |t: &[Transcript]| {
+        for tr in t {
+            if let Some(q) = tandem_speech::ask::heard_question(&questions, &tr.text) {
+                let confidence = (f64::from(tr.confidence.clamp(0.0, 1.0)) * 100.0).round() / 100.0;
+                return Ok(Verdict {
+                    json: serde_json::json!({
+                        "kind": "query",
+                        "query": q,
+                        "confidence": confidence,
+                        "transcript": tr.text,
+                    })
+                    .to_string(),
+                    line: format!(
+                        "question {q} (confidence {confidence:.2}; heard {:?})",
+                        tr.text
+                    ),
+                    understood: true,
+                    label: format!("ask {q}"),
+                });
+            }
+        }
+        inner(t)
+    });
+    ear
 }
 
 fn draughts_ear(args: &Args, variant: Variant) -> anyhow::Result<Ear> {
@@ -228,6 +289,8 @@ fn chess_ear(args: &Args) -> anyhow::Result<Ear> {
         cmd_lex = tandem_speech::chess::listen::command_words(p, cmd_lex)
             .map_err(|e| anyhow::anyhow!("reading --phrasebook: {e}"))?;
     }
+    // The questions about the board are chess's (docs/ask.md).
+    cmd_lex.ask = tandem_speech::chess::ask::phrases(&book);
     let no_moves = Position::empty(Variant::International, tandem_rules::Color::White);
     let commands = Grammar::build(&no_moves, &cmd_lex);
     let mut phrases = grammar.recognizer_phrases();

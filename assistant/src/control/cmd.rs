@@ -110,6 +110,8 @@ pub fn to_cmd(cmd: &str, arg: Option<&str>) -> Result<Cmd, String> {
             Some(n) if n >= 1 => Cmd::ReviewMove(n),
             _ => return Err("review needs a move number from 1, e.g. review 12".into()),
         },
+        // A question about the board (issue 23): the same words as typed.
+        "ask" => Cmd::Ask(arg.unwrap_or_default().trim().to_owned()),
         "next" => none(&word, arg, Cmd::Next)?,
         "back" => none(&word, arg, Cmd::Back)?,
         "live" => none(&word, arg, Cmd::Live)?,

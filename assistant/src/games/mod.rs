@@ -199,6 +199,35 @@ pub trait Game: std::fmt::Debug + Send {
         None
     }
 
+    /// Answers a question about the board (issue 23, `docs/ask.md`): what
+    /// a sighted player sees at a glance, never a move or a hint. `text`
+    /// is the typed form (`opponent knights`, `file e`, `row 5`); with
+    /// `any_words` also the phrasebook's spoken words ("skoczki
+    /// przeciwnika"). "my" is `asker`'s (`None`: nobody in particular, the
+    /// answer then asks which side). `None`: not a question of this game.
+    fn ask(
+        &self,
+        _text: &str,
+        _asker: Option<Color>,
+        _any_words: bool,
+    ) -> Option<Result<Utterance, Refused>> {
+        None
+    }
+
+    /// The refusal of a question this game does not have: which questions
+    /// there are (the control socket's error, and said).
+    fn unknown_question(&self, text: &str) -> Refused {
+        let reason = format!("unknown question {text:?}: this game answers none");
+        Refused {
+            say: Utterance::new(
+                tandem_speech::Priority::Now,
+                tandem_speech::Kind::Rejection,
+                vec![reason.clone()],
+            ),
+            reason,
+        }
+    }
+
     // --- words ----------------------------------------------------------
 
     /// What follows the clock report (backgammon: the delay and the match score).
@@ -340,6 +369,61 @@ pub trait Game: std::fmt::Debug + Send {
 impl Clone for Box<dyn Game> {
     fn clone(&self) -> Box<dyn Game> {
         self.clone_box()
+    }
+}
+
+/// One game's `Game::ask` from its parts: the typed form first, then
+/// (with `any_words`) the spoken words of `phrases`; `answer` gives the
+/// sentences or the words of a refusal.
+pub(crate) fn ask_with(
+    text: &str,
+    any_words: bool,
+    phrases: impl FnOnce() -> Vec<tandem_speech::ask::AskPhrase>,
+    answer: impl Fn(&tandem_speech::ask::Question) -> Option<Result<Vec<String>, String>>,
+) -> Option<Result<Utterance, Refused>> {
+    use tandem_speech::ask::{heard_question, Question};
+    use tandem_speech::{Kind, Priority};
+    let typed = Question::parse(text).and_then(|q| answer(&q));
+    let r = match typed {
+        Some(r) => r,
+        None if any_words => {
+            let q = heard_question(&phrases(), text)?;
+            answer(&Question::parse(&q)?)?
+        }
+        None => return None,
+    };
+    Some(match r {
+        Ok(s) => Ok(Utterance::new(Priority::Now, Kind::Describe, s)),
+        Err(s) => Err(Refused {
+            reason: s.clone(),
+            say: Utterance::new(Priority::Now, Kind::Rejection, vec![s]),
+        }),
+    })
+}
+
+/// A game's question words, or its English ones for a language without
+/// built-in ones (the table speaks English then too).
+pub(crate) fn or_english(
+    book: tandem_speech::ask::AskBook,
+    builtin: fn(&str) -> tandem_speech::ask::AskBook,
+) -> tandem_speech::ask::AskBook {
+    if book.is_empty() {
+        builtin("en")
+    } else {
+        book
+    }
+}
+
+/// The refusal of an unknown question: `questions` (the typed forms, for
+/// the control socket) and the phrasebook's sentence listing them.
+pub(crate) fn unknown_question(text: &str, questions: &str, said: String) -> Refused {
+    Refused {
+        reason: format!("unknown question {text:?}; the questions: {questions}"),
+        say: Utterance::new(
+            tandem_speech::Priority::Now,
+            tandem_speech::Kind::Rejection,
+            vec![said],
+        ),
     }
 }
 

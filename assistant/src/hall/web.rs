@@ -89,10 +89,11 @@ pub fn public(hall: Arc<Hall>) -> Router {
         .with_state(app)
 }
 
-/// The spectators' server with a broadcast delay (`--public-delay`): the
-/// same page, every data route from the delayed views (`hall/delay.rs`).
-pub fn public_delayed(d: Arc<super::delay::Delayed>) -> Router {
-    super::delay::routes(d)
+/// The spectators' page and its script and style added to `routes`: with a
+/// broadcast delay (`--public-delay`) every data route comes from the
+/// delayed views (`hall/delay.rs`, whose routes the caller passes in).
+pub fn public_page(routes: Router) -> Router {
+    routes
         .route("/", get(|| async { Html(PUBLIC) }))
         .route(
             "/hall.js",

@@ -145,6 +145,10 @@ pub enum Cmd {
     Back,
     /// Close the review: the live game again.
     Live,
+    /// A question about the board (issue 23, `docs/ask.md`): `knights`,
+    /// `opponent kings`, `file e`, `row 5`, `point 8`, or the phrasebook's
+    /// words for one.
+    Ask(String),
 }
 
 pub(super) fn parse_side(s: &str) -> Option<Color> {
@@ -192,6 +196,7 @@ impl Cmd {
                 Cmd::Mismatch((!rest.is_empty()).then(|| rest.to_owned()))
             }
             "say" | "powiedz" => Cmd::Say(rest.to_owned()),
+            "ask" | "zapytaj" | "pytanie" => Cmd::Ask(rest.to_owned()),
             "record" | "zapis" => parse_record(rest).unwrap_or_else(|| Cmd::Unknown(line.into())),
             // `move 12`: a move number (a move itself is never one number).
             "move" | "ruch" if rest.parse::<u32>().is_ok() => {

@@ -506,6 +506,12 @@ impl BgAnnouncer {
         self.book.fill(key, args)
     }
 
+    /// The language of the phrasebook.
+    #[must_use]
+    pub fn language(&self) -> &str {
+        self.book.language()
+    }
+
     /// A side's name.
     #[must_use]
     pub fn side_name(&self, side: Color) -> &str {

@@ -5,6 +5,7 @@
 
 mod announcer;
 pub mod arbiter;
+pub mod ask;
 pub mod listen;
 
 pub use announcer::{

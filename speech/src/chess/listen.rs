@@ -597,6 +597,8 @@ impl ChessWords {
     #[must_use]
     pub fn new(book: &ChessPhrasebook, mut commands: Lexicon) -> ChessWords {
         commands.commands.remove(&CommandKind::Square);
+        // The questions about the board are chess's (`crate::chess::ask`).
+        commands.ask = crate::chess::ask::phrases(book);
         ChessWords {
             moves: ChessLexicon::new(book),
             commands,
@@ -734,6 +736,7 @@ impl ChessSaid {
             ChessSaid::Command(Heard::Command { command, .. }) => {
                 ("command", command.name().to_owned())
             }
+            ChessSaid::Command(Heard::Query { query, .. }) => ("query", query.clone()),
             ChessSaid::Command(_) => ("unknown", String::new()),
         }
     }
@@ -818,6 +821,10 @@ impl ListenGame for ChessVoice {
         words: &ChessWords,
         transcripts: &[Transcript],
     ) -> ChessSaid {
+        // A question about the board, said exactly, before any move.
+        if let Some(q) = crate::ask::heard(&words.commands.ask, transcripts) {
+            return ChessSaid::Command(q);
+        }
         let h = understand_in(&g.moves, &words.moves, transcripts);
         if matches!(h, ChessHeard::Move { .. } | ChessHeard::Ambiguous { .. }) {
             return ChessSaid::Chess(h);
@@ -850,6 +857,7 @@ impl ListenGame for ChessVoice {
                 *command,
                 square.and_then(tandem_rules::draughts::Square::new),
             ),
+            ChessSaid::Command(Heard::Query { query, .. }) => Understood::Query(query.clone()),
             ChessSaid::Command(_) => Understood::Unknown,
         }
     }

@@ -3,6 +3,7 @@
 //! and what it understands when the blind player speaks ([`listen`]).
 
 mod announcer;
+pub mod ask;
 pub mod listen;
 
 pub use announcer::{

@@ -1,6 +1,7 @@
 //! Draughts in words: the draughts sentences of the shared announcer
-//! ([`announcer`]).
+//! ([`announcer`]) and the answers to questions about the board ([`ask`]).
 
 pub mod announcer;
+pub mod ask;
 
 pub use announcer::SquareDiff;

@@ -46,6 +46,8 @@ pub struct Grammar {
     pub notations: Vec<String>,
     /// All phrasings.
     pub phrases: Vec<Phrase>,
+    /// The questions about the board as said (`crate::ask`), for the recognizer.
+    pub questions: Vec<String>,
 }
 
 fn fill(t: &Template, lex: &Lexicon, v: Variant, from: Square, to: Square) -> Vec<Words> {
@@ -161,6 +163,7 @@ impl Grammar {
             moves,
             notations,
             phrases,
+            questions: lex.ask.iter().map(|q| q.words.join(" ")).collect(),
         }
     }
 
@@ -169,7 +172,8 @@ impl Grammar {
     /// instead of being forced onto the nearest phrase.
     #[must_use]
     pub fn recognizer_phrases(&self) -> Vec<String> {
-        let set: BTreeSet<String> = self.phrases.iter().map(|p| p.words.join(" ")).collect();
+        let mut set: BTreeSet<String> = self.phrases.iter().map(|p| p.words.join(" ")).collect();
+        set.extend(self.questions.iter().cloned());
         let mut v: Vec<String> = set.into_iter().collect();
         v.push("[unk]".to_owned());
         v
@@ -340,6 +344,16 @@ pub enum Heard {
         /// What the recognizer returned.
         transcript: String,
     },
+    /// A question about the board (`crate::ask`), in its typed form
+    /// (`opponent kings`, `row 5`): answered, nothing changes.
+    Query {
+        /// The question.
+        query: String,
+        /// 0..1: the recognizer's (a question is heard only exactly).
+        confidence: f64,
+        /// What the recognizer returned.
+        transcript: String,
+    },
 }
 
 /// When a spoken move is read back and must be confirmed with yes/no.
@@ -358,7 +372,9 @@ impl Heard {
     #[must_use]
     pub fn confidence(&self) -> f64 {
         match self {
-            Heard::Move { confidence, .. } | Heard::Command { confidence, .. } => *confidence,
+            Heard::Move { confidence, .. }
+            | Heard::Command { confidence, .. }
+            | Heard::Query { confidence, .. } => *confidence,
             _ => 0.0,
         }
     }
@@ -397,6 +413,7 @@ impl Heard {
             | Heard::Command { transcript, .. }
             | Heard::Ambiguous { transcript, .. }
             | Heard::Illegal { transcript, .. }
+            | Heard::Query { transcript, .. }
             | Heard::Unknown { transcript } => transcript,
         }
     }

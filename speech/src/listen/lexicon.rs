@@ -20,6 +20,7 @@
 //! "{from} <takes> {to}", optionally followed by "<taking>" (or nothing) and
 //! the captured squares in capture order.
 
+pub use super::words::{fold, words_of, Words};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
@@ -184,9 +185,6 @@ impl fmt::Display for CommandKind {
     }
 }
 
-/// A word sequence (one alternative).
-pub type Words = Vec<String>;
-
 /// The listening vocabulary of one language, built from a [`Phrasebook`].
 #[derive(Debug, Clone)]
 pub struct Lexicon {
@@ -210,16 +208,9 @@ pub struct Lexicon {
     /// "삼십사" (34) as "삼십 사" or "삼 십사".
     pub match_syllables: bool,
     announcer: Announcer,
-}
-
-/// Splits text into lower-case words: hyphens and punctuation separate words
-/// ("thirty-two" is "thirty two").
-#[must_use]
-pub fn words_of(text: &str) -> Words {
-    text.split(|c: char| c.is_whitespace() || (c.is_ascii_punctuation() && c != '[' && c != ']'))
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
+    /// The questions about the board listened for (`[listen.ask]`,
+    /// `crate::ask`): heard exactly, before any move.
+    pub ask: Vec<crate::ask::AskPhrase>,
 }
 
 fn push_unique(v: &mut Vec<Words>, w: Words) {
@@ -317,6 +308,7 @@ impl Lexicon {
             confusions,
             match_syllables: listen.match_syllables,
             announcer: Announcer::new(book.clone(), AnnounceOptions::default()),
+            ask: crate::draughts::ask::phrases(book),
         }
     }
 
@@ -475,25 +467,6 @@ impl Lexicon {
         }
         best
     }
-}
-
-/// A word with Polish (and other Latin) diacritics removed, for matching
-/// transcripts that lost them ("piec" for "pięć").
-#[must_use]
-pub fn fold(w: &str) -> String {
-    w.chars()
-        .map(|c| match c {
-            'ą' => 'a',
-            'ć' => 'c',
-            'ę' => 'e',
-            'ł' => 'l',
-            'ń' => 'n',
-            'ó' => 'o',
-            'ś' => 's',
-            'ź' | 'ż' => 'z',
-            c => c,
-        })
-        .collect()
 }
 
 #[cfg(test)]

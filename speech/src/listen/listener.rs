@@ -208,7 +208,9 @@ impl ListenGame for Draughts {
         words: &Lexicon,
         transcripts: &[Transcript],
     ) -> Heard {
-        understand(pos, grammar, words, transcripts)
+        // A question about the board, said exactly, before any move.
+        crate::ask::heard(&words.ask, transcripts)
+            .unwrap_or_else(|| understand(pos, grammar, words, transcripts))
     }
 
     fn meaning(heard: &Heard) -> Understood<Move, ResolveError> {
@@ -222,6 +224,7 @@ impl ListenGame for Draughts {
                 text: text.clone(),
                 error: error.clone(),
             },
+            Heard::Query { query, .. } => Understood::Query(query.clone()),
             // Heard is non-exhaustive: anything else is not clear enough.
             _ => Understood::Unknown,
         }

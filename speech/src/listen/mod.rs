@@ -49,6 +49,7 @@ pub mod matcher;
 pub mod mic;
 pub mod models;
 pub mod vosk;
+pub mod words;
 
 use std::fmt;
 

@@ -583,6 +583,34 @@ impl Game for BackgammonTable {
         }
     }
 
+    fn ask(
+        &self,
+        text: &str,
+        asker: Option<Color>,
+        any_words: bool,
+    ) -> Option<Result<Utterance, Refused>> {
+        use tandem_speech::backgammon::ask;
+        let book = super::or_english(ask::ask_book(self.words.language()), ask::ask_book);
+        let viewer = self.viewer();
+        super::ask_with(
+            text,
+            any_words,
+            || {
+                BgPhrasebook::builtin(self.words.language())
+                    .map(|b| ask::phrases(&b))
+                    .unwrap_or_default()
+            },
+            |q| ask::answer(&book, self.m.board(), q, asker, viewer),
+        )
+    }
+
+    fn unknown_question(&self, text: &str) -> Refused {
+        use tandem_speech::backgammon::ask;
+        let book = super::or_english(ask::ask_book(self.words.language()), ask::ask_book);
+        let said = book.sentence("unknown", &[("questions", &book.text("questions", &[]))]);
+        super::unknown_question(text, ask::QUESTIONS, said)
+    }
+
     fn after_clock(&self) -> Option<Utterance> {
         // 004 3.5 (v): the simple delay, then the match score.
         let mut s = Vec::new();

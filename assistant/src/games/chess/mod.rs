@@ -175,6 +175,35 @@ impl Game for ChessTable {
         self.words.claim_wrong(minutes)
     }
 
+    fn ask(
+        &self,
+        text: &str,
+        asker: Option<Color>,
+        any_words: bool,
+    ) -> Option<Result<Utterance, Refused>> {
+        use tandem_speech::chess::ask;
+        let book = super::or_english(
+            ask::ask_book(self.words.phrasebook().language()),
+            ask::ask_book,
+        );
+        super::ask_with(
+            text,
+            any_words,
+            || ask::phrases(self.words.phrasebook()),
+            |q| ask::answer(&book, &self.words, self.game.position(), q, asker),
+        )
+    }
+
+    fn unknown_question(&self, text: &str) -> Refused {
+        use tandem_speech::chess::ask;
+        let book = super::or_english(
+            ask::ask_book(self.words.phrasebook().language()),
+            ask::ask_book,
+        );
+        let said = book.sentence("unknown", &[("questions", &book.text("questions", &[]))]);
+        super::unknown_question(text, ask::QUESTIONS, said)
+    }
+
     fn set_phrasebook(&mut self, _book: &Phrasebook) {
         // Chess speaks from its own phrasebook (set_game_phrasebook).
     }

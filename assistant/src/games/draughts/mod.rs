@@ -178,6 +178,35 @@ impl Game for DraughtsTable {
         self.words.describe_position(self.game.position())
     }
 
+    fn ask(
+        &self,
+        text: &str,
+        asker: Option<Color>,
+        any_words: bool,
+    ) -> Option<Result<Utterance, Refused>> {
+        use tandem_speech::draughts::ask;
+        let book = super::or_english(
+            ask::ask_book(self.words.phrasebook().language()),
+            ask::ask_book,
+        );
+        super::ask_with(
+            text,
+            any_words,
+            || ask::phrases(self.words.phrasebook()),
+            |q| ask::answer(&book, &self.words, self.game.position(), q, asker),
+        )
+    }
+
+    fn unknown_question(&self, text: &str) -> Refused {
+        use tandem_speech::draughts::ask;
+        let book = super::or_english(
+            ask::ask_book(self.words.phrasebook().language()),
+            ask::ask_book,
+        );
+        let said = book.sentence("unknown", &[("questions", &book.text("questions", &[]))]);
+        super::unknown_question(text, ask::QUESTIONS, said)
+    }
+
     fn describe_square(&self, sq: Square) -> Option<Utterance> {
         Some(self.words.describe_square(self.game.position(), sq))
     }
@@ -506,6 +535,7 @@ pub fn heard_fields(h: &Heard) -> (&'static str, String) {
                 .join(" "),
         ),
         Heard::Illegal { text, .. } => ("illegal", text.clone()),
+        Heard::Query { query, .. } => ("query", query.clone()),
         _ => ("unknown", String::new()),
     }
 }

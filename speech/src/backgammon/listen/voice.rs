@@ -41,6 +41,10 @@ impl BgWords {
         ] {
             commands.commands.remove(&c);
         }
+        // The questions about the board are backgammon's (`crate::backgammon::ask`).
+        commands.ask = crate::backgammon::BgPhrasebook::builtin(moves.announcer().language())
+            .map(|b| crate::backgammon::ask::phrases(&b))
+            .unwrap_or_default();
         BgWords { moves, commands }
     }
 
@@ -132,6 +136,7 @@ impl BgSaid {
             BgSaid::Command(Heard::Command { command, .. }) => {
                 ("command", command.name().to_owned())
             }
+            BgSaid::Command(Heard::Query { query, .. }) => ("query", query.clone()),
             BgSaid::Command(_) => ("unknown", String::new()),
         }
     }
@@ -217,6 +222,10 @@ impl ListenGame for BgVoice {
         words: &BgWords,
         transcripts: &[Transcript],
     ) -> BgSaid {
+        // A question about the board, said exactly, before any move.
+        if let Some(q) = crate::ask::heard(&words.commands.ask, transcripts) {
+            return BgSaid::Command(q);
+        }
         let h = understand_bg(&g.moves, &words.moves, transcripts);
         if matches!(
             h,
@@ -250,6 +259,7 @@ impl ListenGame for BgVoice {
                 *command,
                 square.and_then(tandem_rules::draughts::Square::new),
             ),
+            BgSaid::Command(Heard::Query { query, .. }) => Understood::Query(query.clone()),
             BgSaid::Command(_) => Understood::Unknown,
         }
     }

@@ -1,0 +1,470 @@
+//! Chess questions about the board (issue 23, `docs/ask.md`): the pieces
+//! of one kind, a file, a rank, a square, the pawns file by file, the
+//! material. Only what a sighted player sees: never a legal move, a check
+//! to give, an attacked piece or a capture (002 art. 11.3).
+//!
+//! The words are the chess phrasebook's `[ask]` and `[listen.ask]`
+//! ([`AskBook`]); squares and files are said in the player's `--files`
+//! style.
+
+use tandem_rules::chess::shakmaty::{
+    Chess, Color as ShColor, File, Piece, Position as _, Rank, Role, Square,
+};
+use tandem_rules::Color;
+
+use super::{ChessAnnouncer, ChessPhrasebook, FileStyle, CHESS_ENGLISH_TOML, CHESS_POLISH_TOML};
+use crate::ask::{number_slot, AskBook, AskPhrase, Question, Slots};
+use crate::listen::lexicon::words_of;
+
+/// The built-in question words of a language (`pl`, `en`; none for
+/// another: a phrasebook of its own keeps its own words only).
+#[must_use]
+pub fn ask_book(lang: &str) -> AskBook {
+    // Read once: every typed move asks whether it is a question first.
+    static BOOKS: std::sync::OnceLock<[AskBook; 2]> = std::sync::OnceLock::new();
+    let [pl, en] = BOOKS.get_or_init(|| {
+        [CHESS_POLISH_TOML, CHESS_ENGLISH_TOML]
+            .map(|src| AskBook::from_toml_str(src).unwrap_or_default())
+    });
+    match lang {
+        "pl" => pl.clone(),
+        "en" => en.clone(),
+        _ => AskBook::default(),
+    }
+}
+
+/// The slots of the chess phrasings: `{file}` (names, letters and the
+/// book's other file words), `{rank}` (the rank words, ordinals, digits),
+/// `{square}` (file and rank words, and `e4` as typed).
+#[must_use]
+pub fn slots(book: &ChessPhrasebook, ask: &AskBook) -> Slots {
+    let mut s = Slots::new();
+    let mut files = Vec::new();
+    for f in 0..8 {
+        let typed = ((b'a' + f as u8) as char).to_string();
+        let mut forms: Vec<String> = vec![
+            book.file_word(f, FileStyle::Names).to_owned(),
+            book.file_word(f, FileStyle::Letters).to_owned(),
+        ];
+        forms.extend(book.listen().file_words[f].iter().cloned());
+        forms.sort();
+        forms.dedup();
+        for w in forms {
+            files.push((words_of(&w), typed.clone()));
+        }
+    }
+    let ordinals = ask.list("ordinal");
+    let ranks = number_slot(1, 8, |n| {
+        let i = n as usize - 1;
+        let mut v = vec![book.rank_word(i).to_owned()];
+        v.extend(ordinals.get(i).cloned());
+        v
+    });
+    let mut squares = Vec::new();
+    for (fw, f) in &files {
+        for r in 0..8 {
+            let mut w = fw.clone();
+            w.extend(words_of(book.rank_word(r)));
+            squares.push((w, format!("{f}{}", r + 1)));
+        }
+    }
+    for f in 0..8u8 {
+        for r in 1..=8 {
+            let typed = format!("{}{r}", (b'a' + f) as char);
+            squares.push((vec![typed.clone()], typed));
+        }
+    }
+    s.insert("file".into(), files);
+    s.insert("rank".into(), ranks);
+    s.insert("square".into(), squares);
+    s
+}
+
+/// Every chess question phrase of `book`'s language, sorted for
+/// [`crate::ask::heard_question`].
+#[must_use]
+pub fn phrases(book: &ChessPhrasebook) -> Vec<AskPhrase> {
+    let ask = ask_book(book.language());
+    ask.phrases(&slots(book, &ask))
+}
+
+fn sh(c: Color) -> ShColor {
+    match c {
+        Color::White => ShColor::White,
+        Color::Black => ShColor::Black,
+    }
+}
+
+fn role_of(word: &str) -> Option<Role> {
+    Some(match word {
+        "knights" | "knight" => Role::Knight,
+        "bishops" | "bishop" => Role::Bishop,
+        "rooks" | "rook" => Role::Rook,
+        "queens" | "queen" => Role::Queen,
+        "kings" | "king" => Role::King,
+        "pawns" | "pawn" => Role::Pawn,
+        _ => return None,
+    })
+}
+
+/// The question words chess answers (`tandem ctl ask` lists them).
+pub const QUESTIONS: &str = "knights, bishops, rooks, queens, kings, pawns, file X, rank N, \
+     square SQ, material (each optionally preceded by white, black, my or opponent)";
+
+/// The braille display's letter keys for the common questions
+/// (docs/ask.md): k kings, q queens, r rooks, b bishops, n knights,
+/// p pawns, m material.
+pub const KEYS: &[(&str, &str)] = &[
+    ("k", "kings"),
+    ("q", "queens"),
+    ("r", "rooks"),
+    ("b", "bishops"),
+    ("n", "knights"),
+    ("p", "pawns"),
+    ("m", "material"),
+];
+
+/// Answers a chess question: `None` if the word is not one; `Err` with the
+/// words that say why it cannot be answered (whose pieces? no such file).
+///
+/// `asker` is whose "my" is (`None`: nobody in particular); the sides are
+/// said the asker's first, ranks from the asker's side of the board.
+///
+/// # Errors
+/// The question needs a side, or its argument is not a file, rank or square.
+pub fn answer(
+    ask: &AskBook,
+    words: &ChessAnnouncer,
+    pos: &Chess,
+    q: &Question,
+    asker: Option<Color>,
+) -> Option<Result<Vec<String>, String>> {
+    let first = asker.unwrap_or(Color::White);
+    let side = match q.whose.map(|w| w.color(asker)) {
+        None => None,
+        Some(Ok(c)) => Some(c),
+        Some(Err(_)) => return Some(Err(ask.sentence("which_side", &[]))),
+    };
+    let sides: Vec<Color> = side.map_or_else(|| vec![first, first.other()], |c| vec![c]);
+    let side_word = |c: Color| match c {
+        Color::White => ask.text("white", &[]),
+        Color::Black => ask.text("black", &[]),
+    };
+    // Squares ordered as the asker scans: rows from their side, files a to h.
+    let scan = |mut v: Vec<Square>| {
+        v.sort_by_key(|s| {
+            let r = u32::from(s.rank());
+            let r = if first == Color::White { r } else { 7 - r };
+            (r, u32::from(s.file()))
+        });
+        v
+    };
+    let board = pos.board();
+    let piece_at = |s: Square| {
+        ask.text(
+            "piece",
+            &[
+                ("piece", &words.piece_name(board.piece_at(s))),
+                ("square", &words.square(s)),
+            ],
+        )
+    };
+    let style = words.style();
+    let book = words.phrasebook();
+    // A letter key of the braille display (`ask key k`, docs/ask.md).
+    if q.word == "key" {
+        let word = KEYS
+            .iter()
+            .find(|(k, _)| Some(*k) == q.arg.as_deref())
+            .map(|(_, w)| *w);
+        let Some(word) = word else {
+            return Some(Err(
+                ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
+            ));
+        };
+        let q = Question {
+            whose: q.whose,
+            word: word.to_owned(),
+            arg: None,
+        };
+        return answer(ask, words, pos, &q, asker);
+    }
+    let out = match q.word.as_str() {
+        "pawns" | "pawn" if side.is_none() && q.arg.is_none() => {
+            // File by file: "Anna: white two, black seven".
+            let mut files = Vec::new();
+            for f in File::ALL {
+                let mut per = Vec::new();
+                for c in &sides {
+                    let mut ranks: Vec<Rank> =
+                        (board.by_piece(Piece {
+                            color: sh(*c),
+                            role: Role::Pawn,
+                        }) & tandem_rules::chess::shakmaty::Bitboard::from(f))
+                        .into_iter()
+                        .map(Square::rank)
+                        .collect();
+                    if *c == Color::Black {
+                        ranks.reverse();
+                    }
+                    if ranks.is_empty() {
+                        continue;
+                    }
+                    let r: Vec<&str> = ranks
+                        .iter()
+                        .map(|r| book.rank_word(usize::from(*r)))
+                        .collect();
+                    per.push(ask.text(
+                        "pawn_side",
+                        &[
+                            ("side", &side_word(*c)),
+                            ("ranks", &r.join(&ask.text("and", &[]))),
+                        ],
+                    ));
+                }
+                if !per.is_empty() {
+                    files.push(ask.text(
+                        "pawn_file",
+                        &[
+                            ("file", book.file_word(usize::from(f), style)),
+                            ("sides", &per.join(", ")),
+                        ],
+                    ));
+                }
+            }
+            if files.is_empty() {
+                vec![ask.sentence("no_pawns", &[])]
+            } else {
+                vec![ask.sentence("pawn_files", &[("files", &files.join("; "))])]
+            }
+        }
+        w if role_of(w).is_some() && q.arg.is_none() => {
+            let role = role_of(w)?;
+            let name = ask.text(w_key(role), &[]);
+            sides
+                .iter()
+                .map(|c| {
+                    let sq = scan(
+                        board
+                            .by_piece(Piece {
+                                color: sh(*c),
+                                role,
+                            })
+                            .into_iter()
+                            .collect(),
+                    );
+                    if sq.is_empty() {
+                        ask.sentence("none", &[("side", &side_word(*c)), ("name", &name)])
+                    } else {
+                        let list: Vec<String> = sq.iter().map(|s| words.square(*s)).collect();
+                        ask.sentence(
+                            "pieces",
+                            &[
+                                ("side", &side_word(*c)),
+                                ("name", &name),
+                                ("squares", &list.join(", ")),
+                            ],
+                        )
+                    }
+                })
+                .collect()
+        }
+        "file" | "linia" => {
+            let Some(f) = q.arg.as_deref().and_then(|a| file_of(book, a)) else {
+                return Some(Err(
+                    ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
+                ));
+            };
+            let mut sq: Vec<Square> = (board.occupied()
+                & tandem_rules::chess::shakmaty::Bitboard::from(f))
+            .into_iter()
+            .collect();
+            if first == Color::Black {
+                sq.reverse();
+            }
+            let fw = book.file_word(usize::from(f), style);
+            if sq.is_empty() {
+                let line = ask.text("file_name", &[("file", fw)]);
+                vec![ask.sentence("empty", &[("line", &line)])]
+            } else {
+                let p: Vec<String> = sq.into_iter().map(piece_at).collect();
+                vec![ask.sentence("file", &[("file", fw), ("pieces", &p.join(", "))])]
+            }
+        }
+        "rank" => {
+            let Some(r) = q
+                .arg
+                .as_deref()
+                .and_then(|a| a.parse::<u32>().ok())
+                .filter(|n| (1..=8).contains(n))
+                .map(|n| Rank::new(n - 1))
+            else {
+                return Some(Err(
+                    ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
+                ));
+            };
+            let sq: Vec<Square> = (board.occupied()
+                & tandem_rules::chess::shakmaty::Bitboard::from(r))
+            .into_iter()
+            .collect();
+            let rw = book.rank_word(usize::from(r));
+            if sq.is_empty() {
+                let line = ask.text("rank_name", &[("rank", rw)]);
+                vec![ask.sentence("empty", &[("line", &line)])]
+            } else {
+                let p: Vec<String> = sq.into_iter().map(piece_at).collect();
+                vec![ask.sentence("rank", &[("rank", rw), ("pieces", &p.join(", "))])]
+            }
+        }
+        "square" => {
+            let Some(s) = q.arg.as_deref().and_then(|a| a.parse::<Square>().ok()) else {
+                return Some(Err(
+                    ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
+                ));
+            };
+            words.describe_square(pos, s).sentences
+        }
+        "material" => {
+            let names: Vec<String> = ask
+                .text("material_names", &[])
+                .split(',')
+                .map(|s| s.trim().to_owned())
+                .collect();
+            let roles = [
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+                Role::Pawn,
+            ];
+            sides
+                .iter()
+                .map(|c| {
+                    let counts: Vec<String> = roles
+                        .iter()
+                        .zip(&names)
+                        .filter_map(|(role, name)| {
+                            let n = board
+                                .by_piece(Piece {
+                                    color: sh(*c),
+                                    role: *role,
+                                })
+                                .count();
+                            (n > 0).then(|| {
+                                ask.text("count", &[("name", name), ("n", &n.to_string())])
+                            })
+                        })
+                        .collect();
+                    let pieces = if counts.is_empty() {
+                        ask.text("kings", &[])
+                    } else {
+                        counts.join(", ")
+                    };
+                    ask.sentence("material", &[("side", &side_word(*c)), ("pieces", &pieces)])
+                })
+                .collect()
+        }
+        _ => return None,
+    };
+    Some(Ok(out))
+}
+
+fn w_key(role: Role) -> &'static str {
+    match role {
+        Role::Knight => "knights",
+        Role::Bishop => "bishops",
+        Role::Rook => "rooks",
+        Role::Queen => "queens",
+        Role::King => "kings",
+        Role::Pawn => "pawns",
+    }
+}
+
+fn file_of(book: &ChessPhrasebook, a: &str) -> Option<File> {
+    let a = a.to_lowercase();
+    (0..8).find_map(|f| {
+        let hit = [FileStyle::Letters, FileStyle::Names]
+            .iter()
+            .any(|s| book.file_word(f, *s).to_lowercase() == a)
+            || book.listen().file_words[f]
+                .iter()
+                .any(|w| w.to_lowercase() == a);
+        hit.then(|| File::new(f as u32))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ask::heard_question;
+
+    fn ask_pl(fen: &str, q: &str, asker: Option<Color>) -> String {
+        let book = ChessPhrasebook::polish();
+        let words = ChessAnnouncer::new(book, FileStyle::Names);
+        let pos = tandem_rules::chess::from_fen(fen).unwrap();
+        let q = Question::parse(q).unwrap();
+        match answer(&ask_book("pl"), &words, &pos, &q, asker).unwrap() {
+            Ok(s) => s.join(" "),
+            Err(s) => s,
+        }
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    #[test]
+    fn pieces_of_a_kind_files_ranks_and_material_at_the_start() {
+        assert_eq!(
+            ask_pl(START, "knights", Some(Color::White)),
+            "Białe: skoczki Bella jeden, Gustaw jeden. Czarne: skoczki Bella osiem, Gustaw osiem."
+        );
+        assert_eq!(
+            ask_pl(START, "opponent knights", Some(Color::White)),
+            "Czarne: skoczki Bella osiem, Gustaw osiem."
+        );
+        assert_eq!(
+            ask_pl(START, "my kings", Some(Color::Black)),
+            "Czarne: król Ewa osiem."
+        );
+        assert!(ask_pl(START, "my kings", None).starts_with("Czyje bierki?"));
+        assert_eq!(
+            ask_pl(START, "file e", Some(Color::White)),
+            "Linia Ewa: biały król Ewa jeden, biały pion Ewa dwa, czarny pion Ewa siedem, czarny król Ewa osiem."
+        );
+        assert_eq!(ask_pl(START, "rank 4", None), "Rząd cztery: pusto.");
+        assert_eq!(
+            ask_pl(START, "material", None),
+            "Białe: hetmany 1, wieże 2, gońce 2, skoczki 2, piony 8. Czarne: hetmany 1, wieże 2, gońce 2, skoczki 2, piony 8."
+        );
+        assert_eq!(ask_pl(START, "square e4", None), "Pole Ewa cztery: puste.");
+    }
+
+    #[test]
+    fn pawns_file_by_file() {
+        let fen = "4k3/p6p/8/8/3P4/8/P7/4K3 w - - 0 1";
+        assert_eq!(
+            ask_pl(fen, "pawns", None),
+            "Piony: Anna: białe dwa, czarne siedem; Dawid: białe cztery; Hektor: czarne siedem."
+        );
+    }
+
+    #[test]
+    fn spoken_questions_are_heard_exactly() {
+        let p = phrases(&ChessPhrasebook::polish());
+        let h = |t: &str| heard_question(&p, t);
+        assert_eq!(h("gdzie są skoczki").as_deref(), Some("knights"));
+        assert_eq!(
+            h("skoczki przeciwnika").as_deref(),
+            Some("opponent knights")
+        );
+        assert_eq!(h("linia Ewa").as_deref(), Some("file e"));
+        assert_eq!(h("rząd siódmy").as_deref(), Some("rank 7"));
+        assert_eq!(h("pole Ewa cztery").as_deref(), Some("square e4"));
+        assert_eq!(h("Ewa dwa Ewa cztery"), None);
+        let e = phrases(&ChessPhrasebook::english());
+        let h = |t: &str| heard_question(&e, t);
+        assert_eq!(h("where are the knights").as_deref(), Some("knights"));
+        assert_eq!(h("file e").as_deref(), Some("file e"));
+        assert_eq!(h("rank seven").as_deref(), Some("rank 7"));
+        assert_eq!(h("kings").as_deref(), Some("kings"));
+    }
+}
