@@ -540,34 +540,6 @@ pub fn heard_fields(h: &Heard) -> (&'static str, String) {
     }
 }
 
-#[cfg(test)]
-mod record_tests {
-    use super::*;
-
-    #[test]
-    fn the_kept_record_is_the_rules_record_through_moves_captures_and_takebacks() {
-        let mut g = DraughtsTable::new(
-            Position::start(tandem_rules::draughts::Variant::International),
-            GameOptions::default(),
-            "en",
-        );
-        for m in ["32-28", "19-23", "28x19", "14x23", "33-29"] {
-            g.play_text(m).unwrap();
-            assert_eq!(g.move_texts(), g.rules().record());
-        }
-        assert!(g.play_text("1-2").is_err());
-        assert_eq!(g.move_texts(), g.rules().record());
-        g.undo();
-        g.undo();
-        assert_eq!(g.move_texts(), g.rules().record());
-        assert_eq!(g.last_move_text().as_deref(), Some("28x19"));
-        for _ in 0..5 {
-            g.undo();
-        }
-        assert!(g.move_texts().is_empty() && g.last_move_text().is_none());
-    }
-}
-
 /// `tandem perft` for draughts: the leaf nodes of the move tree from `fen`
 /// (the start position when `None`) to `depth`.
 ///
@@ -607,4 +579,32 @@ pub fn count_tree(
         nodes,
         divide,
     })
+}
+
+#[cfg(test)]
+mod record_tests {
+    use super::*;
+
+    #[test]
+    fn the_kept_record_is_the_rules_record_through_moves_captures_and_takebacks() {
+        let mut g = DraughtsTable::new(
+            Position::start(tandem_rules::draughts::Variant::International),
+            GameOptions::default(),
+            "en",
+        );
+        for m in ["32-28", "19-23", "28x19", "14x23", "33-29"] {
+            g.play_text(m).unwrap();
+            assert_eq!(g.move_texts(), g.rules().record());
+        }
+        assert!(g.play_text("1-2").is_err());
+        assert_eq!(g.move_texts(), g.rules().record());
+        g.undo();
+        g.undo();
+        assert_eq!(g.move_texts(), g.rules().record());
+        assert_eq!(g.last_move_text().as_deref(), Some("28x19"));
+        for _ in 0..5 {
+            g.undo();
+        }
+        assert!(g.move_texts().is_empty() && g.last_move_text().is_none());
+    }
 }
