@@ -125,6 +125,48 @@ impl Question {
     }
 }
 
+impl Question {
+    /// The question a letter key of the braille display asks (`ask key k`,
+    /// docs/ask.md), from a game's `(letter, question word)` keys: `None`
+    /// for another question, `Some(None)` for a letter the game has no
+    /// question for.
+    #[must_use]
+    pub fn from_key(&self, keys: &[(&str, &str)]) -> Option<Option<Question>> {
+        if self.word != "key" {
+            return None;
+        }
+        Some(
+            keys.iter()
+                .find(|(k, _)| Some(*k) == self.arg.as_deref())
+                .map(|(_, w)| Question {
+                    whose: self.whose,
+                    word: (*w).to_owned(),
+                    arg: None,
+                }),
+        )
+    }
+}
+
+/// The built-in question words of a game's two books (Polish, English)
+/// for `lang`, read once into `cell` (every typed move asks whether it is a
+/// question first); none for another language: a phrasebook of its own
+/// keeps its own words only.
+#[must_use]
+pub fn builtin_ask_book(
+    cell: &'static std::sync::OnceLock<[AskBook; 2]>,
+    [polish, english]: [&'static str; 2],
+    lang: &str,
+) -> AskBook {
+    let [pl, en] = cell.get_or_init(|| {
+        [polish, english].map(|src| AskBook::from_toml_str(src).unwrap_or_default())
+    });
+    match lang {
+        "pl" => pl.clone(),
+        "en" => en.clone(),
+        _ => AskBook::default(),
+    }
+}
+
 /// One piece of a phrasing: a word, where a side's words may stand, or a
 /// slot the game fills (`{file}`, `{rank}`, `{row}`, `{point}`, `{square}`).
 #[derive(Debug, Clone, PartialEq, Eq)]

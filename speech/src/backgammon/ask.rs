@@ -16,17 +16,12 @@ use crate::ask::{number_slot, AskBook, AskPhrase, Question, Slots};
 /// another: a phrasebook of its own keeps its own words only).
 #[must_use]
 pub fn ask_book(lang: &str) -> AskBook {
-    // Read once: every typed move asks whether it is a question first.
     static BOOKS: std::sync::OnceLock<[AskBook; 2]> = std::sync::OnceLock::new();
-    let [pl, en] = BOOKS.get_or_init(|| {
-        [BACKGAMMON_POLISH_TOML, BACKGAMMON_ENGLISH_TOML]
-            .map(|src| AskBook::from_toml_str(src).unwrap_or_default())
-    });
-    match lang {
-        "pl" => pl.clone(),
-        "en" => en.clone(),
-        _ => AskBook::default(),
-    }
+    crate::ask::builtin_ask_book(
+        &BOOKS,
+        [BACKGAMMON_POLISH_TOML, BACKGAMMON_ENGLISH_TOML],
+        lang,
+    )
 }
 
 /// Every backgammon question phrase of `book`'s language (points 1-24 as

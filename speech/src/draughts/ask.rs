@@ -14,16 +14,8 @@ use crate::Announcer;
 /// another: a phrasebook of its own keeps its own words only).
 #[must_use]
 pub fn ask_book(lang: &str) -> AskBook {
-    // Read once: every typed move asks whether it is a question first.
     static BOOKS: std::sync::OnceLock<[AskBook; 2]> = std::sync::OnceLock::new();
-    let [pl, en] = BOOKS.get_or_init(|| {
-        [POLISH_TOML, ENGLISH_TOML].map(|src| AskBook::from_toml_str(src).unwrap_or_default())
-    });
-    match lang {
-        "pl" => pl.clone(),
-        "en" => en.clone(),
-        _ => AskBook::default(),
-    }
+    crate::ask::builtin_ask_book(&BOOKS, [POLISH_TOML, ENGLISH_TOML], lang)
 }
 
 /// Every draughts question phrase of `book`'s language (rows 1-10 by
@@ -112,20 +104,11 @@ pub fn answer(
         }
     };
     // A letter key of the braille display (`ask key k`, docs/ask.md).
-    if q.word == "key" {
-        let word = KEYS
-            .iter()
-            .find(|(k, _)| Some(*k) == q.arg.as_deref())
-            .map(|(_, w)| *w);
-        let Some(word) = word else {
+    if let Some(key) = q.from_key(KEYS) {
+        let Some(q) = key else {
             return Some(Err(
                 ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
             ));
-        };
-        let q = Question {
-            whose: q.whose,
-            word: word.to_owned(),
-            arg: None,
         };
         return answer(ask, words, pos, &q, asker);
     }
