@@ -14,8 +14,16 @@ fuzz_target!(|data: &[u8]| {
     if let Ok((m, names)) = mat::import(text) {
         let out = mat::export(&m, &names);
         let (again, _) = mat::import(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
-        assert_eq!(again.position_id(), m.position_id());
-        assert_eq!(again.actions(), m.actions());
+        // A roll not played yet is left out of the file (as the arbiter's
+        // record of a match leaves it out): everything before it reads back.
+        let played = match m.actions().split_last() {
+            Some((tandem_rules::backgammon::Action::Roll(_), before)) => before,
+            _ => {
+                assert_eq!(again.position_id(), m.position_id());
+                m.actions()
+            }
+        };
+        assert_eq!(again.actions(), played);
         let read = read.unwrap_or_else(|e| panic!("import reads what read refuses: {e}"));
         assert_eq!(read.game.actions(), m.actions());
     }
