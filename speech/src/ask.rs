@@ -148,22 +148,23 @@ impl Question {
 }
 
 /// The built-in question words of a game's two books (Polish, English)
-/// for `lang`, read once into `cell` (every typed move asks whether it is a
-/// question first); none for another language: a phrasebook of its own
-/// keeps its own words only.
+/// for `lang`, read once into `cell` and lent, not copied (every typed move
+/// asks whether it is a question first); empty for another language: a
+/// phrasebook of its own keeps its own words only.
 #[must_use]
 pub fn builtin_ask_book(
     cell: &'static std::sync::OnceLock<[AskBook; 2]>,
     [polish, english]: [&'static str; 2],
     lang: &str,
-) -> AskBook {
+) -> &'static AskBook {
+    static EMPTY: std::sync::OnceLock<AskBook> = std::sync::OnceLock::new();
     let [pl, en] = cell.get_or_init(|| {
         [polish, english].map(|src| AskBook::from_toml_str(src).unwrap_or_default())
     });
     match lang {
-        "pl" => pl.clone(),
-        "en" => en.clone(),
-        _ => AskBook::default(),
+        "pl" => pl,
+        "en" => en,
+        _ => EMPTY.get_or_init(AskBook::default),
     }
 }
 

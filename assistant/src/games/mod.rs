@@ -404,9 +404,9 @@ pub(crate) fn ask_with(
 /// A game's question words, or its English ones for a language without
 /// built-in ones (the table speaks English then too).
 pub(crate) fn or_english(
-    book: tandem_speech::ask::AskBook,
-    builtin: fn(&str) -> tandem_speech::ask::AskBook,
-) -> tandem_speech::ask::AskBook {
+    book: &'static tandem_speech::ask::AskBook,
+    builtin: fn(&str) -> &'static tandem_speech::ask::AskBook,
+) -> &'static tandem_speech::ask::AskBook {
     if book.is_empty() {
         builtin("en")
     } else {

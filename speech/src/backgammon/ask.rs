@@ -15,7 +15,7 @@ use crate::ask::{number_slot, AskBook, AskPhrase, Question, Slots};
 /// The built-in question words of a language (`pl`, `en`; none for
 /// another: a phrasebook of its own keeps its own words only).
 #[must_use]
-pub fn ask_book(lang: &str) -> AskBook {
+pub fn ask_book(lang: &str) -> &'static AskBook {
     static BOOKS: std::sync::OnceLock<[AskBook; 2]> = std::sync::OnceLock::new();
     crate::ask::builtin_ask_book(
         &BOOKS,
@@ -152,7 +152,7 @@ mod tests {
     fn ask(q: &str, asker: Option<Color>) -> String {
         let b = Board::start(Color::White);
         match answer(
-            &ask_book("en"),
+            ask_book("en"),
             &b,
             &Question::parse(q).unwrap(),
             asker,

@@ -19,7 +19,7 @@ use crate::listen::lexicon::words_of;
 /// The built-in question words of a language (`pl`, `en`; none for
 /// another: a phrasebook of its own keeps its own words only).
 #[must_use]
-pub fn ask_book(lang: &str) -> AskBook {
+pub fn ask_book(lang: &str) -> &'static AskBook {
     static BOOKS: std::sync::OnceLock<[AskBook; 2]> = std::sync::OnceLock::new();
     crate::ask::builtin_ask_book(&BOOKS, [CHESS_POLISH_TOML, CHESS_ENGLISH_TOML], lang)
 }
@@ -76,7 +76,7 @@ pub fn slots(book: &ChessPhrasebook, ask: &AskBook) -> Slots {
 #[must_use]
 pub fn phrases(book: &ChessPhrasebook) -> Vec<AskPhrase> {
     let ask = ask_book(book.language());
-    ask.phrases(&slots(book, &ask))
+    ask.phrases(&slots(book, ask))
 }
 
 fn sh(c: Color) -> ShColor {
@@ -385,7 +385,7 @@ mod tests {
         let words = ChessAnnouncer::new(book, FileStyle::Names);
         let pos = tandem_rules::chess::from_fen(fen).unwrap();
         let q = Question::parse(q).unwrap();
-        match answer(&ask_book("pl"), &words, &pos, &q, asker).unwrap() {
+        match answer(ask_book("pl"), &words, &pos, &q, asker).unwrap() {
             Ok(s) => s.join(" "),
             Err(s) => s,
         }

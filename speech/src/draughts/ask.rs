@@ -13,7 +13,7 @@ use crate::Announcer;
 /// The built-in question words of a language (`pl`, `en`; none for
 /// another: a phrasebook of its own keeps its own words only).
 #[must_use]
-pub fn ask_book(lang: &str) -> AskBook {
+pub fn ask_book(lang: &str) -> &'static AskBook {
     static BOOKS: std::sync::OnceLock<[AskBook; 2]> = std::sync::OnceLock::new();
     crate::ask::builtin_ask_book(&BOOKS, [POLISH_TOML, ENGLISH_TOML], lang)
 }
@@ -203,7 +203,7 @@ mod tests {
         let words = Announcer::new(book, AnnounceOptions::default());
         let pos = Position::from_fen(Variant::International, fen).unwrap();
         match answer(
-            &ask_book(lang),
+            ask_book(lang),
             &words,
             &pos,
             &Question::parse(q).unwrap(),

@@ -600,7 +600,7 @@ impl Game for BackgammonTable {
                     .map(|b| ask::phrases(&b))
                     .unwrap_or_default()
             },
-            |q| ask::answer(&book, self.m.board(), q, asker, viewer),
+            |q| ask::answer(book, self.m.board(), q, asker, viewer),
         )
     }
 

@@ -190,7 +190,7 @@ impl Game for ChessTable {
             text,
             any_words,
             || ask::phrases(self.words.phrasebook()),
-            |q| ask::answer(&book, &self.words, self.game.position(), q, asker),
+            |q| ask::answer(book, &self.words, self.game.position(), q, asker),
         )
     }
 

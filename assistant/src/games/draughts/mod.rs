@@ -193,7 +193,7 @@ impl Game for DraughtsTable {
             text,
             any_words,
             || ask::phrases(self.words.phrasebook()),
-            |q| ask::answer(&book, &self.words, self.game.position(), q, asker),
+            |q| ask::answer(book, &self.words, self.game.position(), q, asker),
         )
     }
 
