@@ -75,6 +75,108 @@ impl GameKind {
     }
 }
 
+// The one-shot commands (`tandem moves`, `say`, `pdn check`; `crate::one_shot`):
+// each game answers in its folder (`crate::games::<game>::one_shot`).
+impl GameKind {
+    /// `tandem moves`: the legal moves of the position asked, in the game's
+    /// notation (backgammon: of the roll asked).
+    ///
+    /// # Errors
+    /// The position (or the roll) does not read, or is missing.
+    pub fn list_moves(self, asked: &crate::one_shot::MovesAsked) -> anyhow::Result<Vec<String>> {
+        match self {
+            GameKind::Draughts(v) => crate::games::draughts::one_shot::moves(v, asked),
+            GameKind::Chess => crate::games::chess::one_shot::moves(asked),
+            GameKind::Backgammon => crate::games::backgammon::one_shot::moves(asked),
+        }
+    }
+
+    /// `tandem say`: the announcement of the move asked, as tandem would
+    /// speak it in this game.
+    ///
+    /// # Errors
+    /// The phrasebook or the position does not read.
+    pub fn say(self, asked: &crate::one_shot::SayAsked) -> anyhow::Result<crate::one_shot::Said> {
+        match self {
+            GameKind::Draughts(v) => crate::games::draughts::one_shot::say(v, asked),
+            GameKind::Chess => crate::games::chess::one_shot::say(asked),
+            GameKind::Backgammon => crate::games::backgammon::one_shot::say(asked),
+        }
+    }
+
+    /// `tandem pdn check`: every game of a record file of this game replayed.
+    ///
+    /// # Errors
+    /// This game has no record file that `pdn check` reads.
+    pub fn check_records(self, bytes: &[u8]) -> anyhow::Result<Vec<crate::one_shot::RecordReport>> {
+        match self {
+            GameKind::Draughts(v) => Ok(crate::games::draughts::one_shot::check_records(v, bytes)),
+            GameKind::Chess => Ok(crate::games::chess::one_shot::check_records(bytes)),
+            GameKind::Backgammon => {
+                anyhow::bail!("tandem pdn check reads PDN and PGN, not backgammon's .mat")
+            }
+        }
+    }
+
+    /// The game whose record files `tandem pdn check` tells by their ending
+    /// alone (`pgn`: chess); a file of another ending is read as PDN, of
+    /// the game [`GameKind::parse_pdn`] gives.
+    #[must_use]
+    pub fn by_record_ending(ending: &str) -> Option<GameKind> {
+        ending
+            .eq_ignore_ascii_case("pgn")
+            .then_some(GameKind::Chess)
+    }
+
+    /// `tandem pdn check --variant`: a game whose records are PDN (a draughts
+    /// variant: `international`, `sixty-four`).
+    ///
+    /// # Errors
+    /// Not the name of a draughts variant (the variant's own message).
+    pub fn parse_pdn(name: &str) -> Result<GameKind, tandem_rules::draughts::ParseVariantError> {
+        name.parse().map(GameKind::Draughts)
+    }
+}
+
+// `tandem play --phrasebook FILE` (`crate::game_book`): each game reads
+// its own in its folder (`crate::games::<game>::book`).
+impl GameKind {
+    /// `--phrasebook FILE` read as this game's phrasebook.
+    ///
+    /// # Errors
+    /// The file does not read, or is not a phrasebook of this game.
+    pub fn read_phrasebook(
+        self,
+        file: &std::path::Path,
+    ) -> anyhow::Result<crate::game_book::GameBook> {
+        match self {
+            GameKind::Draughts(_) => crate::games::draughts::book::read(file),
+            GameKind::Chess => crate::games::chess::book::read(file),
+            GameKind::Backgammon => crate::games::backgammon::book::read(file),
+        }
+    }
+
+    /// This game's own words for voice input (`None`: the built-in ones of
+    /// the language, [`crate::voice::VoiceGame::words`]): from `book` (the
+    /// `--phrasebook` file, if any), `table` (the table's phrasebook) and
+    /// `lang`.
+    ///
+    /// # Errors
+    /// The file's listening words do not read.
+    pub fn voice_words(
+        self,
+        book: &crate::game_book::GameBook,
+        table: &tandem_speech::Phrasebook,
+        lang: &str,
+    ) -> anyhow::Result<Option<crate::voice::GameWords>> {
+        match self {
+            GameKind::Draughts(_) => Ok(None),
+            GameKind::Chess => crate::games::chess::book::words(book, table, lang).map(Some),
+            GameKind::Backgammon => crate::games::backgammon::book::words(book, table),
+        }
+    }
+}
+
 impl AnyPosition {
     /// The voice listener of this position's game (its [`VoiceGame`]), for
     /// the voice thread, which names no game.

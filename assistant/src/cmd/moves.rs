@@ -10,11 +10,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context};
-use tandem_rules::backgammon::{legal_plays, notation, position_id, Dice};
-use tandem_rules::Color;
-
 use crate::game::GameKind;
+use crate::one_shot::MovesAsked;
 
 /// Arguments of `tandem moves`.
 #[derive(Debug, clap::Args)]
@@ -37,20 +34,17 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Runs `tandem moves`.
+/// Runs `tandem moves`: each game lists its own (`GameKind::list_moves`, the registry).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let moves = if matches!(
-        args.variant.trim().to_ascii_lowercase().as_str(),
-        "backgammon" | "tryktrak" | "bg"
-    ) {
-        backgammon_moves(&args)?
-    } else {
-        let kind: GameKind = args
-            .variant
-            .parse()
-            .map_err(|e| anyhow::anyhow!("{e}: backgammon, international, sixty-four or chess"))?;
-        other_moves(kind, args.fen.as_deref())?
-    };
+    let kind: GameKind = args
+        .variant
+        .parse()
+        .map_err(|e| anyhow::anyhow!("{e}: backgammon, international, sixty-four or chess"))?;
+    let moves = kind.list_moves(&MovesAsked {
+        fen: args.fen.as_deref(),
+        position: args.position.as_deref(),
+        dice: args.dice.as_deref(),
+    })?;
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", serde_json::json!({ "moves": moves }))?;
@@ -62,50 +56,4 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn backgammon_moves(args: &Args) -> anyhow::Result<Vec<String>> {
-    let Some(dice_text) = args.dice.as_deref() else {
-        bail!("--dice is needed: the two dice, such as 31");
-    };
-    // The larger die first, so that `31` and `13` list the moves in one order.
-    let dice = Dice::parse(dice_text)
-        .with_context(|| format!("--dice {dice_text:?}: two dice from 1 to 6, such as 31"))?
-        .high_first();
-    let id = args.position.as_deref().unwrap_or("4HPwATDgc/ABMA");
-    // The colour does not matter: the Position ID is read from the side on roll.
-    let board = position_id::decode(id, Color::White)
-        .map_err(|e| anyhow::anyhow!("--position {id:?} is not a Position ID: {e}"))?;
-    Ok(legal_plays(&board, dice)
-        .iter()
-        .map(|p| notation::write(&board, p))
-        .collect())
-}
-
-fn other_moves(kind: GameKind, fen: Option<&str>) -> anyhow::Result<Vec<String>> {
-    Ok(match kind {
-        GameKind::Draughts(v) => {
-            let pos = match fen {
-                Some(f) => tandem_rules::draughts::Position::from_fen(v, f)
-                    .with_context(|| format!("reading --fen {f:?}"))?,
-                None => tandem_rules::draughts::Position::start(v),
-            };
-            pos.legal_moves()
-                .iter()
-                .map(|m| tandem_rules::draughts::notation::write_move(&pos, m))
-                .collect()
-        }
-        GameKind::Backgammon => anyhow::bail!("backgammon needs --position and --dice"),
-        GameKind::Chess => {
-            use tandem_rules::chess;
-            let pos = match fen {
-                Some(f) => chess::from_fen(f).map_err(|e| anyhow::anyhow!("--fen {f:?}: {e}"))?,
-                None => chess::start(),
-            };
-            chess::perft_divide(&pos, 1)
-                .iter()
-                .map(|(m, _)| chess::san(&pos, m))
-                .collect()
-        }
-    })
 }

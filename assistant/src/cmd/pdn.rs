@@ -11,8 +11,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::json;
-use tandem_rules::draughts::pdn::{read_pdn, replay, Replay, Warning};
-use tandem_rules::draughts::Variant;
+
+use crate::game::GameKind;
+use crate::one_shot::RecordReport;
 
 /// `tandem pdn` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -24,8 +25,8 @@ pub enum PdnCommand {
         #[arg(long)]
         json: bool,
         /// Variant for games without a `[GameType]` tag.
-        #[arg(long, default_value = "international")]
-        variant: Variant,
+        #[arg(long, default_value = "international", value_parser = GameKind::parse_pdn)]
+        variant: GameKind,
         /// Read every file as PGN (chess), whatever its name.
         #[arg(long)]
         pgn: bool,
@@ -76,14 +77,20 @@ pub fn run(c: PdnCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn is_pgn(file: &std::path::Path) -> bool {
-    file.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"))
+/// The game of a record file: `--pgn` or the file's ending (`GameKind::by_record_ending`),
+/// else the PDN game of `--variant`.
+fn game_of(file: &std::path::Path, pdn: GameKind, all_pgn: bool) -> GameKind {
+    let ending = if all_pgn {
+        Some("pgn")
+    } else {
+        file.extension().and_then(|e| e.to_str())
+    };
+    ending.and_then(GameKind::by_record_ending).unwrap_or(pdn)
 }
 
 fn check(
     files: &[PathBuf],
-    variant: Variant,
+    variant: GameKind,
     all_pgn: bool,
     as_json: bool,
 ) -> anyhow::Result<ExitCode> {
@@ -91,11 +98,7 @@ fn check(
     let mut sum = Summary::default();
     for file in files {
         let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-        let reports = if all_pgn || is_pgn(file) {
-            pgn_reports(&bytes)
-        } else {
-            pdn_reports(&bytes, variant)
-        };
+        let reports = game_of(file, variant, all_pgn).check_records(&bytes)?;
         for r in reports {
             sum.report(file, r, as_json, &mut out)?;
         }
@@ -124,18 +127,6 @@ fn check(
     })
 }
 
-/// One game's outcome, whatever the format.
-struct Report {
-    line: usize,
-    players: String,
-    /// The status fields of the JSON object (`status`, `plies`, `ply`, `move`, ...).
-    fields: serde_json::Map<String, serde_json::Value>,
-    ok: bool,
-    /// `ok (N plies)`, `illegal move ...`, `unreadable: ...`.
-    text: String,
-    warnings: Vec<Warning>,
-}
-
 #[derive(Default)]
 struct Summary {
     total: usize,
@@ -147,7 +138,7 @@ impl Summary {
     fn report(
         &mut self,
         file: &std::path::Path,
-        r: Report,
+        r: RecordReport,
         as_json: bool,
         out: &mut impl Write,
     ) -> anyhow::Result<()> {
@@ -193,106 +184,4 @@ impl Summary {
         }
         Ok(())
     }
-}
-
-fn fields(v: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
-    match v {
-        serde_json::Value::Object(m) => m,
-        _ => serde_json::Map::new(),
-    }
-}
-
-/// A file with no game: one unreadable report carrying the file's warnings.
-fn no_game(warnings: Vec<Warning>) -> Report {
-    let why = "no game found in the file";
-    Report {
-        line: 1,
-        players: "? - ?".into(),
-        fields: fields(json!({"status": "unreadable", "ply": null, "move": null, "reason": why})),
-        ok: false,
-        text: format!("unreadable: {why}"),
-        warnings,
-    }
-}
-
-fn players(white: Option<&str>, black: Option<&str>) -> String {
-    format!("{} - {}", white.unwrap_or("?"), black.unwrap_or("?"))
-}
-
-fn pdn_reports(bytes: &[u8], variant: Variant) -> Vec<Report> {
-    let file = read_pdn(bytes);
-    if file.games.is_empty() {
-        return vec![no_game(file.warnings)];
-    }
-    file.games
-        .into_iter()
-        .map(|g| {
-            let r = replay(&g, variant);
-            let v = match &r {
-                Replay::Ok(game) => {
-                    json!({"status": "ok", "plies": game.ply(), "ply": null, "move": null, "reason": null})
-                }
-                Replay::Illegal {
-                    ply,
-                    text,
-                    reason,
-                    game,
-                } => json!({
-                    "status": "illegal", "ply": ply, "move": text, "reason": reason.to_string(),
-                    "fen": game.position().to_fen(), "move_line": g.moves[ply - 1].line,
-                }),
-                Replay::Unreadable(why) => {
-                    json!({"status": "unreadable", "ply": null, "move": null, "reason": why})
-                }
-            };
-            Report {
-                line: g.line,
-                players: players(g.tag("White"), g.tag("Black")),
-                fields: fields(v),
-                ok: matches!(r, Replay::Ok(_)),
-                text: r.to_string(),
-                warnings: g.warnings,
-            }
-        })
-        .collect()
-}
-
-/// A PGN file: the same lines and JSON objects as for PDN; `fen` is chess FEN.
-fn pgn_reports(bytes: &[u8]) -> Vec<Report> {
-    use tandem_rules::chess::pgn::{read_pgn, replay as replay_pgn, Replay as R};
-    let file = read_pgn(bytes);
-    if file.games.is_empty() {
-        return vec![no_game(file.warnings)];
-    }
-    file.games
-        .into_iter()
-        .map(|g| {
-            let r = replay_pgn(&g);
-            let v = match &r {
-                R::Ok(game) => {
-                    json!({"status": "ok", "plies": game.ply(), "ply": null, "move": null, "reason": null})
-                }
-                R::Illegal {
-                    ply,
-                    text,
-                    reason,
-                    game,
-                } => json!({
-                    "status": "illegal", "ply": ply, "move": text, "reason": reason.to_string(),
-                    "fen": tandem_rules::chess::to_fen(game.position()), "move_line": g.moves[ply - 1].line,
-                }),
-                R::Unreadable(why) => {
-                    json!({"status": "unreadable", "ply": null, "move": null, "reason": why})
-                }
-            };
-            Report {
-                line: g.line,
-                players: players(g.tag("White"), g.tag("Black")),
-                fields: fields(v),
-                ok: matches!(r, R::Ok(_)),
-                text: r.to_string(),
-                warnings: g.warnings,
-            }
-        })
-        .collect()
 }

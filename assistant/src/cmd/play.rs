@@ -282,13 +282,13 @@ async fn serve(
     let full_notices = (mode == crate::screen::Mode::Full).then(|| notices.subscribe());
     let plain = (mode == crate::screen::Mode::Plain)
         .then(|| tokio::spawn(crate::screen::run_plain(notices.subscribe(), typed.clone())));
-    // `--phrasebook`: a draughts phrasebook, or for chess (backgammon) a chess
-    // (backgammon) one. A new
+    // `--phrasebook`: the game's phrasebook (`GameKind::read_phrasebook`,
+    // the registry). A new
     // game's is read before its journal is created; a resumed game's kind
     // is known from its journal.
     let mut books = match &resume {
         Some(_) => None,
-        None => Some(Books::load(
+        None => Some(load_books(
             config.phrasebook.as_deref(),
             config.setup.start.kind(),
         )?),
@@ -299,18 +299,15 @@ async fn serve(
     };
     let books = match books.take() {
         Some(b) => b,
-        None => Books::load(config.phrasebook.as_deref(), session.table().game.kind())?,
+        None => load_books(config.phrasebook.as_deref(), session.table().game.kind())?,
     };
     session.set_record_last(config.record_last);
-    let book = books.draughts.clone();
+    let book = books.table.clone();
     if let Some(b) = &book {
         session.set_phrasebook(b.clone());
     }
-    if let Some(b) = &books.chess {
-        session.set_game_phrasebook(b);
-    }
-    if let Some(b) = &books.backgammon {
-        session.set_game_phrasebook(b);
+    if let Some(b) = &books.own {
+        session.set_game_phrasebook(b.as_ref());
     }
     // Voice input: on when libvosk, a model for the game's language (or
     // --voice-model) and the microphone are there; said at start either way.
@@ -333,7 +330,7 @@ async fn serve(
                     .unwrap_or_else(tandem_speech::Phrasebook::english)
             });
             let game = &session.table().game;
-            let words = books.game_words(&draughts_book, &lang, game.kind())?;
+            let words = game.kind().voice_words(&books, &draughts_book, &lang)?;
             let setup = crate::voice::VoiceSetup {
                 config: v.clone(),
                 book: draughts_book,
@@ -345,9 +342,9 @@ async fn serve(
         }
         None => None,
     };
-    let lang = match (&book, &books.chess) {
+    let lang = match (&book, &books.language) {
         (Some(b), _) => b.language().to_owned(),
-        (None, Some(c)) => c.language().to_owned(),
+        (None, Some(l)) => l.clone(),
         (None, None) => session.table().info.lang.clone(),
     };
     // The square names of draughts routing keys (chess routing gives move text).
@@ -514,114 +511,14 @@ async fn serve(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The phrasebooks of `--phrasebook`: for draughts a draughts phrasebook,
-/// for chess a chess phrasebook (its words said and listened for; its
-/// `[listen.commands]`, if any, are the spoken commands).
-#[derive(Debug, Default)]
-struct Books {
-    draughts: Option<tandem_speech::Phrasebook>,
-    chess: Option<tandem_speech::chess::ChessPhrasebook>,
-    /// Its file (its `[listen.commands]` are read by the voice thread's setup).
-    chess_file: Option<PathBuf>,
-    /// Backgammon: the phrasebook said (its `[listen]` and
-    /// `[listen.commands]` are listened for).
-    backgammon: Option<tandem_speech::backgammon::BgPhrasebook>,
-    /// Its file.
-    backgammon_file: Option<PathBuf>,
-}
-
-impl Books {
-    fn load(file: Option<&std::path::Path>, kind: GameKind) -> anyhow::Result<Books> {
-        let Some(p) = file else {
-            return Ok(Books::default());
-        };
-        let bad = |e: &dyn std::fmt::Display| anyhow::anyhow!("--phrasebook {}: {e}", p.display());
-        if kind == GameKind::Backgammon {
-            let text = std::fs::read_to_string(p).map_err(|e| bad(&e))?;
-            let book =
-                tandem_speech::backgammon::BgPhrasebook::from_toml_str(&text).map_err(|e| {
-                    anyhow::anyhow!(
-                        "--phrasebook {}: {e} (a backgammon game takes a backgammon phrasebook, \
-                     like speech/phrasebooks/backgammon/en.toml)",
-                        p.display()
-                    )
-                })?;
-            // Its listening words, checked now rather than when the voice thread starts.
-            crate::games::backgammon::voice::file_words(p, &tandem_speech::Phrasebook::english())?;
-            return Ok(Books {
-                backgammon: Some(book),
-                backgammon_file: Some(p.to_owned()),
-                ..Books::default()
-            });
-        }
-        if kind == GameKind::Chess {
-            let book = tandem_speech::chess::ChessPhrasebook::from_file(p).map_err(|e| {
-                anyhow::anyhow!(
-                    "--phrasebook {}: {e} (a chess game takes a chess phrasebook, \
-                     like speech/phrasebooks/chess/en.toml)",
-                    p.display()
-                )
-            })?;
-            // Its commands, checked now rather than when the voice thread starts.
-            tandem_speech::chess::listen::command_words(
-                p,
-                tandem_speech::listen::Lexicon::english(),
-            )
-            .map_err(|e| bad(&e))?;
-            Ok(Books {
-                chess: Some(book),
-                chess_file: Some(p.to_owned()),
-                ..Books::default()
-            })
-        } else {
-            let book = tandem_speech::Phrasebook::from_file(p).map_err(|e| bad(&e))?;
-            Ok(Books {
-                draughts: Some(book),
-                ..Books::default()
-            })
-        }
-    }
-
-    /// A game's own words for voice input (`None`: the built-in ones of
-    /// the language): chess always, backgammon from its `--phrasebook` file.
-    fn game_words(
-        &self,
-        table_book: &tandem_speech::Phrasebook,
-        lang: &str,
-        kind: GameKind,
-    ) -> anyhow::Result<Option<crate::voice::GameWords>> {
-        Ok(match (kind, &self.backgammon_file) {
-            (GameKind::Chess, _) => Some(crate::voice::GameWords::new(
-                self.chess_words(table_book, lang)?,
-            )),
-            (GameKind::Backgammon, Some(p)) => {
-                Some(crate::games::backgammon::voice::file_words(p, table_book)?)
-            }
-            _ => None,
-        })
-    }
-
-    /// The words voice input listens for in chess: the chess phrasebook's
-    /// moves (the built-in one of `lang` without `--phrasebook`) and the
-    /// commands of its `[listen.commands]`, else of the table's phrasebook.
-    fn chess_words(
-        &self,
-        table_book: &tandem_speech::Phrasebook,
-        lang: &str,
-    ) -> anyhow::Result<tandem_speech::chess::listen::ChessWords> {
-        use tandem_speech::chess::ChessPhrasebook;
-        let base = tandem_speech::listen::Lexicon::from_phrasebook(table_book);
-        let commands = match &self.chess_file {
-            Some(p) => tandem_speech::chess::listen::command_words(p, base)
-                .map_err(|e| anyhow::anyhow!("--phrasebook {}: {e}", p.display()))?,
-            None => base,
-        };
-        let book = self.chess.clone().unwrap_or_else(|| {
-            ChessPhrasebook::builtin(lang).unwrap_or_else(ChessPhrasebook::english)
-        });
-        Ok(tandem_speech::chess::listen::ChessWords::new(
-            &book, commands,
-        ))
+/// The phrasebook of `--phrasebook`, read for the game played (none without one).
+fn load_books(
+    file: Option<&std::path::Path>,
+    kind: GameKind,
+) -> anyhow::Result<crate::game_book::GameBook> {
+    match file {
+        Some(p) => kind.read_phrasebook(p),
+        None => Ok(crate::game_book::GameBook::default()),
     }
 }
 

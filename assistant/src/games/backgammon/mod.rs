@@ -27,10 +27,12 @@ use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
 use super::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 
 pub mod arbiter;
+pub mod book;
 mod braille_input;
 pub mod picture;
 use crate::kind::{AnyPosition, GameKind};
 
+pub mod one_shot;
 mod record;
 mod resign;
 pub mod voice;

@@ -4,6 +4,8 @@
 //! crate's chess listener; record: PGN.
 
 pub mod arbiter;
+pub mod book;
+pub mod one_shot;
 pub mod picture;
 
 use std::fmt::Write as _;

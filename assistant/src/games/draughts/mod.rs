@@ -4,6 +4,8 @@
 //! crate's draughts listener; record: PDN 3.0.
 
 pub mod arbiter;
+pub mod book;
+pub mod one_shot;
 pub mod picture;
 
 use std::fmt::Write as _;

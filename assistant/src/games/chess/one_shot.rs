@@ -1,0 +1,119 @@
+//! What the one-shot commands ask of chess (`crate::one_shot`): its legal
+//! moves in SAN (`tandem moves`), a move announced after FIDE annex E
+//! (`tandem say`), its PGN records checked (`tandem pdn check`).
+
+use anyhow::Context as _;
+use serde_json::json;
+use tandem_rules::chess::pgn::{read_pgn, replay, Replay};
+use tandem_rules::chess::{self, shakmaty::Chess};
+use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
+
+use crate::one_shot::{fields, players, MovesAsked, RecordReport, Said, SayAsked};
+
+/// `tandem moves --variant chess [--fen FEN]`: the legal moves in SAN.
+///
+/// # Errors
+/// The FEN does not read.
+pub fn moves(asked: &MovesAsked) -> anyhow::Result<Vec<String>> {
+    let pos = match asked.fen {
+        Some(f) => chess::from_fen(f).map_err(|e| anyhow::anyhow!("--fen {f:?}: {e}"))?,
+        None => chess::start(),
+    };
+    Ok(chess::perft_divide(&pos, 1)
+        .iter()
+        .map(|(m, _)| chess::san(&pos, m))
+        .collect())
+}
+
+/// `tandem say --variant chess MOVE`: the move (SAN, UCI or `e2-e4`)
+/// announced after FIDE annex E with the chess phrasebook, files named
+/// Anna … Hektor, or letters with `--files letters`; `uci` among the JSON
+/// fields.
+///
+/// # Errors
+/// The phrasebook file or the FEN does not read.
+pub fn say(asked: &SayAsked) -> anyhow::Result<Said> {
+    let book = match asked.phrasebook {
+        Some(path) => ChessPhrasebook::from_file(path)
+            .with_context(|| format!("loading the chess phrasebook {}", path.display()))?,
+        None if asked.lang == "en" => ChessPhrasebook::english(),
+        None => ChessPhrasebook::polish(),
+    };
+    let pos: Chess = match asked.fen {
+        Some(f) => chess::from_fen(f).with_context(|| format!("reading --fen {f:?}"))?,
+        None => chess::start(),
+    };
+    let style = if asked.letters {
+        FileStyle::Letters
+    } else {
+        FileStyle::Names
+    };
+    let announcer = ChessAnnouncer::new(book, style);
+    let (utterance, played, uci, error) = match chess::resolve(&pos, asked.mv) {
+        Ok(m) => (
+            announcer.on_move(&pos, &m),
+            Some(chess::san(&pos, &m)),
+            Some(m.uci()),
+            None,
+        ),
+        Err(e) => (
+            announcer.on_rejected(asked.mv, &e),
+            None,
+            None,
+            Some(e.to_string()),
+        ),
+    };
+    let mut extra = serde_json::Map::new();
+    extra.insert("uci".into(), json!(uci));
+    Ok(Said {
+        utterance,
+        played,
+        error,
+        variant: "chess",
+        fen: chess::to_fen(&pos),
+        lang: announcer.phrasebook().language().to_owned(),
+        voice: announcer.phrasebook().espeak_voice().to_owned(),
+        extra,
+    })
+}
+
+/// `tandem pdn check` of a PGN file: the same lines and JSON objects as
+/// for PDN; `fen` is chess FEN.
+#[must_use]
+pub fn check_records(bytes: &[u8]) -> Vec<RecordReport> {
+    let file = read_pgn(bytes);
+    if file.games.is_empty() {
+        return vec![RecordReport::no_game(file.warnings)];
+    }
+    file.games
+        .into_iter()
+        .map(|g| {
+            let r = replay(&g);
+            let v = match &r {
+                Replay::Ok(game) => {
+                    json!({"status": "ok", "plies": game.ply(), "ply": null, "move": null, "reason": null})
+                }
+                Replay::Illegal {
+                    ply,
+                    text,
+                    reason,
+                    game,
+                } => json!({
+                    "status": "illegal", "ply": ply, "move": text, "reason": reason.to_string(),
+                    "fen": chess::to_fen(game.position()), "move_line": g.moves[ply - 1].line,
+                }),
+                Replay::Unreadable(why) => {
+                    json!({"status": "unreadable", "ply": null, "move": null, "reason": why})
+                }
+            };
+            RecordReport {
+                line: g.line,
+                players: players(g.tag("White"), g.tag("Black")),
+                fields: fields(v),
+                ok: matches!(r, Replay::Ok(_)),
+                text: r.to_string(),
+                warnings: g.warnings,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,115 @@
+//! What the one-shot commands ask of draughts (`crate::one_shot`): its
+//! legal moves (`tandem moves`), a move announced (`tandem say`), its PDN
+//! records checked (`tandem pdn check`).
+
+use anyhow::Context as _;
+use serde_json::json;
+use tandem_rules::draughts::notation::{resolve, write_move};
+use tandem_rules::draughts::pdn::{read_pdn, replay, Replay};
+use tandem_rules::draughts::{Position, Variant};
+use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
+
+use crate::one_shot::{fields, players, MovesAsked, RecordReport, Said, SayAsked};
+
+/// `--fen` read as PDN FEN of `variant` (the start when left out).
+fn position(variant: Variant, fen: Option<&str>) -> anyhow::Result<Position> {
+    Ok(match fen {
+        Some(f) => {
+            Position::from_fen(variant, f).with_context(|| format!("reading --fen {f:?}"))?
+        }
+        None => Position::start(variant),
+    })
+}
+
+/// `tandem moves --variant international|sixty-four [--fen FEN]`: the legal
+/// moves in draughts notation.
+///
+/// # Errors
+/// The FEN does not read.
+pub fn moves(variant: Variant, asked: &MovesAsked) -> anyhow::Result<Vec<String>> {
+    let pos = position(variant, asked.fen)?;
+    Ok(pos
+        .legal_moves()
+        .iter()
+        .map(|m| write_move(&pos, m))
+        .collect())
+}
+
+/// `tandem say MOVE [--variant international|sixty-four]`: the move's
+/// announcement with the draughts phrasebook (001 ch. VIII 2.2).
+///
+/// # Errors
+/// The phrasebook file or the FEN does not read.
+pub fn say(variant: Variant, asked: &SayAsked) -> anyhow::Result<Said> {
+    let book = match asked.phrasebook {
+        Some(path) => Phrasebook::from_file(path)
+            .with_context(|| format!("loading the phrasebook {}", path.display()))?,
+        None if asked.lang == "en" => Phrasebook::english(),
+        None => Phrasebook::polish(),
+    };
+    let pos = position(variant, asked.fen)?;
+    let announcer = Announcer::new(book, AnnounceOptions::default());
+    let (utterance, played, error) = match resolve(&pos, asked.mv) {
+        Ok(m) => (
+            announcer.on_move(&pos, &m),
+            Some(write_move(&pos, &m)),
+            None,
+        ),
+        Err(e) => (
+            announcer.on_rejected(&pos, asked.mv, &e),
+            None,
+            Some(e.to_string()),
+        ),
+    };
+    Ok(Said {
+        utterance,
+        played,
+        error,
+        variant: variant.name(),
+        fen: pos.to_fen(),
+        lang: announcer.phrasebook().language().to_owned(),
+        voice: announcer.phrasebook().espeak_voice().to_owned(),
+        extra: serde_json::Map::new(),
+    })
+}
+
+/// `tandem pdn check`: every game of a PDN file replayed in `variant`
+/// (for games without a `[GameType]` tag).
+#[must_use]
+pub fn check_records(variant: Variant, bytes: &[u8]) -> Vec<RecordReport> {
+    let file = read_pdn(bytes);
+    if file.games.is_empty() {
+        return vec![RecordReport::no_game(file.warnings)];
+    }
+    file.games
+        .into_iter()
+        .map(|g| {
+            let r = replay(&g, variant);
+            let v = match &r {
+                Replay::Ok(game) => {
+                    json!({"status": "ok", "plies": game.ply(), "ply": null, "move": null, "reason": null})
+                }
+                Replay::Illegal {
+                    ply,
+                    text,
+                    reason,
+                    game,
+                } => json!({
+                    "status": "illegal", "ply": ply, "move": text, "reason": reason.to_string(),
+                    "fen": game.position().to_fen(), "move_line": g.moves[ply - 1].line,
+                }),
+                Replay::Unreadable(why) => {
+                    json!({"status": "unreadable", "ply": null, "move": null, "reason": why})
+                }
+            };
+            RecordReport {
+                line: g.line,
+                players: players(g.tag("White"), g.tag("Black")),
+                fields: fields(v),
+                ok: matches!(r, Replay::Ok(_)),
+                text: r.to_string(),
+                warnings: g.warnings,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,164 @@
+//! What the one-shot commands ask of any game, and the shape of each game's
+//! answer: `tandem moves` ([`MovesAsked`]), `tandem say` ([`SayAsked`],
+//! [`Said`]) and `tandem pdn check` ([`RecordReport`]). Each game answers
+//! in its folder (`crate::games::<game>::one_shot`), chosen by the registry
+//! ([`crate::game::GameKind::list_moves`], `say`, `check_records`);
+//! `crate::cmd::*` parses the arguments and prints. `tandem perft` has its
+//! own ([`crate::perft_count`]).
+
+use std::path::Path;
+
+use serde_json::json;
+use tandem_rules::record::Warning;
+
+use crate::games::{Game, Refused};
+
+/// `tandem moves`: the position, each game reading what is its own.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MovesAsked<'a> {
+    /// `--fen`: the position as its game's text (draughts, chess).
+    pub fen: Option<&'a str>,
+    /// `--position`: a Position ID (backgammon).
+    pub position: Option<&'a str>,
+    /// `--dice`: the roll (backgammon).
+    pub dice: Option<&'a str>,
+}
+
+/// `tandem say`: a move to announce, in a position, in a language.
+#[derive(Debug, Clone, Copy)]
+pub struct SayAsked<'a> {
+    /// The move as written.
+    pub mv: &'a str,
+    /// `--fen`: the position before it (its game's text; the start when left out).
+    pub fen: Option<&'a str>,
+    /// `--lang`: `pl` or `en`, the built-in phrasebook.
+    pub lang: &'a str,
+    /// `--phrasebook`: a phrasebook file instead of the built-in one.
+    pub phrasebook: Option<&'a Path>,
+    /// `--files letters`: chess files as letters rather than annex E's names.
+    pub letters: bool,
+    /// `--dice`: the roll the move is played with, entered before it.
+    pub dice: Option<&'a str>,
+}
+
+/// What `tandem say` worked out, in any game.
+#[derive(Debug, Clone)]
+pub struct Said {
+    /// The announcement (or the refusal, in the same words).
+    pub utterance: tandem_speech::Utterance,
+    /// The move in strict notation (SAN for chess), if legal.
+    pub played: Option<String>,
+    /// Why the move was refused.
+    pub error: Option<String>,
+    /// The game's name.
+    pub variant: &'static str,
+    /// The position before the move, in its game's text.
+    pub fen: String,
+    /// The phrasebook's language.
+    pub lang: String,
+    /// The espeak-ng voice for `--wav`.
+    pub voice: String,
+    /// A game's own JSON fields beside the common ones (chess: `uci`).
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// `tandem say` through the game at the table (a game whose words are
+/// only its table's: the roll, if any, entered and said first, then the
+/// move's announcement). `fen` is the start's position text. A roll the
+/// rules refuse is refused like a move.
+///
+/// # Errors
+/// The game takes no roll and `--dice` was given.
+pub fn said_at_the_table(
+    game: &mut dyn Game,
+    fen: String,
+    asked: &SayAsked,
+) -> anyhow::Result<Said> {
+    let refused = |r: Refused| (r.say, None, Some(r.reason));
+    let roll = match asked.dice {
+        Some(d) => match game.action(&format!("roll {d}")) {
+            Some(Ok(a)) => {
+                game.play_action(&a.text)?;
+                Ok(Some(a.announce))
+            }
+            Some(Err(r)) => Err(r),
+            None => anyhow::bail!("--dice {d:?}: this game takes no roll"),
+        },
+        None => Ok(None),
+    };
+    let (utterance, played, error) = match roll {
+        Err(r) => refused(r),
+        Ok(roll) => match game.prepare(asked.mv) {
+            Ok(p) => {
+                let mut u = p.announce;
+                if let Some(r) = roll {
+                    let mut sentences = r.sentences;
+                    sentences.append(&mut u.sentences);
+                    u.sentences = sentences;
+                }
+                (u, Some(p.text), None)
+            }
+            Err(r) => refused(r),
+        },
+    };
+    Ok(Said {
+        utterance,
+        played,
+        error,
+        variant: game.kind().name(),
+        fen,
+        lang: asked.lang.to_owned(),
+        voice: asked.lang.to_owned(),
+        extra: serde_json::Map::new(),
+    })
+}
+
+/// One game of a record file checked by `tandem pdn check`, whatever the format.
+#[derive(Debug, Clone)]
+pub struct RecordReport {
+    /// The line where the game starts.
+    pub line: usize,
+    /// `White - Black`.
+    pub players: String,
+    /// The status fields of the JSON object (`status`, `plies`, `ply`, `move`, ...).
+    pub fields: serde_json::Map<String, serde_json::Value>,
+    /// Whether every move was legal.
+    pub ok: bool,
+    /// `ok (N plies)`, `illegal move ...`, `unreadable: ...`.
+    pub text: String,
+    /// What the reader skipped or repaired.
+    pub warnings: Vec<Warning>,
+}
+
+impl RecordReport {
+    /// A file with no game: one unreadable report carrying the file's warnings.
+    #[must_use]
+    pub fn no_game(warnings: Vec<Warning>) -> RecordReport {
+        let why = "no game found in the file";
+        RecordReport {
+            line: 1,
+            players: "? - ?".into(),
+            fields: fields(
+                json!({"status": "unreadable", "ply": null, "move": null, "reason": why}),
+            ),
+            ok: false,
+            text: format!("unreadable: {why}"),
+            warnings,
+        }
+    }
+}
+
+/// The fields of a JSON object (none for anything else).
+#[must_use]
+pub fn fields(v: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+    match v {
+        serde_json::Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    }
+}
+
+/// `White - Black`, `?` for a name not given.
+#[must_use]
+pub fn players(white: Option<&str>, black: Option<&str>) -> String {
+    format!("{} - {}", white.unwrap_or("?"), black.unwrap_or("?"))
+}
