@@ -453,12 +453,9 @@ mod tests {
             crate::voice_start::VoiceSwitch::Auto,
             "voice input is on by default"
         );
-        assert_eq!(
-            c.setup.start,
-            crate::game::AnyPosition::Draughts(tandem_rules::draughts::Position::start(
-                tandem_rules::draughts::Variant::International
-            ))
-        );
+        // The start of international draughts, by its name in the registry.
+        let international: crate::game::GameKind = "international".parse().unwrap();
+        assert_eq!(c.setup.start, international.position(None).unwrap());
     }
 
     #[test]

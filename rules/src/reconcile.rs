@@ -14,15 +14,8 @@
 //! [`SquareChange`] and [`Fix`] are the squares where two boards differ and
 //! what to do on the second board, for any square and piece type.
 //!
-//! Pure: no I/O.
-//!
-//! ```
-//! use tandem_rules::reconcile::{reconcile, Finding};
-//! use tandem_rules::draughts::{Game, Position, Variant};
-//! let start = Position::start(Variant::International);
-//! let r = reconcile::<Game, _, _>(&start, &["32-28", "19-23"], &["32-28", "19-24"]);
-//! assert_eq!(r.finding, Finding::WrongMove { ply: 2 });
-//! ```
+//! Pure: no I/O. Each game's `arbiter` module shows it at work on that
+//! game (draughts' `Reconciliation`, a doc example).
 
 use std::fmt;
 
@@ -117,8 +110,8 @@ pub enum Finding {
 /// play one move text in a position, and what a move's key is when two
 /// records written in different styles are matched ply by ply.
 ///
-/// Implemented by the draughts `Game` and by
-/// [`ChessGame`](crate::chess::ChessGame).
+/// Implemented by each game's game type (draughts' `Game`, chess's
+/// `ChessGame`).
 pub trait RecordedGame: Clone + Sized {
     /// A position of the game. Two records reach "the same position" when
     /// these are equal (for chess: as for repetition, 002 art. 9.2).

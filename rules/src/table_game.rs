@@ -11,23 +11,9 @@ use std::fmt;
 use crate::Color;
 use crate::Outcome;
 
-/// A game played at the table by two sides taking turns.
-///
-/// ```
-/// use tandem_rules::draughts::{Game, Variant};
-/// use tandem_rules::TableGame;
-/// fn play_all<G: TableGame>(g: &mut G, moves: &[&str]) -> Result<(), G::Error> {
-///     for m in moves {
-///         let mv = g.resolve_text(m)?;
-///         g.play_move(&mv)?;
-///     }
-///     Ok(())
-/// }
-/// let mut g = Game::new(Variant::International);
-/// play_all(&mut g, &["32-28", "19-23", "28x19"]).unwrap();
-/// assert_eq!(g.plies(), 3);
-/// assert_eq!(g.record(), ["32-28", "19-23", "28x19"]);
-/// ```
+/// A game played at the table by two sides taking turns. Each game's
+/// `impl TableGame` shows it at work (draughts' `Game`: a doc example that
+/// plays a record through this trait alone).
 pub trait TableGame: Clone + Send + 'static {
     /// A legal move of this game.
     type Move: Copy + Eq + fmt::Debug + Send;

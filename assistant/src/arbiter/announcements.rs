@@ -273,9 +273,14 @@ pub(crate) fn source_word(s: Source, w: Words) -> &'static str {
 mod tests {
     use super::*;
     use crate::journal::{JournalWriter, StartInfo};
-    use tandem_rules::backgammon::{Match, MatchOptions};
-    use tandem_rules::draughts::{Position, Variant};
-    use tandem_rules::{GameOptions, TableGame};
+    use crate::kind::GameKind;
+    use tandem_rules::GameOptions;
+
+    /// The start position text of the game named `variant` (the registry's).
+    fn start_fen(variant: &str) -> String {
+        let kind: GameKind = variant.parse().unwrap();
+        kind.position(None).unwrap().to_fen()
+    }
 
     fn start(variant: &str, fen: String, options: GameOptions) -> Event {
         Event::Start(StartInfo {
@@ -352,7 +357,8 @@ mod tests {
             match_length: 3,
             ..GameOptions::default()
         };
-        let fen = Match::new(MatchOptions { length: 3 }).position_text();
+        let kind: GameKind = "backgammon".parse().unwrap();
+        let fen = kind.position(None).unwrap().for_match(3).to_fen();
         let j = journal(vec![
             start("backgammon", fen, options),
             act(0, Color::White, "roll 52", false),
@@ -384,7 +390,7 @@ mod tests {
         let j = journal(vec![
             start(
                 "international",
-                Position::start(Variant::International).to_fen(),
+                start_fen("international"),
                 GameOptions::default(),
             ),
             mv(1, Color::White, "32-28"),

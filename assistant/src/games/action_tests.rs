@@ -8,12 +8,10 @@ use std::path::Path;
 
 use tandem_braille::driver::DriverInput;
 use tandem_braille::{StatusInfo, Width};
-use tandem_rules::draughts::{Position, Variant};
 use tandem_rules::{Color, GameOptions, Outcome};
 use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::games::draughts::DraughtsTable;
 use crate::games::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 use crate::journal::{Event, Journal, JournalWriter, Source};
 use crate::kind::{AnyPosition, GameKind};
@@ -26,7 +24,8 @@ use crate::session::{
 /// and words after the clock report.
 #[derive(Debug, Clone)]
 struct MockActions {
-    inner: DraughtsTable,
+    /// International draughts, from the registry.
+    inner: Box<dyn Game>,
     actions: Vec<String>,
 }
 
@@ -180,9 +179,15 @@ impl Game for MockActions {
     }
 }
 
+/// The start of international draughts, from the registry.
+fn international() -> AnyPosition {
+    let kind: GameKind = "international".parse().unwrap();
+    kind.position(None).unwrap()
+}
+
 fn setup() -> GameSetup {
     GameSetup {
-        start: AnyPosition::Draughts(Position::start(Variant::International)),
+        start: international(),
         control: tandem_rules::clock::TimeControl::lookup("90m").unwrap(),
         warnings: DEFAULT_WARNINGS.to_vec(),
         white: None,
@@ -198,11 +203,7 @@ fn session(journal: &Path) -> Session {
     let info = start_info(&setup());
     let mut table = Table::new(info.clone()).unwrap();
     table.game = Box::new(MockActions {
-        inner: DraughtsTable::new(
-            Position::start(Variant::International),
-            GameOptions::default(),
-            "en",
-        ),
+        inner: crate::game::new_game(international(), GameOptions::default(), "en"),
         actions: Vec::new(),
     });
     let mut w = JournalWriter::create(journal).unwrap();

@@ -593,10 +593,13 @@ pub(crate) fn journal_lines(white: Option<&str>, control: &str) -> Vec<LineMsg> 
     let mut w = crate::journal::JournalWriter::create(&p).unwrap();
     let start = crate::journal::StartInfo {
         variant: "international".into(),
-        fen: tandem_rules::draughts::Position::start(
-            tandem_rules::draughts::Variant::International,
-        )
-        .to_fen(),
+        // The start position of that game, from the registry.
+        fen: "international"
+            .parse::<crate::game::GameKind>()
+            .unwrap()
+            .position(None)
+            .unwrap()
+            .to_fen(),
         control: control.into(),
         warnings_s: vec![],
         white: white.map(str::to_owned),

@@ -416,11 +416,8 @@ mod tests {
 
     #[test]
     fn a_board_grows_with_the_space_and_falls_back_to_compact() {
-        let p = picture_of(
-            &GameKind::Draughts(tandem_rules::draughts::Variant::International)
-                .position(None)
-                .unwrap(),
-        );
+        let international: GameKind = "international".parse().unwrap();
+        let p = picture_of(&international.position(None).unwrap());
         let Layout::Grid(g) = &p.layout else {
             panic!("a grid")
         };
@@ -462,11 +459,14 @@ mod tests {
 
     #[test]
     fn points_show_stacks_the_bar_the_tray_dice_and_cube() {
-        let mut m = tandem_rules::backgammon::Match::new(tandem_rules::backgammon::MatchOptions {
-            length: 7,
-        });
-        m.act_text("roll 3 1").unwrap();
-        let p = crate::games::backgammon::picture::picture(&m);
+        // A 7-point match (the default length), 3 1 rolled.
+        let mut m = crate::game::new_game(
+            GameKind::Backgammon.position(None).unwrap(),
+            tandem_rules::GameOptions::default(),
+            "en",
+        );
+        m.play_action("roll 3 1").unwrap();
+        let p = m.picture();
         let t = text(&lines(&p, 80, 17, COLOUR));
         assert!(t.contains("⚂ 3") && t.contains("⚀ 1"), "{t}");
         assert!(t.contains("cube 1 (centred)"), "{t}");

@@ -68,6 +68,17 @@ pub type Difference = generic::Difference<Move, PlayError>;
 pub type Transposition = generic::Transposition<Position>;
 
 /// The comparison of two records. See the [module docs](self).
+///
+/// The shared comparison (`crate::reconcile`) takes draughts' [`Game`] as
+/// any game:
+///
+/// ```
+/// use tandem_rules::reconcile::{reconcile, Finding};
+/// use tandem_rules::draughts::{Game, Position, Variant};
+/// let start = Position::start(Variant::International);
+/// let r = reconcile::<Game, _, _>(&start, &["32-28", "19-23"], &["32-28", "19-24"]);
+/// assert_eq!(r.finding, Finding::WrongMove { ply: 2 });
+/// ```
 pub type Reconciliation = generic::Reconciliation<Game>;
 
 /// Replays a record (move texts as written, loose notation accepted) from

@@ -504,6 +504,23 @@ fn endgame_rule(pos: &Position, options: GameOptions) -> Option<(DrawRule, u32)>
     }
 }
 
+/// Draughts behind the shared [`TableGame`]:
+///
+/// ```
+/// use tandem_rules::draughts::{Game, Variant};
+/// use tandem_rules::TableGame;
+/// fn play_all<G: TableGame>(g: &mut G, moves: &[&str]) -> Result<(), G::Error> {
+///     for m in moves {
+///         let mv = g.resolve_text(m)?;
+///         g.play_move(&mv)?;
+///     }
+///     Ok(())
+/// }
+/// let mut g = Game::new(Variant::International);
+/// play_all(&mut g, &["32-28", "19-23", "28x19"]).unwrap();
+/// assert_eq!(g.plies(), 3);
+/// assert_eq!(g.record(), ["32-28", "19-23", "28x19"]);
+/// ```
 impl TableGame for Game {
     type Move = Move;
     type Error = PlayError;
