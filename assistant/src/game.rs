@@ -68,9 +68,11 @@ impl GameKind {
         divide: bool,
     ) -> anyhow::Result<crate::perft_count::TreeCount> {
         match self {
-            GameKind::Draughts(v) => crate::games::draughts::count_tree(v, fen, depth, divide),
-            GameKind::Chess => crate::games::chess::count_tree(fen, depth, divide),
-            GameKind::Backgammon => crate::games::backgammon::count_tree(),
+            GameKind::Draughts(v) => {
+                crate::games::draughts::one_shot::count_tree(v, fen, depth, divide)
+            }
+            GameKind::Chess => crate::games::chess::one_shot::count_tree(fen, depth, divide),
+            GameKind::Backgammon => crate::games::backgammon::one_shot::count_tree(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! What `tandem perft` reports for any game: the leaf nodes of its move tree
 //! to a depth, and per first move when divided. Each game counts in its
-//! folder (`crate::games::<game>`), chosen by the registry
+//! folder (`crate::games::<game>::one_shot`), chosen by the registry
 //! ([`crate::game::GameKind::count_tree`]); `crate::cmd::perft` prints.
 
 /// A move tree counted.

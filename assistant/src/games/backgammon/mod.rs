@@ -975,15 +975,3 @@ pub fn diagram(b: &Board) -> String {
     );
     s
 }
-
-/// `tandem perft --variant backgammon`: refused, with what to use instead.
-///
-/// # Errors
-/// Always: a dice game has no tree of moves alone to count (chance nodes
-/// between the plies would make the figure a different thing).
-pub fn count_tree() -> anyhow::Result<crate::perft_count::TreeCount> {
-    anyhow::bail!(
-        "perft counts the move trees of games without dice; for backgammon, \
-         `tandem moves --variant backgammon --position ID --dice 31` lists a roll's moves"
-    )
-}

@@ -117,3 +117,41 @@ pub fn check_records(bytes: &[u8]) -> Vec<RecordReport> {
         })
         .collect()
 }
+
+/// `tandem perft --variant chess`: the leaf nodes of the move tree from
+/// `fen` (the start position when `None`) to `depth`, through shakmaty.
+///
+/// # Errors
+/// The FEN does not read.
+pub fn count_tree(
+    fen: Option<&str>,
+    depth: u32,
+    divide: bool,
+) -> anyhow::Result<crate::perft_count::TreeCount> {
+    use crate::perft_count::{DividedMove, TreeCount};
+    use anyhow::Context as _;
+    let pos = match fen {
+        Some(f) => chess::from_fen(f).with_context(|| format!("reading --fen {f:?}"))?,
+        None => chess::start(),
+    };
+    let (nodes, divide) = if divide {
+        let d = chess::perft_divide(&pos, depth);
+        let moves: Vec<DividedMove> = d
+            .iter()
+            .map(|(m, n)| DividedMove {
+                text: chess::san(&pos, m),
+                uci: Some(m.uci().to_string()),
+                nodes: *n,
+            })
+            .collect();
+        (moves.iter().map(|m| m.nodes).sum(), Some(moves))
+    } else {
+        (chess::perft(&pos, depth), None)
+    };
+    Ok(TreeCount {
+        variant: "chess",
+        fen: chess::to_fen(&pos),
+        nodes,
+        divide,
+    })
+}

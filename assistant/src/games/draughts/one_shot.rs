@@ -113,3 +113,44 @@ pub fn check_records(variant: Variant, bytes: &[u8]) -> Vec<RecordReport> {
         })
         .collect()
 }
+
+/// `tandem perft` for draughts: the leaf nodes of the move tree from `fen`
+/// (the start position when `None`) to `depth`.
+///
+/// # Errors
+/// The FEN does not read.
+pub fn count_tree(
+    variant: Variant,
+    fen: Option<&str>,
+    depth: u32,
+    divide: bool,
+) -> anyhow::Result<crate::perft_count::TreeCount> {
+    use crate::perft_count::{DividedMove, TreeCount};
+    use anyhow::Context as _;
+    let pos = match fen {
+        Some(f) => {
+            Position::from_fen(variant, f).with_context(|| format!("reading --fen {f:?}"))?
+        }
+        None => Position::start(variant),
+    };
+    let (nodes, divide) = if divide {
+        let d = tandem_rules::draughts::perft_divide(&pos, depth);
+        let moves: Vec<DividedMove> = d
+            .iter()
+            .map(|(m, n)| DividedMove {
+                text: write_move(&pos, m),
+                uci: None,
+                nodes: *n,
+            })
+            .collect();
+        (moves.iter().map(|m| m.nodes).sum(), Some(moves))
+    } else {
+        (tandem_rules::draughts::perft(&pos, depth), None)
+    };
+    Ok(TreeCount {
+        variant: variant.name(),
+        fen: pos.to_fen(),
+        nodes,
+        divide,
+    })
+}
