@@ -162,3 +162,63 @@ pub fn fields(v: serde_json::Value) -> serde_json::Map<String, serde_json::Value
 pub fn players(white: Option<&str>, black: Option<&str>) -> String {
     format!("{} - {}", white.unwrap_or("?"), black.unwrap_or("?"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameKind;
+
+    /// Every game of the registry lists its moves from the start, and
+    /// `tandem say` reads each of them back as the same legal move, in the
+    /// game's name: the two commands agree through the registry.
+    #[test]
+    fn every_move_a_game_lists_is_said_back_as_that_move() {
+        for name in ["international", "sixty-four", "chess", "backgammon"] {
+            let kind: GameKind = name.parse().unwrap();
+            let moves = kind
+                .list_moves(&MovesAsked {
+                    dice: Some("31"),
+                    ..MovesAsked::default()
+                })
+                .unwrap();
+            assert!(moves.len() > 1, "{name}: {moves:?}");
+            for m in &moves {
+                let said = kind
+                    .say(&SayAsked {
+                        mv: m,
+                        fen: None,
+                        lang: "en",
+                        phrasebook: None,
+                        letters: false,
+                        dice: Some("31"),
+                    })
+                    .unwrap();
+                assert_eq!(said.played.as_deref(), Some(m.as_str()), "{name}: {said:?}");
+                assert_eq!((said.error, said.variant), (None, name));
+                assert!(!said.utterance.text().is_empty(), "{name} {m}");
+            }
+        }
+    }
+
+    /// A move the rules refuse is said as a refusal in every game, with
+    /// the reason, and nothing played.
+    #[test]
+    fn a_move_no_game_allows_is_refused_in_words() {
+        for name in ["international", "sixty-four", "chess", "backgammon"] {
+            let kind: GameKind = name.parse().unwrap();
+            let said = kind
+                .say(&SayAsked {
+                    mv: "1-1",
+                    fen: None,
+                    lang: "en",
+                    phrasebook: None,
+                    letters: false,
+                    dice: Some("31"),
+                })
+                .unwrap();
+            assert_eq!(said.played, None, "{name}: {said:?}");
+            assert!(said.error.is_some(), "{name}: {said:?}");
+            assert!(!said.utterance.text().is_empty(), "{name}");
+        }
+    }
+}
