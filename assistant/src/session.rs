@@ -630,20 +630,15 @@ impl Session {
         self.said.clear();
         self.poll_clock();
         self.said.clear();
+        // A question only the game has (`pips`), or a question about the
+        // board typed bare (`knights`, `row 5`): answered, nothing changes
+        // (docs/ask.md). Each is asked of the game once.
+        if let Cmd::Unknown(text) | Cmd::Move(text) = &cmd {
+            if let Some(reply) = self.bare_question(text, source) {
+                return self.conclude(reply);
+            }
+        }
         let reply = match cmd {
-            // A question only the game has (`pips`), typed or sent: answered,
-            // nothing changes.
-            Cmd::Unknown(text) | Cmd::Move(text) if self.table.game.query(&text).is_some() => {
-                if let Some(u) = self.table.game.query(&text) {
-                    self.announce(u);
-                }
-                self.ok()
-            }
-            // A question about the board typed bare (`knights`, `row 5`):
-            // answered, nothing changes (docs/ask.md).
-            Cmd::Unknown(text) | Cmd::Move(text) if self.is_question(&text) => {
-                self.ask(&text, false, source)
-            }
             Cmd::Ask(text) => self.ask(&text, true, source),
             Cmd::Move(text) => self.play(&text, source),
             Cmd::Done(side) => self.done(side, source),
@@ -742,11 +737,15 @@ impl Session {
                 self.refuse_msg(source, &text, &Msg::UnknownCommand(text.clone()))
             }
         };
-        let mut reply = reply;
+        self.conclude(reply)
+    }
+
+    /// What every answer ends with: the views refreshed after a change, and
+    /// a journal that failed or came back told at once, in this answer too.
+    fn conclude(&mut self, mut reply: Reply) -> Reply {
         if reply.ok {
             self.refresh();
         }
-        // A journal that failed or came back is told at once, in this answer too.
         self.said.clear();
         self.check_journal();
         reply.said.append(&mut self.said);

@@ -7,13 +7,16 @@
 use super::*;
 
 impl Session {
-    /// Whether a typed line is a question of the game in its typed form
-    /// (`knights`, `opponent kings`, `row 5`).
-    pub(super) fn is_question(&self, text: &str) -> bool {
-        self.table
-            .game
-            .ask(text, self.blind.side(), false)
-            .is_some()
+    /// A typed line that is a question: the game's own (`pips`) or one
+    /// about the board in its typed form (`knights`, `opponent kings`,
+    /// `row 5`), answered; `None` for anything else (a move, a command).
+    pub(super) fn bare_question(&mut self, text: &str, source: Source) -> Option<Reply> {
+        if let Some(u) = self.table.game.query(text) {
+            self.announce(u);
+            return Some(self.ok());
+        }
+        let answer = self.table.game.ask(text, self.blind.side(), false)?;
+        Some(self.answer(text.trim(), answer, source))
     }
 
     /// Answers a question: `any_words` takes the phrasebook's spoken words
@@ -21,27 +24,39 @@ impl Session {
     /// table where both are blind, the answer asks which side).
     pub(super) fn ask(&mut self, text: &str, any_words: bool, source: Source) -> Reply {
         let text = text.trim();
-        let answer = self.table.game.ask(text, self.blind.side(), any_words);
+        match self.table.game.ask(text, self.blind.side(), any_words) {
+            Some(answer) => self.answer(text, answer, source),
+            None => match self.table.game.query(text).filter(|_| !text.is_empty()) {
+                // A game's own question asked with `ask` (the pips).
+                Some(u) => {
+                    self.announce(u);
+                    self.ok()
+                }
+                None => {
+                    let r = self.table.game.unknown_question(text);
+                    self.refuse(source, &format!("ask {text}"), r.reason, r.say)
+                }
+            },
+        }
+    }
+
+    /// Says an answer (shown on the braille display as its message line),
+    /// or the refusal of a question that cannot be answered.
+    fn answer(
+        &mut self,
+        text: &str,
+        answer: Result<tandem_speech::Utterance, crate::games::Refused>,
+        source: Source,
+    ) -> Reply {
         match answer {
-            Some(Ok(u)) => {
+            Ok(u) => {
                 if let Some(b) = &self.out.braille {
                     let _ = b.send(DriverInput::Message(u.text()));
                 }
                 self.announce(u);
                 self.ok()
             }
-            Some(Err(r)) => self.refuse(source, &format!("ask {text}"), r.reason, r.say),
-            // A game's own question asked with `ask` (the pips).
-            None if !text.is_empty() && self.table.game.query(text).is_some() => {
-                if let Some(u) = self.table.game.query(text) {
-                    self.announce(u);
-                }
-                self.ok()
-            }
-            None => {
-                let r = self.table.game.unknown_question(text);
-                self.refuse(source, &format!("ask {text}"), r.reason, r.say)
-            }
+            Err(r) => self.refuse(source, &format!("ask {text}"), r.reason, r.say),
         }
     }
 }
