@@ -27,6 +27,7 @@ use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
 use super::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 
 pub mod arbiter;
+pub mod braille;
 mod braille_input;
 pub mod picture;
 use crate::kind::{AnyPosition, GameKind};

@@ -4,6 +4,7 @@
 //! crate's chess listener; record: PGN.
 
 pub mod arbiter;
+pub mod braille;
 pub mod picture;
 
 use std::fmt::Write as _;

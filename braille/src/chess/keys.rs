@@ -1,0 +1,183 @@
+//! Chess's key input on the display (002 annex E): a routing key over a
+//! cell that shows a square selects it. [`Action::SelectedSquare`] names the
+//! from-square (`e2`), then [`Action::MoveText`] gives the two squares as
+//! move text (`e2e4`, castling as the king's two squares `e1g1`) for the
+//! rules engine, which checks the move. A pawn routed to its last rank
+//! shows the choice line `e8= Q R B N` instead: routing a letter gives the
+//! move with its piece (`e7e8q`, 002 art. 3.7(e): the player chooses); any
+//! other key drops it. Routing the selected square again unselects it.
+//!
+//! A square's target is its number 1-64 ([`tandem_rules::chess::square_number`]).
+
+use std::any::Any;
+
+use tandem_rules::chess::shakmaty::{Chess, Color as ShColor, Position as _, Rank, Role, Square};
+use tandem_rules::chess::square_number;
+
+use crate::keys::{Action, Key};
+use crate::line::{BrailleLine, Target};
+use crate::routing::{GameKeys, Reply, SELECTION_MARK};
+use crate::view::{StatusInfo, View, Width};
+
+use super::{move_text, ChessLine, ChessRenderer};
+
+/// The line shown while a promotion waits for its piece: routing over a
+/// letter chooses it (queen, rook, bishop, knight).
+const PROMOTION_CHOICES: [(char, char); 4] = [('Q', 'q'), ('R', 'r'), ('B', 'b'), ('N', 'n')];
+
+/// A chess position on the display, the square picked on it and a
+/// promotion waiting for its piece.
+#[derive(Debug, Clone)]
+pub struct ChessKeys {
+    position: Chess,
+    renderer: ChessRenderer,
+    /// The lines last rendered, with the square under each cell.
+    lines: Vec<ChessLine>,
+    selected: Option<Square>,
+    /// A pawn routed to the last rank waits for its piece (002 art. 3.7(e):
+    /// the player chooses): the from and to squares.
+    promotion: Option<(Square, Square)>,
+}
+
+impl ChessKeys {
+    /// The keys of `position`, nothing picked.
+    #[must_use]
+    pub fn new(position: Chess) -> ChessKeys {
+        ChessKeys {
+            position,
+            renderer: ChessRenderer::default(),
+            lines: Vec::new(),
+            selected: None,
+            promotion: None,
+        }
+    }
+
+    fn square_at(&self, line: usize, n: usize) -> Option<Square> {
+        self.lines.get(line).and_then(|l| l.cell_to_square(n))
+    }
+
+    /// Whether `from`-`to` takes a pawn to its last rank (the rules engine
+    /// still checks the move itself).
+    fn is_promotion(&self, from: Square, to: Square) -> bool {
+        self.position.board().piece_at(from).is_some_and(|p| {
+            p.role == Role::Pawn
+                && match p.color {
+                    ShColor::White => to.rank() == Rank::Eighth,
+                    ShColor::Black => to.rank() == Rank::First,
+                }
+        })
+    }
+
+    /// A routing key over the promotion line: a letter gives the move with
+    /// its piece (`e7e8q`); another cell does nothing.
+    fn choose_promotion(&mut self, n: u16) -> Vec<Action> {
+        let Some((from, to)) = self.promotion else {
+            return vec![Action::Bump];
+        };
+        let text = promotion_text(to);
+        let Some(piece) = text
+            .chars()
+            .nth(usize::from(n))
+            .and_then(|c| PROMOTION_CHOICES.iter().find(|(l, _)| *l == c))
+            .map(|(_, p)| *p)
+        else {
+            return vec![Action::Bump];
+        };
+        self.promotion = None;
+        self.selected = None;
+        vec![
+            Action::MoveText(format!("{}{piece}", move_text(from, to))),
+            Action::Redraw,
+        ]
+    }
+}
+
+impl GameKeys for ChessKeys {
+    fn clone_box(&self) -> Box<dyn GameKeys> {
+        Box::new(self.clone())
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn render(&mut self, status: &StatusInfo, view: View, width: Width) -> Vec<BrailleLine> {
+        self.lines = self.renderer.render(&self.position, status, view, width);
+        self.lines.iter().map(|l| l.line.clone()).collect()
+    }
+
+    fn target_at(&self, _lines: &[BrailleLine], line: usize, n: usize) -> Option<Target> {
+        self.square_at(line, n)
+            .map(|sq| Target::new(u16::from(square_number(sq))))
+    }
+
+    fn mark(&self, line: usize, shown: &mut BrailleLine) {
+        if let Some(sq) = self.selected {
+            let mut l = self.lines.get(line).cloned().unwrap_or_default();
+            l.mark(sq, SELECTION_MARK);
+            *shown = l.line;
+        }
+    }
+
+    fn waiting_line(&self) -> Option<BrailleLine> {
+        self.promotion
+            .map(|(_, to)| BrailleLine::from_text(&promotion_text(to)))
+    }
+
+    fn selected_name(&self) -> Option<String> {
+        self.selected.map(|sq| sq.to_string())
+    }
+
+    fn unselect(&mut self) -> bool {
+        self.selected.take().is_some()
+    }
+
+    fn reset(&mut self) {
+        self.selected = None;
+        self.promotion = None;
+    }
+
+    fn choosing(&self) -> bool {
+        self.promotion.is_some()
+    }
+
+    /// A routing key chooses the piece; any other key drops the promotion.
+    fn choice_key(&mut self, key: Key) -> Vec<Action> {
+        match key {
+            Key::Routing(n) => self.choose_promotion(n),
+            _ => {
+                self.promotion = None;
+                self.selected = None;
+                vec![Action::Cancel, Action::Redraw]
+            }
+        }
+    }
+
+    fn route(&mut self, _lines: &[BrailleLine], line: usize, n: usize) -> Reply {
+        let Some(sq) = self.square_at(line, n) else {
+            return Reply::keep(vec![Action::Bump]);
+        };
+        Reply::keep(match self.selected.take() {
+            Some(from) if from == sq => vec![Action::Unselected, Action::Redraw],
+            // The piece is the player's choice: show the choices.
+            Some(from) if self.is_promotion(from, sq) => {
+                self.promotion = Some((from, sq));
+                vec![Action::Redraw]
+            }
+            Some(from) => vec![Action::MoveText(move_text(from, sq)), Action::Redraw],
+            None => {
+                self.selected = Some(sq);
+                vec![Action::SelectedSquare(sq.to_string()), Action::Redraw]
+            }
+        })
+    }
+}
+
+/// The promotion line: `e8= Q R B N` (the letters are routable).
+fn promotion_text(to: Square) -> String {
+    let letters: Vec<String> = PROMOTION_CHOICES
+        .iter()
+        .map(|(l, _)| l.to_string())
+        .collect();
+    format!("{to}= {}", letters.join(" "))
+}
