@@ -103,8 +103,91 @@ mod tests {
     use super::*;
     use crate::keys::{Action, Key, KeyCommand};
     use crate::ui::BrailleUi;
-    use tandem_rules::draughts::Variant;
+    use tandem_rules::draughts::{Square, Variant};
     use tandem_rules::Color;
+
+    fn ui(view: View) -> BrailleUi {
+        BrailleUi::new(
+            Position::start(Variant::International),
+            StatusInfo::new(Color::White),
+            view,
+            Width::new(40).unwrap(),
+        )
+    }
+
+    /// Square `n` as the view routes it.
+    fn sq(n: u8) -> Target {
+        target(Square::new(n).unwrap())
+    }
+
+    /// The first cell of the current line that shows `n`.
+    fn cell_of(ui: &BrailleUi, n: u8) -> u16 {
+        ui.current_line()
+            .targets()
+            .iter()
+            .position(|s| *s == Some(sq(n)))
+            .unwrap() as u16
+    }
+
+    #[test]
+    fn two_routing_presses_make_a_move_request() {
+        let mut u = ui(View::Rows);
+        for _ in 0..6 {
+            u.handle(Key::LineDown);
+        }
+        assert_eq!(u.current_line().text(), "31:w 32:w 33:w 34:w 35:w");
+        let c32 = cell_of(&u, 32);
+        assert_eq!(
+            u.handle(Key::Routing(c32)),
+            vec![Action::Selected(sq(32)), Action::Redraw]
+        );
+        // The selection is marked with dots 7-8 on every cell of "32:w".
+        let marked: Vec<_> = u
+            .current_line()
+            .cells()
+            .iter()
+            .map(|c| c.0 & 0xC0 == 0xC0)
+            .collect();
+        assert_eq!(marked.iter().filter(|m| **m).count(), 4);
+        u.handle(Key::LineUp);
+        assert_eq!(u.current_line().text(), "26:- 27:- 28:- 29:- 30:-");
+        let c28 = cell_of(&u, 28);
+        assert_eq!(
+            u.handle(Key::Routing(c28)),
+            vec![
+                Action::MoveRequest {
+                    from: sq(32),
+                    to: sq(28)
+                },
+                Action::Redraw
+            ]
+        );
+        assert_eq!(u.selected(), None);
+    }
+
+    #[test]
+    fn routing_the_selected_square_unselects_and_labels_bump() {
+        let mut u = ui(View::Graphic);
+        u.handle(Key::Bottom);
+        assert_eq!(u.current_line().text(), "46 wwwww");
+        assert_eq!(u.handle(Key::Routing(0)), vec![Action::Bump]); // over "46", a label
+        assert_eq!(
+            u.handle(Key::Routing(3)),
+            vec![Action::Selected(sq(46)), Action::Redraw]
+        );
+        assert_eq!(u.current_line().cells()[3].0 & 0xC0, 0xC0);
+        assert_eq!(
+            u.handle(Key::Routing(3)),
+            vec![Action::Unselected, Action::Redraw]
+        );
+        assert_eq!(u.handle(Key::Routing(39)), vec![Action::Bump]); // past the end
+    }
+
+    #[test]
+    fn two_targets_are_named_by_the_variants_square_names() {
+        let v = tandem_rules::draughts::Variant::International;
+        assert_eq!(move_text(v, sq(32), sq(28)), "32 28");
+    }
 
     #[test]
     fn routing_a_move_on_the_record_view_opens_the_review_and_cancel_returns() {
