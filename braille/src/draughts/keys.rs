@@ -1,9 +1,9 @@
 //! Draughts' key input on the display: a routing key over a cell that shows
 //! a square selects it: the first press picks the from-square (marked with
 //! dots 7-8), the second the to-square, and the two go to the daemon as
-//! targets ([`Action::Selected`], then [`Action::MoveRequest`]) for the
-//! game's adapter to resolve like a typed move (it asks back an ambiguous
-//! capture). Routing the selected square again unselects it.
+//! targets ([`crate::Action::Selected`], then
+//! [`crate::Action::MoveRequest`]) for the game's adapter to resolve like a
+//! typed move (it asks back an ambiguous capture). Routing the selected square again unselects it.
 //!
 //! A square's target is its number ([`target`], [`square`]: [`super::target`]).
 
