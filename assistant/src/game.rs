@@ -56,6 +56,43 @@ impl GameKind {
 }
 
 impl GameKind {
+    /// The move text of a move routed on the braille display by two
+    /// targets ([`tandem_braille::Action::MoveRequest`]), for the session
+    /// to decide like a typed one; `None` for a game whose view routes move
+    /// text itself.
+    #[must_use]
+    pub fn routed_move(
+        self,
+        from: tandem_braille::Target,
+        to: tandem_braille::Target,
+    ) -> Option<String> {
+        match self {
+            GameKind::Draughts(v) => Some(crate::games::draughts::routed_move(v, from, to)),
+            GameKind::Chess | GameKind::Backgammon => None,
+        }
+    }
+
+    /// `tandem braille render`: the lines of `view` of this game's
+    /// position `fen` (its start without one) on a display `width` cells
+    /// wide; `viewer` is whose numbering a game that numbers the board from
+    /// one side uses (backgammon; by default the player on roll).
+    ///
+    /// # Errors
+    /// The position does not read.
+    pub fn braille_render(
+        self,
+        fen: Option<&str>,
+        view: tandem_braille::View,
+        width: Width,
+        viewer: Option<tandem_rules::Color>,
+    ) -> anyhow::Result<Vec<tandem_braille::view::PrintedLine>> {
+        match self {
+            GameKind::Draughts(v) => crate::games::draughts::braille::render(v, fen, view, width),
+            GameKind::Chess => crate::games::chess::braille::render(fen, view, width),
+            GameKind::Backgammon => crate::games::backgammon::braille::render(fen, width, viewer),
+        }
+    }
+
     /// `tandem perft`: this game's move tree from `fen` counted to `depth`.
     ///
     /// # Errors
@@ -205,6 +242,20 @@ impl AnyPosition {
             AnyPosition::Backgammon(m) => {
                 listener::<tandem_speech::backgammon::listen::BgVoice>(rec, setup, policy, mode, *m)
             }
+        }
+    }
+}
+
+impl AnyPosition {
+    /// The board the braille display shows first, seen by `viewer` (the
+    /// blind player; a game that numbers the board from one side, as
+    /// backgammon does, shows it in that side's numbering).
+    #[must_use]
+    pub fn braille_board(self, viewer: tandem_rules::Color) -> tandem_braille::Board {
+        match self {
+            AnyPosition::Draughts(p) => tandem_braille::Board::Draughts(p),
+            AnyPosition::Chess(p) => tandem_braille::Board::Chess(*p),
+            AnyPosition::Backgammon(game) => tandem_braille::Board::Backgammon { game, viewer },
         }
     }
 }

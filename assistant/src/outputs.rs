@@ -317,15 +317,17 @@ pub fn forward_keys(
     notices: tokio::sync::broadcast::Sender<crate::session::Notice>,
     msgs: &crate::messages::Messages,
     blind: Option<tandem_rules::Color>,
-    variant: tandem_rules::draughts::Variant,
+    game: crate::game::GameKind,
 ) {
     while let Ok(ev) = events.recv() {
         let cmd = match ev {
-            DriverEvent::Action(Action::MoveRequest { from, to }) => Cmd::Move(format!(
-                "{} {}",
-                variant.square_name(from),
-                variant.square_name(to)
-            )),
+            // Two targets routed: the game's adapter names the move (`32 28`).
+            DriverEvent::Action(Action::MoveRequest { from, to }) => {
+                match game.routed_move(from, to) {
+                    Some(text) => Cmd::Move(text),
+                    None => continue,
+                }
+            }
             // A view that gives move text (the two squares, `e2e4`): the
             // game's rules check it and ask for what is missing (a promotion piece).
             DriverEvent::Action(Action::MoveText(text)) => Cmd::Move(text),

@@ -1,6 +1,8 @@
-//! The game a display shows: a draughts [`Position`] or a chess position
-//! ([`Chess`], 002 annex E). The UI ([`crate::ui::BrailleUi`]) and the driver
-//! ([`crate::driver`]) take a [`Board`] so one daemon serves both games.
+//! The game a display shows (the registry of the braille crate): a draughts
+//! [`Position`], a chess position ([`Chess`], 002 annex E) or a backgammon
+//! match. The UI ([`crate::ui::BrailleUi`]) and the driver
+//! ([`crate::driver`]) take a [`Board`] so one daemon serves every game;
+//! [`Board::keys`] gives the game's views and key input ([`GameKeys`]).
 //!
 //! ```
 //! use tandem_braille::Board;
@@ -15,6 +17,8 @@
 use tandem_rules::chess::shakmaty::{Chess, Position as _};
 use tandem_rules::draughts::Position;
 use tandem_rules::Color;
+
+use crate::routing::GameKeys;
 
 /// A position of either game.
 ///
@@ -53,6 +57,26 @@ impl Board {
             Board::Chess(c) => c.turn().into(),
             Board::Backgammon { game, .. } => tandem_rules::TableGame::side_to_move(&**game),
         }
+    }
+}
+
+impl Board {
+    /// The views and key input of this board's game, nothing picked.
+    #[must_use]
+    pub fn keys(&self) -> Box<dyn GameKeys> {
+        match self {
+            Board::Draughts(p) => Box::new(crate::draughts::DraughtsKeys::new(*p)),
+            Board::Chess(c) => Box::new(crate::chess::ChessKeys::new(c.clone())),
+            Board::Backgammon { game, viewer } => {
+                Box::new(crate::backgammon::BgKeys::new((**game).clone(), *viewer))
+            }
+        }
+    }
+}
+
+impl From<&Position> for Board {
+    fn from(p: &Position) -> Board {
+        Board::Draughts(*p)
     }
 }
 

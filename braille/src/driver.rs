@@ -1,8 +1,8 @@
 //! The display driver: a [`BrailleUi`] bound to a [`BrailleDisplay`].
 //!
-//! [`DisplayDriver`] is synchronous: the daemon calls [`DisplayDriver::update`]
-//! (draughts) or [`DisplayDriver::update_board`] (either game, a [`Board`])
-//! when a move is accepted and [`DisplayDriver::poll`] to take keys.
+//! [`DisplayDriver`] is synchronous: the daemon calls
+//! [`DisplayDriver::update_board`] (a [`Board`] of any game) when a move is
+//! accepted and [`DisplayDriver::poll`] to take keys.
 //! [`spawn`] runs one on its own thread, fed by a channel, so that a slow or
 //! vanished display never holds up the game: display errors come back as
 //! [`DriverEvent::Unavailable`] (once per outage) and the UI keeps its state;
@@ -11,8 +11,6 @@
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
-
-use tandem_rules::draughts::Position;
 
 use crate::board::Board;
 use crate::display::{BrailleDisplay, DisplayError};
@@ -27,14 +25,19 @@ pub struct DisplayDriver<D: BrailleDisplay> {
 }
 
 impl<D: BrailleDisplay> DisplayDriver<D> {
-    /// Binds a display showing a draughts position; lines are rendered for
-    /// its width (40 until it reports one).
-    pub fn new(display: D, position: Position, status: StatusInfo, view: View) -> DisplayDriver<D> {
-        DisplayDriver::with_board(display, Board::Draughts(position), status, view)
+    /// Binds a display showing `board` (a [`Board`] or a game's position);
+    /// lines are rendered for its width (40 until it reports one).
+    pub fn new(
+        display: D,
+        board: impl Into<Board>,
+        status: StatusInfo,
+        view: View,
+    ) -> DisplayDriver<D> {
+        DisplayDriver::with_board(display, board.into(), status, view)
     }
 
-    /// Binds a display showing `board` (draughts or chess); lines are
-    /// rendered for its width (40 until it reports one).
+    /// Binds a display showing `board`; lines are rendered for its width
+    /// (40 until it reports one).
     pub fn with_board(
         display: D,
         board: Board,
@@ -62,14 +65,17 @@ impl<D: BrailleDisplay> DisplayDriver<D> {
         &self.display
     }
 
-    /// A draughts move was accepted (or the clock or the boards changed):
-    /// render and write.
-    pub fn update(&mut self, position: &Position, status: &StatusInfo) -> Result<(), DisplayError> {
-        self.ui.update(position, status);
-        self.redraw()
+    /// A move was accepted (or the clock or the boards changed): render and
+    /// write `board` (a [`Board`] or a game's position).
+    pub fn update(
+        &mut self,
+        board: impl Into<Board>,
+        status: &StatusInfo,
+    ) -> Result<(), DisplayError> {
+        self.update_board(&board.into(), status)
     }
 
-    /// As [`DisplayDriver::update`], for either game.
+    /// As [`DisplayDriver::update`].
     pub fn update_board(&mut self, board: &Board, status: &StatusInfo) -> Result<(), DisplayError> {
         self.ui.update_board(board, status);
         self.redraw()
@@ -110,14 +116,7 @@ impl<D: BrailleDisplay> DisplayDriver<D> {
 /// What the daemon sends to a spawned driver.
 #[derive(Debug, Clone)]
 pub enum DriverInput {
-    /// A new draughts position and status (a move accepted, a clock tick).
-    Update {
-        /// The position to show.
-        position: Position,
-        /// The status line's facts.
-        status: StatusInfo,
-    },
-    /// A new board of either game (chess or draughts) and status.
+    /// A new board and status (a move accepted, a clock tick).
     Board {
         /// The board to show.
         board: Board,
@@ -219,10 +218,6 @@ pub fn spawn<D: BrailleDisplay + 'static>(
                 }
                 geometry = now;
                 match in_rx.recv_timeout(KEY_POLL) {
-                    Ok(DriverInput::Update { position, status }) => {
-                        let r = driver.update(&position, &status);
-                        report(r, &ev_tx);
-                    }
                     Ok(DriverInput::Board { board, status }) => {
                         let r = driver.update_board(&board, &status);
                         report(r, &ev_tx);
@@ -269,7 +264,7 @@ mod tests {
     use super::*;
     use crate::display::memory::MemoryDisplay;
     use crate::table::text_cells;
-    use tandem_rules::draughts::{Square, Variant};
+    use tandem_rules::draughts::{Position, Square, Variant};
     use tandem_rules::Color;
 
     #[test]
@@ -277,7 +272,7 @@ mod tests {
         let (d, h) = MemoryDisplay::new(20);
         let pos = Position::start(Variant::International);
         let mut drv = DisplayDriver::new(d, pos, StatusInfo::new(Color::White), View::Graphic);
-        drv.update(&pos, &StatusInfo::new(Color::White)).unwrap();
+        drv.update(pos, &StatusInfo::new(Color::White)).unwrap();
         let mut want = text_cells("1 ");
         want.extend([crate::draughts::GraphicPatterns::default().black_man; 5]);
         want.resize(20, crate::Cell::BLANK);
@@ -295,8 +290,8 @@ mod tests {
         let pos2 = pos;
         handle
             .input
-            .send(DriverInput::Update {
-                position: pos2,
+            .send(DriverInput::Board {
+                board: pos2.into(),
                 status: StatusInfo::new(Color::Black),
             })
             .unwrap();
@@ -308,8 +303,8 @@ mod tests {
         h.set_unplugged(false);
         handle
             .input
-            .send(DriverInput::Update {
-                position: pos2,
+            .send(DriverInput::Board {
+                board: pos2.into(),
                 status: StatusInfo::new(Color::Black),
             })
             .unwrap();
@@ -342,7 +337,7 @@ mod tests {
                 break;
             }
         }
-        let sq = |n| Square::new(n).unwrap();
+        let sq = |n| crate::draughts::keys::target(Square::new(n).unwrap());
         assert!(
             got.contains(&Action::MoveRequest {
                 from: sq(32),

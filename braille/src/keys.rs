@@ -2,7 +2,7 @@
 //! views ask of their owner after one ([`Action`]): the vocabulary the key
 //! handling of every view (the board's, [`crate::record`]'s) shares.
 
-use tandem_rules::draughts::Square;
+use crate::line::Target;
 
 /// A key pressed on the display, already mapped from the driver's codes
 /// (see [`crate::keymap`] for BRLTTY's commands).
@@ -54,24 +54,27 @@ pub enum KeyCommand {
 pub enum Action {
     /// The line to show changed: write [`BrailleUi::current_line`].
     Redraw,
-    /// A draughts from-square was selected.
-    Selected(Square),
+    /// A from-target was selected, on a view that routes targets (draughts'
+    /// squares; [`crate::line::Target`]).
+    Selected(Target),
     /// The selection was dropped (routing the selected square again).
     Unselected,
-    /// Two routing presses chose a draughts move: resolve it like a typed one.
+    /// Two routing presses chose a move by its two targets (draughts): the
+    /// game's adapter turns them into move text (`32 28`), resolved like a
+    /// typed one.
     MoveRequest {
-        /// The first square routed.
-        from: Square,
-        /// The second square routed.
-        to: Square,
+        /// The first target routed.
+        from: Target,
+        /// The second target routed.
+        to: Target,
     },
-    /// A chess from-square was selected, by name (`e2`). (A draughts
-    /// square is [`Action::Selected`].)
+    /// A from-square was selected, by name (chess: `e2`), on a view that
+    /// routes move text. (A target is [`Action::Selected`].)
     SelectedSquare(String),
     /// Text for the game, handled as if typed: two routing presses chose a
     /// chess move (`e2e4`, `g1f3`) for the rules engine to check, which asks
     /// for the promotion piece of a pawn reaching the last rank and refuses
-    /// an illegal one (a draughts move is [`Action::MoveRequest`]); a
+    /// an illegal one (a move by targets is [`Action::MoveRequest`]); a
     /// backgammon move routed step by step (`13/8 8/5`), a roll typed
     /// (`roll 3 1`), or a question about the steps entered so far
     /// (`steps 13/8 from 8`: the game says the step or why it is refused,

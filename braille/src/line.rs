@@ -1,9 +1,36 @@
-//! A rendered line: cells, the text they came from, and the square under each cell.
-
-use tandem_rules::draughts::Square;
+//! A rendered line: cells, the text they came from, and the routing target
+//! under each cell.
 
 use crate::cell::{cells_to_string, Cell};
 use crate::table::text_cell;
+
+/// What a routing key over a cell picks, as the game's view numbers it: a
+/// draughts square's number (`32`), a chess square (1-64)… The line, the
+/// keys ([`crate::keys::Action`]) and the display's state machine
+/// ([`crate::ui`]) only compare targets and hand them back; what one means
+/// is the game's (its folder turns it back into a square, its adapter into
+/// move text).
+///
+/// ```
+/// use tandem_braille::line::Target;
+/// assert_eq!(Target::new(32).number(), 32);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Target(u16);
+
+impl Target {
+    /// The target numbered `n` by its game.
+    #[must_use]
+    pub const fn new(n: u16) -> Target {
+        Target(n)
+    }
+
+    /// Its number, as its game gave it.
+    #[must_use]
+    pub const fn number(self) -> u16 {
+        self.0
+    }
+}
 
 /// What a cell carries, which decides how a display writes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -21,8 +48,9 @@ pub enum CellKind {
 /// - `text`: one character per cell (for a graphic cell, a letter naming
 ///   what it shows: `-`, `w`, `b`, `W`, `B`),
 /// - `cells`: the dots (NABCC for text cells),
-/// - `squares`: the square a cell shows, so that a routing key over cell `n`
-///   selects `squares[n]` (like NVDA's `brailleToRawPos`),
+/// - `targets`: what a cell shows that a routing key picks (a square: see
+///   [`Target`]), so that a routing key over cell `n` selects `targets[n]`
+///   (like NVDA's `brailleToRawPos`),
 /// - `kinds`: text or graphic.
 ///
 /// Lines are not padded: a display blanks the cells past the end.
@@ -30,7 +58,7 @@ pub enum CellKind {
 pub struct BrailleLine {
     text: Vec<char>,
     cells: Vec<Cell>,
-    squares: Vec<Option<Square>>,
+    targets: Vec<Option<Target>>,
     kinds: Vec<CellKind>,
 }
 
@@ -41,13 +69,13 @@ impl BrailleLine {
         BrailleLine::default()
     }
 
-    /// A line of plain text (NABCC cells) that shows no square.
+    /// A line of plain text (NABCC cells) that shows no target.
     ///
     /// ```
     /// use tandem_braille::BrailleLine;
     /// let l = BrailleLine::from_text("ok");
     /// assert_eq!(l.cells_string(), "⠕⠅");
-    /// assert_eq!(l.squares(), &[None, None]);
+    /// assert_eq!(l.targets(), &[None, None]);
     /// ```
     #[must_use]
     pub fn from_text(text: &str) -> BrailleLine {
@@ -56,21 +84,21 @@ impl BrailleLine {
         l
     }
 
-    /// Appends text whose every cell shows `square`.
-    pub fn push_text(&mut self, text: &str, square: Option<Square>) {
+    /// Appends text whose every cell shows `target`.
+    pub fn push_text(&mut self, text: &str, target: Option<Target>) {
         for c in text.chars() {
             self.text.push(c);
             self.cells.push(text_cell(c));
-            self.squares.push(square);
+            self.targets.push(target);
             self.kinds.push(CellKind::Text);
         }
     }
 
     /// Appends one graphic cell, named by `letter` in the text.
-    pub fn push_graphic(&mut self, cell: Cell, letter: char, square: Option<Square>) {
+    pub fn push_graphic(&mut self, cell: Cell, letter: char, target: Option<Target>) {
         self.text.push(letter);
         self.cells.push(cell);
-        self.squares.push(square);
+        self.targets.push(target);
         self.kinds.push(CellKind::Graphic);
     }
 
@@ -78,7 +106,7 @@ impl BrailleLine {
     pub fn extend(&mut self, other: &BrailleLine) {
         self.text.extend_from_slice(&other.text);
         self.cells.extend_from_slice(&other.cells);
-        self.squares.extend_from_slice(&other.squares);
+        self.targets.extend_from_slice(&other.targets);
         self.kinds.extend_from_slice(&other.kinds);
     }
 
@@ -118,16 +146,16 @@ impl BrailleLine {
         cells_to_string(&self.cells)
     }
 
-    /// The square under each cell.
+    /// The target under each cell.
     #[must_use]
-    pub fn squares(&self) -> &[Option<Square>] {
-        &self.squares
+    pub fn targets(&self) -> &[Option<Target>] {
+        &self.targets
     }
 
-    /// The square cell `n` shows (`None` past the end or over a label).
+    /// The target cell `n` shows (`None` past the end or over a label).
     #[must_use]
-    pub fn cell_to_square(&self, n: usize) -> Option<Square> {
-        self.squares.get(n).copied().flatten()
+    pub fn cell_to_target(&self, n: usize) -> Option<Target> {
+        self.targets.get(n).copied().flatten()
     }
 
     /// Text or graphic, per cell.
@@ -142,16 +170,16 @@ impl BrailleLine {
         self.kinds.contains(&CellKind::Text) && self.kinds.contains(&CellKind::Graphic)
     }
 
-    /// Adds `dots` to every cell that shows `square` (the selection mark).
-    pub fn mark(&mut self, square: Square, dots: Cell) {
-        for (c, s) in self.cells.iter_mut().zip(&self.squares) {
-            if *s == Some(square) {
+    /// Adds `dots` to every cell that shows `target` (the selection mark).
+    pub fn mark(&mut self, target: Target, dots: Cell) {
+        for (c, s) in self.cells.iter_mut().zip(&self.targets) {
+            if *s == Some(target) {
                 *c = c.union(dots);
             }
         }
     }
 
-    /// Adds `dots` to cell `n` (a mark on a line that shows no square: the
+    /// Adds `dots` to cell `n` (a mark on a line that shows no target: the
     /// current move of the record view); nothing past the end.
     pub fn mark_cell(&mut self, n: usize, dots: Cell) {
         if let Some(c) = self.cells.get_mut(n) {
@@ -209,8 +237,8 @@ impl BrailleLine {
 mod tests {
     use super::*;
 
-    fn sq(n: u8) -> Option<Square> {
-        Square::new(n)
+    fn sq(n: u16) -> Option<Target> {
+        Some(Target::new(n))
     }
 
     #[test]
@@ -225,12 +253,12 @@ mod tests {
             l.overlay(),
             vec![Cell(0), Cell(0), Cell(0), Cell(0x03), Cell(0), Cell(0)]
         );
-        l.mark(Square::new(17).unwrap(), Cell::UNDERLINE);
+        l.mark(Target::new(17), Cell::UNDERLINE);
         assert_eq!(l.cells()[4], text_cell('1').union(Cell::UNDERLINE));
         assert_eq!(l.overlay()[4], Cell::UNDERLINE);
         assert_eq!(l.text_padded(8), "16  17  ");
         assert_eq!(l.cells_padded(3).len(), 3);
-        assert_eq!(l.cell_to_square(3), sq(16));
-        assert_eq!(l.cell_to_square(99), None);
+        assert_eq!(l.cell_to_target(3), sq(16));
+        assert_eq!(l.cell_to_target(99), None);
     }
 }

@@ -237,10 +237,6 @@ impl RecordView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::{BrailleUi, KeyCommand};
-    use crate::view::{StatusInfo, View};
-    use tandem_rules::draughts::{Position, Variant};
-    use tandem_rules::Color;
 
     fn moves(m: &[&str]) -> Vec<String> {
         m.iter().map(|s| (*s).to_owned()).collect()
@@ -276,46 +272,6 @@ mod tests {
                 .line
                 .text(),
             "-"
-        );
-    }
-
-    #[test]
-    fn routing_a_move_on_the_record_view_opens_the_review_and_cancel_returns() {
-        let mut u = BrailleUi::new(
-            Position::start(Variant::International),
-            StatusInfo::new(Color::White),
-            View::Status,
-            Width::new(40).unwrap(),
-        );
-        let moves: Vec<String> = ["32-28", "19-23", "28x19", "14x23"]
-            .map(String::from)
-            .to_vec();
-        u.set_record(moves.clone(), false, None);
-        u.handle(Key::Command(KeyCommand::NextView));
-        assert_eq!(
-            u.current_line().text(),
-            "2. 28x19 14x23",
-            "at the last move"
-        );
-        assert_eq!(u.handle(Key::LineDown), vec![Action::Bump]);
-        assert_eq!(u.handle(Key::LineUp), vec![Action::Redraw]);
-        assert_eq!(u.current_line().text(), "1. 32-28 19-23");
-        assert_eq!(u.handle(Key::Routing(0)), vec![Action::Bump], "the number");
-        assert_eq!(
-            u.handle(Key::Routing(10)),
-            vec![Action::Review(2), Action::Redraw]
-        );
-        assert!(!u.record().shown, "the board's views show the position");
-        assert_eq!(u.view(), View::List);
-        u.set_record(moves, false, Some(2));
-        assert_eq!(
-            u.handle(Key::Routing(3)),
-            vec![Action::Bump],
-            "no move in review"
-        );
-        assert_eq!(
-            u.handle(Key::Command(KeyCommand::Cancel)),
-            vec![Action::Live, Action::Redraw]
         );
     }
 

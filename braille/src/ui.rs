@@ -1,32 +1,28 @@
 //! The display's state machine: keys in, actions out. Pure (no I/O), so every
 //! key sequence can be tested; the driver ([`crate::driver`]) feeds it keys
 //! from a display and writes [`BrailleUi::current_line`] back. It shows a
-//! [`Board`]: a draughts position ([`crate::render`]'s views) or a chess
-//! position ([`crate::chess`]'s views), with the same keys.
+//! [`Board`] of any game with the same keys: the game's views and what a
+//! routing key does over them are the game's ([`GameKeys`], in its folder,
+//! given by the registry [`Board::keys`]); the state machine keeps what
+//! every game shares.
 //!
 //! - Panning keys move one display line (one window) through the current
 //!   view; line keys do the same, top/bottom jump to the ends.
-//! - A routing key over a cell that shows a square selects it: the first
-//!   press picks the from-square (marked with dots 7-8), the second the
-//!   to-square. Routing the selected square again unselects it.
-//!   - Draughts: the UI emits [`Action::Selected`] then
-//!     [`Action::MoveRequest`] for the daemon to resolve like a typed move
-//!     (the daemon asks back an ambiguous capture).
-//!   - Chess (002 annex E): [`Action::SelectedSquare`] names the square
-//!     (`e2`), then [`Action::MoveText`] gives the two squares as move text
-//!     (`e2e4`, castling as the king's two squares `e1g1`) for the rules
-//!     engine, which checks the move. A pawn routed to its last rank shows
-//!     the choice line `e8= Q R B N` instead: routing a letter gives the
-//!     move with its piece (`e7e8q`, 002 art. 3.7(e): the player chooses);
-//!     any other key drops it.
-//!   - Backgammon: the board line a cell a point
-//!     ([`crate::backgammon::input`]): a pick then a destination is one
-//!     checker step, said back at once through the game
-//!     ([`Action::MoveText`] with a `steps …` query); the steps that make a
-//!     whole legal move go as the move's text (`13/8 8/5`). Typed
-//!     characters ([`Key::Char`]) enter the roll: two dice, then Enter.
-//! - Commands: next view, clock report, last move, done (my board is up to
-//!   date), cancel (drops the selection).
+//! - A routing key over a cell that shows a square (a point…) is the
+//!   game's: in draughts and chess the first press picks the from-square
+//!   (marked with dots 7-8), the second the to-square, and routing the
+//!   selected square again unselects it (draughts:
+//!   [`crate::draughts::keys`], chess: [`crate::chess::keys`]); in
+//!   backgammon a pick then a destination is one checker step
+//!   ([`crate::backgammon::keys`]). A game may offer a choice to route (a
+//!   chess promotion: any other key drops it), block the routing keys
+//!   while it shows typed input, and take typed characters (backgammon's
+//!   dice); elsewhere a letter typed asks a question about the board.
+//! - Commands: next view (list, rows, graphic, status, then the record
+//!   view, [`crate::record`]), clock report, last move, done (my board is
+//!   up to date), cancel (drops the selection; in review, back to the live
+//!   game). A game may give a command a meaning of its own first
+//!   (backgammon: Enter after two dice, backspace, cancel of the steps).
 //!
 //! ```
 //! use tandem_braille::{Action, Board, BrailleUi, Key, StatusInfo, View, Width};
@@ -44,118 +40,77 @@
 //! assert_eq!(ui.handle(Key::Routing(7)), vec![Action::MoveText("g1f3".into()), Action::Redraw]);
 //! ```
 
-use tandem_rules::chess::shakmaty::Square as ChessSquare;
-use tandem_rules::draughts::{Position, Square};
-
 use crate::board::Board;
-use crate::cell::Cell;
-use crate::chess::{move_text, ChessLine, ChessRenderer};
-use crate::draughts::{BrailleRenderer, StandardRenderer};
-use crate::line::BrailleLine;
+use crate::line::{BrailleLine, Target};
 use crate::record::RecordView;
+use crate::routing::GameKeys;
 use crate::view::{StatusInfo, View, Width};
 
 pub use crate::keys::{Action, Key, KeyCommand};
+pub use crate::routing::SELECTION_MARK;
 
-/// The dots that mark the selected from-square: dots 7-8, BRLTTY's cursor.
-pub const SELECTION_MARK: Cell = Cell::UNDERLINE;
-
-/// A square the player routed: a draughts square or a chess square.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Picked {
-    Draughts(Square),
-    Chess(ChessSquare),
-}
-
-/// The rendered lines of the current view. Chess lines carry their own
-/// squares (1-64); `BrailleUi::lines` keeps the same lines' braille.
-#[derive(Debug, Clone)]
-enum Rendered {
-    Draughts,
-    Chess(Vec<ChessLine>),
-    /// Backgammon: the point under each cell of each line (the board
-    /// line's windows; `None` on the text and status lines).
-    Backgammon(Vec<Vec<Option<crate::backgammon::BgSpot>>>),
-}
-
-/// The display's state: the current view and line, the selection, and the
-/// rendered lines of the board the daemon last passed in.
+/// The display's state: the current view and line, the message, the record
+/// view, and the game's views and keys for the board the daemon last
+/// passed in.
 #[derive(Debug, Clone)]
 pub struct BrailleUi {
-    renderer: StandardRenderer,
-    chess_renderer: ChessRenderer,
     board: Board,
+    /// The game's views and key input for `board`.
+    game: Box<dyn GameKeys>,
     status: StatusInfo,
     view: View,
     width: Width,
-    /// What each line of the view shows (unmarked), for either game.
+    /// What each line of the view shows (unmarked).
     lines: Vec<BrailleLine>,
-    /// For chess, the same lines with the chess square under each cell.
-    rendered: Rendered,
     line: usize,
-    selected: Option<Picked>,
     message: Option<BrailleLine>,
-    /// Chess: a pawn routed to the last rank waits for its piece (002 art.
-    /// 3.7(e): the player chooses): the from and to squares.
-    promotion: Option<(ChessSquare, ChessSquare)>,
     /// The record view and the review ([`crate::record`]).
     record: RecordView,
-    /// Backgammon: the turn and the roll being entered.
-    bg: crate::backgammon::input::BgInput,
 }
 
-/// The line shown while a promotion waits for its piece: routing over a
-/// letter chooses it (queen, rook, bishop, knight).
-const PROMOTION_CHOICES: [(char, char); 4] = [('Q', 'q'), ('R', 'r'), ('B', 'b'), ('N', 'n')];
-
 impl BrailleUi {
-    /// A UI showing `view` of a draughts `position` on a display `width` cells wide.
+    /// A UI showing `view` of `board` (a [`Board`] or a game's position)
+    /// on a display `width` cells wide.
     #[must_use]
-    pub fn new(position: Position, status: StatusInfo, view: View, width: Width) -> BrailleUi {
-        BrailleUi::with_board(Board::Draughts(position), status, view, width)
+    pub fn new(board: impl Into<Board>, status: StatusInfo, view: View, width: Width) -> BrailleUi {
+        BrailleUi::with_board(board.into(), status, view, width)
     }
 
-    /// A UI showing `view` of `board` (draughts or chess) on a display
-    /// `width` cells wide.
+    /// A UI showing `view` of `board` on a display `width` cells wide.
     #[must_use]
     pub fn with_board(board: Board, status: StatusInfo, view: View, width: Width) -> BrailleUi {
         let mut ui = BrailleUi {
-            renderer: StandardRenderer::default(),
-            chess_renderer: ChessRenderer::default(),
+            game: board.keys(),
             board,
             status,
             view,
             width,
             lines: Vec::new(),
-            rendered: Rendered::Draughts,
             line: 0,
-            selected: None,
             message: None,
-            promotion: None,
             record: RecordView::default(),
-            bg: crate::backgammon::input::BgInput::default(),
         };
         ui.record.rerender(Some(width));
         ui.rerender();
         ui
     }
 
-    /// Shows a new draughts position and status (after a move, a clock tick,
-    /// a board confirmed). The view and line stay; a selection stays only if
-    /// the position is the same (a clock tick), since a move makes it stale.
-    pub fn update(&mut self, position: &Position, status: &StatusInfo) {
-        self.update_board(&Board::Draughts(*position), status);
+    /// Shows a new position (a [`Board`] or a game's position) and status,
+    /// as [`BrailleUi::update_board`].
+    pub fn update(&mut self, board: impl Into<Board>, status: &StatusInfo) {
+        self.update_board(&board.into(), status);
     }
 
-    /// Shows a new board (draughts or chess) and status, as
-    /// [`BrailleUi::update`]: the view and line stay, the selection only if
-    /// the board is the same (a chess position compares by FIDE equality,
-    /// see [`Board`]). A board of the other game drops it too.
+    /// Shows a new board and status (after a move, a clock tick, a board
+    /// confirmed). The view and line stay; a selection stays only if the
+    /// board is the same (a clock tick; a chess position compares by FIDE
+    /// equality, see [`Board`]), since a move makes it stale. A board of
+    /// another game drops it too.
     pub fn update_board(&mut self, board: &Board, status: &StatusInfo) {
         if *board != self.board {
-            self.selected = None;
-            self.promotion = None;
-            self.bg.clear_steps();
+            let mut next = board.keys();
+            self.game.hand_over(&mut *next);
+            self.game = next;
             self.board = board.clone();
         }
         self.status = status.clone();
@@ -167,9 +122,7 @@ impl BrailleUi {
     /// ply (from 1), if open. A review drops the selection.
     pub fn set_record(&mut self, moves: Vec<String>, black_first: bool, review: Option<usize>) {
         if review.is_some() {
-            self.selected = None;
-            self.promotion = None;
-            self.bg.clear_steps();
+            self.game.reset();
         }
         self.record.set(moves, black_first, review);
     }
@@ -189,11 +142,11 @@ impl BrailleUi {
     /// The display's width changed (a different display came back).
     pub fn set_width(&mut self, width: Width) {
         if width != self.width {
-            let anchor = self.anchor_square();
+            let anchor = self.anchor_target();
             self.width = width;
             self.record.rerender(Some(width));
             self.rerender();
-            self.seek_square(anchor);
+            self.seek_target(anchor);
         }
     }
 
@@ -218,40 +171,26 @@ impl BrailleUi {
         self.line
     }
 
-    /// All lines of the current view (without the selection mark), for
-    /// either game.
+    /// All lines of the current view (without the selection mark).
     #[must_use]
     pub fn lines(&self) -> &[BrailleLine] {
         &self.lines
     }
 
-    /// The selected draughts from-square, if any (`None` for chess: see
-    /// [`BrailleUi::selected_name`]).
+    /// The selected from-target, on a view that reports its selection by
+    /// target (draughts' squares); `None` for one that names it (chess:
+    /// see [`BrailleUi::selected_name`]).
     #[must_use]
-    pub fn selected(&self) -> Option<Square> {
-        match self.selected {
-            Some(Picked::Draughts(sq)) => Some(sq),
-            _ => None,
-        }
+    pub fn selected(&self) -> Option<Target> {
+        self.game.selected()
     }
 
-    /// The selected from-square's name for either game: the draughts
-    /// variant's own name ([`tandem_rules::draughts::Variant::square_name`]: `32`, or
-    /// `c3` in 64-square draughts) or the chess square (`e2`).
+    /// The selection's name as its game writes it: a draughts square in
+    /// the variant's own name (`32`, or `c3` in 64-square draughts), a chess
+    /// square (`e2`), a backgammon point (`8`, `bar`).
     #[must_use]
     pub fn selected_name(&self) -> Option<String> {
-        if let Some(spot) = self.bg.picked() {
-            return Some(match spot {
-                crate::backgammon::BgSpot::Point(p) => p.to_string(),
-                crate::backgammon::BgSpot::Bar => "bar".into(),
-                crate::backgammon::BgSpot::Off => "off".into(),
-            });
-        }
-        self.selected.map(|p| match (p, &self.board) {
-            (Picked::Draughts(sq), Board::Draughts(pos)) => pos.variant().square_name(sq),
-            (Picked::Draughts(sq), _) => sq.to_string(),
-            (Picked::Chess(sq), _) => sq.to_string(),
-        })
+        self.game.selected_name()
     }
 
     /// The display width.
@@ -260,57 +199,34 @@ impl BrailleUi {
         self.width
     }
 
-    /// What the display shows now: the message if one is up, else the
-    /// current line with the selected square marked.
+    /// What the display shows now: the message if one is up, else what the
+    /// game shows while it waits (a choice, typed input), else the record
+    /// view if open, else the current line with the selection marked.
     #[must_use]
     pub fn current_line(&self) -> BrailleLine {
         if let Some(m) = &self.message {
             return m.clone();
         }
-        if let Some((_, to)) = self.promotion {
-            return BrailleLine::from_text(&promotion_text(to));
-        }
-        if let Some(dice) = self.bg.dice_line() {
-            return BrailleLine::from_text(&dice);
+        if let Some(l) = self.game.waiting_line() {
+            return l;
         }
         if self.record.shown {
             return self.record.current_line();
         }
-        if let (Rendered::Backgammon(spots), Some(pick)) = (&self.rendered, self.bg.picked()) {
-            let mut l = self.lines.get(self.line).cloned().unwrap_or_default();
-            if let Some(n) = spots
-                .get(self.line)
-                .and_then(|s| s.iter().position(|x| *x == Some(pick)))
-            {
-                l.mark_cell(n, SELECTION_MARK);
-            }
-            return l;
-        }
-        match (&self.rendered, self.selected) {
-            (Rendered::Chess(lines), Some(Picked::Chess(sq))) => {
-                let mut l = lines.get(self.line).cloned().unwrap_or_default();
-                l.mark(sq, SELECTION_MARK);
-                l.line
-            }
-            (_, selected) => {
-                let mut l = self.lines.get(self.line).cloned().unwrap_or_default();
-                if let Some(Picked::Draughts(sq)) = selected {
-                    l.mark(sq, SELECTION_MARK);
-                }
-                l
-            }
-        }
+        let mut l = self.lines.get(self.line).cloned().unwrap_or_default();
+        self.game.mark(self.line, &mut l);
+        l
     }
 
     /// Handles one key; returns what the owner must do, in order.
     pub fn handle(&mut self, key: Key) -> Vec<Action> {
-        // Typed characters are backgammon's dice. Elsewhere a letter asks
-        // one of the common questions about the board (`ask key k`: the
-        // game maps the letter, docs/ask.md) and the answer comes back as a
-        // message; other characters touch nothing (no message dismissed,
-        // no promotion dropped).
+        // A typed character is the game's input where it takes one
+        // (backgammon's dice). Elsewhere a letter asks one of the common
+        // questions about the board (`ask key k`: the game maps the letter,
+        // docs/ask.md) and the answer comes back as a message; other
+        // characters touch nothing (no message dismissed, no choice dropped).
         if let Key::Char(c) = key {
-            if !matches!(self.board, Board::Backgammon { .. }) {
+            if !self.game.types() {
                 if !c.is_ascii_alphabetic() {
                     return vec![Action::Bump];
                 }
@@ -330,14 +246,10 @@ impl BrailleUi {
         let mut out = match key {
             // Routing over a message only dismisses it.
             Key::Routing(_) if had_message => Vec::new(),
-            Key::Routing(n) if self.promotion.is_some() => self.choose_promotion(n),
-            // Any other key drops a promotion that waits for its piece.
-            _ if self.promotion.take().is_some() => {
-                self.selected = None;
-                vec![Action::Cancel, Action::Redraw]
-            }
+            // A choice waits (a promotion's piece): the key is the game's.
+            _ if self.game.choosing() => self.game.choice_key(key),
             Key::Command(KeyCommand::Cancel) if self.record.review().is_some() => {
-                self.selected = None;
+                self.game.unselect();
                 self.record.shown = false;
                 vec![Action::Live, Action::Redraw]
             }
@@ -349,7 +261,7 @@ impl BrailleUi {
                 vec![Action::Redraw]
             }
             Key::Command(c) => self.command(c),
-            Key::Char(c) => self.type_char(c),
+            Key::Char(c) => self.game.typed(c),
             // The record view's own keys (`crate::record`).
             _ if self.record.shown => {
                 let out = self.record.key(key);
@@ -361,12 +273,18 @@ impl BrailleUi {
                 }
                 out
             }
-            // No move is entered on a past position, nor while dice are typed
-            // (the display shows them, not the board).
-            Key::Routing(_) if self.record.review().is_some() || self.bg.typing() => {
+            // No move is entered on a past position, nor while the game
+            // shows typed input rather than the board.
+            Key::Routing(_) if self.record.review().is_some() || self.game.routing_blocked() => {
                 vec![Action::Bump]
             }
-            Key::Routing(n) => self.route(n),
+            Key::Routing(n) => {
+                let reply = self.game.route(&self.lines, self.line, n.into());
+                if reply.rerender {
+                    self.rerender();
+                }
+                reply.actions
+            }
             Key::PanLeft | Key::LineUp => self.go(self.line.checked_sub(1)),
             Key::PanRight | Key::LineDown => self.go(Some(self.line + 1)),
             Key::Top => self.go(Some(0)),
@@ -376,138 +294,6 @@ impl BrailleUi {
             out.insert(0, Action::Redraw);
         }
         out
-    }
-
-    /// The square under cell `n` of line `line`, if the cell shows one.
-    fn square_at(&self, line: usize, n: usize) -> Option<Picked> {
-        match &self.rendered {
-            Rendered::Draughts => self
-                .lines
-                .get(line)
-                .and_then(|l| l.cell_to_square(n))
-                .map(Picked::Draughts),
-            Rendered::Chess(lines) => lines
-                .get(line)
-                .and_then(|l| l.cell_to_square(n))
-                .map(Picked::Chess),
-            Rendered::Backgammon(_) => None,
-        }
-    }
-
-    fn route(&mut self, n: u16) -> Vec<Action> {
-        if let Rendered::Backgammon(spots) = &self.rendered {
-            let spot = spots
-                .get(self.line)
-                .and_then(|s| s.get(usize::from(n)).copied().flatten());
-            return self.route_backgammon(spot);
-        }
-        let Some(sq) = self.square_at(self.line, n.into()) else {
-            return vec![Action::Bump];
-        };
-        match self.selected {
-            Some(from) if from == sq => {
-                self.selected = None;
-                vec![Action::Unselected, Action::Redraw]
-            }
-            Some(Picked::Draughts(from)) => {
-                self.selected = None;
-                match sq {
-                    Picked::Draughts(to) => vec![Action::MoveRequest { from, to }, Action::Redraw],
-                    // Unreachable in practice: a board of the other game drops the selection.
-                    Picked::Chess(_) => self.select(sq),
-                }
-            }
-            Some(Picked::Chess(from)) => {
-                self.selected = None;
-                match sq {
-                    Picked::Chess(to) if self.is_promotion(from, to) => {
-                        // The piece is the player's choice: show the choices.
-                        self.promotion = Some((from, to));
-                        vec![Action::Redraw]
-                    }
-                    Picked::Chess(to) => {
-                        vec![Action::MoveText(move_text(from, to)), Action::Redraw]
-                    }
-                    Picked::Draughts(_) => self.select(sq),
-                }
-            }
-            None => self.select(sq),
-        }
-    }
-
-    /// Whether `from`-`to` takes a pawn to its last rank (the rules engine
-    /// still checks the move itself).
-    fn is_promotion(&self, from: ChessSquare, to: ChessSquare) -> bool {
-        use tandem_rules::chess::shakmaty::{Color as ShColor, Position as _, Rank, Role};
-        let Board::Chess(pos) = &self.board else {
-            return false;
-        };
-        pos.board().piece_at(from).is_some_and(|p| {
-            p.role == Role::Pawn
-                && match p.color {
-                    ShColor::White => to.rank() == Rank::Eighth,
-                    ShColor::Black => to.rank() == Rank::First,
-                }
-        })
-    }
-
-    /// A routing key over the promotion line: a letter gives the move with
-    /// its piece (`e7e8q`); another cell does nothing.
-    fn choose_promotion(&mut self, n: u16) -> Vec<Action> {
-        let Some((from, to)) = self.promotion else {
-            return vec![Action::Bump];
-        };
-        let text = promotion_text(to);
-        let Some(piece) = text
-            .chars()
-            .nth(usize::from(n))
-            .and_then(|c| PROMOTION_CHOICES.iter().find(|(l, _)| *l == c))
-            .map(|(_, p)| *p)
-        else {
-            return vec![Action::Bump];
-        };
-        self.promotion = None;
-        self.selected = None;
-        vec![
-            Action::MoveText(format!("{}{piece}", move_text(from, to))),
-            Action::Redraw,
-        ]
-    }
-
-    fn select(&mut self, sq: Picked) -> Vec<Action> {
-        self.selected = Some(sq);
-        let action = match sq {
-            Picked::Draughts(s) => Action::Selected(s),
-            Picked::Chess(s) => Action::SelectedSquare(s.to_string()),
-        };
-        vec![action, Action::Redraw]
-    }
-
-    /// A routing key over a cell of the backgammon board line: a pick, a
-    /// step, or the whole move ([`crate::backgammon::input`]).
-    fn route_backgammon(&mut self, spot: Option<crate::backgammon::BgSpot>) -> Vec<Action> {
-        use crate::backgammon::input::BgRequest;
-        let (Some(spot), Board::Backgammon { game, viewer }) = (spot, &self.board) else {
-            return vec![Action::Bump];
-        };
-        // A refused pick or step changes nothing here; the game says why
-        // (the same check on the same match).
-        let (request, _refused) = self.bg.route(game, *viewer, spot);
-        self.rerender();
-        let text = match request {
-            BgRequest::Query(t) | BgRequest::Move(t) => t,
-        };
-        vec![Action::MoveText(text), Action::Redraw]
-    }
-
-    /// A character typed on the braille keys: a die of the roll being
-    /// entered (backgammon); nothing in the other games.
-    fn type_char(&mut self, c: char) -> Vec<Action> {
-        if self.bg.type_char(c) {
-            vec![Action::Redraw]
-        } else {
-            vec![Action::Bump]
-        }
     }
 
     fn go(&mut self, target: Option<usize>) -> Vec<Action> {
@@ -531,82 +317,54 @@ impl BrailleUi {
                 vec![Action::Redraw]
             }
             KeyCommand::NextView => {
-                let anchor = self.anchor_square();
+                let anchor = self.anchor_target();
                 self.view = self.view.next();
                 self.rerender();
                 self.line = 0;
                 // Between rows and graphic keep the same board row.
                 if matches!(self.view, View::Rows | View::Graphic) {
-                    self.seek_square(anchor);
+                    self.seek_target(anchor);
                 }
                 vec![Action::Redraw]
             }
             KeyCommand::ClockReport => vec![Action::ClockReport],
             KeyCommand::LastMove => vec![Action::LastMove],
-            // Enter after two dice typed: the roll.
-            KeyCommand::Done if self.bg.typing() => match self.bg.enter() {
-                Some(roll) => vec![Action::MoveText(roll), Action::Redraw],
-                None => vec![Action::Bump],
-            },
-            KeyCommand::Done => vec![Action::Done],
-            KeyCommand::Erase if self.bg.erase() => vec![Action::Redraw],
-            KeyCommand::Erase => vec![Action::Bump],
-            KeyCommand::Cancel if self.bg.clear_dice() => vec![Action::Cancel, Action::Redraw],
-            KeyCommand::Cancel if self.bg.clear_steps() => {
-                self.rerender();
-                vec![
-                    Action::Cancel,
-                    Action::MoveText(crate::backgammon::input::query_text(&[], None)),
-                    Action::Redraw,
-                ]
-            }
-            KeyCommand::Cancel => {
-                if self.selected.take().is_some() {
-                    vec![Action::Cancel, Action::Redraw]
-                } else {
-                    vec![Action::Cancel]
+            c => match self.game.command(c) {
+                Some(reply) => {
+                    if reply.rerender {
+                        self.rerender();
+                    }
+                    reply.actions
                 }
-            }
+                None => match c {
+                    KeyCommand::Done => vec![Action::Done],
+                    KeyCommand::Cancel if self.game.unselect() => {
+                        vec![Action::Cancel, Action::Redraw]
+                    }
+                    KeyCommand::Cancel => vec![Action::Cancel],
+                    _ => vec![Action::Bump],
+                },
+            },
         }
     }
 
     fn rerender(&mut self) {
-        match &self.board {
-            Board::Draughts(position) => {
-                self.lines = self
-                    .renderer
-                    .render(position, &self.status, self.view, self.width);
-                self.rendered = Rendered::Draughts;
-            }
-            Board::Chess(position) => {
-                let lines =
-                    self.chess_renderer
-                        .render(position, &self.status, self.view, self.width);
-                self.lines = lines.iter().map(|l| l.line.clone()).collect();
-                self.rendered = Rendered::Chess(lines);
-            }
-            Board::Backgammon { game, viewer } => {
-                let (lines, spots) =
-                    crate::backgammon::lines(game, *viewer, &self.bg, &self.status, self.width);
-                self.lines = lines;
-                self.rendered = Rendered::Backgammon(spots);
-            }
-        }
+        self.lines = self.game.render(&self.status, self.view, self.width);
         self.line = self.line.min(self.lines.len().saturating_sub(1));
     }
 
-    /// The first square shown on the current line.
-    fn anchor_square(&self) -> Option<Picked> {
+    /// The first target shown on the current line.
+    fn anchor_target(&self) -> Option<Target> {
         let len = self.lines.get(self.line).map_or(0, BrailleLine::len);
-        (0..len).find_map(|n| self.square_at(self.line, n))
+        (0..len).find_map(|n| self.game.target_at(&self.lines, self.line, n))
     }
 
-    /// Moves to the first line that shows `sq`.
-    fn seek_square(&mut self, sq: Option<Picked>) {
-        let Some(sq) = sq else { return };
+    /// Moves to the first line that shows `target`.
+    fn seek_target(&mut self, target: Option<Target>) {
+        let Some(target) = target else { return };
         let shows = |i: usize| {
             let len = self.lines.get(i).map_or(0, BrailleLine::len);
-            (0..len).any(|n| self.square_at(i, n) == Some(sq))
+            (0..len).any(|n| self.game.target_at(&self.lines, i, n) == Some(target))
         };
         if let Some(i) = (0..self.lines.len()).find(|&i| shows(i)) {
             self.line = i;
@@ -614,20 +372,11 @@ impl BrailleUi {
     }
 }
 
-/// The promotion line: `e8= Q R B N` (the letters are routable).
-fn promotion_text(to: ChessSquare) -> String {
-    let letters: Vec<String> = PROMOTION_CHOICES
-        .iter()
-        .map(|(l, _)| l.to_string())
-        .collect();
-    format!("{to}= {}", letters.join(" "))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::time::Duration;
-    use tandem_rules::draughts::Variant;
+    use tandem_rules::draughts::{Position, Square, Variant};
     use tandem_rules::Color;
 
     fn ui(view: View) -> BrailleUi {
@@ -640,71 +389,18 @@ mod tests {
         )
     }
 
-    fn sq(n: u8) -> Square {
-        Square::new(n).unwrap()
+    /// Draughts square `n` as its view routes it.
+    fn sq(n: u8) -> Target {
+        crate::draughts::keys::target(Square::new(n).unwrap())
     }
 
     /// The first cell of the current line that shows `n`.
     fn cell_of(ui: &BrailleUi, n: u8) -> u16 {
         ui.current_line()
-            .squares()
+            .targets()
             .iter()
             .position(|s| *s == Some(sq(n)))
             .unwrap() as u16
-    }
-
-    #[test]
-    fn two_routing_presses_make_a_move_request() {
-        let mut u = ui(View::Rows);
-        for _ in 0..6 {
-            u.handle(Key::LineDown);
-        }
-        assert_eq!(u.current_line().text(), "31:w 32:w 33:w 34:w 35:w");
-        let c32 = cell_of(&u, 32);
-        assert_eq!(
-            u.handle(Key::Routing(c32)),
-            vec![Action::Selected(sq(32)), Action::Redraw]
-        );
-        // The selection is marked with dots 7-8 on every cell of "32:w".
-        let marked: Vec<_> = u
-            .current_line()
-            .cells()
-            .iter()
-            .map(|c| c.0 & 0xC0 == 0xC0)
-            .collect();
-        assert_eq!(marked.iter().filter(|m| **m).count(), 4);
-        u.handle(Key::LineUp);
-        assert_eq!(u.current_line().text(), "26:- 27:- 28:- 29:- 30:-");
-        let c28 = cell_of(&u, 28);
-        assert_eq!(
-            u.handle(Key::Routing(c28)),
-            vec![
-                Action::MoveRequest {
-                    from: sq(32),
-                    to: sq(28)
-                },
-                Action::Redraw
-            ]
-        );
-        assert_eq!(u.selected(), None);
-    }
-
-    #[test]
-    fn routing_the_selected_square_unselects_and_labels_bump() {
-        let mut u = ui(View::Graphic);
-        u.handle(Key::Bottom);
-        assert_eq!(u.current_line().text(), "46 wwwww");
-        assert_eq!(u.handle(Key::Routing(0)), vec![Action::Bump]); // over "46", a label
-        assert_eq!(
-            u.handle(Key::Routing(3)),
-            vec![Action::Selected(sq(46)), Action::Redraw]
-        );
-        assert_eq!(u.current_line().cells()[3].0 & 0xC0, 0xC0);
-        assert_eq!(
-            u.handle(Key::Routing(3)),
-            vec![Action::Unselected, Action::Redraw]
-        );
-        assert_eq!(u.handle(Key::Routing(39)), vec![Action::Bump]); // past the end
     }
 
     #[test]
@@ -778,10 +474,10 @@ mod tests {
         let m = pos
             .legal_moves()
             .into_iter()
-            .find(|m| m.from() == sq(32) && m.to() == sq(28))
+            .find(|m| Some(m.from()) == Square::new(32) && Some(m.to()) == Square::new(28))
             .unwrap();
         pos.play_unchecked(&m);
-        u.update(&pos, &StatusInfo::new(Color::Black));
+        u.update(pos, &StatusInfo::new(Color::Black));
         assert_eq!(u.selected(), None);
         u.show_message("ambiguous: route the captured piece");
         assert_eq!(
@@ -819,15 +515,6 @@ mod tests {
         )
     }
 
-    impl BrailleUi {
-        fn board_chess(&self) -> &Chess {
-            match self.board() {
-                Board::Chess(c) => c,
-                _ => panic!("not a chess board"),
-            }
-        }
-    }
-
     fn after(pos: &Chess, uci: &str) -> Chess {
         let m = tandem_rules::chess::resolve(pos, uci).unwrap();
         let mut next = pos.clone();
@@ -844,141 +531,6 @@ mod tests {
             .filter(|(_, c)| c.0 & 0xC0 == 0xC0)
             .map(|(i, _)| i)
             .collect()
-    }
-
-    #[test]
-    fn chess_two_routing_presses_give_move_text() {
-        let mut u = chess_ui(tandem_rules::chess::start(), View::Rows, 40);
-        assert_eq!(
-            u.current_line().text(),
-            "a8:r b8:n c8:b d8:q e8:k f8:b g8:n h8:r"
-        );
-        for _ in 0..6 {
-            u.handle(Key::LineDown);
-        }
-        assert_eq!(
-            u.current_line().text(),
-            "a2:P b2:P c2:P d2:P e2:P f2:P g2:P h2:P"
-        );
-        // Over the "2" of "e2:P".
-        assert_eq!(
-            u.handle(Key::Routing(21)),
-            vec![Action::SelectedSquare("e2".into()), Action::Redraw]
-        );
-        assert_eq!(u.selected_name().as_deref(), Some("e2"));
-        assert_eq!(u.selected(), None, "no draughts square");
-        // Dots 7-8 on the four cells of "e2:P" and nowhere else; the text stays.
-        assert_eq!(marked_cells(&u), vec![20, 21, 22, 23]);
-        assert_eq!(
-            u.current_line().text(),
-            "a2:P b2:P c2:P d2:P e2:P f2:P g2:P h2:P"
-        );
-        assert_eq!(
-            u.lines()[6].cells()[20].0 & 0xC0,
-            0,
-            "lines() stay unmarked"
-        );
-        u.handle(Key::LineUp);
-        u.handle(Key::LineUp);
-        assert_eq!(
-            u.current_line().text(),
-            "a4:- b4:- c4:- d4:- e4:- f4:- g4:- h4:-"
-        );
-        assert!(marked_cells(&u).is_empty(), "e2 is not on this line");
-        assert_eq!(
-            u.handle(Key::Routing(20)),
-            vec![Action::MoveText("e2e4".into()), Action::Redraw]
-        );
-        assert_eq!(u.selected_name(), None);
-    }
-
-    #[test]
-    fn chess_routing_the_selected_square_unselects_and_labels_bump() {
-        let mut u = chess_ui(tandem_rules::chess::start(), View::Graphic, 40);
-        u.handle(Key::Bottom);
-        assert_eq!(u.current_line().text(), "1 RNBQKBNR");
-        assert_eq!(u.handle(Key::Routing(0)), vec![Action::Bump]); // the rank label
-        assert_eq!(
-            u.handle(Key::Routing(6)),
-            vec![Action::SelectedSquare("e1".into()), Action::Redraw]
-        );
-        assert_eq!(marked_cells(&u), vec![6]);
-        assert_eq!(
-            u.handle(Key::Routing(6)),
-            vec![Action::Unselected, Action::Redraw]
-        );
-        assert!(marked_cells(&u).is_empty());
-        assert_eq!(u.selected_name(), None);
-        assert_eq!(u.handle(Key::Routing(39)), vec![Action::Bump]); // past the end
-                                                                    // Cancel drops a selection as for draughts.
-        u.handle(Key::Routing(3));
-        assert_eq!(
-            u.handle(Key::Command(KeyCommand::Cancel)),
-            vec![Action::Cancel, Action::Redraw]
-        );
-        assert_eq!(u.selected_name(), None);
-    }
-
-    #[test]
-    fn chess_a_pawn_reaching_the_last_rank_waits_for_the_piece_chosen_on_the_display() {
-        let pos = tandem_rules::chess::from_fen("8/4P3/8/8/8/8/8/4K2k w - - 0 1").unwrap();
-        let mut u = chess_ui(pos, View::Graphic, 40);
-        u.handle(Key::LineDown);
-        assert_eq!(u.current_line().text(), "7 ----P---");
-        u.handle(Key::Routing(6));
-        u.handle(Key::LineUp);
-        // e8: nothing is sent yet; the display offers the pieces (002 art. 3.7(e)).
-        assert_eq!(u.handle(Key::Routing(6)), vec![Action::Redraw]);
-        assert_eq!(u.current_line().text(), "e8= Q R B N");
-        // A cell that is not a letter does nothing; the knight's letter chooses it.
-        assert_eq!(u.handle(Key::Routing(2)), vec![Action::Bump]);
-        assert_eq!(
-            u.handle(Key::Routing(10)),
-            vec![Action::MoveText("e7e8n".into()), Action::Redraw]
-        );
-        let m = tandem_rules::chess::resolve(u.board_chess(), "e7e8n").unwrap();
-        assert_eq!(
-            m.promotion,
-            Some(tandem_rules::chess::shakmaty::Role::Knight)
-        );
-        // The board is back, with no selection.
-        assert_eq!(u.current_line().text(), "8 --------");
-        // Any other key drops a waiting promotion.
-        u.handle(Key::LineDown);
-        u.handle(Key::Routing(6));
-        u.handle(Key::LineUp);
-        u.handle(Key::Routing(6));
-        assert_eq!(
-            u.handle(Key::Command(KeyCommand::Cancel)),
-            vec![Action::Cancel, Action::Redraw]
-        );
-        assert_eq!(u.current_line().text(), "8 --------");
-        assert_eq!(u.selected_name(), None);
-        // A pawn's move to another rank, and a piece to the last rank, go at once.
-        let pos = tandem_rules::chess::from_fen("8/8/8/8/8/8/4P3/R3K2k w - - 0 1").unwrap();
-        let mut u = chess_ui(pos, View::Graphic, 40);
-        u.handle(Key::Bottom);
-        u.handle(Key::Routing(2)); // a1
-        u.handle(Key::Top);
-        assert_eq!(
-            u.handle(Key::Routing(2)),
-            vec![Action::MoveText("a1a8".into()), Action::Redraw]
-        );
-    }
-
-    #[test]
-    fn chess_castling_is_routed_as_the_kings_two_squares() {
-        let pos = tandem_rules::chess::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
-        let mut u = chess_ui(pos, View::Graphic, 40);
-        u.handle(Key::Bottom);
-        u.handle(Key::Routing(6)); // e1
-        let actions = u.handle(Key::Routing(8)); // g1
-        assert_eq!(
-            actions,
-            vec![Action::MoveText("e1g1".into()), Action::Redraw]
-        );
-        let m = tandem_rules::chess::resolve(u.board_chess(), "e1g1").unwrap();
-        assert!(m.castling().is_some(), "{m:?}");
     }
 
     #[test]
@@ -1057,7 +609,7 @@ mod tests {
         u.handle(Key::Routing(1));
         assert_eq!(u.selected_name().as_deref(), Some("a2"));
         u.update(
-            &Position::start(Variant::International),
+            Position::start(Variant::International),
             &StatusInfo::new(Color::White),
         );
         assert_eq!(u.selected_name(), None);

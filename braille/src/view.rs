@@ -201,6 +201,67 @@ pub fn format_clock(d: Option<Duration>) -> String {
     }
 }
 
+/// A line as `tandem braille render` prints it: its text, its cells, the
+/// number of what each cell shows (a square, a point: the routing target's
+/// number), and the line printed without `--json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrintedLine {
+    /// The text (one character a cell, or the game's own words for a
+    /// graphic line).
+    pub text: String,
+    /// The cells as Unicode braille, unpadded.
+    pub cells: String,
+    /// Per cell, the number of what it shows, or `None`.
+    pub squares: Vec<Option<u16>>,
+    /// What is printed without `--json` (one or more lines).
+    pub plain: String,
+}
+
+impl PrintedLine {
+    /// A line whose targets number its cells: printed as a terminal
+    /// display writes it (the cells padded to `width`, two spaces, the text).
+    ///
+    /// ```
+    /// use tandem_braille::view::{PrintedLine, Width};
+    /// use tandem_braille::BrailleLine;
+    /// let p = PrintedLine::of(&BrailleLine::from_text("ok"), Width::new(14).unwrap());
+    /// assert_eq!(p.plain, format!("⠕⠅{}  ok", "⠀".repeat(12)));
+    /// assert_eq!(p.squares, vec![None, None]);
+    /// ```
+    #[must_use]
+    pub fn of(line: &BrailleLine, width: Width) -> PrintedLine {
+        PrintedLine::with_squares(
+            line,
+            line.targets()
+                .iter()
+                .map(|t| t.map(crate::line::Target::number))
+                .collect(),
+            width,
+        )
+    }
+
+    /// As [`PrintedLine::of`], with the numbers of what each cell shows given.
+    #[must_use]
+    pub fn with_squares(
+        line: &BrailleLine,
+        squares: Vec<Option<u16>>,
+        width: Width,
+    ) -> PrintedLine {
+        let cells: String = line
+            .cells_padded(width.get())
+            .iter()
+            .map(|c| c.to_char())
+            .collect();
+        let text: String = line.chars().iter().take(width.get()).collect();
+        PrintedLine {
+            text: line.text(),
+            cells: line.cells_string(),
+            squares,
+            plain: format!("{cells}  {}", text.trim_end()),
+        }
+    }
+}
+
 pub(crate) fn status_lines(s: &StatusInfo, width: Width) -> Vec<BrailleLine> {
     let fields = [
         format!("last {}", s.last_move.as_deref().unwrap_or("none")),
@@ -291,7 +352,7 @@ fn split_at(line: &BrailleLine, n: usize) -> (BrailleLine, BrailleLine) {
     for (i, ((c, sq), kind)) in line
         .chars()
         .iter()
-        .zip(line.squares())
+        .zip(line.targets())
         .zip(line.kinds())
         .enumerate()
     {

@@ -82,7 +82,7 @@ fn status_cases() -> Vec<(&'static str, StatusInfo)> {
 fn block(out: &mut String, lines: &[tandem_braille::BrailleLine]) {
     for l in lines {
         let squares: Vec<String> = l
-            .squares()
+            .targets()
             .iter()
             .map(|s| s.map_or_else(|| ".".to_owned(), |s| s.number().to_string()))
             .collect();

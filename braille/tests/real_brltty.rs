@@ -98,8 +98,13 @@ mod brlapi {
         last.expect("at least one row")
     }
 
-    fn sq(n: u8) -> Square {
+    fn square(n: u8) -> Square {
         Square::new(n).unwrap()
+    }
+
+    /// Draughts square `n` as its view routes it.
+    fn sq(n: u8) -> tandem_braille::Target {
+        tandem_braille::draughts::keys::target(square(n))
     }
 
     #[test]
@@ -195,14 +200,14 @@ mod brlapi {
         let m = pos
             .legal_moves()
             .into_iter()
-            .find(|m| m.from() == sq(32) && m.to() == sq(28))
+            .find(|m| m.from() == square(32) && m.to() == square(28))
             .unwrap();
         pos.play_unchecked(&m);
         let mut st = StatusInfo::new(Color::Black);
         st.last_move = Some("32-28".into());
         h.input
-            .send(DriverInput::Update {
-                position: pos,
+            .send(DriverInput::Board {
+                board: pos.into(),
                 status: st,
             })
             .unwrap();
@@ -329,12 +334,12 @@ mod brlapi {
         let m = pos
             .legal_moves()
             .into_iter()
-            .find(|m| m.from() == sq(32) && m.to() == sq(28))
+            .find(|m| m.from() == square(32) && m.to() == square(28))
             .unwrap();
         pos.play_unchecked(&m);
         h.input
-            .send(DriverInput::Update {
-                position: pos,
+            .send(DriverInput::Board {
+                board: pos.into(),
                 status: StatusInfo::new(Color::Black),
             })
             .unwrap();

@@ -12,7 +12,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::config::{BrailleChoice, Config, RawConfig, ScreenChoice, SpeechChoice};
 use crate::control::server::{ArbiterSecret, ControlSocket};
-use crate::game::{AnyPosition, GameKind};
+use crate::game::GameKind;
 use crate::journal::Source;
 use crate::messages::Messages;
 use crate::session::{Blind, Cmd, Outputs, Session};
@@ -257,17 +257,10 @@ async fn serve(
         config.braille,
         config.brlapi_host.clone(),
         headless,
-        match start {
-            AnyPosition::Draughts(p) => tandem_braille::Board::Draughts(p),
-            AnyPosition::Chess(p) => tandem_braille::Board::Chess(*p),
-            AnyPosition::Backgammon(m) => tandem_braille::Board::Backgammon {
-                viewer: match config.setup.blind {
-                    crate::session::Blind::Black => tandem_rules::Color::Black,
-                    _ => tandem_rules::Color::White,
-                },
-                game: m,
-            },
-        },
+        start.braille_board(match config.setup.blind {
+            crate::session::Blind::Black => tandem_rules::Color::Black,
+            _ => tandem_rules::Color::White,
+        }),
         tandem_braille::StatusInfo::new(turn),
     );
     let out = Outputs {
@@ -347,11 +340,8 @@ async fn serve(
         (None, Some(l)) => l.clone(),
         (None, None) => session.table().info.lang.clone(),
     };
-    // The square names of draughts routing keys (chess routing gives move text).
-    let variant = match session.table().game.kind() {
-        GameKind::Draughts(v) => v,
-        GameKind::Chess | GameKind::Backgammon => tandem_rules::draughts::Variant::International,
-    };
+    // The game that names a move routed by targets on the braille display.
+    let kind = session.table().game.kind();
     let blind_side = match session.table().info.blind.as_str() {
         "white" => Some(tandem_rules::Color::White),
         "black" => Some(tandem_rules::Color::Black),
@@ -400,7 +390,7 @@ async fn serve(
         let (h, n, m) = (handle.clone(), notices.clone(), msgs.clone());
         std::thread::Builder::new()
             .name("tandem-keys".into())
-            .spawn(move || crate::outputs::forward_keys(events, h, n, &m, blind_side, variant))?;
+            .spawn(move || crate::outputs::forward_keys(events, h, n, &m, blind_side, kind))?;
     }
     {
         // A speech backend that died: everyone is told at once (and the

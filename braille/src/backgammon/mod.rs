@@ -19,9 +19,12 @@
 //! A display narrower than the line (under 31 cells) shows it in windows
 //! cut at the gaps ([`BgLine::windows`]); each window keeps the point under
 //! each of its cells, so the routing keys follow the panning. The keys that
-//! enter a turn and a roll are in [`input`].
+//! enter a turn and a roll are in [`input`] and [`keys`].
 
 pub mod input;
+pub mod keys;
+
+pub use keys::BgKeys;
 
 use std::time::Duration;
 
@@ -30,7 +33,7 @@ use tandem_rules::Color;
 
 use crate::cell::Cell;
 use crate::line::BrailleLine;
-use crate::view::{format_clock, StatusInfo, Width};
+use crate::view::{format_clock, PrintedLine, StatusInfo, Width};
 
 /// What a cell of the board line shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -271,4 +274,64 @@ pub(crate) fn lines(
         }
     }
     (lines, spots)
+}
+
+/// `tandem braille render`'s lines of a backgammon board seen by
+/// `viewer`: the board line cut into windows at its gaps when it does not
+/// fit `width` (its text the spots' words, `bar _ 24 …`; the number of what
+/// each cell shows as GNU Backgammon numbers it in the viewer's numbering:
+/// points 1-24, the bar 25, borne off 0), and with the match the status
+/// line. Printed without `--json` as the cells, then the text.
+#[must_use]
+pub fn printed(board: &Board, m: Option<&Match>, viewer: Color, width: Width) -> Vec<PrintedLine> {
+    let word = |s: Option<BgSpot>| match s {
+        Some(BgSpot::Point(p)) => p.to_string(),
+        Some(BgSpot::Bar) => "bar".to_owned(),
+        Some(BgSpot::Off) => "off".to_owned(),
+        None => "_".to_owned(),
+    };
+    let mut lines: Vec<(BrailleLine, String, Vec<Option<u16>>)> = board_line(board, viewer)
+        .windows(width)
+        .into_iter()
+        .map(|w| {
+            let mut line = BrailleLine::new();
+            for c in &w.cells {
+                line.push_graphic(*c, ' ', None);
+            }
+            let text = w
+                .spots
+                .iter()
+                .map(|s| word(*s))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let squares = w
+                .spots
+                .iter()
+                .map(|s| s.map(|s| keys::target(s).number()))
+                .collect();
+            (line, text, squares)
+        })
+        .collect();
+    if let Some(m) = m {
+        let status = status_line(m, viewer);
+        let line = BrailleLine::from_text(&status);
+        let n = line.len();
+        lines.push((line, status, vec![None; n]));
+    }
+    lines
+        .into_iter()
+        .map(|(line, text, squares)| {
+            let cells: String = line
+                .cells_padded(width.get())
+                .iter()
+                .map(|c| c.to_char())
+                .collect();
+            PrintedLine {
+                plain: format!("{cells}\n{text}"),
+                text,
+                cells: line.cells_string(),
+                squares,
+            }
+        })
+        .collect()
 }

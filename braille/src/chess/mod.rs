@@ -19,6 +19,10 @@
 //!   from a to h (see [`ChessPatterns`]);
 //! - **status**: as for draughts (`last Nf3 | black to move | W 4:59 B 5:00 | behind W 0 B 1`).
 
+pub mod keys;
+
+pub use keys::ChessKeys;
+
 use tandem_rules::chess::shakmaty::{
     Chess, Color as ShColor, File, Piece, Position, Rank, Role, Square,
 };
@@ -26,7 +30,7 @@ use tandem_rules::chess::{square_from_number, square_number};
 
 use crate::cell::Cell;
 use crate::line::BrailleLine;
-use crate::view::{status_lines, wrap, StatusInfo, View, Width, Wrappable};
+use crate::view::{status_lines, wrap, PrintedLine, StatusInfo, View, Width, Wrappable};
 
 /// A line of a chess view: the braille line and the chess square (1-64)
 /// under each cell.
@@ -378,6 +382,23 @@ impl RoutingEntry {
 #[must_use]
 pub fn move_text(from: Square, to: Square) -> String {
     format!("{from}{to}")
+}
+
+/// `tandem braille render`'s lines of `pos`: `view` at `width`, with the
+/// square (1-64) under each cell and the status of the side to move.
+#[must_use]
+pub fn printed(pos: &Chess, view: View, width: Width) -> Vec<PrintedLine> {
+    ChessRenderer::default()
+        .render(pos, &StatusInfo::new(pos.turn().into()), view, width)
+        .iter()
+        .map(|l| {
+            PrintedLine::with_squares(
+                &l.line,
+                l.squares().iter().map(|s| s.map(u16::from)).collect(),
+                width,
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

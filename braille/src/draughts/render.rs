@@ -13,14 +13,17 @@
 //!   square of the row (see [`GraphicPatterns`]);
 //! - **status**: `last 32-28 | black to move | W 4:59 B 5:00 | behind W 0 B 1`.
 //!
-//! Every cell keeps the square it shows ([`BrailleLine::squares`]).
+//! Every cell keeps the square it shows as its routing target
+//! ([`BrailleLine::targets`], [`super::target`]: the square's number).
 
 use tandem_rules::draughts::{Piece, Position, Role, Square, Variant};
 use tandem_rules::Color;
 
 use crate::cell::Cell;
 use crate::line::BrailleLine;
-use crate::view::{cut, status_lines, wrap, StatusInfo, View, Width};
+
+use super::target::target;
+use crate::view::{cut, status_lines, wrap, PrintedLine, StatusInfo, View, Width};
 
 /// The dot patterns of the graphic view, one cell per square.
 ///
@@ -167,7 +170,7 @@ impl StandardRenderer {
                 }
                 for sq in row {
                     let p = pos.piece_at(sq);
-                    line.push_graphic(self.patterns.cell(p), graphic_letter(p), Some(sq));
+                    line.push_graphic(self.patterns.cell(p), graphic_letter(p), Some(target(sq)));
                 }
                 cut(line, width)
             })
@@ -196,7 +199,7 @@ fn list_atoms(pos: &Position) -> Vec<Atom> {
                 first = false;
             }
             let king = if piece.role == Role::King { "K" } else { "" };
-            a.push_text(&format!("{king}{}", v.square_name(sq)), Some(sq));
+            a.push_text(&format!("{king}{}", v.square_name(sq)), Some(target(sq)));
             atoms.push(a);
         }
         if first {
@@ -219,7 +222,7 @@ fn rows(pos: &Position, width: Width) -> Vec<BrailleLine> {
                     let mut a = Atom::new();
                     a.push_text(
                         &format!("{}:{}", v.square_name(sq), piece_code(pos.piece_at(sq))),
-                        Some(sq),
+                        Some(target(sq)),
                     );
                     a
                 })
@@ -228,6 +231,17 @@ fn rows(pos: &Position, width: Width) -> Vec<BrailleLine> {
         })
         .collect()
 }
+/// `tandem braille render`'s lines of `pos`: `view` at `width`, with the
+/// square under each cell and the status of the side to move.
+#[must_use]
+pub fn printed(pos: &Position, view: View, width: Width) -> Vec<PrintedLine> {
+    StandardRenderer::default()
+        .render(pos, &StatusInfo::new(pos.turn()), view, width)
+        .iter()
+        .map(|l| PrintedLine::of(l, width))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,10 +270,10 @@ mod tests {
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].text(), "W 31 32 33 K45 | B 1 2 3 K12");
         let l = &lines[0];
-        assert_eq!(l.cell_to_square(0), None);
-        assert_eq!(l.cell_to_square(2), Square::new(31));
-        assert_eq!(l.cell_to_square(11), Square::new(45)); // the K of K45
-        assert_eq!(l.cell_to_square(15), None); // the bar
+        assert_eq!(l.cell_to_target(0), None);
+        assert_eq!(l.cell_to_target(2), Square::new(31).map(target));
+        assert_eq!(l.cell_to_target(11), Square::new(45).map(target)); // the K of K45
+        assert_eq!(l.cell_to_target(15), None); // the bar
     }
 
     #[test]
@@ -267,7 +281,7 @@ mod tests {
         let lines = render(None, Variant::International, View::Rows, 40);
         assert_eq!(lines.len(), 10);
         assert_eq!(lines[3].text(), "16:b 17:b 18:b 19:b 20:b");
-        for (i, sq) in lines[3].squares().iter().enumerate() {
+        for (i, sq) in lines[3].targets().iter().enumerate() {
             if lines[3].chars()[i] != ' ' {
                 assert!((16..=20).contains(&sq.unwrap().number()));
             }
@@ -289,12 +303,13 @@ mod tests {
                     assert!(!lines.is_empty());
                     for l in &lines {
                         assert!(l.len() <= w.into(), "{view} {w}: {:?}", l.text());
-                        assert_eq!(l.cells().len(), l.squares().len());
+                        assert_eq!(l.cells().len(), l.targets().len());
                     }
                     if matches!(view, View::Rows | View::Graphic) {
                         let mut seen: Vec<u8> = lines
                             .iter()
-                            .flat_map(|l| l.squares().iter().flatten().map(|s| s.number()))
+                            .flat_map(|l| l.targets().iter().flatten())
+                            .map(|t| super::super::target::square(*t).unwrap().number())
                             .collect();
                         seen.dedup();
                         assert_eq!(seen, (1..=v.squares()).collect::<Vec<_>>(), "{view} {w}");

@@ -28,6 +28,7 @@ use super::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 
 pub mod arbiter;
 pub mod book;
+pub mod braille;
 mod braille_input;
 pub mod picture;
 use crate::kind::{AnyPosition, GameKind};

@@ -6,6 +6,7 @@
 pub mod arbiter;
 pub mod book;
 pub mod one_shot;
+pub mod braille;
 pub mod picture;
 
 use std::fmt::Write as _;

@@ -6,6 +6,7 @@
 pub mod arbiter;
 pub mod book;
 pub mod one_shot;
+pub mod braille;
 pub mod picture;
 
 use std::fmt::Write as _;
@@ -26,6 +27,18 @@ use tandem_speech::listen::{Decision, Draughts, Heard, Lexicon, Listener};
 use super::{BoardCheck, BoardNotRead, Game, Prepared, Refused};
 use crate::kind::{AnyPosition, GameKind};
 use crate::voice::VoiceGame;
+
+/// The move text of a move routed on the braille display by two squares'
+/// targets (`32 28`, by the variant's square names: `c3 d4` in 64-square
+/// draughts), decided like a typed move.
+#[must_use]
+pub fn routed_move(
+    variant: Variant,
+    from: tandem_braille::Target,
+    to: tandem_braille::Target,
+) -> String {
+    tandem_braille::draughts::keys::move_text(variant, from, to)
+}
 
 /// A draughts game with its words.
 #[derive(Debug, Clone)]
@@ -296,8 +309,8 @@ impl Game for DraughtsTable {
     }
 
     fn braille(&self, status: &StatusInfo) -> DriverInput {
-        DriverInput::Update {
-            position: *self.game.position(),
+        DriverInput::Board {
+            board: tandem_braille::Board::Draughts(*self.game.position()),
             status: status.clone(),
         }
     }
@@ -355,8 +368,8 @@ impl Game for DraughtsTable {
     }
 
     fn braille_at(&self, ply: usize, status: &StatusInfo) -> Option<DriverInput> {
-        Some(DriverInput::Update {
-            position: *self.game.position_at(ply)?,
+        Some(DriverInput::Board {
+            board: tandem_braille::Board::Draughts(*self.game.position_at(ply)?),
             status: status.clone(),
         })
     }
