@@ -461,9 +461,7 @@ mod tests {
 
     #[test]
     fn each_game_marks_its_last_move_in_the_diagram_and_numbers_its_record() {
-        let mut g = game(GameKind::Draughts(
-            tandem_rules::draughts::Variant::International,
-        ));
+        let mut g = game("international".parse().unwrap());
         assert_eq!(g.diagram().matches('*').count(), 0, "no move yet");
         g.play_text("32-28").unwrap();
         g.play_text("19-23").unwrap();
@@ -485,9 +483,7 @@ mod tests {
 
     #[test]
     fn each_game_lists_its_legal_moves_as_text_it_reads_back() {
-        let mut g = game(GameKind::Draughts(
-            tandem_rules::draughts::Variant::International,
-        ));
+        let mut g = game("international".parse().unwrap());
         let legal = g.legal_move_texts();
         assert_eq!(legal.len(), 9, "{legal:?}");
         assert!(legal.contains(&"32-28".to_owned()), "{legal:?}");

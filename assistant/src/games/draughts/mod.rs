@@ -5,8 +5,8 @@
 
 pub mod arbiter;
 pub mod book;
-pub mod one_shot;
 pub mod braille;
+pub mod one_shot;
 pub mod picture;
 
 use std::fmt::Write as _;
