@@ -3,5 +3,6 @@
 
 pub mod announcer;
 pub mod ask;
+pub mod listen;
 
 pub use announcer::SquareDiff;

@@ -42,7 +42,8 @@ pub mod audio;
 // Test fixtures: only with `testing` (they use tandem-testkit).
 #[cfg(feature = "testing")]
 pub mod fixture;
-pub mod grammar;
+// Draughts' grammar, until the shared command grammar is split from it.
+pub use crate::draughts::listen as grammar;
 pub mod lexicon;
 pub mod listener;
 pub mod matcher;

@@ -13,9 +13,9 @@ use serde::Serialize;
 use tandem_rules::draughts::notation::{resolve, write_move, ResolveError};
 use tandem_rules::draughts::{Move, Position, Square, Variant};
 
-use super::lexicon::{words_of, CommandKind, Lexicon, Slot, Template, Words};
-use super::matcher::{Costs, MAX_COST, TIE_WINDOW};
-use super::Transcript;
+use crate::listen::lexicon::{words_of, CommandKind, Lexicon, Slot, Template, Words};
+use crate::listen::matcher::{Costs, MAX_COST, TIE_WINDOW};
+use crate::listen::Transcript;
 
 /// What a phrase means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
