@@ -93,7 +93,7 @@ impl AnyPosition {
         use crate::voice::listener;
         match self {
             AnyPosition::Draughts(p) => {
-                listener::<tandem_speech::listen::Draughts>(rec, setup, policy, mode, p)
+                listener::<tandem_speech::draughts::listen::Draughts>(rec, setup, policy, mode, p)
             }
             AnyPosition::Chess(p) => {
                 listener::<tandem_speech::chess::listen::ChessVoice>(rec, setup, policy, mode, *p)

@@ -43,9 +43,10 @@ use anyhow::Context;
 use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::chess::listen::{understand_in, ChessGrammar, ChessHeard, ChessLexicon};
 use tandem_speech::chess::ChessPhrasebook;
+use tandem_speech::draughts::listen::{understand, DraughtsWords, Grammar, Heard};
 use tandem_speech::listen::vosk::VoskRecognizer;
 use tandem_speech::listen::{
-    read_wav_16k, understand, Grammar, Heard, Lexicon, Recognizer, Transcript,
+    read_wav_16k, CommandGrammar, CommandHeard, Lexicon, Recognizer, Transcript,
 };
 
 use crate::game::GameKind;
@@ -223,9 +224,9 @@ fn draughts_ear(args: &Args, variant: Variant) -> anyhow::Result<Ear> {
         None => Position::start(variant),
     };
     let lex = match &args.phrasebook {
-        Some(p) => Lexicon::from_file(p)
+        Some(p) => Lexicon::draughts_file(p)
             .with_context(|| format!("reading --phrasebook {}", p.display()))?,
-        None => Lexicon::builtin(&args.lang).with_context(|| {
+        None => Lexicon::draughts_builtin(&args.lang).with_context(|| {
             format!(
                 "no built-in words for --lang {:?} (pl or en; or give --phrasebook)",
                 args.lang
@@ -281,18 +282,16 @@ fn chess_ear(args: &Args) -> anyhow::Result<Ear> {
     };
     let lex = ChessLexicon::new(&book);
     let grammar = ChessGrammar::build(&pos, &lex);
-    // The commands: the draughts phrasebook's (or the chess file's own), in a
-    // position with no moves.
-    // A chess phrasebook file may carry its own `[listen.commands]`.
+    // The commands: the table phrasebook's (or the chess file's own
+    // `[listen.commands]`), "move N" with the plain numbers.
     let mut cmd_lex = Lexicon::builtin(book.language()).unwrap_or_else(Lexicon::english);
     if let Some(p) = &args.phrasebook {
-        cmd_lex = tandem_speech::chess::listen::command_words(p, cmd_lex)
+        cmd_lex = tandem_speech::listen::command_words(p, cmd_lex)
             .map_err(|e| anyhow::anyhow!("reading --phrasebook: {e}"))?;
     }
     // The questions about the board are chess's (docs/ask.md).
     cmd_lex.ask = tandem_speech::chess::ask::phrases(&book);
-    let no_moves = Position::empty(Variant::International, tandem_rules::Color::White);
-    let commands = Grammar::build(&no_moves, &cmd_lex);
+    let commands = CommandGrammar::build(&cmd_lex, &cmd_lex.numbers());
     let mut phrases = grammar.recognizer_phrases();
     phrases.extend(commands.recognizer_phrases());
     let words: Vec<String> = phrases
@@ -304,13 +303,12 @@ fn chess_ear(args: &Args) -> anyhow::Result<Ear> {
     let judge = move |t: &[Transcript]| -> anyhow::Result<Verdict> {
         let heard = understand_in(&grammar, &lex, t);
         if let ChessHeard::Unknown { .. } = heard {
-            let c = understand(&no_moves, &commands, &cmd_lex, t);
-            if matches!(c, Heard::Command { .. }) {
+            if let Some(c) = commands.understand(&cmd_lex, t) {
                 return Ok(Verdict {
                     json: serde_json::to_string(&c)?,
-                    line: describe(&c),
+                    line: describe_command(&c),
                     understood: true,
-                    label: label(&c),
+                    label: command_label(&c),
                 });
             }
         }
@@ -429,7 +427,7 @@ fn backgammon_ear(args: &Args) -> anyhow::Result<Ear> {
                 format!("not understood: {transcript:?}"),
                 quoted_transcript(transcript),
             ),
-            BgSaid::Command(c) => (describe(c), label(c)),
+            BgSaid::Command(c) => (describe_command(c), command_label(c)),
         };
         Ok(Verdict {
             json: serde_json::to_string(&heard)?,
@@ -581,5 +579,33 @@ pub fn describe(h: &Heard) -> String {
         Heard::Illegal { text, message, .. } => format!("illegal: {text}: {message}"),
         Heard::Unknown { transcript } => format!("not understood: {transcript:?}"),
         other => format!("{other:?}"),
+    }
+}
+
+/// The line of a command heard in any game (as [`describe`] says a draughts one).
+#[must_use]
+pub fn describe_command(h: &CommandHeard) -> String {
+    match h {
+        CommandHeard::Command {
+            command,
+            square: Some(n),
+            confidence,
+            ..
+        } => format!("command {command} {n} (confidence {confidence:.2})"),
+        CommandHeard::Command {
+            command,
+            confidence,
+            ..
+        } => format!("command {command} (confidence {confidence:.2})"),
+        query @ CommandHeard::Query { .. } => format!("{query:?}"),
+    }
+}
+
+/// [`Verdict::label`] of a command heard in any game (as [`label`] gives a draughts one).
+#[must_use]
+pub fn command_label(h: &CommandHeard) -> String {
+    match h {
+        CommandHeard::Command { .. } => h.fields().1,
+        query @ CommandHeard::Query { .. } => format!("{query:?}"),
     }
 }

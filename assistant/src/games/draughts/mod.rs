@@ -19,7 +19,8 @@ use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 use tandem_speech::draughts::SquareDiff;
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, Utterance};
 
-use tandem_speech::listen::{Decision, Draughts, Heard, Lexicon, Listener};
+use tandem_speech::draughts::listen::{Draughts, DraughtsWords, Heard};
+use tandem_speech::listen::{Decision, Lexicon, Listener};
 
 use super::{BoardCheck, BoardNotRead, Game, Prepared, Refused};
 use crate::kind::{AnyPosition, GameKind};
@@ -207,7 +208,10 @@ impl Game for DraughtsTable {
         super::unknown_question(text, ask::QUESTIONS, said)
     }
 
-    fn describe_square(&self, sq: Square) -> Option<Utterance> {
+    /// "square N": the square by its number (001 ch. I 2.6; the
+    /// 64-square board's too, as the listener hears "ce trzy").
+    fn describe_square(&self, n: u8) -> Option<Utterance> {
+        let sq = Square::new(n).filter(|&sq| self.game.variant().contains(sq))?;
         Some(self.words.describe_square(self.game.position(), sq))
     }
 
@@ -491,7 +495,11 @@ impl VoiceGame for Draughts {
         heard.confidence()
     }
 
-    fn reply(d: &Decision, l: &Listener, announcer: &Announcer) -> Option<Utterance> {
+    fn reply(
+        d: &Decision<Draughts>,
+        l: &Listener<Draughts>,
+        announcer: &Announcer,
+    ) -> Option<Utterance> {
         d.reply(l.position(), announcer, l.lexicon())
     }
 
@@ -511,7 +519,7 @@ impl VoiceGame for Draughts {
     }
 
     fn words(book: &Phrasebook, _own: Option<&crate::voice::GameWords>) -> Lexicon {
-        Lexicon::from_phrasebook(book)
+        Lexicon::draughts(book)
     }
 }
 

@@ -1,5 +1,8 @@
-//! From a position's LEGAL moves to every way a player says them, and from a
-//! transcript back to a move or a command (pure, table-tested).
+//! Draughts by voice (001 ch. VIII 2.2): from a position's LEGAL moves to
+//! every way a player says them, and from a transcript back to a move or a
+//! command (pure, table-tested). The squares are said as the variant names
+//! them ([`DraughtsWords`]); the commands are the shared ones
+//! ([`crate::listen::grammar`]), "square N" with the board's squares.
 //!
 //! A move is only ever reported when the transcript is close to a phrasing of
 //! a legal move and clearly closer to it than to any other meaning. A phrase
@@ -13,29 +16,19 @@ use serde::Serialize;
 use tandem_rules::draughts::notation::{resolve, write_move, ResolveError};
 use tandem_rules::draughts::{Move, Position, Square, Variant};
 
+use crate::listen::grammar::{
+    command_phrases, completion, confidence, rank, recognizer_phrases, round2, CommandHeard,
+    ConfirmPolicy, Meaning, Phrase,
+};
 use crate::listen::lexicon::{words_of, CommandKind, Lexicon, Slot, Template, Words};
 use crate::listen::matcher::{Costs, MAX_COST, TIE_WINDOW};
 use crate::listen::Transcript;
 
-/// What a phrase means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Meaning {
-    /// The legal move at this index of [`Grammar::moves`].
-    Move(usize),
-    /// A command, with the square for `square N`.
-    Command(CommandKind, Option<u8>),
-}
+mod game;
+mod words;
 
-/// One phrasing and its meaning.
-#[derive(Debug, Clone)]
-pub struct Phrase {
-    /// The words.
-    pub words: Words,
-    /// The units the matcher compares ([`Lexicon::tokens`]).
-    pub tokens: Words,
-    /// What they mean.
-    pub meaning: Meaning,
-}
+pub use game::Draughts;
+pub use words::DraughtsWords;
 
 /// Every phrase a player may say in one position.
 #[derive(Debug, Clone)]
@@ -128,37 +121,11 @@ impl Grammar {
                 }
             }
         }
-        for (&kind, templates) in &lex.commands {
-            for t in templates {
-                if t.contains(&Slot::N) {
-                    for sq in v.all_squares() {
-                        for words in fill(t, lex, v, sq, sq) {
-                            phrases.push(Phrase {
-                                tokens: Vec::new(),
-                                words,
-                                meaning: Meaning::Command(kind, Some(sq.number())),
-                            });
-                        }
-                    }
-                } else {
-                    let words = t
-                        .iter()
-                        .filter_map(|s| match s {
-                            Slot::Word(w) => Some(w.clone()),
-                            _ => None,
-                        })
-                        .collect();
-                    phrases.push(Phrase {
-                        tokens: Vec::new(),
-                        words,
-                        meaning: Meaning::Command(kind, None),
-                    });
-                }
-            }
-        }
         for p in &mut phrases {
             p.tokens = lex.tokens(&p.words);
         }
+        // The commands; "square N" with the board's squares.
+        phrases.extend(command_phrases(lex, &lex.squares(v)));
         Grammar {
             moves,
             notations,
@@ -172,11 +139,7 @@ impl Grammar {
     /// instead of being forced onto the nearest phrase.
     #[must_use]
     pub fn recognizer_phrases(&self) -> Vec<String> {
-        let mut set: BTreeSet<String> = self.phrases.iter().map(|p| p.words.join(" ")).collect();
-        set.extend(self.questions.iter().cloned());
-        let mut v: Vec<String> = set.into_iter().collect();
-        v.push("[unk]".to_owned());
-        v
+        recognizer_phrases(&self.phrases, &self.questions)
     }
 
     /// Whether `text` (a recognizer's words) is exactly one whole phrase of
@@ -185,19 +148,8 @@ impl Grammar {
     /// Compared unit by unit ([`Lexicon::tokens`]), as the matcher does.
     #[must_use]
     pub fn is_complete(&self, lex: &Lexicon, text: &str) -> bool {
-        let words = words_of(text);
-        if words.is_empty() {
-            return false;
-        }
-        let t = lex.tokens(&words);
-        let mut whole = false;
-        for p in &self.phrases {
-            if p.tokens.len() > t.len() && p.tokens.starts_with(&t) {
-                return false;
-            }
-            whole |= p.tokens == t;
-        }
-        whole
+        let (whole, continued) = completion(&self.phrases, lex, text);
+        whole && !continued
     }
 
     /// Every distinct word of the grammar (to check against a model).
@@ -356,17 +308,6 @@ pub enum Heard {
     },
 }
 
-/// When a spoken move is read back and must be confirmed with yes/no.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ConfirmPolicy {
-    /// Every move and every command with consequences.
-    Always,
-    /// Only when the confidence is below this (0..1).
-    BelowConfidence(f64),
-    /// Never (resignation and draw are still confirmed).
-    Never,
-}
-
 impl Heard {
     /// The confidence of a move or command (0 for the others).
     #[must_use]
@@ -385,13 +326,8 @@ impl Heard {
     /// Ambiguous, illegal and unknown results are never acted on at all.
     #[must_use]
     pub fn needs_confirmation(&self, policy: ConfirmPolicy) -> bool {
-        let by_policy = |c: f64| match policy {
-            ConfirmPolicy::Always => true,
-            ConfirmPolicy::BelowConfidence(t) => c < t,
-            ConfirmPolicy::Never => false,
-        };
         match self {
-            Heard::Move { confidence, .. } => by_policy(*confidence),
+            Heard::Move { confidence, .. } => policy.reads_back(*confidence),
             Heard::Command {
                 command: CommandKind::Resign | CommandKind::Draw | CommandKind::ClaimDraw,
                 ..
@@ -400,7 +336,7 @@ impl Heard {
                 command: CommandKind::Done,
                 confidence,
                 ..
-            } => by_policy(*confidence),
+            } => policy.reads_back(*confidence),
             _ => false,
         }
     }
@@ -419,8 +355,31 @@ impl Heard {
     }
 }
 
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
+impl From<CommandHeard> for Heard {
+    fn from(h: CommandHeard) -> Heard {
+        match h {
+            CommandHeard::Command {
+                command,
+                square,
+                confidence,
+                transcript,
+            } => Heard::Command {
+                command,
+                square,
+                confidence,
+                transcript,
+            },
+            CommandHeard::Query {
+                query,
+                confidence,
+                transcript,
+            } => Heard::Query {
+                query,
+                confidence,
+                transcript,
+            },
+        }
+    }
 }
 
 /// Turns squares written in a transcript into the lexicon's words ("32 28"
@@ -490,18 +449,7 @@ fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcri
     }
     let costs = Costs::new(lex);
     // Best cost per meaning.
-    let mut best: Vec<(Meaning, f32)> = Vec::new();
-    for p in &grammar.phrases {
-        let c = costs.distance_within(&heard, &p.tokens, MAX_COST + TIE_WINDOW);
-        if c > MAX_COST + TIE_WINDOW {
-            continue;
-        }
-        match best.iter_mut().find(|(m, _)| *m == p.meaning) {
-            Some(e) => e.1 = e.1.min(c),
-            None => best.push((p.meaning, c)),
-        }
-    }
-    best.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let best = rank(&grammar.phrases, &costs, &heard);
     let Some(&(meaning, cost)) = best.first().filter(|(_, c)| *c <= MAX_COST) else {
         return illegal_or_unknown(pos, lex, &heard, transcript);
     };
@@ -510,8 +458,7 @@ fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcri
         .copied()
         .filter(|(_, c)| *c - cost < TIE_WINDOW)
         .collect();
-    let confidence =
-        round2(f64::from(t.confidence.clamp(0.0, 1.0)) * f64::from(1.0 - cost).max(0.0));
+    let confidence = confidence(t.confidence, cost);
     if rivals.len() > 1 {
         let candidates = rivals
             .iter()
@@ -616,103 +563,4 @@ fn illegal_or_unknown(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn hear(lex: &Lexicon, fen: Option<&str>, text: &str) -> Heard {
-        let pos = fen.map_or_else(
-            || Position::start(Variant::International),
-            |f| Position::from_fen(Variant::International, f).unwrap(),
-        );
-        let g = Grammar::build(&pos, lex);
-        understand(&pos, &g, lex, &[Transcript::text(text)])
-    }
-
-    #[test]
-    fn start_position_phrases_cover_every_legal_move() {
-        let pos = Position::start(Variant::International);
-        let g = Grammar::build(&pos, &Lexicon::polish());
-        for i in 0..g.moves.len() {
-            assert!(g.phrases.iter().any(|p| p.meaning == Meaning::Move(i)));
-        }
-        let phr = g.recognizer_phrases();
-        assert!(phr.contains(&"z trzydziestu dwóch na dwadzieścia osiem".to_owned()));
-        assert_eq!(phr.last().map(String::as_str), Some("[unk]"));
-    }
-
-    #[test]
-    fn exact_move_has_full_confidence() {
-        let h = hear(
-            &Lexicon::polish(),
-            None,
-            "trzydzieści dwa na dwadzieścia osiem",
-        );
-        assert!(
-            matches!(&h, Heard::Move { notation, confidence, .. } if notation == "32-28" && *confidence == 1.0),
-            "{h:?}"
-        );
-        assert!(!h.needs_confirmation(ConfirmPolicy::BelowConfidence(0.9)));
-        assert!(h.needs_confirmation(ConfirmPolicy::Always));
-    }
-
-    #[test]
-    fn illegal_move_is_never_a_move() {
-        let h = hear(&Lexicon::english(), None, "thirty two twenty six");
-        assert!(
-            matches!(
-                h,
-                Heard::Illegal {
-                    from: 32,
-                    to: 26,
-                    reason: IllegalReason::Unreachable,
-                    ..
-                }
-            ),
-            "{h:?}"
-        );
-        let h = hear(&Lexicon::english(), None, "eighteen twenty three");
-        assert!(
-            matches!(
-                h,
-                Heard::Illegal {
-                    reason: IllegalReason::NotYourPiece,
-                    ..
-                }
-            ),
-            "{h:?}"
-        );
-    }
-
-    #[test]
-    fn the_reason_is_the_rules_engine_s_in_the_announcer_s_words() {
-        let pl = Lexicon::polish();
-        let fen = "W:W27,40:B22,49";
-        let h = hear(&pl, Some(fen), "czterdzieści trzydzieści pięć");
-        let pos = Position::from_fen(Variant::International, fen).unwrap();
-        let err = resolve(&pos, "40-35").unwrap_err();
-        let said = pl.announcer().on_rejected(&pos, "40-35", &err).text();
-        assert!(said.starts_with("Bicie jest obowiązkowe"), "{said}");
-        assert_eq!(
-            h,
-            Heard::Illegal {
-                from: 40,
-                to: 35,
-                text: "40-35".to_owned(),
-                reason: IllegalReason::CaptureCompulsory,
-                message: said,
-                transcript: "czterdzieści trzydzieści pięć".to_owned(),
-                error: err,
-            }
-        );
-        // Squares that do name a legal move, lost in noise: not a guess,
-        // and not a refusal either.
-        let h = hear(&pl, None, "trzydzieści dwa eee eee eee dwadzieścia osiem");
-        assert!(matches!(h, Heard::Unknown { .. }), "{h:?}");
-    }
-
-    #[test]
-    fn resign_is_always_confirmed() {
-        let h = hear(&Lexicon::english(), None, "resign");
-        assert!(h.needs_confirmation(ConfirmPolicy::Never));
-    }
-}
+mod tests;
