@@ -154,6 +154,15 @@ pub const OPTIONAL_TEMPLATE_KEYS: &[(&str, &[&str], &str)] = &[
     ("record.start_position", &[], "The starting position."),
     ("record.live", &[], "Back to the game."),
     ("record.not_reviewing", &[], "The record is not open."),
+    // Draw claims at a draughts table, whose draws come by themselves (001
+    // ch. I 6): the same words as chess's `table.no_claim` and
+    // `table.claim_wrong` (002 art. 9.5 b).
+    ("game.no_draw_claim", &[], "No draw can be claimed now."),
+    (
+        "game.draw_claim_wrong",
+        &["minutes"],
+        "The draw claim is not correct. Your opponent gets {minutes} more minutes; play goes on.",
+    ),
 ];
 
 /// The nouns the announcer counts with; each must be in `[nouns]`.
