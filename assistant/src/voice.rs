@@ -47,6 +47,7 @@ use tandem_speech::{Announcer, Kind, Phrasebook, Priority, Utterance};
 use crate::kind::AnyPosition;
 use crate::session::request::{Cmd, DrawCmd};
 
+pub mod ear;
 mod game_listener;
 pub use game_listener::{listener, GameListener, GameWords};
 

@@ -100,7 +100,7 @@ pub struct Args {
     pub json: bool,
 }
 
-pub use super::ear::{Ear, Judge, Verdict};
+pub use crate::voice::ear::{Ear, Judge, Verdict};
 
 /// A transcript in quotes (empty when nothing was heard).
 #[must_use]

@@ -1,4 +1,4 @@
-//! How `tandem hear` listens in one position ([`Ear`]) and what it made of
+//! How `tandem hear` and `tandem voice` listen in one position ([`Ear`]) and what they made of
 //! an utterance ([`Verdict`]): shared by one recording and a batch.
 
 use tandem_speech::listen::Transcript;
