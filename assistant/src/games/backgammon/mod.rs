@@ -28,6 +28,7 @@ use super::{BoardCheck, BoardNotRead, Game, Prepared, PreparedAction, Refused};
 
 pub mod arbiter;
 mod braille_input;
+pub mod ear;
 pub mod picture;
 use crate::kind::{AnyPosition, GameKind};
 

@@ -4,6 +4,7 @@
 //! crate's chess listener; record: PGN.
 
 pub mod arbiter;
+pub mod ear;
 pub mod picture;
 
 use std::fmt::Write as _;

@@ -4,6 +4,7 @@
 //! crate's draughts listener; record: PDN 3.0.
 
 pub mod arbiter;
+pub mod ear;
 pub mod picture;
 
 use std::fmt::Write as _;
