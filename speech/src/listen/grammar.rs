@@ -328,3 +328,84 @@ impl ConfirmPolicy {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heard(g: &CommandGrammar, lex: &Lexicon, text: &str) -> Option<CommandHeard> {
+        g.understand(lex, &[Transcript::text(text)])
+    }
+
+    #[test]
+    fn the_commands_with_the_plain_numbers() {
+        let en = Lexicon::english();
+        let g = CommandGrammar::build(&en, &en.numbers());
+        let command = |c: CommandKind, n: Option<u8>, text: &str| CommandHeard::Command {
+            command: c,
+            square: n,
+            confidence: 1.0,
+            transcript: text.to_owned(),
+        };
+        assert_eq!(
+            heard(&g, &en, "clock"),
+            Some(command(CommandKind::Clock, None, "clock"))
+        );
+        assert_eq!(
+            heard(&g, &en, "move twelve"),
+            Some(command(CommandKind::MoveNumber, Some(12), "move twelve"))
+        );
+        // Digits are read as the number's words.
+        assert_eq!(
+            heard(&g, &en, "record from 7"),
+            Some(command(CommandKind::RecordFrom, Some(7), "record from 7"))
+        );
+        // Fifty is the last number listened for.
+        assert_eq!(heard(&g, &en, "move 51"), None);
+        assert_eq!(heard(&g, &en, "thirty two twenty eight"), None);
+        assert_eq!(heard(&g, &en, ""), None);
+        // The first transcript that says a command wins.
+        let t = [Transcript::text("mumble"), Transcript::text("help")];
+        assert_eq!(
+            g.understand(&en, &t),
+            Some(command(CommandKind::Help, None, "help"))
+        );
+        // "move twenty" is whole, but "move twenty-eight" goes on.
+        assert_eq!(g.completion(&en, "move twenty"), (true, true));
+        assert_eq!(g.completion(&en, "move twenty eight"), (true, false));
+        assert_eq!(
+            g.recognizer_phrases().last().map(String::as_str),
+            Some("[unk]")
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_taken_back_is_always_read_back() {
+        let c = |command| CommandHeard::Command {
+            command,
+            square: None,
+            confidence: 0.95,
+            transcript: String::new(),
+        };
+        for k in [
+            CommandKind::Resign,
+            CommandKind::Draw,
+            CommandKind::ClaimDraw,
+        ] {
+            assert!(c(k).needs_confirmation(ConfirmPolicy::Never), "{k}");
+        }
+        assert!(!c(CommandKind::Done).needs_confirmation(ConfirmPolicy::BelowConfidence(0.9)));
+        assert!(c(CommandKind::Done).needs_confirmation(ConfirmPolicy::BelowConfidence(0.99)));
+        assert!(!c(CommandKind::Clock).needs_confirmation(ConfirmPolicy::Always));
+        assert_eq!(
+            CommandHeard::Command {
+                command: CommandKind::Square,
+                square: Some(23),
+                confidence: 1.0,
+                transcript: String::new(),
+            }
+            .fields(),
+            ("command", "square 23".to_owned())
+        );
+    }
+}
