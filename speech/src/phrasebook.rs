@@ -12,7 +12,7 @@
 //! Rendering afterwards cannot fail.
 //!
 //! The same data serves both directions: the announcer renders sentences from
-//! it, and speech input reads the square words ([`Phrasebook::square_words`]),
+//! it, and speech input reads the numbers ([`Phrasebook::number`]),
 //! the genitive forms, the move connectives and the command words
 //! ([`Phrasebook::listen`]) to build its grammar.
 

@@ -586,7 +586,7 @@ fn illegal_or_unknown(
 /// The words of chess by voice: the moves of a [`ChessLexicon`] and the
 /// shared commands (clock, repeat, yes, no, resign, ...) of a [`Lexicon`]
 /// (the phrasebook the table speaks with, or the chess phrasebook's own
-/// `[listen.commands]`, [`command_words`](crate::listen::command_words)).
+/// `[listen.commands]`, [`command_words`]).
 /// "Square N" is not listened for in chess (its squares are not numbered).
 #[derive(Debug, Clone)]
 pub struct ChessWords {

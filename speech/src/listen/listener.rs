@@ -1,14 +1,15 @@
 //! [`Listener`]: the one object the daemon holds for voice input.
 //!
-//! It owns the recognizer (loaded once), the words ([`Lexicon`]), the current
-//! position's [`Grammar`] (swapped on the live recognizer by
-//! [`Listener::set_position`]), the [`Gate`] (endpointing or push-to-talk,
-//! and the [`MuteSwitch`] the speech output flips while tandem speaks), the
-//! [`ConfirmPolicy`], and the read-back waiting for "yes" or "no".
+//! It owns the recognizer (loaded once), the game's words and the current
+//! position's grammar ([`ListenGame::Words`], [`ListenGame::Grammar`];
+//! swapped on the live recognizer by [`Listener::set_position`]), the
+//! [`Gate`] (endpointing or push-to-talk, and the [`MuteSwitch`] the speech
+//! output flips while tandem speaks), the [`ConfirmPolicy`], and the
+//! read-back waiting for "yes" or "no".
 //!
 //! Each finished utterance becomes a [`Decision`]: what was heard and the
 //! [`Action`] to take. The daemon plays, answers or speaks the reply
-//! ([`Decision::reply`]); the listener never changes the game itself, and
+//! (each game's `Decision::reply`); the listener never changes the game itself, and
 //! nothing is played on a guess:
 //!
 //! | heard | nothing pending | a read-back pending |
