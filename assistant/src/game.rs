@@ -44,6 +44,22 @@ impl GameKind {
         })
     }
 
+    /// How this game listens in `tandem hear`: its ear for the position,
+    /// words and dice of `req`.
+    ///
+    /// # Errors
+    /// The position, dice, language or phrasebook of `req` do not read.
+    pub fn ear(
+        self,
+        req: &crate::voice::ear::EarRequest<'_>,
+    ) -> anyhow::Result<crate::voice::ear::Ear> {
+        match self {
+            GameKind::Draughts(v) => crate::games::draughts::ear::ear(v, req),
+            GameKind::Chess => crate::games::chess::ear::ear(req),
+            GameKind::Backgammon => crate::games::backgammon::ear::ear(req),
+        }
+    }
+
     /// The arbiter's tools of this game (`tandem arbiter`).
     #[must_use]
     pub fn arbiter(self) -> &'static dyn crate::arbiter::ArbiterGame {
@@ -234,7 +250,7 @@ impl AnyPosition {
         use crate::voice::listener;
         match self {
             AnyPosition::Draughts(p) => {
-                listener::<tandem_speech::listen::Draughts>(rec, setup, policy, mode, p)
+                listener::<tandem_speech::draughts::listen::Draughts>(rec, setup, policy, mode, p)
             }
             AnyPosition::Chess(p) => {
                 listener::<tandem_speech::chess::listen::ChessVoice>(rec, setup, policy, mode, *p)

@@ -39,17 +39,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
-use tandem_rules::draughts::Square;
 use tandem_rules::Color;
-use tandem_speech::listen::{
-    Action, CommandKind, ConfirmPolicy, Decision, Draughts, ListenGame, Listener,
-};
+use tandem_speech::listen::{Action, CommandKind, ConfirmPolicy, Decision, ListenGame, Listener};
 use tandem_speech::output::{Caps, SpeechError, SpeechOutput, VoiceParams};
 use tandem_speech::{Announcer, Kind, Phrasebook, Priority, Utterance};
 
 use crate::kind::AnyPosition;
 use crate::session::request::{Cmd, DrawCmd};
 
+pub mod ear;
 mod game_listener;
 pub use game_listener::{listener, GameListener, GameWords};
 
@@ -274,7 +272,7 @@ pub enum VoiceCtl {
 /// it: the listener's own types ([`VoiceGame::input`] makes the session's
 /// game-neutral [`HeardInput`] of it).
 #[derive(Debug, Clone)]
-pub struct Spoken<G: ListenGame = Draughts> {
+pub struct Spoken<G: ListenGame> {
     /// The ply the listener heard it at.
     pub ply: u32,
     /// The position it was matched against.
@@ -291,8 +289,9 @@ pub struct Spoken<G: ListenGame = Draughts> {
 pub enum HeardAct {
     /// Play this move, written as it would be typed (`32-28`, `Nf3`).
     Play(String),
-    /// Run a spoken command.
-    Command(CommandKind, Option<Square>),
+    /// Run a spoken command, with the number said after it (the square of
+    /// "square N" as the game numbers it, a move number): the game reads it.
+    Command(CommandKind, Option<u8>),
     /// An illegal move: refused with the rules engine's reason.
     Refuse {
         /// The move as heard.
@@ -426,8 +425,9 @@ pub enum SpokenCmd {
     Run(Cmd),
     /// Say the last message again.
     Repeat,
-    /// Say what stands on the square.
-    Square(Square),
+    /// Say what stands on the square the game numbers so
+    /// ([`Game::describe_square`](crate::games::Game::describe_square)).
+    Square(u8),
     /// "yes" or "no" with nothing read back.
     NothingToConfirm,
     /// "cancel" with nothing read back.
@@ -436,14 +436,15 @@ pub enum SpokenCmd {
     NotUnderstood,
 }
 
-/// The session command for a spoken (and, where needed, confirmed) command.
-/// `speaker` is the blind player (`None`: both are blind, then the side to
+/// The session command for a spoken (and, where needed, confirmed) command
+/// with the number said after it (`number`: the square of "square N" as
+/// the game numbers it, a move number). `speaker` is the blind player (`None`: both are blind, then the side to
 /// move speaks); `draw_offer` is who offered a draw, if anyone did: "draw"
 /// accepts the opponent's offer and otherwise offers one.
 #[must_use]
 pub fn command_for(
     c: CommandKind,
-    square: Option<Square>,
+    number: Option<u8>,
     speaker: Color,
     draw_offer: Option<Color>,
 ) -> SpokenCmd {
@@ -461,16 +462,16 @@ pub fn command_for(
         // Chess (002 art. 9.2, 9.3); a draughts game refuses it with the reason.
         CommandKind::ClaimDraw => SpokenCmd::Run(Cmd::Draw(DrawCmd::Claim, Some(speaker))),
         CommandKind::Repeat => SpokenCmd::Repeat,
-        CommandKind::Square => square.map_or(SpokenCmd::NotUnderstood, SpokenCmd::Square),
+        CommandKind::Square => number.map_or(SpokenCmd::NotUnderstood, SpokenCmd::Square),
         CommandKind::Yes | CommandKind::No => SpokenCmd::NothingToConfirm,
         CommandKind::Cancel => SpokenCmd::Cancelled,
-        // The record at the table (issue 15); the number comes as a square's.
+        // The record at the table (issue 15).
         CommandKind::Record => SpokenCmd::Run(Cmd::Record(None, None)),
-        CommandKind::RecordFrom => square.map_or(SpokenCmd::NotUnderstood, |n| {
-            SpokenCmd::Run(Cmd::Record(Some(u32::from(n.number())), None))
+        CommandKind::RecordFrom => number.map_or(SpokenCmd::NotUnderstood, |n| {
+            SpokenCmd::Run(Cmd::Record(Some(u32::from(n)), None))
         }),
-        CommandKind::MoveNumber => square.map_or(SpokenCmd::NotUnderstood, |n| {
-            SpokenCmd::Run(Cmd::ReviewMove(u32::from(n.number())))
+        CommandKind::MoveNumber => number.map_or(SpokenCmd::NotUnderstood, |n| {
+            SpokenCmd::Run(Cmd::ReviewMove(u32::from(n)))
         }),
         CommandKind::Next => SpokenCmd::Run(Cmd::Next),
         CommandKind::Back => SpokenCmd::Run(Cmd::Back),
@@ -913,7 +914,7 @@ mod tests {
             command_for(CommandKind::ClaimDraw, None, w, None),
             SpokenCmd::Run(Cmd::Draw(DrawCmd::Claim, Some(w)))
         );
-        let sq = Square::new(23).unwrap();
+        let sq = 23;
         assert_eq!(
             command_for(CommandKind::Square, Some(sq), w, None),
             SpokenCmd::Square(sq)

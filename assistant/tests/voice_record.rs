@@ -13,8 +13,9 @@ use tandem::voice::VoiceGame;
 use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::chess::listen::{ChessVoice, ChessWords};
 use tandem_speech::chess::ChessPhrasebook;
+use tandem_speech::draughts::listen::{Draughts, DraughtsWords};
 use tandem_speech::listen::audio::{Mode, VadConfig};
-use tandem_speech::listen::{ConfirmPolicy, Draughts, Lexicon, Listener, ScriptedRecognizer};
+use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer};
 
 use support::session::{game_setup, h, voice_table, VoiceTable};
 
@@ -43,7 +44,7 @@ async fn draughts_record_commands_are_heard_and_answered() {
     let start = Position::start(Variant::International);
     let listener: Listener<Draughts> = Listener::new(
         Box::new(ScriptedRecognizer::default()),
-        Lexicon::polish(),
+        Lexicon::draughts_builtin("pl").unwrap(),
         ConfirmPolicy::Always,
         Mode::Voice(VadConfig::default()),
         start,

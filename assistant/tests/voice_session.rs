@@ -11,12 +11,13 @@ use tandem::game::AnyPosition;
 use tandem::journal::{Event, Source};
 use tandem::session::{Cmd, GameSetup};
 use tandem_rules::draughts::{Position, Variant};
+use tandem_speech::draughts::listen::{Draughts, DraughtsWords};
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer};
 
 use support::session::{game_setup, h, voice_table, VoiceTable};
 
-fn start() -> VoiceTable<tandem_speech::listen::Draughts> {
+fn start() -> VoiceTable<Draughts> {
     let start = Position::start(Variant::International);
     let setup = GameSetup {
         white: None,
@@ -25,7 +26,7 @@ fn start() -> VoiceTable<tandem_speech::listen::Draughts> {
     };
     let listener = Listener::new(
         Box::new(ScriptedRecognizer::default()),
-        Lexicon::polish(),
+        Lexicon::draughts_builtin("pl").unwrap(),
         ConfirmPolicy::Always,
         Mode::Voice(VadConfig::default()),
         start,

@@ -7,7 +7,8 @@ use std::time::Duration;
 use libfuzzer_sys::fuzz_target;
 use tandem_rules::Color;
 use tandem_rules::draughts::{Position, Variant};
-use tandem_speech::listen::{Grammar, Lexicon};
+use tandem_speech::draughts::listen::Grammar;
+use tandem_speech::listen::Lexicon;
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
 
 fuzz_target!(|data: &[u8]| {

@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 use libfuzzer_sys::fuzz_target;
 use tandem_rules::draughts::notation::write_move;
 use tandem_rules::draughts::{Position, Variant};
-use tandem_speech::listen::{understand, Grammar, Heard, Lexicon, Transcript};
+use tandem_speech::draughts::listen::{understand, Grammar, Heard};
+use tandem_speech::listen::{Lexicon, Transcript};
 
 /// The lexicons, positions and grammars, built once (building is the slow part).
 fn tables() -> &'static [(Lexicon, Position, Grammar)] {

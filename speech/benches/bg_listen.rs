@@ -16,7 +16,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use tandem_rules::backgammon::{legal_plays, Action, Board, Dice, Match, MatchOptions};
 use tandem_rules::Color;
 use tandem_speech::backgammon::listen::{BgLexicon, BgVoice, BgWords};
-use tandem_speech::chess::listen::command_words;
+use tandem_speech::listen::command_words;
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
 use tandem_speech::listen::{Lexicon, ListenGame, Recognizer, Transcript};
 

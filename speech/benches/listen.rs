@@ -14,12 +14,11 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use tandem_rules::draughts::{Position, Variant};
+use tandem_speech::draughts::listen::{understand, DraughtsWords, Grammar, Heard};
 use tandem_speech::listen::audio::FRAME;
 use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
-use tandem_speech::listen::{
-    read_wav_16k, understand, Grammar, Heard, Lexicon, Recognizer, SAMPLE_RATE,
-};
+use tandem_speech::listen::{read_wav_16k, Lexicon, Recognizer, SAMPLE_RATE};
 
 fn rss_mib() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -33,7 +32,7 @@ fn rss_mib() -> f64 {
 fn bench(c: &mut Criterion) {
     let Some(model) = korean_model() else { return };
     set_log_level(-1);
-    let lex = Lexicon::from_file(&korean_phrasebook_path()).unwrap();
+    let lex = Lexicon::draughts_file(&korean_phrasebook_path()).unwrap();
     let pos = Position::start(Variant::International);
     let g = Grammar::build(&pos, &lex);
     let audio =

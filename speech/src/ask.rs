@@ -443,14 +443,14 @@ pub fn heard_question(phrases: &[AskPhrase], text: &str) -> Option<String> {
 }
 
 /// The question of the first of `transcripts` (best first) that says one
-/// exactly, as the listeners' [`Heard::Query`](crate::listen::Heard::Query).
+/// exactly, as the listeners' [`CommandHeard::Query`](crate::listen::CommandHeard::Query).
 #[must_use]
 pub fn heard(
     phrases: &[AskPhrase],
     transcripts: &[crate::listen::Transcript],
-) -> Option<crate::listen::Heard> {
+) -> Option<crate::listen::CommandHeard> {
     transcripts.iter().find_map(|t| {
-        heard_question(phrases, &t.text).map(|query| crate::listen::Heard::Query {
+        heard_question(phrases, &t.text).map(|query| crate::listen::CommandHeard::Query {
             query,
             confidence: (f64::from(t.confidence.clamp(0.0, 1.0)) * 100.0).round() / 100.0,
             transcript: t.text.clone(),

@@ -9,11 +9,13 @@
 //!   backends (speech-dispatcher, espeak-ng, text, a recording fake), and the
 //!   [`SpeechWorker`](output::worker::SpeechWorker) thread that keeps priorities.
 //! - `listen`: speech input (see its module docs): the engine every game
-//!   shares (audio, microphone, Vosk, matcher, lexicon, grammar machinery).
+//!   shares (audio, microphone, Vosk, matcher, lexicon, the grammar
+//!   machinery and the commands every game listens for). It names no game.
 //! - One folder per game: [`draughts`], [`chess`] and [`backgammon`] (each
-//!   its announcer, phrasebook, listening grammar and arbiter words).
-//!   Draughts' listening grammar and square words are still in the shared
-//!   `listen` and [`Phrasebook`] (docs/games.md, "Layout debts").
+//!   its announcer, phrasebook words, listening grammar and arbiter words;
+//!   draughts' squares and pieces in the table's [`Phrasebook`] are
+//!   [`draughts::DraughtsBook`], its square words listened for
+//!   [`draughts::listen::DraughtsWords`]).
 //!
 //! ```
 //! use tandem_rules::draughts::notation::resolve;

@@ -12,7 +12,7 @@
 //! Rendering afterwards cannot fail.
 //!
 //! The same data serves both directions: the announcer renders sentences from
-//! it, and speech input reads the square words ([`Phrasebook::square_words`]),
+//! it, and speech input reads the numbers ([`Phrasebook::number`]),
 //! the genitive forms, the move connectives and the command words
 //! ([`Phrasebook::listen`]) to build its grammar.
 
@@ -21,7 +21,6 @@ use std::fmt;
 use std::path::Path;
 
 use intl_pluralrules::{PluralCategory, PluralRuleType, PluralRules};
-use tandem_rules::draughts::{Piece, Role, Square, Variant};
 use tandem_rules::Color;
 use unic_langid::LanguageIdentifier;
 
@@ -154,6 +153,15 @@ pub const OPTIONAL_TEMPLATE_KEYS: &[(&str, &[&str], &str)] = &[
     ("record.start_position", &[], "The starting position."),
     ("record.live", &[], "Back to the game."),
     ("record.not_reviewing", &[], "The record is not open."),
+    // Draw claims at a draughts table, whose draws come by themselves (001
+    // ch. I 6): the same words as chess's `table.no_claim` and
+    // `table.claim_wrong` (002 art. 9.5 b).
+    ("game.no_draw_claim", &[], "No draw can be claimed now."),
+    (
+        "game.draw_claim_wrong",
+        &["minutes"],
+        "The draw claim is not correct. Your opponent gets {minutes} more minutes; play goes on.",
+    ),
 ];
 
 /// The nouns the announcer counts with; each must be in `[nouns]`.
@@ -1031,48 +1039,6 @@ impl Phrasebook {
         }
     }
 
-    /// The spoken forms of a square in a variant.
-    ///
-    /// ```
-    /// use tandem_rules::draughts::{Square, Variant};
-    /// use tandem_speech::{Phrasebook, SquareStyle};
-    /// let pl = Phrasebook::polish();
-    /// let s = pl.square_words(Variant::International, Square::new(32).unwrap(), SquareStyle::Notation);
-    /// assert_eq!((s.nominative.as_str(), s.genitive.as_str()), ("trzydzieści dwa", "trzydziestu dwóch"));
-    /// let c3 = pl.square_words(Variant::SixtyFour, Square::new(22).unwrap(), SquareStyle::AnnexE);
-    /// assert_eq!(c3.nominative, "Cesar trzy");
-    /// ```
-    #[must_use]
-    pub fn square_words(&self, variant: Variant, sq: Square, style: SquareStyle) -> SquareWords {
-        let algebraic = variant.algebraic_notation() && style != SquareStyle::Numbers;
-        if algebraic {
-            let (file, rank) = variant.algebraic(sq);
-            let i = (file as u8).saturating_sub(b'a') as usize;
-            let letters = match (style, &self.letter_names) {
-                (SquareStyle::AnnexE, Some(names)) => names,
-                _ => &self.letters,
-            };
-            let letter = letters.get(i).cloned().unwrap_or_else(|| file.to_string());
-            let s = format!("{letter} {}", self.number(u64::from(rank)));
-            return SquareWords {
-                nominative: s.clone(),
-                genitive: s,
-            };
-        }
-        let n = u64::from(sq.number());
-        let nominative = self.number(n);
-        let genitive = self
-            .genitive
-            .as_ref()
-            .and_then(|g| g.get(sq.number() as usize - 1))
-            .cloned()
-            .unwrap_or_else(|| nominative.clone());
-        SquareWords {
-            nominative,
-            genitive,
-        }
-    }
-
     /// The genitive ("z trzydziestu dwóch") of square numbers 1-50, if the
     /// language has such a list.
     #[must_use]
@@ -1095,27 +1061,17 @@ impl Phrasebook {
             .map_or("", String::as_str)
     }
 
-    /// A piece's name, or the word for an empty square.
+    /// A word of `[pieces]` by its key (`white_man`, `white_king`,
+    /// `black_man`, `black_king`, `empty`); empty for another key.
     #[must_use]
-    pub fn piece(&self, piece: Option<Piece>) -> &str {
-        let i = match piece {
-            Some(Piece {
-                color: Color::White,
-                role: Role::Man,
-            }) => 0,
-            Some(Piece {
-                color: Color::White,
-                role: Role::King,
-            }) => 1,
-            Some(Piece {
-                color: Color::Black,
-                role: Role::Man,
-            }) => 2,
-            Some(Piece {
-                color: Color::Black,
-                role: Role::King,
-            }) => 3,
-            None => 4,
+    pub fn piece_word(&self, key: &str) -> &str {
+        let i = match key {
+            "white_man" => 0,
+            "white_king" => 1,
+            "black_man" => 2,
+            "black_king" => 3,
+            "empty" => 4,
+            _ => return "",
         };
         &self.pieces[i]
     }
@@ -1270,35 +1226,6 @@ mod tests {
         assert_eq!(g[20], "dwudziestu jeden");
         assert_eq!(g[31], "trzydziestu dwóch");
         assert_eq!(g[49], "pięćdziesięciu");
-        let sq = |n| Square::new(n).unwrap();
-        assert_eq!(
-            pl.square_words(Variant::International, sq(28), SquareStyle::Notation)
-                .genitive,
-            "dwudziestu ośmiu"
-        );
-    }
-
-    #[test]
-    fn algebraic_squares() {
-        let pl = Phrasebook::polish();
-        let en = Phrasebook::english();
-        let sq = |n| Square::new(n).unwrap();
-        // 29 = a1, 4 = h8 in 64-square numbering.
-        assert_eq!(
-            pl.square_words(Variant::SixtyFour, sq(29), SquareStyle::Notation)
-                .nominative,
-            "a jeden"
-        );
-        assert_eq!(
-            en.square_words(Variant::SixtyFour, sq(4), SquareStyle::AnnexE)
-                .nominative,
-            "Hector eight"
-        );
-        assert_eq!(
-            en.square_words(Variant::SixtyFour, sq(4), SquareStyle::Numbers)
-                .nominative,
-            "four"
-        );
     }
 
     fn replace(src: &str, from: &str, to: &str) -> String {

@@ -12,7 +12,8 @@ use tandem_speech::backgammon::listen::{BgGrammar, BgLexicon};
 use tandem_speech::backgammon::BgPhrasebook;
 use tandem_speech::chess::listen::{ChessGrammar, ChessLexicon};
 use tandem_speech::chess::ChessPhrasebook;
-use tandem_speech::listen::{Grammar, Lexicon};
+use tandem_speech::draughts::listen::{DraughtsWords, Grammar};
+use tandem_speech::listen::Lexicon;
 use tandem_speech::Phrasebook;
 
 fn no_move_is_a_question(moves: &[String], questions: &[AskPhrase], what: &str) {
@@ -40,7 +41,7 @@ fn draughts_moves_are_never_questions() {
     for lang in ["pl", "en"] {
         let book = Phrasebook::builtin(lang).unwrap();
         let q = tandem_speech::draughts::ask::phrases(&book);
-        let lex = Lexicon::builtin(lang).unwrap();
+        let lex = Lexicon::draughts_builtin(lang).unwrap();
         for (v, fen) in [
             (Variant::International, None),
             (

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use tandem_rules::backgammon::{Action as Act, Board, Dice, Match, MatchOptions};
 use tandem_rules::Color;
 use tandem_speech::backgammon::listen::{BgHeard, BgInput, BgLexicon, BgSaid, BgVoice, BgWords};
-use tandem_speech::chess::listen::command_words;
+use tandem_speech::listen::command_words;
 use tandem_speech::listen::fixture::korean_model;
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
 use tandem_speech::listen::{

@@ -8,16 +8,18 @@
 
 use tandem_rules::draughts::notation::{resolve, ResolveError};
 use tandem_rules::draughts::{Position, Variant};
+use tandem_speech::draughts::listen::{Draughts, DraughtsWords};
 use tandem_speech::listen::audio::{Mode, VadConfig, FRAME};
-use tandem_speech::listen::{
-    Action, CommandKind, ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer, Transcript,
-};
+use tandem_speech::listen::{CommandKind, ConfirmPolicy, Lexicon, ScriptedRecognizer, Transcript};
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
+
+type Listener = tandem_speech::listen::Listener<Draughts>;
+type Action = tandem_speech::listen::Action<tandem_rules::draughts::Move, ResolveError>;
 
 fn listener(policy: ConfirmPolicy, pos: Position) -> Listener {
     Listener::new(
         Box::new(ScriptedRecognizer::default()),
-        Lexicon::polish(),
+        Lexicon::draughts_builtin("pl").unwrap(),
         policy,
         Mode::Voice(VadConfig::default()),
         pos,
@@ -120,7 +122,7 @@ fn scripted_policy_by_confidence_and_never() {
     );
     assert_eq!(
         say(&mut l, "pole trzydzieści dwa"),
-        Action::Command(CommandKind::Square, tandem_rules::draughts::Square::new(32))
+        Action::Command(CommandKind::Square, Some(32))
     );
 }
 
@@ -196,7 +198,7 @@ fn scripted_recognizer_muting_throws_the_utterance_away() {
     ]);
     let mut l = Listener::new(
         Box::new(rec),
-        Lexicon::polish(),
+        Lexicon::draughts_builtin("pl").unwrap(),
         ConfirmPolicy::Never,
         Mode::Voice(VadConfig::default()),
         start,

@@ -3,7 +3,8 @@
 //! mis-hearings, illegal moves, commands, ambiguous captures).
 
 use tandem_rules::draughts::{Position, Variant};
-use tandem_speech::listen::{understand, ConfirmPolicy, Grammar, Heard, Lexicon, Transcript};
+use tandem_speech::draughts::listen::{understand, DraughtsWords, Grammar, Heard};
+use tandem_speech::listen::{ConfirmPolicy, Lexicon, Transcript};
 
 /// `-` is the start position; `64:` before it means 64-square draughts.
 fn position(fen: &str) -> Position {
@@ -52,7 +53,7 @@ fn phrase_table() {
         }
         let cols: Vec<&str> = line.split(';').collect();
         assert_eq!(cols.len(), 4, "line {}: {line}", i + 1);
-        let lex = Lexicon::builtin(cols[0]).expect("pl or en");
+        let lex = Lexicon::draughts_builtin(cols[0]).expect("pl or en");
         let pos = position(cols[1]);
         let g = Grammar::build(&pos, &lex);
         let heard = understand(&pos, &g, &lex, &[Transcript::text(cols[2])]);
@@ -96,7 +97,7 @@ fn every_legal_move_is_understood_in_every_phrasing() {
         ("pl", Variant::SixtyFour),
         ("en", Variant::SixtyFour),
     ] {
-        let lex = Lexicon::builtin(lang).unwrap();
+        let lex = Lexicon::draughts_builtin(lang).unwrap();
         let pos = Position::start(variant);
         let g = Grammar::build(&pos, &lex);
         // 64-square grammars are five times larger (every file word by every
@@ -139,7 +140,7 @@ fn every_legal_move_is_understood_in_every_phrasing() {
 
 #[test]
 fn confidence_drives_confirmation() {
-    let lex = Lexicon::polish();
+    let lex = Lexicon::draughts_builtin("pl").unwrap();
     let pos = Position::start(Variant::International);
     let g = Grammar::build(&pos, &lex);
     let unsure = Transcript {
@@ -163,7 +164,7 @@ fn confidence_drives_confirmation() {
 
 #[test]
 fn later_alternatives_are_used_when_the_best_is_garbage() {
-    let lex = Lexicon::english();
+    let lex = Lexicon::draughts_builtin("en").unwrap();
     let pos = Position::start(Variant::International);
     let g = Grammar::build(&pos, &lex);
     let nbest = [
@@ -185,7 +186,7 @@ fn later_alternatives_are_used_when_the_best_is_garbage() {
 
 #[test]
 fn korean_test_phrasebook_matches_by_syllable() {
-    let lex = Lexicon::from_file(std::path::Path::new(concat!(
+    let lex = Lexicon::draughts_file(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/listen_ko.toml"
     )))

@@ -13,13 +13,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tandem_rules::draughts::{Position, Variant};
+use tandem_speech::draughts::listen::{understand, DraughtsWords, Grammar, Heard};
 use tandem_speech::listen::audio::{Gate, Mode, MuteSwitch, VadConfig};
 use tandem_speech::listen::fixture::{
     alsa_pipe_config, korean_model, korean_phrasebook_path, mic_blocks, MIC_BLOCK,
 };
 use tandem_speech::listen::mic::{listen_once, Microphone};
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
-use tandem_speech::listen::{read_wav_16k, understand, Grammar, Heard, Lexicon, SAMPLE_RATE};
+use tandem_speech::listen::{read_wav_16k, Lexicon, SAMPLE_RATE};
 
 /// Writes one block of [`MIC_BLOCK`] frames every 100 ms into the pipe, at
 /// the pace of a sound card: silence, and the utterance's blocks once
@@ -88,7 +89,7 @@ fn a_spoken_move_through_alsa_cpal_and_vosk_is_that_move() {
         std::thread::spawn(move || writer(fifo, utterance, inject, stop))
     };
 
-    let lex = Lexicon::from_file(&korean_phrasebook_path()).unwrap();
+    let lex = Lexicon::draughts_file(&korean_phrasebook_path()).unwrap();
     let pos = Position::start(Variant::International);
     let g = Grammar::build(&pos, &lex);
     let mut rec = VoskRecognizer::new(&model, &g.recognizer_phrases()).unwrap();

@@ -4,11 +4,10 @@
 use std::path::Path;
 
 use tandem_rules::draughts::{Position, Variant};
+use tandem_speech::draughts::listen::{understand, Draughts, DraughtsWords, Grammar, Heard};
 use tandem_speech::listen::fixture::{korean_model, korean_phrasebook_path};
 use tandem_speech::listen::vosk::{set_log_level, VoskRecognizer};
-use tandem_speech::listen::{
-    read_wav_16k, understand, CommandKind, Grammar, Heard, Lexicon, Recognizer,
-};
+use tandem_speech::listen::{read_wav_16k, CommandKind, Lexicon, Recognizer};
 
 /// The tests here run one at a time: two Korean models decoding at once in
 /// one process made the short "네" come back empty now and then (and each
@@ -26,7 +25,7 @@ fn recordings_are_understood_and_the_grammar_swaps_on_one_recognizer() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let Some(model) = korean_model() else { return };
     set_log_level(-1);
-    let lex = Lexicon::from_file(&korean_phrasebook_path()).unwrap();
+    let lex = Lexicon::draughts_file(&korean_phrasebook_path()).unwrap();
     let start = Position::start(Variant::International);
     let g = Grammar::build(&start, &lex);
     let mut rec = VoskRecognizer::new(&model, &g.recognizer_phrases()).unwrap();
@@ -107,7 +106,7 @@ fn the_listener_reads_back_and_plays_on_yes_with_the_real_recognizer() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let Some(model) = korean_model() else { return };
     set_log_level(-1);
-    let lex = Lexicon::from_file(&korean_phrasebook_path()).unwrap();
+    let lex = Lexicon::draughts_file(&korean_phrasebook_path()).unwrap();
     let start = Position::start(Variant::International);
     let rec = VoskRecognizer::new(&model, &[]).unwrap();
     let mut l = Listener::new(
@@ -122,7 +121,7 @@ fn the_listener_reads_back_and_plays_on_yes_with_the_real_recognizer() {
     // phrasebook's words only the file letter "에이" (a, for 64-square
     // draughts) is unknown to the Korean model.
     assert_eq!(l.missing_words(), ["에이".to_owned()]);
-    let utter = |l: &mut Listener, wav: &str| -> Vec<Decision> {
+    let utter = |l: &mut Listener<Draughts>, wav: &str| -> Vec<Decision<Draughts>> {
         let mut audio = read_wav_16k(&data(wav)).unwrap();
         audio.extend(std::iter::repeat(0).take(16_000)); // a second of silence
         let mut out = Vec::new();
@@ -187,13 +186,13 @@ fn timed_listener(
     model: &Path,
     pos: Position,
 ) -> (
-    tandem_speech::listen::Listener,
+    tandem_speech::listen::Listener<Draughts>,
     std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 ) {
     use tandem_speech::listen::audio::{Mode, VadConfig};
     use tandem_speech::listen::{ConfirmPolicy, Listener};
     set_log_level(-1);
-    let lex = Lexicon::from_file(&korean_phrasebook_path()).unwrap();
+    let lex = Lexicon::draughts_file(&korean_phrasebook_path()).unwrap();
     let early = std::sync::Arc::default();
     let rec = Logged {
         rec: VoskRecognizer::new(model, &[]).unwrap(),
@@ -213,9 +212,9 @@ fn timed_listener(
 /// Feeds `audio` frame by frame: the one decision, the frame it came on and
 /// the last frame of speech.
 fn utter(
-    l: &mut tandem_speech::listen::Listener,
+    l: &mut tandem_speech::listen::Listener<Draughts>,
     audio: &[i16],
-) -> (tandem_speech::listen::Decision, usize, usize) {
+) -> (tandem_speech::listen::Decision<Draughts>, usize, usize) {
     use tandem_speech::listen::audio::{rms_db, VadConfig, FRAME};
     let frames: Vec<&[i16]> = audio.chunks(FRAME).collect();
     let last_loud = frames
@@ -231,7 +230,7 @@ fn utter(
     (d, i, last_loud)
 }
 
-fn is_move(d: &tandem_speech::listen::Decision, from: u8, to: u8) -> bool {
+fn is_move(d: &tandem_speech::listen::Decision<Draughts>, from: u8, to: u8) -> bool {
     matches!(d.action, tandem_speech::listen::Action::ConfirmMove(m)
         if (m.from().number(), m.to().number()) == (from, to))
 }

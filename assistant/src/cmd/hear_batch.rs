@@ -25,7 +25,7 @@ use anyhow::Context;
 use serde::Serialize;
 use tandem_speech::listen::{read_wav_16k, Recognizer};
 
-use super::ear::Ear;
+use crate::voice::ear::Ear;
 
 /// One recording understood as something else.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -4,7 +4,6 @@ pub mod arbiter;
 pub mod braille;
 pub mod clock;
 pub mod ctl;
-pub mod ear;
 pub mod export;
 pub mod hall;
 pub mod hear;

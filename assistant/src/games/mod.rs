@@ -19,7 +19,6 @@
 
 use tandem_braille::driver::DriverInput;
 use tandem_braille::{StatusInfo, Width};
-use tandem_rules::draughts::Square;
 use tandem_rules::{Color, DrawReason, Outcome};
 use tandem_speech::{Phrasebook, Utterance};
 
@@ -244,8 +243,10 @@ pub trait Game: std::fmt::Debug + Send {
     }
     /// The whole position read out.
     fn describe_position(&self) -> Utterance;
-    /// What stands on a square (spoken "square N"), if the game has numbered squares.
-    fn describe_square(&self, _sq: Square) -> Option<Utterance> {
+    /// What stands on the square numbered `n` (spoken "square N"), if the
+    /// game numbers its squares; `None` otherwise or when there is no such
+    /// square.
+    fn describe_square(&self, _n: u8) -> Option<Utterance> {
         None
     }
     /// The last move again.

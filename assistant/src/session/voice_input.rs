@@ -133,11 +133,11 @@ impl Session {
     pub(super) fn spoken_command(
         &mut self,
         c: tandem_speech::listen::CommandKind,
-        square: Option<tandem_rules::draughts::Square>,
+        number: Option<u8>,
     ) {
         use crate::voice::{command_for, SpokenCmd, VoiceMsg};
         let speaker = self.blind.side().unwrap_or(self.table.game.turn());
-        match command_for(c, square, speaker, self.table.draw_offer) {
+        match command_for(c, number, speaker, self.table.draw_offer) {
             SpokenCmd::Run(cmd) => {
                 let _ = self.handle(cmd, Source::Spoken);
             }

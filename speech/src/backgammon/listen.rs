@@ -208,7 +208,7 @@ fn strings(v: &[toml::Value]) -> Vec<String> {
 
 impl BgLexicon {
     /// The listening words of a backgammon phrasebook's TOML text; `base` is
-    /// the draughts lexicon of the language (its mis-hearings).
+    /// the table's words of the language (its mis-hearings).
     ///
     /// # Errors
     /// The text is not a backgammon phrasebook, or its `[listen]` section

@@ -35,13 +35,17 @@ use tandem_rules::chess::{resolve, san, ChessError, ChessGame, ChessMove, ChessO
 
 use crate::announcer::Announcer;
 use crate::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
-use crate::listen::grammar::{understand, ConfirmPolicy, Grammar, Heard};
+use crate::listen::grammar::{CommandGrammar, CommandHeard, ConfirmPolicy};
 use crate::listen::lexicon::{fold, words_of, CommandKind, Lexicon, Slot, Words};
 use crate::listen::listener::{command_phrase, Action, Decision, ListenGame, Understood};
 use crate::listen::matcher::{Costs, MAX_COST, TIE_WINDOW};
 use crate::listen::Transcript;
-use crate::phrasebook::{CommandWord, Phrasebook, Value};
+use crate::phrasebook::{Phrasebook, Value};
 use crate::utterance::{Kind, Priority, Utterance};
+
+/// The commands of a chess `--phrasebook` file are read as every game's
+/// (kept here too for the callers that name chess's).
+pub use crate::listen::command_words;
 
 /// What was understood from a spoken or typed chess move.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -99,7 +103,7 @@ pub enum ChessHeard {
 #[derive(Debug, Clone)]
 pub struct ChessLexicon {
     book: ChessPhrasebook,
-    /// The draughts lexicon of the same language: its number words and
+    /// The table's words of the same language: its number words and
     /// mis-hearings feed the matcher's costs.
     base: Lexicon,
     files: [String; 8],
@@ -580,10 +584,10 @@ fn illegal_or_unknown(
 }
 
 /// The words of chess by voice: the moves of a [`ChessLexicon`] and the
-/// commands (clock, repeat, yes, no, resign, ...) of a draughts [`Lexicon`]
+/// shared commands (clock, repeat, yes, no, resign, ...) of a [`Lexicon`]
 /// (the phrasebook the table speaks with, or the chess phrasebook's own
-/// `[listen.commands]`, [`command_words`]). "Square N" is not listened for
-/// in chess (its squares are draughts numbers).
+/// `[listen.commands]`, [`command_words`]).
+/// "Square N" is not listened for in chess (its squares are not numbered).
 #[derive(Debug, Clone)]
 pub struct ChessWords {
     /// The move words.
@@ -612,83 +616,24 @@ impl ChessWords {
     }
 }
 
-/// The `[listen.commands]` of a chess phrasebook file, in the keys and form
-/// of a draughts phrasebook's (`yes = ["tak"]`), put in place of `base`'s
-/// commands; `base` as it is when the file has none. A chess phrasebook in a
-/// language tandem has no draughts phrasebook for (the Korean test book)
-/// carries its own commands this way.
-///
-/// # Errors
-/// The file cannot be read, or the section is not a table of word lists
-/// with known keys.
-pub fn command_words(path: &std::path::Path, mut base: Lexicon) -> Result<Lexicon, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let root: toml::Table =
-        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let Some(section) = root
-        .get("listen")
-        .and_then(toml::Value::as_table)
-        .and_then(|l| l.get("commands"))
-    else {
-        return Ok(base);
-    };
-    let bad = |what: String| format!("{}: listen.commands: {what}", path.display());
-    let table = section
-        .as_table()
-        .ok_or_else(|| bad("not a table".into()))?;
-    let mut commands: BTreeMap<CommandKind, Vec<Vec<Slot>>> = BTreeMap::new();
-    for (key, list) in table {
-        let word = CommandWord::ALL
-            .into_iter()
-            .find(|w| w.key() == key)
-            .ok_or_else(|| bad(format!("unknown command {key:?}")))?;
-        let kind = CommandKind::from_word(word);
-        let phrases = list
-            .as_array()
-            .ok_or_else(|| bad(format!("{key}: not a list of phrases")))?;
-        for p in phrases {
-            let p = p
-                .as_str()
-                .ok_or_else(|| bad(format!("{key}: not a list of phrases")))?;
-            let mut t: Vec<Slot> = words_of(p).into_iter().map(Slot::Word).collect();
-            if t.is_empty() {
-                continue;
-            }
-            if kind.takes_number() {
-                t.push(Slot::N);
-            }
-            commands.entry(kind).or_default().push(t);
-        }
-    }
-    base.commands = commands;
-    Ok(base)
-}
-
 /// Every phrase of one chess position: the legal moves and the commands.
 #[derive(Debug, Clone)]
 pub struct ChessVoiceGrammar {
     /// The moves.
     pub moves: ChessGrammar,
-    /// The commands (a draughts grammar of a board with no moves).
-    pub commands: Grammar,
-}
-
-fn no_moves() -> tandem_rules::draughts::Position {
-    tandem_rules::draughts::Position::empty(
-        tandem_rules::draughts::Variant::International,
-        tandem_rules::Color::White,
-    )
+    /// The commands (the shared ones; "move N" with the plain numbers).
+    pub commands: CommandGrammar,
 }
 
 /// What was heard in chess: a move (or an ambiguity, an illegal move,
-/// nothing) or a command. JSON as [`ChessHeard`] and [`Heard::Command`].
+/// nothing) or a command. JSON as [`ChessHeard`] and [`CommandHeard`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ChessSaid {
     /// A move, an ambiguity, an illegal move or nothing clear.
     Chess(ChessHeard),
-    /// A command ([`Heard::Command`]).
-    Command(Heard),
+    /// A command or a question about the board.
+    Command(CommandHeard),
 }
 
 impl ChessSaid {
@@ -728,25 +673,16 @@ impl ChessSaid {
             }
             ChessSaid::Chess(ChessHeard::Illegal { text, .. }) => ("illegal", text.clone()),
             ChessSaid::Chess(ChessHeard::Unknown { .. }) => ("unknown", String::new()),
-            ChessSaid::Command(Heard::Command {
-                command,
-                square: Some(sq),
-                ..
-            }) => ("command", format!("{} {sq}", command.name())),
-            ChessSaid::Command(Heard::Command { command, .. }) => {
-                ("command", command.name().to_owned())
-            }
-            ChessSaid::Command(Heard::Query { query, .. }) => ("query", query.clone()),
-            ChessSaid::Command(_) => ("unknown", String::new()),
+            ChessSaid::Command(h) => h.fields(),
         }
     }
 }
 
 /// Chess (002 annex E.2) for the [`Listener`](crate::listen::Listener):
 /// `Listener::<ChessVoice>::for_game(rec, ChessWords::new(..), policy, mode, position)`.
-/// The confirmation flow, the endpointing and the trial end are the
-/// draughts listener's; only the words, the grammar and the understanding
-/// are chess.
+/// The confirmation flow, the endpointing and the trial end are the shared
+/// listener's; only the words, the grammar and the understanding are
+/// chess.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ChessVoice;
 
@@ -761,7 +697,7 @@ impl ListenGame for ChessVoice {
     fn grammar(pos: &Chess, words: &ChessWords) -> ChessVoiceGrammar {
         ChessVoiceGrammar {
             moves: ChessGrammar::build(pos, &words.moves),
-            commands: Grammar::build(&no_moves(), &words.commands),
+            commands: CommandGrammar::build(&words.commands, &words.commands.numbers()),
         }
     }
 
@@ -801,18 +737,8 @@ impl ListenGame for ChessVoice {
         if continued {
             return false;
         }
-        let t = words.commands.tokens(&words_of(text));
-        if t.is_empty() {
-            return false;
-        }
-        let mut cmd_whole = false;
-        for p in &g.commands.phrases {
-            if p.tokens.len() > t.len() && p.tokens.starts_with(&t) {
-                return false;
-            }
-            cmd_whole |= p.tokens == t;
-        }
-        whole || cmd_whole
+        let (cmd_whole, cmd_continued) = g.commands.completion(&words.commands, text);
+        !cmd_continued && (whole || cmd_whole)
     }
 
     fn understand(
@@ -831,11 +757,10 @@ impl ListenGame for ChessVoice {
         }
         // Not a legal move: a command said clearly wins over squares that
         // make an illegal one.
-        let c = understand(&no_moves(), &g.commands, &words.commands, transcripts);
-        if matches!(c, Heard::Command { .. }) {
-            return ChessSaid::Command(c);
+        match g.commands.understand(&words.commands, transcripts) {
+            Some(c) => ChessSaid::Command(c),
+            None => ChessSaid::Chess(h),
         }
-        ChessSaid::Chess(h)
     }
 
     fn meaning(heard: &ChessSaid) -> Understood<ChessMove, ChessError> {
@@ -851,14 +776,12 @@ impl ListenGame for ChessVoice {
             ChessSaid::Chess(ChessHeard::Unknown { .. }) => Understood::Unknown,
             // No "square N" in chess (ChessWords::new drops it); a move
             // number ("ruch N") comes as the number.
-            ChessSaid::Command(Heard::Command {
+            ChessSaid::Command(CommandHeard::Command {
                 command, square, ..
-            }) => Understood::Command(
-                *command,
-                square.and_then(tandem_rules::draughts::Square::new),
-            ),
-            ChessSaid::Command(Heard::Query { query, .. }) => Understood::Query(query.clone()),
-            ChessSaid::Command(_) => Understood::Unknown,
+            }) => Understood::Command(*command, *square),
+            ChessSaid::Command(CommandHeard::Query { query, .. }) => {
+                Understood::Query(query.clone())
+            }
         }
     }
 

@@ -8,6 +8,7 @@ use tandem_rules::draughts::notation::ResolveError;
 use tandem_rules::draughts::{DrawCount, DrawRule, Move, Position, Square, Variant};
 use tandem_rules::{Color, DrawReason, Outcome, WinReason};
 
+use super::DraughtsBook;
 use crate::announcer::{capitalize_sentences, Announcer};
 use crate::phrasebook::{SquareWords, Value};
 use crate::utterance::{Kind, Priority, Utterance};

@@ -6,6 +6,7 @@
 use tandem_rules::draughts::{Position, Role, Square};
 use tandem_rules::Color;
 
+use super::DraughtsBook;
 use crate::ask::{number_slot, AskBook, AskPhrase, Question, Slots};
 use crate::phrasebook::{Phrasebook, ENGLISH_TOML, POLISH_TOML};
 use crate::Announcer;

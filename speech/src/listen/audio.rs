@@ -16,7 +16,7 @@
 //! from ending the utterance. After the shorter wait the listener asks the
 //! recognizer for its final result so far ([`Recognizer::finish_early`],
 //! exact once the words are in); if those words are a whole phrase of the
-//! grammar that no longer phrase continues ([`Grammar::is_complete`]), the
+//! grammar that no longer phrase continues ([`ListenGame::is_complete`]), the
 //! utterance ends there: the player waits for the read-back a sixth as
 //! long. Otherwise the utterance goes on: a pause inside a phrase still gets
 //! the full 600 ms, and the listener feeds the recognizer the utterance again
@@ -32,7 +32,7 @@
 //! table gives speech around -25 to -15 dBFS and room noise below -50.
 //!
 //! [`Recognizer::finish_early`]: super::Recognizer::finish_early
-//! [`Grammar::is_complete`]: super::Grammar::is_complete
+//! [`ListenGame::is_complete`]: super::ListenGame::is_complete
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,28 +1,34 @@
-//! From a position's LEGAL moves to every way a player says them, and from a
-//! transcript back to a move or a command (pure, table-tested).
+//! The grammar machinery every game shares (pure, table-tested through the
+//! games' grammars): phrases and their meanings, the commands' phrases
+//! ([`CommandGrammar`]), ranking a transcript against phrases with the
+//! weighted edit distance of the [`matcher`](super::matcher), and what a
+//! command heard is ([`CommandHeard`]).
 //!
-//! A move is only ever reported when the transcript is close to a phrasing of
-//! a legal move and clearly closer to it than to any other meaning. A phrase
-//! that names an illegal move is reported as [`Heard::Illegal`] with the
-//! reason; a near-tie as [`Heard::Ambiguous`] with the candidates; anything
-//! else as [`Heard::Unknown`]. Nothing is played on a guess.
+//! A game's grammar (in its folder: draughts' `Grammar`, chess's
+//! `ChessVoiceGrammar`, backgammon's `BgVoiceGrammar`) adds the phrasings
+//! of its legal moves and hands the commands the numbers its players say
+//! after "square", "move" or "record from" ([`Numbers`]): draughts its
+//! squares as the variant names them, the others the plain numbers
+//! ([`Lexicon::numbers`]).
+//!
+//! A command is only ever reported when the transcript is close to one of
+//! its phrasings and clearly closer to it than to any other meaning.
 
 use std::collections::BTreeSet;
 
 use serde::Serialize;
-use tandem_rules::draughts::notation::{resolve, write_move, ResolveError};
-use tandem_rules::draughts::{Move, Position, Square, Variant};
 
-use super::lexicon::{words_of, CommandKind, Lexicon, Slot, Template, Words};
+use super::lexicon::{words_of, CommandKind, Lexicon, Slot, Words};
 use super::matcher::{Costs, MAX_COST, TIE_WINDOW};
 use super::Transcript;
 
 /// What a phrase means.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Meaning {
-    /// The legal move at this index of [`Grammar::moves`].
+    /// The legal move at this index of the game's list of moves.
     Move(usize),
-    /// A command, with the square for `square N`.
+    /// A command, with the number said after it (a square's number for
+    /// `square N`, a move number).
     Command(CommandKind, Option<u8>),
 }
 
@@ -37,310 +43,198 @@ pub struct Phrase {
     pub meaning: Meaning,
 }
 
-/// Every phrase a player may say in one position.
+/// The numbers a game's players say after a command that takes one
+/// (`square N`, `move N`, `record from N`): each number with every way of
+/// saying it.
+pub type Numbers = [(u8, Vec<Words>)];
+
+/// The phrasings of every command of `lex`, a command that takes a number
+/// once with each of `numbers`, in the lexicon's order of commands.
+#[must_use]
+pub fn command_phrases(lex: &Lexicon, numbers: &Numbers) -> Vec<Phrase> {
+    let mut phrases = Vec::new();
+    for (&kind, templates) in &lex.commands {
+        for t in templates {
+            let fixed = || {
+                t.iter().filter_map(|s| match s {
+                    Slot::Word(w) => Some(w.clone()),
+                    _ => None,
+                })
+            };
+            if t.iter().any(|s| !matches!(s, Slot::Word(_))) {
+                for (n, forms) in numbers {
+                    for form in forms {
+                        let mut words = Vec::new();
+                        for s in t {
+                            match s {
+                                Slot::Word(w) => words.push(w.clone()),
+                                _ => words.extend(form.iter().cloned()),
+                            }
+                        }
+                        phrases.push(Phrase {
+                            tokens: lex.tokens(&words),
+                            words,
+                            meaning: Meaning::Command(kind, Some(*n)),
+                        });
+                    }
+                }
+            } else {
+                let words: Words = fixed().collect();
+                phrases.push(Phrase {
+                    tokens: lex.tokens(&words),
+                    words,
+                    meaning: Meaning::Command(kind, None),
+                });
+            }
+        }
+    }
+    phrases
+}
+
+/// The phrase list to give the recognizer: each distinct phrase once, the
+/// questions, and `[unk]` last, so speech outside the grammar comes back as
+/// unknown instead of being forced onto the nearest phrase.
+#[must_use]
+pub fn recognizer_phrases(phrases: &[Phrase], questions: &[String]) -> Vec<String> {
+    let mut set: BTreeSet<String> = phrases.iter().map(|p| p.words.join(" ")).collect();
+    set.extend(questions.iter().cloned());
+    let mut v: Vec<String> = set.into_iter().collect();
+    v.push("[unk]".to_owned());
+    v
+}
+
+/// (`text` is exactly one whole phrase, a longer phrase starts with it),
+/// compared unit by unit ([`Lexicon::tokens`]) as the matcher does.
+#[must_use]
+pub fn completion(phrases: &[Phrase], lex: &Lexicon, text: &str) -> (bool, bool) {
+    let words = words_of(text);
+    if words.is_empty() {
+        return (false, false);
+    }
+    let t = lex.tokens(&words);
+    let mut whole = false;
+    for p in phrases {
+        if p.tokens.len() > t.len() && p.tokens.starts_with(&t) {
+            return (whole, true);
+        }
+        whole |= p.tokens == t;
+    }
+    (whole, false)
+}
+
+/// The meanings within reach of `heard` (tokens), each with the cost of its
+/// nearest phrasing, cheapest first; phrasings costlier than
+/// `MAX_COST + TIE_WINDOW` are left out.
+#[must_use]
+pub fn rank(phrases: &[Phrase], costs: &Costs<'_>, heard: &[String]) -> Vec<(Meaning, f32)> {
+    let mut best: Vec<(Meaning, f32)> = Vec::new();
+    for p in phrases {
+        let c = costs.distance_within(heard, &p.tokens, MAX_COST + TIE_WINDOW);
+        if c > MAX_COST + TIE_WINDOW {
+            continue;
+        }
+        match best.iter_mut().find(|(m, _)| *m == p.meaning) {
+            Some(e) => e.1 = e.1.min(c),
+            None => best.push((p.meaning, c)),
+        }
+    }
+    best.sort_by(|a, b| a.1.total_cmp(&b.1));
+    best
+}
+
+/// `x` rounded to two decimals (confidences).
+#[must_use]
+pub fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// The confidence of a phrase matched at `cost` from a transcript the
+/// recognizer gave with `recognized` (0..1).
+#[must_use]
+pub fn confidence(recognized: f32, cost: f32) -> f64 {
+    round2(f64::from(recognized.clamp(0.0, 1.0)) * f64::from(1.0 - cost).max(0.0))
+}
+
+/// Every phrase of the commands, the same in every position.
 #[derive(Debug, Clone)]
-pub struct Grammar {
-    /// The legal moves, in the rules engine's order.
-    pub moves: Vec<Move>,
-    /// Their strict notation (`32-28`, `27x18`).
-    pub notations: Vec<String>,
+pub struct CommandGrammar {
     /// All phrasings.
     pub phrases: Vec<Phrase>,
     /// The questions about the board as said (`crate::ask`), for the recognizer.
     pub questions: Vec<String>,
 }
 
-fn fill(t: &Template, lex: &Lexicon, v: Variant, from: Square, to: Square) -> Vec<Words> {
-    let mut out: Vec<Words> = vec![Vec::new()];
-    for slot in t {
-        let forms: Vec<Words> = match slot {
-            Slot::Word(w) => vec![vec![w.clone()]],
-            Slot::From => lex.square(v, from),
-            Slot::FromGen => lex.square_from(v, from),
-            // `N` is the square of a command, given as `to`.
-            Slot::To | Slot::N => lex.square(v, to),
-        };
-        out = out
-            .iter()
-            .flat_map(|prefix| {
-                forms
-                    .iter()
-                    .map(move |f| prefix.iter().chain(f).cloned().collect())
-            })
-            .collect();
-    }
-    out
-}
-
-impl Grammar {
-    /// The phrases for `pos`: every legal move in every phrasing of `lex`
-    /// (captures also followed by the captured squares in capture order, to
-    /// settle an ambiguous capture), and every command.
-    ///
-    /// Squares are spoken as the variant names them ([`Lexicon::square`]):
-    /// by number in international draughts (001 ch. I 2.6), by file and
-    /// rank in 64-square draughts (001 ch. I 2.6.4), the file as a letter or
-    /// an annex E name ("ce trzy", "Cezar trzy").
+impl CommandGrammar {
+    /// The commands of `lex`, a command that takes a number with `numbers`.
     #[must_use]
-    pub fn build(pos: &Position, lex: &Lexicon) -> Grammar {
-        let v = pos.variant();
-        let moves = pos.legal_moves();
-        let notations = moves.iter().map(|m| write_move(pos, m)).collect();
-        let mut phrases = Vec::new();
-        for (i, m) in moves.iter().enumerate() {
-            let (from, to) = (m.from(), m.to());
-            let templates = if m.is_capture() {
-                &lex.captures
-            } else {
-                &lex.moves
-            };
-            for t in templates {
-                for words in fill(t, lex, v, from, to) {
-                    if m.is_capture() {
-                        let mut tails: Vec<Words> = vec![Vec::new()];
-                        for sq in m.captured() {
-                            let forms = lex.square(v, sq);
-                            tails = tails
-                                .iter()
-                                .flat_map(|p| {
-                                    forms
-                                        .iter()
-                                        .map(move |f| p.iter().chain(f).cloned().collect())
-                                })
-                                .collect();
-                        }
-                        for tail in &tails {
-                            for lead in lex.taken.iter().chain(std::iter::once(&Vec::new())) {
-                                let w = words.iter().chain(lead).chain(tail).cloned().collect();
-                                phrases.push(Phrase {
-                                    tokens: Vec::new(),
-                                    words: w,
-                                    meaning: Meaning::Move(i),
-                                });
-                            }
-                        }
-                    }
-                    phrases.push(Phrase {
-                        tokens: Vec::new(),
-                        words,
-                        meaning: Meaning::Move(i),
-                    });
-                }
-            }
-        }
-        for (&kind, templates) in &lex.commands {
-            for t in templates {
-                if t.contains(&Slot::N) {
-                    for sq in v.all_squares() {
-                        for words in fill(t, lex, v, sq, sq) {
-                            phrases.push(Phrase {
-                                tokens: Vec::new(),
-                                words,
-                                meaning: Meaning::Command(kind, Some(sq.number())),
-                            });
-                        }
-                    }
-                } else {
-                    let words = t
-                        .iter()
-                        .filter_map(|s| match s {
-                            Slot::Word(w) => Some(w.clone()),
-                            _ => None,
-                        })
-                        .collect();
-                    phrases.push(Phrase {
-                        tokens: Vec::new(),
-                        words,
-                        meaning: Meaning::Command(kind, None),
-                    });
-                }
-            }
-        }
-        for p in &mut phrases {
-            p.tokens = lex.tokens(&p.words);
-        }
-        Grammar {
-            moves,
-            notations,
-            phrases,
+    pub fn build(lex: &Lexicon, numbers: &Numbers) -> CommandGrammar {
+        CommandGrammar {
+            phrases: command_phrases(lex, numbers),
             questions: lex.ask.iter().map(|q| q.words.join(" ")).collect(),
         }
     }
 
-    /// The phrase list to give the recognizer: each distinct phrase once,
-    /// plus `[unk]` so speech outside the grammar comes back as unknown
-    /// instead of being forced onto the nearest phrase.
+    /// The phrase list to give the recognizer ([`recognizer_phrases`]),
+    /// ending with `[unk]`.
     #[must_use]
     pub fn recognizer_phrases(&self) -> Vec<String> {
-        let mut set: BTreeSet<String> = self.phrases.iter().map(|p| p.words.join(" ")).collect();
-        set.extend(self.questions.iter().cloned());
-        let mut v: Vec<String> = set.into_iter().collect();
-        v.push("[unk]".to_owned());
-        v
+        recognizer_phrases(&self.phrases, &self.questions)
     }
 
-    /// Whether `text` (a recognizer's words) is exactly one whole phrase of
-    /// the grammar that no longer phrase continues: nothing more can be
-    /// meant, so the utterance may end without waiting out the full silence.
-    /// Compared unit by unit ([`Lexicon::tokens`]), as the matcher does.
+    /// (`text` is a whole command, a longer command starts with it).
     #[must_use]
-    pub fn is_complete(&self, lex: &Lexicon, text: &str) -> bool {
-        let words = words_of(text);
-        if words.is_empty() {
-            return false;
-        }
-        let t = lex.tokens(&words);
-        let mut whole = false;
-        for p in &self.phrases {
-            if p.tokens.len() > t.len() && p.tokens.starts_with(&t) {
-                return false;
+    pub fn completion(&self, lex: &Lexicon, text: &str) -> (bool, bool) {
+        completion(&self.phrases, lex, text)
+    }
+
+    /// The command the n-best `transcripts` say (best first; the first that
+    /// says one clearly wins), if any: numbers written as digits are read
+    /// as the lexicon's number words. Two commands about equally near: none.
+    #[must_use]
+    pub fn understand(&self, lex: &Lexicon, transcripts: &[Transcript]) -> Option<CommandHeard> {
+        let costs = Costs::new(lex);
+        transcripts.iter().find_map(|t| {
+            let heard: Words = lex
+                .numbers_said(&t.text)
+                .into_iter()
+                .filter(|w| w != "[unk]")
+                .collect();
+            let heard = lex.tokens(&heard);
+            if heard.is_empty() {
+                return None;
             }
-            whole |= p.tokens == t;
-        }
-        whole
-    }
-
-    /// Every distinct word of the grammar (to check against a model).
-    #[must_use]
-    pub fn words(&self) -> BTreeSet<String> {
-        self.phrases
-            .iter()
-            .flat_map(|p| p.words.iter().cloned())
-            .collect()
-    }
-}
-
-/// A legal move the player may have meant.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Candidate {
-    /// Strict notation.
-    #[serde(rename = "move")]
-    pub notation: String,
-    /// The captured squares in capture order (empty for a quiet move).
-    pub captured: Vec<u8>,
-    /// Match cost (0 = exact).
-    pub cost: f64,
-}
-
-/// Why a spoken move is not legal: a code for programs, one per
-/// [`ResolveError`] of the rules engine (what the player hears is the
-/// phrasebook's wording of that error, [`Announcer::on_rejected`]).
-///
-/// [`Announcer::on_rejected`]: crate::Announcer::on_rejected
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum IllegalReason {
-    /// No piece stands on the start square.
-    NoPiece,
-    /// The piece there belongs to the opponent.
-    NotYourPiece,
-    /// A capture is compulsory (001 ch. I 4.2) and this move does not capture.
-    CaptureCompulsory,
-    /// The largest capture must be taken (001 ch. I 4.13).
-    NotLargestCapture,
-    /// A man does not move backwards without capturing (001 ch. I 3.4).
-    WrongDirection,
-    /// The end square is occupied.
-    Occupied,
-    /// The piece cannot get there.
-    Unreachable,
-    /// The captured squares named fit no capture with that start and end.
-    NoSuchRoute,
-    /// The squares do not make a move on this board.
-    BadSquare,
-    /// The game is over: there are no moves.
-    NoMoves,
-}
-
-impl IllegalReason {
-    /// The code of a rules-engine refusal.
-    #[must_use]
-    pub fn of(e: &ResolveError) -> IllegalReason {
-        match e {
-            ResolveError::NoMoves => IllegalReason::NoMoves,
-            ResolveError::NoPiece { .. } => IllegalReason::NoPiece,
-            ResolveError::NotYourPiece { .. } => IllegalReason::NotYourPiece,
-            ResolveError::CaptureCompulsory { .. } => IllegalReason::CaptureCompulsory,
-            ResolveError::NotLargestCapture { .. } => IllegalReason::NotLargestCapture,
-            ResolveError::WrongDirection { .. } => IllegalReason::WrongDirection,
-            ResolveError::Occupied { .. } => IllegalReason::Occupied,
-            ResolveError::Unreachable { .. } => IllegalReason::Unreachable,
-            ResolveError::NoSuchRoute { .. } | ResolveError::Ambiguous { .. } => {
-                IllegalReason::NoSuchRoute
+            let best = rank(&self.phrases, &costs, &heard);
+            let &(meaning, cost) = best.first().filter(|(_, c)| *c <= MAX_COST)?;
+            if best.iter().filter(|(_, c)| *c - cost < TIE_WINDOW).count() > 1 {
+                return None;
             }
-            // Syntax, and any reason the rules engine adds later.
-            _ => IllegalReason::BadSquare,
-        }
+            let Meaning::Command(command, square) = meaning else {
+                return None;
+            };
+            Some(CommandHeard::Command {
+                command,
+                square,
+                confidence: confidence(t.confidence, cost),
+                transcript: t.text.clone(),
+            })
+        })
     }
 }
 
-/// What tandem understood from what was heard.
+/// A command or a question heard, in any game. JSON as the draughts
+/// listener's (`{"kind": "command", "command": "clock", ...}`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum Heard {
-    /// A legal move.
-    Move {
-        /// Strict notation (`32-28`).
-        #[serde(rename = "move")]
-        notation: String,
-        /// Captured squares in capture order.
-        #[serde(skip_serializing_if = "Vec::is_empty")]
-        captured: Vec<u8>,
-        /// 0..1: the recognizer's confidence times how well the phrase matched.
-        confidence: f64,
-        /// What the recognizer returned.
-        transcript: String,
-        /// The move itself.
-        #[serde(skip)]
-        mv: Move,
-    },
+pub enum CommandHeard {
     /// A command.
     Command {
         /// Which.
         command: CommandKind,
-        /// The square of `square N`.
+        /// The number said after it (the square of `square N`, a move number).
         #[serde(skip_serializing_if = "Option::is_none")]
         square: Option<u8>,
-        /// 0..1, as for moves.
+        /// 0..1: the recognizer's confidence times how well the phrase matched.
         confidence: f64,
-        /// What the recognizer returned.
-        transcript: String,
-    },
-    /// Several legal moves (or meanings) fit about equally well: ask which.
-    Ambiguous {
-        /// The moves, best first.
-        candidates: Vec<Candidate>,
-        /// What the recognizer returned.
-        transcript: String,
-        /// The candidate moves themselves, best first (for
-        /// [`ResolveError::Ambiguous`] and the announcer's question).
-        #[serde(skip)]
-        moves: Vec<Move>,
-    },
-    /// The words name a move that is not legal here. Never played.
-    Illegal {
-        /// Start square as spoken (its number).
-        from: u8,
-        /// End square as spoken (its number).
-        to: u8,
-        /// The squares heard, as a move text for the rules engine
-        /// (`32-26`, `c3-e5`).
-        text: String,
-        /// Why it is not legal.
-        reason: IllegalReason,
-        /// The reason in the phrasebook's words, as the announcer says it
-        /// ([`Announcer::on_rejected`](crate::Announcer::on_rejected)).
-        message: String,
-        /// What the recognizer returned.
-        transcript: String,
-        /// The rules engine's refusal, for the announcer.
-        #[serde(skip)]
-        error: ResolveError,
-    },
-    /// Nothing understood clearly: ask the player to repeat.
-    Unknown {
         /// What the recognizer returned.
         transcript: String,
     },
@@ -356,6 +250,62 @@ pub enum Heard {
     },
 }
 
+impl CommandHeard {
+    /// The confidence.
+    #[must_use]
+    pub fn confidence(&self) -> f64 {
+        match self {
+            CommandHeard::Command { confidence, .. } | CommandHeard::Query { confidence, .. } => {
+                *confidence
+            }
+        }
+    }
+
+    /// The transcript it came from.
+    #[must_use]
+    pub fn transcript(&self) -> &str {
+        match self {
+            CommandHeard::Command { transcript, .. } | CommandHeard::Query { transcript, .. } => {
+                transcript
+            }
+        }
+    }
+
+    /// Whether it must be read back and wait for yes/no: resigning,
+    /// offering and claiming a draw always (they cannot be taken back),
+    /// "done" by the policy, the others never.
+    #[must_use]
+    pub fn needs_confirmation(&self, policy: ConfirmPolicy) -> bool {
+        match self {
+            CommandHeard::Command {
+                command: CommandKind::Resign | CommandKind::Draw | CommandKind::ClaimDraw,
+                ..
+            } => true,
+            CommandHeard::Command {
+                command: CommandKind::Done,
+                confidence,
+                ..
+            } => policy.reads_back(*confidence),
+            _ => false,
+        }
+    }
+
+    /// For the journal: (`kind`, `text`): a command by name (with its
+    /// number: `square 23`), a question as typed.
+    #[must_use]
+    pub fn fields(&self) -> (&'static str, String) {
+        match self {
+            CommandHeard::Command {
+                command,
+                square: Some(n),
+                ..
+            } => ("command", format!("{} {n}", command.name())),
+            CommandHeard::Command { command, .. } => ("command", command.name().to_owned()),
+            CommandHeard::Query { query, .. } => ("query", query.clone()),
+        }
+    }
+}
+
 /// When a spoken move is read back and must be confirmed with yes/no.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ConfirmPolicy {
@@ -367,251 +317,15 @@ pub enum ConfirmPolicy {
     Never,
 }
 
-impl Heard {
-    /// The confidence of a move or command (0 for the others).
+impl ConfirmPolicy {
+    /// Whether something heard with `confidence` is read back by this policy.
     #[must_use]
-    pub fn confidence(&self) -> f64 {
+    pub fn reads_back(self, confidence: f64) -> bool {
         match self {
-            Heard::Move { confidence, .. }
-            | Heard::Command { confidence, .. }
-            | Heard::Query { confidence, .. } => *confidence,
-            _ => 0.0,
-        }
-    }
-
-    /// Whether the daemon must read this back and wait for yes/no before
-    /// acting. Resigning and offering a draw cannot be taken back, so they
-    /// are always confirmed; yes/no/cancel/repeat and read-outs never are.
-    /// Ambiguous, illegal and unknown results are never acted on at all.
-    #[must_use]
-    pub fn needs_confirmation(&self, policy: ConfirmPolicy) -> bool {
-        let by_policy = |c: f64| match policy {
             ConfirmPolicy::Always => true,
-            ConfirmPolicy::BelowConfidence(t) => c < t,
+            ConfirmPolicy::BelowConfidence(t) => confidence < t,
             ConfirmPolicy::Never => false,
-        };
-        match self {
-            Heard::Move { confidence, .. } => by_policy(*confidence),
-            Heard::Command {
-                command: CommandKind::Resign | CommandKind::Draw | CommandKind::ClaimDraw,
-                ..
-            } => true,
-            Heard::Command {
-                command: CommandKind::Done,
-                confidence,
-                ..
-            } => by_policy(*confidence),
-            _ => false,
         }
-    }
-
-    /// The transcript this came from.
-    #[must_use]
-    pub fn transcript(&self) -> &str {
-        match self {
-            Heard::Move { transcript, .. }
-            | Heard::Command { transcript, .. }
-            | Heard::Ambiguous { transcript, .. }
-            | Heard::Illegal { transcript, .. }
-            | Heard::Query { transcript, .. }
-            | Heard::Unknown { transcript } => transcript,
-        }
-    }
-}
-
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
-/// Turns squares written in a transcript into the lexicon's words ("32 28"
-/// is understood like "trzydzieści dwa dwadzieścia osiem", "c3 d4" like
-/// "ce trzy de cztery"), so typed text and recognizers that write digits
-/// work too. In 64-square draughts a digit after a file word is a rank.
-fn normalize(text: &str, lex: &Lexicon, v: Variant) -> Words {
-    let mut out: Words = Vec::new();
-    let is_file = |w: &str| (0..8).any(|i| lex.file(i).iter().any(|f| f.len() == 1 && f[0] == w));
-    for w in words_of(text) {
-        let after_file = v.algebraic_notation() && out.last().is_some_and(|p| is_file(p));
-        let rank = w
-            .parse::<u8>()
-            .ok()
-            .filter(|r| after_file && (1..=v.size()).contains(r));
-        let form = match rank {
-            Some(r) => lex.number(r).first().cloned(),
-            None => v
-                .parse_square(&w)
-                .and_then(|sq| lex.square(v, sq).into_iter().next()),
-        };
-        match form {
-            Some(f) if w.chars().any(|c| c.is_ascii_digit()) => out.extend(f),
-            _ => out.push(w),
-        }
-    }
-    out
-}
-
-/// Understands the recognizer's n-best transcripts in `grammar`'s position.
-/// Alternatives are tried best first; the first that yields a move, a
-/// command or an ambiguity wins. An illegal move is reported only when no
-/// alternative fits a legal one.
-#[must_use]
-pub fn understand(
-    pos: &Position,
-    grammar: &Grammar,
-    lex: &Lexicon,
-    transcripts: &[Transcript],
-) -> Heard {
-    let mut fallback: Option<Heard> = None;
-    for t in transcripts {
-        let h = understand_one(pos, grammar, lex, t);
-        match h {
-            Heard::Move { .. } | Heard::Command { .. } | Heard::Ambiguous { .. } => return h,
-            Heard::Illegal { .. } if !matches!(fallback, Some(Heard::Illegal { .. })) => {
-                fallback = Some(h)
-            }
-            Heard::Unknown { .. } if fallback.is_none() => fallback = Some(h),
-            _ => {}
-        }
-    }
-    fallback.unwrap_or_else(|| Heard::Unknown {
-        transcript: String::new(),
-    })
-}
-
-fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcript) -> Heard {
-    let transcript = t.text.clone();
-    let heard: Words = normalize(&t.text, lex, pos.variant())
-        .into_iter()
-        .filter(|w| w != "[unk]")
-        .collect();
-    let heard = lex.tokens(&heard);
-    if heard.is_empty() {
-        return Heard::Unknown { transcript };
-    }
-    let costs = Costs::new(lex);
-    // Best cost per meaning.
-    let mut best: Vec<(Meaning, f32)> = Vec::new();
-    for p in &grammar.phrases {
-        let c = costs.distance_within(&heard, &p.tokens, MAX_COST + TIE_WINDOW);
-        if c > MAX_COST + TIE_WINDOW {
-            continue;
-        }
-        match best.iter_mut().find(|(m, _)| *m == p.meaning) {
-            Some(e) => e.1 = e.1.min(c),
-            None => best.push((p.meaning, c)),
-        }
-    }
-    best.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let Some(&(meaning, cost)) = best.first().filter(|(_, c)| *c <= MAX_COST) else {
-        return illegal_or_unknown(pos, lex, &heard, transcript);
-    };
-    let rivals: Vec<(Meaning, f32)> = best
-        .iter()
-        .copied()
-        .filter(|(_, c)| *c - cost < TIE_WINDOW)
-        .collect();
-    let confidence =
-        round2(f64::from(t.confidence.clamp(0.0, 1.0)) * f64::from(1.0 - cost).max(0.0));
-    if rivals.len() > 1 {
-        let candidates = rivals
-            .iter()
-            .filter_map(|(m, c)| match m {
-                Meaning::Move(i) => Some(Candidate {
-                    notation: grammar.notations[*i].clone(),
-                    captured: grammar.moves[*i].captured().map(|s| s.number()).collect(),
-                    cost: round2(f64::from(*c)),
-                }),
-                Meaning::Command(..) => None,
-            })
-            .collect::<Vec<_>>();
-        if candidates.is_empty() {
-            // Two commands tie: nothing sensible to offer; ask to repeat.
-            return Heard::Unknown { transcript };
-        }
-        let moves = rivals
-            .iter()
-            .filter_map(|(m, _)| match m {
-                Meaning::Move(i) => Some(grammar.moves[*i]),
-                Meaning::Command(..) => None,
-            })
-            .collect();
-        return Heard::Ambiguous {
-            candidates,
-            transcript,
-            moves,
-        };
-    }
-    match meaning {
-        Meaning::Move(i) => {
-            let mv = grammar.moves[i];
-            Heard::Move {
-                notation: grammar.notations[i].clone(),
-                captured: mv.captured().map(|s| s.number()).collect(),
-                confidence,
-                transcript,
-                mv,
-            }
-        }
-        Meaning::Command(command, square) => Heard::Command {
-            command,
-            square,
-            confidence,
-            transcript,
-        },
-    }
-}
-
-/// Reads the squares in the words (exact square words, other words
-/// skipped) and asks the rules engine about them as a move text: if they name
-/// a move that is not legal, the reason is the engine's ([`resolve`]), in the
-/// phrasebook's words, exactly as `tandem say` and the daemon give it.
-fn illegal_or_unknown(
-    pos: &Position,
-    lex: &Lexicon,
-    heard: &[String],
-    transcript: String,
-) -> Heard {
-    let variant = pos.variant();
-    let mut squares = Vec::new();
-    let mut i = 0;
-    while i < heard.len() {
-        if let Some((sq, len)) = lex.read_square(variant, &heard[i..]) {
-            squares.push(sq);
-            i += len;
-        } else {
-            i += 1;
-        }
-    }
-    // At least a start and an end square; otherwise the words are too
-    // garbled to say which move was meant.
-    let [first, _, ..] = squares[..] else {
-        return Heard::Unknown { transcript };
-    };
-    // Spoken: start, end, then the captured squares ("piętnaście bije
-    // cztery zbijając ..."); as a move text: start, captured squares, end.
-    let mut ordered = vec![first];
-    ordered.extend_from_slice(&squares[2..]);
-    ordered.push(squares[1]);
-    let last = squares[1];
-    let text = ordered
-        .iter()
-        .map(|&s| variant.square_name(s))
-        .collect::<Vec<_>>()
-        .join("-");
-    match resolve(pos, &text) {
-        // The squares name a legal move (or several), but the words around
-        // them matched no phrasing closely enough: nothing is played on a
-        // guess, the player is asked to repeat.
-        Ok(_) | Err(ResolveError::Ambiguous { .. }) => Heard::Unknown { transcript },
-        Err(error) => Heard::Illegal {
-            from: first.number(),
-            to: last.number(),
-            reason: IllegalReason::of(&error),
-            message: lex.announcer().on_rejected(pos, &text, &error).text(),
-            text,
-            transcript,
-            error,
-        },
     }
 }
 
@@ -619,100 +333,79 @@ fn illegal_or_unknown(
 mod tests {
     use super::*;
 
-    fn hear(lex: &Lexicon, fen: Option<&str>, text: &str) -> Heard {
-        let pos = fen.map_or_else(
-            || Position::start(Variant::International),
-            |f| Position::from_fen(Variant::International, f).unwrap(),
-        );
-        let g = Grammar::build(&pos, lex);
-        understand(&pos, &g, lex, &[Transcript::text(text)])
+    fn heard(g: &CommandGrammar, lex: &Lexicon, text: &str) -> Option<CommandHeard> {
+        g.understand(lex, &[Transcript::text(text)])
     }
 
     #[test]
-    fn start_position_phrases_cover_every_legal_move() {
-        let pos = Position::start(Variant::International);
-        let g = Grammar::build(&pos, &Lexicon::polish());
-        for i in 0..g.moves.len() {
-            assert!(g.phrases.iter().any(|p| p.meaning == Meaning::Move(i)));
-        }
-        let phr = g.recognizer_phrases();
-        assert!(phr.contains(&"z trzydziestu dwóch na dwadzieścia osiem".to_owned()));
-        assert_eq!(phr.last().map(String::as_str), Some("[unk]"));
-    }
-
-    #[test]
-    fn exact_move_has_full_confidence() {
-        let h = hear(
-            &Lexicon::polish(),
-            None,
-            "trzydzieści dwa na dwadzieścia osiem",
-        );
-        assert!(
-            matches!(&h, Heard::Move { notation, confidence, .. } if notation == "32-28" && *confidence == 1.0),
-            "{h:?}"
-        );
-        assert!(!h.needs_confirmation(ConfirmPolicy::BelowConfidence(0.9)));
-        assert!(h.needs_confirmation(ConfirmPolicy::Always));
-    }
-
-    #[test]
-    fn illegal_move_is_never_a_move() {
-        let h = hear(&Lexicon::english(), None, "thirty two twenty six");
-        assert!(
-            matches!(
-                h,
-                Heard::Illegal {
-                    from: 32,
-                    to: 26,
-                    reason: IllegalReason::Unreachable,
-                    ..
-                }
-            ),
-            "{h:?}"
-        );
-        let h = hear(&Lexicon::english(), None, "eighteen twenty three");
-        assert!(
-            matches!(
-                h,
-                Heard::Illegal {
-                    reason: IllegalReason::NotYourPiece,
-                    ..
-                }
-            ),
-            "{h:?}"
-        );
-    }
-
-    #[test]
-    fn the_reason_is_the_rules_engine_s_in_the_announcer_s_words() {
-        let pl = Lexicon::polish();
-        let fen = "W:W27,40:B22,49";
-        let h = hear(&pl, Some(fen), "czterdzieści trzydzieści pięć");
-        let pos = Position::from_fen(Variant::International, fen).unwrap();
-        let err = resolve(&pos, "40-35").unwrap_err();
-        let said = pl.announcer().on_rejected(&pos, "40-35", &err).text();
-        assert!(said.starts_with("Bicie jest obowiązkowe"), "{said}");
+    fn the_commands_with_the_plain_numbers() {
+        let en = Lexicon::english();
+        let g = CommandGrammar::build(&en, &en.numbers());
+        let command = |c: CommandKind, n: Option<u8>, text: &str| CommandHeard::Command {
+            command: c,
+            square: n,
+            confidence: 1.0,
+            transcript: text.to_owned(),
+        };
         assert_eq!(
-            h,
-            Heard::Illegal {
-                from: 40,
-                to: 35,
-                text: "40-35".to_owned(),
-                reason: IllegalReason::CaptureCompulsory,
-                message: said,
-                transcript: "czterdzieści trzydzieści pięć".to_owned(),
-                error: err,
-            }
+            heard(&g, &en, "clock"),
+            Some(command(CommandKind::Clock, None, "clock"))
         );
-        // Squares that do name a legal move, lost in noise: not a guess,
-        // and not a refusal either.
-        let h = hear(&pl, None, "trzydzieści dwa eee eee eee dwadzieścia osiem");
-        assert!(matches!(h, Heard::Unknown { .. }), "{h:?}");
+        assert_eq!(
+            heard(&g, &en, "move twelve"),
+            Some(command(CommandKind::MoveNumber, Some(12), "move twelve"))
+        );
+        // Digits are read as the number's words.
+        assert_eq!(
+            heard(&g, &en, "record from 7"),
+            Some(command(CommandKind::RecordFrom, Some(7), "record from 7"))
+        );
+        // Fifty is the last number listened for.
+        assert_eq!(heard(&g, &en, "move 51"), None);
+        assert_eq!(heard(&g, &en, "thirty two twenty eight"), None);
+        assert_eq!(heard(&g, &en, ""), None);
+        // The first transcript that says a command wins.
+        let t = [Transcript::text("mumble"), Transcript::text("help")];
+        assert_eq!(
+            g.understand(&en, &t),
+            Some(command(CommandKind::Help, None, "help"))
+        );
+        // "move twenty" is whole, but "move twenty-eight" goes on.
+        assert_eq!(g.completion(&en, "move twenty"), (true, true));
+        assert_eq!(g.completion(&en, "move twenty eight"), (true, false));
+        assert_eq!(
+            g.recognizer_phrases().last().map(String::as_str),
+            Some("[unk]")
+        );
     }
 
     #[test]
-    fn resign_is_always_confirmed() {
-        let h = hear(&Lexicon::english(), None, "resign");
-        assert!(h.needs_confirmation(ConfirmPolicy::Never));
+    fn what_cannot_be_taken_back_is_always_read_back() {
+        let c = |command| CommandHeard::Command {
+            command,
+            square: None,
+            confidence: 0.95,
+            transcript: String::new(),
+        };
+        for k in [
+            CommandKind::Resign,
+            CommandKind::Draw,
+            CommandKind::ClaimDraw,
+        ] {
+            assert!(c(k).needs_confirmation(ConfirmPolicy::Never), "{k}");
+        }
+        assert!(!c(CommandKind::Done).needs_confirmation(ConfirmPolicy::BelowConfidence(0.9)));
+        assert!(c(CommandKind::Done).needs_confirmation(ConfirmPolicy::BelowConfidence(0.99)));
+        assert!(!c(CommandKind::Clock).needs_confirmation(ConfirmPolicy::Always));
+        assert_eq!(
+            CommandHeard::Command {
+                command: CommandKind::Square,
+                square: Some(23),
+                confidence: 1.0,
+                transcript: String::new(),
+            }
+            .fields(),
+            ("command", "square 23".to_owned())
+        );
     }
 }

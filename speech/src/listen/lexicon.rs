@@ -7,9 +7,9 @@
 //!
 //! | phrasebook | listener |
 //! | --- | --- |
-//! | `[numbers] cardinal` ([`Phrasebook::square_words`]) | square numbers 1-50, ranks 1-8 |
-//! | `[numbers] genitive` ([`Phrasebook::genitive_numbers`]) | the start square after "z" |
-//! | `[squares] letters`, `letter_names` ([`Phrasebook::file_words`]), `[listen.files]` | files a-h of 64-square draughts |
+//! | `[numbers] cardinal` ([`Phrasebook::number`]) | the numbers 1-50 (squares, ranks, move numbers) |
+//! | `[numbers] genitive` ([`Phrasebook::genitive_numbers`]) | a number after "z" ("from") |
+//! | `[squares] letters`, `letter_names` ([`Phrasebook::file_words`]), `[listen.files]` | the files a-h of a board |
 //! | `[listen] to`, `takes`, `from`, `taking` | how moves and captures are phrased |
 //! | `[listen.commands]` | the commands |
 //! | `[listen] mishearings` | typical mis-hearings with their costs |
@@ -19,16 +19,22 @@
 //! "{from} <to> {to}" and "<from> {from-genitive} <to> {to}"; a capture also
 //! "{from} <takes> {to}", optionally followed by "<taking>" (or nothing) and
 //! the captured squares in capture order.
+//!
+//! The lexicon names no game: how a game's squares are said from these
+//! words is the game's (draughts: `crate::draughts::listen::DraughtsWords`),
+//! and so are its questions ([`Lexicon::ask`], empty here).
 
 pub use super::words::{fold, words_of, Words};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
-use tandem_rules::draughts::{Square, Variant};
-
 use crate::announcer::{AnnounceOptions, Announcer};
-use crate::phrasebook::{CommandWord, Phrasebook, PhrasebookError, SquareStyle};
+use crate::phrasebook::{CommandWord, Phrasebook, PhrasebookError};
+
+/// The numbers listened for: 1 to 50 (the squares of the largest board;
+/// ranks, move numbers and the like are among them).
+pub const NUMBERS: u8 = 50;
 
 /// One way of saying something: a sequence of slots.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,7 +215,8 @@ pub struct Lexicon {
     pub match_syllables: bool,
     announcer: Announcer,
     /// The questions about the board listened for (`[listen.ask]`,
-    /// `crate::ask`): heard exactly, before any move.
+    /// `crate::ask`): heard exactly, before any move. The game's: empty
+    /// from [`Lexicon::from_phrasebook`], filled by the game that listens.
     pub ask: Vec<crate::ask::AskPhrase>,
 }
 
@@ -229,11 +236,12 @@ impl Lexicon {
     pub fn from_phrasebook(book: &Phrasebook) -> Lexicon {
         let mut numbers = BTreeMap::new();
         let mut numbers_from = BTreeMap::new();
-        for sq in Variant::International.all_squares() {
-            let w = book.square_words(Variant::International, sq, SquareStyle::Numbers);
-            numbers.insert(sq.number(), vec![words_of(&w.nominative)]);
-            if book.genitive_numbers().is_some() {
-                numbers_from.insert(sq.number(), vec![words_of(&w.genitive)]);
+        for n in 1..=NUMBERS {
+            let nominative = book.number(u64::from(n));
+            numbers.insert(n, vec![words_of(&nominative)]);
+            if let Some(genitive) = book.genitive_numbers() {
+                let g = genitive.get(usize::from(n) - 1).unwrap_or(&nominative);
+                numbers_from.insert(n, vec![words_of(g)]);
             }
         }
         let mut files: [Vec<Words>; 8] = Default::default();
@@ -279,17 +287,7 @@ impl Lexicon {
 
         let mut commands: BTreeMap<CommandKind, Vec<Template>> = BTreeMap::new();
         for (&word, phrases) in &listen.commands {
-            let kind = CommandKind::from_word(word);
-            for p in phrases {
-                let mut t = word_slots(p);
-                if t.is_empty() {
-                    continue;
-                }
-                if kind.takes_number() {
-                    t.push(Slot::N);
-                }
-                commands.entry(kind).or_default().push(t);
-            }
+            add_command(&mut commands, CommandKind::from_word(word), phrases);
         }
         let confusions = listen
             .mishearings
@@ -308,7 +306,7 @@ impl Lexicon {
             confusions,
             match_syllables: listen.match_syllables,
             announcer: Announcer::new(book.clone(), AnnounceOptions::default()),
-            ask: crate::draughts::ask::phrases(book),
+            ask: Vec::new(),
         }
     }
 
@@ -372,34 +370,31 @@ impl Lexicon {
         self.files.get(i).map_or(&[], Vec::as_slice)
     }
 
-    /// Every way a square is said in a variant: its number in international
-    /// draughts (001 ch. I 2.6), its file and rank in 64-square draughts
-    /// (001 ch. I 2.6.4) with every word for the file ("ce trzy", "c trzy",
-    /// "Cesar trzy"; 002 annex E.2.1).
+    /// Every number listened for ([`NUMBERS`]) with its ways of being said:
+    /// the numbers after a command in a game with no numbered squares.
     #[must_use]
-    pub fn square(&self, variant: Variant, sq: Square) -> Vec<Words> {
-        if !variant.algebraic_notation() {
-            return self.number(sq.number()).to_vec();
-        }
-        let (file, rank) = variant.algebraic(sq);
-        let mut out = Vec::new();
-        for f in self.file(usize::from((file as u8).saturating_sub(b'a'))) {
-            for r in self.number(rank) {
-                out.push(f.iter().chain(r).cloned().collect());
+    pub fn numbers(&self) -> Vec<(u8, Vec<Words>)> {
+        (1..=NUMBERS)
+            .map(|n| (n, self.number(n).to_vec()))
+            .collect()
+    }
+
+    /// The words of `text`, a number written in digits (`12`) as its
+    /// words ("dwanaście"), so typed text and recognizers that write digits
+    /// work too.
+    #[must_use]
+    pub fn numbers_said(&self, text: &str) -> Words {
+        let mut out = Words::new();
+        for w in words_of(text) {
+            let n = (w.len() <= 3 && w.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| w.parse::<u8>().ok())
+                .flatten();
+            match n.and_then(|n| self.number(n).first()) {
+                Some(f) => out.extend(f.iter().cloned()),
+                None => out.push(w),
             }
         }
         out
-    }
-
-    /// [`Lexicon::square`] in the form used after "from" (the genitive of
-    /// square numbers; algebraic squares do not change).
-    #[must_use]
-    pub fn square_from(&self, variant: Variant, sq: Square) -> Vec<Words> {
-        if variant.algebraic_notation() {
-            self.square(variant, sq)
-        } else {
-            self.number_from(sq.number()).to_vec()
-        }
     }
 
     /// Every word the lexicon can produce (for checking a model's vocabulary).
@@ -441,32 +436,70 @@ impl Lexicon {
             words.to_vec()
         }
     }
+}
 
-    /// Reads a square named at the start of `tokens` (see
-    /// [`Lexicon::tokens`]), longest match first (nominative or "from"
-    /// forms): `(square, tokens used)`.
-    #[must_use]
-    pub fn read_square(&self, variant: Variant, tokens: &[String]) -> Option<(Square, usize)> {
-        let mut best: Option<(Square, usize)> = None;
-        for sq in variant.all_squares() {
-            for f in self
-                .square(variant, sq)
-                .iter()
-                .chain(&self.square_from(variant, sq))
-            {
-                let f = &self.tokens(f);
-                let len = f.len();
-                if len > 0
-                    && tokens.len() >= len
-                    && tokens[..len].iter().zip(f).all(|(a, b)| fold(a) == fold(b))
-                    && best.map_or(true, |(_, l)| len > l)
-                {
-                    best = Some((sq, len));
-                }
-            }
+fn add_command(
+    commands: &mut BTreeMap<CommandKind, Vec<Template>>,
+    kind: CommandKind,
+    phrases: &[String],
+) {
+    for p in phrases {
+        let mut t = word_slots(p);
+        if t.is_empty() {
+            continue;
         }
-        best
+        if kind.takes_number() {
+            t.push(Slot::N);
+        }
+        commands.entry(kind).or_default().push(t);
     }
+}
+
+/// The `[listen.commands]` of a game's phrasebook file (a chess or
+/// backgammon `--phrasebook`), in the keys and form of the table
+/// phrasebook's (`yes = ["tak"]`), put in place of `base`'s commands;
+/// `base` as it is when the file has none. A game's phrasebook in a
+/// language tandem has no table phrasebook for (the Korean test books)
+/// carries its own commands this way.
+///
+/// # Errors
+/// The file cannot be read, or the section is not a table of word lists
+/// with known keys.
+pub fn command_words(path: &Path, mut base: Lexicon) -> Result<Lexicon, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let root: toml::Table =
+        toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let Some(section) = root
+        .get("listen")
+        .and_then(toml::Value::as_table)
+        .and_then(|l| l.get("commands"))
+    else {
+        return Ok(base);
+    };
+    let bad = |what: String| format!("{}: listen.commands: {what}", path.display());
+    let table = section
+        .as_table()
+        .ok_or_else(|| bad("not a table".into()))?;
+    let mut commands: BTreeMap<CommandKind, Vec<Template>> = BTreeMap::new();
+    for (key, list) in table {
+        let word = CommandWord::ALL
+            .into_iter()
+            .find(|w| w.key() == key)
+            .ok_or_else(|| bad(format!("unknown command {key:?}")))?;
+        let phrases = list
+            .as_array()
+            .ok_or_else(|| bad(format!("{key}: not a list of phrases")))?
+            .iter()
+            .map(|p| {
+                p.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| bad(format!("{key}: not a list of phrases")))
+            })
+            .collect::<Result<Vec<String>, String>>()?;
+        add_command(&mut commands, CommandKind::from_word(word), &phrases);
+    }
+    base.commands = commands;
+    Ok(base)
 }
 
 #[cfg(test)]
@@ -517,49 +550,6 @@ mod tests {
             pl.confusions.get(&("dwie".to_owned(), "dwa".to_owned())),
             Some(&0.1)
         );
-    }
-
-    #[test]
-    fn algebraic_squares_have_every_file_word() {
-        let pl = Lexicon::polish();
-        let c3 = Square::new(22).unwrap();
-        let forms: Vec<String> = pl
-            .square(Variant::SixtyFour, c3)
-            .iter()
-            .map(|w| w.join(" "))
-            .collect();
-        for f in ["ce trzy", "cesar trzy", "c trzy", "cé trzy", "cezar trzy"] {
-            assert!(forms.contains(&f.to_owned()), "{f} not in {forms:?}");
-        }
-        assert_eq!(
-            pl.square(Variant::International, c3),
-            [vec!["dwadzieścia".to_owned(), "dwa".to_owned()]]
-        );
-        let en = Lexicon::english();
-        let h8 = Square::new(4).unwrap();
-        let forms: Vec<String> = en
-            .square(Variant::SixtyFour, h8)
-            .iter()
-            .map(|w| w.join(" "))
-            .collect();
-        assert!(forms.contains(&"hector eight".to_owned()), "{forms:?}");
-        assert!(forms.contains(&"aitch eight".to_owned()), "{forms:?}");
-    }
-
-    #[test]
-    fn read_square_prefers_the_longest() {
-        let pl = Lexicon::polish();
-        let v = Variant::International;
-        let n = |w: &str| {
-            pl.read_square(v, &words_of(w))
-                .map(|(s, l)| (s.number(), l))
-        };
-        assert_eq!(n("trzydzieści dwa na"), Some((32, 2)));
-        assert_eq!(n("trzydzieści na"), Some((30, 1)));
-        assert_eq!(n("z trzydziestu"), None);
-        assert_eq!(n("piec"), Some((5, 1)));
-        let a = pl.read_square(Variant::SixtyFour, &words_of("cezar trzy de cztery"));
-        assert_eq!(a.map(|(s, l)| (s.number(), l)), Some((22, 2)));
     }
 
     #[test]

@@ -1,14 +1,15 @@
 //! [`Listener`]: the one object the daemon holds for voice input.
 //!
-//! It owns the recognizer (loaded once), the words ([`Lexicon`]), the current
-//! position's [`Grammar`] (swapped on the live recognizer by
-//! [`Listener::set_position`]), the [`Gate`] (endpointing or push-to-talk,
-//! and the [`MuteSwitch`] the speech output flips while tandem speaks), the
-//! [`ConfirmPolicy`], and the read-back waiting for "yes" or "no".
+//! It owns the recognizer (loaded once), the game's words and the current
+//! position's grammar ([`ListenGame::Words`], [`ListenGame::Grammar`];
+//! swapped on the live recognizer by [`Listener::set_position`]), the
+//! [`Gate`] (endpointing or push-to-talk, and the [`MuteSwitch`] the speech
+//! output flips while tandem speaks), the [`ConfirmPolicy`], and the
+//! read-back waiting for "yes" or "no".
 //!
 //! Each finished utterance becomes a [`Decision`]: what was heard and the
 //! [`Action`] to take. The daemon plays, answers or speaks the reply
-//! ([`Decision::reply`]); the listener never changes the game itself, and
+//! (each game's `Decision::reply`); the listener never changes the game itself, and
 //! nothing is played on a guess:
 //!
 //! | heard | nothing pending | a read-back pending |
@@ -47,45 +48,40 @@
 //! assert_eq!((m.from().number(), m.to().number()), (32, 28));
 //! ```
 
-use tandem_rules::draughts::notation::ResolveError;
-use tandem_rules::draughts::{Move, Position, Square};
-
 use super::audio::{Gate, Mode, MuteSwitch, VadEvent};
-use super::grammar::{understand, ConfirmPolicy, Grammar, Heard};
+use super::grammar::ConfirmPolicy;
 use super::lexicon::{CommandKind, Lexicon, Slot};
 use super::{ListenError, Recognizer, Transcript};
-use crate::announcer::Announcer;
-use crate::phrasebook::Value;
-use crate::utterance::{Kind, Priority, Utterance};
 
 /// What the daemon does with an utterance. See the table in the
 /// [module docs](self).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub enum Action<M = Move, E = ResolveError> {
+pub enum Action<M, E> {
     /// Play this move now (it was confirmed, or needs no confirmation).
     Play(M),
-    /// Read the move back ([`Announcer::confirm_move`]) and wait: the
-    /// listener keeps it until "yes", "no" or another move.
+    /// Read the move back and wait: the listener keeps it until "yes",
+    /// "no" or another move.
     ConfirmMove(M),
-    /// Carry out this command (the square of "square N").
-    Command(CommandKind, Option<Square>),
+    /// Carry out this command, with the number said after it (the square
+    /// of "square N" as the game numbers it, a move number): the game's
+    /// adapter reads it.
+    Command(CommandKind, Option<u8>),
     /// Read the command back and wait, as for a move.
     ConfirmCommand(CommandKind),
-    /// The read-back was refused: say [`Announcer::cancelled`].
+    /// The read-back was refused: say so (`Announcer::cancelled`).
     Cancelled,
-    /// Several captures fit: ask which, naming the captured squares
-    /// ([`Announcer::on_rejected`] with [`ResolveError::Ambiguous`]).
+    /// Several moves fit: ask which (a draughts capture by its captured
+    /// squares, a chess move by its piece).
     AskWhich(Vec<M>),
-    /// The squares heard name an illegal move: refuse with the reason
-    /// ([`Announcer::on_rejected`]).
+    /// The squares heard name an illegal move: refuse with the reason.
     Refuse {
         /// The squares heard as a move text (`32-26`, `e2e5`).
         text: String,
         /// The rules engine's reason.
         error: E,
     },
-    /// Nothing was heard clearly: ask to repeat ([`Announcer::not_understood`]).
+    /// Nothing was heard clearly: ask to repeat (`Announcer::not_understood`).
     Repeat,
     /// A game's own question (the pip count in backgammon): the daemon
     /// answers it as the typed one; a pending read-back stays.
@@ -94,7 +90,7 @@ pub enum Action<M = Move, E = ResolveError> {
 
 /// One utterance, understood and decided.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Decision<G: ListenGame = Draughts> {
+pub struct Decision<G: ListenGame> {
     /// What was understood (for the log and `tandem hear`).
     pub heard: G::Heard,
     /// What to do.
@@ -107,8 +103,8 @@ pub struct Decision<G: ListenGame = Draughts> {
 pub enum Understood<M, E> {
     /// A legal move.
     Move(M),
-    /// A command (the square of "square N").
-    Command(CommandKind, Option<Square>),
+    /// A command, with the number said after it ([`Action::Command`]).
+    Command(CommandKind, Option<u8>),
     /// Several legal moves fit: ask which.
     Ambiguous(Vec<M>),
     /// An illegal move: refuse with the reason.
@@ -129,9 +125,8 @@ pub enum Understood<M, E> {
 /// other half (endpointing, the trial end, muting, the read-back waiting
 /// for "yes" or "no") is the same for every game.
 ///
-/// Implemented by [`Draughts`] (here),
-/// [`ChessVoice`](crate::chess::listen::ChessVoice) and
-/// [`BgVoice`](crate::backgammon::listen::BgVoice).
+/// Each game implements it in its folder (draughts' `Draughts`, chess's
+/// `ChessVoice`, backgammon's `BgVoice`).
 pub trait ListenGame {
     /// A position.
     type Position: Clone + PartialEq + std::fmt::Debug;
@@ -164,83 +159,13 @@ pub trait ListenGame {
     ) -> Self::Heard;
     /// What the confirmation flow makes of it.
     fn meaning(heard: &Self::Heard) -> Understood<Self::Move, Self::Refusal>;
-    /// Whether it must be read back before anything is done
-    /// ([`Heard::needs_confirmation`]).
+    /// Whether it must be read back before anything is done (a command:
+    /// [`CommandHeard::needs_confirmation`](super::grammar::CommandHeard::needs_confirmation)).
     fn needs_confirmation(heard: &Self::Heard, policy: ConfirmPolicy) -> bool;
     /// The transcript it came from.
     fn transcript(heard: &Self::Heard) -> &str;
     /// The language tag of the words (for `Debug`).
     fn lang(words: &Self::Words) -> &str;
-}
-
-/// Draughts (001): squares by number or by file and rank, [`Lexicon`] and
-/// [`Grammar`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Draughts;
-
-impl ListenGame for Draughts {
-    type Position = Position;
-    type Words = Lexicon;
-    type Grammar = Grammar;
-    type Move = Move;
-    type Heard = Heard;
-    type Refusal = ResolveError;
-
-    fn grammar(pos: &Position, words: &Lexicon) -> Grammar {
-        Grammar::build(pos, words)
-    }
-
-    fn recognizer_phrases(grammar: &Grammar) -> Vec<String> {
-        grammar.recognizer_phrases()
-    }
-
-    fn all_words(words: &Lexicon) -> Vec<String> {
-        words.all_words().into_iter().collect()
-    }
-
-    fn is_complete(grammar: &Grammar, words: &Lexicon, text: &str) -> bool {
-        grammar.is_complete(words, text)
-    }
-
-    fn understand(
-        pos: &Position,
-        grammar: &Grammar,
-        words: &Lexicon,
-        transcripts: &[Transcript],
-    ) -> Heard {
-        // A question about the board, said exactly, before any move.
-        crate::ask::heard(&words.ask, transcripts)
-            .unwrap_or_else(|| understand(pos, grammar, words, transcripts))
-    }
-
-    fn meaning(heard: &Heard) -> Understood<Move, ResolveError> {
-        match heard {
-            Heard::Move { mv, .. } => Understood::Move(*mv),
-            Heard::Command {
-                command, square, ..
-            } => Understood::Command(*command, square.and_then(Square::new)),
-            Heard::Ambiguous { moves, .. } => Understood::Ambiguous(moves.clone()),
-            Heard::Illegal { text, error, .. } => Understood::Illegal {
-                text: text.clone(),
-                error: error.clone(),
-            },
-            Heard::Query { query, .. } => Understood::Query(query.clone()),
-            // Heard is non-exhaustive: anything else is not clear enough.
-            _ => Understood::Unknown,
-        }
-    }
-
-    fn needs_confirmation(heard: &Heard, policy: ConfirmPolicy) -> bool {
-        heard.needs_confirmation(policy)
-    }
-
-    fn transcript(heard: &Heard) -> &str {
-        heard.transcript()
-    }
-
-    fn lang(words: &Lexicon) -> &str {
-        &words.lang
-    }
 }
 
 /// The words of a command's first phrasing ("tak", "remis"), for its read-back.
@@ -261,39 +186,6 @@ pub fn command_phrase(lex: &Lexicon, c: CommandKind) -> String {
         .unwrap_or_else(|| c.name().to_owned())
 }
 
-impl Decision {
-    /// What tandem says for the actions the listener answers itself
-    /// (read-backs, "cancelled", "which capture?", refusals, "say again"),
-    /// in `pos` (the position the listener had). `None` for [`Action::Play`]
-    /// and [`Action::Command`]: the daemon announces the move or the answer.
-    #[must_use]
-    pub fn reply(&self, pos: &Position, announcer: &Announcer, lex: &Lexicon) -> Option<Utterance> {
-        match &self.action {
-            Action::Play(_) | Action::Command(..) | Action::Query(_) => None,
-            Action::ConfirmMove(m) => Some(announcer.confirm_move(pos, m)),
-            Action::ConfirmCommand(c) => {
-                let phrase = command_phrase(lex, *c);
-                Some(announcer.message(
-                    "move.confirm",
-                    &[("move", Value::Text(phrase))],
-                    Priority::Next,
-                    Kind::Confirm,
-                ))
-            }
-            Action::Cancelled => Some(announcer.cancelled()),
-            Action::AskWhich(moves) => Some(announcer.on_rejected(
-                pos,
-                self.heard.transcript(),
-                &ResolveError::Ambiguous {
-                    candidates: moves.clone(),
-                },
-            )),
-            Action::Refuse { text, error } => Some(announcer.on_rejected(pos, text, error)),
-            Action::Repeat => Some(announcer.not_understood()),
-        }
-    }
-}
-
 /// What is waiting for "yes" or "no".
 #[derive(Debug, Clone, PartialEq)]
 enum Pending<M> {
@@ -301,9 +193,8 @@ enum Pending<M> {
     Command(CommandKind),
 }
 
-/// Voice input for one player, in draughts (the default) or another
-/// [`ListenGame`]. See the [module docs](self).
-pub struct Listener<G: ListenGame = Draughts> {
+/// Voice input for one player in the game `G`. See the [module docs](self).
+pub struct Listener<G: ListenGame> {
     rec: Box<dyn Recognizer>,
     lex: G::Words,
     policy: ConfirmPolicy,
@@ -334,26 +225,10 @@ impl<G: ListenGame> std::fmt::Debug for Listener<G> {
     }
 }
 
-impl Listener {
-    /// A draughts listener for `pos`: gives the recognizer the position's
-    /// grammar and checks every word of the language against the model
-    /// ([`Listener::missing_words`]).
-    ///
-    /// # Errors
-    /// The recognizer rejects the grammar.
-    pub fn new(
-        rec: Box<dyn Recognizer>,
-        lex: Lexicon,
-        policy: ConfirmPolicy,
-        mode: Mode,
-        pos: Position,
-    ) -> Result<Listener, ListenError> {
-        Listener::for_game(rec, lex, policy, mode, pos)
-    }
-}
-
 impl<G: ListenGame> Listener<G> {
-    /// A listener of game `G` for `pos` (as [`Listener::new`]).
+    /// A listener of game `G` for `pos`: gives the recognizer the
+    /// position's grammar and checks every word of the language against
+    /// the model ([`Listener::missing_words`]).
     ///
     /// # Errors
     /// The recognizer rejects the grammar.
@@ -561,250 +436,5 @@ impl<G: ListenGame> Listener<G> {
             // Answered like a read-out: the read-back stays pending.
             Understood::Query(q) => Action::Query(q),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use tandem_rules::draughts::{Position, Variant};
-
-    use super::*;
-    use crate::listen::audio::{VadConfig, FRAME};
-    use crate::listen::{Grammar, ScriptedRecognizer};
-
-    /// The frame (counted from the first quiet one, 1-based) at which the
-    /// utterance `said` ends, spoken for 400 ms and followed by silence, when
-    /// the recognizer can tell its result before the end or not.
-    fn ends_after(lex: Lexicon, said: &str, early: bool) -> (usize, Decision) {
-        let pos = Position::start(Variant::International);
-        let mut rec = ScriptedRecognizer::new(vec![vec![Transcript::text(said)]]);
-        rec.early = early;
-        let mut l = Listener::new(
-            Box::new(rec),
-            lex,
-            ConfirmPolicy::Always,
-            Mode::Voice(VadConfig::default()),
-            pos,
-        )
-        .unwrap();
-        let loud: Vec<i16> = (0..FRAME)
-            .map(|i| if i % 2 == 0 { 8000 } else { -8000 })
-            .collect();
-        for _ in 0..20 {
-            assert_eq!(l.push_frame(&loud).unwrap(), None);
-        }
-        let quiet = vec![0i16; FRAME];
-        for n in 1..=40 {
-            if let Some(d) = l.push_frame(&quiet).unwrap() {
-                return (n, d);
-            }
-        }
-        panic!("{said:?} never ended");
-    }
-
-    #[test]
-    fn a_whole_phrase_ends_after_100_ms_of_silence() {
-        let (n, d) = ends_after(Lexicon::polish(), "trzydzieści dwa dwadzieścia osiem", true);
-        assert_eq!(n, 5, "5 quiet frames of 20 ms");
-        assert!(matches!(d.action, Action::ConfirmMove(_)), "{d:?}");
-        let (n, _) = ends_after(Lexicon::polish(), "tak", true);
-        assert_eq!(n, 5);
-    }
-
-    #[test]
-    fn the_full_wait_without_an_early_result_or_when_a_longer_phrase_may_follow() {
-        // A recognizer that cannot tell its result before the end: 600 ms.
-        let (n, _) = ends_after(
-            Lexicon::polish(),
-            "trzydzieści dwa dwadzieścia osiem",
-            false,
-        );
-        assert_eq!(n, 30);
-        // "square twenty" is a whole phrase, but "square twenty-eight" goes on.
-        let (n, d) = ends_after(Lexicon::english(), "square twenty", true);
-        assert_eq!(n, 30, "{d:?}");
-        // Half a move: not a phrase.
-        let (n, _) = ends_after(Lexicon::polish(), "trzydzieści dwa", true);
-        assert_eq!(n, 30);
-    }
-
-    #[test]
-    fn whole_phrases_of_the_grammar() {
-        let pos = Position::start(Variant::International);
-        let pl = Lexicon::polish();
-        let g = Grammar::build(&pos, &pl);
-        assert!(g.is_complete(&pl, "trzydzieści dwa dwadzieścia osiem"));
-        assert!(g.is_complete(&pl, "Z trzydziestu dwóch na dwadzieścia osiem"));
-        assert!(!g.is_complete(&pl, "trzydzieści dwa"));
-        assert!(!g.is_complete(&pl, ""));
-        // Illegal moves are phrases too (heard, to be refused with the reason).
-        assert!(g.is_complete(&pl, "trzydzieści dwa dwadzieścia siedem"));
-        let en = Lexicon::english();
-        let g = Grammar::build(&pos, &en);
-        assert!(g.is_complete(&en, "thirty-two twenty-eight"));
-        assert!(g.is_complete(&en, "square twenty-eight"));
-        assert!(!g.is_complete(&en, "square twenty"), "square 28 goes on");
-    }
-
-    /// Finishes logged by [`BurstRecognizer`]: `(early, samples held)`.
-    type Finishes = std::sync::Arc<std::sync::Mutex<Vec<(bool, usize)>>>;
-
-    /// A fake recognizer that transcribes exactly the audio fed since its
-    /// last reset (no real recognizer can be told what to hear): a frame of
-    /// amplitude `1000 * k` says `chunks[k - 1]`, a run of such frames once;
-    /// quiet frames say nothing. Audio lost or fed twice changes the
-    /// transcript, and every finish logs the samples it held.
-    struct BurstRecognizer {
-        chunks: Vec<&'static str>,
-        heard: Vec<i16>,
-        finishes: Finishes,
-    }
-
-    impl BurstRecognizer {
-        fn end(&mut self, early: bool) -> Vec<Transcript> {
-            let mut words = Vec::new();
-            let mut last = 0;
-            for f in self.heard.chunks(FRAME) {
-                let k = usize::from(f.iter().map(|s| s.unsigned_abs()).max().unwrap_or(0)) / 1000;
-                if k > 0 && k != last {
-                    words.push(self.chunks[k - 1]);
-                }
-                last = k;
-            }
-            self.finishes
-                .lock()
-                .unwrap()
-                .push((early, std::mem::take(&mut self.heard).len()));
-            if words.is_empty() {
-                Vec::new()
-            } else {
-                vec![Transcript::text(&words.join(" "))]
-            }
-        }
-    }
-
-    impl Recognizer for BurstRecognizer {
-        fn set_grammar(&mut self, _phrases: &[String]) -> Result<(), ListenError> {
-            Ok(())
-        }
-        fn accept(&mut self, samples: &[i16]) -> Result<(), ListenError> {
-            assert_eq!(samples.len() % FRAME, 0, "whole frames");
-            self.heard.extend_from_slice(samples);
-            Ok(())
-        }
-        fn finish(&mut self) -> Result<Vec<Transcript>, ListenError> {
-            Ok(self.end(false))
-        }
-        fn finish_early(&mut self) -> Result<Option<Vec<Transcript>>, ListenError> {
-            Ok(Some(self.end(true)))
-        }
-        fn missing_words(&mut self, _words: &[String]) -> Vec<String> {
-            Vec::new()
-        }
-    }
-
-    /// A listener over a [`BurstRecognizer`] saying `chunks`, and its log.
-    fn burst_listener(lex: Lexicon, chunks: Vec<&'static str>) -> (Listener, Finishes) {
-        let finishes = Finishes::default();
-        let rec = BurstRecognizer {
-            chunks,
-            heard: Vec::new(),
-            finishes: finishes.clone(),
-        };
-        let l = Listener::new(
-            Box::new(rec),
-            lex,
-            ConfirmPolicy::Always,
-            Mode::Voice(VadConfig::default()),
-            Position::start(Variant::International),
-        )
-        .unwrap();
-        (l, finishes)
-    }
-
-    /// Pushes `frames` frames saying chunk `k` (0: quiet); the decisions
-    /// with the number of the frame (1-based, within this call) they came on.
-    fn say(l: &mut Listener, k: i16, frames: usize) -> Vec<(usize, Decision)> {
-        let frame: Vec<i16> = (0..FRAME)
-            .map(|i| if i % 2 == 0 { 1000 * k } else { -1000 * k })
-            .collect();
-        (1..=frames)
-            .filter_map(|n| l.push_frame(&frame).unwrap().map(|d| (n, d)))
-            .collect()
-    }
-
-    #[test]
-    fn a_pause_inside_a_phrase_feeds_the_whole_utterance_again_once() {
-        let (mut l, log) = burst_listener(
-            Lexicon::polish(),
-            vec!["trzydzieści dwa", "dwadzieścia osiem"],
-        );
-        assert!(say(&mut l, 0, 5).is_empty());
-        assert!(say(&mut l, 1, 20).is_empty());
-        // 400 ms of pause: the trial end at 100 ms finds half a move.
-        assert!(say(&mut l, 0, 20).is_empty());
-        assert_eq!(*log.lock().unwrap(), [(true, 30 * FRAME)], "5 + 20 + 5");
-        assert!(say(&mut l, 2, 20).is_empty());
-        let d = say(&mut l, 0, 40);
-        assert_eq!(d.len(), 1, "{d:?}");
-        let (n, d) = &d[0];
-        assert_eq!(*n, 5, "a whole move: 100 ms");
-        assert_eq!(d.heard.transcript(), "trzydzieści dwa dwadzieścia osiem");
-        let Action::ConfirmMove(m) = d.action else {
-            panic!("{d:?}")
-        };
-        assert_eq!((m.from().number(), m.to().number()), (32, 28));
-        // Fed again from the first sample of the pre-roll, nothing twice.
-        assert_eq!(
-            *log.lock().unwrap(),
-            [(true, 30 * FRAME), (true, (5 + 20 + 20 + 20 + 5) * FRAME)]
-        );
-        // The next utterance starts afresh (10 frames of pre-roll).
-        assert!(say(&mut l, 1, 20).is_empty());
-        assert_eq!(say(&mut l, 0, 30).len(), 1);
-        assert_eq!(log.lock().unwrap()[2], (true, (10 + 20 + 5) * FRAME));
-    }
-
-    #[test]
-    fn after_a_trial_that_may_go_on_the_full_silence_decides_on_its_words() {
-        let (mut l, log) = burst_listener(Lexicon::english(), vec!["square twenty"]);
-        assert!(say(&mut l, 1, 20).is_empty());
-        let d = say(&mut l, 0, 40);
-        assert_eq!(d.len(), 1, "{d:?}");
-        assert_eq!(d[0].0, 30, "square twenty-eight may follow: 600 ms");
-        assert_eq!(
-            d[0].1.action,
-            Action::Command(CommandKind::Square, Square::new(20))
-        );
-        assert_eq!(
-            *log.lock().unwrap(),
-            [(true, 25 * FRAME)],
-            "one decode: the quiet frames after the trial add no words"
-        );
-    }
-
-    #[test]
-    fn muting_after_a_trial_drops_the_utterance() {
-        let (mut l, log) = burst_listener(Lexicon::polish(), vec!["trzydzieści dwa", "tak"]);
-        assert!(say(&mut l, 1, 20).is_empty());
-        assert!(say(&mut l, 0, 20).is_empty());
-        let mute = l.mute_switch();
-        mute.mute();
-        assert!(say(&mut l, 0, 40).is_empty(), "no decision once muted");
-        mute.unmute();
-        assert!(say(&mut l, 0, 5).is_empty());
-        assert!(say(&mut l, 2, 20).is_empty());
-        let d = say(&mut l, 0, 40);
-        assert_eq!(d.len(), 1, "{d:?}");
-        assert_eq!(
-            d[0].1.heard.transcript(),
-            "tak",
-            "nothing of the dropped one"
-        );
-        assert_eq!(
-            *log.lock().unwrap(),
-            [(true, 25 * FRAME), (true, 30 * FRAME)],
-            "the trial had reset the recognizer: no second finish on muting"
-        );
     }
 }

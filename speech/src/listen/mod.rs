@@ -1,10 +1,17 @@
-//! Speech input: the blind player moves and asks by voice.
+//! Speech input: the blind player moves and asks by voice. This is the
+//! engine every game shares and it names no game; each game's grammar and
+//! understanding of its moves live in its folder (`crate::draughts::listen`,
+//! `crate::chess::listen`, `crate::backgammon::listen`), behind
+//! [`ListenGame`].
 //!
-//! - [`lexicon`]: the words per language (square names, phrasings, commands,
-//!   typical mis-hearings), from the speech [`Phrasebook`](crate::Phrasebook).
-//! - [`grammar`]: for a position, every phrasing of every LEGAL move and of the
-//!   commands; a transcript matched against them with a weighted edit
-//!   distance ([`matcher`]) becomes a [`Heard`]. Pure and table-tested.
+//! - [`lexicon`]: the words per language (numbers, file words, phrasings,
+//!   commands, typical mis-hearings), from the speech
+//!   [`Phrasebook`](crate::Phrasebook); a game says its squares with them.
+//! - [`grammar`]: the machinery of the games' grammars: phrases and their
+//!   meanings, the commands every game listens for ([`CommandGrammar`]:
+//!   clock, position, repeat, yes, no, resign, help, "square N", the record
+//!   …), ranking a transcript against phrases with a weighted edit distance
+//!   ([`matcher`]). Pure; table-tested through the games' grammars.
 //! - [`Recognizer`]: n-best transcripts with confidences from audio. Backends:
 //!   [`vosk::VoskRecognizer`] (libvosk, loaded at run time) and [`ScriptedRecognizer`]
 //!   (a fake for unit tests of code that consumes transcripts).
@@ -23,14 +30,14 @@
 //!
 //! ```text
 //! start-up:   rec = VoskRecognizer::new(model_dir, &[])            (model_dir: models::find_model(lang))
-//!             lex = Lexicon::from_phrasebook(&phrasebook)          (the same book the Announcer uses)
-//!             listener = Listener::new(Box::new(rec), lex, policy, Mode::Voice(VadConfig::default()), pos)
+//!             words = the game's words (draughts: Lexicon::draughts(&phrasebook), the same book the Announcer uses)
+//!             listener = Listener::<G>::for_game(Box::new(rec), words, policy, Mode::Voice(VadConfig::default()), pos)
 //!             report listener.missing_words() if not empty
 //!             give listener.mute_switch() to the speech output: mute() before speaking, unmute() after
 //! audio:      mic = Microphone::open_default(); for each frame: listener.push_frame(&frame)
 //! decision:   Action::Play(m)            -> decide/journal/apply m as a typed move, then announce it
-//!             Action::Command(c, sq)     -> answer it (clock: Announcer::on_clock, ...)
-//!             otherwise                  -> speak decision.reply(listener.position(), &announcer, listener.lexicon())
+//!             Action::Command(c, n)      -> answer it (clock: Announcer::on_clock, ...; n: the number said after it)
+//!             otherwise                  -> speak the game's decision.reply(...)
 //! new position (any move, undo, resume): listener.set_position(pos)
 //! ```
 //!
@@ -53,9 +60,9 @@ pub mod words;
 
 use std::fmt;
 
-pub use grammar::{understand, Candidate, ConfirmPolicy, Grammar, Heard, IllegalReason};
-pub use lexicon::{CommandKind, Lexicon};
-pub use listener::{command_phrase, Action, Decision, Draughts, ListenGame, Listener, Understood};
+pub use grammar::{CommandGrammar, CommandHeard, ConfirmPolicy};
+pub use lexicon::{command_words, CommandKind, Lexicon};
+pub use listener::{command_phrase, Action, Decision, ListenGame, Listener, Understood};
 
 /// The sample rate every recognizer takes: 16 kHz, mono, signed 16 bit.
 pub const SAMPLE_RATE: u32 = 16_000;

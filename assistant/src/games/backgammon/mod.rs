@@ -30,6 +30,7 @@ pub mod arbiter;
 pub mod book;
 pub mod braille;
 mod braille_input;
+pub mod ear;
 pub mod picture;
 use crate::kind::{AnyPosition, GameKind};
 

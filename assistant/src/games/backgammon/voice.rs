@@ -78,7 +78,7 @@ pub fn file_words(path: &std::path::Path, table: &Phrasebook) -> anyhow::Result<
     let base = Lexicon::from_phrasebook(table);
     let moves = BgLexicon::from_toml_str(&text, &base)
         .map_err(|e| anyhow::anyhow!("--phrasebook {}: {e}", path.display()))?;
-    let commands = tandem_speech::chess::listen::command_words(path, base)
+    let commands = tandem_speech::listen::command_words(path, base)
         .map_err(|e| anyhow::anyhow!("--phrasebook {e}"))?;
     Ok(GameWords::new(BgWords::new(moves, commands)))
 }

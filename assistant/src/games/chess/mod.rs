@@ -6,6 +6,7 @@
 pub mod arbiter;
 pub mod book;
 pub mod braille;
+pub mod ear;
 pub mod one_shot;
 pub mod picture;
 

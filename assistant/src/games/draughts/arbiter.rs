@@ -15,6 +15,7 @@ use tandem_rules::draughts::arbiter::{diff_positions, Fix, PositionDiff};
 use tandem_rules::draughts::game::PlayError;
 use tandem_rules::draughts::{Game, Move, Piece, Position, Role, Variant};
 use tandem_rules::Color;
+use tandem_speech::draughts::DraughtsBook;
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareStyle, Value};
 
 use crate::arbiter::records::{is_journal, journal_record, LoadedRecord, RecordFormat};

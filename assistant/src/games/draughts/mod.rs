@@ -6,6 +6,7 @@
 pub mod arbiter;
 pub mod book;
 pub mod braille;
+pub mod ear;
 pub mod one_shot;
 pub mod picture;
 
@@ -18,11 +19,11 @@ use tandem_rules::draughts::arbiter::{compare_readback, parse_readback, Readback
 use tandem_rules::draughts::pdn::{write_pdn, PdnHeader};
 use tandem_rules::draughts::{notation, Game as Rules, Position, Role, Square, Variant};
 use tandem_rules::{Color, GameOptions, Outcome, TableGame};
-use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 use tandem_speech::draughts::SquareDiff;
-use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, Utterance};
+use tandem_speech::{AnnounceOptions, Announcer, Kind, Phrasebook, Priority, Utterance, Value};
 
-use tandem_speech::listen::{Decision, Draughts, Heard, Lexicon, Listener};
+use tandem_speech::draughts::listen::{Draughts, DraughtsWords, Heard};
+use tandem_speech::listen::{Decision, Lexicon, Listener};
 
 use super::{BoardCheck, BoardNotRead, Game, Prepared, Refused};
 use crate::kind::{AnyPosition, GameKind};
@@ -174,15 +175,24 @@ impl Game for DraughtsTable {
 
     fn draw_claims(&self) -> Result<(), Refused> {
         // Draughts draws come by themselves (001 ch. I 6): nothing to claim.
-        // The words are the table phrasebook's of the claim (chess's book).
         Err(Refused {
             reason: "draughts draws need no claim".into(),
-            say: claim_words(&self.lang).no_claim(),
+            say: claim_words(&self.lang).message(
+                "game.no_draw_claim",
+                &[],
+                Priority::Now,
+                Kind::Rejection,
+            ),
         })
     }
 
     fn claim_wrong(&self, minutes: u64) -> Utterance {
-        claim_words(&self.lang).claim_wrong(minutes)
+        claim_words(&self.lang).message(
+            "game.draw_claim_wrong",
+            &[("minutes", Value::Text(minutes.to_string()))],
+            Priority::Now,
+            Kind::Draw,
+        )
     }
 
     fn set_phrasebook(&mut self, book: &Phrasebook) {
@@ -222,7 +232,10 @@ impl Game for DraughtsTable {
         super::unknown_question(text, ask::QUESTIONS, said)
     }
 
-    fn describe_square(&self, sq: Square) -> Option<Utterance> {
+    /// "square N": the square by its number (001 ch. I 2.6; the
+    /// 64-square board's too, as the listener hears "ce trzy").
+    fn describe_square(&self, n: u8) -> Option<Utterance> {
+        let sq = Square::new(n).filter(|&sq| self.game.variant().contains(sq))?;
         Some(self.words.describe_square(self.game.position(), sq))
     }
 
@@ -423,11 +436,12 @@ pub fn diagram_marked(pos: &Position, marked: &[Square]) -> String {
     s
 }
 
-/// The words of draw claims: the chess phrasebook's (a draughts game is
-/// told that its draws need no claim in them).
-fn claim_words(lang: &str) -> ChessAnnouncer {
-    let book = ChessPhrasebook::builtin(lang).unwrap_or_else(ChessPhrasebook::english);
-    ChessAnnouncer::new(book, FileStyle::Names)
+/// The words of draw claims (a draughts game is told that its draws need
+/// no claim): the built-in phrasebook's of the table's language, English
+/// when there is none, whatever `--phrasebook` says.
+fn claim_words(lang: &str) -> Announcer {
+    let book = Phrasebook::builtin(lang).unwrap_or_else(Phrasebook::english);
+    Announcer::new(book, AnnounceOptions::default())
 }
 
 fn piece_char(pos: &Position, row: u8, col: u8) -> char {
@@ -506,7 +520,11 @@ impl VoiceGame for Draughts {
         heard.confidence()
     }
 
-    fn reply(d: &Decision, l: &Listener, announcer: &Announcer) -> Option<Utterance> {
+    fn reply(
+        d: &Decision<Draughts>,
+        l: &Listener<Draughts>,
+        announcer: &Announcer,
+    ) -> Option<Utterance> {
         d.reply(l.position(), announcer, l.lexicon())
     }
 
@@ -526,7 +544,7 @@ impl VoiceGame for Draughts {
     }
 
     fn words(book: &Phrasebook, _own: Option<&crate::voice::GameWords>) -> Lexicon {
-        Lexicon::from_phrasebook(book)
+        Lexicon::draughts(book)
     }
 }
 
@@ -580,5 +598,28 @@ mod record_tests {
             g.undo();
         }
         assert!(g.move_texts().is_empty() && g.last_move_text().is_none());
+    }
+
+    #[test]
+    fn a_draw_claim_is_refused_in_the_words_of_the_table_s_language() {
+        let start = Position::start(tandem_rules::draughts::Variant::International);
+        let g = DraughtsTable::new(start, GameOptions::default(), "pl");
+        let r = g.draw_claims().unwrap_err();
+        assert_eq!(r.reason, "draughts draws need no claim");
+        assert_eq!(r.say.text(), "Remisu nie można teraz reklamować.");
+        assert_eq!(r.say.priority, Priority::Now);
+        assert_eq!(r.say.kind, Kind::Rejection);
+        let u = g.claim_wrong(2);
+        assert_eq!(
+            u.text(),
+            "Reklamacja remisu jest nieuzasadniona. Przeciwnik dostaje 2 minuty, gra toczy się dalej."
+        );
+        assert_eq!((u.priority, u.kind), (Priority::Now, Kind::Draw));
+        // A language without built-in words: English.
+        let g = DraughtsTable::new(start, GameOptions::default(), "ko");
+        assert_eq!(
+            g.draw_claims().unwrap_err().say.text(),
+            "No draw can be claimed now."
+        );
     }
 }

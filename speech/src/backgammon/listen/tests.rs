@@ -8,7 +8,7 @@ use tandem_rules::Color;
 use super::*;
 use crate::announcer::Announcer;
 use crate::listen::audio::{Mode, VadConfig};
-use crate::listen::grammar::{ConfirmPolicy, Heard};
+use crate::listen::grammar::{CommandHeard, ConfirmPolicy};
 use crate::listen::lexicon::CommandKind;
 use crate::listen::listener::{Action as Act, ListenGame};
 use crate::listen::Transcript;
@@ -460,14 +460,14 @@ fn pips_and_the_commands() {
     assert_eq!(said("oczka").fields(), ("command", "pips".to_owned()));
     assert!(matches!(
         said("zegar"),
-        BgSaid::Command(Heard::Command {
+        BgSaid::Command(CommandHeard::Command {
             command: CommandKind::Clock,
             ..
         })
     ));
     assert!(matches!(
         said("tak"),
-        BgSaid::Command(Heard::Command {
+        BgSaid::Command(CommandHeard::Command {
             command: CommandKind::Yes,
             ..
         })
@@ -843,7 +843,7 @@ fn a_resignation_is_read_back_even_with_confirm_never_and_the_command_waits_for_
     assert!(BgVoice::is_complete(&g, &words, "poddaję się podwójnie"));
     assert!(matches!(
         BgVoice::understand(&m, &g, &words, &[Transcript::text("poddaję się")]),
-        BgSaid::Command(Heard::Command {
+        BgSaid::Command(CommandHeard::Command {
             command: CommandKind::Resign,
             ..
         })

@@ -10,7 +10,7 @@ use tandem_rules::backgammon::{ActionError, Match};
 use super::understand::{understand_bg, BgHeard};
 use super::{BgGrammar, BgInput, BgLexicon};
 use crate::announcer::Announcer;
-use crate::listen::grammar::{understand, ConfirmPolicy, Grammar, Heard};
+use crate::listen::grammar::{CommandGrammar, CommandHeard, ConfirmPolicy};
 use crate::listen::lexicon::{words_of, CommandKind, Lexicon, Slot};
 use crate::listen::listener::{command_phrase, Action as Act, Decision, ListenGame, Understood};
 use crate::listen::Transcript;
@@ -18,9 +18,9 @@ use crate::phrasebook::Value;
 use crate::utterance::{Kind, Priority, Utterance};
 
 /// The words of backgammon by voice: the move words of a backgammon
-/// phrasebook and the commands of a draughts [`Lexicon`] (the table's, or
+/// phrasebook and the shared commands of a [`Lexicon`] (the table's, or
 /// the backgammon phrasebook file's own `[listen.commands]`,
-/// [`crate::chess::listen::command_words`]). "Square N", "draw" and "claim
+/// [`crate::listen::command_words`]). "Square N", "draw" and "claim
 /// draw" are not listened for (points are not squares; no draws, 004).
 #[derive(Debug, Clone)]
 pub struct BgWords {
@@ -63,27 +63,20 @@ impl BgWords {
 pub struct BgVoiceGrammar {
     /// The actions.
     pub moves: BgGrammar,
-    /// The commands (a draughts grammar of a board with no moves).
-    pub commands: Grammar,
-}
-
-fn no_moves() -> tandem_rules::draughts::Position {
-    tandem_rules::draughts::Position::empty(
-        tandem_rules::draughts::Variant::International,
-        tandem_rules::Color::White,
-    )
+    /// The commands (the shared ones; "move N" with the plain numbers).
+    pub commands: CommandGrammar,
 }
 
 /// What was heard in backgammon: an action (or an ambiguity, an illegal
 /// one, the pips, nothing) or a command. JSON as [`BgHeard`] and
-/// [`Heard::Command`].
+/// [`CommandHeard`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum BgSaid {
     /// An action, an ambiguity, an illegal one, the pips, or nothing clear.
     Bg(BgHeard),
-    /// A command ([`Heard::Command`]).
-    Command(Heard),
+    /// A command or a question about the board.
+    Command(CommandHeard),
 }
 
 impl BgSaid {
@@ -128,16 +121,7 @@ impl BgSaid {
             BgSaid::Bg(BgHeard::Illegal { text, .. }) => ("illegal", text.clone()),
             BgSaid::Bg(BgHeard::Query { query, .. }) => ("command", query.clone()),
             BgSaid::Bg(BgHeard::Unknown { .. }) => ("unknown", String::new()),
-            BgSaid::Command(Heard::Command {
-                command,
-                square: Some(n),
-                ..
-            }) => ("command", format!("{} {n}", command.name())),
-            BgSaid::Command(Heard::Command { command, .. }) => {
-                ("command", command.name().to_owned())
-            }
-            BgSaid::Command(Heard::Query { query, .. }) => ("query", query.clone()),
-            BgSaid::Command(_) => ("unknown", String::new()),
+            BgSaid::Command(h) => h.fields(),
         }
     }
 }
@@ -145,7 +129,7 @@ impl BgSaid {
 /// Backgammon for the [`Listener`](crate::listen::Listener):
 /// `Listener::<BgVoice>::for_game(rec, BgWords::builtin("pl")?, policy,
 /// mode, match)`. The confirmation flow, the endpointing and the trial end
-/// are the draughts listener's; the cube actions and the resignations
+/// are the shared listener's; the cube actions and the resignations
 /// offered or answered are always read back (they cannot be taken back).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct BgVoice;
@@ -161,7 +145,7 @@ impl ListenGame for BgVoice {
     fn grammar(m: &Match, words: &BgWords) -> BgVoiceGrammar {
         BgVoiceGrammar {
             moves: BgGrammar::build(m, &words.moves),
-            commands: Grammar::build(&no_moves(), &words.commands),
+            commands: CommandGrammar::build(&words.commands, &words.commands.numbers()),
         }
     }
 
@@ -202,18 +186,8 @@ impl ListenGame for BgVoice {
         if g.moves.is_complete(&words.moves, text) {
             return true;
         }
-        let t = words.commands.tokens(&words_of(text));
-        if t.is_empty() {
-            return false;
-        }
-        let mut whole = false;
-        for p in &g.commands.phrases {
-            if p.tokens.len() > t.len() && p.tokens.starts_with(&t) {
-                return false;
-            }
-            whole |= p.tokens == t;
-        }
-        whole && !g.moves.continues(text)
+        let (whole, continued) = g.commands.completion(&words.commands, text);
+        whole && !continued && !g.moves.continues(text)
     }
 
     fn understand(
@@ -234,11 +208,10 @@ impl ListenGame for BgVoice {
             return BgSaid::Bg(h);
         }
         // A command said clearly wins over numbers that make an illegal move.
-        let c = understand(&no_moves(), &g.commands, &words.commands, transcripts);
-        if matches!(c, Heard::Command { .. }) {
-            return BgSaid::Command(c);
+        match g.commands.understand(&words.commands, transcripts) {
+            Some(c) => BgSaid::Command(c),
+            None => BgSaid::Bg(h),
         }
-        BgSaid::Bg(h)
     }
 
     fn meaning(heard: &BgSaid) -> Understood<BgInput, ActionError> {
@@ -253,14 +226,10 @@ impl ListenGame for BgVoice {
             BgSaid::Bg(BgHeard::Unknown { .. }) => Understood::Unknown,
             // No "square N" in backgammon (BgWords::new drops it); a move
             // number ("ruch N") comes as the number.
-            BgSaid::Command(Heard::Command {
+            BgSaid::Command(CommandHeard::Command {
                 command, square, ..
-            }) => Understood::Command(
-                *command,
-                square.and_then(tandem_rules::draughts::Square::new),
-            ),
-            BgSaid::Command(Heard::Query { query, .. }) => Understood::Query(query.clone()),
-            BgSaid::Command(_) => Understood::Unknown,
+            }) => Understood::Command(*command, *square),
+            BgSaid::Command(CommandHeard::Query { query, .. }) => Understood::Query(query.clone()),
         }
     }
 
