@@ -21,7 +21,7 @@
 //! the captured squares in capture order.
 //!
 //! The lexicon names no game: how a game's squares are said from these
-//! words is the game's (draughts: `crate::draughts::listen::DraughtsWords`),
+//! words is the game's (draughts: its `DraughtsWords`),
 //! and so are its questions ([`Lexicon::ask`], empty here).
 
 pub use super::words::{fold, words_of, Words};

@@ -25,28 +25,7 @@
 //! | an illegal move | [`Action::Refuse`] with the rules engine's reason | the same; the pending read-back is dropped |
 //! | nothing clear | [`Action::Repeat`] | [`Action::Repeat`], the read-back stays pending |
 //!
-//! ```
-//! use tandem_rules::draughts::{Position, Variant};
-//! use tandem_speech::listen::{
-//!     audio::Mode, audio::VadConfig, Action, ConfirmPolicy, Lexicon, Listener,
-//!     ScriptedRecognizer, Transcript,
-//! };
-//! let pos = Position::start(Variant::International);
-//! let rec = ScriptedRecognizer::default(); // a Vosk recognizer in the daemon
-//! let mut l = Listener::new(
-//!     Box::new(rec),
-//!     Lexicon::polish(),
-//!     ConfirmPolicy::Always,
-//!     Mode::Voice(VadConfig::default()),
-//!     pos,
-//! )
-//! .unwrap();
-//! let d = l.hear(&[Transcript::text("trzydzieści dwa na dwadzieścia osiem")]);
-//! assert!(matches!(d.action, Action::ConfirmMove(_)));
-//! let d = l.hear(&[Transcript::text("tak")]);
-//! let Action::Play(m) = d.action else { panic!("{d:?}") };
-//! assert_eq!((m.from().number(), m.to().number()), (32, 28));
-//! ```
+//! An example with a draughts position is in draughts' `listen` module.
 
 use super::audio::{Gate, Mode, MuteSwitch, VadEvent};
 use super::grammar::ConfirmPolicy;

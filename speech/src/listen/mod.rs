@@ -1,8 +1,7 @@
 //! Speech input: the blind player moves and asks by voice. This is the
 //! engine every game shares and it names no game; each game's grammar and
-//! understanding of its moves live in its folder (`crate::draughts::listen`,
-//! `crate::chess::listen`, `crate::backgammon::listen`), behind
-//! [`ListenGame`].
+//! understanding of its moves live in its folder (its `listen` module),
+//! behind [`ListenGame`].
 //!
 //! - [`lexicon`]: the words per language (numbers, file words, phrasings,
 //!   commands, typical mis-hearings), from the speech

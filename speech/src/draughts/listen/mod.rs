@@ -9,6 +9,32 @@
 //! that names an illegal move is reported as [`Heard::Illegal`] with the
 //! reason; a near-tie as [`Heard::Ambiguous`] with the candidates; anything
 //! else as [`Heard::Unknown`]. Nothing is played on a guess.
+//!
+//! The shared [`Listener`](crate::listen::Listener) over a draughts position: a
+//! move heard, read back, confirmed.
+//!
+//! ```
+//! use tandem_rules::draughts::{Position, Variant};
+//! use tandem_speech::listen::{
+//!     audio::Mode, audio::VadConfig, Action, ConfirmPolicy, Lexicon, Listener,
+//!     ScriptedRecognizer, Transcript,
+//! };
+//! let pos = Position::start(Variant::International);
+//! let rec = ScriptedRecognizer::default(); // a Vosk recognizer in the daemon
+//! let mut l = Listener::new(
+//!     Box::new(rec),
+//!     Lexicon::polish(),
+//!     ConfirmPolicy::Always,
+//!     Mode::Voice(VadConfig::default()),
+//!     pos,
+//! )
+//! .unwrap();
+//! let d = l.hear(&[Transcript::text("trzydzieści dwa na dwadzieścia osiem")]);
+//! assert!(matches!(d.action, Action::ConfirmMove(_)));
+//! let d = l.hear(&[Transcript::text("tak")]);
+//! let Action::Play(m) = d.action else { panic!("{d:?}") };
+//! assert_eq!((m.from().number(), m.to().number()), (32, 28));
+//! ```
 
 use std::collections::BTreeSet;
 
