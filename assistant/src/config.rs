@@ -28,7 +28,6 @@ use std::time::Duration;
 use anyhow::Context;
 use serde::Deserialize;
 use tandem_rules::clock::TimeControl;
-use tandem_rules::GameOptions;
 
 use crate::game::GameKind;
 use crate::session::{Blind, GameSetup, DEFAULT_WARNINGS};
@@ -274,34 +273,29 @@ impl Config {
         let start = kind
             .position(raw.fen.as_deref())
             .map_err(|e| anyhow::anyhow!("--fen: {e}"))?;
-        // The default: the Polish federation's 90 minutes for draughts; for
-        // chess FIDE's most common standard control, 90 minutes plus 30
-        // seconds a move from move one (002 art. 6.1, docs/chess.md).
-        // Backgammon: the EUBGF control for the match length (004 3.5).
+        // The default control is the game's (games/<game>/options.rs).
         let match_length = raw.match_length.unwrap_or(7);
         anyhow::ensure!(
             (1..=64).contains(&match_length),
             "--match {match_length}: a match is 1 to 64 points"
         );
-        let eubgf = format!("eubgf-{match_length}");
-        let bg = kind == GameKind::Backgammon;
-        let default_control = match kind {
-            GameKind::Chess => "90m+30s",
-            GameKind::Draughts(_) => "pzwarc-90",
-            GameKind::Backgammon => eubgf.as_str(),
-        };
-        let control_text = raw.control.as_deref().unwrap_or(default_control);
-        // A new backgammon match of the length asked for (its Match ID says it).
+        let default_control = kind.default_control(match_length);
+        let control_text = raw.control.as_deref().unwrap_or(&default_control);
+        // A new match of the length asked for, in a game played in matches.
         let start = start.for_match(match_length);
         let control =
             TimeControl::lookup(control_text).map_err(|e| anyhow::anyhow!("--control: {e}"))?;
-        // 004 3.5 (v): the simple delay, said with the clock report.
-        let delay_secs = match control.bonus() {
-            Some(b) if bg && b.kind == tandem_rules::clock::BonusKind::Delay => {
-                u32::try_from(b.amount.as_secs()).unwrap_or(u32::MAX)
-            }
-            _ => 0,
-        };
+        let options = kind.options(&crate::table_options::Asked {
+            match_length,
+            tandem_dice: raw.dice == Some(DiceChoice::Tandem),
+            listener: match raw.blind {
+                Some(Blind::Black) => tandem_rules::Color::Black,
+                _ => tandem_rules::Color::White,
+            },
+            draws_with_advantage: raw.draws_with_advantage.unwrap_or(false),
+            numbering: raw.numbering.unwrap_or_default(),
+            control: &control,
+        });
         let lang = raw.lang.unwrap_or_else(|| "pl".into());
         // `--headless` is `--screen none`.
         let screen = match raw.headless {
@@ -339,18 +333,7 @@ impl Config {
                 event: raw.event,
                 blind: raw.blind.unwrap_or_default(),
                 lang,
-                options: GameOptions {
-                    draws_with_advantage: raw.draws_with_advantage.unwrap_or(false),
-                    match_length: if bg { match_length } else { 0 },
-                    tandem_dice: bg && raw.dice == Some(DiceChoice::Tandem),
-                    numbering: raw.numbering.unwrap_or_default(),
-                    delay_secs,
-                    listener: bg.then_some(match raw.blind {
-                        Some(Blind::Black) => tandem_rules::Color::Black,
-                        _ => tandem_rules::Color::White,
-                    }),
-                    ..GameOptions::default()
-                },
+                options,
             },
             speech: raw.speech.unwrap_or_default(),
             braille: raw.braille.unwrap_or_default(),
@@ -574,7 +557,7 @@ mod tests {
         assert!(c.setup.start.to_fen().starts_with("4HPwATDgc/ABMA:"));
         // Draughts keeps its options as they were (the journal's start line too).
         let d = Config::from_raw(RawConfig::default()).unwrap();
-        assert_eq!(d.setup.options, GameOptions::default());
+        assert_eq!(d.setup.options, tandem_rules::GameOptions::default());
         let bad = |raw: RawConfig| Config::from_raw(raw).unwrap_err().to_string();
         assert!(bad(RawConfig {
             variant: Some("backgammon".into()),
@@ -582,5 +565,32 @@ mod tests {
             ..RawConfig::default()
         })
         .contains("--match 0"));
+    }
+
+    #[test]
+    fn each_game_names_its_default_control() {
+        let control = |variant: &str| {
+            Config::from_raw(RawConfig {
+                variant: Some(variant.into()),
+                ..RawConfig::default()
+            })
+            .unwrap()
+            .setup
+            .control
+        };
+        // 002 art. 6.1 (docs/chess.md); the Polish federation's 90 minutes.
+        assert_eq!(control("chess"), TimeControl::lookup("90m+30s").unwrap());
+        assert_eq!(
+            control("international"),
+            TimeControl::lookup("pzwarc-90").unwrap()
+        );
+        assert_eq!(
+            control("sixty-four"),
+            TimeControl::lookup("pzwarc-90").unwrap()
+        );
+        assert_eq!(
+            control("backgammon"),
+            TimeControl::lookup("eubgf-7").unwrap()
+        );
     }
 }

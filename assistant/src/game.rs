@@ -367,3 +367,29 @@ pub fn screen_board(
         ),
     })
 }
+
+// `tandem play`'s options for the table's game (crate::table_options).
+impl GameKind {
+    /// The game's default time control for `--control` (a name of
+    /// `TimeControl::lookup`), given `--match`.
+    #[must_use]
+    pub fn default_control(self, match_length: u32) -> String {
+        match self {
+            GameKind::Draughts(_) => crate::games::draughts::options::default_control(match_length),
+            GameKind::Chess => crate::games::chess::options::default_control(match_length),
+            GameKind::Backgammon => {
+                crate::games::backgammon::options::default_control(match_length)
+            }
+        }
+    }
+
+    /// The event's options the game takes from what was asked.
+    #[must_use]
+    pub fn options(self, asked: &crate::table_options::Asked<'_>) -> GameOptions {
+        match self {
+            GameKind::Draughts(_) => crate::games::draughts::options::options(asked),
+            GameKind::Chess => crate::games::chess::options::options(asked),
+            GameKind::Backgammon => crate::games::backgammon::options::options(asked),
+        }
+    }
+}

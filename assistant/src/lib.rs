@@ -31,5 +31,6 @@ pub mod picture;
 pub mod relay;
 pub mod screen;
 pub mod session;
+pub mod table_options;
 pub mod voice;
 pub mod voice_start;

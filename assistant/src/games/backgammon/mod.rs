@@ -35,6 +35,7 @@ pub mod picture;
 use crate::kind::{AnyPosition, GameKind};
 
 pub mod one_shot;
+pub mod options;
 mod record;
 mod resign;
 pub mod voice;

@@ -8,6 +8,7 @@ pub mod book;
 pub mod braille;
 pub mod ear;
 pub mod one_shot;
+pub mod options;
 pub mod picture;
 
 use std::fmt::Write as _;
