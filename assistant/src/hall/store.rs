@@ -97,6 +97,8 @@ pub struct TableCopy {
     aside_made: u32,
     /// Lines held of the earlier games the table says it is sending.
     earlier_held: BTreeMap<String, u64>,
+    /// Raised by the desk at every change it takes (its shared views are made again).
+    pub version: u64,
 }
 
 impl TableCopy {
@@ -132,6 +134,7 @@ impl TableCopy {
             aside: None,
             aside_made: 0,
             earlier_held: BTreeMap::new(),
+            version: 0,
         };
         match std::fs::read(file) {
             Ok(bytes) => {
