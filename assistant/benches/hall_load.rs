@@ -22,7 +22,8 @@
 //!   table shown, with that many idle spectator connections open (each
 //!   asked for `/api/tables` once and then waits); and one spectator
 //!   following `/events` there;
-//! - `HALL_LOAD_DELAY=15m`: with `--public-delay`.
+//! - `HALL_LOAD_DELAY=15m`: with `--public-delay`;
+//! - `HALL_LOAD_INFLIGHT=N`: the broker's `max_inflight_messages` (default 20).
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -83,9 +84,14 @@ fn broker(dir: &Path) -> (Kill, u16) {
     std::fs::write(
         dir.join("m.conf"),
         format!(
-            "user root\nlistener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nmax_queued_messages 100000\n",
+            "user root\nlistener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nmax_queued_messages 100000\n{}",
             dir.join("passwd").display(),
-            dir.join("acl").display()
+            dir.join("acl").display(),
+            // `HALL_LOAD_INFLIGHT=N`: the broker's `max_inflight_messages`
+            // (Mosquitto's default 20 QoS 1 messages unacknowledged per client).
+            std::env::var("HALL_LOAD_INFLIGHT")
+                .map(|n| format!("max_inflight_messages {n}\n"))
+                .unwrap_or_default()
         ),
     )
     .unwrap();
