@@ -152,15 +152,28 @@ pub(super) fn public_view(mut v: Value) -> Value {
 }
 
 async fn tables(State(app): State<App>) -> Json<Value> {
+    Json(Value::Array(api_views(&app)))
+}
+
+/// The `GET /api/tables` objects of the tables this server shows. The
+/// desk's lock is taken for one table at a time: a thousand spectators
+/// asking at once never hold the broker loop off for a whole list.
+fn api_views(app: &App) -> Vec<Value> {
     let shown = app.shown();
-    let t = app.hall.tables();
-    let list: Vec<Value> = t
-        .values()
-        .filter(|t| shown.shows(t.table))
-        .map(|t| view::api(t, &app.hall.event))
-        .map(|v| if app.public { public_view(v) } else { v })
+    let numbers: Vec<u32> = app
+        .hall
+        .tables()
+        .keys()
+        .copied()
+        .filter(|n| shown.shows(*n))
         .collect();
-    Json(Value::Array(list))
+    numbers
+        .into_iter()
+        .filter_map(|n| {
+            let v = view::api(app.hall.tables().get(&n)?, &app.hall.event);
+            Some(if app.public { public_view(v) } else { v })
+        })
+        .collect()
 }
 
 /// The page's view (JSON text) and the tables in it: each table's shared
@@ -359,15 +372,7 @@ pub(super) fn results_csv(rows: &[Value]) -> String {
 async fn results(State(app): State<App>) -> Response {
     // What is public is read before the tables are locked: no lock is held
     // across another's.
-    let shown = app.shown();
-    let rows: Vec<Value> = app
-        .hall
-        .tables()
-        .values()
-        .filter(|t| shown.shows(t.table))
-        .map(|t| view::api(t, &app.hall.event))
-        .collect();
-    let out = results_csv(&rows);
+    let out = results_csv(&api_views(&app));
     (
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
