@@ -95,6 +95,8 @@ pub struct TableCopy {
     aside: Option<Box<(String, TableCopy)>>,
     /// Copies of earlier games started from an `earlier` line 1 in this run.
     aside_made: u32,
+    /// Copies aside opened for `earlier` lines: since when, how many.
+    aside_opened: (Option<Instant>, u32),
     /// Lines held of the earlier games the table says it is sending.
     earlier_held: BTreeMap<String, u64>,
     /// Raised by the desk at every change it takes (its shared views are made again).
@@ -133,6 +135,7 @@ impl TableCopy {
             lacking_since: None,
             aside: None,
             aside_made: 0,
+            aside_opened: (None, 0),
             earlier_held: BTreeMap::new(),
             version: 0,
         };
@@ -337,6 +340,18 @@ impl TableCopy {
     fn take_aside(&mut self, msg: LineMsg) -> Taken {
         let game = msg.game.clone();
         if self.aside.as_ref().map_or(true, |a| a.0 != game) {
+            // A copy is read whole when opened: at most 4 a second, so a
+            // table sending lines of games in turn cannot keep the desk
+            // reading files (what is refused is asked for again).
+            let (since, count) = &mut self.aside_opened;
+            if since.map_or(true, |at| at.elapsed() >= std::time::Duration::from_secs(1)) {
+                *since = Some(Instant::now());
+                *count = 0;
+            }
+            if *count >= 4 {
+                return Taken::Bad;
+            }
+            *count += 1;
             self.aside = None;
             let file = match self.aside_file(&game) {
                 Some(f) => f,
@@ -426,9 +441,16 @@ impl TableCopy {
             } else {
                 self.file.with_file_name(format!("{prefix}-{k}.jsonl"))
             };
-            let Ok(bytes) = std::fs::read(&f) else { break };
-            let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-            if line_hash(first) == game {
+            let Ok(file) = File::open(&f) else { break };
+            // The first line only (at most a line's length).
+            let mut first = Vec::new();
+            use std::io::{BufRead, Read};
+            let _ = std::io::BufReader::new(file.take(MAX_LINE as u64 + 1))
+                .read_until(b'\n', &mut first);
+            if first.last() == Some(&b'\n') {
+                first.pop();
+            }
+            if line_hash(&first) == game {
                 found = Some(f);
             }
         }
@@ -1001,6 +1023,23 @@ mod tests {
         // A desk restarted finds the copy aside again by its game.
         let mut again = TableCopy::open(4, &f).unwrap();
         assert_eq!(again.take_earlier(earlier(&a[3])).0, Taken::Duplicate);
+        // Lines of two earlier games in turn: at most 4 copies opened a second.
+        let taken: Vec<Taken> = (0..10)
+            .map(|i| {
+                let m = if i % 2 == 0 { &a[1] } else { &c[1] };
+                again.take_earlier(earlier(m)).0
+            })
+            .collect();
+        assert!(
+            taken[..4].iter().all(|t| *t == Taken::Duplicate),
+            "{taken:?}"
+        );
+        // Game a's lines (the switches past the quota) are refused; c's copy stays open.
+        assert!(
+            (4..10).step_by(2).all(|i| taken[i] == Taken::Bad),
+            "{taken:?}"
+        );
+        assert_eq!(again.aside_opened.1, 4);
     }
 
     #[test]
