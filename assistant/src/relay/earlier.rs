@@ -23,7 +23,7 @@ pub const MAX_EARLIER: usize = 8;
 /// An earlier journal last written longer ago than this is left alone.
 pub const MAX_AGE: Duration = Duration::from_secs(24 * 3600);
 /// An earlier journal bigger than this is left alone (a real one is well under 1 MiB).
-pub const MAX_BYTES: u64 = 64 << 20;
+pub const MAX_BYTES: u64 = 16 << 20;
 
 /// One earlier journal being relayed.
 #[derive(Debug)]
