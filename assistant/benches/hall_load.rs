@@ -22,7 +22,10 @@
 //!   table shown, with that many idle spectator connections open (each
 //!   asked for `/api/tables` once and then waits); and one spectator
 //!   following `/events` there;
-//! - `HALL_LOAD_DELAY=15m`: with `--public-delay`.
+//! - `HALL_LOAD_DELAY=15m`: with `--public-delay`;
+//! - `HALL_LOAD_INFLIGHT=N`: the broker's `max_inflight_messages` (default 20);
+//! - `HALL_LOAD_KEEP_IDLE=1`: the idle spectators stay open through the step
+//!   (the desk's 10 s header timeout, which closes idle connections, raised).
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -83,9 +86,14 @@ fn broker(dir: &Path) -> (Kill, u16) {
     std::fs::write(
         dir.join("m.conf"),
         format!(
-            "user root\nlistener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nmax_queued_messages 100000\n",
+            "user root\nlistener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nmax_queued_messages 100000\n{}",
             dir.join("passwd").display(),
-            dir.join("acl").display()
+            dir.join("acl").display(),
+            // `HALL_LOAD_INFLIGHT=N`: the broker's `max_inflight_messages`
+            // (Mosquitto's default 20 QoS 1 messages unacknowledged per client).
+            std::env::var("HALL_LOAD_INFLIGHT")
+                .map(|n| format!("max_inflight_messages {n}\n"))
+                .unwrap_or_default()
         ),
     )
     .unwrap();
@@ -353,6 +361,14 @@ fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
     .arg("--data")
     .arg(dir.path().join("data"));
     if o.spectators > 0 {
+        if std::env::var("HALL_LOAD_KEEP_IDLE").is_ok_and(|v| v == "1") {
+            // The idle spectators kept open through the step: the desk's
+            // header timeout (10 s, against slowloris) raised past it.
+            cmd.env(
+                "TANDEM_HALL_HEADER_TIMEOUT_MS",
+                ((secs + 60) * 1000).to_string(),
+            );
+        }
         cmd.args(["--public", &format!("127.0.0.1:{public}")]);
         if let Some(d) = &o.delay {
             cmd.args(["--public-delay", d]);

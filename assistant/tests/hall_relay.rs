@@ -3,12 +3,14 @@
 //! processes. Moves made with `tandem ctl` reach the desk's `GET /api/tables`;
 //! the desk's journal copies verify and equal the tables' journals byte for
 //! byte after a broker restart mid-round and after a table is SIGKILLed and
-//! resumed.
+//! resumed; a game that ended while the broker was down reaches the desk,
+//! result line included, when the table's next game starts at a new journal.
 
 mod hall_common;
 mod support;
 
 use hall_common::{ctl_ok, journal_of, table, Broker, Desk, EVENT};
+use serde_json::Value;
 
 #[test]
 fn moves_through_ctl_appear_at_the_desk_with_every_field() {
@@ -231,4 +233,87 @@ fn a_desk_started_late_asks_for_and_gets_the_whole_journal() {
     desk.wait_copy(1, &journal_of(dir.path(), 1));
     let v = desk.wait_table(1, "both moves", |t| t["ply"] == 2);
     assert_eq!(v["chain_ok"], true);
+}
+
+#[test]
+fn a_game_ended_with_the_broker_down_reaches_the_desk_when_the_next_game_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut broker = Broker::start(dir.path(), 1);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let mut t1 = table(dir.path(), &broker, 1, &[]);
+    ctl_ok(&t1, &["move", "32-28"]);
+    desk.wait_table(1, "the first move", |t| t["ply"] == 1);
+    // The broker goes; the game goes on and ends; the table stops (its
+    // relay drains in vain for 3 s).
+    broker.kill();
+    ctl_ok(&t1, &["move", "19-23"]);
+    ctl_ok(&t1, &["resign", "black"]);
+    let pid = rustix::process::Pid::from_raw(t1.child.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+    assert!(t1.child.wait().unwrap().success());
+    drop(t1);
+    let first = journal_of(dir.path(), 1);
+    let journal = std::fs::read_to_string(&first).unwrap();
+    assert!(!support::journal_events(&first, "result").is_empty());
+    // The broker is back; the table's next game starts at a new journal.
+    broker.restart();
+    let t2 = hall_common::table_next_game(dir.path(), &broker, 1, "game2.jsonl");
+    // The new game is not held up.
+    ctl_ok(&t2, &["move", "32-28"]);
+    let second = dir.path().join("t1/game2.jsonl");
+    desk.wait_copy(1, &second);
+    // The first game's copy, kept aside under its game, equals its journal
+    // byte for byte, the result line included.
+    let first_line = journal.lines().next().unwrap();
+    let game = tandem::journal::line_hash(first_line.as_bytes());
+    let aside = desk
+        .data
+        .join(hall_common::EVENT)
+        .join(format!("table-1-{}.jsonl", &game[..12]));
+    hall_common::wait_for("the first game's copy at the desk", || {
+        let got = std::fs::read_to_string(&aside).map_err(|e| e.to_string())?;
+        if got == journal {
+            Ok(())
+        } else {
+            Err(format!(
+                "desk has {} lines of {}",
+                got.lines().count(),
+                journal.lines().count()
+            ))
+        }
+    });
+    let out = std::process::Command::new(support::TANDEM)
+        .args(["journal", "verify"])
+        .arg(&aside)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = desk.table(1).unwrap();
+    assert_eq!(v["chain_ok"], true, "{v}");
+    let kinds: Vec<Value> = desk
+        .alerts()
+        .iter()
+        .map(|a| a["alert"]["kind"].clone())
+        .collect();
+    assert!(
+        !kinds.contains(&Value::from("duplicate")),
+        "left-over lines are no second machine: {kinds:?}"
+    );
+    // The first journal's cursor comes to say every line went (it is not sent again).
+    let lines = journal.lines().count() as u64;
+    hall_common::wait_for("the first journal's cursor", || {
+        let c: Value = std::fs::read(first.with_file_name("game.jsonl.relay.json"))
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .ok_or("no cursor")?;
+        if c["acked"] == lines {
+            Ok(())
+        } else {
+            Err(c.to_string())
+        }
+    });
 }

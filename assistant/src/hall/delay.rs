@@ -72,7 +72,13 @@ struct Seen {
     copy: TableCopy,
     chess: bool,
     round: Value,
+    /// Its page view, made once for every spectator (again when older than
+    /// [`super::shared::FRESH`]: its clocks run on).
+    page: Mutex<Option<Page>>,
 }
+
+/// A page view as made for every spectator: when, the view, its text.
+type Page = (Instant, Arc<Value>, Arc<str>);
 
 /// The delayed views of the hall's tables.
 pub struct Delayed {
@@ -222,6 +228,7 @@ impl Delayed {
             copy,
             chess,
             round,
+            page: Mutex::new(None),
         });
         lock(&self.seen).insert(n, s.clone());
         Some(s)
@@ -289,12 +296,22 @@ impl Delayed {
     }
 }
 
-/// The spectators' view of a table as the page shows it.
-fn page_view(hall: &Hall, s: &Seen) -> Value {
+/// The spectators' view of a table as the page shows it, and as sent:
+/// made once per delayed view for every spectator.
+fn page_view(hall: &Hall, s: &Seen) -> (Arc<Value>, Arc<str>) {
+    if let Some((made, v, text)) = lock(&s.page).as_ref() {
+        if made.elapsed() < super::shared::FRESH {
+            return (v.clone(), text.clone());
+        }
+    }
     let mut v = view::finish(view::page(&s.copy, &hall.event));
     v["public"] = json!(true);
     v["online"] = Value::Null;
-    super::web::public_view(v)
+    let v = super::web::public_view(v);
+    let text: Arc<str> = Arc::from(v.to_string());
+    let v = Arc::new(v);
+    *lock(&s.page) = Some((Instant::now(), v.clone(), text.clone()));
+    (v, text)
 }
 
 /// The data routes of the public server with a delay.
@@ -323,7 +340,7 @@ fn snapshot(d: &Delayed) -> Value {
     let list: Vec<Value> = d
         .shown()
         .iter()
-        .map(|(_, s)| page_view(&d.hall, s))
+        .map(|(_, s)| (*page_view(&d.hall, s).0).clone())
         .collect();
     json!({"event": d.hall.event, "tables": list, "alerts": [], "can_command": false,
            "delay_s": d.delay.as_secs()})
@@ -431,7 +448,7 @@ async fn events(State(d): State<Arc<Delayed>>) -> impl IntoResponse {
                         sent.insert(n, s.key);
                         SseEvent::default()
                             .event("table")
-                            .data(page_view(&d.hall, &s).to_string())
+                            .data(&*page_view(&d.hall, &s).1)
                     }
                     Some(_) => continue,
                     None if sent.remove(&n).is_some() => SseEvent::default()

@@ -4,7 +4,7 @@
 //! (docs/hall.md).
 //!
 //! Locks: the desk's mutexes (`tables`, `public`, `alerts`, `replies`,
-//! `lag`, `counter`, `sessions`) are never nested: each is taken, used and
+//! `lag`, `counter`, `sessions`, `views`) are never nested: each is taken, used and
 //! released before another is taken (a copy of what is needed is carried
 //! over), so no order between them can deadlock the broker loop and the web
 //! server (`hall_stress` toggles spectators while everything is read).
@@ -12,6 +12,7 @@
 pub mod delay;
 pub mod guard;
 pub mod serve;
+pub mod shared;
 pub mod store;
 pub mod view;
 pub mod web;
@@ -95,6 +96,8 @@ pub struct Hall {
     pub lag: Mutex<LagStats>,
     /// What the arbiter has made public (the spectators' server shows only these).
     public: Mutex<Public>,
+    /// Each table's page view, made once per change for every stream and page.
+    views: shared::Views,
 }
 
 /// Alerts the hall's list keeps.
@@ -204,6 +207,7 @@ impl Hall {
                 alerts: Mutex::new(alerts),
                 lag: Mutex::new(LagStats::default()),
                 public: Mutex::new(public),
+                views: Mutex::new(std::collections::HashMap::new()),
             }),
             rx,
         ))
@@ -276,9 +280,9 @@ impl Hall {
         lock(&self.alerts).list.iter().cloned().collect()
     }
 
-    fn ask(&self, table: u32, from: u64) {
+    fn ask(&self, table: u32, from: u64, game: Option<String>) {
         let topic = proto::desk_topic(&self.event, &format!("resend/{table}"));
-        let payload = serde_json::to_vec(&Resend { from }).unwrap_or_default();
+        let payload = serde_json::to_vec(&Resend { from, game }).unwrap_or_default();
         let _ = self.out.send((topic, payload));
     }
 
@@ -320,6 +324,7 @@ impl Hall {
                 }
             };
             t.seen = Some(Instant::now());
+            t.version += 1;
             match leaf {
                 "journal" => match serde_json::from_slice::<LineMsg>(payload) {
                     Err(_) => raised.extend(t.junk(&format!(
@@ -327,11 +332,19 @@ impl Hall {
                         payload.len()
                     ))),
                     Ok(msg) => {
+                        // A left-over line of an earlier game: its delay is not the desk's.
                         let wall = serde_json::from_str::<Value>(&msg.line)
                             .ok()
+                            .filter(|_| !msg.earlier)
                             .and_then(|v| v["wall"].as_str().map(str::to_owned));
-                        let (taken, alerts) = t.take(msg);
+                        let earlier = msg.earlier.then(|| msg.game.clone());
+                        let (taken, alerts) = if msg.earlier {
+                            t.take_earlier(msg)
+                        } else {
+                            t.take(msg)
+                        };
                         raised = alerts;
+                        let earlier = earlier.filter(|g| t.game() != Some(g.as_str()));
                         match taken {
                             Taken::Appended(k) => {
                                 lines = k;
@@ -346,11 +359,17 @@ impl Hall {
                                             )
                                         });
                             }
-                            Taken::Gap(from)
-                                if t.asked.map_or(true, |a| a.elapsed() >= ASK_AGAIN) =>
-                            {
-                                t.asked = Some(Instant::now());
-                                ask = Some(from);
+                            Taken::Gap(from) => {
+                                // An earlier game's lines are asked for apart from the current game's.
+                                let asked = if earlier.is_some() {
+                                    &mut t.asked_earlier
+                                } else {
+                                    &mut t.asked
+                                };
+                                if asked.map_or(true, |a| a.elapsed() >= ASK_AGAIN) {
+                                    *asked = Some(Instant::now());
+                                    ask = Some((from, earlier));
+                                }
                             }
                             _ => {}
                         }
@@ -442,8 +461,8 @@ impl Hall {
             drop(replies);
             let _ = self.updates.send(Update::Reply { table: n, reply: r });
         }
-        if let Some(from) = ask {
-            self.ask(n, from);
+        if let Some((from, game)) = ask {
+            self.ask(n, from, game);
         }
         for a in raised {
             self.alert(n, a);
@@ -457,7 +476,10 @@ impl Hall {
     /// No such table, or its mark on disk cannot be removed.
     pub fn acknowledge(&self, n: u32) -> anyhow::Result<()> {
         let r = match self.tables().get_mut(&n) {
-            Some(t) => t.acknowledge().map_err(anyhow::Error::from),
+            Some(t) => {
+                t.version += 1;
+                t.acknowledge().map_err(anyhow::Error::from)
+            }
             None => Err(anyhow::anyhow!("no table {n} in this event")),
         };
         r?;
@@ -469,11 +491,13 @@ impl Hall {
     /// alert for a gap that lasts.
     pub fn check(&self) {
         let mut asks = Vec::new();
+        let mut earlier_asks = Vec::new();
         let mut raised = Vec::new();
         {
             let mut tables = self.tables();
             for (n, t) in tables.iter_mut() {
                 if let Some(a) = t.check_gap(GAP_ALERT_S) {
+                    t.version += 1;
                     raised.push((*n, a));
                 }
                 if t.lacking() {
@@ -487,10 +511,23 @@ impl Hall {
                 } else {
                     t.lacking_since = None;
                 }
+                // An earlier game's left-over lines the table is sending.
+                let lacking = t.earlier_lacking();
+                if lacking.is_some()
+                    && lacking == t.earlier_last
+                    && t.asked_earlier.map_or(true, |a| a.elapsed() >= ASK_AGAIN)
+                {
+                    t.asked_earlier = Some(Instant::now());
+                    earlier_asks.extend(lacking.clone().map(|(g, from)| (*n, from, g)));
+                }
+                t.earlier_last = lacking;
             }
         }
         for (n, from) in asks {
-            self.ask(n, from);
+            self.ask(n, from, None);
+        }
+        for (n, from, game) in earlier_asks {
+            self.ask(n, from, Some(game));
         }
         for (n, a) in raised {
             self.alert(n, a);
@@ -505,7 +542,7 @@ impl Hall {
             .map(|(n, t)| (*n, t.len() + 1))
             .collect();
         for (n, from) in asks {
-            self.ask(n, from);
+            self.ask(n, from, None);
         }
     }
 

@@ -23,6 +23,9 @@ pub const MAX_LINE: usize = 256 << 10;
 pub const MAX_ALERT_TEXT: usize = 500;
 /// Alerts a table's view keeps (its own flood pushes out only its own).
 const MAX_TABLE_ALERTS: usize = 200;
+/// Copies of earlier games a table may have the desk start from an
+/// `earlier` line 1, per run of the desk.
+const MAX_ASIDE_MADE: u32 = 16;
 
 /// What became of a line that came.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,8 +84,23 @@ pub struct TableCopy {
     pub online: Option<bool>,
     /// When the desk last asked for lines again.
     pub asked: Option<Instant>,
+    /// When the desk last asked for an earlier game's lines again.
+    pub asked_earlier: Option<Instant>,
+    /// What [`TableCopy::earlier_lacking`] said at the last check (asked
+    /// for only when it stays so: lines on their way are not asked for).
+    pub earlier_last: Option<(String, u64)>,
     /// Since when the table has had lines the desk lacks.
     pub lacking_since: Option<Instant>,
+    /// The copy of an earlier game last given a left-over line (`earlier`), and its game.
+    aside: Option<Box<(String, TableCopy)>>,
+    /// Copies of earlier games started from an `earlier` line 1 in this run.
+    aside_made: u32,
+    /// Copies aside opened for `earlier` lines: since when, how many.
+    aside_opened: (Option<Instant>, u32),
+    /// Lines held of the earlier games the table says it is sending.
+    earlier_held: BTreeMap<String, u64>,
+    /// Raised by the desk at every change it takes (its shared views are made again).
+    pub version: u64,
 }
 
 impl TableCopy {
@@ -112,7 +130,14 @@ impl TableCopy {
             seen: None,
             online: None,
             asked: None,
+            asked_earlier: None,
+            earlier_last: None,
             lacking_since: None,
+            aside: None,
+            aside_made: 0,
+            aside_opened: (None, 0),
+            earlier_held: BTreeMap::new(),
+            version: 0,
         };
         match std::fs::read(file) {
             Ok(bytes) => {
@@ -295,19 +320,164 @@ impl TableCopy {
         (taken, raised)
     }
 
-    /// A new game at this table (the next round): the old copy is kept
-    /// aside as `table-N-GAME.jsonl` (never over another one) and the new
-    /// one starts empty. A broken chain and the alerts stay.
-    fn new_game(&mut self, game: &str) {
-        let old = self.hashes.first().cloned().unwrap_or_default();
-        self.out = None;
-        let prefix = format!("table-{}-{}", self.table, old.get(..12).unwrap_or("old"));
+    /// Takes a line of one of the table's earlier games, left over when the
+    /// table stopped and sent at its next start (`earlier`): into that
+    /// game's copy kept aside (`table-N-GAME.jsonl`), checked as any line,
+    /// or into the current copy when it is that game. One copy per game:
+    /// a copy aside is found again by its first line's hash; one is started
+    /// only from the game's line 1 (else the table is asked for it).
+    pub fn take_earlier(&mut self, msg: LineMsg) -> (Taken, Vec<Alert>) {
+        if msg.game.is_empty() || self.game().map_or(true, |g| g == msg.game) {
+            return self.take(msg);
+        }
+        let before = self.raised;
+        let taken = self.take_aside(msg);
+        let k = usize::try_from(self.raised - before).unwrap_or(usize::MAX);
+        let raised = self.alerts[self.alerts.len().saturating_sub(k)..].to_vec();
+        (taken, raised)
+    }
+
+    fn take_aside(&mut self, msg: LineMsg) -> Taken {
+        let game = msg.game.clone();
+        if self.aside.as_ref().map_or(true, |a| a.0 != game) {
+            // A copy is read whole when opened: at most 4 a second, so a
+            // table sending lines of games in turn cannot keep the desk
+            // reading files (what is refused is asked for again).
+            let (since, count) = &mut self.aside_opened;
+            if since.map_or(true, |at| at.elapsed() >= std::time::Duration::from_secs(1)) {
+                *since = Some(Instant::now());
+                *count = 0;
+            }
+            if *count >= 4 {
+                return Taken::Bad;
+            }
+            *count += 1;
+            self.aside = None;
+            let file = match self.aside_file(&game) {
+                Some(f) => f,
+                None if Self::starts_a_game(&msg) && self.aside_made < MAX_ASIDE_MADE => {
+                    self.aside_made += 1;
+                    self.aside_name(&game)
+                }
+                // Its start first (the desk never had this game).
+                None => return Taken::Gap(1),
+            };
+            match TableCopy::open(self.table, &file) {
+                Ok(c) => self.aside = Some(Box::new((game, c))),
+                Err(e) => {
+                    self.raise(Alert {
+                        kind: "desk".into(),
+                        text: format!(
+                            "The desk cannot open its copy of an earlier game of table {} ({}): {e}.",
+                            self.table,
+                            file.display()
+                        ),
+                        seq: None,
+                        wall: crate::journal::wall_now(),
+                    });
+                    return Taken::Bad;
+                }
+            }
+        }
+        let Some(aside) = self.aside.as_mut() else {
+            return Taken::Bad;
+        };
+        let (taken, alerts) = aside.1.take(msg);
+        let held = aside.1.len();
+        self.earlier_held.insert(aside.0.clone(), held);
+        for a in alerts {
+            if a.kind == "chain" {
+                self.chain_alert(a.text);
+            } else {
+                self.raise(a);
+            }
+        }
+        taken
+    }
+
+    /// An earlier game the table says it is sending (its state's
+    /// `earlier_journals`: game and lines) of which the desk lacks lines:
+    /// the game and the first line lacked. At most the first 8 are looked at.
+    pub fn earlier_lacking(&mut self) -> Option<(String, u64)> {
+        let list = self.state.as_ref()?.get("earlier_journals")?.as_array()?;
+        let list: Vec<(String, u64)> = list
+            .iter()
+            .take(8)
+            .filter_map(|e| Some((e["game"].as_str()?.to_owned(), e["lines"].as_u64()?)))
+            .filter(|(g, _)| g.len() == 64 && g.bytes().all(|b| b.is_ascii_hexdigit()))
+            .collect();
+        for (g, lines) in list {
+            if self.game() == Some(g.as_str()) {
+                continue;
+            }
+            let held = match self.earlier_held.get(&g) {
+                Some(&h) => h,
+                None => {
+                    let h = self
+                        .aside_file(&g)
+                        .and_then(|f| TableCopy::open(self.table, &f).ok())
+                        .map_or(0, |c| c.len());
+                    if self.earlier_held.len() >= 64 {
+                        self.earlier_held.clear();
+                    }
+                    self.earlier_held.insert(g.clone(), h);
+                    h
+                }
+            };
+            if lines > held {
+                return Some((g, held + 1));
+            }
+        }
+        None
+    }
+
+    /// The copy kept aside of `game` (the newest, if the game started over), if any.
+    fn aside_file(&self, game: &str) -> Option<PathBuf> {
+        let prefix = format!("table-{}-{}", self.table, game.get(..12)?);
+        let mut found = None;
+        for k in 1.. {
+            let f = if k == 1 {
+                self.file.with_file_name(format!("{prefix}.jsonl"))
+            } else {
+                self.file.with_file_name(format!("{prefix}-{k}.jsonl"))
+            };
+            let Ok(file) = File::open(&f) else { break };
+            // The first line only (at most a line's length).
+            let mut first = Vec::new();
+            use std::io::{BufRead, Read};
+            let _ = std::io::BufReader::new(file.take(MAX_LINE as u64 + 1))
+                .read_until(b'\n', &mut first);
+            if first.last() == Some(&b'\n') {
+                first.pop();
+            }
+            if line_hash(&first) == game {
+                found = Some(f);
+            }
+        }
+        found
+    }
+
+    /// A name for a new copy aside of `game`, over no other.
+    fn aside_name(&self, game: &str) -> PathBuf {
+        let prefix = format!("table-{}-{}", self.table, game.get(..12).unwrap_or("old"));
         let mut aside = self.file.with_file_name(format!("{prefix}.jsonl"));
         let mut k = 2;
         while aside.exists() {
             aside = self.file.with_file_name(format!("{prefix}-{k}.jsonl"));
             k += 1;
         }
+        aside
+    }
+
+    /// A new game at this table (the next round): the old copy is kept
+    /// aside as `table-N-GAME.jsonl` (never over another one) and the new
+    /// one starts empty. A broken chain and the alerts stay.
+    fn new_game(&mut self, game: &str) {
+        let old = self.hashes.first().cloned().unwrap_or_default();
+        self.out = None;
+        self.aside = None;
+        self.earlier_held.remove(&old);
+        let aside = self.aside_name(&old);
         if self.file.exists() {
             if let Err(e) = std::fs::rename(&self.file, &aside) {
                 tracing::error!("hall: cannot keep {} aside: {e}", self.file.display());
@@ -622,6 +792,7 @@ pub(crate) fn journal_lines(white: Option<&str>, control: &str) -> Vec<LineMsg> 
             hash: line_hash(l.as_bytes()),
             line: l.to_owned(),
             game: String::new(),
+            earlier: false,
         })
         .collect()
 }
@@ -751,6 +922,7 @@ mod tests {
                 hash: line_hash(line.as_bytes()),
                 line,
                 game: String::new(),
+                earlier: false,
             }
         };
         for seq in 3..(3 + MAX_PENDING as u64 + 50) {
@@ -801,6 +973,109 @@ mod tests {
             .path()
             .join(format!("table-3-{}.jsonl", &a[0].hash[..12]));
         assert_eq!(Journal::read(&aside).unwrap().records.len(), 4);
+    }
+
+    #[test]
+    fn an_earlier_games_left_over_lines_go_to_its_own_copy() {
+        let a = with_game(&lines());
+        let b = with_game(&lines_of(Some("Next round")));
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("table-4.jsonl");
+        let mut t = TableCopy::open(4, &f).unwrap();
+        // Game a's first two lines, then game b starts: a is put aside.
+        t.take(a[0].clone());
+        t.take(a[1].clone());
+        assert_eq!(t.take(b[0].clone()).0, Taken::Appended(1));
+        let aside = dir
+            .path()
+            .join(format!("table-4-{}.jsonl", &a[0].hash[..12]));
+        // The rest of game a, sent as left over: into its copy, no alert of a second machine.
+        let earlier = |m: &LineMsg| LineMsg {
+            earlier: true,
+            ..m.clone()
+        };
+        assert_eq!(t.take_earlier(earlier(&a[3])).0, Taken::Gap(3));
+        assert_eq!(t.take_earlier(earlier(&a[2])).0, Taken::Appended(2));
+        assert_eq!(t.take_earlier(earlier(&a[2])).0, Taken::Duplicate);
+        let whole: String = a.iter().map(|m| format!("{}\n", m.line)).collect();
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), whole);
+        assert!(!t.alerts.iter().any(|x| x.kind == "duplicate"));
+        assert!(t.chain_ok);
+        assert_eq!(t.game(), Some(b[0].hash.as_str()));
+        assert_eq!(t.len(), 1);
+        // The same lines not marked: two machines, as before.
+        assert_eq!(t.take(a[3].clone()).0, Taken::Bad);
+        assert!(t.alerts.iter().any(|x| x.kind == "duplicate"));
+        // A game the desk never had: asked for from its line 1, then kept aside.
+        let c = with_game(&lines_of(Some("Third")));
+        assert_eq!(t.take_earlier(earlier(&c[2])).0, Taken::Gap(1));
+        for m in &c {
+            t.take_earlier(earlier(m));
+        }
+        let aside_c = dir
+            .path()
+            .join(format!("table-4-{}.jsonl", &c[0].hash[..12]));
+        let whole: String = c.iter().map(|m| format!("{}\n", m.line)).collect();
+        assert_eq!(std::fs::read_to_string(&aside_c).unwrap(), whole);
+        // An edited left-over line breaks the table's chain, as any line would.
+        let mut edited = earlier(&a[3]);
+        edited.line = edited.line.replace("tick", "tock");
+        edited.hash = line_hash(edited.line.as_bytes());
+        assert_eq!(t.take_earlier(edited).0, Taken::Bad);
+        assert!(!t.chain_ok);
+        // A desk restarted finds the copy aside again by its game.
+        let mut again = TableCopy::open(4, &f).unwrap();
+        assert_eq!(again.take_earlier(earlier(&a[3])).0, Taken::Duplicate);
+        // Lines of two earlier games in turn: at most 4 copies opened a second.
+        let taken: Vec<Taken> = (0..10)
+            .map(|i| {
+                let m = if i % 2 == 0 { &a[1] } else { &c[1] };
+                again.take_earlier(earlier(m)).0
+            })
+            .collect();
+        assert!(
+            taken[..4].iter().all(|t| *t == Taken::Duplicate),
+            "{taken:?}"
+        );
+        // Game a's lines (the switches past the quota) are refused; c's copy stays open.
+        assert!(
+            (4..10).step_by(2).all(|i| taken[i] == Taken::Bad),
+            "{taken:?}"
+        );
+        assert_eq!(again.aside_opened.1, 4);
+    }
+
+    #[test]
+    fn the_desk_asks_for_what_it_lacks_of_an_earlier_game_the_table_sends() {
+        let a = with_game(&lines());
+        let b = with_game(&lines_of(Some("Next round")));
+        let dir = tempfile::tempdir().unwrap();
+        let mut t = TableCopy::open(9, &dir.path().join("table-9.jsonl")).unwrap();
+        t.take(a[0].clone());
+        t.take(a[1].clone());
+        t.take(b[0].clone());
+        let said = |g: &str, lines: u64| {
+            Some(serde_json::json!({"earlier_journals": [
+                {"game": "not a game", "lines": 3},
+                {"game": g, "lines": lines}]}))
+        };
+        // Game a: the desk holds 2 of its 4 lines.
+        t.state = said(&a[0].hash, 4);
+        assert_eq!(t.earlier_lacking(), Some((a[0].hash.clone(), 3)));
+        let earlier = |m: &LineMsg| LineMsg {
+            earlier: true,
+            ..m.clone()
+        };
+        t.take_earlier(earlier(&a[2]));
+        assert_eq!(t.earlier_lacking(), Some((a[0].hash.clone(), 4)));
+        t.take_earlier(earlier(&a[3]));
+        assert_eq!(t.earlier_lacking(), None);
+        // A game the desk never had: from its line 1. The current game: never.
+        let c = with_game(&lines_of(Some("Third")));
+        t.state = said(&c[0].hash, 4);
+        assert_eq!(t.earlier_lacking(), Some((c[0].hash.clone(), 1)));
+        t.state = said(&b[0].hash, 9);
+        assert_eq!(t.earlier_lacking(), None);
     }
 
     #[test]

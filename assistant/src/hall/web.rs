@@ -152,44 +152,46 @@ pub(super) fn public_view(mut v: Value) -> Value {
 }
 
 async fn tables(State(app): State<App>) -> Json<Value> {
-    let shown = app.shown();
-    let t = app.hall.tables();
-    let list: Vec<Value> = t
-        .values()
-        .filter(|t| shown.shows(t.table))
-        .map(|t| view::api(t, &app.hall.event))
-        .map(|v| if app.public { public_view(v) } else { v })
-        .collect();
-    Json(Value::Array(list))
+    Json(Value::Array(api_views(&app)))
 }
 
-fn page_views(app: &App) -> Value {
-    page_views_shown(app).0
-}
-
-/// The page's view and the tables in it.
-fn page_views_shown(app: &App) -> (Value, BTreeSet<u32>) {
+/// The `GET /api/tables` objects of the tables this server shows. The
+/// desk's lock is taken for one table at a time: a thousand spectators
+/// asking at once never hold the broker loop off for a whole list.
+fn api_views(app: &App) -> Vec<Value> {
     let shown = app.shown();
-    let t = app.hall.tables();
-    let list: Vec<Value> = t
-        .values()
-        .filter(|t| shown.shows(t.table))
-        .map(|t| {
-            let mut v = view::page(t, &app.hall.event);
-            v["public"] = json!(shown.now.shows(t.table));
-            v
-        })
+    let numbers: Vec<u32> = app
+        .hall
+        .tables()
+        .keys()
+        .copied()
+        .filter(|n| shown.shows(*n))
         .collect();
-    drop(t);
-    let numbers: BTreeSet<u32> = list
-        .iter()
-        .filter_map(|v| v["table"].as_u64())
-        .filter_map(|n| u32::try_from(n).ok())
-        .collect();
-    let list: Vec<Value> = list
+    numbers
         .into_iter()
-        .map(view::finish)
-        .map(|v| if app.public { public_view(v) } else { v })
+        .filter_map(|n| {
+            let v = view::api(app.hall.tables().get(&n)?, &app.hall.event);
+            Some(if app.public { public_view(v) } else { v })
+        })
+        .collect()
+}
+
+/// The page's view (JSON text) and the tables in it: each table's shared
+/// view (`hall/shared.rs`), made again only if it changed, put together as
+/// text (not parsed again).
+fn page_views_shown(app: &App) -> (String, BTreeSet<u32>) {
+    let shown = app.shown();
+    let numbers: BTreeSet<u32> = app
+        .hall
+        .tables()
+        .keys()
+        .copied()
+        .filter(|n| shown.shows(*n))
+        .collect();
+    let list: Vec<std::sync::Arc<str>> = numbers
+        .iter()
+        .filter_map(|n| app.hall.rendered(*n))
+        .map(|r| r.text(app.public))
         .collect();
     let alerts: Vec<Value> = if app.public {
         Vec::new()
@@ -200,15 +202,34 @@ fn page_views_shown(app: &App) -> (Value, BTreeSet<u32>) {
             .map(|(n, a)| json!({"table": n, "alert": a}))
             .collect()
     };
-    (
-        json!({"event": app.hall.event, "tables": list, "alerts": alerts,
-               "can_command": !app.public && app.hall.can_command()}),
-        numbers,
-    )
+    let mut out = String::with_capacity(list.iter().map(|t| t.len() + 1).sum::<usize>() + 256);
+    out.push_str("{\"event\":");
+    out.push_str(&Value::from(app.hall.event.as_str()).to_string());
+    out.push_str(",\"tables\":[");
+    for (i, t) in list.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(t);
+    }
+    out.push_str("],\"alerts\":");
+    out.push_str(&Value::from(alerts).to_string());
+    out.push_str(",\"can_command\":");
+    out.push_str(if !app.public && app.hall.can_command() {
+        "true"
+    } else {
+        "false"
+    });
+    out.push('}');
+    (out, numbers)
 }
 
-async fn views(State(app): State<App>) -> Json<Value> {
-    Json(page_views(&app))
+async fn views(State(app): State<App>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        page_views_shown(&app).0,
+    )
+        .into_response()
 }
 
 async fn journal(State(app): State<App>, Path(n): Path<u32>) -> Response {
@@ -351,15 +372,7 @@ pub(super) fn results_csv(rows: &[Value]) -> String {
 async fn results(State(app): State<App>) -> Response {
     // What is public is read before the tables are locked: no lock is held
     // across another's.
-    let shown = app.shown();
-    let rows: Vec<Value> = app
-        .hall
-        .tables()
-        .values()
-        .filter(|t| shown.shows(t.table))
-        .map(|t| view::api(t, &app.hall.event))
-        .collect();
-    let out = results_csv(&rows);
+    let out = results_csv(&api_views(&app));
     (
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
@@ -606,7 +619,7 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
     let mut sub = app.hall.updates.subscribe();
     tokio::spawn(async move {
         let (snap, mut sent) = page_views_shown(&app);
-        let first = SseEvent::default().event("snapshot").data(snap.to_string());
+        let first = SseEvent::default().event("snapshot").data(snap);
         if tx.send(Ok(first)).await.is_err() {
             return;
         }
@@ -644,18 +657,16 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
                             }
                             continue;
                         }
-                        let v = app.hall.tables().get(&n).map(|t| view::page(t, &app.hall.event));
-                        let Some(v) = v else { continue };
-                        let mut v = view::finish(v);
-                        v["public"] = json!(app.hall.is_public(n));
+                        // Made once per change for every stream (`hall/shared.rs`).
+                        let Some(r) = app.hall.rendered(n) else { continue };
                         // Hidden while the view was made: not sent.
                         if !app.shows(n) {
                             dirty.insert(n);
                             continue;
                         }
-                        let v = if app.public { public_view(v) } else { v };
+                        let text = r.text(app.public);
                         sent.insert(n);
-                        let e = SseEvent::default().event("table").data(v.to_string());
+                        let e = SseEvent::default().event("table").data(&*text);
                         if tx.send(Ok(e)).await.is_err() { return; }
                     }
                 }

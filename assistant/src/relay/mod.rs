@@ -11,9 +11,13 @@
 //! Lines are published in order with QoS 1 from the line after the last one
 //! the broker acknowledged (remembered next to the journal), so a broker
 //! restart, an outage or the table's own crash loses nothing; a line sent
-//! twice carries its number and hash, and the desk drops the copy.
+//! twice carries its number and hash, and the desk drops the copy. What is
+//! left of the table's earlier journals (a game that ended with the broker
+//! down) is sent at the next start, after the new game's lines
+//! ([`earlier`]).
 
 pub mod bridge;
+pub mod earlier;
 pub mod mqtt;
 pub mod proto;
 pub mod tail;
@@ -89,13 +93,17 @@ pub fn spawn(
     RelayTask { task, stop }
 }
 
+/// A journal line as sent: which journal (0 the current one, else an
+/// earlier one's id) and its number.
+type Sent = (u32, u64);
+
 /// What has been sent on the current connection and is not acknowledged.
 #[derive(Debug, Default)]
 struct Conn {
     /// For each publish handed to the client, in order: the journal line it carries.
-    order: VecDeque<Option<u64>>,
+    order: VecDeque<Option<Sent>>,
     /// Packet id to journal line, for the publishes sent and not acknowledged.
-    inflight: HashMap<u16, Option<u64>>,
+    inflight: HashMap<u16, Option<Sent>>,
     /// Lines published on this connection and not acknowledged.
     unacked: u64,
     /// The next line to publish.
@@ -107,7 +115,10 @@ struct Conn {
 struct Relay {
     s: RelaySettings,
     socket: PathBuf,
+    journal: PathBuf,
     tail: Tail,
+    /// The table's earlier journals with lines left to send.
+    earlier: Vec<earlier::Earlier>,
     cursor: Cursor,
     cursor_path: PathBuf,
     cursor_dirty: bool,
@@ -130,15 +141,22 @@ struct Relay {
 impl Relay {
     fn new(s: RelaySettings, socket: PathBuf, journal: &Path, secret: Option<String>) -> Relay {
         let cursor_path = Cursor::path_of(journal);
-        let cursor = Cursor::load(&cursor_path);
+        let mut cursor = Cursor::load(&cursor_path);
+        // The cursor names the event and the table from the start, so that
+        // a later start of this table finds this journal if lines are left.
+        let named = cursor.event == s.event && cursor.table == Some(s.table);
+        cursor.event.clone_from(&s.event);
+        cursor.table = Some(s.table);
         let (done_tx, done_rx) = mpsc::unbounded_channel();
         Relay {
             s,
             socket,
+            journal: journal.to_owned(),
             tail: Tail::new(journal),
+            earlier: Vec::new(),
             cursor,
             cursor_path,
-            cursor_dirty: false,
+            cursor_dirty: !named,
             secret,
             acked_above: BTreeSet::new(),
             state: None,
@@ -182,16 +200,27 @@ impl Relay {
         }
     }
 
-    /// Whether every journal line is acknowledged by the broker.
+    /// Whether every journal line (the earlier journals' too) is acknowledged by the broker.
     fn all_acked(&self) -> bool {
-        self.cursor.acked >= self.tail.len()
+        self.cursor.acked >= self.tail.len() && self.earlier.iter().all(earlier::Earlier::done)
     }
 
     fn save_cursor(&mut self) {
-        self.cursor_dirty = false;
-        if let Err(e) = self.cursor.save(&self.cursor_path, true) {
-            tracing::warn!("relay: cannot save {}: {e}", self.cursor_path.display());
+        if self.cursor_dirty {
+            self.cursor_dirty = false;
+            if let Err(e) = self.cursor.save(&self.cursor_path, true) {
+                tracing::warn!("relay: cannot save {}: {e}", self.cursor_path.display());
+            }
         }
+        for e in &mut self.earlier {
+            if e.dirty {
+                e.save();
+            }
+        }
+    }
+
+    fn dirty(&self) -> bool {
+        self.cursor_dirty || self.earlier.iter().any(|e| e.dirty)
     }
 
     async fn run(
@@ -202,6 +231,14 @@ impl Relay {
         let id = format!("tandem-{}-table-{}", self.s.event, self.s.table);
         let mut backoff = Duration::from_millis(200);
         let mut saved = tokio::time::Instant::now();
+        if self.cursor_dirty {
+            self.save_cursor();
+        }
+        // The earlier journals are read on a blocking thread: the game goes on meanwhile.
+        let (journal, event, table) = (self.journal.clone(), self.s.event.clone(), self.s.table);
+        self.earlier = tokio::task::spawn_blocking(move || earlier::find(&journal, &event, table))
+            .await
+            .unwrap_or_default();
         loop {
             self.read_journal();
             let mut opts = match mqtt::options(&self.s.broker, &id) {
@@ -222,6 +259,9 @@ impl Relay {
                 next: self.cursor.acked + 1,
                 ..Conn::default()
             };
+            for e in &mut self.earlier {
+                e.next = e.cursor.acked + 1;
+            }
             let mut poll = tokio::time::interval(POLL);
             let mut beat = tokio::time::interval(HEARTBEAT);
             let why = loop {
@@ -252,14 +292,12 @@ impl Relay {
                 }
                 self.pump(&client, &mut conn);
                 // Synced (a crash never leaves an empty cursor), at most twice a second.
-                if self.cursor_dirty && saved.elapsed() >= Duration::from_millis(500) {
+                if self.dirty() && saved.elapsed() >= Duration::from_millis(500) {
                     self.save_cursor();
                     saved = tokio::time::Instant::now();
                 }
             };
-            if self.cursor_dirty {
-                self.save_cursor();
-            }
+            self.save_cursor();
             if stop.borrow().is_some() {
                 // Stopping, and the broker is gone: what is left goes on the next start.
                 return;
@@ -299,28 +337,7 @@ impl Relay {
         retain: bool,
         payload: Vec<u8>,
     ) -> bool {
-        self.publish_line(client, conn, topic, retain, payload, None)
-    }
-
-    fn publish_line(
-        &self,
-        client: &AsyncClient,
-        conn: &mut Conn,
-        topic: &str,
-        retain: bool,
-        payload: Vec<u8>,
-        line: Option<u64>,
-    ) -> bool {
-        match client.try_publish(topic, QoS::AtLeastOnce, retain, payload) {
-            Ok(()) => {
-                conn.order.push_back(line);
-                true
-            }
-            Err(e) => {
-                tracing::warn!("relay: cannot queue a message: {e}");
-                false
-            }
-        }
+        queue(client, conn, topic, retain, payload, None)
     }
 
     /// Publishes journal lines from `conn.next` while the window allows.
@@ -335,7 +352,7 @@ impl Relay {
             };
             let seq = msg.seq;
             let payload = serde_json::to_vec(&msg).unwrap_or_default();
-            if !self.publish_line(client, conn, &topic, false, payload, Some(seq)) {
+            if !queue(client, conn, &topic, false, payload, Some((0, seq))) {
                 break;
             }
             conn.unacked += 1;
@@ -351,6 +368,22 @@ impl Relay {
                     break;
                 }
                 self.alerted_to = seq;
+            }
+        }
+        // The earlier journals' left-over lines, oldest journal first, only
+        // with the room the current game's lines leave.
+        if self.tail.message(conn.next).is_some() {
+            return;
+        }
+        for e in &mut self.earlier {
+            while conn.unacked < WINDOW {
+                let Some(msg) = e.next_message() else { break };
+                let payload = serde_json::to_vec(&msg).unwrap_or_default();
+                if !queue(client, conn, &topic, false, payload, Some((e.id, msg.seq))) {
+                    return;
+                }
+                conn.unacked += 1;
+                e.next += 1;
             }
         }
     }
@@ -387,16 +420,36 @@ impl Relay {
                 conn.inflight.insert(pkid, line);
             }
             Event::Incoming(Packet::PubAck(ack)) => {
-                if let Some(Some(seq)) = conn.inflight.remove(&ack.pkid) {
+                if let Some(Some((id, seq))) = conn.inflight.remove(&ack.pkid) {
                     conn.unacked = conn.unacked.saturating_sub(1);
-                    self.acked(seq);
+                    if id == 0 {
+                        self.acked(seq);
+                    } else if let Some(e) = self.earlier.iter_mut().find(|e| e.id == id) {
+                        e.acked(seq);
+                        if e.done() {
+                            tracing::info!(
+                                "relay: every line of an earlier journal ({} lines) is with the hall",
+                                e.tail.len()
+                            );
+                        }
+                    }
                 }
             }
             Event::Incoming(Packet::Publish(p)) => {
                 let t = p.topic.as_str();
                 if t.ends_with(&format!("/resend/{}", self.s.table)) {
                     if let Ok(r) = serde_json::from_slice::<Resend>(&p.payload) {
-                        conn.next = conn.next.min(r.from.max(1));
+                        let from = r.from.max(1);
+                        let current = self.tail.hash(1).unwrap_or_default();
+                        match r.game {
+                            Some(g) if g != current => {
+                                // An earlier journal's lines (still known in this run).
+                                if let Some(e) = self.earlier.iter_mut().find(|e| e.game() == g) {
+                                    e.next = e.next.min(from);
+                                }
+                            }
+                            _ => conn.next = conn.next.min(from),
+                        }
                     }
                 } else {
                     self.on_command(&p.payload);
@@ -511,6 +564,15 @@ impl Relay {
         o.insert("state_ms".into(), json!(at));
         o.insert("sent_ms".into(), json!(proto::now_ms()));
         o.insert("journal_lines".into(), json!(self.tail.len()));
+        if !self.earlier.is_empty() {
+            // The earlier journals being sent: the desk asks for what it lacks of them.
+            let list: Vec<Value> = self
+                .earlier
+                .iter()
+                .map(|e| json!({"game": e.game(), "lines": e.tail.len()}))
+                .collect();
+            o.insert("earlier_journals".into(), Value::Array(list));
+        }
         let topic = self.topic("state");
         self.publish(
             client,
@@ -619,6 +681,27 @@ impl Relay {
             r.unconfirmed = outcome == bridge::Outcome::Unconfirmed;
             let _ = tx.send(r);
         });
+    }
+}
+
+/// Hands a message to the client, noting which journal line (if any) it carries.
+fn queue(
+    client: &AsyncClient,
+    conn: &mut Conn,
+    topic: &str,
+    retain: bool,
+    payload: Vec<u8>,
+    line: Option<Sent>,
+) -> bool {
+    match client.try_publish(topic, QoS::AtLeastOnce, retain, payload) {
+        Ok(()) => {
+            conn.order.push_back(line);
+            true
+        }
+        Err(e) => {
+            tracing::warn!("relay: cannot queue a message: {e}");
+            false
+        }
     }
 }
 

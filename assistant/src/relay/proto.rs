@@ -181,6 +181,12 @@ pub struct LineMsg {
     /// The game: the hash of the journal's first line (a new game at the same table has another).
     #[serde(default)]
     pub game: String,
+    /// A line of one of the table's earlier journals, left over when the
+    /// table stopped (sent at its next start): the desk adds it to that
+    /// game's copy, not to the current one, and it is no sign of a second
+    /// machine calling itself this table.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub earlier: bool,
 }
 
 /// An alert: something the arbiter should see at once.
@@ -498,10 +504,14 @@ pub struct CommandReply {
 }
 
 /// A desk's request to send lines again from `from` on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Resend {
     /// The first line it lacks.
     pub from: u64,
+    /// The game it lacks them of, when not the table's current one (an
+    /// earlier journal's left-over lines).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
 }
 
 #[cfg(test)]

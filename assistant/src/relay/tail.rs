@@ -95,6 +95,7 @@ impl Tail {
                 .first()
                 .map(|(_, h)| h.clone())
                 .unwrap_or_default(),
+            earlier: false,
         })
     }
 
@@ -127,6 +128,13 @@ pub struct Cursor {
     /// The last state message's sequence number.
     #[serde(default)]
     pub state_seq: u64,
+    /// The event the journal was relayed to (so a later start of the same
+    /// table finds it among its earlier journals).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub event: String,
+    /// The table it was relayed as.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<u32>,
 }
 
 impl Cursor {
@@ -203,6 +211,8 @@ mod tests {
             acked_hash: "ab".into(),
             counter: 3,
             state_seq: 9,
+            event: "EV".into(),
+            table: Some(4),
         };
         c.save(&p, true).unwrap();
         assert_eq!(Cursor::load(&p), c);

@@ -313,10 +313,29 @@ pub fn table_as(dir: &Path, url: &str, n: u32, extra: &[&str]) -> Daemon {
 
 /// [`table_as`], trusting the CA `ca` for `mqtts://`.
 pub fn table_with(dir: &Path, url: &str, n: u32, extra: &[&str], ca: Option<&Path>) -> Daemon {
+    table_at(dir, url, n, &journal_of(dir, n), extra, ca)
+}
+
+/// Table `n`'s next game: a new journal `name` beside its last one in `dir/tN`.
+pub fn table_next_game(dir: &Path, broker: &Broker, n: u32, name: &str) -> Daemon {
+    let url = broker.url(&format!("table{n}"), &format!("pw{n}"));
+    let journal = dir.join(format!("t{n}")).join(name);
+    table_at(dir, &url, n, &journal, &[], broker.ca.as_deref())
+}
+
+/// Table `n` playing the journal `journal` (resumed if it exists).
+fn table_at(
+    dir: &Path,
+    url: &str,
+    n: u32,
+    journal: &Path,
+    extra: &[&str],
+    ca: Option<&Path>,
+) -> Daemon {
     let tdir = dir.join(format!("t{n}"));
     std::fs::create_dir_all(&tdir).unwrap();
     std::fs::write(tdir.join("secret"), SECRET).unwrap();
-    let journal = journal_of(dir, n);
+    let journal = journal.to_owned();
     let mut p = Play::text_only(&tdir)
         .stderr_file(tdir.join(format!(
             "stderr-{}",
