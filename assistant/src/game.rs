@@ -183,6 +183,18 @@ impl GameKind {
             .then_some(GameKind::Chess)
     }
 
+    /// The ending of the game's record as `Game::export` writes it
+    /// (`pdn`, `pgn`, `mat`): the name of a table's game file at the hall
+    /// and which round file (`/api/round.pdn`, `/api/round.pgn`) holds it.
+    #[must_use]
+    pub fn record_ending(self) -> &'static str {
+        match self {
+            GameKind::Draughts(_) => crate::games::draughts::one_shot::RECORD_ENDING,
+            GameKind::Chess => crate::games::chess::one_shot::RECORD_ENDING,
+            GameKind::Backgammon => crate::games::backgammon::one_shot::RECORD_ENDING,
+        }
+    }
+
     /// `tandem pdn check --variant`: a game whose records are PDN (a draughts
     /// variant: `international`, `sixty-four`).
     ///

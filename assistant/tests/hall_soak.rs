@@ -373,6 +373,21 @@ fn round(flood_late: bool) {
         let v = desk.table(u64::from(n)).unwrap();
         assert_eq!(v["chain_ok"], true, "table {n}: {v}");
     }
+    // Each game's record under its own ending: the round's PDN holds the
+    // draughts game, its PGN the chess game, and the backgammon match is a
+    // `.mat` of its own, in neither (gnubg's match file is one match).
+    let round_pdn = desk.get_text("/api/round.pdn").unwrap();
+    let round_pgn = desk.get_text("/api/round.pgn").unwrap();
+    let mat = desk.get_text("/api/tables/3/game").unwrap();
+    assert!(round_pdn.contains("[GameType \"20"), "{round_pdn}");
+    assert!(round_pgn.contains("[%clk "), "{round_pgn}");
+    assert!(mat.contains(" 7 point match"), "{mat}");
+    for round in [&round_pdn, &round_pgn] {
+        assert!(
+            !round.contains("point match"),
+            "a .mat in a round file: {round}"
+        );
+    }
     // No alert lost: each table's own alerts (from its journal) are at the desk.
     let view = desk.get("/api/view");
     let alerts = view["alerts"].as_array().unwrap();

@@ -36,7 +36,6 @@ use tokio::sync::mpsc;
 
 use super::store::TableCopy;
 use super::{view, Hall, Update};
-use crate::game::GameKind;
 use crate::journal::Record;
 use crate::relay::proto::now_ms;
 use tandem_rules::clock::GameTime;
@@ -70,7 +69,8 @@ type Key = (u64, usize);
 struct Seen {
     key: Key,
     copy: TableCopy,
-    chess: bool,
+    /// Its record's ending (`pgn`, `pdn`, `mat`): which round file holds it.
+    ending: &'static str,
     round: Value,
     /// Its page view, made once for every spectator (again when older than
     /// [`super::shared::FRESH`]: its clocks run on).
@@ -222,11 +222,11 @@ impl Delayed {
         copy.state = Some(state);
         copy.state_rx_ms = now_ms();
         copy.seen = Some(taken + self.delay);
-        let chess = table.game.kind() == GameKind::Chess;
+        let ending = table.game.kind().record_ending();
         let s = Arc::new(Seen {
             key,
             copy,
-            chess,
+            ending,
             round,
             page: Mutex::new(None),
         });
@@ -320,8 +320,8 @@ pub fn routes(d: Arc<Delayed>) -> Router {
         .route("/api/tables", get(tables))
         .route("/api/view", get(views))
         .route("/api/tables/{n}/game", get(game))
-        .route("/api/round.pdn", get(|s| round(s, false)))
-        .route("/api/round.pgn", get(|s| round(s, true)))
+        .route("/api/round.pdn", get(|s| round(s, "pdn")))
+        .route("/api/round.pgn", get(|s| round(s, "pgn")))
         .route("/api/results.csv", get(results))
         .route("/events", get(events))
         .with_state(d)
@@ -366,11 +366,8 @@ fn text(name: &str, body: String) -> Response {
 
 async fn game(State(d): State<Arc<Delayed>>, Path(n): Path<u32>) -> Response {
     let s = if d.hall.is_public(n) { d.seen(n) } else { None };
-    match s.and_then(|s| d.game_text(&s).map(|t| (t, s.chess))) {
-        Some((t, chess)) => text(
-            &format!("table-{n}.{}", if chess { "pgn" } else { "pdn" }),
-            t,
-        ),
+    match s.and_then(|s| d.game_text(&s).map(|t| (t, s.ending))) {
+        Some((t, ending)) => text(&format!("table-{n}.{ending}"), t),
         None => (
             StatusCode::NOT_FOUND,
             format!("no table {n} in this event\n"),
@@ -379,17 +376,17 @@ async fn game(State(d): State<Arc<Delayed>>, Path(n): Path<u32>) -> Response {
     }
 }
 
-async fn round(State(d): State<Arc<Delayed>>, chess: bool) -> Response {
+async fn round(State(d): State<Arc<Delayed>>, ending: &'static str) -> Response {
     let mut out = String::new();
     for (_, s) in d.shown() {
-        if s.chess == chess {
+        if s.ending == ending {
             if let Some(t) = d.game_text(&s) {
                 out.push_str(t.trim_end());
                 out.push_str("\n\n");
             }
         }
     }
-    text(if chess { "round.pgn" } else { "round.pdn" }, out)
+    text(&format!("round.{ending}"), out)
 }
 
 async fn results(State(d): State<Arc<Delayed>>) -> Response {

@@ -127,8 +127,8 @@ fn common(r: Router<App>) -> Router<App> {
     .route("/api/tables", get(tables))
     .route("/api/view", get(views))
     .route("/api/tables/{n}/game", get(game))
-    .route("/api/round.pdn", get(|s| round(s, false)))
-    .route("/api/round.pgn", get(|s| round(s, true)))
+    .route("/api/round.pdn", get(|s| round(s, "pdn")))
+    .route("/api/round.pgn", get(|s| round(s, "pgn")))
     .route("/api/results.csv", get(results))
     .route("/events", get(events))
 }
@@ -251,17 +251,22 @@ async fn journal(State(app): State<App>, Path(n): Path<u32>) -> Response {
         .into_response()
 }
 
-/// The game of a table as PDN (PGN for chess), from the desk's journal copy.
-fn game_text(app: &App, n: u32) -> Result<(String, bool), Box<Response>> {
+/// The game of a table as its record (PDN, PGN, `.mat`: the game's), from the
+/// desk's journal copy, with the record's ending.
+fn game_text(app: &App, n: u32) -> Result<(String, &'static str), Box<Response>> {
     if !app.shows(n) {
         return Err(Box::new(not_found(n)));
     }
-    let (file, chess, round) = match app.hall.tables().get(&n) {
+    let (file, ending, round) = match app.hall.tables().get(&n) {
         Some(t) => (
             t.file().to_owned(),
-            t.records.first().is_some_and(|r| {
-                matches!(&r.event, crate::journal::Event::Start(i) if i.variant.parse::<GameKind>().ok() == Some(GameKind::Chess))
-            }),
+            t.records
+                .first()
+                .and_then(|r| match &r.event {
+                    crate::journal::Event::Start(i) => i.variant.parse::<GameKind>().ok(),
+                    _ => None,
+                })
+                .map_or("pdn", GameKind::record_ending),
             t.state
                 .as_ref()
                 .and_then(|s| s["round"].as_str().map(str::to_owned)),
@@ -273,7 +278,7 @@ fn game_text(app: &App, n: u32) -> Result<(String, bool), Box<Response>> {
         ..crate::export::Names::default()
     };
     crate::export::pdn_from_journal(&file, &names)
-        .map(|t| (t, chess))
+        .map(|t| (t, ending))
         .map_err(|e| Box::new((StatusCode::CONFLICT, format!("{e:#}\n")).into_response()))
 }
 
@@ -286,15 +291,12 @@ async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
         ))
     });
     match r {
-        Ok((text, chess)) => (
+        Ok((text, ending)) => (
             [
                 (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
                 (
                     header::CONTENT_DISPOSITION,
-                    format!(
-                        "inline; filename=\"table-{n}.{}\"",
-                        if chess { "pgn" } else { "pdn" }
-                    ),
+                    format!("inline; filename=\"table-{n}.{ending}\""),
                 ),
             ],
             text,
@@ -304,14 +306,14 @@ async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
     }
 }
 
-async fn round(State(app): State<App>, chess: bool) -> Response {
+async fn round(State(app): State<App>, ending: &'static str) -> Response {
     let numbers: Vec<u32> = app.hall.tables().keys().copied().collect();
     // Every journal replayed: on a blocking thread, not the server's or the broker's.
     let out = tokio::task::spawn_blocking(move || {
         let mut out = String::new();
         for n in numbers {
-            if let Ok((text, is_chess)) = game_text(&app, n) {
-                if is_chess == chess {
+            if let Ok((text, its)) = game_text(&app, n) {
+                if its == ending {
                     out.push_str(text.trim_end());
                     out.push_str("\n\n");
                 }
@@ -321,7 +323,7 @@ async fn round(State(app): State<App>, chess: bool) -> Response {
     })
     .await
     .unwrap_or_default();
-    let name = if chess { "round.pgn" } else { "round.pdn" };
+    let name = format!("round.{ending}");
     (
         [
             (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),

@@ -9,6 +9,9 @@ use tandem_rules::{Color, GameOptions};
 use super::{match_from_ids, BackgammonTable, DEFAULT_LENGTH};
 use crate::one_shot::{said_at_the_table, MovesAsked, Said, SayAsked};
 
+/// The ending of the record `export` writes: a gnubg `.mat` match file.
+pub const RECORD_ENDING: &str = "mat";
+
 /// `tandem moves --variant backgammon --position POSITION_ID --dice 31`:
 /// every legal move of the roll, once each, written as GNU Backgammon
 /// writes it (`8/5 6/5`, `bar/22`, `24/21*/20`, `6/off`, `8/4(2)`); the

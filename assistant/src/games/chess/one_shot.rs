@@ -10,6 +10,9 @@ use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 
 use crate::one_shot::{fields, players, MovesAsked, RecordReport, Said, SayAsked};
 
+/// The ending of the record `export` writes: PGN, with `[%clk]` after each move.
+pub const RECORD_ENDING: &str = "pgn";
+
 /// `tandem moves --variant chess [--fen FEN]`: the legal moves in SAN.
 ///
 /// # Errors

@@ -11,6 +11,9 @@ use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
 
 use crate::one_shot::{fields, players, MovesAsked, RecordReport, Said, SayAsked};
 
+/// The ending of the record `export` writes: PDN (Portable Draughts Notation).
+pub const RECORD_ENDING: &str = "pdn";
+
 /// `--fen` read as PDN FEN of `variant` (the start when left out).
 fn position(variant: Variant, fen: Option<&str>) -> anyhow::Result<Position> {
     Ok(match fen {
