@@ -13,7 +13,10 @@
 //!   its `ctl` did not exit 0 or was acknowledged);
 //! - a `ctl` that did not exit 0 exited 2, and said either that it could
 //!   not connect or that the request may not have been carried out and to
-//!   check with `tandem ctl … state`;
+//!   check with `tandem ctl … state`; or exited 3, saying the move was
+//!   played but is not yet safe on disk (the journal file could not be
+//!   written, as on a full disk): such a move may be missing after the
+//!   resume, counted apart (none on a healthy disk);
 //! - every journal verifies (`tandem journal verify --json`), every resume
 //!   works.
 //!
@@ -120,6 +123,11 @@ struct Figures {
     unconfirmed_but_played: usize,
     /// In-flight `ctl`s that exited 2 without connecting.
     in_flight_no_connect: usize,
+    /// `ctl`s that exited 3: played but not yet safe on disk (the journal
+    /// could not be written, e.g. a full disk), and of those the moves
+    /// missing after the next resume (allowed: `ctl` did not exit 0).
+    unsaved: usize,
+    unsaved_lost: usize,
     resumes: usize,
     journals_verified: usize,
     max_ply: usize,
@@ -142,6 +150,9 @@ fn soak(kills: usize, seed: u64) -> Figures {
         // The game as `ctl` has acknowledged it (and as the resumed daemon has it).
         let mut game = Game::new(Variant::International);
         let mut acked: Vec<String> = Vec::new();
+        // How many of `acked` are known on disk: up to the last `ctl` that
+        // exited 0 (after it, the ones that exited 3 are played, not safe).
+        let mut durable = 0;
         // A game of at most this many plies (then a new one: more games, more starts).
         let plies = 20 + rng.below(40) as usize;
         loop {
@@ -157,14 +168,20 @@ fn soak(kills: usize, seed: u64) -> Figures {
                 ctl_time = (ctl_time * 3 + t.elapsed()) / 4;
                 f.ctl_runs += 1;
                 runs.push(run_of(&m, false, &out));
+                let code = out.status.code();
                 assert!(
-                    out.status.success(),
+                    code == Some(0) || unsaved(&m, &out),
                     "game {}: ctl move {m} with the daemon up: {out:?}",
                     f.games
                 );
                 game.play_text(&m).unwrap();
                 acked.push(m);
-                f.acknowledged += 1;
+                if code == Some(0) {
+                    f.acknowledged += 1;
+                    durable = acked.len();
+                } else {
+                    f.unsaved += 1;
+                }
             }
             // Kill now, or while a `ctl move` is in flight (at a random
             // instant of the time a `ctl` run takes, a little past it).
@@ -193,6 +210,10 @@ fn soak(kills: usize, seed: u64) -> Figures {
                     acked.push(m);
                     f.acknowledged += 1;
                     f.in_flight_acked += 1;
+                    durable = acked.len();
+                } else if out.status.code() == Some(3) && unsaved(&m, &out) {
+                    f.unsaved += 1;
+                    maybe = Some(m);
                 } else if check_failure(&socket, &m, &out) {
                     f.in_flight_unconfirmed += 1;
                     maybe = Some(m);
@@ -207,7 +228,7 @@ fn soak(kills: usize, seed: u64) -> Figures {
             f.resumes += 1;
             let got = moves_of(&state(&d));
             assert!(
-                got.len() >= acked.len() && got[..acked.len()] == acked[..],
+                got.len() >= durable && got[..durable] == acked[..durable],
                 "kill {}: ctl exited 0 for {:?} but the resumed game is {:?}; \
                  this cycle's ctl runs: {:#?}; the journal ends {}; the daemon's stderr: {}",
                 f.kills,
@@ -217,20 +238,31 @@ fn soak(kills: usize, seed: u64) -> Figures {
                 tail(&journal),
                 d.stderr_text()
             );
-            match &got[acked.len()..] {
-                [] => {}
-                [m] if Some(m) == maybe.as_ref() => {
-                    // Played after all, as "may not have been carried out" allows.
-                    f.unconfirmed_but_played += 1;
-                    game.play_text(m).unwrap();
-                    acked.push(m.clone());
-                }
-                extra => panic!(
-                    "kill {}: moves {extra:?} in the resumed game that were not sent \
-                     or not in flight (in flight: {maybe:?})",
-                    f.kills
-                ),
+            // After the durable ones: a prefix of the moves played but not
+            // safe (`ctl` exited 3), then maybe the one in flight; nothing else.
+            let unsafe_moves = acked.len() - durable;
+            let mut may: Vec<String> = acked[durable..].to_vec();
+            may.extend(maybe.clone());
+            let tail = &got[durable..];
+            assert!(
+                tail.len() <= may.len() && tail == &may[..tail.len()],
+                "kill {}: moves {tail:?} in the resumed game after the acknowledged ones, \
+                 where only a prefix of {may:?} (played but unsaved, then in flight) may be",
+                f.kills
+            );
+            f.unsaved_lost += unsafe_moves.saturating_sub(tail.len());
+            if tail.len() > unsafe_moves {
+                // Played after all, as "may not have been carried out" allows.
+                f.unconfirmed_but_played += 1;
             }
+            if got != acked {
+                game = Game::new(Variant::International);
+                for m in &got {
+                    game.play_text(m).unwrap();
+                }
+                acked = got;
+            }
+            durable = acked.len();
             f.max_ply = f.max_ply.max(acked.len());
             if acked.len() >= plies || random_move(&game, &mut rng).is_none() || f.kills >= kills {
                 break;
@@ -247,7 +279,8 @@ fn soak(kills: usize, seed: u64) -> Figures {
         "crash_ctl: {} SIGKILLs ({} with a `ctl move` in flight) over {} games in {:.1} s; \
          {} `ctl` runs, {} moves acknowledged (exit 0), 0 lost; in flight: {} acknowledged, \
          {} unconfirmed (exit 2, \"may not have been carried out\"; {} of them played), \
-         {} could not connect (exit 2); {} resumes, {} journal verifications, all ok; \
+         {} could not connect (exit 2); {} played but not safe on disk (exit 3; {} of them \
+         gone after the resume); {} resumes, {} journal verifications, all ok; \
          longest game {} plies",
         f.kills,
         f.in_flight_kills,
@@ -259,11 +292,25 @@ fn soak(kills: usize, seed: u64) -> Figures {
         f.in_flight_unconfirmed,
         f.unconfirmed_but_played,
         f.in_flight_no_connect,
+        f.unsaved,
+        f.unsaved_lost,
         f.resumes,
         f.journals_verified,
         f.max_ply,
     );
     f
+}
+
+/// A `ctl` that exited 3: played but not yet safe on disk; it must say so.
+fn unsaved(m: &str, out: &Output) -> bool {
+    let err = String::from_utf8_lossy(&out.stderr);
+    out.status.code() == Some(3) && {
+        assert!(
+            err.contains("tandem ctl: move: carried out, but NOT yet safe on disk"),
+            "ctl move {m} exited 3 without saying why: {err}"
+        );
+        true
+    }
 }
 
 fn run_of(m: &str, in_flight: bool, out: &Output) -> (String, bool, Option<i32>, String, String) {
