@@ -143,10 +143,7 @@ struct Search {
     max_steps: usize,
     max_pips: usize,
     found: Vec<(Play, [u8; 10])>,
-    /// The positions found, as both sides' checker counts (one to one with
-    /// the Position ID key, which is worked out only for a new one: most
-    /// orders of the same steps lead to a position already found).
-    seen: HashSet<[u8; 50], BuildHasherDefault<Fnv>>,
+    seen: HashSet<[u8; 10], BuildHasherDefault<Fnv>>,
     turn: crate::Color,
 }
 
@@ -162,11 +159,8 @@ impl Search {
         }
         self.max_steps = n;
         self.max_pips = pips;
-        let mut both = [0u8; 50];
-        both[..25].copy_from_slice(me);
-        both[25..].copy_from_slice(them);
-        if self.seen.insert(both) {
-            let key = position_id::key(&Board::from_mine_theirs(*me, *them, self.turn));
+        let key = position_id::key(&Board::from_mine_theirs(*me, *them, self.turn));
+        if self.seen.insert(key) {
             self.found.push((Play::from_steps(steps), key));
         }
     }
