@@ -11,7 +11,7 @@
 //! written form match gnubg's move list.
 
 use std::collections::HashSet;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::board::{Board, Dice, BAR};
 use super::position_id;
@@ -115,55 +115,27 @@ fn to_step(i: usize, die: usize) -> Step {
     Step { from, to }
 }
 
-/// A multiply-rotate hash a word at a time (as rustc's FxHash): the keys
-/// are small and not attacker-chosen in a way that matters (a slow list,
-/// never a wrong one), so SipHash's cost buys nothing here.
+/// FNV-1a over the ten key bytes: the keys are tiny and not attacker-chosen
+/// in a way that matters (a slow list, never a wrong one), so SipHash's cost
+/// buys nothing here.
 #[derive(Default)]
-struct WordHash(u64);
+struct Fnv(u64);
 
-impl Hasher for WordHash {
+impl Hasher for Fnv {
     fn finish(&self) -> u64 {
-        // The table takes its bucket from the low bits: bring the high
-        // bits, which every input bit reaches, down.
-        self.0.rotate_left(26)
+        self.0
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0xf135_7aea_2e62_a9c5);
-    }
-}
-
-/// Both sides' checker counts (the mover's 25, then the opponent's), eight
-/// to a word: one to one with the position, so with its Position ID key,
-/// and cheaper to make and hash than the key, which the search works out
-/// only for a position it has not found yet (most orders of the same steps
-/// lead to one already found).
-#[derive(PartialEq, Eq)]
-struct Counts([u64; 7]);
-
-impl Counts {
-    fn of(me: &[u8; 25], them: &[u8; 25]) -> Counts {
-        let mut b = [0u8; 56];
-        b[..25].copy_from_slice(me);
-        b[25..50].copy_from_slice(them);
-        let w = |i: usize| {
-            let mut x = [0u8; 8];
-            x.copy_from_slice(&b[i * 8..i * 8 + 8]);
-            u64::from_le_bytes(x)
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
         };
-        Counts([w(0), w(1), w(2), w(3), w(4), w(5), w(6)])
-    }
-}
-
-impl Hash for Counts {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        for w in self.0 {
-            h.write_u64(w);
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
         }
+        self.0 = h;
     }
 }
 
@@ -171,7 +143,7 @@ struct Search {
     max_steps: usize,
     max_pips: usize,
     found: Vec<(Play, [u8; 10])>,
-    seen: HashSet<Counts, BuildHasherDefault<WordHash>>,
+    seen: HashSet<[u8; 10], BuildHasherDefault<Fnv>>,
     turn: crate::Color,
 }
 
@@ -187,8 +159,8 @@ impl Search {
         }
         self.max_steps = n;
         self.max_pips = pips;
-        if self.seen.insert(Counts::of(me, them)) {
-            let key = position_id::key(&Board::from_mine_theirs(*me, *them, self.turn));
+        let key = position_id::key(&Board::from_mine_theirs(*me, *them, self.turn));
+        if self.seen.insert(key) {
             self.found.push((Play::from_steps(steps), key));
         }
     }
