@@ -38,7 +38,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{verify_ok, Daemon, Play, TANDEM};
+use support::{verify_ok, Daemon, Play, Tmpfs, TANDEM};
 use tandem::relay::bridge::{act, Outcome};
 use tandem_rules::draughts::{Game, Variant};
 
@@ -133,9 +133,25 @@ struct Figures {
     max_ply: usize,
 }
 
+/// A disk that fills up during a soak: the journals are on `fs`, which is
+/// filled before kill `fill_at` and emptied again before kill `free_at`
+/// (and before a new game starts: a game whose start line is not on disk
+/// cannot be resumed from its journal, only from its fallback copy).
+struct FillingDisk {
+    fs: Tmpfs,
+    fill_at: usize,
+    free_at: usize,
+}
+
 /// Random legal moves through `tandem ctl move`, `kills` SIGKILLs, resumes.
 fn soak(kills: usize, seed: u64) -> Figures {
     let dir = tempfile::tempdir().unwrap();
+    soak_in(dir.path(), kills, seed, None)
+}
+
+fn soak_in(dir: &Path, kills: usize, seed: u64, disk: Option<FillingDisk>) -> Figures {
+    let journals = disk.as_ref().map_or(dir, |d| d.fs.0.as_path());
+    let mut filler: Option<PathBuf> = None;
     let mut rng = Rng(seed);
     let mut f = Figures::default();
     // How long a `ctl move` takes from spawn to exit, recently (the window
@@ -143,9 +159,12 @@ fn soak(kills: usize, seed: u64) -> Figures {
     let mut ctl_time = Duration::from_millis(20);
     let t0 = Instant::now();
     while f.kills < kills {
-        let journal = dir.path().join(format!("game-{}.jsonl", f.games));
+        if let Some(p) = filler.take() {
+            std::fs::remove_file(p).unwrap();
+        }
+        let journal = journals.join(format!("game-{}.jsonl", f.games));
         let j = journal.to_str().unwrap().to_owned();
-        let mut d = daemon(dir.path(), &["--lang", "en", "--journal", &j]);
+        let mut d = daemon(dir, &["--lang", "en", "--journal", &j]);
         let socket = d.socket.clone();
         // The game as `ctl` has acknowledged it (and as the resumed daemon has it).
         let mut game = Game::new(Variant::International);
@@ -156,6 +175,16 @@ fn soak(kills: usize, seed: u64) -> Figures {
         // A game of at most this many plies (then a new one: more games, more starts).
         let plies = 20 + rng.below(40) as usize;
         loop {
+            if let Some(disk) = disk.as_ref() {
+                if f.kills == disk.fill_at && filler.is_none() {
+                    filler = Some(disk.fs.fill());
+                }
+                if f.kills == disk.free_at {
+                    if let Some(p) = filler.take() {
+                        std::fs::remove_file(p).unwrap();
+                    }
+                }
+            }
             // This cycle's `ctl` runs (move, in flight, exit code, stdout, stderr), for a failure's message.
             let mut runs: Vec<(String, bool, Option<i32>, String, String)> = Vec::new();
             // A few acknowledged moves (sometimes none).
@@ -224,7 +253,7 @@ fn soak(kills: usize, seed: u64) -> Figures {
             verify_ok(&journal);
             f.journals_verified += 1;
             drop(d);
-            d = daemon(dir.path(), &["--resume", &j]);
+            d = daemon(dir, &["--resume", &j]);
             f.resumes += 1;
             let got = moves_of(&state(&d));
             assert!(
@@ -349,6 +378,31 @@ fn ctl_soak_100_sigkills_every_move_ctl_acknowledged_is_in_the_resumed_game() {
     assert_eq!(f.kills, 100);
     assert!(f.in_flight_kills >= 30, "{f:?}");
     assert!(f.acknowledged >= 100, "{f:?}");
+}
+
+/// The same on a disk that fills up (a real `ENOSPC`: a 256 KiB tmpfs,
+/// mounted as root, as CI runs) from the 5th kill to the 15th: meanwhile the
+/// daemon plays on and `ctl` exits 3 ("not yet safe on disk") for the moves
+/// the journal file lacks, which a kill may then lose; every move `ctl`
+/// exited 0 for is still in every resumed game (the failure this soak first
+/// saw on a nearly full disk, issue 26).
+#[test]
+fn ctl_soak_on_a_disk_that_fills_up_every_move_ctl_acknowledged_is_in_the_resumed_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(fs) = tandem_testkit::require(
+        "a 256 KiB tmpfs to fill up (mount, as root)",
+        Tmpfs::mount(&dir.path().join("small"), "256k"),
+    ) else {
+        return;
+    };
+    let disk = FillingDisk {
+        fs,
+        fill_at: 5,
+        free_at: 15,
+    };
+    let f = soak_in(dir.path(), 30, 0xD15C_F011_2026_0026, Some(disk));
+    assert_eq!(f.kills, 30);
+    assert!(f.unsaved >= 1, "the disk never filled: {f:?}");
 }
 
 #[test]

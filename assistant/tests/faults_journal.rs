@@ -21,7 +21,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{real_game, verify_json, Daemon, Play};
+use support::{real_game, verify_json, Daemon, Play, Tmpfs};
 use tandem::client::Client;
 
 fn daemon(dir: &Path, args: &[&str]) -> Daemon {
@@ -289,48 +289,12 @@ fn a_file_size_limit_that_also_stops_the_log_file_stops_nothing_else() {
     assert_eq!(verify(&journal)["ok"], true);
 }
 
-/// A 64 KiB tmpfs, unmounted on drop.
-struct Tmpfs(PathBuf);
-
-impl Tmpfs {
-    fn mount(at: &Path) -> Result<Tmpfs, String> {
-        std::fs::create_dir_all(at).map_err(|e| e.to_string())?;
-        let out = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=64k,mode=0700", "tandem-test"])
-            .arg(at)
-            .output()
-            .map_err(|e| e.to_string())?;
-        if out.status.success() {
-            Ok(Tmpfs(at.to_owned()))
-        } else {
-            Err(String::from_utf8_lossy(&out.stderr).into_owned())
-        }
-    }
-
-    /// Fills it up: writes until the disk is full.
-    fn fill(&self) -> PathBuf {
-        use std::io::Write;
-        let p = self.0.join("filler");
-        let mut f = std::fs::File::create(&p).unwrap();
-        let block = [0u8; 512];
-        while f.write_all(&block).is_ok() {}
-        let _ = f.sync_all();
-        p
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
-    }
-}
-
 #[test]
 fn a_full_disk_sends_the_journal_to_a_fallback_copy_that_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let Some(fs) = tandem_testkit::require(
         "a 64 KiB tmpfs to fill up (mount, as root)",
-        Tmpfs::mount(&dir.path().join("small")),
+        Tmpfs::mount(&dir.path().join("small"), "64k"),
     ) else {
         return;
     };
