@@ -166,3 +166,29 @@ impl Client {
         serde_json::from_str(&line).with_context(|| format!("tandem sent {line:?}"))
     }
 }
+
+/// The exit code of a request carried out but not yet safe on disk.
+pub const UNSAVED: u8 = 3;
+
+/// What `ctl` says of a request carried out whose journal line is not yet
+/// in the journal file (the reply's `unsaved`, a `journal_health`).
+#[must_use]
+pub fn unsaved_text(h: &Value) -> String {
+    let error = h["error"].as_str().unwrap_or("unknown error");
+    let pending = h["pending"].as_u64().unwrap_or(0);
+    let kept = match (h["fallback"].as_str(), h["fallback_ok"] == true) {
+        (Some(f), true) => format!(
+            "kept in memory and in the fallback copy {f} (if tandem stops before \
+             the disk is fixed, resume that copy: `tandem play --resume {f}`)"
+        ),
+        _ => "kept in memory only (no copy could be written: if tandem stops \
+              before the disk is fixed, they are lost)"
+            .to_owned(),
+    };
+    format!(
+        "carried out, but NOT yet safe on disk: the journal file cannot be \
+         written ({error}); {pending} line(s) not in it are {kept}. tandem \
+         writes them as soon as the file can be written again; free the disk and \
+         call the arbiter; `tandem ctl state` shows `journal_health`"
+    )
+}

@@ -200,6 +200,9 @@ pub struct Session {
     review: Option<usize>,
     /// How many move pairs a bare `record` reads (`record-last`).
     record_last: u32,
+    /// Whether the current request journaled a change (its reply is a
+    /// success only once that is in the journal file: [`Reply::unsaved`]).
+    changed: bool,
 }
 
 impl std::fmt::Debug for Session {
@@ -300,6 +303,7 @@ impl Session {
             last_said: None,
             review: None,
             record_last: DEFAULT_RECORD_LAST,
+            changed: false,
         }
     }
 
@@ -404,6 +408,7 @@ impl Session {
     fn record(&mut self, event: Event) -> anyhow::Result<Record> {
         let t = self.now().as_millis();
         let rec = self.journal.append(t, event)?;
+        self.changed = true;
         self.table
             .apply(&rec.event, GameTime::from_millis(rec.t_ms))?;
         Ok(rec)
@@ -503,7 +508,7 @@ impl Session {
             ok: false,
             error: Some(reason),
             said: std::mem::take(&mut self.said),
-            state: None,
+            ..Reply::default()
         }
     }
 
@@ -518,7 +523,7 @@ impl Session {
             ok: true,
             error: None,
             said: std::mem::take(&mut self.said),
-            state: None,
+            ..Reply::default()
         }
     }
 
@@ -630,6 +635,7 @@ impl Session {
         self.said.clear();
         self.poll_clock();
         self.said.clear();
+        self.changed = false;
         // A question only the game has (`pips`), or a question about the
         // board typed bare (`knights`, `row 5`): answered, nothing changes
         // (docs/ask.md). Each is asked of the game once.
@@ -718,6 +724,7 @@ impl Session {
                 {
                     tracing::error!("journal: {e}");
                 }
+                self.changed = true;
                 self.announce(Utterance::new(Priority::Next, Kind::Help, vec![text]));
                 self.ok()
             }
@@ -749,6 +756,11 @@ impl Session {
         self.said.clear();
         self.check_journal();
         reply.said.append(&mut self.said);
+        // Carried out is not yet safe: a change whose line (or an earlier
+        // one) is only in memory or the fallback copy is not a success.
+        if reply.ok && self.changed && !self.journal_ok() {
+            reply.unsaved = Some(self.journal.health());
+        }
         reply
     }
 

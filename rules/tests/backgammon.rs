@@ -3,8 +3,8 @@
 //! Crawford rule, the IDs, and the match behind `TableGame`.
 
 use tandem_rules::backgammon::{
-    legal_plays, mat, match_id, notation, position_id, resolve, Action, ActionError, Board, Dice,
-    EndKind, Match, MatchOptions, MoveError, Phase, Play,
+    apply, legal_plays, mat, match_id, notation, position_id, resolve, Action, ActionError, Board,
+    Dice, EndKind, Match, MatchOptions, MoveError, Phase, Play,
 };
 use tandem_rules::{Color, TableGame};
 
@@ -464,4 +464,72 @@ fn a_record_that_stops_after_a_roll_exports_all_before_the_roll() {
     assert!(!out.contains("51:"), "{out}");
     let (again, _) = mat::import(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
     assert_eq!(again.actions(), before, "{out}");
+}
+
+/// A move played by its text (`act_text`, which takes the move the text
+/// resolves to without searching the legal moves again) leaves the match
+/// exactly as the same move played as an action (`act`, checked against
+/// the legal moves); a move of another roll that no legal move of this one
+/// matches is refused by `act` and changes nothing. Whole matches
+/// with random rolls and moves (a fixed-seed xorshift).
+#[test]
+fn a_move_played_by_its_text_is_the_move_played_as_an_action() {
+    let mut seed = 0x0BAC_C0FF_EE26_u64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let (mut plies, mut refused) = (0, 0);
+    for _ in 0..4 {
+        let mut by_text = Match::new(MatchOptions { length: 3 });
+        let mut by_action = by_text.clone();
+        while by_text.phase() != Phase::MatchOver && plies < 4000 {
+            match by_text.phase() {
+                Phase::Opening | Phase::Roll => {
+                    let (a, b) = (1 + next(6) as u8, 1 + next(6) as u8);
+                    if by_text.phase() == Phase::Opening && a == b {
+                        continue;
+                    }
+                    by_text.act(Action::Roll(Dice(a, b))).unwrap();
+                    by_action.act(Action::Roll(Dice(a, b))).unwrap();
+                }
+                Phase::Move => {
+                    let legal = by_text.legal();
+                    let board = *by_text.board();
+                    // A move of another roll, leading where no legal move
+                    // of this roll leads: refused by the checked path, and
+                    // nothing changes.
+                    let other = Dice(1 + next(6) as u8, 1 + next(6) as u8);
+                    let reached: Vec<String> = legal
+                        .iter()
+                        .map(|p| position_id::encode(&apply(&board, p)))
+                        .collect();
+                    if let Some(q) = legal_plays(&board, other)
+                        .into_iter()
+                        .find(|q| !reached.contains(&position_id::encode(&apply(&board, q))))
+                    {
+                        let before = by_action.clone();
+                        assert!(by_action.act(Action::Move(q)).is_err());
+                        assert_eq!(by_action, before);
+                        refused += 1;
+                    }
+                    let (text, play) = if legal.is_empty() {
+                        ("move".to_owned(), Play::PASS)
+                    } else {
+                        let p = legal[next(legal.len())];
+                        (format!("move {}", notation::write(&board, &p)), p)
+                    };
+                    let done = by_text.act_text(&text).unwrap();
+                    by_action.act(Action::Move(play)).unwrap();
+                    assert_eq!(done, Action::Move(play), "{text}");
+                    plies += 1;
+                }
+                Phase::DoubleOffered | Phase::MatchOver => unreachable!(),
+            }
+            assert_eq!(by_text, by_action);
+        }
+    }
+    assert!(plies > 100 && refused > 20, "{plies} {refused}");
 }

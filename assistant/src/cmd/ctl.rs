@@ -6,8 +6,12 @@
 //! 2 when it cannot be reached or the connection fails or closes before the
 //! reply (the daemon died or was restarted: the request may not have been
 //! carried out, and the message says to check with `tandem ctl state`).
-//! Exit 0 means the daemon answered `ok`, nothing else: once its reply is
-//! in, the exit status is its verdict even if stdout cannot be written.
+//! Exit 0 means the daemon answered `ok` and the change is on disk in the
+//! journal (written and `fsync`ed), nothing else: once its reply is in, the
+//! exit status is its verdict even if stdout cannot be written. Exit 3: the
+//! request was carried out (the move is played and was announced) but is not
+//! yet safe on disk, because the journal file cannot be written (a full disk,
+//! a file-size limit); stderr says so, where the line is kept, and what to do.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -67,7 +71,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    if ok {
+    if ok && reply["unsaved"].is_object() {
+        // Not eprintln!: a closed stderr must not turn exit 3 into a panic.
+        let _ = writeln!(
+            std::io::stderr(),
+            "tandem ctl: {cmd}: {}",
+            crate::client::unsaved_text(&reply["unsaved"])
+        );
+        Ok(ExitCode::from(crate::client::UNSAVED))
+    } else if ok {
         Ok(ExitCode::SUCCESS)
     } else {
         let why = reply["error"].as_str().unwrap_or("refused");

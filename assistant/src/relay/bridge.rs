@@ -56,11 +56,14 @@ pub enum Outcome {
     /// No answer (the connection failed or closed first): it may or may not
     /// have been done.
     Unconfirmed,
+    /// The daemon answered `ok` but the change is not yet safe on the
+    /// table's disk (its journal cannot be written: the reply's `unsaved`).
+    Unsaved,
 }
 
 /// Sends one command to the daemon as a control client would and returns
 /// what became of it and what it said (blocking: call on a blocking thread).
-/// Done only when the daemon answered `ok`.
+/// Done only when the daemon answered `ok` and the change is on its disk.
 #[must_use]
 pub fn act(socket: &Path, cmd: &str, arg: Option<&str>) -> (Outcome, String) {
     let result = Client::connect(socket).and_then(|mut c| {
@@ -78,6 +81,13 @@ pub fn act(socket: &Path, cmd: &str, arg: Option<&str>) -> (Outcome, String) {
                 (false, Some(e)) => e.to_owned(),
                 _ => said.join(" "),
             };
+            if ok && v["unsaved"].is_object() {
+                let why = crate::client::unsaved_text(&v["unsaved"]);
+                return (
+                    Outcome::Unsaved,
+                    format!("not confirmed: at the table: {why} ({text})"),
+                );
+            }
             (if ok { Outcome::Done } else { Outcome::Refused }, text)
         }
         Err(e) if e.downcast_ref::<crate::client::NoReply>().is_some() => (

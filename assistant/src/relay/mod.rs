@@ -678,7 +678,11 @@ impl Relay {
         tokio::task::spawn_blocking(move || {
             let (outcome, text) = bridge::act(&socket, cmd, arg.as_deref());
             let mut r = reply(counter, &name, outcome == bridge::Outcome::Done, text);
-            r.unconfirmed = outcome == bridge::Outcome::Unconfirmed;
+            // Carried out but not yet on the table's disk: not done either.
+            r.unconfirmed = matches!(
+                outcome,
+                bridge::Outcome::Unconfirmed | bridge::Outcome::Unsaved
+            );
             let _ = tx.send(r);
         });
     }

@@ -258,4 +258,12 @@ pub struct Reply {
     /// The state, for `state` (and after every change, for convenience).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<StateView>,
+    /// Set when the request was carried out (`ok`) and changed the game, but
+    /// its journal line is not yet in the journal file (written and
+    /// `fsync`ed): the journal cannot be written (a full disk, a file-size
+    /// limit) and the line is kept in memory, and in the fallback copy when
+    /// `fallback_ok`. A crash now would lose it from the journal file. Absent
+    /// when the request is durable. `tandem ctl` exits 3, not 0 (issue 26).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unsaved: Option<crate::journal::JournalHealth>,
 }

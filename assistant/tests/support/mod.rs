@@ -398,3 +398,42 @@ pub const BRLTTY: &str = "BRLTTY (apt-get install brltty)";
 /// What [`real_speechd`] needs.
 pub const SPEECHD: &str =
     "speech-dispatcher with espeak-ng (apt-get install speech-dispatcher speech-dispatcher-espeak-ng)";
+
+/// A small tmpfs (`mount -t tmpfs`, root only, as CI runs), unmounted on
+/// drop: a disk that really fills up (`ENOSPC`).
+pub struct Tmpfs(pub PathBuf);
+
+impl Tmpfs {
+    /// Mounts one of `size` (`64k`) at `at`.
+    pub fn mount(at: &Path, size: &str) -> Result<Tmpfs, String> {
+        std::fs::create_dir_all(at).map_err(|e| e.to_string())?;
+        let out = Command::new("mount")
+            .args(["-t", "tmpfs", "-o"])
+            .arg(format!("size={size},mode=0700"))
+            .arg("tandem-test")
+            .arg(at)
+            .output()
+            .map_err(|e| e.to_string())?;
+        if out.status.success() {
+            Ok(Tmpfs(at.to_owned()))
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        }
+    }
+
+    /// Fills it up: writes until the disk is full.
+    pub fn fill(&self) -> PathBuf {
+        let p = self.0.join("filler");
+        let mut f = std::fs::File::create(&p).unwrap();
+        let block = [0u8; 512];
+        while f.write_all(&block).is_ok() {}
+        let _ = f.sync_all();
+        p
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+    }
+}

@@ -294,16 +294,28 @@ fn score_line(t: &str) -> Option<(String, u32, String, u32)> {
 /// # Errors
 /// No match length, or a line that does not replay.
 pub fn import(text: &str) -> Result<(Match, Names), MatError> {
-    let r = read(text)?;
-    let refused = r.irregular.into_iter().find(|i| {
-        matches!(
-            i.kind,
-            IrregularKind::Illegal | IrregularKind::Unfinished | IrregularKind::Missing
-        )
-    });
-    match refused {
-        Some(i) => Err(MatError::Line(i.line, format!("{:?}: {}", i.entry, i.why))),
-        None => Ok((r.game, r.names)),
+    read(text)?.strict()
+}
+
+impl MatRead {
+    /// What [`import`] makes of the file this was read from: the match, or
+    /// the first line that does not replay (an illegal move, a game left
+    /// unfinished, a turn missing). For a caller that wants both readings
+    /// without reading the file twice.
+    ///
+    /// # Errors
+    /// A line that does not replay.
+    pub fn strict(self) -> Result<(Match, Names), MatError> {
+        let refused = self.irregular.into_iter().find(|i| {
+            matches!(
+                i.kind,
+                IrregularKind::Illegal | IrregularKind::Unfinished | IrregularKind::Missing
+            )
+        });
+        match refused {
+            Some(i) => Err(MatError::Line(i.line, format!("{:?}: {}", i.entry, i.why))),
+            None => Ok((self.game, self.names)),
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::board::{idx, Board, Dice};
-use super::movegen::{apply, legal_plays, Play};
+use super::movegen::{apply, legal_plays, legal_plays_with_results, Play};
 use super::notation;
 use super::resolve::{resolve, MoveError};
 use crate::Color;
@@ -462,16 +462,17 @@ impl Match {
                 _ => ActionError::NotRolled,
             });
         };
-        let legal = legal_plays(&self.board, d);
-        let key = |b: &Board| super::position_id::key(b);
+        // Each legal move's result comes with its key (the mover still on
+        // roll): compared with the key of where `p` leads, no board is
+        // built again per legal move.
+        let legal = legal_plays_with_results(&self.board, d);
         let after = apply(&self.board, &p);
+        let mover = self.board.turn();
         let ok = if legal.is_empty() {
             p.is_pass()
         } else {
-            !p.is_pass()
-                && legal
-                    .iter()
-                    .any(|q| key(&apply(&self.board, q)) == key(&after))
+            let k = super::position_id::key(&after.with_turn(mover));
+            !p.is_pass() && legal.iter().any(|(_, q)| *q == k)
         };
         if !ok {
             return Err(ActionError::Move(if legal.is_empty() {
@@ -482,6 +483,12 @@ impl Match {
                 MoveError::NotLegal
             }));
         }
+        self.commit_play(p, after);
+        Ok(())
+    }
+
+    /// Plays `p`, known legal, leading to `after` (`apply` of it).
+    fn commit_play(&mut self, p: Play, after: Board) {
         let mover = self.board.turn();
         self.record(mover, Action::Move(p));
         self.board = after;
@@ -508,7 +515,6 @@ impl Match {
         } else {
             self.phase = Phase::Roll;
         }
-        Ok(())
     }
 
     fn double(&mut self) -> Result<(), ActionError> {
@@ -639,7 +645,16 @@ impl Match {
     /// The text is no action, or the action is refused.
     pub fn act_text(&mut self, text: &str) -> Result<Action, ActionError> {
         let a = self.parse_action(text)?;
-        self.act(a)?;
+        match a {
+            // A move text resolves only to one of the legal moves of this
+            // position and roll (or the pass when there is none), so the
+            // legal moves are not searched a second time to check it.
+            Action::Move(p) if self.resign_offer.is_none() && self.phase == Phase::Move => {
+                let after = apply(&self.board, &p);
+                self.commit_play(p, after);
+            }
+            _ => self.act(a)?,
+        }
         Ok(a)
     }
 
