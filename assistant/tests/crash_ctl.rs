@@ -389,16 +389,11 @@ fn ctl_soak_100_sigkills_every_move_ctl_acknowledged_is_in_the_resumed_game() {
 #[test]
 fn ctl_soak_on_a_disk_that_fills_up_every_move_ctl_acknowledged_is_in_the_resumed_game() {
     let dir = tempfile::tempdir().unwrap();
-    // Mounting needs root (or CAP_SYS_ADMIN), which not every CI machine
-    // gives; without it this soak is skipped, said on stderr, even in CI:
-    // the same exit 3 on a real write error is checked without privileges
-    // by faults_journal.rs (a file-size limit, EFBIG).
-    let fs = match Tmpfs::mount(&dir.path().join("small"), "256k") {
-        Ok(fs) => fs,
-        Err(e) => {
-            eprintln!("skipped: cannot mount a 256 KiB tmpfs to fill up ({e}); needs root");
-            return;
-        }
+    let Some(fs) = tandem_testkit::require(
+        "a 256 KiB tmpfs to fill up (mount, as root)",
+        Tmpfs::mount(&dir.path().join("small"), "256k"),
+    ) else {
+        return;
     };
     let disk = FillingDisk {
         fs,
