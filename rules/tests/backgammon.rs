@@ -533,3 +533,27 @@ fn a_move_played_by_its_text_is_the_move_played_as_an_action() {
     }
     assert!(plies > 100 && refused > 20, "{plies} {refused}");
 }
+
+/// A white name too long for the score column and a black name that starts
+/// with a digit: the exported game line kept no space between white's score
+/// and black's name (`White… : 20   nori : 2`), so the file read back gave
+/// white 20 points, past the match, and dropped the game (found by the
+/// `bg_mat` fuzz target, kept as its seed `long-name-then-digit.mat`).
+#[test]
+fn a_long_name_and_a_name_starting_with_a_digit_export_a_game_line_that_reads_back() {
+    let text = format!(
+        " 3 point match\n\n Game 1\n {} : 0        0 nori : 0\n  1) 32: 13/10 13/11\n",
+        "W".repeat(40)
+    );
+    let (m, names) = mat::import(&text).unwrap();
+    assert_eq!(names.black, "0 nori");
+    let out = mat::export(&m, &names);
+    assert!(
+        out.contains(&format!("{} : 0 0 nori : 0", "W".repeat(40))),
+        "{out}"
+    );
+    let (again, back) = mat::import(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+    assert_eq!(back, names);
+    assert_eq!(again.actions(), m.actions(), "{out}");
+    assert_eq!(again.position_id(), m.position_id(), "{out}");
+}

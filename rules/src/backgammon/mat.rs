@@ -83,7 +83,9 @@ fn entry(board: &Board, a: &Action, cube: &mut u32) -> Option<String> {
 fn write_game(out: &mut String, k: usize, g: &GameRecord, names: &Names) {
     let _ = writeln!(out, " Game {}", k + 1);
     let left = format!("{} : {}", names.white, g.score[0]);
-    let _ = writeln!(out, " {left:<31}{} : {}", names.black, g.score[1]);
+    // At least one space after white's score, however long the name: a
+    // black name starting with a digit must not run into it.
+    let _ = writeln!(out, " {left:<30} {} : {}", names.black, g.score[1]);
     let mut row = 0usize;
     let mut open = false; // a line with the left column written, waiting for the right
     let mut cube = 1u32;
