@@ -1,0 +1,140 @@
+//! A move or a game's own action, typed, spoken, routed or sent: refused
+//! with its reason, or journaled, applied, the clock pressed and announced
+//! (001 ch. VIII 2.2; the game decides through [`crate::games::Game`]).
+
+use super::*;
+
+impl Session {
+    pub(super) fn play(&mut self, text: &str, source: Source) -> Reply {
+        if let Some(o) = self.table.game.outcome() {
+            let u = self.words.game_over_refusal();
+            return self.refuse(
+                source,
+                text,
+                format!("the game is over ({})", o.pdn_result()),
+                u,
+            );
+        }
+        if self.table.clock.is_paused() {
+            return self.refuse_msg(source, text, &Msg::ClockStoppedRefusal);
+        }
+        if let Some(action) = self.table.game.action(text) {
+            return match action {
+                Ok(a) => self.act(a, text, source),
+                Err(r) => self.refuse(source, text, r.reason, r.say),
+            };
+        }
+        let prepared = match self.table.game.prepare(text) {
+            Ok(p) => p,
+            Err(r) => return self.refuse(source, text, r.reason, r.say),
+        };
+        let side = self.table.game.turn();
+        // A move answers a pending offer from the opponent: no (001 ch. II 5.1).
+        if self.table.draw_offer == Some(side.other()) {
+            if let Err(e) = self.record(Event::DrawDeclined { side }) {
+                tracing::error!("journal: {e}");
+            }
+        }
+        let t = self.now();
+        let mut probe = self.table.clock.clone();
+        let press = match probe.press(t) {
+            Ok(p) => p,
+            Err(e) => {
+                return self.refuse(
+                    source,
+                    text,
+                    format!("clock: {e}"),
+                    self.words.not_understood(),
+                )
+            }
+        };
+        let event = Event::Move {
+            ply: self.table.game.ply() as u32 + 1,
+            side,
+            text: prepared.text,
+            input: text.to_owned(),
+            source,
+            move_ms: ms(press.move_time),
+            white_ms: ms(probe.remaining(Color::White, t)),
+            black_ms: ms(probe.remaining(Color::Black, t)),
+        };
+        // Journal first (fsync), then announce (design: "The flow of one move", 3).
+        if let Err(e) = self.record(event) {
+            tracing::error!("journal: {e}");
+            return self.refuse_msg(source, text, &Msg::JournalFailed);
+        }
+        self.announce(prepared.announce);
+        for e in press
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, ClockEventKind::Flag))
+        {
+            let _ = self.record(Event::Flag {
+                side: e.side,
+                at_ms: e.at.as_millis(),
+            });
+            self.announce(self.words.flag_fall(e.side));
+            self.finish(self.table.game.flag_outcome(e.side));
+        }
+        self.refresh();
+        if let Some(o) = self.table.game.outcome() {
+            self.finish(o);
+        } else if let Some(u) = self.table.game.after_move() {
+            self.announce(u);
+        }
+        self.ok()
+    }
+
+    /// A game action (decided by the game): journaled, applied, the clock
+    /// pressed if it ends the turn, announced, exactly as a move is.
+    pub(super) fn act(&mut self, a: PreparedAction, input: &str, source: Source) -> Reply {
+        let t = self.now();
+        let mut probe = self.table.clock.clone();
+        let press = if a.press {
+            match probe.press(t) {
+                Ok(p) => Some(p),
+                Err(e) => {
+                    return self.refuse(
+                        source,
+                        input,
+                        format!("clock: {e}"),
+                        self.words.not_understood(),
+                    )
+                }
+            }
+        } else {
+            None
+        };
+        let event = Event::Action {
+            ply: self.table.game.ply() as u32,
+            side: a.side,
+            text: a.text,
+            input: input.to_owned(),
+            source,
+            press: a.press,
+            white_ms: ms(probe.remaining(Color::White, t)),
+            black_ms: ms(probe.remaining(Color::Black, t)),
+        };
+        if let Err(e) = self.record(event) {
+            tracing::error!("journal: {e}");
+            return self.refuse_msg(source, input, &Msg::JournalFailed);
+        }
+        self.announce(a.announce);
+        for e in press
+            .iter()
+            .flat_map(|p| p.events.iter())
+            .filter(|e| matches!(e.kind, ClockEventKind::Flag))
+        {
+            let _ = self.record(Event::Flag {
+                side: e.side,
+                at_ms: e.at.as_millis(),
+            });
+            self.announce(self.words.flag_fall(e.side));
+            self.finish(self.table.game.flag_outcome(e.side));
+        }
+        if let Some(o) = self.table.game.outcome() {
+            self.finish(o);
+        }
+        self.ok()
+    }
+}
