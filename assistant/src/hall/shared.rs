@@ -6,13 +6,11 @@
 //! A view is kept with the table's version (raised by every change the
 //! desk takes) and whether the table was public when it was made; it is
 //! made again when either differs, or when it is older than [`FRESH`] (its
-//! clocks and "heard from" age). It is kept as the text each kind of
-//! server sends, made once: the arbiter's view, and (when a spectators'
-//! server asks) theirs, with what they may not see taken out
-//! ([`super::web::public_view`]); as text only, since a view is mostly its
-//! board's SVG and a parsed copy of each table's view held several times
-//! the memory. What a server may show is still decided by the caller as it
-//! sends, per table and at that moment.
+//! clocks and "heard from" age). The text each kind of server sends is
+//! made from it once too: the arbiter's view, and the spectators' with
+//! what they may not see taken out ([`super::web::public_view`]). What a
+//! server may show is still decided by the caller as it sends, per table
+//! and at that moment.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -31,36 +29,31 @@ pub struct Rendered {
     version: u64,
     public: bool,
     made: Instant,
-    /// The finished page view ([`view::page`] then [`view::finish`]) with
-    /// `public`, as the arbiter's server sends it (JSON text).
-    arbiter: Arc<str>,
+    /// The finished page view ([`view::page`] then [`view::finish`]) with `public`.
+    pub view: Value,
+    arbiter: OnceLock<Arc<str>>,
     spectator: OnceLock<Arc<str>>,
 }
 
 impl Rendered {
     /// The arbiter's view as sent (JSON text).
-    #[must_use]
     pub fn arbiter_text(&self) -> Arc<str> {
-        self.arbiter.clone()
-    }
-
-    /// The spectators' view as sent (JSON text), made from the arbiter's once.
-    pub fn spectator_text(&self) -> Arc<str> {
-        self.spectator
-            .get_or_init(|| {
-                let v: Value = serde_json::from_str(&self.arbiter).unwrap_or(Value::Null);
-                Arc::from(super::web::public_view(v).to_string())
-            })
+        self.arbiter
+            .get_or_init(|| Arc::from(self.view.to_string()))
             .clone()
     }
 
-    /// The text a server sends: the spectators' (`public`) or the arbiter's.
-    pub fn text(&self, public: bool) -> Arc<str> {
-        if public {
-            self.spectator_text()
-        } else {
-            self.arbiter_text()
-        }
+    /// The spectators' view.
+    #[must_use]
+    pub fn spectator_view(&self) -> Value {
+        super::web::public_view(self.view.clone())
+    }
+
+    /// The spectators' view as sent (JSON text).
+    pub fn spectator_text(&self) -> Arc<str> {
+        self.spectator
+            .get_or_init(|| Arc::from(self.spectator_view().to_string()))
+            .clone()
     }
 }
 
@@ -91,7 +84,8 @@ impl Hall {
             version,
             public,
             made: Instant::now(),
-            arbiter: Arc::from(v.to_string()),
+            view: v,
+            arbiter: OnceLock::new(),
             spectator: OnceLock::new(),
         });
         let mut views = lock(&self.views);
@@ -101,11 +95,6 @@ impl Hall {
             _ => {
                 views.insert(n, r.clone());
             }
-        }
-        // A view past FRESH is never sent again: now and then such views
-        // go, so those held are about the tables that changed lately.
-        if version % 64 == 0 {
-            views.retain(|_, r| r.made.elapsed() < FRESH);
         }
         Some(r)
     }
@@ -125,9 +114,8 @@ mod tests {
         let a = hall.rendered(3).unwrap();
         let b = hall.rendered(3).unwrap();
         assert!(Arc::ptr_eq(&a, &b), "the same view for every stream");
-        let view = |r: &Rendered| serde_json::from_str::<Value>(&r.arbiter_text()).unwrap();
-        assert_eq!(view(&a)["white"], "Ann");
-        assert_eq!(view(&a)["journal_lines"], 1);
+        assert_eq!(a.view["white"], "Ann");
+        assert_eq!(a.view["journal_lines"], 1);
         assert!(Arc::ptr_eq(&a.arbiter_text(), &b.arbiter_text()));
         // The spectators' text leaves out what only the arbiter sees.
         let s: Value = serde_json::from_str(&a.spectator_text()).unwrap();
@@ -137,12 +125,12 @@ mod tests {
         hall.on_message(&topic, &serde_json::to_vec(&lines[1]).unwrap());
         let c = hall.rendered(3).unwrap();
         assert!(!Arc::ptr_eq(&a, &c));
-        assert_eq!(view(&c)["journal_lines"], 2);
+        assert_eq!(c.view["journal_lines"], 2);
         // Shown to spectators: made again, with `public`.
         hall.set_public(Some(3), true).unwrap();
         let d = hall.rendered(3).unwrap();
         assert!(!Arc::ptr_eq(&c, &d));
-        assert_eq!(view(&d)["public"], true);
+        assert_eq!(d.view["public"], true);
         assert!(hall.rendered(4).is_none());
     }
 }

@@ -176,10 +176,13 @@ fn api_views(app: &App) -> Vec<Value> {
         .collect()
 }
 
-/// The page's view (JSON text) and the tables in it: each table's shared
-/// view (`hall/shared.rs`), made again only if it changed, put together as
-/// text (not parsed again).
-fn page_views_shown(app: &App) -> (String, BTreeSet<u32>) {
+fn page_views(app: &App) -> Value {
+    page_views_shown(app).0
+}
+
+/// The page's view and the tables in it: each table's shared view
+/// (`hall/shared.rs`), made again only if it changed.
+fn page_views_shown(app: &App) -> (Value, BTreeSet<u32>) {
     let shown = app.shown();
     let numbers: BTreeSet<u32> = app
         .hall
@@ -188,10 +191,16 @@ fn page_views_shown(app: &App) -> (String, BTreeSet<u32>) {
         .copied()
         .filter(|n| shown.shows(*n))
         .collect();
-    let list: Vec<std::sync::Arc<str>> = numbers
+    let list: Vec<Value> = numbers
         .iter()
         .filter_map(|n| app.hall.rendered(*n))
-        .map(|r| r.text(app.public))
+        .map(|r| {
+            if app.public {
+                r.spectator_view()
+            } else {
+                r.view.clone()
+            }
+        })
         .collect();
     let alerts: Vec<Value> = if app.public {
         Vec::new()
@@ -202,34 +211,15 @@ fn page_views_shown(app: &App) -> (String, BTreeSet<u32>) {
             .map(|(n, a)| json!({"table": n, "alert": a}))
             .collect()
     };
-    let mut out = String::with_capacity(list.iter().map(|t| t.len() + 1).sum::<usize>() + 256);
-    out.push_str("{\"event\":");
-    out.push_str(&Value::from(app.hall.event.as_str()).to_string());
-    out.push_str(",\"tables\":[");
-    for (i, t) in list.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(t);
-    }
-    out.push_str("],\"alerts\":");
-    out.push_str(&Value::from(alerts).to_string());
-    out.push_str(",\"can_command\":");
-    out.push_str(if !app.public && app.hall.can_command() {
-        "true"
-    } else {
-        "false"
-    });
-    out.push('}');
-    (out, numbers)
+    (
+        json!({"event": app.hall.event, "tables": list, "alerts": alerts,
+               "can_command": !app.public && app.hall.can_command()}),
+        numbers,
+    )
 }
 
-async fn views(State(app): State<App>) -> Response {
-    (
-        [(header::CONTENT_TYPE, "application/json")],
-        page_views_shown(&app).0,
-    )
-        .into_response()
+async fn views(State(app): State<App>) -> Json<Value> {
+    Json(page_views(&app))
 }
 
 async fn journal(State(app): State<App>, Path(n): Path<u32>) -> Response {
@@ -621,7 +611,7 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
     let mut sub = app.hall.updates.subscribe();
     tokio::spawn(async move {
         let (snap, mut sent) = page_views_shown(&app);
-        let first = SseEvent::default().event("snapshot").data(snap);
+        let first = SseEvent::default().event("snapshot").data(snap.to_string());
         if tx.send(Ok(first)).await.is_err() {
             return;
         }
@@ -666,7 +656,7 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
                             dirty.insert(n);
                             continue;
                         }
-                        let text = r.text(app.public);
+                        let text = if app.public { r.spectator_text() } else { r.arbiter_text() };
                         sent.insert(n);
                         let e = SseEvent::default().event("table").data(&*text);
                         if tx.send(Ok(e)).await.is_err() { return; }
