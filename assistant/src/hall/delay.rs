@@ -72,13 +72,7 @@ struct Seen {
     /// Its record's ending (`pgn`, `pdn`, `mat`): which round file holds it.
     ending: &'static str,
     round: Value,
-    /// Its page view, made once for every spectator (again when older than
-    /// [`super::shared::FRESH`]: its clocks run on).
-    page: Mutex<Option<Page>>,
 }
-
-/// A page view as made for every spectator: when, the view, its text.
-type Page = (Instant, Arc<Value>, Arc<str>);
 
 /// The delayed views of the hall's tables.
 pub struct Delayed {
@@ -228,7 +222,6 @@ impl Delayed {
             copy,
             ending,
             round,
-            page: Mutex::new(None),
         });
         lock(&self.seen).insert(n, s.clone());
         Some(s)
@@ -296,22 +289,12 @@ impl Delayed {
     }
 }
 
-/// The spectators' view of a table as the page shows it, and as sent:
-/// made once per delayed view for every spectator.
-fn page_view(hall: &Hall, s: &Seen) -> (Arc<Value>, Arc<str>) {
-    if let Some((made, v, text)) = lock(&s.page).as_ref() {
-        if made.elapsed() < super::shared::FRESH {
-            return (v.clone(), text.clone());
-        }
-    }
+/// The spectators' view of a table as the page shows it.
+fn page_view(hall: &Hall, s: &Seen) -> Value {
     let mut v = view::finish(view::page(&s.copy, &hall.event));
     v["public"] = json!(true);
     v["online"] = Value::Null;
-    let v = super::web::public_view(v);
-    let text: Arc<str> = Arc::from(v.to_string());
-    let v = Arc::new(v);
-    *lock(&s.page) = Some((Instant::now(), v.clone(), text.clone()));
-    (v, text)
+    super::web::public_view(v)
 }
 
 /// The data routes of the public server with a delay.
@@ -340,7 +323,7 @@ fn snapshot(d: &Delayed) -> Value {
     let list: Vec<Value> = d
         .shown()
         .iter()
-        .map(|(_, s)| (*page_view(&d.hall, s).0).clone())
+        .map(|(_, s)| page_view(&d.hall, s))
         .collect();
     json!({"event": d.hall.event, "tables": list, "alerts": [], "can_command": false,
            "delay_s": d.delay.as_secs()})
@@ -445,7 +428,7 @@ async fn events(State(d): State<Arc<Delayed>>) -> impl IntoResponse {
                         sent.insert(n, s.key);
                         SseEvent::default()
                             .event("table")
-                            .data(&*page_view(&d.hall, &s).1)
+                            .data(page_view(&d.hall, &s).to_string())
                     }
                     Some(_) => continue,
                     None if sent.remove(&n).is_some() => SseEvent::default()

@@ -4,7 +4,7 @@
 //! (docs/hall.md).
 //!
 //! Locks: the desk's mutexes (`tables`, `public`, `alerts`, `replies`,
-//! `lag`, `counter`, `sessions`, `views`) are never nested: each is taken, used and
+//! `lag`, `counter`, `sessions`) are never nested: each is taken, used and
 //! released before another is taken (a copy of what is needed is carried
 //! over), so no order between them can deadlock the broker loop and the web
 //! server (`hall_stress` toggles spectators while everything is read).
@@ -12,7 +12,6 @@
 pub mod delay;
 pub mod guard;
 pub mod serve;
-pub mod shared;
 pub mod store;
 pub mod view;
 pub mod web;
@@ -96,8 +95,6 @@ pub struct Hall {
     pub lag: Mutex<LagStats>,
     /// What the arbiter has made public (the spectators' server shows only these).
     public: Mutex<Public>,
-    /// Each table's page view, made once per change for every stream and page.
-    views: shared::Views,
 }
 
 /// Alerts the hall's list keeps.
@@ -207,7 +204,6 @@ impl Hall {
                 alerts: Mutex::new(alerts),
                 lag: Mutex::new(LagStats::default()),
                 public: Mutex::new(public),
-                views: Mutex::new(std::collections::HashMap::new()),
             }),
             rx,
         ))
@@ -324,7 +320,6 @@ impl Hall {
                 }
             };
             t.seen = Some(Instant::now());
-            t.version += 1;
             match leaf {
                 "journal" => match serde_json::from_slice::<LineMsg>(payload) {
                     Err(_) => raised.extend(t.junk(&format!(
@@ -476,10 +471,7 @@ impl Hall {
     /// No such table, or its mark on disk cannot be removed.
     pub fn acknowledge(&self, n: u32) -> anyhow::Result<()> {
         let r = match self.tables().get_mut(&n) {
-            Some(t) => {
-                t.version += 1;
-                t.acknowledge().map_err(anyhow::Error::from)
-            }
+            Some(t) => t.acknowledge().map_err(anyhow::Error::from),
             None => Err(anyhow::anyhow!("no table {n} in this event")),
         };
         r?;
@@ -497,7 +489,6 @@ impl Hall {
             let mut tables = self.tables();
             for (n, t) in tables.iter_mut() {
                 if let Some(a) = t.check_gap(GAP_ALERT_S) {
-                    t.version += 1;
                     raised.push((*n, a));
                 }
                 if t.lacking() {

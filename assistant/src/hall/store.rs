@@ -99,8 +99,6 @@ pub struct TableCopy {
     aside_opened: (Option<Instant>, u32),
     /// Lines held of the earlier games the table says it is sending.
     earlier_held: BTreeMap<String, u64>,
-    /// Raised by the desk at every change it takes (its shared views are made again).
-    pub version: u64,
 }
 
 impl TableCopy {
@@ -137,7 +135,6 @@ impl TableCopy {
             aside_made: 0,
             aside_opened: (None, 0),
             earlier_held: BTreeMap::new(),
-            version: 0,
         };
         match std::fs::read(file) {
             Ok(bytes) => {

@@ -3,7 +3,6 @@
 //! `tandem arbiter`, the position in words as tandem says it, the braille
 //! list view, the moves).
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::{json, Value};
@@ -18,21 +17,19 @@ use tandem_rules::clock::GameTime;
 
 /// The game facts of a table: its last state, or (no state came yet) the
 /// state replayed from the desk's journal copy.
-fn state_of(t: &TableCopy) -> Cow<'_, Value> {
+fn state_of(t: &TableCopy) -> Value {
     if let Some(s) = &t.state {
-        // Borrowed: the view is made under the desk's lock, and a state is
-        // a few KiB of moves (cloned twice per view before).
-        return Cow::Borrowed(s);
+        return s.clone();
     }
     let Ok(table) = crate::session::Table::replay(&t.records) else {
-        return Cow::Owned(Value::Null);
+        return Value::Null;
     };
     let at = t.records.last().map_or(0, |r| r.t_ms);
     let mut v = serde_json::to_value(table.view(GameTime::from_millis(at), t.file()))
         .unwrap_or(Value::Null);
     // A replayed clock is not running: the table has not told the desk it is.
     v["clocks"]["running"] = json!(false);
-    Cow::Owned(v)
+    v
 }
 
 fn start_names(t: &TableCopy) -> (Value, Value) {
@@ -68,11 +65,7 @@ fn clocks_now(s: &Value, t: &TableCopy) -> (u64, u64, bool) {
 /// The `GET /api/tables` object of one table, exactly as issue 16 gives it.
 #[must_use]
 pub fn api(t: &TableCopy, event: &str) -> Value {
-    api_of(t, event, &state_of(t))
-}
-
-/// [`api`] with the table's state `s` ([`state_of`]) given.
-fn api_of(t: &TableCopy, event: &str, s: &Value) -> Value {
+    let s = state_of(t);
     let (sw, sb) = start_names(t);
     let name = |side: &str, fallback: Value| {
         let v = &s["players"][side];
@@ -82,7 +75,7 @@ fn api_of(t: &TableCopy, event: &str, s: &Value) -> Value {
             fallback
         }
     };
-    let (white_ms, black_ms, running) = clocks_now(s, t);
+    let (white_ms, black_ms, running) = clocks_now(&s, t);
     let last_move = s["moves"]
         .as_array()
         .and_then(|m| m.last())
@@ -143,8 +136,8 @@ fn board_views(variant: &str, fen: &str) -> Option<(Vec<String>, String, String,
 /// Call [`finish`] on it outside the desk's lock (the board views take time).
 #[must_use]
 pub fn page(t: &TableCopy, event: &str) -> Value {
+    let mut v = api(t, event);
     let s = state_of(t);
-    let mut v = api_of(t, event, &s);
     v["moves"] = s["moves"].clone();
     v["round"] = s["round"].clone();
     v["online"] = json!(t.online);

@@ -180,27 +180,29 @@ fn page_views(app: &App) -> Value {
     page_views_shown(app).0
 }
 
-/// The page's view and the tables in it: each table's shared view
-/// (`hall/shared.rs`), made again only if it changed.
+/// The page's view and the tables in it.
 fn page_views_shown(app: &App) -> (Value, BTreeSet<u32>) {
     let shown = app.shown();
-    let numbers: BTreeSet<u32> = app
-        .hall
-        .tables()
-        .keys()
-        .copied()
-        .filter(|n| shown.shows(*n))
-        .collect();
-    let list: Vec<Value> = numbers
-        .iter()
-        .filter_map(|n| app.hall.rendered(*n))
-        .map(|r| {
-            if app.public {
-                r.spectator_view()
-            } else {
-                r.view.clone()
-            }
+    let t = app.hall.tables();
+    let list: Vec<Value> = t
+        .values()
+        .filter(|t| shown.shows(t.table))
+        .map(|t| {
+            let mut v = view::page(t, &app.hall.event);
+            v["public"] = json!(shown.now.shows(t.table));
+            v
         })
+        .collect();
+    drop(t);
+    let numbers: BTreeSet<u32> = list
+        .iter()
+        .filter_map(|v| v["table"].as_u64())
+        .filter_map(|n| u32::try_from(n).ok())
+        .collect();
+    let list: Vec<Value> = list
+        .into_iter()
+        .map(view::finish)
+        .map(|v| if app.public { public_view(v) } else { v })
         .collect();
     let alerts: Vec<Value> = if app.public {
         Vec::new()
@@ -649,16 +651,18 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
                             }
                             continue;
                         }
-                        // Made once per change for every stream (`hall/shared.rs`).
-                        let Some(r) = app.hall.rendered(n) else { continue };
+                        let v = app.hall.tables().get(&n).map(|t| view::page(t, &app.hall.event));
+                        let Some(v) = v else { continue };
+                        let mut v = view::finish(v);
+                        v["public"] = json!(app.hall.is_public(n));
                         // Hidden while the view was made: not sent.
                         if !app.shows(n) {
                             dirty.insert(n);
                             continue;
                         }
-                        let text = if app.public { r.spectator_text() } else { r.arbiter_text() };
+                        let v = if app.public { public_view(v) } else { v };
                         sent.insert(n);
-                        let e = SseEvent::default().event("table").data(&*text);
+                        let e = SseEvent::default().event("table").data(v.to_string());
                         if tx.send(Ok(e)).await.is_err() { return; }
                     }
                 }
