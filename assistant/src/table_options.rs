@@ -6,7 +6,7 @@
 //! [`crate::game::GameKind::options`]), and names its default time control.
 
 use tandem_rules::clock::TimeControl;
-use tandem_rules::{Color, PointNumbering};
+use tandem_rules::{Color, GameOptions, PointNumbering};
 
 /// The options asked for on the command line, before a game takes them.
 #[derive(Debug, Clone)]
@@ -24,4 +24,18 @@ pub struct Asked<'a> {
     pub numbering: PointNumbering,
     /// The time control, `--control` or the game's default.
     pub control: &'a TimeControl,
+}
+
+impl Asked<'_> {
+    /// The options every game takes as asked (`--draws-with-advantage`,
+    /// `--numbering`), the rest at their defaults: a game's own options
+    /// start from these.
+    #[must_use]
+    pub fn common(&self) -> GameOptions {
+        GameOptions {
+            draws_with_advantage: self.draws_with_advantage,
+            numbering: self.numbering,
+            ..GameOptions::default()
+        }
+    }
 }

@@ -25,12 +25,10 @@ pub fn options(asked: &Asked<'_>) -> GameOptions {
         _ => 0,
     };
     GameOptions {
-        draws_with_advantage: asked.draws_with_advantage,
         match_length: asked.match_length,
         tandem_dice: asked.tandem_dice,
-        numbering: asked.numbering,
         delay_secs,
         listener: Some(asked.listener),
-        ..GameOptions::default()
+        ..asked.common()
     }
 }

@@ -15,9 +15,5 @@ pub fn default_control(_match_length: u32) -> String {
 /// The event's options that concern chess: none of its own.
 #[must_use]
 pub fn options(asked: &Asked<'_>) -> GameOptions {
-    GameOptions {
-        draws_with_advantage: asked.draws_with_advantage,
-        numbering: asked.numbering,
-        ..GameOptions::default()
-    }
+    asked.common()
 }
