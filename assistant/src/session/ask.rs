@@ -26,7 +26,10 @@ impl Session {
         let text = text.trim();
         match self.table.game.ask(text, self.blind.side(), any_words) {
             Some(answer) => self.answer(text, answer, source),
-            None => match self.table.game.query(text).filter(|_| !text.is_empty()) {
+            None => match (!text.is_empty())
+                .then(|| self.table.game.query(text))
+                .flatten()
+            {
                 // A game's own question asked with `ask` (the pips).
                 Some(u) => {
                     self.announce(u);
