@@ -173,12 +173,31 @@ async fn table(
     sent: std::sync::Arc<std::sync::atomic::AtomicU64>,
     traffic: Traffic,
     late: Late,
+    connects: Late,
 ) {
     let mut o = MqttOptions::new(format!("sim-{n}"), "127.0.0.1", port);
     o.set_credentials("sim", "simpw");
     o.set_keep_alive(Duration::from_secs(10));
     let (client, mut el) = AsyncClient::new(o, 64);
-    tokio::spawn(async move { while el.poll().await.is_ok() {} });
+    // Connected before the game starts, as a relay is before its table's
+    // first move: the connection's set-up is the broker's, not the desk's.
+    let (up_tx, up_rx) = tokio::sync::oneshot::channel();
+    let asked = Instant::now();
+    tokio::spawn(async move {
+        let mut up_tx = Some(up_tx);
+        while let Ok(ev) = el.poll().await {
+            if let rumqttc::Event::Incoming(rumqttc::Packet::ConnAck(_)) = ev {
+                if let Some(t) = up_tx.take() {
+                    let _ = t.send(());
+                }
+            }
+        }
+    });
+    let _ = up_rx.await;
+    connects
+        .lock()
+        .unwrap()
+        .push(asked.elapsed().as_millis() as u64);
     let mut sim = Sim {
         n,
         seq: 0,
@@ -344,7 +363,11 @@ struct Options {
 }
 
 fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
-    let dir = tempfile::tempdir().unwrap();
+    // `HALL_LOAD_DATA=DIR`: where the desk keeps its copies (and the broker its files).
+    let dir = match std::env::var("HALL_LOAD_DATA") {
+        Ok(d) if !d.is_empty() => tempfile::tempdir_in(d).unwrap(),
+        _ => tempfile::tempdir().unwrap(),
+    };
     let (broker, port) = broker(dir.path());
     let broker_pid = broker.0.id();
     let http = free_port();
@@ -429,6 +452,7 @@ fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let probe = probe(port, tables.min(20), stop.clone());
     let late: Late = Default::default();
+    let connects: Late = Default::default();
     let sent = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let cpu0 = ticks(pid);
     let broker_cpu0 = ticks(broker_pid);
@@ -449,6 +473,7 @@ fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
                 sent.clone(),
                 o.traffic,
                 late.clone(),
+                connects.clone(),
             )));
         }
         for h in hs {
@@ -478,6 +503,7 @@ fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let broker_lag = probe.join().unwrap_or_default();
     let late = std::mem::take(&mut *late.lock().unwrap());
+    let connects = std::mem::take(&mut *connects.lock().unwrap());
     let api = Instant::now();
     let answered = ureq::get(&format!("http://127.0.0.1:{public}/api/tables"))
         .timeout(Duration::from_secs(10))
@@ -491,7 +517,7 @@ fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
         "page_stream_kb": sse_bytes.load(std::sync::atomic::Ordering::Relaxed) / 1024,
         "broker_cpu_pct_of_a_core": pct(broker_cpu), "broker_rss_mb": status_kb(broker_pid, "VmRSS:") / 1024,
         "broker_lag_ms": pcts(broker_lag),
-        "sim_cpu_pct_of_a_core": pct(sim_cpu), "sim_late_ms": pcts(late),
+        "sim_cpu_pct_of_a_core": pct(sim_cpu), "sim_late_ms": pcts(late), "sim_connect_ms": pcts(connects),
         "spectators": if o.spectators > 0 { json!({
             "idle_opened": opened, "idle_open_at_end": still_open(&idle),
             "public_stream_kb": public_bytes.load(std::sync::atomic::Ordering::Relaxed) / 1024,
