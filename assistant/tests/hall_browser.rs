@@ -207,6 +207,52 @@ fn the_desk_page_in_chromium_follows_moves_and_alerts() {
     );
     let words = b.js("return document.querySelector('#table-1 .words').textContent;");
     assert!(words.as_str().unwrap().contains("twenty-eight"), "{words}");
+    // A change that leaves the board as it is (the clocks paused): the
+    // stream sends the table without its board (`board_same`), and the page
+    // keeps the board it drew, the same element, with its words.
+    let stream = read_events(&desk.base);
+    b.wait_js(
+        "black's clock running",
+        "const c = document.querySelector('#table-1 .clocks'); return c && !c.textContent.includes('clock stopped');",
+    );
+    b.js("window.keptBoard = document.querySelector('svg[data-table=\"1\"]'); return true;");
+    ctl_ok(&t1, &["pause"]);
+    b.wait_js(
+        "the clocks stopped on the page",
+        "return document.querySelector('#table-1 .clocks').textContent.includes('clock stopped');",
+    );
+    let kept = b.js(
+        "const s = document.querySelector('svg[data-table=\"1\"]'); \
+         return s === window.keptBoard && !!s.querySelector('[data-square=\"28\"][data-piece=\"w\"]') \
+         && document.querySelector('#table-1 .words').textContent.includes('twenty-eight');",
+    );
+    assert_eq!(kept, json!(true), "the board was drawn again, or lost");
+    let paused = wait_for("the paused table in the stream", || {
+        stream
+            .lock()
+            .unwrap()
+            .iter()
+            .rev()
+            .find(|v| v["table"] == 1 && v["paused"] == true)
+            .cloned()
+            .ok_or_else(|| "not yet".to_owned())
+    });
+    assert_eq!(paused["board_same"], true, "{paused}");
+    for k in [
+        "board_svg",
+        "board",
+        "diagram",
+        "words",
+        "braille",
+        "braille_text",
+    ] {
+        assert!(paused.get(k).is_none(), "{k} sent again: {paused}");
+    }
+    ctl_ok(&t1, &["resume"]);
+    b.wait_js(
+        "the clocks running again",
+        "return !document.querySelector('#table-1 .clocks').textContent.includes('clock stopped');",
+    );
     // The boards differ: an alert in the live region.
     ctl_ok(&t1, &["mismatch"]);
     let alert = b.wait_js(
@@ -288,6 +334,35 @@ fn the_desk_page_in_chromium_follows_moves_and_alerts() {
         "return document.querySelector('#events').textContent.includes('mismatch');",
     );
     std::fs::write(artifacts().join("table-1.png"), b.screenshot()).unwrap();
+}
+
+/// The `table` events of the desk's live stream, read as a page reads
+/// them, from now on (the snapshot's tables included).
+fn read_events(base: &str) -> std::sync::Arc<std::sync::Mutex<Vec<Value>>> {
+    use std::io::BufRead;
+    let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let out = got.clone();
+    let r = ureq::get(&format!("{base}/events"))
+        .call()
+        .expect("the desk's live stream");
+    std::thread::spawn(move || {
+        let mut rd = std::io::BufReader::new(r.into_reader());
+        let mut line = String::new();
+        while rd.read_line(&mut line).is_ok_and(|n| n > 0) {
+            if let Some(v) = line
+                .strip_prefix("data:")
+                .and_then(|d| serde_json::from_str::<Value>(d.trim()).ok())
+            {
+                let mut out = out.lock().unwrap();
+                match v["tables"].as_array() {
+                    Some(list) => out.extend(list.iter().cloned()),
+                    None => out.push(v),
+                }
+            }
+            line.clear();
+        }
+    });
+    got
 }
 
 /// The pieces of a PDN FEN (`W:W31,32,K45:B1-20`): square and piece code

@@ -159,6 +159,72 @@ pub fn page(t: &TableCopy, event: &str) -> Value {
 const TABLE_BOARD: &str = "_table_board";
 const MISMATCH_BOARD: &str = "_mismatch_board";
 
+/// The fields of a finished page view that show its board: the picture,
+/// its SVG, the diagram, the position in words and the braille list. A
+/// live stream sends them only when they changed since it last sent that
+/// table; otherwise it sends `board_same: true` and the page keeps its own.
+pub const BOARD_FIELDS: [&str; 6] = [
+    "board_svg",
+    "board",
+    "diagram",
+    "words",
+    "braille",
+    "braille_text",
+];
+
+/// Feeds what a value serializes to into a hasher, without the text.
+struct HashWrite<'a>(&'a mut std::collections::hash_map::DefaultHasher);
+
+impl std::io::Write for HashWrite<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        std::hash::Hasher::write(self.0, buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What the [`BOARD_FIELDS`] of a [`page`] view are made from (the
+/// position, the table's own marks, the board read back at a mismatch, and
+/// what the board's label says): equal keys, equal fields. A key is only
+/// compared with keys of the same desk process.
+#[must_use]
+pub fn board_key(v: &Value) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for k in [
+        "table",
+        "variant",
+        "fen",
+        "turn",
+        "result",
+        "last_move",
+        TABLE_BOARD,
+        MISMATCH_BOARD,
+    ] {
+        let _ = serde_json::to_writer(HashWrite(&mut h), &v[k]);
+        std::hash::Hasher::write_u8(&mut h, 0);
+    }
+    std::hash::Hasher::finish(&h)
+}
+
+/// [`finish`] for a live stream that last sent this table's board with the
+/// key `sent`: when the board is the same, its fields are left out (none is
+/// drawn) and `board_same` is true. Returns the view and its board's key.
+#[must_use]
+pub fn finish_for(mut v: Value, sent: Option<u64>) -> (Value, u64) {
+    let key = board_key(&v);
+    if sent != Some(key) {
+        return (finish(v), key);
+    }
+    if let Some(o) = v.as_object_mut() {
+        o.remove(TABLE_BOARD);
+        o.remove(MISMATCH_BOARD);
+        o.insert("board_same".into(), Value::Bool(true));
+    }
+    (v, key)
+}
+
 /// The board views of the positions seen last (the same position is
 /// shown again and again as clocks tick and boards are brought up to date).
 static BOARDS: std::sync::Mutex<Option<HashMap<String, Value>>> = std::sync::Mutex::new(None);
@@ -315,5 +381,31 @@ mod tests {
         let v = api(&t, "ev");
         assert_eq!(v["clocks"]["untimed"], false, "{v}");
         assert_eq!(v["clocks"]["white_remaining_ms"], 90 * 60 * 1000, "{v}");
+    }
+
+    #[test]
+    fn a_stream_gets_the_board_again_only_when_it_changed() {
+        let (_d, t) = table("90m");
+        let (full, key) = finish_for(page(&t, "ev"), None);
+        for k in BOARD_FIELDS {
+            assert!(
+                full.get(k).is_some_and(|f| !f.is_null()),
+                "{k} missing: {full}"
+            );
+        }
+        assert!(full["board_svg"].as_str().unwrap().starts_with("<svg"));
+        assert!(full.get("board_same").is_none(), "{full}");
+        // Asked again with nothing new on the board (the clocks moved on): no board, and the same key.
+        let (same, again) = finish_for(page(&t, "ev"), Some(key));
+        assert_eq!(again, key);
+        assert_eq!(same["board_same"], true, "{same}");
+        for k in BOARD_FIELDS {
+            assert!(same.get(k).is_none(), "{k} sent again: {same}");
+        }
+        assert!(same.get(TABLE_BOARD).is_none() && same.get(MISMATCH_BOARD).is_none());
+        assert_eq!(same["table"], full["table"]);
+        // Another table's key, or none: the board is drawn.
+        let (drawn, _) = finish_for(page(&t, "ev"), Some(key ^ 1));
+        assert_eq!(drawn["board_svg"], full["board_svg"]);
     }
 }

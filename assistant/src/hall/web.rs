@@ -3,7 +3,7 @@
 //! public server (`--public`) serves a read-only subset: the games, not the
 //! alerts, journals or commands.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
@@ -180,8 +180,9 @@ fn page_views(app: &App) -> Value {
     page_views_shown(app).0
 }
 
-/// The page's view and the tables in it.
-fn page_views_shown(app: &App) -> (Value, BTreeSet<u32>) {
+/// The page's view, and the tables in it with their boards' keys
+/// ([`view::board_key`]).
+fn page_views_shown(app: &App) -> (Value, BTreeMap<u32, u64>) {
     let shown = app.shown();
     let t = app.hall.tables();
     let list: Vec<Value> = t
@@ -194,10 +195,14 @@ fn page_views_shown(app: &App) -> (Value, BTreeSet<u32>) {
         })
         .collect();
     drop(t);
-    let numbers: BTreeSet<u32> = list
+    let numbers: BTreeMap<u32, u64> = list
         .iter()
-        .filter_map(|v| v["table"].as_u64())
-        .filter_map(|n| u32::try_from(n).ok())
+        .filter_map(|v| {
+            Some((
+                u32::try_from(v["table"].as_u64()?).ok()?,
+                view::board_key(v),
+            ))
+        })
         .collect();
     let list: Vec<Value> = list
         .into_iter()
@@ -637,7 +642,7 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
                         // Everything again, each checked as it goes out.
                         let known: Vec<u32> = app.hall.tables().keys().copied().collect();
                         dirty.extend(known);
-                        dirty.extend(sent.iter().copied());
+                        dirty.extend(sent.keys().copied());
                     }
                     Err(RecvError::Closed) => return,
                 },
@@ -645,7 +650,7 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
                     for n in std::mem::take(&mut dirty) {
                         if !app.shows(n) {
                             // Hidden now: only a table this page showed is taken off it.
-                            if sent.remove(&n) {
+                            if sent.remove(&n).is_some() {
                                 let e = SseEvent::default().event("hide").data(json!({"table": n}).to_string());
                                 if tx.send(Ok(e)).await.is_err() { return; }
                             }
@@ -653,7 +658,8 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
                         }
                         let v = app.hall.tables().get(&n).map(|t| view::page(t, &app.hall.event));
                         let Some(v) = v else { continue };
-                        let mut v = view::finish(v);
+                        // The board only when it changed since this page got it.
+                        let (mut v, board) = view::finish_for(v, sent.get(&n).copied());
                         v["public"] = json!(app.hall.is_public(n));
                         // Hidden while the view was made: not sent.
                         if !app.shows(n) {
@@ -661,7 +667,7 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
                             continue;
                         }
                         let v = if app.public { public_view(v) } else { v };
-                        sent.insert(n);
+                        sent.insert(n, board);
                         let e = SseEvent::default().event("table").data(v.to_string());
                         if tx.send(Ok(e)).await.is_err() { return; }
                     }

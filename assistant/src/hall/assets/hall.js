@@ -156,16 +156,18 @@
 
   // The board: the desk's inline SVG (one element a piece, data-square and
   // data-piece), its label the text alternative; the words below say the same.
-  function boardFigure(v) {
+  // The board that a view with `board_same` keeps: the one already drawn.
+  function boardFigure(v, kept) {
+    if (kept) return kept;
     const d = el("div", { class: "board-wrap" });
     if (v.board_svg) d.innerHTML = v.board_svg;
     return d;
   }
 
-  function tableBody(v) {
+  function tableBody(v, keptBoard) {
     const body = el("div", { class: "live" });
     const [cls, words] = tableStatus(v);
-    body.append(boardFigure(v), clocks(v),
+    body.append(boardFigure(v, keptBoard), clocks(v),
       el("p", { class: `status status-${cls}`, text: words }));
     // The facts, the position in words and the braille list: on the desk's
     // overview for screen readers only, shown on the other pages.
@@ -187,7 +189,16 @@
     return `Table ${v.table}: ${players}${v.result ? ", " + v.result : ""}`;
   }
 
+  // The fields of a view that show its board. The live stream leaves them
+  // out while the board is the one it sent last (`board_same`): the page
+  // keeps its own, and draws nothing again.
+  const BOARD_FIELDS = ["board_svg", "board", "diagram", "words", "braille", "braille_text"];
+
   function renderTable(v) {
+    const prev = views.get(v.table);
+    const same = !!(v.board_same && prev);
+    if (same) for (const k of BOARD_FIELDS) if (k in prev.view) v[k] = prev.view[k];
+    delete v.board_same;
     views.set(v.table, { view: v, at: Date.now() });
     const main = document.getElementById("tables");
     let art = document.getElementById(`table-${v.table}`);
@@ -229,7 +240,8 @@
     const ack = art.querySelector(".ack");
     if (ack) ack.hidden = v.chain_ok !== false;
     if (tog) tog.textContent = v.public ? `Hide table ${v.table} from spectators` : `Show table ${v.table} to spectators`;
-    art.querySelector(".live").replaceWith(tableBody(v));
+    const live = art.querySelector(".live");
+    live.replaceWith(tableBody(v, same ? live.querySelector(".board-wrap") : null));
     art.classList.toggle("alerting", !!(v.boards && v.boards.mismatch) || v.chain_ok === false);
     art.classList.toggle("done", !!v.result);
     art.dataset.status = tableStatus(v)[0];
