@@ -17,7 +17,10 @@
 //! beside the desk (`broker_lag_ms`: from a line's time at the table to the
 //! probe), and the desk's CPU, memory and delay. Options:
 //! - `HALL_LOAD_TRAFFIC=line`: each table writes one journal line a second
-//!   (and its retained state), instead of the default `move` traffic above;
+//!   (and its retained state, whose position moves on every 30 s), instead
+//!   of the default `move` traffic above;
+//! - `HALL_LOAD_TANDEM=PATH`: another build of `tandem` as the desk (to
+//!   compare two commits under the same load);
 //! - `HALL_LOAD_SPECTATORS=1000`: the desk also serves `--public`, every
 //!   table shown, with that many idle spectator connections open (each
 //!   asked for `/api/tables` once and then waits); and one spectator
@@ -25,7 +28,16 @@
 //! - `HALL_LOAD_DELAY=15m`: with `--public-delay`;
 //! - `HALL_LOAD_INFLIGHT=N`: the broker's `max_inflight_messages` (default 20);
 //! - `HALL_LOAD_KEEP_IDLE=1`: the idle spectators stay open through the step
-//!   (the desk's 10 s header timeout, which closes idle connections, raised).
+//!   (the desk's 10 s header timeout, which closes idle connections, raised);
+//! - `HALL_LOAD_DATA=DIR`: the step's folder (the desk's copies, the
+//!   broker's files) in DIR instead of the system's temporary folder: the
+//!   desk creates a file per table as the round starts, and how long that
+//!   takes is the filesystem's (BENCHMARKS.md, "Where the 1 s went").
+//!
+//! Each table connects before its game starts, as a relay is connected
+//! before its table's first move; how long that took is `sim_connect_ms`
+//! (2,000 connections at once overflow the broker's listen queue, and the
+//! dropped ones try again after 1 s), not part of the desk's delay.
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -159,7 +171,8 @@ impl Sim {
 enum Traffic {
     /// A move: its line, the announcement's line, a tick every other second, the state.
     Move,
-    /// One journal line and the state.
+    /// One journal line and the state; the state's position moves on once
+    /// every 30 s at each table (a tournament's pace, the tables staggered).
     Line,
 }
 
@@ -233,7 +246,12 @@ async fn table(
             let _ = pub_line(sim.line(Event::Tick)).await;
             sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let _ = client
-                .publish(topic("state"), QoS::AtLeastOnce, true, sim.state(ply))
+                .publish(
+                    topic("state"),
+                    QoS::AtLeastOnce,
+                    true,
+                    sim.state((ply + n) / 30),
+                )
                 .await;
             continue;
         }
@@ -372,7 +390,9 @@ fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
     let broker_pid = broker.0.id();
     let http = free_port();
     let public = free_port();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tandem"));
+    let tandem =
+        std::env::var("HALL_LOAD_TANDEM").unwrap_or_else(|_| env!("CARGO_BIN_EXE_tandem").into());
+    let mut cmd = Command::new(tandem);
     cmd.args([
         "hall",
         "--broker",
