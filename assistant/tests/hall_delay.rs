@@ -196,4 +196,46 @@ fn spectators_see_each_move_only_once_it_is_as_old_as_the_delay() {
     }
     // The arbiter sees everything, undelayed.
     assert_eq!(desk.table(2).unwrap()["ply"], 2);
+
+    // A change that leaves the board as it is (table 1's clocks paused):
+    // once it is old enough, the stream sends table 1 without its board
+    // (`board_same`); every such view follows one that had that board.
+    ctl_ok(&t1, &["pause"]);
+    let paused = wait_for("the pause in public", || {
+        quick
+            .events()
+            .into_iter()
+            .rev()
+            .find(|e| e.kind == "table" && e.data["table"] == 1 && e.data["paused"] == true)
+            .map(|e| e.data)
+            .ok_or_else(|| "not yet".to_owned())
+    });
+    assert_eq!(paused["board_same"], true, "{paused}");
+    assert!(paused.get("board_svg").is_none(), "{paused}");
+    for (name, s) in [("quick", &quick), ("slow", &slow)] {
+        let mut boards: std::collections::HashMap<u64, Value> = Default::default();
+        for e in s.events() {
+            let views = match e.kind.as_str() {
+                "snapshot" => e.data["tables"].as_array().cloned().unwrap_or_default(),
+                "table" => vec![e.data],
+                "hide" => {
+                    boards.remove(&e.data["table"].as_u64().unwrap());
+                    continue;
+                }
+                _ => continue,
+            };
+            for v in views {
+                let n = v["table"].as_u64().unwrap();
+                if v["board_same"] == true {
+                    let had = boards
+                        .get(&n)
+                        .unwrap_or_else(|| panic!("{name}: board_same before any board: {v}"));
+                    assert_eq!(had["fen"], v["fen"], "{name}: {v}");
+                } else {
+                    assert!(v["board_svg"].is_string(), "{name}: no board: {v}");
+                    boards.insert(n, v);
+                }
+            }
+        }
+    }
 }

@@ -291,10 +291,16 @@ impl Delayed {
 
 /// The spectators' view of a table as the page shows it.
 fn page_view(hall: &Hall, s: &Seen) -> Value {
-    let mut v = view::finish(view::page(&s.copy, &hall.event));
+    page_view_for(hall, s, None).0
+}
+
+/// [`page_view`] for a stream that last sent this table's board with the
+/// key `board` ([`view::finish_for`]): the board only when it changed.
+fn page_view_for(hall: &Hall, s: &Seen, board: Option<u64>) -> (Value, u64) {
+    let (mut v, key) = view::finish_for(view::page(&s.copy, &hall.event), board);
     v["public"] = json!(true);
     v["online"] = Value::Null;
-    super::web::public_view(v)
+    (super::web::public_view(v), key)
 }
 
 /// The data routes of the public server with a delay.
@@ -408,6 +414,8 @@ async fn events(State(d): State<Arc<Delayed>>) -> impl IntoResponse {
                 }
             }
         }
+        // The board each table was last sent with (none yet: the snapshot's are not keyed).
+        let mut boards: HashMap<u32, u64> = HashMap::new();
         let first = SseEvent::default()
             .event("snapshot")
             .data(first.to_string());
@@ -426,14 +434,17 @@ async fn events(State(d): State<Arc<Delayed>>) -> impl IntoResponse {
                 let e = match now {
                     Some(s) if sent.get(&n) != Some(&s.key) => {
                         sent.insert(n, s.key);
-                        SseEvent::default()
-                            .event("table")
-                            .data(page_view(&d.hall, &s).to_string())
+                        let (v, board) = page_view_for(&d.hall, &s, boards.get(&n).copied());
+                        boards.insert(n, board);
+                        SseEvent::default().event("table").data(v.to_string())
                     }
                     Some(_) => continue,
-                    None if sent.remove(&n).is_some() => SseEvent::default()
-                        .event("hide")
-                        .data(json!({"table": n}).to_string()),
+                    None if sent.remove(&n).is_some() => {
+                        boards.remove(&n);
+                        SseEvent::default()
+                            .event("hide")
+                            .data(json!({"table": n}).to_string())
+                    }
                     None => continue,
                 };
                 if tx.send(Ok(e)).await.is_err() {
