@@ -207,7 +207,9 @@ impl Delayed {
             at = at.min(next.max(last_t));
         }
         let file = PathBuf::from(format!("/nonexistent/tandem-delayed/table-{n}.jsonl"));
-        let mut state = serde_json::to_value(table.view(GameTime::from_millis(at), &file)).ok()?;
+        let mut state = view::kept_state(
+            serde_json::to_value(table.view(GameTime::from_millis(at), &file)).ok()?,
+        );
         state["round"] = round.clone();
         state["players"] = players;
         state["table"] = json!(n);

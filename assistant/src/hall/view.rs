@@ -17,16 +17,22 @@ use tandem_rules::clock::GameTime;
 
 /// The game facts of a table: its last state, or (no state came yet) the
 /// state replayed from the desk's journal copy.
-fn state_of(t: &TableCopy) -> Value {
+fn state_of(t: &TableCopy) -> std::borrow::Cow<'_, Value> {
     if let Some(s) = &t.state {
-        return s.clone();
+        return std::borrow::Cow::Borrowed(s);
     }
+    std::borrow::Cow::Owned(replayed_state(t))
+}
+
+fn replayed_state(t: &TableCopy) -> Value {
     let Ok(table) = crate::session::Table::replay(&t.records) else {
         return Value::Null;
     };
     let at = t.records.last().map_or(0, |r| r.t_ms);
-    let mut v = serde_json::to_value(table.view(GameTime::from_millis(at), t.file()))
-        .unwrap_or(Value::Null);
+    let mut v = kept_state(
+        serde_json::to_value(table.view(GameTime::from_millis(at), t.file()))
+            .unwrap_or(Value::Null),
+    );
     // A replayed clock is not running: the table has not told the desk it is.
     v["clocks"]["running"] = json!(false);
     v
@@ -65,7 +71,11 @@ fn clocks_now(s: &Value, t: &TableCopy) -> (u64, u64, bool) {
 /// The `GET /api/tables` object of one table, exactly as issue 16 gives it.
 #[must_use]
 pub fn api(t: &TableCopy, event: &str) -> Value {
-    let s = state_of(t);
+    api_of(t, event, &state_of(t))
+}
+
+/// [`api`] of the table's state `s`.
+fn api_of(t: &TableCopy, event: &str, s: &Value) -> Value {
     let (sw, sb) = start_names(t);
     let name = |side: &str, fallback: Value| {
         let v = &s["players"][side];
@@ -75,7 +85,7 @@ pub fn api(t: &TableCopy, event: &str) -> Value {
             fallback
         }
     };
-    let (white_ms, black_ms, running) = clocks_now(&s, t);
+    let (white_ms, black_ms, running) = clocks_now(s, t);
     let last_move = s["moves"]
         .as_array()
         .and_then(|m| m.last())
@@ -136,8 +146,8 @@ fn board_views(variant: &str, fen: &str) -> Option<(Vec<String>, String, String,
 /// Call [`finish`] on it outside the desk's lock (the board views take time).
 #[must_use]
 pub fn page(t: &TableCopy, event: &str) -> Value {
-    let mut v = api(t, event);
     let s = state_of(t);
+    let mut v = api_of(t, event, &s);
     v["moves"] = s["moves"].clone();
     v["round"] = s["round"].clone();
     v["online"] = json!(t.online);
@@ -225,74 +235,113 @@ pub fn finish_for(mut v: Value, sent: Option<u64>) -> (Value, u64) {
     (v, key)
 }
 
-/// The board views of the positions seen last (the same position is
-/// shown again and again as clocks tick and boards are brought up to date).
-static BOARDS: std::sync::Mutex<Option<HashMap<String, Value>>> = std::sync::Mutex::new(None);
+/// What the desk draws of one position, made once and kept (the same
+/// position is shown again and again as clocks tick and boards are brought
+/// up to date). Typed, not JSON: a picture as a JSON tree is ten times its
+/// size, and 2,000 tables show up to 2,000 positions.
+struct Boards {
+    diagram: String,
+    words: String,
+    braille: String,
+    braille_text: String,
+    picture: Option<BoardPicture>,
+}
+
+/// The board views of the positions seen last.
+static BOARDS: std::sync::Mutex<Option<HashMap<String, std::sync::Arc<Boards>>>> =
+    std::sync::Mutex::new(None);
+
+fn boards_of(variant: &str, fen: &str) -> Option<std::sync::Arc<Boards>> {
+    let key = format!("{variant} {fen}");
+    if let Some(b) = BOARDS
+        .lock()
+        .ok()
+        .and_then(|c| c.as_ref().and_then(|c| c.get(&key).cloned()))
+    {
+        return Some(b);
+    }
+    let (diagram, words, braille, braille_text) = board_views(variant, fen)?;
+    let b = std::sync::Arc::new(Boards {
+        diagram: diagram.join("\n"),
+        words,
+        braille,
+        braille_text,
+        picture: crate::game::picture_of_text(variant, fen).ok(),
+    });
+    if let Ok(mut c) = BOARDS.lock() {
+        let c = c.get_or_insert_with(HashMap::new);
+        if c.len() >= 2000 {
+            c.clear();
+        }
+        c.insert(key, b.clone());
+    }
+    Some(b)
+}
+
+/// A table's state as the desk keeps it: the table's own picture of its
+/// board (`board`: every square and piece, about 5 KB as text and ten
+/// times that as a JSON tree) cut down to what the desk takes from it, the
+/// last move's marks and the position they belong to (`{"fen", "last",
+/// "captured"}`); the desk draws the board itself from the position text.
+#[must_use]
+pub fn kept_state(mut s: Value) -> Value {
+    if let Some(b) = s.get("board").filter(|b| b.is_object()) {
+        let marks = json!({"fen": s["fen"], "last": b["last"], "captured": b["captured"]});
+        s["board"] = marks;
+    }
+    s
+}
 
 /// Adds the board diagram, the position in words and the braille list to a [`page`] view.
 #[must_use]
 pub fn finish(mut v: Value) -> Value {
-    let (Some(variant), Some(fen)) = (v["variant"].as_str(), v["fen"].as_str()) else {
+    let boards = match (v["variant"].as_str(), v["fen"].as_str()) {
+        (Some(variant), Some(fen)) => boards_of(variant, fen),
+        _ => None,
+    };
+    let Some(b) = boards else {
         if let Some(o) = v.as_object_mut() {
             o.remove(TABLE_BOARD);
             o.remove(MISMATCH_BOARD);
         }
         return v;
     };
-    let key = format!("{variant} {fen}");
-    let game = variant.to_owned();
-    let cached = BOARDS
-        .lock()
-        .ok()
-        .and_then(|c| c.as_ref().and_then(|c| c.get(&key).cloned()));
-    let boards = match cached {
-        Some(b) => b,
-        None => {
-            let b = match board_views(variant, fen) {
-                Some((diagram, words, cells, text)) => json!({"diagram": diagram.join("\n"),
-                    "words": words, "braille": cells, "braille_text": text,
-                    "board": crate::game::picture_of_text(variant, fen).ok()}),
-                None => json!({}),
-            };
-            if let Ok(mut c) = BOARDS.lock() {
-                let c = c.get_or_insert_with(HashMap::new);
-                if c.len() >= 2000 {
-                    c.clear();
-                }
-                c.insert(key, b.clone());
-            }
-            b
-        }
-    };
-    if let (Some(o), Value::Object(b)) = (v.as_object_mut(), boards) {
-        o.extend(b);
-    }
-    draw_board(v, &game)
+    v["diagram"] = json!(b.diagram);
+    v["words"] = json!(b.words);
+    v["braille"] = json!(b.braille);
+    v["braille_text"] = json!(b.braille_text);
+    draw_board(v, b.picture.clone())
 }
 
 /// The board of a page view as a picture (`board`) and as the inline SVG
 /// the page shows (`board_svg`): the pieces from the position text, the
-/// last move's marks from the table's own picture when it shows the same
-/// pieces (never from another position: a delayed view shows no newer
+/// last move's marks from the table's own picture when it was of the same
+/// position (never from another position: a delayed view shows no newer
 /// move), and the squares where the board read back at the last mismatch
 /// differs.
-fn draw_board(mut v: Value, variant: &str) -> Value {
-    let table_board = v
-        .as_object_mut()
-        .and_then(|o| o.remove(TABLE_BOARD))
-        .and_then(|b| serde_json::from_value::<BoardPicture>(b).ok());
+fn draw_board(mut v: Value, pic: Option<BoardPicture>) -> Value {
+    let marks = v.as_object_mut().and_then(|o| o.remove(TABLE_BOARD));
     let mismatch = v
         .as_object_mut()
         .and_then(|o| o.remove(MISMATCH_BOARD))
         .and_then(|b| b.as_str().map(str::to_owned));
-    let Some(mut pic) = serde_json::from_value::<BoardPicture>(v["board"].clone()).ok() else {
+    let Some(mut pic) = pic else {
+        v["board"] = Value::Null;
         return v;
     };
-    if let Some(tb) = table_board.filter(|tb| tb.pieces == pic.pieces) {
-        pic.last = tb.last;
-        pic.captured = tb.captured;
+    let strings = |m: &Value| -> Vec<String> {
+        m.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(str::to_owned))
+            .collect()
+    };
+    if let Some(m) = marks.filter(|m| m["fen"] == v["fen"]) {
+        pic.last = strings(&m["last"]);
+        pic.captured = strings(&m["captured"]);
     }
-    if let Some(read) = mismatch.and_then(|b| crate::game::picture_of_text(variant, &b).ok()) {
+    let variant = v["variant"].as_str().unwrap_or_default().to_owned();
+    if let Some(read) = mismatch.and_then(|b| crate::game::picture_of_text(&variant, &b).ok()) {
         pic.differs = differing(&pic, &read);
     }
     let pic = pic.marks_checked();
@@ -381,6 +430,37 @@ mod tests {
         let v = api(&t, "ev");
         assert_eq!(v["clocks"]["untimed"], false, "{v}");
         assert_eq!(v["clocks"]["white_remaining_ms"], 90 * 60 * 1000, "{v}");
+    }
+
+    #[test]
+    fn the_desk_keeps_only_the_marks_of_a_tables_picture_and_draws_them() {
+        let (_d, mut t) = table("90m");
+        let fen = api(&t, "ev")["fen"].as_str().unwrap().to_owned();
+        let mut pic = crate::game::picture_of_text("international", &fen).unwrap();
+        pic.last = vec!["32".into(), "28".into()];
+        pic.captured = vec!["23".into()];
+        let full = json!({"variant": "international", "fen": fen, "ply": 1, "turn": "black",
+                          "moves": ["32-28"], "board": pic});
+        let big = full.to_string().len();
+        let kept = kept_state(full);
+        let board = kept["board"].as_object().unwrap();
+        let mut keys: Vec<&str> = board.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, ["captured", "fen", "last"], "{kept}");
+        assert!(kept.to_string().len() * 4 < big, "{kept}");
+        t.state = Some(kept);
+        let v = finish(page(&t, "ev"));
+        assert_eq!(v["board"]["last"], json!(["32", "28"]), "{v}");
+        assert_eq!(v["board"]["captured"], json!(["23"]), "{v}");
+        assert!(v["board"]["pieces"]
+            .as_array()
+            .is_some_and(|p| p.len() == 40));
+        // Marks of another position are not drawn on this one.
+        let mut other = t.state.clone().unwrap();
+        other["board"]["fen"] = json!("W:W31-50:B1-19");
+        t.state = Some(other);
+        let v = finish(page(&t, "ev"));
+        assert_eq!(v["board"]["last"], json!([]), "{v}");
     }
 
     #[test]
