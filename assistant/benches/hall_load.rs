@@ -3,7 +3,9 @@
 //! (server-sent events), and N simulated tables, each a relay's traffic: a
 //! move a second (the move's journal line, the announcement's line and a
 //! retained state; a clock tick line every other second), chained and
-//! hashed like a real journal. Reports the desk's delay from a line's time
+//! hashed like a real journal. The state is what a relay sends: the
+//! position, the moves and the table's picture of its board (about 5 KB),
+//! one of 400 positions. Reports the desk's delay from a line's time
 //! at the table to the desk taking it (p50, p99, max), the lines it took
 //! against those sent, and its CPU and memory; steps up N until the desk
 //! falls behind (p99 over 1 s, or lines missing).
@@ -151,11 +153,24 @@ impl Sim {
         serde_json::to_vec(&json!({"seq": self.seq, "hash": hash, "line": line})).unwrap()
     }
 
+    /// The table's state as its relay sends it (`tandem ctl state`): the
+    /// position (one of 400, different at neighbouring tables, moving on with
+    /// `ply`), the moves and the table's own picture of the board.
     fn state(&self, ply: u32) -> Vec<u8> {
+        let (w, b) = (31 + self.n % 20, 1 + (self.n / 20 + ply) % 20);
+        let list = |r: std::ops::RangeInclusive<u32>, gone: u32| {
+            r.filter(|s| *s != gone)
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let fen = format!("W:W{}:B{}", list(31..=50, w), list(1..=20, b));
+        let mut board = tandem::game::picture_of_text("international", &fen).expect("a position");
+        board.last = vec![w.to_string(), b.to_string()];
         serde_json::to_vec(&json!({
-            "variant": "international", "fen": "W:W31-50:B1-20", "ply": ply,
+            "variant": "international", "fen": fen, "ply": ply,
             "turn": if ply % 2 == 0 { "white" } else { "black" },
-            "moves": [], "clocks": {"white": {"remaining_ms": 5_400_000u64}, "black": {"remaining_ms": 5_400_000u64},
+            "moves": vec!["32-28"; ply as usize], "board": board, "clocks": {"white": {"remaining_ms": 5_400_000u64}, "black": {"remaining_ms": 5_400_000u64},
                                    "running": true, "paused": false, "control": "90m"},
             "boards": {"white": {"ply": ply, "behind": 0}, "black": {"ply": ply, "behind": 0}},
             "result": null, "table": self.n, "event": "LOAD", "seq": ply + 1,
