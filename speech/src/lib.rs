@@ -42,7 +42,7 @@ pub mod utterance;
 
 pub use announcer::{AnnounceOptions, Announcer, ClockReport, SideClock};
 pub use phrasebook::{
-    CommandWord, ListenWords, Mishearing, Phrasebook, PhrasebookError, SquareStyle, SquareWords,
+    CommandKind, ListenWords, Mishearing, Phrasebook, PhrasebookError, SquareStyle, SquareWords,
     Value,
 };
 pub use record::RecordWord;

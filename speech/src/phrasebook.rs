@@ -26,7 +26,7 @@ use unic_langid::LanguageIdentifier;
 
 mod listen;
 use listen::parse_mishearings;
-pub use listen::{CommandWord, ListenWords, Mishearing, SquareStyle, SquareWords};
+pub use listen::{CommandKind, ListenWords, Mishearing, SquareStyle, SquareWords};
 
 /// The Polish phrasebook's source (`speech/phrasebooks/pl.toml`).
 pub const POLISH_TOML: &str = include_str!("../phrasebooks/pl.toml");
@@ -674,7 +674,7 @@ impl Phrasebook {
         let listen_t = root.table("listen")?;
         let commands_t = listen_t.table("commands")?;
         let mut commands = BTreeMap::new();
-        for c in CommandWord::ALL {
+        for c in CommandKind::ALL {
             // A draw claim is chess's (002 art. 9.2): a phrasebook written
             // before it, or for draughts only, may leave it out.
             if c.optional() && !commands_t.t.contains_key(c.key()) {
@@ -1116,11 +1116,11 @@ mod tests {
         let l = pl.listen();
         assert!(l.to.contains(&"na".to_owned()));
         assert!(l.takes.contains(&"bije".to_owned()));
-        assert_eq!(l.commands[&CommandWord::Clock][0], "zegar");
-        assert_eq!(l.commands.len(), CommandWord::ALL.len());
+        assert_eq!(l.commands[&CommandKind::Clock][0], "zegar");
+        assert_eq!(l.commands.len(), CommandKind::ALL.len());
         let en = Phrasebook::english();
         assert!(en.listen().takes.contains(&"takes".to_owned()));
-        assert_eq!(en.listen().commands[&CommandWord::Yes], ["yes"]);
+        assert_eq!(en.listen().commands[&CommandKind::Yes], ["yes"]);
         assert!(pl.listen().files[2].contains(&"Cezar".to_owned()));
         assert!(pl
             .listen()

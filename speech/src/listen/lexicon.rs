@@ -26,11 +26,11 @@
 
 pub use super::words::{fold, words_of, Words};
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::Path;
 
 use crate::announcer::{AnnounceOptions, Announcer};
-use crate::phrasebook::{CommandWord, Phrasebook, PhrasebookError};
+pub use crate::phrasebook::CommandKind;
+use crate::phrasebook::{Phrasebook, PhrasebookError};
 
 /// The numbers listened for: 1 to 50 (the squares of the largest board;
 /// ranks, move numbers and the like are among them).
@@ -53,143 +53,6 @@ pub enum Slot {
 
 /// A phrase template such as `z {from-gen} na {to}`.
 pub type Template = Vec<Slot>;
-
-/// The commands a player can speak.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum CommandKind {
-    /// Read the clock (001 ch. VIII 5.1).
-    Clock,
-    /// Read the position.
-    Position,
-    /// Repeat the last move.
-    LastMove,
-    /// Repeat the last message.
-    Repeat,
-    /// Say what stands on square N.
-    Square,
-    /// The other board has been brought up to date.
-    Done,
-    /// Confirm.
-    Yes,
-    /// Deny.
-    No,
-    /// Offer or accept a draw.
-    Draw,
-    /// Resign the game.
-    Resign,
-    /// List what can be said.
-    Help,
-    /// Cancel what is being entered.
-    Cancel,
-    /// Chess: claim a draw (002 art. 9.2, 9.3).
-    ClaimDraw,
-    /// Read the last moves of the record.
-    Record,
-    /// Read the record from move N.
-    RecordFrom,
-    /// Read move N and open the review there.
-    MoveNumber,
-    /// The review one move on.
-    Next,
-    /// The review one move back.
-    Back,
-    /// Close the review.
-    Live,
-}
-
-impl CommandKind {
-    /// Every command.
-    pub const ALL: [CommandKind; 19] = [
-        CommandKind::Clock,
-        CommandKind::Position,
-        CommandKind::LastMove,
-        CommandKind::Repeat,
-        CommandKind::Square,
-        CommandKind::Done,
-        CommandKind::Yes,
-        CommandKind::No,
-        CommandKind::Draw,
-        CommandKind::Resign,
-        CommandKind::Help,
-        CommandKind::Cancel,
-        CommandKind::ClaimDraw,
-        CommandKind::Record,
-        CommandKind::RecordFrom,
-        CommandKind::MoveNumber,
-        CommandKind::Next,
-        CommandKind::Back,
-        CommandKind::Live,
-    ];
-
-    /// Whether the command is followed by a number (a square, a move number).
-    #[must_use]
-    pub fn takes_number(self) -> bool {
-        matches!(
-            self,
-            CommandKind::Square | CommandKind::RecordFrom | CommandKind::MoveNumber
-        )
-    }
-
-    /// The name used in data files and JSON (`last-move`).
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            CommandKind::Clock => "clock",
-            CommandKind::Position => "position",
-            CommandKind::LastMove => "last-move",
-            CommandKind::Repeat => "repeat",
-            CommandKind::Square => "square",
-            CommandKind::Done => "done",
-            CommandKind::Yes => "yes",
-            CommandKind::No => "no",
-            CommandKind::Draw => "draw",
-            CommandKind::Resign => "resign",
-            CommandKind::Help => "help",
-            CommandKind::Cancel => "cancel",
-            CommandKind::ClaimDraw => "claim-draw",
-            CommandKind::Record => "record",
-            CommandKind::RecordFrom => "record-from",
-            CommandKind::MoveNumber => "move-number",
-            CommandKind::Next => "next",
-            CommandKind::Back => "back",
-            CommandKind::Live => "live",
-        }
-    }
-
-    /// The command a phrasebook's `[listen.commands]` key stands for.
-    #[must_use]
-    pub fn from_word(w: CommandWord) -> CommandKind {
-        match w {
-            CommandWord::Clock => CommandKind::Clock,
-            CommandWord::Position => CommandKind::Position,
-            CommandWord::LastMove => CommandKind::LastMove,
-            CommandWord::Repeat => CommandKind::Repeat,
-            CommandWord::Square => CommandKind::Square,
-            CommandWord::Done => CommandKind::Done,
-            CommandWord::Yes => CommandKind::Yes,
-            CommandWord::No => CommandKind::No,
-            CommandWord::Draw => CommandKind::Draw,
-            CommandWord::Resign => CommandKind::Resign,
-            CommandWord::Help => CommandKind::Help,
-            CommandWord::Cancel => CommandKind::Cancel,
-            CommandWord::ClaimDraw => CommandKind::ClaimDraw,
-            CommandWord::Record => CommandKind::Record,
-            CommandWord::RecordFrom => CommandKind::RecordFrom,
-            CommandWord::MoveNumber => CommandKind::MoveNumber,
-            CommandWord::Next => CommandKind::Next,
-            CommandWord::Back => CommandKind::Back,
-            CommandWord::Live => CommandKind::Live,
-        }
-    }
-}
-
-impl fmt::Display for CommandKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// The listening vocabulary of one language, built from a [`Phrasebook`].
 #[derive(Debug, Clone)]
@@ -287,7 +150,7 @@ impl Lexicon {
 
         let mut commands: BTreeMap<CommandKind, Vec<Template>> = BTreeMap::new();
         for (&word, phrases) in &listen.commands {
-            add_command(&mut commands, CommandKind::from_word(word), phrases);
+            add_command(&mut commands, word, phrases);
         }
         let confusions = listen
             .mishearings
@@ -482,7 +345,7 @@ pub fn command_words(path: &Path, mut base: Lexicon) -> Result<Lexicon, String> 
         .ok_or_else(|| bad("not a table".into()))?;
     let mut commands: BTreeMap<CommandKind, Vec<Template>> = BTreeMap::new();
     for (key, list) in table {
-        let word = CommandWord::ALL
+        let word = CommandKind::ALL
             .into_iter()
             .find(|w| w.key() == key)
             .ok_or_else(|| bad(format!("unknown command {key:?}")))?;
@@ -496,7 +359,7 @@ pub fn command_words(path: &Path, mut base: Lexicon) -> Result<Lexicon, String> 
                     .ok_or_else(|| bad(format!("{key}: not a list of phrases")))
             })
             .collect::<Result<Vec<String>, String>>()?;
-        add_command(&mut commands, CommandKind::from_word(word), &phrases);
+        add_command(&mut commands, word, &phrases);
     }
     base.commands = commands;
     Ok(base)

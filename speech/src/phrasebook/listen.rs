@@ -5,12 +5,13 @@ use std::collections::BTreeMap;
 
 use super::{PhrasebookError, Tab};
 
-/// A command a player can speak (the words are in `[listen.commands]`).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum CommandWord {
+/// A command a player can speak: its words are in a phrasebook's
+/// `[listen.commands]` under [`CommandKind::key`]; JSON and data files name it
+/// [`CommandKind::name`] (`last-move`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum CommandKind {
     /// Read the clock (001 ch. VIII 5.1).
     Clock,
     /// Read the position.
@@ -19,7 +20,7 @@ pub enum CommandWord {
     LastMove,
     /// Repeat the last message.
     Repeat,
-    /// Say what stands on square N ("pole N").
+    /// Say what stands on square N.
     Square,
     /// The other board has been brought up to date.
     Done,
@@ -29,66 +30,108 @@ pub enum CommandWord {
     No,
     /// Offer or accept a draw.
     Draw,
-    /// Resign.
+    /// Resign the game.
     Resign,
-    /// What can be said.
+    /// List what can be said.
     Help,
     /// Cancel what is being entered.
     Cancel,
-    /// Chess: claim a draw (002 art. 9.2, 9.3). Optional in a phrasebook.
+    /// Chess: claim a draw (002 art. 9.2, 9.3).
     ClaimDraw,
-    /// Read the last moves of the record ("zapis"). Optional, as the
-    /// record's other words.
+    /// Read the last moves of the record.
     Record,
-    /// Read the record from move N ("zapis od N").
+    /// Read the record from move N.
     RecordFrom,
-    /// Read move N and open the review at it ("ruch N").
+    /// Read move N and open the review there.
     MoveNumber,
-    /// The review one move on ("dalej").
+    /// The review one move on.
     Next,
-    /// The review one move back ("wstecz").
+    /// The review one move back.
     Back,
-    /// Close the review ("wróć do gry").
+    /// Close the review.
     Live,
 }
 
-impl CommandWord {
-    /// Every command, in a fixed order.
-    pub const ALL: [CommandWord; 19] = [
-        CommandWord::Clock,
-        CommandWord::Position,
-        CommandWord::LastMove,
-        CommandWord::Repeat,
-        CommandWord::Square,
-        CommandWord::Done,
-        CommandWord::Yes,
-        CommandWord::No,
-        CommandWord::Draw,
-        CommandWord::Resign,
-        CommandWord::Help,
-        CommandWord::Cancel,
-        CommandWord::ClaimDraw,
-        CommandWord::Record,
-        CommandWord::RecordFrom,
-        CommandWord::MoveNumber,
-        CommandWord::Next,
-        CommandWord::Back,
-        CommandWord::Live,
+impl CommandKind {
+    /// Every command.
+    pub const ALL: [CommandKind; 19] = [
+        CommandKind::Clock,
+        CommandKind::Position,
+        CommandKind::LastMove,
+        CommandKind::Repeat,
+        CommandKind::Square,
+        CommandKind::Done,
+        CommandKind::Yes,
+        CommandKind::No,
+        CommandKind::Draw,
+        CommandKind::Resign,
+        CommandKind::Help,
+        CommandKind::Cancel,
+        CommandKind::ClaimDraw,
+        CommandKind::Record,
+        CommandKind::RecordFrom,
+        CommandKind::MoveNumber,
+        CommandKind::Next,
+        CommandKind::Back,
+        CommandKind::Live,
     ];
 
+    /// Whether the command is followed by a number (a square, a move number).
+    #[must_use]
+    pub fn takes_number(self) -> bool {
+        matches!(
+            self,
+            CommandKind::Square | CommandKind::RecordFrom | CommandKind::MoveNumber
+        )
+    }
+
+    /// The name used in data files and JSON (`last-move`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            CommandKind::Clock => "clock",
+            CommandKind::Position => "position",
+            CommandKind::LastMove => "last-move",
+            CommandKind::Repeat => "repeat",
+            CommandKind::Square => "square",
+            CommandKind::Done => "done",
+            CommandKind::Yes => "yes",
+            CommandKind::No => "no",
+            CommandKind::Draw => "draw",
+            CommandKind::Resign => "resign",
+            CommandKind::Help => "help",
+            CommandKind::Cancel => "cancel",
+            CommandKind::ClaimDraw => "claim-draw",
+            CommandKind::Record => "record",
+            CommandKind::RecordFrom => "record-from",
+            CommandKind::MoveNumber => "move-number",
+            CommandKind::Next => "next",
+            CommandKind::Back => "back",
+            CommandKind::Live => "live",
+        }
+    }
+}
+
+impl std::fmt::Display for CommandKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl CommandKind {
     /// Whether a phrasebook may leave the command out (written before it
     /// was added, or for a game without it).
     #[must_use]
     pub fn optional(self) -> bool {
         matches!(
             self,
-            CommandWord::ClaimDraw
-                | CommandWord::Record
-                | CommandWord::RecordFrom
-                | CommandWord::MoveNumber
-                | CommandWord::Next
-                | CommandWord::Back
-                | CommandWord::Live
+            CommandKind::ClaimDraw
+                | CommandKind::Record
+                | CommandKind::RecordFrom
+                | CommandKind::MoveNumber
+                | CommandKind::Next
+                | CommandKind::Back
+                | CommandKind::Live
         )
     }
 
@@ -96,25 +139,25 @@ impl CommandWord {
     #[must_use]
     pub fn key(self) -> &'static str {
         match self {
-            CommandWord::Clock => "clock",
-            CommandWord::Position => "position",
-            CommandWord::LastMove => "last_move",
-            CommandWord::Repeat => "repeat",
-            CommandWord::Square => "square",
-            CommandWord::Done => "done",
-            CommandWord::Yes => "yes",
-            CommandWord::No => "no",
-            CommandWord::Draw => "draw",
-            CommandWord::Resign => "resign",
-            CommandWord::Help => "help",
-            CommandWord::ClaimDraw => "claim_draw",
-            CommandWord::Cancel => "cancel",
-            CommandWord::Record => "record",
-            CommandWord::RecordFrom => "record_from",
-            CommandWord::MoveNumber => "move_number",
-            CommandWord::Next => "next",
-            CommandWord::Back => "back",
-            CommandWord::Live => "live",
+            CommandKind::Clock => "clock",
+            CommandKind::Position => "position",
+            CommandKind::LastMove => "last_move",
+            CommandKind::Repeat => "repeat",
+            CommandKind::Square => "square",
+            CommandKind::Done => "done",
+            CommandKind::Yes => "yes",
+            CommandKind::No => "no",
+            CommandKind::Draw => "draw",
+            CommandKind::Resign => "resign",
+            CommandKind::Help => "help",
+            CommandKind::ClaimDraw => "claim_draw",
+            CommandKind::Cancel => "cancel",
+            CommandKind::Record => "record",
+            CommandKind::RecordFrom => "record_from",
+            CommandKind::MoveNumber => "move_number",
+            CommandKind::Next => "next",
+            CommandKind::Back => "back",
+            CommandKind::Live => "live",
         }
     }
 }
@@ -143,7 +186,7 @@ pub struct ListenWords {
     /// Before the captured squares of an ambiguous capture ("zbijając").
     pub taking: Vec<String>,
     /// Every command's phrases.
-    pub commands: BTreeMap<CommandWord, Vec<String>>,
+    pub commands: BTreeMap<CommandKind, Vec<String>>,
     /// More ways to say the files a-h of 64-square draughts, besides
     /// `[squares]` (`[listen.files]`: `c = ["cé", "Cezar"]`); index 0 is a.
     pub files: [Vec<String>; 8],
