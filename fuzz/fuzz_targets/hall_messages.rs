@@ -5,7 +5,9 @@
 //! at a table), the rest is the payload. Never a panic; the desk's copy of
 //! the table's journal always verifies as `tandem journal verify` checks
 //! it, whatever the table sends; a command that parses serializes back to
-//! itself and is refused unless signed with the arbiter's secret.
+//! itself and is refused unless signed with the arbiter's secret. Each
+//! table's views (the API's, the page's, a live stream's) are made after
+//! every message: whatever a table sends, they are made without a panic.
 use std::sync::{Arc, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
@@ -43,12 +45,27 @@ fuzz_target!(|data: &[u8]| {
             let topic = format!("tandem/EV/table/{}/{}", pick / 8 % 4, LEAVES[k as usize]);
             d.hall.on_message(&topic, payload);
             d.hall.check();
+            // What the pages and the API show of the table: made without a
+            // panic, and a stream's board left out only when it is the same.
+            if let Some(t) = d.hall.tables().get(&u32::from(pick / 8 % 4)) {
+                use tandem::hall::view;
+                assert_eq!(view::api(t, "EV")["table"], t.table);
+                let (shown, key) = view::finish_for(view::page(t, "EV"), None);
+                assert!(shown.get("board_same").is_none());
+                let (same, again) = view::finish_for(view::page(t, "EV"), Some(key));
+                if again == key {
+                    assert_eq!(same["board_same"], true, "{same}");
+                }
+            }
             // What the desk sends back (requests to send again) is dropped here.
             while d.out.lock().unwrap().try_recv().is_ok() {}
             for t in d.hall.tables().values() {
                 if let Ok(bytes) = std::fs::read(t.file()) {
                     let j = tandem::journal::Journal::parse(&bytes);
-                    assert!(j.bad.is_none() && j.torn.is_none(), "the desk's copy broke: {j:?}");
+                    assert!(
+                        j.bad.is_none() && j.torn.is_none(),
+                        "the desk's copy broke: {j:?}"
+                    );
                     assert_eq!(j.records.len() as u64, t.len());
                 }
                 assert!(t.alerts.len() <= 200);
@@ -63,12 +80,16 @@ fuzz_target!(|data: &[u8]| {
                     serde_json::from_slice(&serde_json::to_vec(&c).unwrap()).unwrap();
                 assert_eq!(back, c);
                 let forged = c.verify_game("the arbiter's secret", "EV", 1, &c.game, 0, c.time_ms);
-                assert!(forged.is_err(), "a command not signed with the secret: {c:?}");
+                assert!(
+                    forged.is_err(),
+                    "a command not signed with the secret: {c:?}"
+                );
             }
         }
         _ => {
             if let Ok(r) = serde_json::from_slice::<Resend>(payload) {
-                let back: Resend = serde_json::from_slice(&serde_json::to_vec(&r).unwrap()).unwrap();
+                let back: Resend =
+                    serde_json::from_slice(&serde_json::to_vec(&r).unwrap()).unwrap();
                 assert_eq!(back, r);
             }
         }
