@@ -130,37 +130,86 @@ pub struct RecordReport {
     pub warnings: Vec<Warning>,
 }
 
+/// What replaying one game of a record came to, in any game: what a
+/// [`RecordReport`]'s status fields are made from.
+#[derive(Debug, Clone)]
+pub enum Replayed<'a> {
+    /// Every move was legal.
+    Ok {
+        /// Plies played.
+        plies: usize,
+    },
+    /// A move the rules refuse.
+    Illegal {
+        /// Its ply, from 1.
+        ply: usize,
+        /// The move as written.
+        text: &'a str,
+        /// Why the rules refuse it.
+        reason: String,
+        /// The position it was refused in, as the game writes positions.
+        fen: String,
+        /// The record's line the move is on.
+        move_line: usize,
+    },
+    /// The game does not read.
+    Unreadable(&'a str),
+}
+
 impl RecordReport {
+    /// One game's report: where it starts, who played, what its replay came
+    /// to and in words (`text`), and what the reader skipped or repaired.
+    #[must_use]
+    pub fn new(
+        line: usize,
+        (white, black): (Option<&str>, Option<&str>),
+        replayed: &Replayed<'_>,
+        text: String,
+        warnings: Vec<Warning>,
+    ) -> RecordReport {
+        let v = match replayed {
+            Replayed::Ok { plies } => {
+                json!({"status": "ok", "plies": plies, "ply": null, "move": null, "reason": null})
+            }
+            Replayed::Illegal {
+                ply,
+                text,
+                reason,
+                fen,
+                move_line,
+            } => json!({
+                "status": "illegal", "ply": ply, "move": text, "reason": reason,
+                "fen": fen, "move_line": move_line,
+            }),
+            Replayed::Unreadable(why) => {
+                json!({"status": "unreadable", "ply": null, "move": null, "reason": why})
+            }
+        };
+        let serde_json::Value::Object(fields) = v else {
+            unreachable!("a JSON object literal")
+        };
+        RecordReport {
+            line,
+            players: format!("{} - {}", white.unwrap_or("?"), black.unwrap_or("?")),
+            fields,
+            ok: matches!(replayed, Replayed::Ok { .. }),
+            text,
+            warnings,
+        }
+    }
+
     /// A file with no game: one unreadable report carrying the file's warnings.
     #[must_use]
     pub fn no_game(warnings: Vec<Warning>) -> RecordReport {
         let why = "no game found in the file";
-        RecordReport {
-            line: 1,
-            players: "? - ?".into(),
-            fields: fields(
-                json!({"status": "unreadable", "ply": null, "move": null, "reason": why}),
-            ),
-            ok: false,
-            text: format!("unreadable: {why}"),
+        RecordReport::new(
+            1,
+            (None, None),
+            &Replayed::Unreadable(why),
+            format!("unreadable: {why}"),
             warnings,
-        }
+        )
     }
-}
-
-/// The fields of a JSON object (none for anything else).
-#[must_use]
-pub fn fields(v: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
-    match v {
-        serde_json::Value::Object(m) => m,
-        _ => serde_json::Map::new(),
-    }
-}
-
-/// `White - Black`, `?` for a name not given.
-#[must_use]
-pub fn players(white: Option<&str>, black: Option<&str>) -> String {
-    format!("{} - {}", white.unwrap_or("?"), black.unwrap_or("?"))
 }
 
 #[cfg(test)]

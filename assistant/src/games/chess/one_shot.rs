@@ -8,7 +8,7 @@ use tandem_rules::chess::pgn::{read_pgn, replay, Replay};
 use tandem_rules::chess::{self, shakmaty::Chess};
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 
-use crate::one_shot::{fields, players, MovesAsked, RecordReport, Said, SayAsked};
+use crate::one_shot::{MovesAsked, RecordReport, Replayed, Said, SayAsked};
 
 /// The ending of the record `export` writes: PGN, with `[%clk]` after each move.
 pub const RECORD_ENDING: &str = "pgn";
@@ -90,33 +90,32 @@ pub fn check_records(bytes: &[u8]) -> Vec<RecordReport> {
     }
     file.games
         .into_iter()
-        .map(|g| {
+        .map(|mut g| {
             let r = replay(&g);
-            let v = match &r {
-                Replay::Ok(game) => {
-                    json!({"status": "ok", "plies": game.ply(), "ply": null, "move": null, "reason": null})
-                }
+            let warnings = std::mem::take(&mut g.warnings);
+            let replayed = match &r {
+                Replay::Ok(game) => Replayed::Ok { plies: game.ply() },
                 Replay::Illegal {
                     ply,
                     text,
                     reason,
                     game,
-                } => json!({
-                    "status": "illegal", "ply": ply, "move": text, "reason": reason.to_string(),
-                    "fen": chess::to_fen(game.position()), "move_line": g.moves[ply - 1].line,
-                }),
-                Replay::Unreadable(why) => {
-                    json!({"status": "unreadable", "ply": null, "move": null, "reason": why})
-                }
+                } => Replayed::Illegal {
+                    ply: *ply,
+                    text,
+                    reason: reason.to_string(),
+                    fen: chess::to_fen(game.position()),
+                    move_line: g.moves[ply - 1].line,
+                },
+                Replay::Unreadable(why) => Replayed::Unreadable(why),
             };
-            RecordReport {
-                line: g.line,
-                players: players(g.tag("White"), g.tag("Black")),
-                fields: fields(v),
-                ok: matches!(r, Replay::Ok(_)),
-                text: r.to_string(),
-                warnings: g.warnings,
-            }
+            RecordReport::new(
+                g.line,
+                (g.tag("White"), g.tag("Black")),
+                &replayed,
+                r.to_string(),
+                warnings,
+            )
         })
         .collect()
 }

@@ -3,13 +3,12 @@
 //! records checked (`tandem pdn check`).
 
 use anyhow::Context as _;
-use serde_json::json;
 use tandem_rules::draughts::notation::{resolve, write_move};
 use tandem_rules::draughts::pdn::{read_pdn, replay, Replay};
 use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
 
-use crate::one_shot::{fields, players, MovesAsked, RecordReport, Said, SayAsked};
+use crate::one_shot::{MovesAsked, RecordReport, Replayed, Said, SayAsked};
 
 /// The ending of the record `export` writes: PDN (Portable Draughts Notation).
 pub const RECORD_ENDING: &str = "pdn";
@@ -86,33 +85,32 @@ pub fn check_records(variant: Variant, bytes: &[u8]) -> Vec<RecordReport> {
     }
     file.games
         .into_iter()
-        .map(|g| {
+        .map(|mut g| {
             let r = replay(&g, variant);
-            let v = match &r {
-                Replay::Ok(game) => {
-                    json!({"status": "ok", "plies": game.ply(), "ply": null, "move": null, "reason": null})
-                }
+            let warnings = std::mem::take(&mut g.warnings);
+            let replayed = match &r {
+                Replay::Ok(game) => Replayed::Ok { plies: game.ply() },
                 Replay::Illegal {
                     ply,
                     text,
                     reason,
                     game,
-                } => json!({
-                    "status": "illegal", "ply": ply, "move": text, "reason": reason.to_string(),
-                    "fen": game.position().to_fen(), "move_line": g.moves[ply - 1].line,
-                }),
-                Replay::Unreadable(why) => {
-                    json!({"status": "unreadable", "ply": null, "move": null, "reason": why})
-                }
+                } => Replayed::Illegal {
+                    ply: *ply,
+                    text,
+                    reason: reason.to_string(),
+                    fen: game.position().to_fen(),
+                    move_line: g.moves[ply - 1].line,
+                },
+                Replay::Unreadable(why) => Replayed::Unreadable(why),
             };
-            RecordReport {
-                line: g.line,
-                players: players(g.tag("White"), g.tag("Black")),
-                fields: fields(v),
-                ok: matches!(r, Replay::Ok(_)),
-                text: r.to_string(),
-                warnings: g.warnings,
-            }
+            RecordReport::new(
+                g.line,
+                (g.tag("White"), g.tag("Black")),
+                &replayed,
+                r.to_string(),
+                warnings,
+            )
         })
         .collect()
 }
