@@ -140,6 +140,25 @@ impl BrailleLine {
         &self.cells
     }
 
+    /// The first cell that routes to `target`.
+    #[must_use]
+    pub fn cell_of(&self, target: Target) -> Option<usize> {
+        self.targets().iter().position(|t| *t == Some(target))
+    }
+
+    /// Where the cells carry dots 7-8 ([`Cell::UNDERLINE`]: a selected
+    /// square, the record's current move), left to right.
+    #[must_use]
+    pub fn underlined(&self) -> Vec<usize> {
+        let u = Cell::UNDERLINE.mask();
+        self.cells
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.mask() & u == u)
+            .map(|(i, _)| i)
+            .collect()
+    }
+
     /// The cells as Unicode braille.
     #[must_use]
     pub fn cells_string(&self) -> String {

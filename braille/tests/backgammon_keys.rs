@@ -12,17 +12,6 @@ use tandem_braille::{
 use tandem_rules::draughts::{Position, Variant};
 use tandem_rules::Color;
 
-/// The cells of the current line carrying dots 7-8.
-fn marked_cells(u: &BrailleUi) -> Vec<usize> {
-    u.current_line()
-        .cells()
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.0 & 0xC0 == 0xC0)
-        .map(|(i, _)| i)
-        .collect()
-}
-
 fn ui(view: View) -> BrailleUi {
     BrailleUi::new(
         Position::start(Variant::International),
@@ -96,7 +85,7 @@ fn backgammon_turn_at(width: u16) {
         vec![Action::MoveText("steps from 8".into()), Action::Redraw]
     );
     assert_eq!(u.selected_name().as_deref(), Some("8"));
-    assert_eq!(marked_cells(&u), vec![usize::from(cell(8))]);
+    assert_eq!(u.current_line().underlined(), vec![usize::from(cell(8))]);
     assert_eq!(
         u.handle(Key::Routing(cell(5))),
         vec![Action::MoveText("steps 8/5".into()), Action::Redraw]
@@ -110,7 +99,7 @@ fn backgammon_turn_at(width: u16) {
         u.current_line().cells()[usize::from(cell(8))],
         Cell::from_dots(&[1, 2])
     );
-    assert!(marked_cells(&u).is_empty());
+    assert!(u.current_line().underlined().is_empty());
     // The status line says the die left to play.
     assert!(
         u.lines()

@@ -24,11 +24,7 @@ mod draughts {
 
     /// The first cell of the current line that shows `n`.
     fn cell_of(ui: &BrailleUi, n: u8) -> u16 {
-        ui.current_line()
-            .targets()
-            .iter()
-            .position(|s| *s == Some(sq(n)))
-            .unwrap() as u16
+        ui.current_line().cell_of(sq(n)).unwrap() as u16
     }
 
     #[test]
@@ -155,17 +151,6 @@ mod chess {
         next
     }
 
-    /// The cells of the current line carrying dots 7-8.
-    fn marked_cells(u: &BrailleUi) -> Vec<usize> {
-        u.current_line()
-            .cells()
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.0 & 0xC0 == 0xC0)
-            .map(|(i, _)| i)
-            .collect()
-    }
-
     #[test]
     fn chess_next_view_cycles_and_keeps_the_rank() {
         let mut u = chess_ui(tandem_rules::chess::start(), View::Rows, 40);
@@ -199,7 +184,7 @@ mod chess {
             u.handle(Key::Routing(3)),
             vec![Action::SelectedSquare("e1".into()), Action::Redraw]
         );
-        assert_eq!(marked_cells(&u), vec![2, 3, 4]);
+        assert_eq!(u.current_line().underlined(), vec![2, 3, 4]);
         u.handle(Key::Command(KeyCommand::NextView));
         assert_eq!(u.view(), View::Rows);
         assert_eq!(
@@ -207,7 +192,7 @@ mod chess {
             "a1:R b1:N c1:B d1:Q e1:K f1:B g1:N h1:R"
         );
         assert_eq!(
-            marked_cells(&u),
+            u.current_line().underlined(),
             (20..24).collect::<Vec<_>>(),
             "the selection stays"
         );
@@ -230,7 +215,7 @@ mod chess {
         let moved = after(&start, "e2e4");
         u.update_board(&Board::Chess(moved.clone()), &StatusInfo::new(Color::Black));
         assert_eq!(u.selected_name(), None);
-        assert!(marked_cells(&u).is_empty());
+        assert!(u.current_line().underlined().is_empty());
         assert_eq!(u.line_index(), 6, "the line stays");
         assert_eq!(
             u.current_line().text(),

@@ -199,17 +199,6 @@ mod tests {
         )
     }
 
-    /// The cells of the current line carrying dots 7-8.
-    fn marked_cells(u: &BrailleUi) -> Vec<usize> {
-        u.current_line()
-            .cells()
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.0 & 0xC0 == 0xC0)
-            .map(|(i, _)| i)
-            .collect()
-    }
-
     impl BrailleUi {
         fn board_chess(&self) -> &Chess {
             match self.board() {
@@ -241,7 +230,7 @@ mod tests {
         assert_eq!(u.selected_name().as_deref(), Some("e2"));
         assert_eq!(u.selected(), None, "no draughts square");
         // Dots 7-8 on the four cells of "e2:P" and nowhere else; the text stays.
-        assert_eq!(marked_cells(&u), vec![20, 21, 22, 23]);
+        assert_eq!(u.current_line().underlined(), vec![20, 21, 22, 23]);
         assert_eq!(
             u.current_line().text(),
             "a2:P b2:P c2:P d2:P e2:P f2:P g2:P h2:P"
@@ -257,7 +246,10 @@ mod tests {
             u.current_line().text(),
             "a4:- b4:- c4:- d4:- e4:- f4:- g4:- h4:-"
         );
-        assert!(marked_cells(&u).is_empty(), "e2 is not on this line");
+        assert!(
+            u.current_line().underlined().is_empty(),
+            "e2 is not on this line"
+        );
         assert_eq!(
             u.handle(Key::Routing(20)),
             vec![Action::MoveText("e2e4".into()), Action::Redraw]
@@ -275,12 +267,12 @@ mod tests {
             u.handle(Key::Routing(6)),
             vec![Action::SelectedSquare("e1".into()), Action::Redraw]
         );
-        assert_eq!(marked_cells(&u), vec![6]);
+        assert_eq!(u.current_line().underlined(), vec![6]);
         assert_eq!(
             u.handle(Key::Routing(6)),
             vec![Action::Unselected, Action::Redraw]
         );
-        assert!(marked_cells(&u).is_empty());
+        assert!(u.current_line().underlined().is_empty());
         assert_eq!(u.selected_name(), None);
         assert_eq!(u.handle(Key::Routing(39)), vec![Action::Bump]); // past the end
                                                                     // Cancel drops a selection as for draughts.

@@ -122,11 +122,7 @@ mod tests {
 
     /// The first cell of the current line that shows `n`.
     fn cell_of(ui: &BrailleUi, n: u8) -> u16 {
-        ui.current_line()
-            .targets()
-            .iter()
-            .position(|s| *s == Some(sq(n)))
-            .unwrap() as u16
+        ui.current_line().cell_of(sq(n)).unwrap() as u16
     }
 
     #[test]
@@ -142,13 +138,7 @@ mod tests {
             vec![Action::Selected(sq(32)), Action::Redraw]
         );
         // The selection is marked with dots 7-8 on every cell of "32:w".
-        let marked: Vec<_> = u
-            .current_line()
-            .cells()
-            .iter()
-            .map(|c| c.0 & 0xC0 == 0xC0)
-            .collect();
-        assert_eq!(marked.iter().filter(|m| **m).count(), 4);
+        assert_eq!(u.current_line().underlined().len(), 4);
         u.handle(Key::LineUp);
         assert_eq!(u.current_line().text(), "26:- 27:- 28:- 29:- 30:-");
         let c28 = cell_of(&u, 28);
