@@ -64,18 +64,7 @@ impl Session {
             return self.refuse_msg(source, text, &Msg::JournalFailed);
         }
         self.announce(prepared.announce);
-        for e in press
-            .events
-            .iter()
-            .filter(|e| matches!(e.kind, ClockEventKind::Flag))
-        {
-            let _ = self.record(Event::Flag {
-                side: e.side,
-                at_ms: e.at.as_millis(),
-            });
-            self.announce(self.words.flag_fall(e.side));
-            self.finish(self.table.game.flag_outcome(e.side));
-        }
+        self.flags_fell(&press.events);
         self.refresh();
         if let Some(o) = self.table.game.outcome() {
             self.finish(o);
@@ -120,9 +109,20 @@ impl Session {
             return self.refuse_msg(source, input, &Msg::JournalFailed);
         }
         self.announce(a.announce);
-        for e in press
+        if let Some(p) = &press {
+            self.flags_fell(&p.events);
+        }
+        if let Some(o) = self.table.game.outcome() {
+            self.finish(o);
+        }
+        self.ok()
+    }
+
+    /// The flags that fell when the clock was pressed: each journaled,
+    /// announced, and the game ended by it (001 ch. VIII 4.1.4).
+    fn flags_fell(&mut self, events: &[tandem_rules::clock::ClockEvent]) {
+        for e in events
             .iter()
-            .flat_map(|p| p.events.iter())
             .filter(|e| matches!(e.kind, ClockEventKind::Flag))
         {
             let _ = self.record(Event::Flag {
@@ -132,9 +132,5 @@ impl Session {
             self.announce(self.words.flag_fall(e.side));
             self.finish(self.table.game.flag_outcome(e.side));
         }
-        if let Some(o) = self.table.game.outcome() {
-            self.finish(o);
-        }
-        self.ok()
     }
 }
