@@ -37,7 +37,6 @@ use tokio::sync::mpsc;
 use super::store::TableCopy;
 use super::{view, Hall, Update};
 use crate::journal::Record;
-use crate::relay::proto::now_ms;
 use tandem_rules::clock::GameTime;
 
 /// How often the delay's edge is moved on (a line becomes public at most this late).
@@ -207,16 +206,13 @@ impl Delayed {
             at = at.min(next.max(last_t));
         }
         let file = PathBuf::from(format!("/nonexistent/tandem-delayed/table-{n}.jsonl"));
-        let mut state = view::kept_state(
-            serde_json::to_value(table.view(GameTime::from_millis(at), &file)).ok()?,
-        );
+        let mut state = serde_json::to_value(table.view(GameTime::from_millis(at), &file)).ok()?;
         state["round"] = round.clone();
         state["players"] = players;
         state["table"] = json!(n);
         let mut copy = TableCopy::open(n, &file).ok()?;
         copy.records = records;
-        copy.state = Some(state);
-        copy.state_rx_ms = now_ms();
+        copy.set_state(state);
         copy.seen = Some(taken + self.delay);
         let ending = table.game.kind().record_ending();
         let s = Arc::new(Seen {

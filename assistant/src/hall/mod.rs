@@ -374,8 +374,7 @@ impl Hall {
                     // One publisher per topic, delivered in order: the last is the newest.
                     match serde_json::from_slice::<Value>(payload) {
                         Ok(v) if v.is_object() && payload.len() <= store::MAX_LINE => {
-                            t.state = Some(view::kept_state(v));
-                            t.state_rx_ms = proto::now_ms();
+                            t.set_state(v);
                         }
                         _ => raised.extend(t.junk(&format!(
                             "a state that is not a JSON object of at most 256 KiB ({} bytes)",

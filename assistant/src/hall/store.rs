@@ -11,7 +11,7 @@ use std::time::Instant;
 use serde_json::Value;
 
 use crate::journal::{line_hash, next_line_problem, Journal, Record, GENESIS};
-use crate::relay::proto::{alert_of, Alert, LineMsg};
+use crate::relay::proto::{alert_of, now_ms, Alert, LineMsg};
 
 /// Lines held back waiting for a missing one, at most (then the farthest is dropped: it comes again).
 pub const MAX_PENDING: usize = 2_000;
@@ -99,6 +99,21 @@ pub struct TableCopy {
     aside_opened: (Option<Instant>, u32),
     /// Lines held of the earlier games the table says it is sending.
     earlier_held: BTreeMap<String, u64>,
+}
+
+/// A table's state as the desk keeps it: the table's own picture of its
+/// board (`board`: every square and piece, about 5 KB as text and ten
+/// times that as a JSON tree) cut down to what the desk takes from it, the
+/// last move's marks and the position they belong to (`{"fen", "last",
+/// "captured"}`); the desk draws the board itself from the position text.
+#[must_use]
+pub fn kept_state(mut s: Value) -> Value {
+    if let Some(b) = s.get("board").filter(|b| b.is_object()) {
+        let marks =
+            serde_json::json!({"fen": s["fen"], "last": b["last"], "captured": b["captured"]});
+        s["board"] = marks;
+    }
+    s
 }
 
 impl TableCopy {
@@ -220,6 +235,12 @@ impl TableCopy {
     #[must_use]
     pub fn pending_size(&self) -> (usize, usize) {
         (self.pending.len(), self.pending_bytes)
+    }
+
+    /// Takes the table's state as it now is ([`kept_state`]), taken now.
+    pub fn set_state(&mut self, state: Value) {
+        self.state = Some(kept_state(state));
+        self.state_rx_ms = now_ms();
     }
 
     /// Lines held.

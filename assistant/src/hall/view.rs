@@ -29,7 +29,7 @@ fn replayed_state(t: &TableCopy) -> Value {
         return Value::Null;
     };
     let at = t.records.last().map_or(0, |r| r.t_ms);
-    let mut v = kept_state(
+    let mut v = super::store::kept_state(
         serde_json::to_value(table.view(GameTime::from_millis(at), t.file()))
             .unwrap_or(Value::Null),
     );
@@ -278,20 +278,6 @@ fn boards_of(variant: &str, fen: &str) -> Option<std::sync::Arc<Boards>> {
     Some(b)
 }
 
-/// A table's state as the desk keeps it: the table's own picture of its
-/// board (`board`: every square and piece, about 5 KB as text and ten
-/// times that as a JSON tree) cut down to what the desk takes from it, the
-/// last move's marks and the position they belong to (`{"fen", "last",
-/// "captured"}`); the desk draws the board itself from the position text.
-#[must_use]
-pub fn kept_state(mut s: Value) -> Value {
-    if let Some(b) = s.get("board").filter(|b| b.is_object()) {
-        let marks = json!({"fen": s["fen"], "last": b["last"], "captured": b["captured"]});
-        s["board"] = marks;
-    }
-    s
-}
-
 /// Adds the board diagram, the position in words and the braille list to a [`page`] view.
 #[must_use]
 pub fn finish(mut v: Value) -> Value {
@@ -442,13 +428,13 @@ mod tests {
         let full = json!({"variant": "international", "fen": fen, "ply": 1, "turn": "black",
                           "moves": ["32-28"], "board": pic});
         let big = full.to_string().len();
-        let kept = kept_state(full);
+        t.set_state(full);
+        let kept = t.state.clone().unwrap();
         let board = kept["board"].as_object().unwrap();
         let mut keys: Vec<&str> = board.keys().map(String::as_str).collect();
         keys.sort_unstable();
         assert_eq!(keys, ["captured", "fen", "last"], "{kept}");
         assert!(kept.to_string().len() * 4 < big, "{kept}");
-        t.state = Some(kept);
         let v = finish(page(&t, "ev"));
         assert_eq!(v["board"]["last"], json!(["32", "28"]), "{v}");
         assert_eq!(v["board"]["captured"], json!(["23"]), "{v}");
