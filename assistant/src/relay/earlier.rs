@@ -66,19 +66,7 @@ impl Earlier {
 
     /// Line `seq` was acknowledged by the broker.
     pub fn acked(&mut self, seq: u64) {
-        if seq <= self.cursor.acked {
-            return;
-        }
-        self.acked_above.insert(seq);
-        while self.acked_above.remove(&(self.cursor.acked + 1)) {
-            self.cursor.acked += 1;
-            self.dirty = true;
-        }
-        if self.dirty {
-            if let Some(h) = self.tail.hash(self.cursor.acked) {
-                self.cursor.acked_hash = h.to_owned();
-            }
-        }
+        self.dirty |= self.cursor.ack(seq, &mut self.acked_above, &self.tail);
     }
 
     /// Writes the cursor (synced).

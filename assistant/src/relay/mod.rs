@@ -460,19 +460,7 @@ impl Relay {
     }
 
     fn acked(&mut self, seq: u64) {
-        if seq <= self.cursor.acked {
-            return;
-        }
-        self.acked_above.insert(seq);
-        while self.acked_above.remove(&(self.cursor.acked + 1)) {
-            self.cursor.acked += 1;
-            self.cursor_dirty = true;
-        }
-        if self.cursor_dirty {
-            if let Some(h) = self.tail.hash(self.cursor.acked) {
-                self.cursor.acked_hash = h.to_owned();
-            }
-        }
+        self.cursor_dirty |= self.cursor.ack(seq, &mut self.acked_above, &self.tail);
     }
 
     fn remember_state(&mut self, v: Value) {

@@ -138,6 +138,33 @@ pub struct Cursor {
 }
 
 impl Cursor {
+    /// The broker acknowledged line `seq` of `tail`'s journal; `above` keeps
+    /// the lines acknowledged past one still waited for. The cursor moves on
+    /// over every line acknowledged in a row from it (and takes the hash of
+    /// the last); returns whether it moved.
+    pub fn ack(
+        &mut self,
+        seq: u64,
+        above: &mut std::collections::BTreeSet<u64>,
+        tail: &Tail,
+    ) -> bool {
+        if seq <= self.acked {
+            return false;
+        }
+        above.insert(seq);
+        let mut moved = false;
+        while above.remove(&(self.acked + 1)) {
+            self.acked += 1;
+            moved = true;
+        }
+        if moved {
+            if let Some(h) = tail.hash(self.acked) {
+                self.acked_hash = h.to_owned();
+            }
+        }
+        moved
+    }
+
     /// The cursor file of a journal.
     #[must_use]
     pub fn path_of(journal: &Path) -> PathBuf {
