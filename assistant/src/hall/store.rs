@@ -451,14 +451,10 @@ impl TableCopy {
 
     /// The copy kept aside of `game` (the newest, if the game started over), if any.
     fn aside_file(&self, game: &str) -> Option<PathBuf> {
-        let prefix = format!("table-{}-{}", self.table, game.get(..12)?);
+        let short = game.get(..12)?;
         let mut found = None;
         for k in 1.. {
-            let f = if k == 1 {
-                self.file.with_file_name(format!("{prefix}.jsonl"))
-            } else {
-                self.file.with_file_name(format!("{prefix}-{k}.jsonl"))
-            };
+            let f = self.aside_path(short, k);
             let Ok(file) = File::open(&f) else { break };
             // The first line only (at most a line's length).
             let mut first = Vec::new();
@@ -477,14 +473,23 @@ impl TableCopy {
 
     /// A name for a new copy aside of `game`, over no other.
     fn aside_name(&self, game: &str) -> PathBuf {
-        let prefix = format!("table-{}-{}", self.table, game.get(..12).unwrap_or("old"));
-        let mut aside = self.file.with_file_name(format!("{prefix}.jsonl"));
-        let mut k = 2;
-        while aside.exists() {
-            aside = self.file.with_file_name(format!("{prefix}-{k}.jsonl"));
+        let short = game.get(..12).unwrap_or("old");
+        let mut k = 1;
+        while self.aside_path(short, k).exists() {
             k += 1;
         }
-        aside
+        self.aside_path(short, k)
+    }
+
+    /// The `k`th name (from 1) of a copy aside of the game whose hash starts
+    /// `short`: `table-N-SHORT.jsonl`, then `table-N-SHORT-2.jsonl` and on.
+    fn aside_path(&self, short: &str, k: u32) -> PathBuf {
+        let prefix = format!("table-{}-{short}", self.table);
+        if k == 1 {
+            self.file.with_file_name(format!("{prefix}.jsonl"))
+        } else {
+            self.file.with_file_name(format!("{prefix}-{k}.jsonl"))
+        }
     }
 
     /// A new game at this table (the next round): the old copy is kept
