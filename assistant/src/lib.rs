@@ -22,6 +22,7 @@ pub mod games;
 pub mod hall;
 pub mod journal;
 pub mod kind;
+pub mod lang;
 pub mod logging;
 pub mod messages;
 pub mod one_shot;

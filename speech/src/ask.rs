@@ -181,16 +181,9 @@ enum Part {
 /// typed form (`(["ewa"], "e")`, `(["siedem"], "7")`).
 pub type Slots = BTreeMap<String, Vec<(Words, String)>>;
 
-/// A phrase listened for and the question it asks (typed form).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AskPhrase {
-    /// The words, folded (no Polish diacritics) for matching.
-    pub tokens: Words,
-    /// The words as said (for the recognizer's grammar).
-    pub words: Words,
-    /// The question (`opponent knights`).
-    pub question: String,
-}
+/// A phrase listened for and the question it asks: data of the listener's
+/// lexicon ([`crate::listen::Lexicon::ask`]), defined there.
+pub use crate::listen::words::AskPhrase;
 
 /// A game's question words in one language: the answers' templates
 /// (`[ask]`) and the phrasings listened for (`[listen.ask]`).

@@ -35,8 +35,8 @@ use clap::Subcommand;
 use tandem_rules::Color;
 use tandem_speech::Phrasebook;
 
-use crate::cmd::say::Lang;
 use crate::kind::GameKind;
+use crate::lang::Lang;
 
 pub mod announcements;
 pub mod diff;

@@ -10,9 +10,9 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 
-use crate::cmd::say::Lang;
 use crate::export::record::Heading;
 use crate::export::{DocOptions, Format};
+use crate::lang::Lang;
 
 /// Arguments of `tandem export`.
 #[derive(Debug, clap::Args)]

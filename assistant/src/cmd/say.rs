@@ -20,14 +20,7 @@ use tandem_speech::output::VoiceParams;
 use crate::cmd::perft::GameKind;
 use crate::one_shot::{Said, SayAsked};
 
-/// The built-in phrasebook languages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Lang {
-    /// Polish.
-    Pl,
-    /// English.
-    En,
-}
+pub use crate::lang::Lang;
 
 /// Arguments of `tandem say`.
 #[derive(Debug, clap::Args)]

@@ -80,7 +80,7 @@ pub struct Lexicon {
     /// The questions about the board listened for (`[listen.ask]`,
     /// `crate::ask`): heard exactly, before any move. The game's: empty
     /// from [`Lexicon::from_phrasebook`], filled by the game that listens.
-    pub ask: Vec<crate::ask::AskPhrase>,
+    pub ask: Vec<super::words::AskPhrase>,
 }
 
 fn push_unique(v: &mut Vec<Words>, w: Words) {

@@ -32,3 +32,16 @@ pub fn fold(w: &str) -> String {
         })
         .collect()
 }
+
+/// A question about the board as it is listened for (`crate::ask` builds
+/// them from a game's `[listen.ask]`): the phrase and the question it asks
+/// (typed form).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AskPhrase {
+    /// The words, folded (no Polish diacritics) for matching.
+    pub tokens: Words,
+    /// The words as said (for the recognizer's grammar).
+    pub words: Words,
+    /// The question (`opponent knights`).
+    pub question: String,
+}

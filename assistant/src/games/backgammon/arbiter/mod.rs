@@ -24,10 +24,10 @@ use tandem_speech::backgammon::{BgAnnouncer, BgPhrasebook, Numbering};
 
 use crate::arbiter::records::{is_journal, journal_notes, ClockTimes, LoadedRecord, RecordFormat};
 use crate::arbiter::{compare_records, ArbiterGame, DiffArgs, ReconcileArgs, ReportGame, Words};
-use crate::cmd::say::Lang;
 use crate::games::Game as _;
 use crate::journal::{Event, Journal};
 use crate::kind::GameKind;
+use crate::lang::Lang;
 
 mod diff;
 
