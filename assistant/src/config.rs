@@ -30,54 +30,9 @@ use serde::Deserialize;
 use tandem_rules::clock::TimeControl;
 
 use crate::game::GameKind;
+pub use crate::outputs::{BrailleChoice, SpeechChoice};
+pub use crate::screen::ScreenChoice;
 use crate::session::{Blind, GameSetup, DEFAULT_WARNINGS};
-
-/// Speech backends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SpeechChoice {
-    /// speech-dispatcher if it answers, else espeak-ng, else text.
-    #[default]
-    Auto,
-    /// speech-dispatcher.
-    Speechd,
-    /// espeak-ng.
-    Espeak,
-    /// Text lines (on stdout when headless, on the screen otherwise).
-    Text,
-    /// No speech.
-    None,
-}
-
-/// Braille backends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BrailleChoice {
-    /// BrlAPI if BRLTTY answers, else the terminal view.
-    #[default]
-    Auto,
-    /// A display through BRLTTY.
-    Brlapi,
-    /// Unicode braille on the terminal.
-    Terminal,
-    /// No braille.
-    None,
-}
-
-/// What the terminal shows (`tandem play --screen`, `screen = "..."`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ScreenChoice {
-    /// Full screen on a terminal, plain otherwise.
-    #[default]
-    Auto,
-    /// The full-screen interface (board, clocks, moves, alerts, input line).
-    Full,
-    /// One line per thing said (`» `) or changed, and the prompt: for a screen reader.
-    Plain,
-    /// No screen: speech and braille as text lines on stdout (`--headless`).
-    None,
-}
 
 /// What the config file and the flags say, every field optional.
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -5,7 +5,6 @@
 //! remaining time as broadcast sites write it, `{[%clk 1:29:48]}`).
 
 use std::path::Path;
-use std::time::Duration;
 
 use anyhow::Context;
 
@@ -27,21 +26,7 @@ pub struct Names {
     pub site: Option<String>,
 }
 
-fn clock(ms: u64) -> String {
-    tandem_braille::view::format_clock(Some(Duration::from_millis(ms)))
-}
-
-/// The PDN clock comment: both clocks after a move and the move's time
-/// (`white 1:29:48, black 1:30:00, move 0:12`).
-#[must_use]
-pub fn both_clocks(white_ms: u64, black_ms: u64, move_ms: u64) -> String {
-    format!(
-        "white {}, black {}, move {}",
-        clock(white_ms),
-        clock(black_ms),
-        clock(move_ms)
-    )
-}
+pub use crate::interface::both_clocks;
 
 /// A journal read, its chain checked, its game replayed.
 pub struct ReadGame {

@@ -317,6 +317,17 @@ pub fn from_journal(
     Ok(new_game(kind.position(Some(fen))?, options, lang))
 }
 
+/// The registry's functions the arbiter's tools take (`crate::arbiter`
+/// sits below the games, so the command hands them down).
+#[must_use]
+pub fn arbiter_registry() -> crate::arbiter::Registry {
+    crate::arbiter::Registry {
+        from_journal,
+        picture_of_text,
+        arbiter: GameKind::arbiter,
+    }
+}
+
 /// The picture of a bare position (no last move known): the arbiter's
 /// reports and the hall's boards of a position text.
 #[must_use]

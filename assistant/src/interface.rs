@@ -4,8 +4,9 @@
 //! them names a game.
 //!
 //! A game at the table is a `Box<dyn Game>` (see [`crate::game`], the
-//! registry: the one place that knows which games there are). Each game
-//! brings, in its own module here, its rules (through the rules crate), its
+//! registry: the one place that knows which games there are). This module
+//! is traits and data only, on the floor below the games: each game
+//! brings, in its own folder of [`crate::games`], its rules (through the rules crate), its
 //! words (the speech crate's announcer of that game), its braille view and
 //! its record format; its voice grammar is the speech crate's listener of
 //! that game ([`crate::voice::VoiceGame`]).
@@ -23,12 +24,6 @@ use tandem_rules::{Color, DrawReason, Outcome};
 use tandem_speech::{Phrasebook, Utterance};
 
 use crate::kind::{AnyPosition, GameKind};
-
-#[cfg(test)]
-mod action_tests;
-pub mod backgammon;
-pub mod chess;
-pub mod draughts;
 
 /// A move checked against the rules, ready to journal and announce.
 #[derive(Debug, Clone)]
@@ -361,7 +356,7 @@ pub trait Game: std::fmt::Debug + Send {
         timed: bool,
     ) -> Option<String> {
         let _ = (side, timed);
-        Some(crate::export::both_clocks(white_ms, black_ms, move_ms))
+        Some(both_clocks(white_ms, black_ms, move_ms))
     }
     /// The game's record (PDN, PGN…) with these tags and a comment a ply.
     fn export(&self, tags: Vec<(String, String)>, comments: Vec<Option<String>>) -> String;
@@ -428,6 +423,19 @@ pub(crate) fn unknown_question(text: &str, questions: &str, said: String) -> Ref
     }
 }
 
+/// The PDN clock comment: both clocks after a move and the move's time
+/// (`white 1:29:48, black 1:30:00, move 0:12`).
+#[must_use]
+pub fn both_clocks(white_ms: u64, black_ms: u64, move_ms: u64) -> String {
+    let clock = |ms| tandem_braille::view::format_clock(Some(std::time::Duration::from_millis(ms)));
+    format!(
+        "white {}, black {}, move {}",
+        clock(white_ms),
+        clock(black_ms),
+        clock(move_ms)
+    )
+}
+
 /// Moves as numbered lines, two plies a line (`1. 32-28 19-23`); a game
 /// that black starts begins `1. ... 19-23`.
 #[must_use]
@@ -453,54 +461,5 @@ mod tests {
         assert_eq!(numbered(&m, false), ["1. 32-28 19-23", "2. 28x19"]);
         assert_eq!(numbered(&m, true), ["1. ... 32-28", "2. 19-23 28x19"]);
         assert!(numbered(&[], true).is_empty());
-    }
-
-    fn game(kind: GameKind) -> Box<dyn Game> {
-        let start = kind.position(None).unwrap();
-        crate::game::new_game(start, tandem_rules::GameOptions::default(), "en")
-    }
-
-    #[test]
-    fn each_game_marks_its_last_move_in_the_diagram_and_numbers_its_record() {
-        let mut g = game("international".parse().unwrap());
-        assert_eq!(g.diagram().matches('*').count(), 0, "no move yet");
-        g.play_text("32-28").unwrap();
-        g.play_text("19-23").unwrap();
-        let d = g.diagram();
-        assert_eq!(d.matches('*').count(), 2, "{d}");
-        assert!(d.contains("b*"), "the black man on 23 is marked: {d}");
-        assert_eq!(g.record_lines(), ["1. 32-28 19-23"]);
-        assert!(g.state_extra().is_empty());
-
-        let mut c = game(GameKind::Chess);
-        c.play_text("e4").unwrap();
-        let d = c.diagram();
-        let rank = |n: &str| d.lines().find(|l| l.trim_start().starts_with(n)).unwrap();
-        assert!(rank("4 ").contains("P*"), "{d}");
-        assert!(rank("2 ").contains(".*"), "{d}");
-        assert_eq!(c.record_lines(), ["1. e4"]);
-        assert!(c.action("roll 3 1").is_none(), "no actions in chess");
-    }
-
-    #[test]
-    fn each_game_lists_its_legal_moves_as_text_it_reads_back() {
-        let mut g = game("international".parse().unwrap());
-        let legal = g.legal_move_texts();
-        assert_eq!(legal.len(), 9, "{legal:?}");
-        assert!(legal.contains(&"32-28".to_owned()), "{legal:?}");
-        g.play_text("32-28").unwrap();
-        g.play_text("19-23").unwrap();
-        assert_eq!(g.legal_move_texts(), ["28x19"], "the capture is compulsory");
-        for t in g.legal_move_texts() {
-            assert!(g.prepare(&t).is_ok(), "{t}");
-        }
-
-        let c = game(GameKind::Chess);
-        let legal = c.legal_move_texts();
-        assert_eq!(legal.len(), 20, "{legal:?}");
-        assert!(legal.contains(&"Nf3".to_owned()) && legal.contains(&"e4".to_owned()));
-        for t in &legal {
-            assert!(c.prepare(t).is_ok(), "{t}");
-        }
     }
 }

@@ -2,14 +2,30 @@
 //! player at a draughts, chess or backgammon table on equal terms (Polish
 //! Draughts Code, ch. VIII; FIDE Laws, annex E; the EUBGF rules).
 //!
-//! The games sit behind one interface ([`games::Game`]); each has its folder
-//! in [`games`] (adapter and arbiter), listed by the registry [`game`]. The
-//! session, the journal, the control socket, the screen, the hall and the
-//! shared [`arbiter`] name no game.
+//! The games sit behind one interface ([`interface::Game`]); each has its
+//! folder in [`games`] (adapter and arbiter), listed by the registry
+//! [`game`]. The session, the journal, the control socket, the screen, the
+//! hall and the shared [`arbiter`] name no game.
+//!
+//! The modules stand on floors, each using only its own and those below
+//! (`docs/architecture.md`, checked by `scripts/floors.py`), from the bottom:
+//! 1. words and records: [`lang`], [`kind`], [`journal`], [`picture`],
+//!    [`messages`], [`request`], [`brf_read`], [`game_book`],
+//!    [`table_options`], [`perft_count`], [`logging`];
+//! 2. the game interface and the tools the games build on: [`interface`],
+//!    [`voice`], [`arbiter`], [`one_shot`];
+//! 3. the games: [`games`];
+//! 4. the registry: [`game`];
+//! 5. the session: [`session`];
+//! 6. the adapters around it: [`control`], [`client`], [`relay`],
+//!    [`outputs`], [`screen`], [`export`], [`voice_start`], [`voice_thread`];
+//! 7. the hall: [`hall`];
+//! 8. the wiring: [`cmd`], [`config`], [`cli`].
 //!
 //! Everything testable lives in this library; `main.rs` only calls [`cli::main`].
 
 pub mod arbiter;
+pub mod brf_read;
 pub mod cli;
 pub mod client;
 pub mod cmd;
@@ -20,6 +36,7 @@ pub mod game;
 pub mod game_book;
 pub mod games;
 pub mod hall;
+pub mod interface;
 pub mod journal;
 pub mod kind;
 pub mod lang;
@@ -30,8 +47,10 @@ pub mod outputs;
 pub mod perft_count;
 pub mod picture;
 pub mod relay;
+pub mod request;
 pub mod screen;
 pub mod session;
 pub mod table_options;
 pub mod voice;
 pub mod voice_start;
+pub mod voice_thread;

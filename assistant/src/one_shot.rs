@@ -11,7 +11,7 @@ use std::path::Path;
 use serde_json::json;
 use tandem_rules::record::Warning;
 
-use crate::games::{Game, Refused};
+use crate::interface::{Game, Refused};
 
 /// `tandem moves`: the position, each game reading what is its own.
 #[derive(Debug, Clone, Copy, Default)]

@@ -15,11 +15,42 @@ use tandem_speech::output::worker::SpeechWorker;
 use tandem_speech::output::{SpeechError, SpeechOutput, VoiceParams};
 use tandem_speech::{Kind, Priority, Utterance};
 
-use crate::config::{BrailleChoice, SpeechChoice};
 use crate::journal::Source;
 use crate::messages::{Messages, Msg};
 use crate::session::{Cmd, SessionHandle};
 use crate::voice::SpeakingState;
+
+/// Speech backends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SpeechChoice {
+    /// speech-dispatcher if it answers, else espeak-ng, else text.
+    #[default]
+    Auto,
+    /// speech-dispatcher.
+    Speechd,
+    /// espeak-ng.
+    Espeak,
+    /// Text lines (on stdout when headless, on the screen otherwise).
+    Text,
+    /// No speech.
+    None,
+}
+
+/// Braille backends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BrailleChoice {
+    /// BrlAPI if BRLTTY answers, else the terminal view.
+    #[default]
+    Auto,
+    /// A display through BRLTTY.
+    Brlapi,
+    /// Unicode braille on the terminal.
+    Terminal,
+    /// No braille.
+    None,
+}
 
 /// The backends tried, in order, for a choice.
 fn chain(choice: SpeechChoice) -> Vec<SpeechChoice> {

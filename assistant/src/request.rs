@@ -1,8 +1,17 @@
 //! Requests to the session: commands from any input (typed lines, the
 //! control socket, spoken commands, braille keys), what a new game is
-//! started with, and the answer.
+//! started with. Plain data on a low floor, so that the
+//! inputs that make requests (voice, control, screen) and the session that
+//! answers them share one vocabulary without importing each other; the
+//! session re-exports it (`crate::session::request`).
 
-use super::*;
+use std::time::Duration;
+
+use serde::Serialize;
+use tandem_rules::clock::TimeControl;
+use tandem_rules::{Color, GameOptions};
+
+use crate::kind::AnyPosition;
 
 /// Which players cannot see the board (001 ch. VIII).
 #[derive(
@@ -125,10 +134,10 @@ pub enum Cmd {
     /// A command not understood (answered with an error, nothing changes).
     Unknown(String),
     /// Arbiter: set a side's remaining time, in seconds (001 ch. VIII 3.1.2).
-    /// Refused unless the source is [`Source::Arbiter`].
+    /// Refused unless the source is [`Source::Arbiter`](crate::journal::Source::Arbiter).
     ClockSet(Color, u64),
     /// Arbiter: take back the last N plies after a mismatch, and why (001 ch.
-    /// VIII 3.1.2). Refused unless the source is [`Source::Arbiter`].
+    /// VIII 3.1.2). Refused unless the source is [`Source::Arbiter`](crate::journal::Source::Arbiter).
     Takeback(u32, String),
     /// Voice input: the push-to-talk key (down, then up), or listening on/off.
     Listen,
@@ -151,7 +160,7 @@ pub enum Cmd {
     Ask(String),
 }
 
-pub(super) fn parse_side(s: &str) -> Option<Color> {
+pub(crate) fn parse_side(s: &str) -> Option<Color> {
     match s.trim().to_ascii_lowercase().as_str() {
         "white" | "w" | "białe" | "biale" => Some(Color::White),
         "black" | "b" | "czarne" => Some(Color::Black),
@@ -243,27 +252,4 @@ pub fn parse_record(rest: &str) -> Option<Cmd> {
         [f, t] => Some(Cmd::Record(Some(n(f)?), Some(n(t)?))),
         _ => None,
     }
-}
-
-/// The answer to a request.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct Reply {
-    /// Whether the request was carried out.
-    pub ok: bool,
-    /// Why not (log wording; `said` has what the player heard).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    /// What tandem said in answer, in order.
-    pub said: Vec<String>,
-    /// The state, for `state` (and after every change, for convenience).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub state: Option<StateView>,
-    /// Set when the request was carried out (`ok`) and changed the game, but
-    /// its journal line is not yet in the journal file (written and
-    /// `fsync`ed): the journal cannot be written (a full disk, a file-size
-    /// limit) and the line is kept in memory, and in the fallback copy when
-    /// `fallback_ok`. A crash now would lose it from the journal file. Absent
-    /// when the request is durable. `tandem ctl` exits 3, not 0 (issue 26).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub unsaved: Option<crate::journal::JournalHealth>,
 }

@@ -31,10 +31,10 @@ use tokio::time::Instant;
 use tandem_braille::driver::DriverInput;
 use tandem_braille::StatusInfo;
 use tandem_rules::clock::{ClockEventKind, GameTime, TimeControl};
-use tandem_rules::{Clock, Color, DrawReason, GameOptions, Outcome, WinReason};
+use tandem_rules::{Clock, Color, DrawReason, Outcome, WinReason};
 use tandem_speech::{AnnounceOptions, Announcer, Kind, Phrasebook, Priority, Utterance};
 
-use crate::games::{BoardNotRead, Game, PreparedAction};
+use crate::interface::{BoardNotRead, Game, PreparedAction};
 use crate::kind::AnyPosition;
 
 use crate::journal::{
@@ -48,15 +48,17 @@ mod clock;
 mod draws;
 mod moves;
 mod record;
-pub mod request;
 mod table;
 mod view;
 mod voice_input;
 
+pub use crate::request;
 pub use record::DEFAULT_RECORD_LAST;
-pub use request::{parse_record, Blind, Cmd, DrawCmd, GameSetup, Reply};
+pub use request::{parse_record, Blind, Cmd, DrawCmd, GameSetup};
 pub use table::{start_info, Table};
-pub use view::{BoardView, BoardsView, ClockView, ClocksView, Notice, ScreenView, StateView};
+pub use view::{
+    BoardView, BoardsView, ClockView, ClocksView, Notice, Reply, ScreenView, StateView,
+};
 
 use table::{idx, ms};
 

@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use serde::Serialize;
 use tandem_rules::Color;
 
-use super::{side_word, AnnouncementsArgs, Words};
+use super::{side_word, AnnouncementsArgs, Registry, Words};
 use crate::journal::{Event, Journal, Source};
 
 /// One refused input (001 ch. VIII 3.2: wrong announcements).
@@ -81,13 +81,13 @@ pub struct AnnouncementStats {
 /// it). Inputs from the control socket (`tandem ctl`, the assistant or
 /// arbiter) are listed but not charged.
 #[must_use]
-pub fn announcement_stats(j: &Journal) -> AnnouncementStats {
+pub fn announcement_stats(j: &Journal, reg: &Registry) -> AnnouncementStats {
     let mut st = AnnouncementStats::default();
     // The game itself, to know whose turn it is; a journal that does not
     // replay (another program's) falls back to sides taking turns.
     let mut game = j
         .start()
-        .and_then(|s| crate::game::from_journal(&s.variant, &s.fen, s.options, "en").ok());
+        .and_then(|s| (reg.from_journal)(&s.variant, &s.fen, s.options, "en").ok());
     let mut turn = game.as_ref().map_or(Color::White, |g| g.turn());
     // Who made each ply, and whether it was a move (not a roll or a cube action).
     let mut plies: Vec<(Color, bool)> = Vec::new();
@@ -183,7 +183,10 @@ pub(crate) fn side_stats(st: &mut AnnouncementStats, side: Color) -> &mut SideAn
     }
 }
 
-pub(crate) fn run_announcements(args: &AnnouncementsArgs) -> anyhow::Result<ExitCode> {
+pub(crate) fn run_announcements(
+    args: &AnnouncementsArgs,
+    reg: &Registry,
+) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.journal)
         .with_context(|| format!("reading {}", args.journal.display()))?;
     let j = Journal::parse(&bytes);
@@ -193,7 +196,7 @@ pub(crate) fn run_announcements(args: &AnnouncementsArgs) -> anyhow::Result<Exit
             args.journal.display()
         );
     }
-    let st = announcement_stats(&j);
+    let st = announcement_stats(&j, reg);
     let w = Words::new(args.lang);
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -374,7 +377,7 @@ mod tests {
             undo(2),
             refused("take"),
         ]);
-        let st = announcement_stats(&j);
+        let st = announcement_stats(&j, &crate::game::arbiter_registry());
         assert_eq!((st.white.refused, st.black.refused), (1, 2), "{st:?}");
         let sides: Vec<Color> = st.refused.iter().map(|r| r.side).collect();
         assert_eq!(sides, [Color::Black, Color::Black, Color::White]);
@@ -398,7 +401,7 @@ mod tests {
             undo(1),
             refused("19-24x"),
         ]);
-        let st = announcement_stats(&j);
+        let st = announcement_stats(&j, &crate::game::arbiter_registry());
         assert_eq!((st.white.taken_back, st.black.taken_back), (0, 1));
         assert_eq!(st.refused[0].side, Color::Black);
         assert_eq!(st.refused[0].ply, 1);

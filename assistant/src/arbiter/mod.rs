@@ -1,7 +1,7 @@
 //! The arbiter's tools that every game shares: the request (`tandem arbiter
 //! reconcile|diff|announcements` arguments), the [`ArbiterGame`] interface
 //! each game implements in its folder (`crate::games::<game>::arbiter`, listed
-//! by the registry, [`GameKind::arbiter`]), reading records and journals
+//! by the registry, `GameKind::arbiter`), reading records and journals
 //! ([`records`]), the reconciliation report ([`report`]), the printed diff
 //! ([`diff`]) and the announcement statistics ([`announcements`]). The pure
 //! logic is in the rules crate; `crate::cmd::arbiter` only parses and runs.
@@ -35,14 +35,17 @@ use clap::Subcommand;
 use tandem_rules::Color;
 use tandem_speech::Phrasebook;
 
+use crate::interface::Game;
 use crate::kind::GameKind;
 use crate::lang::Lang;
+use crate::picture::BoardPicture;
+use tandem_rules::GameOptions;
 
 pub mod announcements;
 pub mod diff;
 pub mod records;
 pub mod report;
-mod svg;
+pub(crate) mod svg;
 
 pub use announcements::{
     announcement_stats, AnnouncementStats, CorrectionEntry, RefusedInput, SideAnnouncements,
@@ -125,7 +128,7 @@ impl ReconcileArgs {
     /// The liblouis table for `.brf` records.
     pub(crate) fn braille_table(&self) -> String {
         self.table.clone().unwrap_or_else(|| {
-            crate::export::brf::default_table(if self.lang == Lang::Pl { "pl" } else { "en" })
+            crate::brf_read::default_table(if self.lang == Lang::Pl { "pl" } else { "en" })
                 .to_owned()
         })
     }
@@ -234,35 +237,24 @@ pub struct AnnouncementsArgs {
     pub json: bool,
 }
 
-/// Runs `tandem arbiter`: the game's tools through [`GameKind::arbiter`].
-///
-/// # Errors
-/// A record, FEN or journal that cannot be read (exit status 2).
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    match args.command {
-        ArbiterCommand::Reconcile(a) => {
-            let kind = match a.variant {
-                Some(k) => k,
-                None => detect_records(&a)?,
-            };
-            kind.arbiter().reconcile(&a, kind)
-        }
-        ArbiterCommand::Diff(a) => {
-            let kind = a.variant.unwrap_or_else(|| {
-                GameKind::DETECTED
-                    .into_iter()
-                    .find(|k| {
-                        k.arbiter().claims_position(&a.a) || k.arbiter().claims_position(&a.b)
-                    })
-                    .unwrap_or(GameKind::FALLBACK)
-            });
-            if let Some(path) = &a.svg {
-                svg::write_diff(path, kind, &a.a, &a.b, a.lang == Lang::Pl)?;
-            }
-            kind.arbiter().diff(&a, kind)
-        }
-        ArbiterCommand::Announcements(a) => announcements::run_announcements(&a),
-    }
+/// A game from its journal start: variant, position text, options, language.
+pub type FromJournal = fn(&str, &str, GameOptions, &str) -> anyhow::Result<Box<dyn Game>>;
+
+/// What the arbiter's tools take from the registry of games
+/// ([`crate::game`]): it sits on the floor above the games, and so above
+/// this module, which the games build on. The command
+/// (`crate::cmd::arbiter`) hands its functions down
+/// (`crate::game::arbiter_registry`).
+#[derive(Debug, Clone, Copy)]
+pub struct Registry {
+    /// A game from its journal start: variant, position text, options,
+    /// language (`crate::game::from_journal`).
+    pub from_journal: FromJournal,
+    /// The picture of a position given by its game's name and position
+    /// text (`crate::game::picture_of_text`).
+    pub picture_of_text: fn(&str, &str) -> anyhow::Result<BoardPicture>,
+    /// The arbiter's tools of a game (`GameKind::arbiter`).
+    pub arbiter: fn(GameKind) -> &'static dyn ArbiterGame,
 }
 
 /// What one game brings to `tandem arbiter`: recognising its records and
@@ -280,25 +272,17 @@ pub trait ArbiterGame {
     ///
     /// # Errors
     /// A record cannot be read (exit status 2).
-    fn reconcile(&self, args: &ReconcileArgs, kind: GameKind) -> anyhow::Result<ExitCode>;
+    fn reconcile(
+        &self,
+        args: &ReconcileArgs,
+        kind: GameKind,
+        reg: &Registry,
+    ) -> anyhow::Result<ExitCode>;
     /// `tandem arbiter diff` for this game.
     ///
     /// # Errors
     /// A position cannot be read (exit status 2).
     fn diff(&self, args: &DiffArgs, kind: GameKind) -> anyhow::Result<ExitCode>;
-}
-
-/// The game of two records given without `--variant`: the first game of
-/// [`GameKind::DETECTED`] that claims either file, else [`GameKind::FALLBACK`].
-pub(crate) fn detect_records(args: &ReconcileArgs) -> anyhow::Result<GameKind> {
-    let table = args.braille_table();
-    for kind in GameKind::DETECTED {
-        let g = kind.arbiter();
-        if g.claims_record(&args.a, &table)? || g.claims_record(&args.b, &table)? {
-            return Ok(kind);
-        }
-    }
-    Ok(GameKind::FALLBACK)
 }
 
 /// Report wording in the chosen language (the spoken parts come from the phrasebook).

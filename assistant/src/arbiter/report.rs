@@ -18,7 +18,7 @@ use tandem_rules::Color;
 use super::announcements::{announcement_stats, announcements_text};
 use super::records::read_journal;
 use super::records::{clocks_at, ClockTimes, LoadedRecord, RecordFormat};
-use super::{side_word, ReconcileArgs, Words};
+use super::{side_word, ReconcileArgs, Registry, Words};
 use crate::journal::Journal;
 
 /// The rest of `tandem arbiter reconcile` for either game, once the records
@@ -32,6 +32,7 @@ pub(crate) fn compare_records<G: ReportGame>(
     b: &LoadedRecord,
     w: Words,
     ann: &G::Announcer,
+    reg: &Registry,
 ) -> anyhow::Result<ExitCode> {
     let extra = match &args.journal {
         Some(p) => Some((p.clone(), read_journal(p)?)),
@@ -49,9 +50,10 @@ pub(crate) fn compare_records<G: ReportGame>(
     if let Some(path) = &args.svg {
         let agreed = r.agreed_plies;
         let next = |game: &RecordReplay<G>| game.game.position_after(agreed + 1).map(G::fen);
+        let variant = G::variant_name(start);
         super::svg::write_reconcile(
             path,
-            G::variant_name(start),
+            &|fen| (reg.picture_of_text)(variant, fen),
             agreed,
             &G::fen(r.agreed_position()),
             next(&r.a),
@@ -59,7 +61,7 @@ pub(crate) fn compare_records<G: ReportGame>(
             w.pl,
         )?;
     }
-    let report = reconcile_report(&r, a, b, journal, w, ann);
+    let report = reconcile_report(&r, a, b, journal, w, ann, reg);
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(out, "{}", report.json)?;
@@ -155,6 +157,7 @@ pub(crate) fn reconcile_report<G: ReportGame>(
     journal: Option<(PathBuf, &Journal)>,
     w: Words,
     ann: &G::Announcer,
+    reg: &Registry,
 ) -> ReconcileReport {
     let start = r.start().clone();
     let pos = r.agreed_position().clone();
@@ -399,7 +402,7 @@ pub(crate) fn reconcile_report<G: ReportGame>(
     };
 
     // Announcements (001 ch. VIII 3.2).
-    let announcements = journal.as_ref().map(|(_, j)| announcement_stats(j));
+    let announcements = journal.as_ref().map(|(_, j)| announcement_stats(j, reg));
     if let Some(st) = &announcements {
         let _ = writeln!(
             t,

@@ -7,12 +7,13 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use crate::game::{picture_of_text, GameKind};
+use super::Registry;
+use crate::kind::GameKind;
 use crate::picture::{differing, svg::side_by_side, BoardPicture};
 
 /// A position text of `kind` as a picture.
-fn picture(kind: GameKind, text: &str) -> anyhow::Result<BoardPicture> {
-    picture_of_text(kind.name(), text)
+fn picture(reg: &Registry, kind: GameKind, text: &str) -> anyhow::Result<BoardPicture> {
+    (reg.picture_of_text)(kind.name(), text)
 }
 
 /// Writes `tandem arbiter diff A B --svg FILE`: A (the record's position)
@@ -23,14 +24,15 @@ fn picture(kind: GameKind, text: &str) -> anyhow::Result<BoardPicture> {
 ///
 /// # Errors
 /// The file cannot be written.
-pub(super) fn write_diff(
+pub(crate) fn write_diff(
     path: &Path,
+    reg: &Registry,
     kind: GameKind,
     a: &str,
     b: &str,
     pl: bool,
 ) -> anyhow::Result<()> {
-    let (Ok(pa), Ok(pb)) = (picture(kind, a), picture(kind, b)) else {
+    let (Ok(pa), Ok(pb)) = (picture(reg, kind, a), picture(reg, kind, b)) else {
         return Ok(());
     };
     let d = differing(&pa, &pb);
@@ -61,22 +63,24 @@ pub(super) fn write_diff(
 
 /// Writes `tandem arbiter reconcile … --svg FILE`: the position at the
 /// last agreement, then the position after each record's next ply (where
-/// there is one), the squares where those differ marked on all.
+/// there is one), the squares where those differ marked on all. `picture`
+/// draws a position text of the game (the registry's, through
+/// [`Registry::picture_of_text`]).
 ///
 /// # Errors
 /// A position does not read, or the file cannot be written.
 pub(super) fn write_reconcile(
     path: &Path,
-    variant: &str,
+    picture: &dyn Fn(&str) -> anyhow::Result<BoardPicture>,
     agreed: usize,
     agreed_fen: &str,
     next_a: Option<String>,
     next_b: Option<String>,
     pl: bool,
 ) -> anyhow::Result<()> {
-    let at = picture_of_text(variant, agreed_fen)?;
-    let a = next_a.map(|f| picture_of_text(variant, &f)).transpose()?;
-    let b = next_b.map(|f| picture_of_text(variant, &f)).transpose()?;
+    let at = picture(agreed_fen)?;
+    let a = next_a.map(|f| picture(&f)).transpose()?;
+    let b = next_b.map(|f| picture(&f)).transpose()?;
     let d = match (&a, &b) {
         (Some(a), Some(b)) => differing(a, b),
         (Some(x), None) | (None, Some(x)) => differing(&at, x),

@@ -16,21 +16,64 @@
 //! - `tandem arbiter announcements JOURNAL [--json]`: how often each side's
 //!   input was refused (an illegal or misheard move, an unknown command).
 //!
-//! Each game brings its part through `ArbiterGame` (`arbiter_for` is the
-//! one place that lists them); the logic is pure, in the rules crate
-//! (each game's `arbiter` module, all on [`tandem_rules::reconcile`]);
-//! this module reads files and presents the results (see `docs/arbiter.md`).
+//! Each game brings its part through `ArbiterGame` (the registry's
+//! [`GameKind::arbiter`] is the one place that lists them); the logic is
+//! pure, in the rules crate (each game's `arbiter` module, all on
+//! [`tandem_rules::reconcile`]); `crate::arbiter` reads files and presents
+//! the results (see `docs/arbiter.md`). This command picks the game and
+//! hands the tools the registry they need ([`crate::game::arbiter_registry`]).
 
 use std::process::ExitCode;
+
+use crate::arbiter::{announcements, svg};
+use crate::game::GameKind;
+use crate::lang::Lang;
 
 pub use crate::arbiter::{
     AnnouncementsArgs, ArbiterCommand, Args, DiffArgs, DiffNumbering, Files, ReconcileArgs, Side,
 };
 
-/// Runs `tandem arbiter`.
+/// Runs `tandem arbiter`: the game's tools through [`GameKind::arbiter`].
 ///
 /// # Errors
 /// A record, FEN or journal that cannot be read (exit status 2).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    crate::arbiter::run(args)
+    let reg = crate::game::arbiter_registry();
+    match args.command {
+        ArbiterCommand::Reconcile(a) => {
+            let kind = match a.variant {
+                Some(k) => k,
+                None => detect_records(&a)?,
+            };
+            kind.arbiter().reconcile(&a, kind, &reg)
+        }
+        ArbiterCommand::Diff(a) => {
+            let kind = a.variant.unwrap_or_else(|| {
+                GameKind::DETECTED
+                    .into_iter()
+                    .find(|k| {
+                        k.arbiter().claims_position(&a.a) || k.arbiter().claims_position(&a.b)
+                    })
+                    .unwrap_or(GameKind::FALLBACK)
+            });
+            if let Some(path) = &a.svg {
+                svg::write_diff(path, &reg, kind, &a.a, &a.b, a.lang == Lang::Pl)?;
+            }
+            kind.arbiter().diff(&a, kind)
+        }
+        ArbiterCommand::Announcements(a) => announcements::run_announcements(&a, &reg),
+    }
+}
+
+/// The game of two records given without `--variant`: the first game of
+/// [`GameKind::DETECTED`] that claims either file, else [`GameKind::FALLBACK`].
+fn detect_records(args: &ReconcileArgs) -> anyhow::Result<GameKind> {
+    let table = args.braille_table();
+    for kind in GameKind::DETECTED {
+        let g = kind.arbiter();
+        if g.claims_record(&args.a, &table)? || g.claims_record(&args.b, &table)? {
+            return Ok(kind);
+        }
+    }
+    Ok(GameKind::FALLBACK)
 }

@@ -368,7 +368,7 @@ async fn serve(
         // Not joined: it may wait on a microphone that is gone; it ends
         // when the session does.
         let to_session = handle.clone();
-        crate::voice::spawn(
+        crate::voice_thread::spawn(
             setup,
             Box::new(move |heard| to_session.blocking_voice(heard)),
             rx,

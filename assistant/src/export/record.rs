@@ -12,7 +12,7 @@ use tandem_rules::GameOptions;
 use tandem_rules::{Color, Outcome};
 use tandem_speech::{Phrasebook, Value};
 
-use crate::games::Game;
+use crate::interface::Game;
 use crate::journal::Event;
 
 /// The document's language: the words of headings and labels.

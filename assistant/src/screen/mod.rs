@@ -34,9 +34,23 @@ pub use board::Look;
 pub use layout::PROMPT;
 pub use state::ScreenState;
 
-use crate::config::ScreenChoice;
 use crate::journal::Source;
 use crate::session::{Cmd, Notice, SessionHandle};
+
+/// What the terminal shows (`tandem play --screen`, `screen = "..."`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScreenChoice {
+    /// Full screen on a terminal, plain otherwise.
+    #[default]
+    Auto,
+    /// The full-screen interface (board, clocks, moves, alerts, input line).
+    Full,
+    /// One line per thing said (`» `) or changed, and the prompt: for a screen reader.
+    Plain,
+    /// No screen: speech and braille as text lines on stdout (`--headless`).
+    None,
+}
 
 /// The screen `tandem play` shows, `auto` decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

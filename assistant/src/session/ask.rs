@@ -48,7 +48,7 @@ impl Session {
     fn answer(
         &mut self,
         text: &str,
-        answer: Result<tandem_speech::Utterance, crate::games::Refused>,
+        answer: Result<tandem_speech::Utterance, crate::interface::Refused>,
         source: Source,
     ) -> Reply {
         match answer {

@@ -1,5 +1,5 @@
 //! The session's state as `tandem ctl state` and the screen see it, and
-//! the notices subscribers are told.
+//! the notices subscribers are told, and the answer to a request ([`Reply`]).
 
 use super::*;
 
@@ -129,4 +129,27 @@ pub enum Notice {
         /// What happened.
         text: String,
     },
+}
+
+/// The answer to a request.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Reply {
+    /// Whether the request was carried out.
+    pub ok: bool,
+    /// Why not (log wording; `said` has what the player heard).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// What tandem said in answer, in order.
+    pub said: Vec<String>,
+    /// The state, for `state` (and after every change, for convenience).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<StateView>,
+    /// Set when the request was carried out (`ok`) and changed the game, but
+    /// its journal line is not yet in the journal file (written and
+    /// `fsync`ed): the journal cannot be written (a full disk, a file-size
+    /// limit) and the line is kept in memory, and in the fallback copy when
+    /// `fallback_ok`. A crash now would lose it from the journal file. Absent
+    /// when the request is durable. `tandem ctl` exits 3, not 0 (issue 26).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unsaved: Option<crate::journal::JournalHealth>,
 }

@@ -25,7 +25,7 @@ use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 
 use crate::arbiter::{
     compare_records, is_journal, journal_moves, journal_notes, print_diff, ArbiterGame, DiffArgs,
-    DiffOutput, Files, LoadedRecord, ReconcileArgs, RecordFormat, Words,
+    DiffOutput, Files, LoadedRecord, ReconcileArgs, RecordFormat, Registry, Words,
 };
 use crate::journal::Journal;
 use crate::kind::GameKind;
@@ -42,8 +42,13 @@ impl ArbiterGame for ChessArbiter {
         is_chess_fen(text)
     }
 
-    fn reconcile(&self, args: &ReconcileArgs, _kind: GameKind) -> anyhow::Result<ExitCode> {
-        run_reconcile(args)
+    fn reconcile(
+        &self,
+        args: &ReconcileArgs,
+        _kind: GameKind,
+        reg: &Registry,
+    ) -> anyhow::Result<ExitCode> {
+        run_reconcile(args, reg)
     }
 
     fn diff(&self, args: &DiffArgs, _kind: GameKind) -> anyhow::Result<ExitCode> {
@@ -117,7 +122,7 @@ pub fn is_chess_record(path: &Path, table: &str) -> anyhow::Result<bool> {
     {
         return Ok(true);
     }
-    let bytes = crate::export::brf::record_bytes(path, table)?;
+    let bytes = crate::brf_read::record_bytes(path, table)?;
     let text = tandem_rules::record::decode_text(&bytes);
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
@@ -150,7 +155,7 @@ pub fn is_chess_record(path: &Path, table: &str) -> anyhow::Result<bool> {
 
 /// Reads a chess record: a tandem journal, PGN or a move list.
 fn load(path: &Path, table: &str) -> anyhow::Result<LoadedRecord> {
-    let bytes = crate::export::brf::record_bytes(path, table)?;
+    let bytes = crate::brf_read::record_bytes(path, table)?;
     let text = tandem_rules::record::decode_text(&bytes);
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
@@ -200,7 +205,7 @@ fn load(path: &Path, table: &str) -> anyhow::Result<LoadedRecord> {
     }
     Ok(LoadedRecord {
         path: path.to_owned(),
-        format: if crate::export::brf::is_brf(path) {
+        format: if crate::brf_read::is_brf(path) {
             RecordFormat::Brf
         } else if has_tags {
             RecordFormat::Pgn
@@ -222,7 +227,7 @@ fn load(path: &Path, table: &str) -> anyhow::Result<LoadedRecord> {
 ///
 /// # Errors
 /// A record, FEN or journal that cannot be read (exit status 2).
-pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
+pub fn run_reconcile(args: &ReconcileArgs, reg: &Registry) -> anyhow::Result<ExitCode> {
     let a = load(&args.a, &args.braille_table())?;
     let b = load(&args.b, &args.braille_table())?;
     let start = match (&args.fen, &a.fen, &b.fen) {
@@ -247,7 +252,7 @@ pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let w = Words::new(args.lang);
-    compare_records::<ChessGame>(args, &start, &a, &b, w, &announcer(w, args.files))
+    compare_records::<ChessGame>(args, &start, &a, &b, w, &announcer(w, args.files), reg)
 }
 
 impl crate::arbiter::ReportGame for ChessGame {

@@ -21,7 +21,7 @@ use tandem_speech::{AnnounceOptions, Announcer, Phrasebook, SquareStyle, Value};
 use crate::arbiter::records::{is_journal, journal_record, LoadedRecord, RecordFormat};
 use crate::arbiter::{
     capitalize, compare_records, print_diff, ArbiterGame, DiffArgs, DiffOutput, ReconcileArgs,
-    ReportGame, Words,
+    Registry, ReportGame, Words,
 };
 use crate::journal::Journal;
 use crate::kind::GameKind;
@@ -40,8 +40,13 @@ impl ArbiterGame for DraughtsArbiter {
         false
     }
 
-    fn reconcile(&self, args: &ReconcileArgs, kind: GameKind) -> anyhow::Result<ExitCode> {
-        run_reconcile(args, kind)
+    fn reconcile(
+        &self,
+        args: &ReconcileArgs,
+        kind: GameKind,
+        reg: &Registry,
+    ) -> anyhow::Result<ExitCode> {
+        run_reconcile(args, kind, reg)
     }
 
     fn diff(&self, args: &DiffArgs, kind: GameKind) -> anyhow::Result<ExitCode> {
@@ -59,14 +64,14 @@ pub fn load_record(
     variant_hint: Variant,
     table: &str,
 ) -> anyhow::Result<LoadedRecord> {
-    let bytes = crate::export::brf::record_bytes(path, table)?;
+    let bytes = crate::brf_read::record_bytes(path, table)?;
     let text = tandem_rules::record::decode_text(&bytes);
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
         return journal_record(path, Journal::parse(&bytes));
     }
     let has_tags = text.lines().any(|l| l.trim_start().starts_with('['));
-    let (format, source) = if crate::export::brf::is_brf(path) {
+    let (format, source) = if crate::brf_read::is_brf(path) {
         (RecordFormat::Brf, join_spaced_squares(text, variant_hint))
     } else if has_tags {
         (RecordFormat::Pdn, text.to_owned())
@@ -141,7 +146,7 @@ fn join_spaced_squares(text: &str, variant: Variant) -> String {
     out
 }
 
-fn run_reconcile(args: &ReconcileArgs, kind: GameKind) -> anyhow::Result<ExitCode> {
+fn run_reconcile(args: &ReconcileArgs, kind: GameKind, reg: &Registry) -> anyhow::Result<ExitCode> {
     let given = match kind {
         GameKind::Draughts(v) if args.variant.is_some() => Some(v),
         _ => None,
@@ -193,7 +198,7 @@ fn run_reconcile(args: &ReconcileArgs, kind: GameKind) -> anyhow::Result<ExitCod
     };
     let w = Words::new(args.lang);
     let ann = Announcer::new(w.book(), AnnounceOptions::default());
-    compare_records::<Game>(args, &start, &a, &b, w, &ann)
+    compare_records::<Game>(args, &start, &a, &b, w, &ann, reg)
 }
 
 impl ReportGame for Game {

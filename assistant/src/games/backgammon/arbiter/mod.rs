@@ -23,7 +23,9 @@ use tandem_speech::backgammon::arbiter::BgArbiterBook;
 use tandem_speech::backgammon::{BgAnnouncer, BgPhrasebook, Numbering};
 
 use crate::arbiter::records::{is_journal, journal_notes, ClockTimes, LoadedRecord, RecordFormat};
-use crate::arbiter::{compare_records, ArbiterGame, DiffArgs, ReconcileArgs, ReportGame, Words};
+use crate::arbiter::{
+    compare_records, ArbiterGame, DiffArgs, ReconcileArgs, Registry, ReportGame, Words,
+};
 use crate::games::Game as _;
 use crate::journal::{Event, Journal};
 use crate::kind::GameKind;
@@ -70,8 +72,13 @@ impl ArbiterGame for BackgammonArbiter {
                 .all(|c| c.is_ascii_alphanumeric() || c == '+' || c == '/')
     }
 
-    fn reconcile(&self, args: &ReconcileArgs, _kind: GameKind) -> anyhow::Result<ExitCode> {
-        run_reconcile(args)
+    fn reconcile(
+        &self,
+        args: &ReconcileArgs,
+        _kind: GameKind,
+        reg: &Registry,
+    ) -> anyhow::Result<ExitCode> {
+        run_reconcile(args, reg)
     }
 
     fn diff(&self, args: &DiffArgs, _kind: GameKind) -> anyhow::Result<ExitCode> {
@@ -206,7 +213,7 @@ struct Snap {
 }
 
 fn load(path: &Path, table: &str) -> anyhow::Result<BgLoaded> {
-    let bytes = crate::export::brf::record_bytes(path, table)?;
+    let bytes = crate::brf_read::record_bytes(path, table)?;
     let text = tandem_rules::record::decode_text(&bytes);
     let text = text.trim_start_matches('\u{feff}');
     if is_journal(text) {
@@ -238,7 +245,7 @@ fn load(path: &Path, table: &str) -> anyhow::Result<BgLoaded> {
         .is_some_and(|e| e.eq_ignore_ascii_case("mat"));
     let (format, read) = if is_mat(text) || mat_named {
         (RecordFormat::Mat, read_mat(text))
-    } else if crate::export::brf::is_brf(path) {
+    } else if crate::brf_read::is_brf(path) {
         (RecordFormat::Brf, read_list(text))
     } else {
         (RecordFormat::List, read_list(text))
@@ -271,7 +278,7 @@ fn load(path: &Path, table: &str) -> anyhow::Result<BgLoaded> {
 ///
 /// # Errors
 /// A record cannot be read, or the records are of matches of different lengths.
-pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
+pub fn run_reconcile(args: &ReconcileArgs, reg: &Registry) -> anyhow::Result<ExitCode> {
     let table = args.braille_table();
     let mut a = load(&args.a, &table)?;
     let mut b = load(&args.b, &table)?;
@@ -323,7 +330,7 @@ pub fn run_reconcile(args: &ReconcileArgs) -> anyhow::Result<ExitCode> {
         ann: BgAnnouncer::new(bg, Numbering::Mover, Color::White),
         lang: lang_tag(args.lang),
     };
-    compare_records::<BgRecordGame>(args, &start, &a.loaded, &b.loaded, w, &ann)
+    compare_records::<BgRecordGame>(args, &start, &a.loaded, &b.loaded, w, &ann, reg)
 }
 
 /// What the report says with: the director's book, the game's words, and
