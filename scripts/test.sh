@@ -21,6 +21,9 @@ fi
 step "cargo fmt --check"
 cargo fmt --all -- --check
 
+step "floors: each crate's modules keep to docs/architecture.md"
+python3 scripts/floors.py
+
 step "cargo clippy (all targets, all features) -D warnings"
 cargo clippy --workspace --all-targets --all-features -- -D warnings
 

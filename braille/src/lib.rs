@@ -9,6 +9,11 @@
 //! it). [`Board`] (the registry) holds any game's position for the driver
 //! and gives its game's keys.
 //!
+//! Floors, from the bottom (`docs/architecture.md`): cells, tables, BRF and
+//! liblouis; lines; keys, views, the key map, the record view and routing;
+//! the games' folders; the registry ([`Board`]); the display's state
+//! machine and the displays; the driver on top.
+//!
 //! ```
 //! use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};
 //! use tandem_braille::{StatusInfo, View, Width};

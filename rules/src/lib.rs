@@ -14,6 +14,10 @@
 //! the generic record comparison ([`reconcile`]). Nothing outside a game's
 //! folder names a game; this file is the registry that lists them.
 //!
+//! Two floors (`docs/architecture.md`): what every game shares (`color`,
+//! `outcome`, [`clock`], [`record`], [`reconcile`], `table_game`) below
+//! the games' folders, which use it and never each other.
+//!
 //! The crate is pure: no I/O, no clocks read, no logging. Time is passed in.
 //!
 //! ```

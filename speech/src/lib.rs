@@ -17,6 +17,12 @@
 //!   [`draughts::DraughtsBook`], its square words listened for
 //!   [`draughts::listen::DraughtsWords`]).
 //!
+//! Floors, from the bottom (`docs/architecture.md`): the words
+//! (`phrasebook`, `utterance`, `testing`); saying them ([`Announcer`],
+//! [`output`]); speech input and the spoken record (`listen`, `record`); the
+//! questions about the board (`ask`, on the listener's words); the games'
+//! folders on top.
+//!
 //! ```
 //! use tandem_rules::draughts::notation::resolve;
 //! use tandem_rules::draughts::{Position, Variant};
