@@ -278,6 +278,7 @@ async fn table(
             kind: "move".into(),
             priority: "next".into(),
             text: "Thirty-two, twenty-eight.".into(),
+            to: vec![tandem_rules::Color::White],
         }))
         .await;
         let mut k = 2;

@@ -78,11 +78,7 @@ fn table(chess: bool) -> Table {
         View::List,
     ))
     .expect("driver");
-    let out = Outputs {
-        speech: tx,
-        braille: Some(drv.input.clone()),
-        notices,
-    };
+    let out = Outputs::new(tx, Some(drv.input.clone()), notices);
     let setup = GameSetup {
         start,
         control: TimeControl::lookup("90m").expect("control"),

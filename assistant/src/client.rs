@@ -121,11 +121,26 @@ impl Client {
     /// The connection failed or was closed before the reply ([`NoReply`]:
     /// the request may or may not have been carried out).
     pub fn request(&mut self, cmd: &str, arg: Option<&str>) -> anyhow::Result<Value> {
+        self.request_as(cmd, arg, None)
+    }
+
+    /// [`Client::request`] as a seat's (`tandem ctl --seat SIDE`): answered
+    /// to that seat only.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub fn request_as(
+        &mut self,
+        cmd: &str,
+        arg: Option<&str>,
+        seat: Option<tandem_rules::Color>,
+    ) -> anyhow::Result<Value> {
         let req = Request {
             cmd: cmd.to_owned(),
             arg: arg.map(str::to_owned),
             id: None,
             secret: arbiter_secret(cmd, arg),
+            seat,
         };
         let mut line = serde_json::to_vec(&req)?;
         line.push(b'\n');

@@ -86,6 +86,8 @@ pub struct RawConfig {
     pub dice: Option<DiceChoice>,
     /// Backgammon: whose numbering the opponent's moves are said in.
     pub numbering: Option<tandem_rules::PointNumbering>,
+    /// Each player's own channel (`[seat.white]`, `[seat.black]`; `--seat`).
+    pub seat: Option<crate::seat::RawSeats>,
 }
 
 /// Backgammon: who rolls the dice.
@@ -124,7 +126,10 @@ impl RawConfig {
     #[must_use]
     pub fn overlay(self, over: RawConfig) -> RawConfig {
         macro_rules! pick {
-            ($($f:ident),*) => { RawConfig { $($f: over.$f.or(self.$f)),* } };
+            ($($f:ident),*) => { RawConfig {
+                $($f: over.$f.or(self.$f),)*
+                seat: crate::seat::RawSeats::overlay(self.seat, over.seat),
+            } };
         }
         pick!(
             variant,
@@ -197,6 +202,9 @@ pub struct Config {
     pub screen: ScreenChoice,
     /// The full screen in ASCII only (`--ascii`).
     pub ascii: bool,
+    /// Each player's own channel (`--seat`), white first; empty: the one
+    /// seat of the `--blind` side on the table's outputs.
+    pub seats: Vec<crate::seat::SeatSpec>,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -277,6 +285,13 @@ impl Config {
                     .join(format!("game-{stamp}.jsonl"))
             }
         };
+        let seats = match &raw.seat {
+            Some(s) => s.specs().map_err(|e| anyhow::anyhow!("--seat: {e}"))?,
+            None => Vec::new(),
+        };
+        // Beside seats of their own, the table's loudspeaker and display
+        // are off unless asked for: each player's words are their own.
+        let table_on = seats.is_empty();
         Ok(Config {
             relay,
             setup: GameSetup {
@@ -290,8 +305,16 @@ impl Config {
                 lang,
                 options,
             },
-            speech: raw.speech.unwrap_or_default(),
-            braille: raw.braille.unwrap_or_default(),
+            speech: raw.speech.unwrap_or(if table_on {
+                SpeechChoice::Auto
+            } else {
+                SpeechChoice::None
+            }),
+            braille: raw.braille.unwrap_or(if table_on {
+                BrailleChoice::Auto
+            } else {
+                BrailleChoice::None
+            }),
             brlapi_host: raw.brlapi_host,
             voice: raw
                 .voice_model
@@ -324,6 +347,7 @@ impl Config {
                 .record_last
                 .unwrap_or(crate::session::DEFAULT_RECORD_LAST)
                 .max(1),
+            seats,
         })
     }
 }

@@ -106,6 +106,10 @@ pub enum Event {
         white_ms: u64,
         /// Black's remaining time after the press.
         black_ms: u64,
+        /// The seat that made it (`tandem play --seat`, `tandem ctl --seat`);
+        /// absent when it came from the table's own channel.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Color>,
     },
     /// A game action beyond moves (a roll of the dice, a double, a take),
     /// claimed by the game at the table (`Game::action`) and replayed with
@@ -128,6 +132,10 @@ pub enum Event {
         white_ms: u64,
         /// Black's remaining time after it.
         black_ms: u64,
+        /// The seat that made it (`tandem play --seat`, `tandem ctl --seat`);
+        /// absent when it came from the table's own channel.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Color>,
     },
     /// An announcement was handed to speech (what was said, for the record).
     Announced {
@@ -137,6 +145,10 @@ pub enum Event {
         priority: String,
         /// The words.
         text: String,
+        /// The seats whose outputs got it (white, black; empty when no
+        /// seat has speech). Journals before seats have none: read as empty.
+        #[serde(default)]
+        to: Vec<Color>,
     },
     /// A side's board was brought up to date through `ply` (001 ch. VIII 1.3, 2.3).
     BoardDone {
@@ -219,6 +231,10 @@ pub enum Event {
         input: String,
         /// Why (log wording; the player heard the phrasebook's).
         reason: String,
+        /// The seat that made it (`tandem play --seat`, `tandem ctl --seat`);
+        /// absent when it came from the table's own channel.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Color>,
     },
     /// A message spoken on request (`tandem ctl say`).
     Say {
@@ -290,6 +306,10 @@ pub enum Event {
         /// `command`, `cancelled`, `ask-which`, `refused`, `repeat`, `stale`,
         /// `not-your-move`, `game-over`.
         decision: String,
+        /// The seat that made it (its microphone);
+        /// absent when it came from the table's own channel.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Color>,
     },
     /// A clock checkpoint: the clock was running at this line's `t_ms`.
     /// Written while the clock runs, a second after the journal's last line
@@ -926,6 +946,7 @@ mod tests {
             move_ms: 1000,
             white_ms: 5_399_000,
             black_ms: 5_400_000,
+            seat: None,
         }
     }
 

@@ -10,7 +10,7 @@
 //! The modules stand on floors, each using only its own and those below
 //! (`docs/architecture.md`, checked by `scripts/floors.py`), from the bottom:
 //! 1. words and records: [`lang`], [`kind`], [`journal`], [`picture`],
-//!    [`messages`], [`request`], [`brf_read`], [`game_book`],
+//!    [`messages`], [`request`], [`seat`], [`brf_read`], [`game_book`],
 //!    [`table_options`], [`perft_count`], [`logging`];
 //! 2. the game interface and the tools the games build on: [`interface`],
 //!    [`voice`], [`arbiter`], [`one_shot`];
@@ -49,6 +49,7 @@ pub mod picture;
 pub mod relay;
 pub mod request;
 pub mod screen;
+pub mod seat;
 pub mod session;
 pub mod table_options;
 pub mod voice;

@@ -57,6 +57,11 @@ pub enum Msg {
     TakenBack(u32),
     /// `clock` in a game without a clock (`--control none`): the moves made.
     NoClock(u32),
+    /// A seat's move on the other side's turn (`tandem ctl --seat`, a
+    /// seat's microphone or keys): told to that seat alone.
+    NotYourMove,
+    /// A seat's request for the other side (`resign black` from white's seat).
+    YouPlay(Color),
 }
 
 /// Renders [`Msg`]s in the phrasebook's language.
@@ -88,6 +93,12 @@ impl Messages {
         let side = |c: Color| cap(self.book.side(c, "nominative"));
         let pl = self.polish;
         match m {
+            Msg::NotYourMove => if pl { "To nie jest twój ruch." } else { "It is not your move." }.into(),
+            Msg::YouPlay(c) => match (pl, c) {
+                (true, Color::White) => "Grasz białymi.".into(),
+                (true, Color::Black) => "Grasz czarnymi.".into(),
+                (false, c) => format!("You play {}.", self.book.side(*c, "nominative")),
+            },
             Msg::ClockRunning => if pl { "Zegar chodzi." } else { "Clock running." }.into(),
             Msg::NoClock(n) => {
                 let k = self.book.number(u64::from(*n));

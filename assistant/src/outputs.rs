@@ -17,6 +17,7 @@ use tandem_speech::{Kind, Priority, Utterance};
 
 use crate::journal::Source;
 use crate::messages::{Messages, Msg};
+use crate::seat::SeatSpeech;
 use crate::session::{Cmd, SessionHandle};
 use crate::voice::SpeakingState;
 
@@ -53,16 +54,59 @@ pub enum BrailleChoice {
 }
 
 /// The backends tried, in order, for a choice.
-fn chain(choice: SpeechChoice) -> Vec<SpeechChoice> {
+/// One speech backend a speech task may try.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Backend {
+    Speechd,
+    Espeak,
+    Text,
+    /// espeak-ng through `aplay` on one channel of a device, or on a device
+    /// of a seat's own (`--seat SIDE:speech=left|right|alsa:DEVICE`).
+    Channel {
+        device: Option<String>,
+        ear: Option<tandem_speech::output::channel::Ear>,
+    },
+}
+
+fn chain(choice: SpeechChoice) -> Vec<Backend> {
     match choice {
-        SpeechChoice::Auto | SpeechChoice::Speechd => vec![
-            SpeechChoice::Speechd,
-            SpeechChoice::Espeak,
-            SpeechChoice::Text,
-        ],
-        SpeechChoice::Espeak => vec![SpeechChoice::Espeak, SpeechChoice::Text],
-        SpeechChoice::Text => vec![SpeechChoice::Text],
+        SpeechChoice::Auto | SpeechChoice::Speechd => {
+            vec![Backend::Speechd, Backend::Espeak, Backend::Text]
+        }
+        SpeechChoice::Espeak => vec![Backend::Espeak, Backend::Text],
+        SpeechChoice::Text => vec![Backend::Text],
         SpeechChoice::None => vec![],
+    }
+}
+
+/// The backends of a seat's speech. A seat's own channel never falls back
+/// to the table's loudspeaker (its words are its player's): to text.
+fn seat_chain(speech: &SeatSpeech) -> Vec<Backend> {
+    use tandem_speech::output::channel::Ear;
+    match speech {
+        SeatSpeech::Auto => chain(SpeechChoice::Auto),
+        SeatSpeech::Speechd => chain(SpeechChoice::Speechd),
+        SeatSpeech::Espeak => chain(SpeechChoice::Espeak),
+        SeatSpeech::Text => chain(SpeechChoice::Text),
+        SeatSpeech::None => chain(SpeechChoice::None),
+        SeatSpeech::Left | SeatSpeech::Right => vec![
+            Backend::Channel {
+                device: None,
+                ear: Some(if *speech == SeatSpeech::Left {
+                    Ear::Left
+                } else {
+                    Ear::Right
+                }),
+            },
+            Backend::Text,
+        ],
+        SeatSpeech::Alsa(d) => vec![
+            Backend::Channel {
+                device: Some(d.clone()),
+                ear: None,
+            },
+            Backend::Text,
+        ],
     }
 }
 
@@ -88,7 +132,7 @@ fn speechd_reachable() -> bool {
 }
 
 fn make(
-    choice: SpeechChoice,
+    choice: &Backend,
     lang: &str,
     headless: bool,
     explicit: bool,
@@ -98,7 +142,14 @@ fn make(
     // With voice input, the backend tells the microphone when it speaks.
     let wrap = move |o: Box<dyn SpeechOutput>| crate::voice::muting(o, speaking);
     match choice {
-        SpeechChoice::Speechd => {
+        Backend::Channel { device, ear } => {
+            let (device, ear) = (device.clone(), *ear);
+            SpeechWorker::spawn(move || {
+                tandem_speech::output::channel::ChannelOutput::new(params, device, ear)
+                    .map(|o| wrap(Box::new(o) as Box<dyn SpeechOutput>))
+            })
+        }
+        Backend::Speechd => {
             #[cfg(feature = "speechd")]
             {
                 if !explicit && !speechd_reachable() {
@@ -119,7 +170,7 @@ fn make(
                 ))
             }
         }
-        SpeechChoice::Espeak => {
+        Backend::Espeak => {
             if !tandem_speech::output::espeak::EspeakOutput::available() {
                 return Err(SpeechError::Unavailable(
                     "espeak-ng is not installed".into(),
@@ -132,7 +183,7 @@ fn make(
                 ))
             })
         }
-        SpeechChoice::Text | SpeechChoice::Auto | SpeechChoice::None => {
+        Backend::Text => {
             SpeechWorker::spawn(move || {
                 // Headless: speech as tagged lines on stdout; with the screen,
                 // the screen's speech log shows it.
@@ -156,7 +207,7 @@ fn make(
 /// input on), every backend marks when it speaks, so the microphone is
 /// muted meanwhile.
 pub async fn speech_task(
-    mut rx: mpsc::UnboundedReceiver<Utterance>,
+    rx: mpsc::UnboundedReceiver<Utterance>,
     choice: SpeechChoice,
     lang: String,
     headless: bool,
@@ -164,12 +215,45 @@ pub async fn speech_task(
     switched: Option<mpsc::UnboundedSender<String>>,
     speaking: Option<SpeakingState>,
 ) {
-    let mut backends = chain(choice).into_iter();
     let explicit = choice == SpeechChoice::Speechd;
+    let backends = chain(choice);
+    speak_through(
+        rx, backends, explicit, lang, headless, msgs, switched, speaking,
+    )
+    .await;
+}
+
+/// The speech task of a seat (`--seat SIDE:speech=…`): its own backend,
+/// in its own language; a failed backend is said on the seat's own channel.
+pub async fn seat_speech_task(
+    rx: mpsc::UnboundedReceiver<Utterance>,
+    speech: SeatSpeech,
+    lang: String,
+    headless: bool,
+    msgs: Messages,
+    speaking: Option<SpeakingState>,
+) {
+    let explicit = speech == SeatSpeech::Speechd;
+    let backends = seat_chain(&speech);
+    speak_through(rx, backends, explicit, lang, headless, msgs, None, speaking).await;
+}
+
+#[allow(clippy::too_many_arguments)] // the two tasks' settings, passed through once
+async fn speak_through(
+    mut rx: mpsc::UnboundedReceiver<Utterance>,
+    all: Vec<Backend>,
+    explicit: bool,
+    lang: String,
+    headless: bool,
+    msgs: Messages,
+    switched: Option<mpsc::UnboundedSender<String>>,
+    speaking: Option<SpeakingState>,
+) {
+    let mut backends = all.clone().into_iter();
     let mut worker: Option<SpeechWorker> = None;
     let mut next_backend = |worker: &mut Option<SpeechWorker>| {
         for c in backends.by_ref() {
-            match make(c, &lang, headless, explicit, speaking.clone()) {
+            match make(&c, &lang, headless, explicit, speaking.clone()) {
                 Ok(w) => {
                     tracing::info!("speech: {}", w.backend_name());
                     *worker = Some(w);
@@ -182,7 +266,7 @@ pub async fn speech_task(
         // full disk, a stalled pipe, a restarted speech server), and start
         // the chain from the top at the next failure. Speech never stops for
         // the rest of the game because of one bad moment.
-        backends = chain(choice).into_iter();
+        backends = all.clone().into_iter();
         false
     };
     if !next_backend(&mut worker) {
@@ -349,7 +433,10 @@ pub fn forward_keys(
     msgs: &crate::messages::Messages,
     blind: Option<tandem_rules::Color>,
     game: crate::game::GameKind,
+    seat: Option<tandem_rules::Color>,
 ) {
+    // A seat's display acts for its player's side.
+    let blind = seat.or(blind);
     while let Ok(ev) = events.recv() {
         let cmd = match ev {
             // Two targets routed: the game's adapter names the move (`32 28`).
@@ -400,9 +487,76 @@ pub fn forward_keys(
             }
             _ => continue,
         };
-        if session.blocking_request(cmd, Source::Keys).is_err() {
+        if session
+            .blocking_request_as(cmd, Source::Keys, seat)
+            .is_err()
+        {
             return;
         }
+    }
+}
+
+/// A seat's outputs, started: its own speech task and braille driver.
+#[derive(Debug)]
+pub struct SeatStarted {
+    /// What the session sends to.
+    pub output: crate::session::SeatOutput,
+    /// The seat's speech task.
+    pub speech: Option<tokio::task::JoinHandle<()>>,
+    /// The seat's braille driver (its keys are forwarded as the seat's).
+    pub braille: Option<DriverHandle>,
+}
+
+/// Starts a seat's outputs (`--seat`): speech in the seat's language
+/// (`lang` when it has none), the board on its display from its side.
+#[must_use]
+pub fn start_seat(
+    spec: &crate::seat::SeatSpec,
+    lang: &str,
+    headless: bool,
+    board: tandem_braille::Board,
+    status: StatusInfo,
+) -> SeatStarted {
+    let lang = spec.lang.clone().unwrap_or_else(|| lang.to_owned());
+    let (speech_tx, speech) = if spec.speech == SeatSpeech::None {
+        (None, None)
+    } else {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let msgs = Messages::new(
+            tandem_speech::Phrasebook::builtin(&lang)
+                .unwrap_or_else(tandem_speech::Phrasebook::english),
+        );
+        let task = tokio::spawn(seat_speech_task(
+            rx,
+            spec.speech.clone(),
+            lang,
+            headless,
+            msgs,
+            None,
+        ));
+        (Some(tx), Some(task))
+    };
+    let braille = match &spec.braille {
+        crate::seat::SeatBraille::None => None,
+        crate::seat::SeatBraille::Terminal => {
+            braille(BrailleChoice::Terminal, None, headless, board, status)
+        }
+        crate::seat::SeatBraille::Brlapi(host) => braille(
+            BrailleChoice::Brlapi,
+            Some(host.clone()),
+            headless,
+            board,
+            status,
+        ),
+    };
+    SeatStarted {
+        output: crate::session::SeatOutput {
+            side: spec.side,
+            speech: speech_tx,
+            braille: braille.as_ref().map(|b| b.input.clone()),
+        },
+        speech,
+        braille,
     }
 }
 
@@ -414,5 +568,5 @@ pub fn one_off_speech(choice: SpeechChoice, lang: &str) -> Option<SpeechWorker> 
     let explicit = choice == SpeechChoice::Speechd;
     chain(choice)
         .into_iter()
-        .find_map(|c| make(c, lang, false, explicit, None).ok())
+        .find_map(|c| make(&c, lang, false, explicit, None).ok())
 }

@@ -48,6 +48,7 @@ mod clock;
 mod draws;
 mod moves;
 mod record;
+mod seats;
 mod table;
 mod view;
 mod voice_input;
@@ -55,6 +56,8 @@ mod voice_input;
 pub use crate::request;
 pub use record::DEFAULT_RECORD_LAST;
 pub use request::{parse_record, Blind, Cmd, DrawCmd, GameSetup};
+use seats::Audience;
+pub use seats::SeatOutput;
 pub use table::{start_info, Table};
 pub use view::{
     BoardView, BoardsView, ClockView, ClocksView, Notice, Reply, ScreenView, StateView,
@@ -86,6 +89,9 @@ pub enum SessionMsg {
         cmd: Cmd,
         /// Where it came from.
         source: Source,
+        /// The seat that asks (`tandem ctl --seat`, a seat's braille keys
+        /// or microphone); `None`: the table's own channel.
+        seat: Option<Color>,
         /// The answer (none for fire-and-forget inputs).
         reply: Option<oneshot::Sender<Reply>>,
     },
@@ -98,12 +104,38 @@ pub enum SessionMsg {
 /// Where the session's outputs go.
 #[derive(Debug, Clone)]
 pub struct Outputs {
-    /// Speech: the speech task speaks these in priority order.
+    /// Speech: the table's own output; the speech task speaks these in
+    /// priority order. Without seats it is the `--blind` side's (both
+    /// sides' for `both`) and says everything; beside seats of their own
+    /// it says only what every seat hears.
     pub speech: mpsc::UnboundedSender<Utterance>,
-    /// Braille: the display driver thread.
+    /// Braille: the table's display driver thread.
     pub braille: Option<std::sync::mpsc::Sender<DriverInput>>,
     /// Notices for the screen and subscribers.
     pub notices: broadcast::Sender<Notice>,
+    /// Whether the table's own speech output speaks at all (`--speech
+    /// none`: no), for the journal's `to`.
+    pub table_speaks: bool,
+    /// Each seat's own outputs (`tandem play --seat`).
+    pub seats: Vec<SeatOutput>,
+}
+
+impl Outputs {
+    /// The table's outputs, with no seat of its own.
+    #[must_use]
+    pub fn new(
+        speech: mpsc::UnboundedSender<Utterance>,
+        braille: Option<std::sync::mpsc::Sender<DriverInput>>,
+        notices: broadcast::Sender<Notice>,
+    ) -> Outputs {
+        Outputs {
+            speech,
+            braille,
+            notices,
+            table_speaks: true,
+            seats: Vec::new(),
+        }
+    }
 }
 
 /// A cloneable handle to the actor.
@@ -119,11 +151,26 @@ impl SessionHandle {
     /// # Errors
     /// The session has stopped.
     pub async fn request(&self, cmd: Cmd, source: Source) -> anyhow::Result<Reply> {
+        self.request_as(cmd, source, None).await
+    }
+
+    /// Sends `cmd` as `seat`'s (answered to that seat only) and waits for
+    /// the answer.
+    ///
+    /// # Errors
+    /// The session has stopped.
+    pub async fn request_as(
+        &self,
+        cmd: Cmd,
+        source: Source,
+        seat: Option<Color>,
+    ) -> anyhow::Result<Reply> {
         let (tx, rx) = oneshot::channel();
         self.tx
             .send(SessionMsg::Cmd {
                 cmd,
                 source,
+                seat,
                 reply: Some(tx),
             })
             .await
@@ -137,11 +184,25 @@ impl SessionHandle {
     /// # Errors
     /// The session has stopped.
     pub fn blocking_request(&self, cmd: Cmd, source: Source) -> anyhow::Result<Reply> {
+        self.blocking_request_as(cmd, source, None)
+    }
+
+    /// [`SessionHandle::request_as`] from a plain thread (a seat's braille keys).
+    ///
+    /// # Errors
+    /// The session has stopped.
+    pub fn blocking_request_as(
+        &self,
+        cmd: Cmd,
+        source: Source,
+        seat: Option<Color>,
+    ) -> anyhow::Result<Reply> {
         let (tx, rx) = oneshot::channel();
         self.tx
             .blocking_send(SessionMsg::Cmd {
                 cmd,
                 source,
+                seat,
                 reply: Some(tx),
             })
             .map_err(|_| anyhow::anyhow!("the session has stopped"))?;
@@ -207,6 +268,11 @@ pub struct Session {
     /// Whether the current request journaled a change (its reply is a
     /// success only once that is in the journal file: [`Reply::unsaved`]).
     changed: bool,
+    /// The seat whose request is being handled: its answers go to it alone
+    /// (`session/seats.rs`).
+    asker: Option<Color>,
+    /// Whether the request only asks (its every word is the asker's answer).
+    answering: bool,
 }
 
 impl std::fmt::Debug for Session {
@@ -308,6 +374,8 @@ impl Session {
             review: None,
             record_last: DEFAULT_RECORD_LAST,
             changed: false,
+            asker: None,
+            answering: false,
         }
     }
 
@@ -419,21 +487,30 @@ impl Session {
     }
 
     fn announce(&mut self, u: Utterance) {
+        let to = self.audience(u.kind);
+        self.announce_to(u, to);
+    }
+
+    /// Says `u` to `to`'s outputs, tells the subscribers, and journals who
+    /// heard it.
+    fn announce_to(&mut self, u: Utterance, to: Audience) {
         let text = u.text();
         if text.is_empty() {
             return;
         }
-        let _ = self.out.speech.send(u.clone());
+        let heard = self.send_speech(&u, to);
         let _ = self.out.notices.send(Notice::Speech {
             priority: u.priority,
             kind: u.kind,
             text: text.clone(),
+            to: heard.clone(),
         });
         // The record of what was said (001 ch. VIII 2.2): after the words are queued.
         let ev = Event::Announced {
             kind: kind_name(u.kind),
             priority: u.priority.name().to_owned(),
             text: text.clone(),
+            to: heard,
         };
         if let Err(e) = self.journal.append(self.now().as_millis(), ev) {
             tracing::error!("journal: {e}");
@@ -455,7 +532,8 @@ impl Session {
         if let Some(at) = self.review.as_mut() {
             *at = (*at).min(plies);
         }
-        if let Some(b) = &self.out.braille {
+        let displays = self.displays();
+        if !displays.is_empty() {
             // Clocks to the second: a display is rewritten only when what it shows changes.
             let mut status = self.table.status(now);
             let secs = |d: Option<Duration>| d.map(|d| Duration::from_secs(d.as_secs()));
@@ -470,16 +548,20 @@ impl Session {
                     .review
                     .and_then(|at| g.braille_at(at, &update.1))
                     .unwrap_or_else(|| g.braille(&update.1));
-                let _ = b.send(input);
+                for b in &displays {
+                    let _ = b.send(input.clone());
+                }
                 self.last_braille = Some(update);
             }
             let record = (g.move_texts(), g.black_first(), self.review);
             if self.last_record.as_ref() != Some(&record) {
-                let _ = b.send(DriverInput::Record {
-                    moves: record.0.clone(),
-                    black_first: record.1,
-                    review: record.2,
-                });
+                for b in &displays {
+                    let _ = b.send(DriverInput::Record {
+                        moves: record.0.clone(),
+                        black_first: record.1,
+                        review: record.2,
+                    });
+                }
                 self.last_record = Some(record);
             }
         }
@@ -504,6 +586,7 @@ impl Session {
                 source,
                 input: input.to_owned(),
                 reason: reason.clone(),
+                seat: self.asker,
             },
         ) {
             tracing::error!("journal: {e}");
@@ -601,7 +684,9 @@ impl Session {
             }
             match e.kind {
                 ClockEventKind::Warning(left) => {
-                    self.announce(self.words.low_time(e.side, left));
+                    // To the seat whose clock it is.
+                    let u = self.words.low_time(e.side, left);
+                    self.announce_to(u, Audience::Seat(e.side));
                 }
                 ClockEventKind::Flag => {
                     // 001 ch. VIII 4.1.4: the flag fall is claimed and recorded.
@@ -633,6 +718,12 @@ impl Session {
 
     /// Handles one command.
     pub fn handle(&mut self, cmd: Cmd, source: Source) -> Reply {
+        self.handle_as(cmd, source, None)
+    }
+
+    /// Handles one command of `seat` (`None`: the table's own channel):
+    /// its answers go to that seat alone, and it plays only for its side.
+    pub fn handle_as(&mut self, cmd: Cmd, source: Source, seat: Option<Color>) -> Reply {
         // Reliability tests make the actor fail here (`failpoints` feature,
         // FAILPOINTS="session-handle=3*off->panic"): nothing without it.
         fail::fail_point!("session-handle");
@@ -640,11 +731,20 @@ impl Session {
         self.poll_clock();
         self.said.clear();
         self.changed = false;
+        self.asker = seat;
+        self.answering = Session::only_asks(&cmd);
+        let cmd = self.for_seat(cmd);
+        if let Some(reply) = self.other_sides(&cmd, source) {
+            return self.conclude(reply);
+        }
         // A question only the game has (`pips`), or a question about the
         // board typed bare (`knights`, `row 5`): answered, nothing changes
         // (docs/ask.md). Each is asked of the game once.
         if let Cmd::Unknown(text) | Cmd::Move(text) = &cmd {
-            if let Some(reply) = self.bare_question(text, source) {
+            self.answering = true;
+            let answered = self.bare_question(text, source);
+            self.answering = Session::only_asks(&cmd);
+            if let Some(reply) = answered {
                 return self.conclude(reply);
             }
         }
@@ -757,6 +857,9 @@ impl Session {
         if reply.ok {
             self.refresh();
         }
+        // What follows (a journal that failed) is everyone's.
+        self.asker = None;
+        self.answering = false;
         self.said.clear();
         self.check_journal();
         reply.said.append(&mut self.said);
@@ -789,8 +892,8 @@ impl Session {
             };
             tokio::select! {
                 msg = rx.recv() => match msg {
-                    Some(SessionMsg::Cmd { cmd, source, reply }) => {
-                        let r = self.handle(cmd, source);
+                    Some(SessionMsg::Cmd { cmd, source, seat, reply }) => {
+                        let r = self.handle_as(cmd, source, seat);
                         if let Some(tx) = reply {
                             let _ = tx.send(r);
                         }

@@ -401,6 +401,7 @@ fn write_journal(path: &Path, g: &ChessGame, plies: usize) {
                 move_ms,
                 white_ms,
                 black_ms,
+                seat: None,
             },
         )
         .unwrap();

@@ -123,6 +123,7 @@ pub fn announcement_stats(j: &Journal, reg: &Registry) -> AnnouncementStats {
                 source,
                 input,
                 reason,
+                ..
             } => {
                 st.refused.push(RefusedInput {
                     line: r.seq,
@@ -311,6 +312,7 @@ mod tests {
             move_ms: 1000,
             white_ms: 1,
             black_ms: 1,
+            seat: None,
         }
     }
 
@@ -324,6 +326,7 @@ mod tests {
             press,
             white_ms: 1,
             black_ms: 1,
+            seat: None,
         }
     }
 
@@ -332,6 +335,7 @@ mod tests {
             source: Source::Typed,
             input: input.into(),
             reason: "no".into(),
+            seat: None,
         }
     }
 

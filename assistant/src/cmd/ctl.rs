@@ -31,6 +31,11 @@ pub struct Args {
     /// Print the daemon's whole reply as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Ask as this seat (white or black): the answer goes to that seat's
+    /// own outputs only, and a move is taken only for its side on its
+    /// turn (exit 1 otherwise). Without it: the table's own channel.
+    #[arg(long, value_parser = parse_seat)]
+    pub seat: Option<tandem_rules::Color>,
     /// The command: move M, done [white|black], clock, position, last, state,
     /// missing [white|black], mismatch [FEN], pause, resume,
     /// draw offer|accept|decline|claim, resign [white|black], say TEXT, help, events;
@@ -38,6 +43,14 @@ pub struct Args {
     /// backgammon: roll A B (or roll with --dice tandem), reroll, double, take, pass, pips.
     #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Vec<String>,
+}
+
+fn parse_seat(s: &str) -> Result<tandem_rules::Color, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "white" => Ok(tandem_rules::Color::White),
+        "black" => Ok(tandem_rules::Color::Black),
+        _ => Err(format!("a seat is white or black, not {s:?}")),
+    }
 }
 
 /// Runs `tandem ctl`.
@@ -60,7 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let arg = (!rest.is_empty()).then_some(rest.as_str());
-    let reply = client.request(cmd, arg)?;
+    let reply = client.request_as(cmd, arg, args.seat)?;
     let ok = reply["ok"] == true;
     if let Err(e) = print_reply(&mut out, cmd, &reply, args.json) {
         // A reader that left (`| head`) is nobody's concern; anything else is said.

@@ -139,11 +139,20 @@ pub struct Args {
     /// the mover's, or both (`listener`, `mover`, `both`).
     #[arg(long)]
     pub numbering: Option<tandem_rules::PointNumbering>,
+    /// A player's own channel, repeatable: `SIDE:KEY=VALUE[,KEY=VALUE…]`,
+    /// SIDE `white` or `black`; keys `speech` (auto, speechd, espeak, text,
+    /// none, left, right, alsa:DEVICE), `braille` (none, terminal,
+    /// brlapi:HOST), `mic` (an ALSA device, or none), `lang` (pl, en).
+    /// Each seat hears the moves and its own answers (docs/seats.md).
+    #[arg(long = "seat", value_name = "SIDE:KEY=VALUE,…")]
+    pub seats: Vec<String>,
 }
 
 impl Args {
-    fn raw(&self) -> RawConfig {
-        RawConfig {
+    fn raw(&self) -> anyhow::Result<RawConfig> {
+        let seat = crate::seat::RawSeats::from_flags(&self.seats)
+            .map_err(|e| anyhow::anyhow!("--seat: {e}"))?;
+        Ok(RawConfig {
             variant: self.variant.clone(),
             fen: self.fen.clone(),
             blind: self.blind,
@@ -177,7 +186,8 @@ impl Args {
             dice: self.dice,
             numbering: self.numbering,
             record_last: self.record_last,
-        }
+            seat,
+        })
     }
 }
 
@@ -192,7 +202,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => RawConfig::default(),
         },
     };
-    let config = Config::from_raw(file.overlay(args.raw()))?;
+    let config = Config::from_raw(file.overlay(args.raw()?))?;
     let arbiter = arbiter_secret(args.arbiter_secret_file.as_deref())?;
     let relay_secret = crate::relay::secret_text(args.arbiter_secret_file.as_deref())?;
     if let Some(v) = config
@@ -253,6 +263,20 @@ async fn serve(
     let (notices, _) = broadcast::channel(crate::control::EVENT_QUEUE);
     let start = config.setup.start.clone();
     let turn = start.turn();
+    // Each player's own channel (`--seat`; docs/seats.md).
+    let mut seats: Vec<crate::outputs::SeatStarted> = config
+        .seats
+        .iter()
+        .map(|spec| {
+            crate::outputs::start_seat(
+                spec,
+                &config.setup.lang,
+                headless,
+                start.clone().braille_board(spec.side),
+                tandem_braille::StatusInfo::new(turn),
+            )
+        })
+        .collect();
     let mut braille = crate::outputs::braille(
         config.braille,
         config.brlapi_host.clone(),
@@ -263,11 +287,13 @@ async fn serve(
         }),
         tandem_braille::StatusInfo::new(turn),
     );
-    let out = Outputs {
-        speech: speech_tx,
-        braille: braille.as_ref().map(|b| b.input.clone()),
-        notices: notices.clone(),
-    };
+    let mut out = Outputs::new(
+        speech_tx,
+        braille.as_ref().map(|b| b.input.clone()),
+        notices.clone(),
+    );
+    out.table_speaks = config.speech != SpeechChoice::None;
+    out.seats = seats.iter().map(|s| s.output.clone()).collect();
     // `quit` typed, or Ctrl-C on the full screen: the end, as on SIGINT.
     let (quit_tx, mut quit_rx) = mpsc::unbounded_channel::<()>();
     // The prompt's line ended by a typed line (the plain screen).
@@ -390,7 +416,26 @@ async fn serve(
         let (h, n, m) = (handle.clone(), notices.clone(), msgs.clone());
         std::thread::Builder::new()
             .name("tandem-keys".into())
-            .spawn(move || crate::outputs::forward_keys(events, h, n, &m, blind_side, kind))?;
+            .spawn(move || {
+                crate::outputs::forward_keys(events, h, n, &m, blind_side, kind, None)
+            })?;
+    }
+    for seat in &mut seats {
+        let Some(b) = seat.braille.as_mut() else {
+            continue;
+        };
+        let events = std::mem::replace(&mut b.events, std::sync::mpsc::channel().1);
+        let (h, n, m, side) = (
+            handle.clone(),
+            notices.clone(),
+            msgs.clone(),
+            seat.output.side,
+        );
+        std::thread::Builder::new()
+            .name(format!("tandem-keys-{side}"))
+            .spawn(move || {
+                crate::outputs::forward_keys(events, h, n, &m, blind_side, kind, Some(side))
+            })?;
     }
     {
         // A speech backend that died: everyone is told at once (and the

@@ -21,6 +21,11 @@ pub struct Request {
     /// The arbiter's secret, for arbiter actions (`clock set`, `takeback`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
+    /// The seat that asks (`tandem ctl --seat white`): the answer goes to
+    /// that seat's outputs only, and a move is taken only for its side.
+    /// Absent: the table's own channel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<tandem_rules::Color>,
 }
 
 /// One reply line: the session's [`Reply`] and the request's `id`.

@@ -234,7 +234,7 @@ where
                             (true, Some(_), Source::Control) => Some("arbiter action refused: missing or wrong arbiter secret"),
                             _ => None,
                         };
-                        match session.request(cmd, source).await {
+                        match session.request_as(cmd, source, request.seat).await {
                             Ok(mut reply) => {
                                 if let (Some(w), false) = (why_not, reply.ok) {
                                     reply.error = Some(w.to_owned());

@@ -210,11 +210,7 @@ fn session(journal: &Path) -> Session {
     w.append(0, Event::Start(info)).unwrap();
     let (speech, _) = mpsc::unbounded_channel();
     let (notices, _) = broadcast::channel(16);
-    let out = Outputs {
-        speech,
-        braille: None,
-        notices,
-    };
+    let out = Outputs::new(speech, None, notices);
     Session::from_table(table, w, out)
 }
 

@@ -153,6 +153,7 @@ mod tests {
             priority: tandem_speech::Priority::Next,
             kind: tandem_speech::Kind::Move,
             text: "Thirty-two,\ntwenty-eight.".into(),
+            to: vec![],
         };
         assert_eq!(p.lines(said), ["» Thirty-two, twenty-eight."]);
     }

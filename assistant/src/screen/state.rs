@@ -93,6 +93,7 @@ impl ScreenState {
                 priority,
                 kind,
                 text,
+                ..
             } => {
                 // Urgent words are alerts (a device lost, the journal, a
                 // flag), but not the refusal of a line just typed here.
@@ -322,6 +323,7 @@ pub(crate) mod tests {
             priority: Priority::Now,
             kind: Kind::Rejection,
             text: "Illegal move.".into(),
+            to: vec![],
         };
         s.apply(refused, Instant::now());
         assert_eq!(s.alerts(Instant::now()).len(), 3);
@@ -330,6 +332,7 @@ pub(crate) mod tests {
             priority: Priority::Now,
             kind: Kind::Rejection,
             text: "The microphone is lost.".into(),
+            to: vec![],
         };
         s.apply(lost, later);
         assert_eq!(s.alerts(later)[3], "The microphone is lost.");

@@ -53,7 +53,7 @@ impl Session {
     ) -> Reply {
         match answer {
             Ok(u) => {
-                if let Some(b) = &self.out.braille {
+                for b in self.displays_of(self.audience(u.kind)) {
                     let _ = b.send(DriverInput::Message(u.text()));
                 }
                 self.announce(u);

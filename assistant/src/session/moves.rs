@@ -20,9 +20,16 @@ impl Session {
         }
         if let Some(action) = self.table.game.action(text) {
             return match action {
+                Ok(a) if self.not_seats_move(a.side) => {
+                    self.refuse_msg(source, text, &Msg::NotYourMove)
+                }
                 Ok(a) => self.act(a, text, source),
                 Err(r) => self.refuse(source, text, r.reason, r.say),
             };
+        }
+        // A seat plays for its own side only, on its turn.
+        if self.not_seats_move(self.table.game.turn()) {
+            return self.refuse_msg(source, text, &Msg::NotYourMove);
         }
         let prepared = match self.table.game.prepare(text) {
             Ok(p) => p,
@@ -57,6 +64,7 @@ impl Session {
             move_ms: ms(press.move_time),
             white_ms: ms(probe.remaining(Color::White, t)),
             black_ms: ms(probe.remaining(Color::Black, t)),
+            seat: self.asker,
         };
         // Journal first (fsync), then announce (design: "The flow of one move", 3).
         if let Err(e) = self.record(event) {
@@ -103,6 +111,7 @@ impl Session {
             press: a.press,
             white_ms: ms(probe.remaining(Color::White, t)),
             black_ms: ms(probe.remaining(Color::Black, t)),
+            seat: self.asker,
         };
         if let Err(e) = self.record(event) {
             tracing::error!("journal: {e}");

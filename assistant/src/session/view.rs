@@ -116,6 +116,8 @@ pub enum Notice {
         kind: Kind,
         /// The words.
         text: String,
+        /// The seats whose outputs got it (the journal's `to`).
+        to: Vec<Color>,
     },
     /// The state changed (a move, a clock event, a board confirmation…).
     State(Box<StateView>),

@@ -123,6 +123,7 @@ impl Session {
             kind: fields.0.to_owned(),
             text: fields.1,
             decision: decision.to_owned(),
+            seat: self.asker,
         };
         if let Err(e) = self.journal.append(self.now().as_millis(), ev) {
             tracing::error!("journal: {e}");

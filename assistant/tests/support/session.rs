@@ -39,11 +39,7 @@ pub fn fixture() -> Fixture {
         _dir: dir,
         journal,
         speech,
-        out: Outputs {
-            speech: tx,
-            braille: None,
-            notices,
-        },
+        out: Outputs::new(tx, None, notices),
     }
 }
 

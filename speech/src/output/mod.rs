@@ -16,6 +16,7 @@
 //!
 //! [`Priority::Now`]: crate::Priority::Now
 
+pub mod channel;
 pub mod espeak;
 pub mod recording;
 #[cfg(feature = "speechd")]

@@ -1,0 +1,267 @@
+//! Two seats at one table (001 ch. VIII 1.3, 2.2, 5.1), in the session:
+//! each seat's speech caught in its own channel, the journal read back.
+//! A move is heard by both seats; the answer to a seat's own request
+//! (`clock`, `position`, an error about its own input) by that seat
+//! alone; a time warning by the seat whose clock it is; a seat plays only
+//! for its own side, on its turn; the journal says who heard what (`to`)
+//! and which seat asked (`seat`). The real outputs (two earphones, two
+//! braille displays) are in `e2e_seats.rs`.
+
+use std::time::Duration;
+
+use tandem::game::AnyPosition;
+use tandem::journal::{Event, Journal, Source};
+use tandem::session::{Blind, Cmd, DrawCmd, GameSetup, SeatOutput, Session};
+use tandem_rules::draughts::{Position, Variant};
+use tandem_rules::Color;
+use tandem_speech::Utterance;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+
+mod support;
+
+use support::session::{drain, fixture, game_setup, Fixture};
+
+fn setup(blind: Blind, control: &str) -> GameSetup {
+    let mut s = game_setup(
+        AnyPosition::Draughts(Position::start(Variant::International)),
+        control,
+        "en",
+    );
+    s.blind = blind;
+    s
+}
+
+/// A fixture whose two seats have speech of their own; the table's own
+/// output speaks nowhere (`--seat` without `--speech`).
+fn two_seats() -> (
+    Fixture,
+    UnboundedReceiver<Utterance>,
+    UnboundedReceiver<Utterance>,
+) {
+    let mut f = fixture();
+    let (w, wr) = unbounded_channel();
+    let (b, br) = unbounded_channel();
+    f.out.table_speaks = false;
+    f.out.seats = vec![
+        SeatOutput {
+            side: Color::White,
+            speech: Some(w),
+            braille: None,
+        },
+        SeatOutput {
+            side: Color::Black,
+            speech: Some(b),
+            braille: None,
+        },
+    ];
+    (f, wr, br)
+}
+
+/// Each `announced` line of the journal: its words and who heard them.
+fn announced(f: &Fixture) -> Vec<(String, Vec<Color>)> {
+    Journal::read(&f.journal)
+        .unwrap()
+        .records
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::Announced { text, to, .. } => Some((text, to)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn to_of(f: &Fixture, text: &str) -> Vec<Color> {
+    announced(f)
+        .into_iter()
+        .rev()
+        .find(|(t, _)| t == text)
+        .unwrap_or_else(|| panic!("{text:?} was not journaled: {:?}", announced(f)))
+        .1
+}
+
+#[tokio::test(start_paused = true)]
+async fn each_seat_hears_the_moves_and_only_its_own_answers() {
+    let (f, mut white, mut black) = two_seats();
+    let mut s = f.start(&setup(Blind::Both, "90m"));
+    // The start: both hear whose turn it is.
+    assert_eq!(drain(&mut white), ["White to move."]);
+    assert_eq!(drain(&mut black), ["White to move."]);
+    tokio::time::advance(Duration::from_secs(4)).await;
+
+    // White's seat plays: both hear the move; the journal names the seat.
+    let r = s.handle_as(
+        Cmd::Move("32-28".into()),
+        Source::Control,
+        Some(Color::White),
+    );
+    assert!(r.ok, "{r:?}");
+    assert_eq!(drain(&mut white), ["Thirty-two, twenty-eight."]);
+    assert_eq!(drain(&mut black), ["Thirty-two, twenty-eight."]);
+    assert_eq!(
+        to_of(&f, "Thirty-two, twenty-eight."),
+        [Color::White, Color::Black]
+    );
+
+    // White asks the clock (ch. VIII 5.1): white alone hears it.
+    let r = s.handle_as(Cmd::Clock, Source::Control, Some(Color::White));
+    assert!(r.ok);
+    let clock = drain(&mut white);
+    assert_eq!(clock.len(), 1, "{clock:?}");
+    assert!(
+        clock[0].starts_with("White: used four seconds"),
+        "{clock:?}"
+    );
+    assert!(drain(&mut black).is_empty(), "black heard white's clock");
+    assert_eq!(to_of(&f, &clock[0]), [Color::White]);
+
+    // Black asks where the pieces stand: black alone.
+    let r = s.handle_as(Cmd::Last, Source::Control, Some(Color::Black));
+    assert!(r.ok);
+    assert!(drain(&mut white).is_empty());
+    let last = drain(&mut black);
+    assert_eq!(last.len(), 1, "{last:?}");
+    assert_eq!(to_of(&f, &last[0]), [Color::Black]);
+
+    // White's seat tries to move on black's turn: refused to white alone,
+    // nothing played, the refusal journaled with the seat.
+    let r = s.handle_as(
+        Cmd::Move("19-23".into()),
+        Source::Control,
+        Some(Color::White),
+    );
+    assert!(!r.ok);
+    assert_eq!(drain(&mut white), ["It is not your move."]);
+    assert!(drain(&mut black).is_empty());
+    assert_eq!(s.table().game.ply(), 1);
+    assert_eq!(to_of(&f, "It is not your move."), [Color::White]);
+
+    // Black's seat plays its move; then resigns for white: refused.
+    let r = s.handle_as(
+        Cmd::Move("19-23".into()),
+        Source::Control,
+        Some(Color::Black),
+    );
+    assert!(r.ok, "{r:?}");
+    assert_eq!(drain(&mut white), ["Nineteen, twenty-three."]);
+    assert_eq!(drain(&mut black), ["Nineteen, twenty-three."]);
+    let r = s.handle_as(
+        Cmd::Resign(Some(Color::White)),
+        Source::Control,
+        Some(Color::Black),
+    );
+    assert!(!r.ok);
+    assert_eq!(drain(&mut black), ["You play black."]);
+    assert!(drain(&mut white).is_empty());
+    assert!(s.table().result.is_none());
+
+    // An illegal move of its own: the reason to that seat alone.
+    let r = s.handle_as(
+        Cmd::Move("31-26".into()),
+        Source::Control,
+        Some(Color::White),
+    );
+    assert!(!r.ok);
+    assert!(!drain(&mut white).is_empty());
+    assert!(drain(&mut black).is_empty());
+
+    // A draw offer from a seat is that seat's, and both hear it.
+    let r = s.handle_as(
+        Cmd::Draw(DrawCmd::Offer, None),
+        Source::Control,
+        Some(Color::White),
+    );
+    let w = drain(&mut white);
+    let b = drain(&mut black);
+    if r.ok {
+        assert_eq!(w, b, "a draw offer is everyone's");
+    }
+
+    // The table's own channel (the arbiter's `tandem ctl` without --seat):
+    // its clock answer is everyone's, as before seats.
+    let r = s.handle(Cmd::Clock, Source::Control);
+    assert!(r.ok);
+    assert_eq!(drain(&mut white).len(), 1);
+    assert_eq!(drain(&mut black).len(), 1);
+
+    // The journal: the moves and the refusal name their seats.
+    let j = Journal::read(&f.journal).unwrap();
+    let seats: Vec<(String, Option<Color>)> = j
+        .records
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::Move { text, seat, .. } => Some((text.clone(), *seat)),
+            Event::Rejected { input, seat, .. } => Some((format!("refused {input}"), *seat)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(seats[0], ("32-28".to_owned(), Some(Color::White)));
+    assert_eq!(seats[1], ("refused 19-23".to_owned(), Some(Color::White)));
+    assert_eq!(seats[2], ("19-23".to_owned(), Some(Color::Black)));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_time_warning_goes_to_the_seat_whose_clock_it_is() {
+    let (f, mut white, mut black) = two_seats();
+    let s = f.start(&setup(Blind::Both, "2m"));
+    let (h, task) = s.spawn();
+    let r = h
+        .request_as(
+            Cmd::Move("32-28".into()),
+            Source::Control,
+            Some(Color::White),
+        )
+        .await
+        .unwrap();
+    assert!(r.ok);
+    drain(&mut white);
+    drain(&mut black);
+    // Black thinks until one minute is left.
+    tokio::time::sleep(Duration::from_secs(61)).await;
+    tokio::task::yield_now().await;
+    assert_eq!(drain(&mut black), ["Warning, black: one minute left."]);
+    assert!(drain(&mut white).is_empty(), "white heard black's warning");
+    h.shutdown().await;
+    task.await.unwrap();
+    assert_eq!(
+        to_of(&f, "Warning, black: one minute left."),
+        [Color::Black]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_seats_the_one_output_is_the_blind_sides_and_says_everything() {
+    for (blind, want) in [
+        (Blind::White, vec![Color::White]),
+        (Blind::Both, vec![Color::White, Color::Black]),
+        (Blind::None, vec![]),
+    ] {
+        let mut f = fixture();
+        let mut s: Session = f.start(&setup(blind, "90m"));
+        let r = s.handle(Cmd::Move("32-28".into()), Source::Typed);
+        assert!(r.ok);
+        assert_eq!(
+            drain(&mut f.speech),
+            ["White to move.", "Thirty-two, twenty-eight."]
+        );
+        assert_eq!(to_of(&f, "Thirty-two, twenty-eight."), want, "{blind:?}");
+        // `--speech none`: no seat heard anything.
+        let mut f = fixture();
+        f.out.table_speaks = false;
+        let mut s: Session = f.start(&setup(blind, "90m"));
+        s.handle(Cmd::Move("32-28".into()), Source::Typed);
+        assert!(to_of(&f, "Thirty-two, twenty-eight.").is_empty());
+    }
+}
+
+#[test]
+fn a_journal_from_before_seats_still_reads() {
+    let line = r#"{"type":"announced","kind":"move","priority":"normal","text":"Thirty-two, twenty-eight."}"#;
+    let e: Event = serde_json::from_str(line).unwrap();
+    assert!(matches!(e, Event::Announced { ref to, .. } if to.is_empty()));
+    let mv = r#"{"type":"move","ply":1,"side":"white","text":"32-28","input":"32-28","source":"control","move_ms":1,"white_ms":2,"black_ms":3}"#;
+    let e: Event = serde_json::from_str(mv).unwrap();
+    assert!(matches!(e, Event::Move { seat: None, .. }));
+    // A move without a seat is written without the field, as before.
+    let back = serde_json::to_string(&e).unwrap();
+    assert!(!back.contains("seat"), "{back}");
+}
