@@ -1,0 +1,261 @@
+//! Two seats at one table, end to end (001 ch. VIII 1.3, 5.1): the real
+//! `tandem play` with `--seat white:speech=left,braille=brlapi:…` and
+//! `--seat black:speech=right,braille=brlapi:…`, two real BRLTTY instances
+//! (the `vr` driver: one display for each player), and the one stereo
+//! output (one splitter, two earphones) captured through ALSA's file
+//! plugin and measured with sox channel by channel.
+//!
+//! White's `clock` has energy on the left channel and none on the right; a
+//! move is heard on both; black's move on white's turn is refused on the
+//! right channel alone and nothing is played; the answer to white's
+//! question shows on white's display and not on black's; the journal says
+//! who heard what.
+//!
+//! Without BRLTTY, espeak-ng, aplay or sox the test fails with a message,
+//! unless `TANDEM_SKIP_REAL` is set outside CI.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::{ctl, journal_events, real_brltty, wait_ply, Daemon};
+
+const T: Duration = Duration::from_secs(30);
+
+/// The stereo output of the table: ALSA's default device written to raw
+/// files (16-bit, 22,050 Hz, two channels).
+struct Capture {
+    _dir: tempfile::TempDir,
+    conf: PathBuf,
+}
+
+impl Capture {
+    fn new() -> Capture {
+        let dir = tempfile::tempdir().unwrap();
+        let raw = dir.path().join("out.raw");
+        let conf = dir.path().join("asound.conf");
+        std::fs::write(
+            &conf,
+            format!(
+                "pcm.seatcap {{ type file; slave.pcm \"null\"; file \"{}\"; format \"raw\"; truncate false }}\n\
+                 pcm.!default {{ type plug; slave {{ pcm \"seatcap\"; format S16_LE; rate 22050; channels 2 }} }}\n",
+                raw.display()
+            ),
+        )
+        .unwrap();
+        Capture { _dir: dir, conf }
+    }
+
+    fn env(&self) -> (&'static str, String) {
+        (
+            "ALSA_CONFIG_PATH",
+            format!("/usr/share/alsa/alsa.conf:{}", self.conf.display()),
+        )
+    }
+
+    /// The files written so far: ALSA's file plugin starts a new one
+    /// (`out.raw`, `out.raw.0001`, …) for each stream it is opened for,
+    /// so each utterance and each seat's stream is a file of its own.
+    fn files(&self) -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(self._dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("out.raw"))
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn mark(&self) -> usize {
+        self.files().len()
+    }
+
+    fn bytes(&self) -> u64 {
+        self.files()
+            .iter()
+            .map(|p| std::fs::metadata(p).map_or(0, |m| m.len()))
+            .sum()
+    }
+
+    /// The audio of the streams opened after `mark`, once the output has
+    /// been quiet for `quiet`: each channel's RMS amplitude measured by sox
+    /// (the loudest stream's).
+    fn since(&self, mark: usize, quiet: Duration) -> (f64, f64) {
+        let t0 = Instant::now();
+        let mut last = (self.bytes(), Instant::now());
+        loop {
+            std::thread::sleep(Duration::from_millis(50));
+            let now = self.bytes();
+            if now != last.0 {
+                last = (now, Instant::now());
+            } else if last.1.elapsed() >= quiet && self.mark() > mark {
+                break;
+            }
+            assert!(t0.elapsed() < T, "no new audio, or it never went quiet");
+        }
+        let files = self.files();
+        files[mark..].iter().fold((0.0, 0.0), |(l, r), f| {
+            (f64::max(l, rms(f, 1)), f64::max(r, rms(f, 2)))
+        })
+    }
+}
+
+/// One channel's RMS amplitude (0 to 1) of a raw stereo file, by sox.
+fn rms(raw: &Path, channel: u32) -> f64 {
+    if std::fs::metadata(raw).map_or(0, |m| m.len()) == 0 {
+        return 0.0;
+    }
+    let out = std::process::Command::new("sox")
+        .args([
+            "-t", "raw", "-r", "22050", "-e", "signed", "-b", "16", "-c", "2",
+        ])
+        .arg(raw)
+        .args(["-n", "remix", &channel.to_string(), "stat"])
+        .output()
+        .expect("sox");
+    let text = String::from_utf8_lossy(&out.stderr);
+    text.lines()
+        .find(|l| l.starts_with("RMS     amplitude:"))
+        .and_then(|l| l.split(':').nth(1))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("sox stat said: {text}"))
+}
+
+fn announced(journal: &Path) -> Vec<(String, Value)> {
+    journal_events(journal, "announced")
+        .into_iter()
+        .map(|e| (e["text"].as_str().unwrap().to_owned(), e["to"].clone()))
+        .collect()
+}
+
+fn heard_by(journal: &Path, text: &str) -> Value {
+    announced(journal)
+        .into_iter()
+        .rev()
+        .find(|(t, _)| t == text)
+        .unwrap_or_else(|| panic!("{text:?} not journaled: {:?}", announced(journal)))
+        .1
+}
+
+#[test]
+fn two_blind_players_each_hear_and_read_their_own_channel() {
+    for (program, args) in [
+        ("espeak-ng", &["--version"][..]),
+        ("aplay", &["--version"][..]),
+        ("sox", &["--version"][..]),
+    ] {
+        if !tandem_testkit::require_program(program, args, program) {
+            return;
+        }
+    }
+    let Some(white_display) = real_brltty(40) else {
+        return;
+    };
+    let Some(black_display) = real_brltty(40) else {
+        return;
+    };
+    let audio = Capture::new();
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let journal = dir.path().join("game.jsonl");
+    let white_seat = format!("white:speech=left,braille=brlapi:{}", white_display.host());
+    let black_seat = format!("black:speech=right,braille=brlapi:{}", black_display.host());
+    let d = Daemon::start(
+        &[
+            "--lang",
+            "en",
+            "--blind",
+            "both",
+            "--seat",
+            &white_seat,
+            "--seat",
+            &black_seat,
+            "--voice",
+            "off",
+            "--journal",
+            journal.to_str().unwrap(),
+            "--control",
+            "90m",
+        ],
+        &socket,
+        &[audio.env()],
+    );
+    let mut c = d.client();
+    // Both displays show the board from the start.
+    for b in [&white_display, &black_display] {
+        b.wait_for(T, |s| s.text.starts_with("W 31 32 33"))
+            .unwrap_or_else(|e| panic!("a display never showed the board: {e:?}"));
+    }
+    // The start ("White to move.") is heard on both channels.
+    let (l, r) = audio.since(0, Duration::from_millis(1500));
+    assert!(l > 0.01 && r > 0.01, "start: left {l}, right {r}");
+
+    // White asks the clock (ch. VIII 5.1): white's earphone alone.
+    let mark = audio.mark();
+    let out = ctl(&socket, &["--seat", "white", "clock"]);
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert!(said.starts_with("White: used"), "{said}");
+    let (l, r) = audio.since(mark, Duration::from_millis(800));
+    assert!(l > 0.01, "white's clock was not heard on the left: {l}");
+    assert!(r < 0.0001, "white's clock was heard on the right: {r}");
+    assert_eq!(heard_by(&journal, &said), serde_json::json!(["white"]));
+
+    // White's move: heard on both channels.
+    let mark = audio.mark();
+    let out = ctl(&socket, &["--seat", "white", "move", "32-28"]);
+    assert!(out.status.success(), "{out:?}");
+    wait_ply(&mut c, 1);
+    let (l, r) = audio.since(mark, Duration::from_millis(800));
+    assert!(l > 0.01 && r > 0.01, "the move: left {l}, right {r}");
+    assert_eq!(
+        heard_by(&journal, "Thirty-two, twenty-eight."),
+        serde_json::json!(["white", "black"])
+    );
+
+    // White again on black's turn: refused, on the left alone, nothing played.
+    let mark = audio.mark();
+    let out = ctl(&socket, &["--seat", "white", "move", "19-23"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let (l, r) = audio.since(mark, Duration::from_millis(800));
+    assert!(l > 0.01 && r < 0.0001, "the refusal: left {l}, right {r}");
+    assert_eq!(
+        heard_by(&journal, "It is not your move."),
+        serde_json::json!(["white"])
+    );
+    assert_eq!(wait_ply(&mut c, 1)["ply"], 1);
+
+    // Black's seat plays its move.
+    let out = ctl(&socket, &["--seat", "black", "move", "19-23"]);
+    assert!(out.status.success(), "{out:?}");
+    wait_ply(&mut c, 2);
+
+    // White's question: the answer on white's display, not on black's.
+    let out = ctl(&socket, &["--seat", "white", "ask", "row 3"]);
+    let answer = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    assert!(out.status.success(), "{out:?}");
+    let head: String = answer.chars().take(8).collect();
+    white_display
+        .wait_for(T, |s| s.text.starts_with(&head))
+        .unwrap_or_else(|e| panic!("white's display never showed {answer:?}: {e:?}"));
+    std::thread::sleep(Duration::from_millis(500));
+    let black_now = black_display.snapshot().text;
+    assert!(
+        !black_now.starts_with(&head),
+        "black's display showed white's answer: {black_now:?}"
+    );
+
+    // The journal names the seat of each move and of the refusal.
+    let moves = journal_events(&journal, "move");
+    assert_eq!(moves[0]["seat"], "white");
+    assert_eq!(moves[1]["seat"], "black");
+    let refused = journal_events(&journal, "rejected");
+    assert_eq!(refused[0]["seat"], "white");
+    drop(d);
+}
