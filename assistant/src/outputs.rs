@@ -516,6 +516,7 @@ pub fn start_seat(
     headless: bool,
     board: tandem_braille::Board,
     status: StatusInfo,
+    speaking: Option<SpeakingState>,
 ) -> SeatStarted {
     let lang = spec.lang.clone().unwrap_or_else(|| lang.to_owned());
     let (speech_tx, speech) = if spec.speech == SeatSpeech::None {
@@ -532,7 +533,7 @@ pub fn start_seat(
             lang,
             headless,
             msgs,
-            None,
+            speaking,
         ));
         (Some(tx), Some(task))
     };

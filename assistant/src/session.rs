@@ -95,8 +95,9 @@ pub enum SessionMsg {
         /// The answer (none for fire-and-forget inputs).
         reply: Option<oneshot::Sender<Reply>>,
     },
-    /// Voice input: an utterance, or the microphone's state.
-    Voice(crate::voice::VoiceInput),
+    /// Voice input: an utterance, or the microphone's state; from a seat's
+    /// own microphone, or the table's (`None`).
+    Voice(crate::voice::VoiceInput, Option<Color>),
     /// Stop the actor (the journal is already synced line by line).
     Shutdown,
 }
@@ -215,8 +216,20 @@ impl SessionHandle {
     /// # Errors
     /// The session has stopped.
     pub fn blocking_voice(&self, v: crate::voice::VoiceInput) -> anyhow::Result<()> {
+        self.blocking_voice_as(v, None)
+    }
+
+    /// Voice input from a seat's own microphone (no answer).
+    ///
+    /// # Errors
+    /// The session has stopped.
+    pub fn blocking_voice_as(
+        &self,
+        v: crate::voice::VoiceInput,
+        seat: Option<Color>,
+    ) -> anyhow::Result<()> {
         self.tx
-            .blocking_send(SessionMsg::Voice(v))
+            .blocking_send(SessionMsg::Voice(v, seat))
             .map_err(|_| anyhow::anyhow!("the session has stopped"))
     }
 
@@ -257,7 +270,9 @@ pub struct Session {
     /// The last record sent to the braille display.
     last_record: Option<(Vec<String>, bool, Option<usize>)>,
     /// Voice input, when it listens.
-    voice: Option<crate::voice::VoiceLink>,
+    /// Voice input, when it listens: the table's microphone, or each
+    /// seat's own.
+    voices: Vec<crate::voice::VoiceLink>,
     /// The last thing said (for the spoken "repeat").
     last_said: Option<Utterance>,
     /// The review cursor: the position after this many plies is shown and
@@ -369,7 +384,7 @@ impl Session {
             said: Vec::new(),
             last_braille: None,
             last_record: None,
-            voice: None,
+            voices: Vec::new(),
             last_said: None,
             review: None,
             record_last: DEFAULT_RECORD_LAST,
@@ -405,7 +420,8 @@ impl Session {
     /// and is told every new one.
     pub fn set_voice(&mut self, mut link: crate::voice::VoiceLink) {
         link.position(self.table.game.ply() as u32, self.table.game.position());
-        self.voice = Some(link);
+        self.voices.retain(|v| v.seat != link.seat);
+        self.voices.push(link);
     }
 
     /// The state.
@@ -573,8 +589,9 @@ impl Session {
             let _ = self.out.notices.send(Notice::State(Box::new(self.view())));
         }
         // Voice input listens for the legal moves of the new position.
-        if let Some(v) = self.voice.as_mut() {
-            v.position(self.table.game.ply() as u32, self.table.game.position());
+        let (ply, pos) = (self.table.game.ply() as u32, self.table.game.position());
+        for v in &mut self.voices {
+            v.position(ply, pos.clone());
         }
     }
 
@@ -898,7 +915,7 @@ impl Session {
                             let _ = tx.send(r);
                         }
                     }
-                    Some(SessionMsg::Voice(v)) => self.voice_input(v),
+                    Some(SessionMsg::Voice(v, seat)) => self.voice_input(v, seat),
                     Some(SessionMsg::Shutdown) | None => break,
                 },
                 () = sleep => {

@@ -569,6 +569,9 @@ pub struct VoiceLink {
     pub alive: bool,
     /// Whether the loss of the microphone was told (its return is then told too).
     pub mic_lost: bool,
+    /// The seat whose microphone this is (`--seat SIDE:mic=…`); `None`:
+    /// the table's (`--mic`), the `--blind` side's.
+    pub seat: Option<Color>,
 }
 
 impl VoiceLink {
@@ -583,7 +586,15 @@ impl VoiceLink {
             listening: !push_to_talk,
             alive: true,
             mic_lost: false,
+            seat: None,
         }
+    }
+
+    /// The link of `seat`'s own microphone.
+    #[must_use]
+    pub fn for_seat(mut self, seat: Color) -> VoiceLink {
+        self.seat = Some(seat);
+        self
     }
 
     /// Tells the voice thread the position, unless it has it already.

@@ -265,3 +265,127 @@ fn a_journal_from_before_seats_still_reads() {
     let back = serde_json::to_string(&e).unwrap();
     assert!(!back.contains("seat"), "{back}");
 }
+
+mod voice {
+    //! Each seat's own microphone: its own listener, its own read-back and
+    //! yes/no; what it hears is taken only for its side.
+
+    use super::*;
+    use tandem::session::SessionHandle;
+    use tandem::voice::{Spoken, VoiceGame, VoiceLink};
+    use tandem_speech::draughts::listen::{Draughts, DraughtsWords};
+    use tandem_speech::listen::audio::{Mode, VadConfig};
+    use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer, Transcript};
+    use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
+
+    fn listener() -> Listener<Draughts> {
+        Listener::new(
+            Box::new(ScriptedRecognizer::default()),
+            Lexicon::draughts_builtin("pl").unwrap(),
+            ConfirmPolicy::Always,
+            Mode::Voice(VadConfig::default()),
+            Position::start(Variant::International),
+        )
+        .unwrap()
+    }
+
+    /// What a seat's voice thread sends for `text` heard at `ply`, sent as
+    /// that seat's; returns once the session has handled it.
+    async fn hear(
+        h: &SessionHandle,
+        l: &mut Listener<Draughts>,
+        seat: Color,
+        ply: u32,
+        text: &str,
+    ) {
+        let announcer = Announcer::new(Phrasebook::polish(), AnnounceOptions::default());
+        let decision = l.hear(&[Transcript::text(text)]);
+        let reply = Draughts::reply(&decision, l, &announcer);
+        let input = Draughts::input(Spoken {
+            ply,
+            pos: *l.position(),
+            decision,
+            reply,
+        });
+        let h2 = h.clone();
+        tokio::task::spawn_blocking(move || h2.blocking_voice_as(input, Some(seat)))
+            .await
+            .unwrap()
+            .unwrap();
+        h.request(Cmd::State, Source::Control).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn each_seats_microphone_reads_back_to_it_and_plays_only_its_side() {
+        let (f, mut white, mut black) = two_seats();
+        let mut setup = setup(Blind::Both, "90m");
+        setup.lang = "pl".into();
+        let mut s = f.start(&setup);
+        let (wtx, _wrx) = std::sync::mpsc::channel();
+        let (btx, _brx) = std::sync::mpsc::channel();
+        s.set_voice(VoiceLink::new(wtx, false).for_seat(Color::White));
+        s.set_voice(VoiceLink::new(btx, false).for_seat(Color::Black));
+        let (h, _task) = s.spawn();
+        drain(&mut white);
+        drain(&mut black);
+        let (mut wl, mut bl) = (listener(), listener());
+
+        // Black says white's move on white's turn: black alone is told.
+        hear(
+            &h,
+            &mut bl,
+            Color::Black,
+            0,
+            "trzydzieści dwa na dwadzieścia osiem",
+        )
+        .await;
+        assert_eq!(drain(&mut black), ["To nie jest twój ruch."]);
+        assert!(drain(&mut white).is_empty());
+
+        // White says it: read back to white alone, played on "tak", heard by both.
+        hear(
+            &h,
+            &mut wl,
+            Color::White,
+            0,
+            "trzydzieści dwa na dwadzieścia osiem",
+        )
+        .await;
+        let back = drain(&mut white);
+        assert_eq!(back.len(), 1, "{back:?}");
+        assert!(
+            back[0].to_lowercase().contains("trzydzieści dwa"),
+            "{back:?}"
+        );
+        assert!(
+            drain(&mut black).is_empty(),
+            "black heard white's read-back"
+        );
+        hear(&h, &mut wl, Color::White, 0, "tak").await;
+        let w = drain(&mut white);
+        assert_eq!(w, drain(&mut black), "the move is everyone's");
+        assert!(w.iter().any(|t| t.contains("dwadzieścia osiem")), "{w:?}");
+
+        // The journal: what each microphone heard, with its seat.
+        let j = Journal::read(&f.journal).unwrap();
+        let heard: Vec<(Option<Color>, String)> = j
+            .records
+            .iter()
+            .filter_map(|r| match &r.event {
+                Event::Heard { seat, decision, .. } => Some((*seat, decision.clone())),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(heard[0], (Some(Color::Black), "not-your-move".into()));
+        assert_eq!(heard[1].0, Some(Color::White));
+        let mv = j
+            .records
+            .iter()
+            .find_map(|r| match &r.event {
+                Event::Move { source, seat, .. } => Some((*source, *seat)),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!(mv, (Source::Spoken, Some(Color::White)));
+    }
+}

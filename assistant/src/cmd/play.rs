@@ -264,6 +264,7 @@ async fn serve(
     let start = config.setup.start.clone();
     let turn = start.turn();
     // Each player's own channel (`--seat`; docs/seats.md).
+    let seat_speaking = super::play_seats::speaking_states(&config);
     let mut seats: Vec<crate::outputs::SeatStarted> = config
         .seats
         .iter()
@@ -274,6 +275,10 @@ async fn serve(
                 headless,
                 start.clone().braille_board(spec.side),
                 tandem_braille::StatusInfo::new(turn),
+                seat_speaking
+                    .iter()
+                    .find(|(side, _)| *side == spec.side)
+                    .map(|(_, s)| s.clone()),
             )
         })
         .collect();
@@ -330,11 +335,18 @@ async fn serve(
     }
     // Voice input: on when libvosk, a model for the game's language (or
     // --voice-model) and the microphone are there; said at start either way.
+    // Beside seats of their own, voice input is each seat's microphone
+    // (`--seat SIDE:mic=…`), not the table's.
+    let mut table_voice = config.voice_input.clone();
+    if !config.seats.is_empty() {
+        table_voice.switch = crate::voice_start::VoiceSwitch::Off;
+    }
     let (voice_config, voice_status) = crate::voice_start::decide(
-        &config.voice_input,
+        &table_voice,
         &session.table().info.lang,
         crate::voice_start::probe_microphone,
     );
+    let seat_voices = super::play_seats::decide(&config, &mut session, &books, &seat_speaking)?;
     // tandem must not hear itself: the speech output marks when it speaks.
     let speaking = voice_config
         .as_ref()
@@ -401,7 +413,8 @@ async fn serve(
             sp,
         )?;
     }
-    {
+    super::play_seats::start(seat_voices, &handle)?;
+    if config.seats.is_empty() {
         // Said once, at start: whether tandem listens, else why not and
         // the one command that fixes it (journaled as a `say` line).
         let _ = writeln!(std::io::stderr(), "tandem: {}", voice_status.detail());

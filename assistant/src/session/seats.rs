@@ -75,6 +75,7 @@ impl Session {
                 | Cmd::Live
                 | Cmd::Help
                 | Cmd::State
+                | Cmd::Say(_)
         )
     }
 

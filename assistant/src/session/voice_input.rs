@@ -13,7 +13,8 @@ impl Session {
 
     pub(super) fn listen(&mut self, source: Source) -> Reply {
         use crate::voice::VoiceMsg;
-        let Some(v) = self.voice.as_mut().filter(|v| v.alive) else {
+        let seat = self.asker;
+        let Some(v) = self.voice_of(seat).filter(|v| v.alive) else {
             let lang = self.words.phrasebook().language().to_owned();
             let u = VoiceMsg::VoiceOff.utter(&lang);
             return self.refuse(source, "listen", "voice input is off".into(), u);
@@ -27,11 +28,25 @@ impl Session {
         self.ok()
     }
 
-    pub(super) fn voice_input(&mut self, v: crate::voice::VoiceInput) {
+    /// The link of `seat`'s microphone, else the table's, else any.
+    fn voice_of(&mut self, seat: Option<Color>) -> Option<&mut crate::voice::VoiceLink> {
+        let i = self
+            .voices
+            .iter()
+            .position(|v| v.seat == seat)
+            .or_else(|| self.voices.iter().position(|v| v.seat.is_none()))
+            .or((!self.voices.is_empty()).then_some(0))?;
+        self.voices.get_mut(i)
+    }
+
+    pub(super) fn voice_input(&mut self, v: crate::voice::VoiceInput, seat: Option<Color>) {
         use crate::voice::{VoiceInput, VoiceMsg};
         self.said.clear();
         self.poll_clock();
         self.said.clear();
+        // What a seat's microphone heard is that seat's request.
+        self.asker = seat;
+        self.answering = false;
         match v {
             VoiceInput::Heard(s) => self.spoken(*s),
             VoiceInput::Microphone { ok, error } => {
@@ -46,8 +61,7 @@ impl Session {
                 }
                 // Opened at start: on record only; lost, or back after a loss: said.
                 let was_lost = self
-                    .voice
-                    .as_mut()
+                    .voice_of(seat)
                     .is_some_and(|v| std::mem::replace(&mut v.mic_lost, !ok));
                 if !ok {
                     self.say_voice(&VoiceMsg::MicLost);
@@ -57,7 +71,7 @@ impl Session {
             }
             VoiceInput::Failed(error) => {
                 tracing::error!("voice input: {error}");
-                if let Some(v) = self.voice.as_mut() {
+                if let Some(v) = self.voice_of(seat) {
                     v.alive = false;
                 }
                 let error = format!("speech recognition: {error}");
@@ -70,6 +84,7 @@ impl Session {
                 self.say_voice(&VoiceMsg::Failed);
             }
         }
+        self.asker = None;
         self.refresh();
         self.said.clear();
         self.check_journal();
@@ -77,8 +92,8 @@ impl Session {
 
     pub(super) fn resync_voice(&mut self) {
         let (ply, pos) = (self.table.game.ply() as u32, self.table.game.position());
-        if let Some(v) = self.voice.as_mut() {
-            v.reset(ply, pos);
+        for v in &mut self.voices {
+            v.reset(ply, pos.clone());
         }
     }
 
@@ -94,9 +109,10 @@ impl Session {
         let turn = self.table.game.turn();
         if stale {
             "stale"
-        } else if is_move && self.blind.side().is_some_and(|b| b != turn) {
+        } else if is_move && self.asker.or(self.blind.side()).is_some_and(|b| b != turn) {
             // The grammar holds the side to move's moves: the blind player
-            // does not enter the sighted opponent's moves by voice.
+            // does not enter the sighted opponent's moves by voice, nor a
+            // seat the other seat's.
             "not-your-move"
         } else if is_move && self.table.game.outcome().is_some() {
             "game-over"
@@ -137,10 +153,13 @@ impl Session {
         number: Option<u8>,
     ) {
         use crate::voice::{command_for, SpokenCmd, VoiceMsg};
-        let speaker = self.blind.side().unwrap_or(self.table.game.turn());
+        let speaker = self
+            .asker
+            .or(self.blind.side())
+            .unwrap_or(self.table.game.turn());
         match command_for(c, number, speaker, self.table.draw_offer) {
             SpokenCmd::Run(cmd) => {
-                let _ = self.handle(cmd, Source::Spoken);
+                let _ = self.handle_as(cmd, Source::Spoken, self.asker);
             }
             SpokenCmd::Repeat => match self.last_said.clone() {
                 Some(u) => self.announce(u),
@@ -176,7 +195,16 @@ impl Session {
                 return self.resync_voice();
             }
             "not-your-move" => {
-                self.announce(self.table.game.to_move());
+                match self.asker {
+                    // A seat's own microphone: that seat alone is told.
+                    Some(seat) => {
+                        let u = self
+                            .msgs
+                            .utter(Priority::Now, Kind::Rejection, &Msg::NotYourMove);
+                        self.announce_to(u, Audience::Seat(seat));
+                    }
+                    None => self.announce(self.table.game.to_move()),
+                }
                 return self.resync_voice();
             }
             "game-over" => {
@@ -188,7 +216,7 @@ impl Session {
         match s.act {
             // Played exactly as a typed move: resolved, checked, journaled, announced.
             HeardAct::Play(text) => {
-                let _ = self.handle(Cmd::Move(text), Source::Spoken);
+                let _ = self.handle_as(Cmd::Move(text), Source::Spoken, self.asker);
             }
             HeardAct::Command(c, square) => self.spoken_command(c, square),
             // An illegal move is refused with the rules engine's reason, as typed.
@@ -203,7 +231,7 @@ impl Session {
             }
             // A game's own question (the pips): answered as typed.
             HeardAct::Query(text) => {
-                let _ = self.handle(Cmd::Unknown(text), Source::Spoken);
+                let _ = self.handle_as(Cmd::Unknown(text), Source::Spoken, self.asker);
             }
             // Read-backs, "which capture?" ("which knight?"), "cancelled", "say again".
             HeardAct::Reply => match s.reply {
