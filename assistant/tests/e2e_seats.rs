@@ -257,5 +257,33 @@ fn two_blind_players_each_hear_and_read_their_own_channel() {
     assert_eq!(moves[1]["seat"], "black");
     let refused = journal_events(&journal, "rejected");
     assert_eq!(refused[0]["seat"], "white");
+
+    // The arbiter sees who heard what (ch. VIII 3.2), and the refused move
+    // is charged to the seat that made it.
+    let out = support::tandem(&[
+        "arbiter",
+        "announcements",
+        journal.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let st: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let heard = st["heard"].as_array().unwrap();
+    let clock = heard.iter().find(|h| h["text"] == said.as_str()).unwrap();
+    assert_eq!(clock["to"], serde_json::json!(["white"]));
+    assert_eq!(st["refused"][0]["side"], "white", "{st}");
+    assert_eq!(
+        st["white"]["refused"], 0,
+        "a control request is not charged"
+    );
+    let out = support::tandem(&[
+        "arbiter",
+        "announcements",
+        journal.to_str().unwrap(),
+        "--lang",
+        "en",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&format!("heard by White: {said}")), "{text}");
     drop(d);
 }

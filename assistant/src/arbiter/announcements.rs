@@ -71,6 +71,23 @@ pub struct AnnouncementStats {
     pub refused: Vec<RefusedInput>,
     /// The arbiter's corrections (moves taken back), in order.
     pub corrections: Vec<CorrectionEntry>,
+    /// Who heard what (001 ch. VIII 3.2; `tandem play --seat`): every
+    /// announcement with the seats whose outputs got it.
+    pub heard: Vec<HeardEntry>,
+}
+
+/// One announcement and who heard it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HeardEntry {
+    /// The journal line.
+    pub line: u64,
+    /// `move`, `clock`, `rejection`, …
+    pub kind: String,
+    /// The words.
+    pub text: String,
+    /// The seats that heard it (white, black); empty: no seat's output
+    /// (no speech, or a journal from before seats).
+    pub to: Vec<Color>,
 }
 
 /// Counts refused inputs per side: a `rejected` event is charged to the side
@@ -119,12 +136,21 @@ pub fn announcement_stats(j: &Journal, reg: &Registry) -> AnnouncementStats {
                 }
                 turn = g.turn();
             }
+            Event::Announced { kind, text, to, .. } => st.heard.push(HeardEntry {
+                line: r.seq,
+                kind: kind.clone(),
+                text: text.clone(),
+                to: to.clone(),
+            }),
             Event::Rejected {
                 source,
                 input,
                 reason,
-                ..
+                seat,
             } => {
+                // A seat's input is its own side's (a seat that spoke on the
+                // other side's turn is charged, not the side to move).
+                let turn = seat.unwrap_or(turn);
                 st.refused.push(RefusedInput {
                     line: r.seq,
                     ply: plies.len(),
@@ -245,6 +271,7 @@ pub(crate) fn announcements_text(st: &AnnouncementStats, w: Words) -> String {
             c.reason
         );
     }
+    heard_text(&mut s, st, w);
     for r in &st.refused {
         let _ = writeln!(
             s,
@@ -260,6 +287,39 @@ pub(crate) fn announcements_text(st: &AnnouncementStats, w: Words) -> String {
         );
     }
     s
+}
+
+/// Who heard what, when seats had outputs of their own: how many
+/// announcements each seat alone heard and both heard, and each one a seat
+/// alone heard (its own answers: the clock, a refusal).
+fn heard_text(s: &mut String, st: &AnnouncementStats, w: Words) {
+    if st.heard.iter().all(|h| h.to.is_empty()) {
+        return;
+    }
+    let alone = |c: Color| st.heard.iter().filter(|h| h.to == [c]).count();
+    let both = st.heard.iter().filter(|h| h.to.len() == 2).count();
+    let _ = writeln!(
+        s,
+        "{}: {} {}, {} {}, {} {}",
+        w.s("Heard alone", "Usłyszane tylko przez"),
+        side_word(Color::White, w),
+        alone(Color::White),
+        side_word(Color::Black, w),
+        alone(Color::Black),
+        w.s("by both", "przez obu"),
+        both,
+    );
+    for h in st.heard.iter().filter(|h| h.to.len() == 1) {
+        let _ = writeln!(
+            s,
+            "  {} {}, {} {}: {}",
+            w.s("line", "wiersz"),
+            h.line,
+            w.s("heard by", "usłyszane przez"),
+            side_word(h.to[0], w),
+            h.text
+        );
+    }
 }
 
 pub(crate) fn source_word(s: Source, w: Words) -> &'static str {
