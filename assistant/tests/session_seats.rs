@@ -389,3 +389,47 @@ mod voice {
         assert_eq!(mv, (Source::Spoken, Some(Color::White)));
     }
 }
+
+#[tokio::test(start_paused = true)]
+async fn my_and_opponent_are_the_asking_seats() {
+    let (f, mut white, mut black) = two_seats();
+    let mut s = f.start(&setup(Blind::Both, "90m"));
+    drain(&mut white);
+    drain(&mut black);
+    // The table's own channel at a table of two blind players: whose?
+    let r = s.handle(Cmd::Ask("my men".into()), Source::Control);
+    assert!(r.said.iter().any(|t| t.contains("hose")), "{r:?}");
+    drain(&mut white);
+    drain(&mut black);
+    // White's seat: white's men, told to white alone.
+    let r = s.handle_as(
+        Cmd::Ask("my men".into()),
+        Source::Control,
+        Some(Color::White),
+    );
+    assert!(r.ok, "{r:?}");
+    let w = drain(&mut white);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(!w[0].contains("hose"), "{w:?}");
+    assert!(drain(&mut black).is_empty());
+    // Black's "opponent's men" are white's: the same men (read from
+    // black's side of the board).
+    let r = s.handle_as(
+        Cmd::Ask("opponent men".into()),
+        Source::Control,
+        Some(Color::Black),
+    );
+    assert!(r.ok, "{r:?}");
+    let b = drain(&mut black);
+    let words = |t: &str| {
+        let mut v: Vec<String> = t
+            .split([' ', ',', '.'])
+            .filter(|w| !w.is_empty() && *w != "and")
+            .map(str::to_owned)
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(words(&b[0]), words(&w[0]), "{b:?} {w:?}");
+    assert!(drain(&mut white).is_empty());
+}

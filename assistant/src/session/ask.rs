@@ -15,16 +15,23 @@ impl Session {
             self.announce(u);
             return Some(self.ok());
         }
-        let answer = self.table.game.ask(text, self.blind.side(), false)?;
+        let answer = self
+            .table
+            .game
+            .ask(text, self.asker.or(self.blind.side()), false)?;
         Some(self.answer(text.trim(), answer, source))
     }
 
     /// Answers a question: `any_words` takes the phrasebook's spoken words
-    /// too (`ask skoczki przeciwnika`). "my" is the blind player's (at a
+    /// too (`ask skoczki przeciwnika`). "my" is the asking seat's, else the blind player's (at a
     /// table where both are blind, the answer asks which side).
     pub(super) fn ask(&mut self, text: &str, any_words: bool, source: Source) -> Reply {
         let text = text.trim();
-        match self.table.game.ask(text, self.blind.side(), any_words) {
+        match self
+            .table
+            .game
+            .ask(text, self.asker.or(self.blind.side()), any_words)
+        {
             Some(answer) => self.answer(text, answer, source),
             None => match (!text.is_empty())
                 .then(|| self.table.game.query(text))
