@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use support::{ctl, journal_events, real_brltty, wait_ply, Daemon};
+use support::{ctl, journal_events, real_brltty, real_game, wait_ply, Daemon};
 
 const T: Duration = Duration::from_secs(30);
 
@@ -143,16 +143,21 @@ fn heard_by(journal: &Path, text: &str) -> Value {
         .1
 }
 
-#[test]
-fn two_blind_players_each_hear_and_read_their_own_channel() {
-    for (program, args) in [
+/// Whether espeak-ng, aplay and sox are there (said on stderr when not).
+fn audio_tools() -> bool {
+    [
         ("espeak-ng", &["--version"][..]),
         ("aplay", &["--version"][..]),
         ("sox", &["--version"][..]),
-    ] {
-        if !tandem_testkit::require_program(program, args, program) {
-            return;
-        }
+    ]
+    .into_iter()
+    .all(|(program, args)| tandem_testkit::require_program(program, args, program))
+}
+
+#[test]
+fn two_blind_players_each_hear_and_read_their_own_channel() {
+    if !audio_tools() {
+        return;
     }
     let Some(white_display) = real_brltty(40) else {
         return;
@@ -286,4 +291,69 @@ fn two_blind_players_each_hear_and_read_their_own_channel() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains(&format!("heard by White: {said}")), "{text}");
     drop(d);
+}
+
+/// A mixed table: the blind player (white) with `speech=left`, the sighted
+/// opponent typing at the table's own input line: a whole real game, every
+/// word in the left earphone and none on the right (the hall's air).
+#[test]
+fn a_mixed_table_plays_a_whole_game_with_the_blind_players_words_on_the_left() {
+    if !audio_tools() {
+        return;
+    }
+    let audio = Capture::new();
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let journal = dir.path().join("game.jsonl");
+    let mut d = Daemon::start(
+        &[
+            "--lang",
+            "en",
+            "--blind",
+            "white",
+            "--seat",
+            "white:speech=left",
+            "--voice",
+            "off",
+            "--journal",
+            journal.to_str().unwrap(),
+            "--control",
+            "90m",
+        ],
+        &socket,
+        &[audio.env()],
+    );
+    let mut c = d.client();
+    let game = real_game();
+    let moves = game.move_texts();
+    // White's moves from the blind player's seat, black's typed at the table.
+    for (i, m) in moves.iter().enumerate() {
+        if i % 2 == 0 {
+            let out = ctl(&socket, &["--seat", "white", "move", m]);
+            assert!(out.status.success(), "{m}: {out:?}");
+        } else {
+            d.type_line(m);
+        }
+        wait_ply(&mut c, i as u64 + 1);
+    }
+    let st = wait_ply(&mut c, moves.len() as u64);
+    assert_eq!(st["fen"], game.position().to_fen());
+    let out = ctl(&socket, &["resign", "black"]);
+    assert!(out.status.success(), "{out:?}");
+    let (l, r) = audio.since(0, Duration::from_millis(1500));
+    assert!(l > 0.01, "the blind player heard nothing: {l}");
+    assert!(r < 0.0001, "words went to the right channel: {r}");
+    // Every move announced was heard by white's seat; the seat's moves
+    // are named, the typed ones are the table's.
+    let mv = journal_events(&journal, "move");
+    assert_eq!(mv.len(), moves.len());
+    for (i, e) in mv.iter().enumerate() {
+        let want = if i % 2 == 0 { "white" } else { "" };
+        assert_eq!(e["seat"].as_str().unwrap_or(""), want, "{e}");
+    }
+    for (text, to) in announced(&journal) {
+        assert_eq!(to, serde_json::json!(["white"]), "{text}");
+    }
+    let over = announced(&journal).last().unwrap().0.clone();
+    assert!(over.starts_with("Game over. White wins"), "{over}");
 }
