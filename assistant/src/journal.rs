@@ -326,6 +326,9 @@ pub enum Event {
         /// Why it stopped (empty when it came back).
         #[serde(default)]
         error: String,
+        /// Whose microphone (`--seat SIDE:mic=…`); absent: the table's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Color>,
     },
 }
 

@@ -346,7 +346,8 @@ async fn serve(
         &session.table().info.lang,
         crate::voice_start::probe_microphone,
     );
-    let seat_voices = super::play_seats::decide(&config, &mut session, &books, &seat_speaking)?;
+    let seat_voices =
+        super::play_seats::decide(&config, &mut session, &books, book.as_ref(), &seat_speaking)?;
     // tandem must not hear itself: the speech output marks when it speaks.
     let speaking = voice_config
         .as_ref()

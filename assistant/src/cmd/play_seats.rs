@@ -45,6 +45,7 @@ pub(super) fn decide(
     config: &Config,
     session: &mut Session,
     books: &GameBook,
+    table_book: Option<&tandem_speech::Phrasebook>,
     speaking: &[(Color, SpeakingState)],
 ) -> anyhow::Result<Vec<SeatVoice>> {
     let mut out = Vec::new();
@@ -65,8 +66,13 @@ pub(super) fn decide(
             Some(v) => {
                 let (tx, rx) = std::sync::mpsc::channel();
                 session.set_voice(VoiceLink::new(tx, v.push_to_talk).for_seat(seat.side));
-                let book = tandem_speech::Phrasebook::builtin(&lang)
-                    .unwrap_or_else(tandem_speech::Phrasebook::english);
+                // The table's phrasebook (`--phrasebook`) where the seat
+                // speaks the table's language, else the seat's language's.
+                let book = match table_book {
+                    Some(b) if seat.lang.is_none() || b.language() == lang => b.clone(),
+                    _ => tandem_speech::Phrasebook::builtin(&lang)
+                        .unwrap_or_else(tandem_speech::Phrasebook::english),
+                };
                 let game = &session.table().game;
                 let words = game.kind().voice_words(books, &book, &lang)?;
                 let setup = VoiceSetup {

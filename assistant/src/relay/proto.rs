@@ -230,11 +230,16 @@ pub fn alert_of(r: &Record) -> Option<Alert> {
             "resumed",
             format!("The table restarted after a stop and resumed its game ({lines} lines)."),
         ),
-        Event::Microphone { ok: false, error } => {
-            ("device", format!("The microphone stopped: {error}."))
-        }
-        Event::Microphone { ok: true, .. } if r.seq > 2 => {
-            ("device", "The microphone works again.".to_owned())
+        Event::Microphone {
+            ok: false,
+            error,
+            seat,
+        } => (
+            "device",
+            format!("{} stopped: {error}.", microphone_of(*seat)),
+        ),
+        Event::Microphone { ok: true, seat, .. } if r.seq > 2 => {
+            ("device", format!("{} works again.", microphone_of(*seat)))
         }
         Event::Say { text } if is_device_news(text) => ("device", text.clone()),
         Event::ClockSet { side, .. } => (
@@ -634,5 +639,13 @@ mod tests {
         assert!(all
             .verify_game("s", "EV", 4, "aa11", 0, all.time_ms)
             .is_err());
+    }
+}
+
+/// "The microphone", or a seat's ("White's microphone") at a table of seats.
+fn microphone_of(seat: Option<tandem_rules::Color>) -> String {
+    match seat {
+        Some(c) => format!("{} microphone", side_name(c)),
+        None => "The microphone".to_owned(),
     }
 }

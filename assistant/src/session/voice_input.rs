@@ -55,6 +55,7 @@ impl Session {
                     Event::Microphone {
                         ok,
                         error: error.clone(),
+                        seat,
                     },
                 ) {
                     tracing::error!("journal: {e}");
@@ -77,7 +78,11 @@ impl Session {
                 let error = format!("speech recognition: {error}");
                 if let Err(e) = self.journal.append(
                     self.now().as_millis(),
-                    Event::Microphone { ok: false, error },
+                    Event::Microphone {
+                        ok: false,
+                        error,
+                        seat,
+                    },
                 ) {
                     tracing::error!("journal: {e}");
                 }
