@@ -289,6 +289,14 @@ fn is_device_news(text: &str) -> bool {
     prefixes.iter().any(|p| text.starts_with(p.as_str()))
 }
 
+/// "The microphone", or a seat's ("White's microphone") at a table of seats.
+fn microphone_of(seat: Option<tandem_rules::Color>) -> String {
+    match seat {
+        Some(c) => format!("{} microphone", side_name(c)),
+        None => "The microphone".to_owned(),
+    }
+}
+
 fn side_name(c: tandem_rules::Color) -> &'static str {
     match c {
         tandem_rules::Color::White => "White's",
@@ -639,13 +647,5 @@ mod tests {
         assert!(all
             .verify_game("s", "EV", 4, "aa11", 0, all.time_ms)
             .is_err());
-    }
-}
-
-/// "The microphone", or a seat's ("White's microphone") at a table of seats.
-fn microphone_of(seat: Option<tandem_rules::Color>) -> String {
-    match seat {
-        Some(c) => format!("{} microphone", side_name(c)),
-        None => "The microphone".to_owned(),
     }
 }
