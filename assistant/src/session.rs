@@ -548,8 +548,7 @@ impl Session {
         if let Some(at) = self.review.as_mut() {
             *at = (*at).min(plies);
         }
-        let displays = self.displays();
-        if !displays.is_empty() {
+        if !self.displays().is_empty() {
             // Clocks to the second: a display is rewritten only when what it shows changes.
             let mut status = self.table.status(now);
             let secs = |d: Option<Duration>| d.map(|d| Duration::from_secs(d.as_secs()));
@@ -564,20 +563,16 @@ impl Session {
                     .review
                     .and_then(|at| g.braille_at(at, &update.1))
                     .unwrap_or_else(|| g.braille(&update.1));
-                for b in &displays {
-                    let _ = b.send(input.clone());
-                }
+                self.show(&input);
                 self.last_braille = Some(update);
             }
             let record = (g.move_texts(), g.black_first(), self.review);
             if self.last_record.as_ref() != Some(&record) {
-                for b in &displays {
-                    let _ = b.send(DriverInput::Record {
-                        moves: record.0.clone(),
-                        black_first: record.1,
-                        review: record.2,
-                    });
-                }
+                self.show(&DriverInput::Record {
+                    moves: record.0.clone(),
+                    black_first: record.1,
+                    review: record.2,
+                });
                 self.last_record = Some(record);
             }
         }

@@ -433,3 +433,46 @@ async fn my_and_opponent_are_the_asking_seats() {
     assert_eq!(words(&b[0]), words(&w[0]), "{b:?} {w:?}");
     assert!(drain(&mut white).is_empty());
 }
+
+#[tokio::test(start_paused = true)]
+async fn each_seats_display_shows_the_board_from_its_own_side() {
+    use tandem_braille::driver::DriverInput;
+    use tandem_braille::Board;
+    let mut f = fixture();
+    let (w, wr) = std::sync::mpsc::channel();
+    let (b, br) = std::sync::mpsc::channel();
+    f.out.seats = vec![
+        SeatOutput {
+            side: Color::White,
+            speech: None,
+            braille: Some(w),
+        },
+        SeatOutput {
+            side: Color::Black,
+            speech: None,
+            braille: Some(b),
+        },
+    ];
+    // Backgammon numbers the points from one side: each player's own.
+    let start = tandem::game::GameKind::Backgammon.position(None).unwrap();
+    let mut s = f.start(&game_setup(start, "eubgf-7", "en"));
+    s.handle_as(
+        Cmd::Unknown("roll 3 1".into()),
+        Source::Control,
+        Some(Color::White),
+    );
+    for (rx, side) in [(wr, Color::White), (br, Color::Black)] {
+        let boards: Vec<Color> = rx
+            .try_iter()
+            .filter_map(|i| match i {
+                DriverInput::Board {
+                    board: Board::Backgammon { viewer, .. },
+                    ..
+                } => Some(viewer),
+                _ => None,
+            })
+            .collect();
+        assert!(!boards.is_empty(), "{side}'s display got no board");
+        assert!(boards.iter().all(|v| *v == side), "{side}: {boards:?}");
+    }
+}

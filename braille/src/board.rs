@@ -43,6 +43,17 @@ pub enum Board {
 }
 
 impl Board {
+    /// The same position seen from `viewer`'s side: a seat's own display
+    /// (`tandem play --seat`) shows the board its player sees. Only a game
+    /// that numbers the board from one side (backgammon) changes.
+    #[must_use]
+    pub fn seen_by(self, viewer: Color) -> Board {
+        match self {
+            Board::Backgammon { game, .. } => Board::Backgammon { game, viewer },
+            other => other,
+        }
+    }
+
     /// Whether this is a chess position.
     #[must_use]
     pub fn is_chess(&self) -> bool {

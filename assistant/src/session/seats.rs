@@ -111,14 +111,33 @@ impl Session {
     }
 
     /// Every braille display that shows the table: the table's own and
-    /// each seat's.
-    pub(super) fn displays(&self) -> Vec<std::sync::mpsc::Sender<DriverInput>> {
+    /// each seat's (with its side: it shows the board as that player sees it).
+    pub(super) fn displays(&self) -> Vec<(Option<Color>, std::sync::mpsc::Sender<DriverInput>)> {
         self.out
             .braille
             .iter()
-            .chain(self.out.seats.iter().filter_map(|s| s.braille.as_ref()))
-            .cloned()
+            .map(|b| (None, b.clone()))
+            .chain(
+                self.out
+                    .seats
+                    .iter()
+                    .filter_map(|s| s.braille.clone().map(|b| (Some(s.side), b))),
+            )
             .collect()
+    }
+
+    /// Sends `input` to every display, a board seen from each seat's side.
+    pub(super) fn show(&self, input: &DriverInput) {
+        for (side, b) in self.displays() {
+            let input = match (side, input) {
+                (Some(side), DriverInput::Board { board, status }) => DriverInput::Board {
+                    board: board.clone().seen_by(side),
+                    status: status.clone(),
+                },
+                _ => input.clone(),
+            };
+            let _ = b.send(input);
+        }
     }
 
     /// The displays of `to`: the asking seat's own, else every one.
@@ -131,7 +150,7 @@ impl Session {
                 .filter(|s| s.side == side)
                 .filter_map(|s| s.braille.clone())
                 .collect(),
-            _ => self.displays(),
+            _ => self.displays().into_iter().map(|(_, b)| b).collect(),
         }
     }
 
