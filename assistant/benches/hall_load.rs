@@ -279,6 +279,7 @@ async fn table(
             priority: "next".into(),
             text: "Thirty-two, twenty-eight.".into(),
             to: vec![tandem_rules::Color::White],
+            lang: None,
         }))
         .await;
         let mut k = 2;

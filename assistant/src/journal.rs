@@ -149,6 +149,10 @@ pub enum Event {
         /// seat has speech). Journals before seats have none: read as empty.
         #[serde(default)]
         to: Vec<Color>,
+        /// The language of these words when it is not the table's (a seat
+        /// of its own language, `--seat SIDE:lang=en`): one line a language.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lang: Option<String>,
     },
     /// A side's board was brought up to date through `ply` (001 ch. VIII 1.3, 2.3).
     BoardDone {

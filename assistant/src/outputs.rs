@@ -555,6 +555,7 @@ pub fn start_seat(
             side: spec.side,
             speech: speech_tx,
             braille: braille.as_ref().map(|b| b.input.clone()),
+            lang: spec.lang.clone(),
         },
         speech,
         braille,

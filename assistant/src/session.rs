@@ -50,6 +50,7 @@ mod moves;
 mod record;
 mod seats;
 mod table;
+mod tongues;
 mod view;
 mod voice_input;
 
@@ -288,6 +289,8 @@ pub struct Session {
     asker: Option<Color>,
     /// Whether the request only asks (its every word is the asker's answer).
     answering: bool,
+    /// The languages the seats speak other than the table's (`session/tongues.rs`).
+    tongues: Vec<tongues::Tongue>,
 }
 
 impl std::fmt::Debug for Session {
@@ -314,7 +317,8 @@ impl Session {
             .map_err(|e| anyhow::anyhow!("cannot create the journal {}: {e}", journal.display()))?;
         writer.append(0, Event::Start(info))?;
         let mut s = Session::with(table, writer, 0, out);
-        s.announce(s.words.turn(s.table.game.turn()));
+        s.build_tongues();
+        s.announce_with(|s| s.words.turn(s.table.game.turn()));
         s.refresh();
         Ok(s)
     }
@@ -342,6 +346,7 @@ impl Session {
         let writer = JournalWriter::resume(journal, &j)?;
         let base = j.last_t_ms();
         let mut s = Session::with(table, writer, base, out);
+        s.build_tongues();
         let lines = j.records.len() as u64;
         s.record(Event::Resumed {
             lines,
@@ -391,6 +396,7 @@ impl Session {
             changed: false,
             asker: None,
             answering: false,
+            tongues: Vec::new(),
         }
     }
 
@@ -499,6 +505,7 @@ impl Session {
         self.changed = true;
         self.table
             .apply(&rec.event, GameTime::from_millis(rec.t_ms))?;
+        self.sync_tongues(&rec.event, GameTime::from_millis(rec.t_ms));
         Ok(rec)
     }
 
@@ -508,36 +515,16 @@ impl Session {
     }
 
     /// Says `u` to `to`'s outputs, tells the subscribers, and journals who
-    /// heard it.
+    /// heard it. Words made before the state changed (a move's): every
+    /// seat hears the table's language ([`Session::announce_with`] says
+    /// each seat's own).
     fn announce_to(&mut self, u: Utterance, to: Audience) {
-        let text = u.text();
-        if text.is_empty() {
-            return;
-        }
-        let heard = self.send_speech(&u, to);
-        let _ = self.out.notices.send(Notice::Speech {
-            priority: u.priority,
-            kind: u.kind,
-            text: text.clone(),
-            to: heard.clone(),
-        });
-        // The record of what was said (001 ch. VIII 2.2): after the words are queued.
-        let ev = Event::Announced {
-            kind: kind_name(u.kind),
-            priority: u.priority.name().to_owned(),
-            text: text.clone(),
-            to: heard,
-        };
-        if let Err(e) = self.journal.append(self.now().as_millis(), ev) {
-            tracing::error!("journal: {e}");
-        }
-        self.said.push(text);
-        self.last_said = Some(u);
+        let n = 1 + self.tongues.len();
+        self.announce_versions(vec![u; n], to);
     }
 
     fn say_msg(&mut self, priority: Priority, kind: Kind, m: &Msg) {
-        let u = self.msgs.utter(priority, kind, m);
-        self.announce(u);
+        self.announce_with(|s| s.msgs.utter(priority, kind, m));
     }
 
     /// Sends the braille and screen updates.
@@ -591,7 +578,19 @@ impl Session {
     }
 
     fn refuse(&mut self, source: Source, input: &str, reason: String, u: Utterance) -> Reply {
-        self.announce(u);
+        self.refuse_with(source, input, reason, |_| u.clone())
+    }
+
+    /// [`Session::refuse`] with the words in each seat's language (`f`
+    /// evaluated in each: nothing has changed).
+    fn refuse_with(
+        &mut self,
+        source: Source,
+        input: &str,
+        reason: String,
+        f: impl Fn(&Session) -> Utterance,
+    ) -> Reply {
+        self.announce_with(f);
         if let Err(e) = self.journal.append(
             self.now().as_millis(),
             Event::Rejected {
@@ -612,9 +611,10 @@ impl Session {
     }
 
     fn refuse_msg(&mut self, source: Source, input: &str, m: &Msg) -> Reply {
-        let u = self.msgs.utter(Priority::Now, Kind::Rejection, m);
         let reason = self.msgs.text(m);
-        self.refuse(source, input, reason, u)
+        self.refuse_with(source, input, reason, |s| {
+            s.msgs.utter(Priority::Now, Kind::Rejection, m)
+        })
     }
 
     fn ok(&mut self) -> Reply {
@@ -697,12 +697,13 @@ impl Session {
             match e.kind {
                 ClockEventKind::Warning(left) => {
                     // To the seat whose clock it is.
-                    let u = self.words.low_time(e.side, left);
-                    self.announce_to(u, Audience::Seat(e.side));
+                    let side = e.side;
+                    self.announce_with_to(|s| s.words.low_time(side, left), Audience::Seat(side));
                 }
                 ClockEventKind::Flag => {
                     // 001 ch. VIII 4.1.4: the flag fall is claimed and recorded.
-                    self.announce(self.words.flag_fall(e.side));
+                    let side = e.side;
+                    self.announce_with(|s| s.words.flag_fall(side));
                     let o = self.table.game.flag_outcome(e.side);
                     self.finish(o);
                 }
@@ -720,10 +721,7 @@ impl Session {
             result: outcome.pdn_result().to_owned(),
             outcome,
         }) {
-            Ok(_) => {
-                let u = self.table.game.game_over(&outcome);
-                self.announce(u);
-            }
+            Ok(_) => self.announce_with(|s| s.table.game.game_over(&outcome)),
             Err(e) => tracing::error!("journal: {e}"),
         }
     }
@@ -778,17 +776,17 @@ impl Session {
                     let m = Msg::NoClock(r.moves_made);
                     self.say_msg(Priority::Next, Kind::Clock, &m);
                 } else {
-                    self.announce(self.words.on_clock(&r));
+                    self.announce_with(|s| s.words.on_clock(&r));
                 }
-                if let Some(u) = self.table.game.after_clock() {
-                    self.announce(u);
+                if self.table.game.after_clock().is_some() {
+                    self.announce_with(|s| s.table.game.after_clock().unwrap_or_else(nothing));
                 }
                 self.ok()
             }
             Cmd::Position => {
                 match self.review {
                     Some(at) => self.review_position(at),
-                    None => self.announce(self.table.game.describe_position()),
+                    None => self.announce_with(|s| s.table.game.describe_position()),
                 }
                 self.ok()
             }
@@ -799,7 +797,7 @@ impl Session {
             Cmd::Back => self.review_step(false, source),
             Cmd::Live => self.review_live(source),
             Cmd::Last => {
-                self.announce(self.table.game.last_move());
+                self.announce_with(|s| s.table.game.last_move());
                 self.ok()
             }
             Cmd::State => Reply {
@@ -845,7 +843,7 @@ impl Session {
                 self.ok()
             }
             Cmd::Help => {
-                self.announce(self.table.game.help());
+                self.announce_with(|s| s.table.game.help());
                 self.ok()
             }
             Cmd::ClockSet(side, secs) => self.clock_set(side, secs, source),
@@ -937,6 +935,11 @@ impl Session {
         let task = tokio::spawn(self.run(rx));
         (handle, task)
     }
+}
+
+/// No words (an utterance that is not said).
+pub(super) fn nothing() -> Utterance {
+    Utterance::new(Priority::Normal, Kind::Help, Vec::new())
 }
 
 fn kind_name(k: Kind) -> String {

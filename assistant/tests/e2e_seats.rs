@@ -357,3 +357,64 @@ fn a_mixed_table_plays_a_whole_game_with_the_blind_players_words_on_the_left() {
     let over = announced(&journal).last().unwrap().0.clone();
     assert!(over.starts_with("Game over. White wins"), "{over}");
 }
+
+/// An international table (`--lang pl`, black's seat `lang=en`): each
+/// player hears the move in their own language on their own channel, and
+/// the journal has a line for each language with its own `to`.
+#[test]
+fn each_seat_hears_its_own_language_on_its_own_channel() {
+    if !audio_tools() {
+        return;
+    }
+    let audio = Capture::new();
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let journal = dir.path().join("game.jsonl");
+    let d = Daemon::start(
+        &[
+            "--lang",
+            "pl",
+            "--blind",
+            "both",
+            "--seat",
+            "white:speech=left",
+            "--seat",
+            "black:speech=right,lang=en",
+            "--voice",
+            "off",
+            "--journal",
+            journal.to_str().unwrap(),
+        ],
+        &socket,
+        &[audio.env()],
+    );
+    let mut c = d.client();
+    audio.since(0, Duration::from_millis(1500));
+    let mark = audio.mark();
+    let out = ctl(&socket, &["--seat", "white", "move", "32-28"]);
+    assert!(out.status.success(), "{out:?}");
+    wait_ply(&mut c, 1);
+    let (l, r) = audio.since(mark, Duration::from_millis(800));
+    assert!(l > 0.01 && r > 0.01, "left {l}, right {r}");
+    assert_eq!(
+        heard_by(&journal, "Trzydzieści dwa na dwadzieścia osiem."),
+        serde_json::json!(["white"])
+    );
+    assert_eq!(
+        heard_by(&journal, "Thirty-two, twenty-eight."),
+        serde_json::json!(["black"])
+    );
+    let en = journal_events(&journal, "announced")
+        .into_iter()
+        .find(|e| e["text"] == "Thirty-two, twenty-eight.")
+        .unwrap();
+    assert_eq!(en["lang"], "en");
+    // Black's clock: in English, on the right alone.
+    let mark = audio.mark();
+    let out = ctl(&socket, &["--seat", "black", "clock"]);
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.starts_with("White: used"), "{said}");
+    let (l, r) = audio.since(mark, Duration::from_millis(800));
+    assert!(l < 0.0001 && r > 0.01, "left {l}, right {r}");
+}

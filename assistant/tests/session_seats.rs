@@ -47,11 +47,13 @@ fn two_seats() -> (
             side: Color::White,
             speech: Some(w),
             braille: None,
+            lang: None,
         },
         SeatOutput {
             side: Color::Black,
             speech: Some(b),
             braille: None,
+            lang: None,
         },
     ];
     (f, wr, br)
@@ -446,11 +448,13 @@ async fn each_seats_display_shows_the_board_from_its_own_side() {
             side: Color::White,
             speech: None,
             braille: Some(w),
+            lang: None,
         },
         SeatOutput {
             side: Color::Black,
             speech: None,
             braille: Some(b),
+            lang: None,
         },
     ];
     // Backgammon numbers the points from one side: each player's own.
@@ -475,4 +479,68 @@ async fn each_seats_display_shows_the_board_from_its_own_side() {
         assert!(!boards.is_empty(), "{side}'s display got no board");
         assert!(boards.iter().all(|v| *v == side), "{side}: {boards:?}");
     }
+}
+
+#[tokio::test(start_paused = true)]
+async fn at_an_international_table_each_seat_hears_its_own_language() {
+    let (mut f, mut white, mut black) = two_seats();
+    // A Polish table; black's seat speaks English.
+    f.out.seats[1].lang = Some("en".into());
+    let mut setup = setup(Blind::Both, "90m");
+    setup.lang = "pl".into();
+    let mut s = f.start(&setup);
+    assert_eq!(drain(&mut white), ["Ruch białych."]);
+    assert_eq!(drain(&mut black), ["White to move."]);
+    tokio::time::advance(Duration::from_secs(4)).await;
+    let r = s.handle_as(
+        Cmd::Move("32-28".into()),
+        Source::Control,
+        Some(Color::White),
+    );
+    assert!(r.ok, "{r:?}");
+    assert_eq!(drain(&mut white), ["Trzydzieści dwa na dwadzieścia osiem."]);
+    assert_eq!(drain(&mut black), ["Thirty-two, twenty-eight."]);
+    // Black asks the clock: in English, to black alone; the reply too.
+    let r = s.handle_as(Cmd::Clock, Source::Control, Some(Color::Black));
+    assert!(r.said[0].starts_with("White: used four seconds"), "{r:?}");
+    assert!(drain(&mut white).is_empty());
+    assert_eq!(drain(&mut black), r.said);
+    // Black's illegal move: the reason in English, to black alone.
+    let r = s.handle_as(
+        Cmd::Move("19-14".into()),
+        Source::Control,
+        Some(Color::Black),
+    );
+    assert!(!r.ok, "{r:?}");
+    assert!(drain(&mut white).is_empty());
+    let b = drain(&mut black);
+    assert_eq!(b.len(), 1, "{b:?}");
+    assert!(b[0].is_ascii(), "in English: {b:?}");
+    // One journal line a language, each with its own `to`.
+    let j = Journal::read(&f.journal).unwrap();
+    let lines: Vec<(String, Vec<Color>, Option<String>)> = j
+        .records
+        .into_iter()
+        .filter_map(|r| match r.event {
+            Event::Announced { text, to, lang, .. } => Some((text, to, lang)),
+            _ => None,
+        })
+        .collect();
+    assert!(lines.contains(&(
+        "Trzydzieści dwa na dwadzieścia osiem.".into(),
+        vec![Color::White],
+        None
+    )));
+    assert!(lines.contains(&(
+        "Thirty-two, twenty-eight.".into(),
+        vec![Color::Black],
+        Some("en".into())
+    )));
+    // The game resumed from its journal keeps each seat's language.
+    drop(s);
+    let mut s = f.resume();
+    drain(&mut white);
+    drain(&mut black);
+    s.handle_as(Cmd::Last, Source::Control, Some(Color::Black));
+    assert_eq!(drain(&mut black), ["Last move: thirty-two, twenty-eight."]);
 }

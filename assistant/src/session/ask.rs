@@ -11,15 +11,15 @@ impl Session {
     /// about the board in its typed form (`knights`, `opponent kings`,
     /// `row 5`), answered; `None` for anything else (a move, a command).
     pub(super) fn bare_question(&mut self, text: &str, source: Source) -> Option<Reply> {
-        if let Some(u) = self.table.game.query(text) {
-            self.announce(u);
+        if self.table.game.query(text).is_some() {
+            self.announce_with(|s| s.table.game.query(text).unwrap_or_else(nothing));
             return Some(self.ok());
         }
         let answer = self
             .table
             .game
             .ask(text, self.asker.or(self.blind.side()), false)?;
-        Some(self.answer(text.trim(), answer, source))
+        Some(self.answer(text.trim(), false, answer, source))
     }
 
     /// Answers a question: `any_words` takes the phrasebook's spoken words
@@ -32,19 +32,21 @@ impl Session {
             .game
             .ask(text, self.asker.or(self.blind.side()), any_words)
         {
-            Some(answer) => self.answer(text, answer, source),
+            Some(answer) => self.answer(text, any_words, answer, source),
             None => match (!text.is_empty())
                 .then(|| self.table.game.query(text))
                 .flatten()
             {
                 // A game's own question asked with `ask` (the pips).
-                Some(u) => {
-                    self.announce(u);
+                Some(_) => {
+                    self.announce_with(|s| s.table.game.query(text).unwrap_or_else(nothing));
                     self.ok()
                 }
                 None => {
                     let r = self.table.game.unknown_question(text);
-                    self.refuse(source, &format!("ask {text}"), r.reason, r.say)
+                    self.refuse_with(source, &format!("ask {text}"), r.reason, |s| {
+                        s.table.game.unknown_question(text).say
+                    })
                 }
             },
         }
@@ -55,18 +57,34 @@ impl Session {
     fn answer(
         &mut self,
         text: &str,
+        any_words: bool,
         answer: Result<tandem_speech::Utterance, crate::interface::Refused>,
         source: Source,
     ) -> Reply {
+        let asker = self.asker.or(self.blind.side());
+        // The answer in each seat's language (nothing changes by asking).
+        let again = |s: &Session| s.table.game.ask(text, asker, any_words);
         match answer {
             Ok(u) => {
-                for b in self.displays_of(self.audience(u.kind)) {
-                    let _ = b.send(DriverInput::Message(u.text()));
+                let versions = self.in_every_tongue(&|s| match again(s) {
+                    Some(Ok(u)) => u,
+                    _ => nothing(),
+                });
+                let to = self.audience(u.kind);
+                for (side, b) in self.displays_of(to) {
+                    let v = side.map_or(0, |s| self.version_of(s));
+                    let shown = versions.get(v).map_or_else(|| u.text(), Utterance::text);
+                    let _ = b.send(DriverInput::Message(shown));
                 }
-                self.announce(u);
+                self.announce_versions(versions, to);
                 self.ok()
             }
-            Err(r) => self.refuse(source, &format!("ask {text}"), r.reason, r.say),
+            Err(r) => self.refuse_with(source, &format!("ask {text}"), r.reason, |s| {
+                match again(s) {
+                    Some(Err(r)) => r.say,
+                    _ => nothing(),
+                }
+            }),
         }
     }
 }

@@ -21,12 +21,17 @@ impl Session {
     pub(super) fn tell_missing(&mut self, side: Color) {
         let behind = self.table.behind(side);
         if behind == 0 {
-            self.announce(self.table.game.boards_in_sync());
+            self.announce_with(|s| s.table.game.boards_in_sync());
             return;
         }
         let at = self.table.boards[idx(side)] as usize;
-        if let Some(u) = self.table.game.board_behind(at, behind) {
-            self.announce(u);
+        if self.table.game.board_behind(at, behind).is_some() {
+            self.announce_with(|s| {
+                s.table
+                    .game
+                    .board_behind(at, behind)
+                    .unwrap_or_else(nothing)
+            });
         }
     }
 
@@ -43,7 +48,7 @@ impl Session {
             );
         }
         if self.table.behind(Color::White) == 0 && self.table.behind(Color::Black) == 0 {
-            self.announce(self.table.game.boards_in_sync());
+            self.announce_with(|s| s.table.game.boards_in_sync());
         } else {
             let other = side.other();
             self.tell_missing(other);
@@ -74,8 +79,13 @@ impl Session {
         }
         if let Some(ply) = check.shows_ply {
             let behind = self.table.board_moves_since(ply);
-            if let Some(u) = self.table.game.board_behind(ply, behind) {
-                self.announce(u);
+            if self.table.game.board_behind(ply, behind).is_some() {
+                self.announce_with(|s| {
+                    s.table
+                        .game
+                        .board_behind(ply, behind)
+                        .unwrap_or_else(nothing)
+                });
             }
             return self.ok();
         }
@@ -90,7 +100,7 @@ impl Session {
         self.announce(check.differ);
         if !check.read_back {
             // Help to find the difference: the record's position, read out.
-            self.announce(self.table.game.describe_position());
+            self.announce_with(|s| s.table.game.describe_position());
         }
         self.ok()
     }
@@ -128,7 +138,7 @@ impl Session {
             return self.refuse_msg(source, &input, &Msg::JournalFailed);
         }
         self.say_msg(Priority::Next, Kind::Sync, &Msg::TakenBack(plies));
-        self.announce(self.words.turn(self.table.game.turn()));
+        self.announce_with(|s| s.words.turn(s.table.game.turn()));
         self.refresh();
         self.ok()
     }

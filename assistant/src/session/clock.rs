@@ -53,7 +53,7 @@ impl Session {
                     .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
             );
         }
-        self.announce(self.words.clock_stopped());
+        self.announce_with(|s| s.words.clock_stopped());
         self.ok()
     }
 
@@ -71,7 +71,7 @@ impl Session {
             );
         }
         self.say_msg(Priority::Next, Kind::Clock, &Msg::ClockRunning);
-        self.announce(self.words.turn(self.table.game.turn()));
+        self.announce_with(|s| s.words.turn(s.table.game.turn()));
         self.ok()
     }
 }

@@ -6,8 +6,9 @@ impl Session {
     pub(super) fn draw(&mut self, what: DrawCmd, side: Option<Color>, source: Source) -> Reply {
         let input = format!("draw {what:?}").to_lowercase();
         if self.table.game.outcome().is_some() {
-            let u = self.words.game_over_refusal();
-            return self.refuse(source, &input, "the game is over".into(), u);
+            return self.refuse_with(source, &input, "the game is over".into(), |s| {
+                s.words.game_over_refusal()
+            });
         }
         let turn = self.table.game.turn();
         match what {
@@ -70,7 +71,13 @@ impl Session {
     pub(super) fn claim_draw(&mut self, side: Color, source: Source) -> Reply {
         let input = "draw claim";
         if let Err(r) = self.table.game.draw_claims() {
-            return self.refuse(source, input, r.reason, r.say);
+            return self.refuse_with(source, input, r.reason, |s| {
+                s.table
+                    .game
+                    .draw_claims()
+                    .err()
+                    .map_or_else(nothing, |r| r.say)
+            });
         }
         if side != self.table.game.turn() {
             return self.refuse_msg(source, input, &Msg::DrawNotYourTime);
@@ -92,7 +99,7 @@ impl Session {
         }
         match reason {
             Some(reason) => self.finish(Outcome::Draw { reason }),
-            None => self.announce(self.table.game.claim_wrong(added_ms / 60_000)),
+            None => self.announce_with(|s| s.table.game.claim_wrong(added_ms / 60_000)),
         }
         self.ok()
     }

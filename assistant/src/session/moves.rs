@@ -7,12 +7,11 @@ use super::*;
 impl Session {
     pub(super) fn play(&mut self, text: &str, source: Source) -> Reply {
         if let Some(o) = self.table.game.outcome() {
-            let u = self.words.game_over_refusal();
-            return self.refuse(
+            return self.refuse_with(
                 source,
                 text,
                 format!("the game is over ({})", o.pdn_result()),
-                u,
+                |s| s.words.game_over_refusal(),
             );
         }
         if self.table.clock.is_paused() {
@@ -24,7 +23,13 @@ impl Session {
                     self.refuse_msg(source, text, &Msg::NotYourMove)
                 }
                 Ok(a) => self.act(a, text, source),
-                Err(r) => self.refuse(source, text, r.reason, r.say),
+                // The refusal in each seat's words (nothing changed).
+                Err(r) => self.refuse_with(source, text, r.reason, |s| {
+                    match s.table.game.action(text) {
+                        Some(Err(r)) => r.say,
+                        _ => nothing(),
+                    }
+                }),
             };
         }
         // A seat plays for its own side only, on its turn.
@@ -33,8 +38,23 @@ impl Session {
         }
         let prepared = match self.table.game.prepare(text) {
             Ok(p) => p,
-            Err(r) => return self.refuse(source, text, r.reason, r.say),
+            Err(r) => {
+                return self.refuse_with(source, text, r.reason, |s| {
+                    s.table
+                        .game
+                        .prepare(text)
+                        .err()
+                        .map_or_else(nothing, |r| r.say)
+                })
+            }
         };
+        // The move in each seat's language, made before it is played.
+        let in_tongues = self.in_other_tongues(&|s| {
+            s.table
+                .game
+                .prepare(text)
+                .map_or_else(|_| nothing(), |p| p.announce)
+        });
         let side = self.table.game.turn();
         // A move answers a pending offer from the opponent: no (001 ch. II 5.1).
         if self.table.draw_offer == Some(side.other()) {
@@ -47,12 +67,9 @@ impl Session {
         let press = match probe.press(t) {
             Ok(p) => p,
             Err(e) => {
-                return self.refuse(
-                    source,
-                    text,
-                    format!("clock: {e}"),
-                    self.words.not_understood(),
-                )
+                return self.refuse_with(source, text, format!("clock: {e}"), |s| {
+                    s.words.not_understood()
+                })
             }
         };
         let event = Event::Move {
@@ -71,13 +88,13 @@ impl Session {
             tracing::error!("journal: {e}");
             return self.refuse_msg(source, text, &Msg::JournalFailed);
         }
-        self.announce(prepared.announce);
+        self.announce_made(prepared.announce, in_tongues);
         self.flags_fell(&press.events);
         self.refresh();
         if let Some(o) = self.table.game.outcome() {
             self.finish(o);
-        } else if let Some(u) = self.table.game.after_move() {
-            self.announce(u);
+        } else if self.table.game.after_move().is_some() {
+            self.announce_with(|s| s.table.game.after_move().unwrap_or_else(nothing));
         }
         self.ok()
     }
@@ -91,17 +108,21 @@ impl Session {
             match probe.press(t) {
                 Ok(p) => Some(p),
                 Err(e) => {
-                    return self.refuse(
-                        source,
-                        input,
-                        format!("clock: {e}"),
-                        self.words.not_understood(),
-                    )
+                    return self.refuse_with(source, input, format!("clock: {e}"), |s| {
+                        s.words.not_understood()
+                    })
                 }
             }
         } else {
             None
         };
+        // The action in each seat's language, by its strict words (a roll
+        // tandem made is the same roll in every language).
+        let strict = a.text.clone();
+        let in_tongues = self.in_other_tongues(&|s| match s.table.game.action(&strict) {
+            Some(Ok(a)) => a.announce,
+            _ => nothing(),
+        });
         let event = Event::Action {
             ply: self.table.game.ply() as u32,
             side: a.side,
@@ -117,7 +138,7 @@ impl Session {
             tracing::error!("journal: {e}");
             return self.refuse_msg(source, input, &Msg::JournalFailed);
         }
-        self.announce(a.announce);
+        self.announce_made(a.announce, in_tongues);
         if let Some(p) = &press {
             self.flags_fell(&p.events);
         }
@@ -138,7 +159,8 @@ impl Session {
                 side: e.side,
                 at_ms: e.at.as_millis(),
             });
-            self.announce(self.words.flag_fall(e.side));
+            let side = e.side;
+            self.announce_with(|s| s.words.flag_fall(side));
             self.finish(self.table.game.flag_outcome(e.side));
         }
     }

@@ -67,9 +67,8 @@ impl Session {
     }
 
     fn record_refusal(&mut self, source: Source, input: &str, w: RecordWord) -> Reply {
-        let u = self.words.record_word(w);
-        let reason = u.text();
-        self.refuse(source, input, reason, u)
+        let reason = self.words.record_word(w).text();
+        self.refuse_with(source, input, reason, |s| s.words.record_word(w))
     }
 
     /// `record [FROM [TO]]`: the moves from FROM to TO (to the last), or
@@ -87,7 +86,7 @@ impl Session {
         };
         let last = self.last_number();
         if last == 0 {
-            self.announce(self.words.record_word(RecordWord::Empty));
+            self.announce_with(|s| s.words.record_word(RecordWord::Empty));
             return self.ok();
         }
         let from = from.unwrap_or_else(|| (last + 1).saturating_sub(self.record_last).max(1));
@@ -99,7 +98,7 @@ impl Session {
             return self.record_refusal(source, &input, RecordWord::NoMove(to));
         }
         for n in from..=to.min(last) {
-            self.announce(self.move_utterance(n));
+            self.announce_with(|s| s.move_utterance(n));
         }
         self.ok()
     }
@@ -111,7 +110,7 @@ impl Session {
             return self.record_refusal(source, &format!("move {n}"), RecordWord::NoMove(n));
         }
         self.review = Some(plies.end);
-        self.announce(self.move_utterance(n));
+        self.announce_with(|s| s.move_utterance(n));
         self.ok()
     }
 
@@ -129,9 +128,11 @@ impl Session {
     }
 
     fn say_ply(&mut self, i: usize) {
-        if let Some(w) = self.ply_words(i) {
-            let u = self.words.record_plies(self.number_of(i), &[w]);
-            self.announce(u);
+        if self.ply_words(i).is_some() {
+            self.announce_with(|s| match s.ply_words(i) {
+                Some(w) => s.words.record_plies(s.number_of(i), &[w]),
+                None => nothing(),
+            });
         }
     }
 
@@ -141,7 +142,7 @@ impl Session {
         let input = if forward { "next" } else { "back" };
         let plies = self.table.game.ply();
         if plies == 0 {
-            self.announce(self.words.record_word(RecordWord::Empty));
+            self.announce_with(|s| s.words.record_word(RecordWord::Empty));
             return self.ok();
         }
         let Some(at) = self.review else {
@@ -158,11 +159,11 @@ impl Session {
             at.saturating_sub(1)
         };
         if to == 0 {
-            self.announce(self.words.record_word(RecordWord::First));
+            self.announce_with(|s| s.words.record_word(RecordWord::First));
             return self.ok();
         }
         if to > plies {
-            self.announce(self.words.record_word(RecordWord::Last));
+            self.announce_with(|s| s.words.record_word(RecordWord::Last));
             return self.ok();
         }
         self.review = Some(to);
@@ -182,9 +183,14 @@ impl Session {
                 .map_or(Color::White, |p| p.turn());
             RecordWord::PositionAfter(self.number_of(at - 1), side)
         };
-        self.announce(self.words.record_word(head));
-        if let Some(u) = self.table.game.describe_position_at(at) {
-            self.announce(u);
+        self.announce_with(|s| s.words.record_word(head));
+        if self.table.game.describe_position_at(at).is_some() {
+            self.announce_with(|s| {
+                s.table
+                    .game
+                    .describe_position_at(at)
+                    .unwrap_or_else(nothing)
+            });
         }
     }
 
@@ -193,7 +199,7 @@ impl Session {
         if self.review.take().is_none() {
             return self.record_refusal(source, "live", RecordWord::NotReviewing);
         }
-        self.announce(self.words.record_word(RecordWord::Live));
+        self.announce_with(|s| s.words.record_word(RecordWord::Live));
         self.ok()
     }
 }

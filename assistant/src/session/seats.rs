@@ -42,6 +42,8 @@ pub struct SeatOutput {
     pub speech: Option<mpsc::UnboundedSender<Utterance>>,
     /// Its braille display's driver thread; `None`: no display.
     pub braille: Option<std::sync::mpsc::Sender<DriverInput>>,
+    /// Its language (`lang=`); `None`: the table's.
+    pub lang: Option<String>,
 }
 
 impl Session {
@@ -90,18 +92,31 @@ impl Session {
         }
     }
 
-    /// Sends `u` to the speech of `to`; the sides that heard it (the
+    /// Sends `u` to the speech of `to`: the table's own output when
+    /// `table` (the table's language), and each seat of `to` for which
+    /// `hears` holds (its language's words); the sides that heard it (the
     /// journal's `to`), white first.
-    pub(super) fn send_speech(&self, u: &Utterance, to: Audience) -> Vec<Color> {
+    pub(super) fn send_speech(
+        &self,
+        u: &Utterance,
+        to: Audience,
+        table: bool,
+        hears: impl Fn(Color) -> bool,
+    ) -> Vec<Color> {
         let mut heard = Vec::new();
         // Without seats the one output says everything, as before seats.
-        if self.out.seats.is_empty() || to == Audience::All {
+        if table && (self.out.seats.is_empty() || to == Audience::All) {
             let _ = self.out.speech.send(u.clone());
             if self.out.seats.is_empty() && self.out.table_speaks {
                 heard.extend(self.table_sides());
             }
         }
-        for s in self.out.seats.iter().filter(|s| to.includes(s.side)) {
+        for s in self
+            .out
+            .seats
+            .iter()
+            .filter(|s| to.includes(s.side) && hears(s.side))
+        {
             if let Some(tx) = &s.speech {
                 let _ = tx.send(u.clone());
                 heard.push(s.side);
@@ -140,17 +155,21 @@ impl Session {
         }
     }
 
-    /// The displays of `to`: the asking seat's own, else every one.
-    pub(super) fn displays_of(&self, to: Audience) -> Vec<std::sync::mpsc::Sender<DriverInput>> {
+    /// The displays of `to`: the asking seat's own, else every one (each
+    /// with its seat's side).
+    pub(super) fn displays_of(
+        &self,
+        to: Audience,
+    ) -> Vec<(Option<Color>, std::sync::mpsc::Sender<DriverInput>)> {
         match to {
             Audience::Seat(side) if self.out.seats.iter().any(|s| s.side == side) => self
                 .out
                 .seats
                 .iter()
                 .filter(|s| s.side == side)
-                .filter_map(|s| s.braille.clone())
+                .filter_map(|s| s.braille.clone().map(|b| (Some(side), b)))
                 .collect(),
-            _ => self.displays().into_iter().map(|(_, b)| b).collect(),
+            _ => self.displays(),
         }
     }
 

@@ -7,8 +7,7 @@ use super::*;
 /// on exactly as typed input is.
 impl Session {
     pub(super) fn say_voice(&mut self, m: &crate::voice::VoiceMsg) {
-        let lang = self.words.phrasebook().language().to_owned();
-        self.announce(m.utter(&lang));
+        self.announce_with(|s| m.utter(s.words.phrasebook().language()));
     }
 
     pub(super) fn listen(&mut self, source: Source) -> Reply {
@@ -168,16 +167,18 @@ impl Session {
             }
             SpokenCmd::Repeat => match self.last_said.clone() {
                 Some(u) => self.announce(u),
-                None => self.announce(self.words.not_understood()),
+                None => self.announce_with(|s| s.words.not_understood()),
             },
             // Only games with numbered squares listen for "square N".
             SpokenCmd::Square(sq) => match self.table.game.describe_square(sq) {
-                Some(u) => self.announce(u),
-                None => self.announce(self.words.not_understood()),
+                Some(_) => {
+                    self.announce_with(|s| s.table.game.describe_square(sq).unwrap_or_else(nothing))
+                }
+                None => self.announce_with(|s| s.words.not_understood()),
             },
             SpokenCmd::NothingToConfirm => self.say_voice(&VoiceMsg::NothingToConfirm),
-            SpokenCmd::Cancelled => self.announce(self.words.cancelled()),
-            SpokenCmd::NotUnderstood => self.announce(self.words.not_understood()),
+            SpokenCmd::Cancelled => self.announce_with(|s| s.words.cancelled()),
+            SpokenCmd::NotUnderstood => self.announce_with(|s| s.words.not_understood()),
         }
     }
 
@@ -196,24 +197,27 @@ impl Session {
         self.journal_heard(s.ply, &s.transcript, s.confidence, s.fields, decision);
         match decision {
             "stale" => {
-                self.announce(self.words.not_understood());
+                self.announce_with(|s| s.words.not_understood());
                 return self.resync_voice();
             }
             "not-your-move" => {
                 match self.asker {
                     // A seat's own microphone: that seat alone is told.
                     Some(seat) => {
-                        let u = self
-                            .msgs
-                            .utter(Priority::Now, Kind::Rejection, &Msg::NotYourMove);
-                        self.announce_to(u, Audience::Seat(seat));
+                        self.announce_with_to(
+                            |s| {
+                                s.msgs
+                                    .utter(Priority::Now, Kind::Rejection, &Msg::NotYourMove)
+                            },
+                            Audience::Seat(seat),
+                        );
                     }
-                    None => self.announce(self.table.game.to_move()),
+                    None => self.announce_with(|s| s.table.game.to_move()),
                 }
                 return self.resync_voice();
             }
             "game-over" => {
-                self.announce(self.words.game_over_refusal());
+                self.announce_with(|s| s.words.game_over_refusal());
                 return self.resync_voice();
             }
             _ => {}
@@ -241,7 +245,7 @@ impl Session {
             // Read-backs, "which capture?" ("which knight?"), "cancelled", "say again".
             HeardAct::Reply => match s.reply {
                 Some(u) => self.announce(u),
-                None => self.announce(self.words.not_understood()),
+                None => self.announce_with(|s| s.words.not_understood()),
             },
         }
     }
