@@ -418,3 +418,161 @@ fn each_seat_hears_its_own_language_on_its_own_channel() {
     let (l, r) = audio.since(mark, Duration::from_millis(800));
     assert!(l < 0.0001 && r > 0.01, "left {l}, right {r}");
 }
+
+/// Chess with two seats (FIDE annex E: each blind player announces their
+/// own moves): a whole short game, each move from its side's seat and
+/// heard on both channels, a move from the wrong seat refused.
+#[test]
+fn a_chess_game_between_two_seats() {
+    if !audio_tools() {
+        return;
+    }
+    let audio = Capture::new();
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let journal = dir.path().join("game.jsonl");
+    let d = Daemon::start(
+        &[
+            "--variant",
+            "chess",
+            "--lang",
+            "en",
+            "--blind",
+            "both",
+            "--seat",
+            "white:speech=left",
+            "--seat",
+            "black:speech=right",
+            "--voice",
+            "off",
+            "--journal",
+            journal.to_str().unwrap(),
+        ],
+        &socket,
+        &[audio.env()],
+    );
+    let mut c = d.client();
+    audio.since(0, Duration::from_millis(1500));
+    // Black tries to open: refused to black alone.
+    let out = ctl(&socket, &["--seat", "black", "move", "e5"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let moves = ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"];
+    for (i, m) in moves.iter().enumerate() {
+        let seat = if i % 2 == 0 { "white" } else { "black" };
+        let mark = audio.mark();
+        let out = ctl(&socket, &["--seat", seat, "move", m]);
+        assert!(out.status.success(), "{seat} {m}: {out:?}");
+        wait_ply(&mut c, i as u64 + 1);
+        let (l, r) = audio.since(mark, Duration::from_millis(800));
+        assert!(l > 0.01 && r > 0.01, "{m}: left {l}, right {r}");
+    }
+    let st = c.request("state", None).unwrap()["state"].clone();
+    assert_eq!(st["result"], "1-0", "{st}");
+    let seats: Vec<String> = journal_events(&journal, "move")
+        .iter()
+        .map(|e| e["seat"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        seats,
+        ["white", "black", "white", "black", "white", "black", "white"]
+    );
+    assert_eq!(journal_events(&journal, "rejected")[0]["seat"], "black");
+}
+
+/// Backgammon with two seats and two displays: each display shows the
+/// board in its own player's point numbers, each seat rolls, moves and
+/// answers the cube for its own side only.
+#[test]
+fn a_backgammon_match_between_two_seats_each_display_from_its_side() {
+    use tandem_rules::backgammon::{Match, MatchOptions};
+    use tandem_rules::Color;
+    if !audio_tools() {
+        return;
+    }
+    let Some(white_display) = real_brltty(40) else {
+        return;
+    };
+    let Some(black_display) = real_brltty(40) else {
+        return;
+    };
+    let audio = Capture::new();
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let journal = dir.path().join("game.jsonl");
+    let white_seat = format!("white:speech=left,braille=brlapi:{}", white_display.host());
+    let black_seat = format!("black:speech=right,braille=brlapi:{}", black_display.host());
+    let _d = Daemon::start(
+        &[
+            "--variant",
+            "backgammon",
+            "--match",
+            "5",
+            "--lang",
+            "en",
+            "--blind",
+            "both",
+            "--seat",
+            &white_seat,
+            "--seat",
+            &black_seat,
+            "--voice",
+            "off",
+            "--journal",
+            journal.to_str().unwrap(),
+        ],
+        &socket,
+        &[audio.env()],
+    );
+    let mut m = Match::new(MatchOptions { length: 5 });
+    for (seat, cmd, action) in [
+        ("white", vec!["roll", "3", "1"], "roll 31"),
+        ("white", vec!["move", "8/5 6/5"], "move 8/5 6/5"),
+        ("black", vec!["double"], "double"),
+        ("white", vec!["take"], "take"),
+        ("black", vec!["roll", "6", "4"], "roll 64"),
+        ("black", vec!["move", "24/14"], "move 24/14"),
+    ] {
+        // The other seat may not act for this side.
+        let other = if seat == "white" { "black" } else { "white" };
+        let mut wrong = vec!["--seat", other];
+        wrong.extend(&cmd);
+        if cmd[0] != "take" && cmd[0] != "double" {
+            let out = ctl(&socket, &wrong);
+            assert_eq!(out.status.code(), Some(1), "{wrong:?}: {out:?}");
+        }
+        let mut args = vec!["--seat", seat];
+        args.extend(&cmd);
+        let out = ctl(&socket, &args);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        m.act_text(action).unwrap();
+    }
+    // Each display: the board line in its own player's numbering.
+    for (b, side) in [
+        (&white_display, Color::White),
+        (&black_display, Color::Black),
+    ] {
+        let want = tandem_braille::backgammon::board_line(m.board(), side).cells;
+        b.wait_for(T, |s| s.cells.starts_with(&want))
+            .unwrap_or_else(|e| panic!("{side}'s display never showed its board: {e:?}"));
+    }
+    let seats: Vec<(String, String)> = journal_events(&journal, "action")
+        .iter()
+        .chain(journal_events(&journal, "move").iter())
+        .map(|e| {
+            (
+                e["text"].as_str().unwrap().to_owned(),
+                e["seat"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    assert!(
+        seats.contains(&("take".into(), "white".into())),
+        "{seats:?}"
+    );
+    assert!(
+        seats.contains(&("double".into(), "black".into())),
+        "{seats:?}"
+    );
+    let (l, r) = audio.since(0, Duration::from_millis(800));
+    assert!(l > 0.01 && r > 0.01, "left {l}, right {r}");
+}
