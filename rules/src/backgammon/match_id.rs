@@ -228,10 +228,13 @@ pub fn of_match(m: &Match) -> MatchInfo {
         cube: m.cube(),
         cube_owner: m.cube_owner(),
         on_roll,
-        // After the match, the Crawford flag of the game that ended it, as
-        // gnubg's `import mat` leaves it (a match won in the Crawford game
-        // keeps the flag); tandem's own `is_crawford` looks at the next game.
-        crawford: if m.phase() == Phase::MatchOver {
+        // After a game, the Crawford flag of the game that ended, as gnubg
+        // leaves it until the next game starts (a match won in the Crawford
+        // game keeps the flag; a record that stops after the game before the
+        // Crawford game does not have it yet); tandem's own `is_crawford`
+        // looks at the next game.
+        crawford: if matches!(m.phase(), Phase::MatchOver | Phase::Opening) && !m.games().is_empty()
+        {
             m.games().last().is_some_and(|g| g.crawford)
         } else {
             m.is_crawford()
