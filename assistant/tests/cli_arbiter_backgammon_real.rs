@@ -116,12 +116,12 @@ fn real_mat_files_reconcile_with_themselves_to_gnubgs_ids() {
 
 #[test]
 fn server_exports_reconcile_with_themselves_to_gnubgs_ids() {
-    // Issue 34, one file per form (all 1,773 in the rules crate's test):
+    // Issue 34, one file per form (all 1,774 in the rules crate's test):
     // Galaxy's `Losses` beside the winner's last move and after the first
     // move, `Wins 3 point and the match` for a game worth 6, `Wins 1 point`
     // for a gammon in a money session, a second turn number in the right
-    // column, a record that stops between games; Studio's and an eXtreme
-    // Gammon-style `???` after a roll.
+    // column, a record that stops between games; Studio's and eXtreme
+    // Gammon's `???` after a roll (the last with a byte order mark and CRLF).
     let files: Vec<PathBuf> = [
         "galaxy/match10030560.mat",
         "galaxy/match1574327.mat",
@@ -131,6 +131,7 @@ fn server_exports_reconcile_with_themselves_to_gnubgs_ids() {
         "galaxy/match8985531.mat",
         "studio/MrPurple_-_Lasse_3pt_Backgammon_Studio_2024_05_11_20_10_33.mat",
         "xg/cuotos-fullmatch1.mat",
+        "xg/kevung-gbf-test.mat",
     ]
     .iter()
     .map(|f| real(&format!("servers/{f}")))
