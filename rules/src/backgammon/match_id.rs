@@ -228,13 +228,10 @@ pub fn of_match(m: &Match) -> MatchInfo {
         cube: m.cube(),
         cube_owner: m.cube_owner(),
         on_roll,
-        // After a game, the Crawford flag of the game that ended, as gnubg
-        // leaves it until the next game starts (a match won in the Crawford
-        // game keeps the flag; a record that stops after the game before the
-        // Crawford game does not have it yet); tandem's own `is_crawford`
-        // looks at the next game.
-        crawford: if matches!(m.phase(), Phase::MatchOver | Phase::Opening) && !m.games().is_empty()
-        {
+        // After the match, the Crawford flag of the game that ended it, as
+        // gnubg's `import mat` leaves it (a match won in the Crawford game
+        // keeps the flag); tandem's own `is_crawford` looks at the next game.
+        crawford: if m.phase() == Phase::MatchOver {
             m.games().last().is_some_and(|g| g.crawford)
         } else {
             m.is_crawford()
@@ -290,4 +287,28 @@ pub fn of_match(m: &Match) -> MatchInfo {
         score_white: m.score(Color::White),
         score_black: m.score(Color::Black),
     }
+}
+
+/// The Match ID fields gnubg's `import mat` leaves for a match read from a
+/// file ([`super::mat::read`]): [`of_match`]'s, except that a file which
+/// stops between games keeps the Crawford flag of its last game (gnubg sets
+/// the next game's flag only when that game starts; at the table, where gnubg
+/// sets it as the game ends, [`of_match`] gives the next game's).
+///
+/// ```
+/// use tandem_rules::backgammon::{mat, match_id};
+/// // A 3-point match whose one game, a gammon, leaves white a point away:
+/// // the next game would be the Crawford game, the file's last was not.
+/// let text = " 3 point match\n\n Game 1\n White : 0   Black : 0\n  1) 31: 8/5 6/5\n      Wins 2 points\n";
+/// let r = mat::read(text).unwrap();
+/// assert!(match_id::of_match(&r.game).crawford);
+/// assert!(!match_id::after_import(&r.game).crawford);
+/// ```
+#[must_use]
+pub fn after_import(m: &Match) -> MatchInfo {
+    let mut info = of_match(m);
+    if let (Phase::Opening, Some(last)) = (m.phase(), m.games().last()) {
+        info.crawford = last.crawford;
+    }
+    info
 }
