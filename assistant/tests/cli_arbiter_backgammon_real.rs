@@ -119,7 +119,7 @@ fn server_exports_reconcile_with_themselves_to_gnubgs_ids() {
     // Issue 34, one file per form (all 1,774 in the rules crate's test):
     // Galaxy's `Losses` beside the winner's last move and after the first
     // move, `Wins 3 point and the match` for a game worth 6, `Wins 1 point`
-    // for a gammon in a money session, a second turn number in the right
+    // for a gammon in a `16 point match`, a second turn number in the right
     // column; Studio's and eXtreme Gammon's `???` after a roll (the last
     // with a byte order mark and CRLF). A record that stops between games
     // is left out here: the report's Match ID is the table's (the next

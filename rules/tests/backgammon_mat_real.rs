@@ -614,7 +614,8 @@ fn wins_and_the_match_with_less_than_the_game_is_read_and_noted_capped() {
 
 #[test]
 fn a_wins_line_with_another_count_after_a_borne_off_gammon_is_noted_and_read_on() {
-    // Galaxy's money sessions (`16 point match`) give some gammons in an
+    // Galaxy's `16 point match` files (302 of the set, apparently its money
+    // sessions) give some gammons in an
     // undoubled game as `Wins 1 point`: the moves decide, as in gnubg.
     for f in [
         "galaxy/match8239468.mat",

@@ -263,7 +263,8 @@ pub enum IrregularKind {
     /// the game's own value is scored (gnubg passes over the line). Capped
     /// when the game won the match and N is less (servers write what the
     /// match still needed, or its length); otherwise another count (Galaxy's
-    /// money sessions, written as 16-point matches, give some gammons as 1).
+    /// `16 point match` files, apparently its money sessions, give some
+    /// gammons in an undoubled game as 1).
     WinsValue,
     /// Entries gnubg's `import mat` passes over (a right column that starts
     /// with a second turn number): left out, the game goes on without them.
