@@ -3,7 +3,8 @@
 //! run as the built binary: each file against itself agrees to the end, at
 //! the Position ID and Match ID the real GNU Backgammon reaches with `import
 //! mat`; a record's irregularities (an illegal recorded move, a roll
-//! without its move) are reported at their game and line.
+//! without its move) are reported at their game and line. The exports of
+//! today's servers (`real/servers/`) are sampled, one file per form.
 
 mod support;
 
@@ -111,6 +112,49 @@ fn real_mat_files_reconcile_with_themselves_to_gnubgs_ids() {
             assert_eq!(json["match_id"], ids[k].1, "{}", f.display());
         }
     }
+}
+
+#[test]
+fn server_exports_reconcile_with_themselves_to_gnubgs_ids() {
+    // Issue 34, one file per form (all 1,774 in the rules crate's test):
+    // Galaxy's `Losses` beside the winner's last move and after the first
+    // move, `Wins 3 point and the match` for a game worth 6, `Wins 1 point`
+    // for a gammon in a `16 point match`, a second turn number in the right
+    // column; Studio's and eXtreme Gammon's `???` after a roll (the last
+    // with a byte order mark and CRLF). A record that stops between games
+    // is left out here: the report's Match ID is the table's (the next
+    // game's Crawford flag, as gnubg sets it when a game ends at the
+    // table), where `import mat` keeps the last game's.
+    let files: Vec<PathBuf> = [
+        "galaxy/match10030560.mat",
+        "galaxy/match1574327.mat",
+        "galaxy/match1061881.mat",
+        "galaxy/match8239468.mat",
+        "galaxy/match2900236.mat",
+        "studio/MrPurple_-_Lasse_3pt_Backgammon_Studio_2024_05_11_20_10_33.mat",
+        "xg/cuotos-fullmatch1.mat",
+        "xg/kevung-gbf-test.mat",
+    ]
+    .iter()
+    .map(|f| real(&format!("servers/{f}")))
+    .collect();
+    let theirs = gnubg_ids(&files);
+    for (k, f) in files.iter().enumerate() {
+        let (out, json) = reconcile(f, f);
+        assert_eq!(out.status.code(), Some(0), "{}: {json}", f.display());
+        assert_eq!(json["agree"], true, "{}", f.display());
+        if let Some(ids) = &theirs {
+            assert_eq!(json["position_id"], ids[k].0, "{}", f.display());
+            assert_eq!(json["match_id"], ids[k].1, "{}", f.display());
+        }
+    }
+    // The capped value is reported.
+    let (_, json) = reconcile(&files[2], &files[2]);
+    let notes = json["notes"].to_string();
+    assert!(
+        notes.contains("worth 6; the file gives 3, capped"),
+        "{notes}"
+    );
 }
 
 #[test]

@@ -183,7 +183,8 @@ impl std::error::Error for MatError {}
 
 /// The parts of one turn entry.
 pub(crate) fn entries(body: &str) -> Vec<(usize, String)> {
-    // Entries start with `dd:`, `Doubles`, `Takes`, `Drops`, `Wins`, `Accepts`, `Rejects`.
+    // Entries start with `dd:`, `Doubles`, `Takes`, `Drops`, `Wins`, `Accepts`, `Rejects`,
+    // `Losses` (Backgammon Galaxy's loser's line, beside the winner's last move).
     let bytes = body.as_bytes();
     let mut starts = Vec::new();
     for (i, _) in body.char_indices() {
@@ -193,7 +194,7 @@ pub(crate) fn entries(body: &str) -> Vec<(usize, String)> {
         let is_roll =
             rb.len() >= 3 && rb[0].is_ascii_digit() && rb[1].is_ascii_digit() && rb[2] == b':';
         let is_word = [
-            "doubles", "takes", "drops", "wins", "accepts", "rejects", "beavers",
+            "doubles", "takes", "drops", "wins", "accepts", "rejects", "beavers", "losses",
         ]
         .iter()
         .any(|w| rb.len() >= w.len() && rb[..w.len()].eq_ignore_ascii_case(w.as_bytes()));
@@ -207,6 +208,36 @@ pub(crate) fn entries(body: &str) -> Vec<(usize, String)> {
         out.push((s, body[s..e].trim().to_owned()));
     }
     out
+}
+
+/// A turn line's body without a second turn number in the right column
+/// (Backgammon Galaxy writes `24) 43: 21/18 18/14      24)  Losses 2 point
+/// ... Wins 2 point and the match`), and what was cut off. gnubg's `import
+/// mat` reads the right column as one entry that starts with `24)`, an
+/// unknown word, and passes over all of it, the `Wins` too.
+pub(crate) fn cut_stray_number(body: &str) -> (&str, Option<&str>) {
+    let bytes = body.as_bytes();
+    let mut words = 0usize;
+    let mut i = 0usize;
+    while i < bytes.len() {
+        if bytes[i] == b' ' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i] != b' ' {
+            i += 1;
+        }
+        let w = &body[start..i];
+        let number = w.len() >= 2
+            && w.ends_with(')')
+            && w[..w.len() - 1].bytes().all(|b| b.is_ascii_digit());
+        if number && words > 0 {
+            return (&body[..start], Some(body[start..].trim()));
+        }
+        words += 1;
+    }
+    (body, None)
 }
 
 /// What kind of irregularity a `.mat` file holds.
@@ -228,6 +259,16 @@ pub enum IrregularKind {
     /// while the opponent plays on: the opponent plays on from the same
     /// board (as gnubg's `import mat`).
     Missing,
+    /// A `Wins N points` line after a game that ended worth another N:
+    /// the game's own value is scored (gnubg passes over the line). Capped
+    /// when the game won the match and N is less (servers write what the
+    /// match still needed, or its length); otherwise another count (Galaxy's
+    /// `16 point match` files, apparently its money sessions, give some
+    /// gammons in an undoubled game as 1).
+    WinsValue,
+    /// Entries gnubg's `import mat` passes over (a right column that starts
+    /// with a second turn number): left out, the game goes on without them.
+    Ignored,
 }
 
 /// One irregularity of a record that was read on: the game (1-based), the
@@ -430,7 +471,16 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
             }
             _ => 0,
         };
-        let body = &line[body_start..];
+        let (body, cut) = cut_stray_number(&line[body_start..]);
+        if let Some(rest) = cut {
+            irregular.push(Irregularity {
+                kind: IrregularKind::Ignored,
+                game,
+                line: ln,
+                entry: rest.to_owned(),
+                why: "a second turn number in the right column: gnubg passes over the column, so it is left out".to_owned(),
+            });
+        }
         for (col, e) in entries(body) {
             // The entry before this one was refused (and reported).
             let illegal_before = irregular.last().is_some_and(|i: &Irregularity| {
@@ -451,9 +501,20 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
                     why,
                 });
             };
+            if lower.starts_with("losses") {
+                // Backgammon Galaxy writes the loser's `Losses N point` in
+                // the loser's column, beside the winner's last move or
+                // before the winner's `Wins` line: it states the result the
+                // `Wins` line gives (or the bear-off made), and gnubg's
+                // `import mat` passes over it as an unknown word.
+                continue;
+            }
             if lower.starts_with("wins") {
                 // A game still under way ends here by resignation; otherwise
                 // the score follows from the replay.
+                if let Some(why) = wins_value(mm, &lower, side.other()) {
+                    note(IrregularKind::WinsValue, why);
+                }
                 if matches!(mm.phase(), Phase::Roll | Phase::Move | Phase::DoubleOffered) {
                     let n: u32 = lower
                         .split_whitespace()
@@ -592,6 +653,33 @@ fn snowie_position(text: &str, player: Color) -> Option<Board> {
     Board::from_sides(white, black, player).ok()
 }
 
+/// What a `Wins N points` line of the game's winner (its loser is
+/// `loser`) says after the game ended when N is not what the game was worth:
+/// capped, when the game won the match and N is less but at least what the
+/// match still needed (the match ends when a side reaches the length, 004
+/// 4.5: Backgammon Galaxy writes `Wins 1 point and the match` for a gammon at
+/// 1-away, some of its exports the match length); otherwise another count.
+fn wins_value(m: &Match, lower: &str, loser: Color) -> Option<String> {
+    if !matches!(m.phase(), Phase::Opening | Phase::MatchOver) {
+        return None;
+    }
+    let n: u32 = lower.split_whitespace().nth(1)?.parse().ok()?;
+    let end = m.last_end()?;
+    if end.points == n || end.winner == loser {
+        return None;
+    }
+    let before = m.games().last()?.score[usize::from(end.winner == Color::Black)];
+    let needed = m.options().length.saturating_sub(before);
+    let worth = end.points;
+    Some(
+        if m.phase() == Phase::MatchOver && (needed..worth).contains(&n) {
+            format!("the game was worth {worth}; the file gives {n}, capped (the match needed {needed})")
+        } else {
+            format!("the game was worth {worth}; the file gives {n}: the game's value is scored")
+        },
+    )
+}
+
 /// What is missing when the side written is not the side to play.
 fn missing(m: &Match) -> String {
     let side = m.board().turn();
@@ -611,6 +699,10 @@ fn missing(m: &Match) -> String {
 /// with more the roll stays unplayed (the player resigned after rolling).
 /// An illegal move is noted and dropped: the roll stays unplayed.
 fn play_written(m: &mut Match, mv: &str, note: &mut impl FnMut(IrregularKind, String)) {
+    // eXtreme Gammon and Backgammon Studio write a roll the player did not
+    // play before resigning as `63: ???` or `63: ????`: gnubg reads the
+    // question marks as nothing written.
+    let mv = if mv.starts_with("???") { "" } else { mv };
     if mv.is_empty() {
         let legal = m.legal();
         match legal.len() {

@@ -288,3 +288,27 @@ pub fn of_match(m: &Match) -> MatchInfo {
         score_black: m.score(Color::Black),
     }
 }
+
+/// The Match ID fields gnubg's `import mat` leaves for a match read from a
+/// file ([`super::mat::read`]): [`of_match`]'s, except that a file which
+/// stops between games keeps the Crawford flag of its last game (gnubg sets
+/// the next game's flag only when that game starts; at the table, where gnubg
+/// sets it as the game ends, [`of_match`] gives the next game's).
+///
+/// ```
+/// use tandem_rules::backgammon::{mat, match_id};
+/// // A 3-point match whose one game, a gammon, leaves white a point away:
+/// // the next game would be the Crawford game, the file's last was not.
+/// let text = " 3 point match\n\n Game 1\n White : 0   Black : 0\n  1) 31: 8/5 6/5\n      Wins 2 points\n";
+/// let r = mat::read(text).unwrap();
+/// assert!(match_id::of_match(&r.game).crawford);
+/// assert!(!match_id::after_import(&r.game).crawford);
+/// ```
+#[must_use]
+pub fn after_import(m: &Match) -> MatchInfo {
+    let mut info = of_match(m);
+    if let (Phase::Opening, Some(last)) = (m.phase(), m.games().last()) {
+        info.crawford = last.crawford;
+    }
+    info
+}

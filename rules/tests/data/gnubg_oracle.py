@@ -3,7 +3,7 @@
 #   H <position id> <die> <die> [<move>]  every legal move (0-ply hint) for
 #       the player on roll; with a move, also the Position ID after gnubg plays it
 #   M <mat file>                            import the match, then print the
-#       Position ID and Match ID of its last position
+#       Position ID and Match ID of its last position (`-` for none)
 # Answers: `R <n>\t<move>|<move>|...\t<position id after or ->` and
 #          `I <n>\t<position id>\t<match id>`.
 import os
@@ -48,7 +48,12 @@ for line in open(os.environ["TANDEM_GNUBG_IN"]):
         out.write("R %d\t%s\t%s\n" % (n, "|".join(moves), after))
     elif kind == "M":
         gnubg.command("set cube use on")
+        # A file gnubg cannot start a game from leaves no position: `-`.
+        gnubg.command("new match 1")
         gnubg.command("import mat " + rest)
-        out.write("I %d\t%s\t%s\n" % (n, gnubg.positionid(), gnubg.matchid()))
+        try:
+            out.write("I %d\t%s\t%s\n" % (n, gnubg.positionid(), gnubg.matchid()))
+        except ValueError:
+            out.write("I %d\t-\t-\n" % n)
     out.flush()
 out.close()

@@ -232,7 +232,8 @@ pub fn read_mat(text: &str) -> Result<BgRecord, RecordError> {
             }
             _ => 0,
         };
-        let body = &line[body_start..];
+        // What gnubg passes over is left out (mat::read notes it).
+        let (body, _) = mat::cut_stray_number(&line[body_start..]);
         let found = mat::entries(body);
         if found.is_empty() && !body.trim().is_empty() {
             return Err(RecordError::Line(
@@ -249,6 +250,11 @@ pub fn read_mat(text: &str) -> Result<BgRecord, RecordError> {
             };
             if e.get(..3).is_some_and(|p| p.ends_with(':')) && mat::parse_roll(&e).is_none() {
                 return Err(RecordError::Line(ln, format!("cannot read {e:?}")));
+            }
+            if e.get(..6).is_some_and(|w| w.eq_ignore_ascii_case("losses")) {
+                // Backgammon Galaxy's `Losses N point` in the loser's
+                // column restates the game's end: no entry (as gnubg).
+                continue;
             }
             rec.entries.push(Entry {
                 side: Some(side),
@@ -596,10 +602,11 @@ pub fn fill_sides(rec: &mut BgRecord, other: &BgRecord) {
 }
 
 /// Drops each `wins N points` entry that only states how a game ended (the
-/// game is over and gave the winner N points): what is left are the
+/// game is over and the entry names its winner): what is left are the
 /// entries that change the match, so records with and without those lines
-/// compare turn for turn. A `wins` entry in a game under way is a
-/// resignation and stays, as does one whose points disagree with the game;
+/// compare turn for turn (the moves decide a finished game's value; a
+/// line with another value is noted by `mat::read`). A `wins` entry in a
+/// game under way is a resignation and stays;
 /// after the first entry that does not play, every `wins` line is dropped.
 pub fn settle(rec: &mut BgRecord) {
     let mut m = rec.start(rec.length.unwrap_or(64));
@@ -624,6 +631,12 @@ pub fn settle(rec: &mut BgRecord) {
     rec.entries = out;
 }
 
+/// Whether a `wins N points` entry only states how the game before it
+/// ended: the game is over and the entry names its winner. The moves decide
+/// the game's value (gnubg passes over such a line too); where N is another
+/// value, `mat::read` notes it (`IrregularKind::WinsValue`: capped when the
+/// match needed less, Backgammon Galaxy's `Wins 1 point and the match` for a
+/// gammon at 1-away).
 fn wins_states_end(m: &Match, e: &Entry) -> bool {
     if !matches!(m.phase(), Phase::Opening | Phase::MatchOver) {
         return false;
@@ -634,7 +647,7 @@ fn wins_states_end(m: &Match, e: &Entry) -> bool {
         .nth(1)
         .and_then(|w| w.parse::<u32>().ok());
     match (m.last_end(), n) {
-        (Some(end), Some(n)) => end.points == n && e.side.map_or(true, |s| s == end.winner),
+        (Some(end), Some(_)) => e.side.map_or(true, |s| s == end.winner),
         _ => false,
     }
 }

@@ -273,6 +273,9 @@ fn play_on(m: &mut Match, text: &str) -> Result<Turn, TurnError> {
     let (who, acted) = roll_part(m, side, d0, d1)?;
     let mv = rest.trim();
     let mv = mv.strip_prefix("move ").unwrap_or(mv).trim();
+    // `63: ???` (eXtreme Gammon, Backgammon Studio): the roll was not
+    // played before a resignation; gnubg reads it as nothing written.
+    let mv = if mv.starts_with("???") { "" } else { mv };
     if mv.is_empty() {
         // Nothing written after the roll, as gnubg reads it: no legal move
         // is a pass, one legal move is played (a forced move left out), and
@@ -371,6 +374,9 @@ pub fn after_roll(pos: &Match, text: &str) -> Option<(Match, String)> {
     roll_part(&mut m, side, d0, d1).ok()?;
     let mv = rest.trim();
     let mv = mv.strip_prefix("move ").unwrap_or(mv).trim();
+    // `63: ???` (eXtreme Gammon, Backgammon Studio): the roll was not
+    // played before a resignation; gnubg reads it as nothing written.
+    let mv = if mv.starts_with("???") { "" } else { mv };
     Some((
         m,
         if mv.is_empty() {
