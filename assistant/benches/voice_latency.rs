@@ -37,6 +37,12 @@
 //!
 //! `cargo bench -p tandem --bench voice_latency` (libvosk and the Korean
 //! model where `scripts/setup.sh --test` puts them).
+//!
+//! `VOICE_LATENCY_SEATS=1` speaks into white's seat's own microphone
+//! (`--seat white:speech=espeak,mic=seatw`); `VOICE_LATENCY_SEATS=2` adds
+//! black's seat with a microphone of its own (`mic=seatb`, fed silence) and
+//! its own recognizer listening all along (issue 37: the read-back with two
+//! recognizers running is no later than with one).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -251,6 +257,8 @@ impl Ear {
 
 struct Daemon {
     _dir: tempfile::TempDir,
+    /// Black's seat's microphone, fed silence (`VOICE_LATENCY_SEATS=2`).
+    _second: Option<Mouth>,
     child: Child,
     journal: PathBuf,
     /// The daemon's log: (wall time the line says, the line).
@@ -289,9 +297,43 @@ impl Daemon {
         mkfifo(&mic);
         mkfifo(&spk);
         let conf = dir.path().join("asound.conf");
-        std::fs::write(&conf, alsa_pipe_config(&mic, Some(&spk)))
-            .expect("ALSA configuration written");
+        let seats: u32 = std::env::var("VOICE_LATENCY_SEATS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let mut alsa = alsa_pipe_config(&mic, Some(&spk));
+        // The seats' microphones by name (ALSA's hints list them for cpal):
+        // white's is the test microphone, black's a pipe of its own.
+        let black_mic = dir.path().join("black.fifo");
+        if seats > 0 {
+            alsa.push_str(
+                "pcm.seatw { type plug; slave.pcm \"testmic\"; hint { show on; description \"white\" } }\n",
+            );
+        }
+        if seats > 1 {
+            mkfifo(&black_mic);
+            alsa.push_str(&format!(
+                "pcm.seatb_file {{ type file; slave.pcm \"null\"; file \"/dev/null\"; format \"raw\"; infile \"{}\" }}\n\
+                 pcm.seatb {{ type plug; slave {{ pcm \"seatb_file\"; format S16_LE; rate 16000; channels 1 }}; hint {{ show on; description \"black\" }} }}\n",
+                black_mic.display()
+            ));
+        }
+        std::fs::write(&conf, alsa).expect("ALSA configuration written");
         let mouth = Mouth::start(mic);
+        let second = (seats > 1).then(|| Mouth::start(black_mic));
+        let seat_args: Vec<&str> = match seats {
+            0 => vec![],
+            1 => vec!["--seat", "white:speech=espeak,mic=seatw"],
+            _ => vec![
+                "--blind",
+                "both",
+                "--seat",
+                "white:speech=espeak,mic=seatw",
+                "--seat",
+                "black:speech=none,mic=seatb",
+            ],
+        };
+        let microphones = seats.max(1) as usize;
         let ear = Ear::start(spk);
         let journal = dir.path().join("game.jsonl");
         let mut child = Command::new(TANDEM)
@@ -312,6 +354,7 @@ impl Daemon {
             .arg("--phrasebook")
             .arg(korean_phrasebook_path())
             .args(["--confirm", "always"])
+            .args(&seat_args)
             .env(
                 "ALSA_CONFIG_PATH",
                 format!("/usr/share/alsa/alsa.conf:{}", conf.display()),
@@ -336,6 +379,7 @@ impl Daemon {
         }
         let d = Daemon {
             _dir: dir,
+            _second: second,
             child,
             journal,
             log,
@@ -344,7 +388,13 @@ impl Daemon {
             clock: Clock::now(),
         };
         let t0 = Instant::now();
-        while !d.events("microphone").iter().any(|(_, e)| e["ok"] == true) {
+        while d
+            .events("microphone")
+            .iter()
+            .filter(|(_, e)| e["ok"] == true)
+            .count()
+            < microphones
+        {
             assert!(
                 t0.elapsed() < Duration::from_secs(120),
                 "the daemon did not open the microphone; its log:\n{}",

@@ -1,0 +1,179 @@
+//! Two seats at one table (issue 37): how far apart a move's announcement
+//! reaches the two seats' speech, and what a second language costs a move.
+//!
+//! Each seat's speech channel is read by a thread of its own (as each
+//! seat's speech task reads it), which notes when the move's words arrive.
+//! A real game (dutch96h.pdn) is played move after move through the
+//! session, typed from white's and black's seats in turn; one table speaks
+//! Polish to both seats, the other Polish to white and English to black
+//! (every announcement made once per language, `session/tongues.rs`).
+
+use std::sync::mpsc as std_mpsc;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use tandem::game::AnyPosition;
+use tandem::journal::Source;
+use tandem::session::{Blind, Cmd, GameSetup, Outputs, SeatOutput, Session, DEFAULT_WARNINGS};
+use tandem_rules::clock::TimeControl;
+use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::draughts::{Position, Variant};
+use tandem_rules::{Color, GameOptions};
+use tokio::sync::{broadcast, mpsc};
+
+fn moves() -> Vec<String> {
+    let path = format!(
+        "{}/../rules/tests/data/pdn/dutch96h.pdn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("test game");
+    match replay(&parse_pdn(&text)[0], Variant::International) {
+        Replay::Ok(g) => g.move_texts(),
+        _ => panic!("the bench game does not replay"),
+    }
+}
+
+struct Table {
+    _dir: tempfile::TempDir,
+    session: Session,
+    /// When each seat's reader got words, white's then black's.
+    heard: [std_mpsc::Receiver<Instant>; 2],
+    next: usize,
+    english_black: bool,
+}
+
+/// A seat's reader: notes when each utterance arrives.
+fn reader(
+    mut rx: mpsc::UnboundedReceiver<tandem_speech::Utterance>,
+) -> std_mpsc::Receiver<Instant> {
+    let (tx, heard) = std_mpsc::channel();
+    std::thread::spawn(move || {
+        while rx.blocking_recv().is_some() {
+            if tx.send(Instant::now()).is_err() {
+                return;
+            }
+        }
+    });
+    heard
+}
+
+fn table(english_black: bool) -> Table {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (tx, _table_speech) = mpsc::unbounded_channel();
+    let (notices, _) = broadcast::channel(1024);
+    let (w, wr) = mpsc::unbounded_channel();
+    let (b, br) = mpsc::unbounded_channel();
+    let mut out = Outputs::new(tx, None, notices);
+    out.table_speaks = false;
+    out.seats = vec![
+        SeatOutput {
+            side: Color::White,
+            speech: Some(w),
+            braille: None,
+            lang: None,
+        },
+        SeatOutput {
+            side: Color::Black,
+            speech: Some(b),
+            braille: None,
+            lang: english_black.then(|| "en".to_owned()),
+        },
+    ];
+    let setup = GameSetup {
+        start: AnyPosition::Draughts(Position::start(Variant::International)),
+        control: TimeControl::lookup("90m").expect("control"),
+        warnings: DEFAULT_WARNINGS.to_vec(),
+        white: None,
+        black: None,
+        event: None,
+        blind: Blind::Both,
+        lang: "pl".into(),
+        options: GameOptions::default(),
+    };
+    let session = Session::start(&setup, &dir.path().join("g.jsonl"), out).expect("session");
+    let t = Table {
+        _dir: dir,
+        session,
+        heard: [reader(wr), reader(br)],
+        next: 0,
+        english_black,
+    };
+    // The start ("White to move") reached both.
+    for h in &t.heard {
+        h.recv().expect("the start");
+    }
+    t
+}
+
+/// Plays the next move from its side's seat; returns the time from the
+/// request to the later seat's words, and how far apart the two seats got them.
+fn one_move(t: &mut Table, moves: &[String]) -> (Duration, Duration) {
+    if t.next == moves.len() {
+        *t = table(t.english_black);
+    }
+    let seat = if t.next % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let t0 = Instant::now();
+    let r = t
+        .session
+        .handle_as(Cmd::Move(moves[t.next].clone()), Source::Typed, Some(seat));
+    assert!(r.ok, "{r:?}");
+    let w = t.heard[0].recv().expect("white's words");
+    let b = t.heard[1].recv().expect("black's words");
+    // A capture may be followed by more words (none in draughts today):
+    // whatever else came is not this move's start.
+    for h in &t.heard {
+        while h.try_recv().is_ok() {}
+    }
+    t.next += 1;
+    (w.max(b) - t0, if w > b { w - b } else { b - w })
+}
+
+fn pct(v: &mut [Duration], p: f64) -> Duration {
+    v.sort();
+    v[((v.len() - 1) as f64 * p) as usize]
+}
+
+fn bench(c: &mut Criterion) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let _g = rt.enter();
+    let moves = moves();
+    for english_black in [false, true] {
+        let name = if english_black {
+            "two seats, Polish and English"
+        } else {
+            "two seats, one language"
+        };
+        let mut t = table(english_black);
+        let (mut lat, mut spread) = (Vec::new(), Vec::new());
+        for _ in 0..1000 {
+            let (l, s) = one_move(&mut t, &moves);
+            lat.push(l);
+            spread.push(s);
+        }
+        for (what, v) in [
+            ("move to both seats' words", &mut lat),
+            ("between the two seats", &mut spread),
+        ] {
+            println!(
+                "{name}, {what}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
+                pct(v, 0.5),
+                pct(v, 0.9),
+                pct(v, 0.99),
+                pct(v, 1.0)
+            );
+        }
+        c.bench_function(&format!("{name}: move to both seats' words"), |bch| {
+            bch.iter(|| one_move(&mut t, &moves).0)
+        });
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
