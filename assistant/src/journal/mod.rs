@@ -29,6 +29,10 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tandem_rules::{Color, GameOptions, Outcome};
 
+mod fallback;
+use fallback::Fallback;
+pub use fallback::{fallback_dirs, private_folder};
+
 /// `prev` of the first line.
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
@@ -554,24 +558,6 @@ pub enum HealthChange {
     },
 }
 
-/// Where a journal's fallback copy goes: `$XDG_STATE_HOME/tandem/fallback/`
-/// (else `~/.local/state/tandem/fallback/`), and `/tmp/tandem-fallback-$UID/`
-/// when that cannot be written either.
-#[must_use]
-pub fn fallback_dirs() -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    if let Some(s) = std::env::var_os("XDG_STATE_HOME").filter(|v| !v.is_empty()) {
-        dirs.push(PathBuf::from(s).join("tandem").join("fallback"));
-    } else if let Some(h) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
-        dirs.push(PathBuf::from(h).join(".local/state/tandem/fallback"));
-    }
-    dirs.push(PathBuf::from(format!(
-        "/tmp/tandem-fallback-{}",
-        rustix::process::getuid().as_raw()
-    )));
-    dirs
-}
-
 /// Appends records to a journal file, each one `fsync`ed.
 ///
 /// A write that fails does not stop the game (a full or read-only disk must
@@ -598,13 +584,6 @@ pub struct JournalWriter {
     fallback: Option<Fallback>,
     fallback_dirs: Vec<PathBuf>,
     change: Option<HealthChange>,
-}
-
-#[derive(Debug)]
-struct Fallback {
-    path: PathBuf,
-    /// `None` after the copy failed: nothing more is written there.
-    file: Option<File>,
 }
 
 /// The wall clock as RFC 3339 (UTC, milliseconds).
@@ -854,59 +833,15 @@ impl JournalWriter {
             fallback,
         });
     }
-
-    /// A full copy of the good lines of the journal file in the first
-    /// fallback folder that takes it.
-    fn open_fallback(&self) -> Option<Fallback> {
-        use std::io::Read;
-        let mut good = Vec::new();
-        let read = File::open(&self.path)
-            .and_then(|f| f.take(self.good_len).read_to_end(&mut good))
-            .is_ok_and(|n| n as u64 == self.good_len);
-        if !read {
-            return None;
-        }
-        let name = self.path.file_name().map_or_else(
-            || "journal.jsonl".into(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        let mut last = None;
-        for dir in &self.fallback_dirs {
-            let path = dir.join(format!("{}-{name}", std::process::id()));
-            let made = std::fs::create_dir_all(dir).and_then(|()| {
-                let f = OpenOptions::new()
-                    .create(true)
-                    .truncate(true)
-                    .write(true)
-                    .open(&path)?;
-                write_synced(&f, &good)?;
-                Ok(f)
-            });
-            match made {
-                Ok(f) => {
-                    sync_dir(&path);
-                    return Some(Fallback {
-                        path,
-                        file: Some(f),
-                    });
-                }
-                Err(e) => {
-                    tracing::error!("journal fallback {}: {e}", path.display());
-                    last = Some(path);
-                }
-            }
-        }
-        last.map(|path| Fallback { path, file: None })
-    }
 }
 
 /// One `write` of a whole buffer, then `fdatasync` (the file's size is data).
-fn write_synced(mut f: &File, bytes: &[u8]) -> io::Result<()> {
+pub(super) fn write_synced(mut f: &File, bytes: &[u8]) -> io::Result<()> {
     f.write_all(bytes)?;
     f.sync_data()
 }
 
-fn sync_dir(path: &Path) {
+pub(super) fn sync_dir(path: &Path) {
     if let Some(dir) = path.parent() {
         let dir = if dir.as_os_str().is_empty() {
             Path::new(".")
@@ -957,7 +892,7 @@ mod tests {
         }
     }
 
-    fn sample() -> (tempfile::TempDir, PathBuf) {
+    pub(super) fn sample() -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("g.jsonl");
         let mut w = JournalWriter::create(&p).unwrap();
