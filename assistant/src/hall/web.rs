@@ -341,13 +341,26 @@ fn csv_field(v: &Value) -> String {
         other => other.to_string(),
     };
     // A spreadsheet takes a cell starting with = + - @ (or a tab, a
-    // carriage return) as a formula: such text gets a leading quote.
-    let s = if v.is_string() && s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{s}")
+    // carriage return) as a formula: such text gets a leading quote, and
+    // so does each part after a `;` or a `,` (a spreadsheet set to split
+    // on `;`, as a Polish one is, makes each part a cell of its own).
+    const FORMULA: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+    let s = if v.is_string() {
+        let mut out = String::with_capacity(s.len() + 1);
+        let mut at_start = true;
+        for c in s.chars() {
+            if at_start && FORMULA.contains(&c) {
+                out.push('\'');
+            }
+            // Spaces after a separator still lead the next cell.
+            at_start = c == ';' || c == ',' || (at_start && c == ' ');
+            out.push(c);
+        }
+        out
     } else {
         s
     };
-    if s.contains([',', '"', '\n', '\r']) {
+    if s.contains([',', ';', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s
@@ -676,4 +689,26 @@ async fn events(State(app): State<App>) -> impl IntoResponse {
         }
     });
     Sse::new(tokio_stream::wrappers::ReceiverStream::new(rx)).keep_alive(KeepAlive::default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_cannot_become_a_formula_in_any_spreadsheet_cell() {
+        let f = |s: &str| csv_field(&Value::String(s.into()));
+        assert_eq!(f("Kowalski"), "Kowalski");
+        assert_eq!(f("=1+1"), "'=1+1");
+        // Split on `;` (a Polish spreadsheet), each part is a cell: guarded, and quoted.
+        assert_eq!(f("Nowak;=HYPERLINK(1)"), "\"Nowak;'=HYPERLINK(1)\"");
+        assert_eq!(f("a,@b"), "\"a,'@b\"");
+        assert_eq!(f("van der Zee; -3"), "\"van der Zee; '-3\"");
+        assert_eq!(f(" +1"), " '+1");
+        assert_eq!(
+            csv_field(&serde_json::json!(-3)),
+            "-3",
+            "numbers stay numbers"
+        );
+    }
 }
