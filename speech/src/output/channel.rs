@@ -10,9 +10,9 @@
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
-use super::espeak::synthesize_wav;
+use super::espeak::{synthesize_wav, SpeechProcess};
 use super::{Caps, SpeechError, SpeechOutput, VoiceParams};
 use crate::utterance::Utterance;
 
@@ -38,7 +38,7 @@ pub struct ChannelOutput {
     params: VoiceParams,
     device: String,
     ear: Option<Ear>,
-    child: Option<Child>,
+    child: SpeechProcess,
     dir: tempfile::TempDir,
     /// Why the last `aplay` failed (a device that is gone), told at the
     /// next utterance so that the speech worker can say so.
@@ -81,26 +81,21 @@ impl ChannelOutput {
             params,
             device: device.unwrap_or_else(|| "default".to_owned()),
             ear,
-            child: None,
+            child: SpeechProcess::default(),
             dir,
             failed: None,
         })
     }
 
-    fn reap(&mut self) {
-        let Some(c) = &mut self.child else { return };
-        match c.try_wait() {
-            Ok(None) => return,
-            Ok(Some(status)) if !status.success() => {
-                let mut err = String::new();
-                if let Some(mut e) = c.stderr.take() {
-                    let _ = std::io::Read::read_to_string(&mut e, &mut err);
-                }
-                self.failed = Some(format!("aplay -D {}: {}", self.device, err.trim()));
+    /// Notes why the last `aplay` failed, if it did.
+    fn reap(&mut self) -> bool {
+        match self.child.speaking() {
+            Ok(speaking) => speaking,
+            Err(why) => {
+                self.failed = Some(format!("aplay -D {}: {why}", self.device));
+                false
             }
-            _ => {}
         }
-        self.child = None;
     }
 }
 
@@ -193,20 +188,16 @@ impl SpeechOutput for ChannelOutput {
                 })
                 .map_err(|e| SpeechError::Failed(format!("cannot feed aplay: {e}")))?;
         }
-        self.child = Some(child);
+        self.child.start(child);
         Ok(())
     }
 
     fn is_speaking(&mut self) -> bool {
-        self.reap();
-        self.child.is_some()
+        self.reap()
     }
 
     fn cancel(&mut self) -> Result<(), SpeechError> {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
+        self.child.stop();
         Ok(())
     }
 

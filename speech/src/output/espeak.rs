@@ -60,12 +60,55 @@ fn feed(child: &mut Child, text: &str) -> Result<(), SpeechError> {
     Ok(())
 }
 
+/// A speech process (espeak-ng, aplay): one utterance at a time, whether
+/// it still speaks, stopped at will, and why it failed if it did.
+#[derive(Debug, Default)]
+pub(crate) struct SpeechProcess {
+    child: Option<Child>,
+}
+
+impl SpeechProcess {
+    /// Speaks with `child` from now on.
+    pub(crate) fn start(&mut self, child: Child) {
+        self.child = Some(child);
+    }
+
+    /// Whether it still speaks; `Err` with its stderr once it ended failing.
+    pub(crate) fn speaking(&mut self) -> Result<bool, String> {
+        let Some(c) = &mut self.child else {
+            return Ok(false);
+        };
+        let failed = match c.try_wait() {
+            Ok(None) => return Ok(true),
+            Ok(Some(status)) if !status.success() => {
+                let mut err = String::new();
+                if let Some(mut e) = c.stderr.take() {
+                    let _ = std::io::Read::read_to_string(&mut e, &mut err);
+                }
+                Some(err.trim().to_owned())
+            }
+            _ => None,
+        };
+        self.child = None;
+        failed.map_or(Ok(false), Err)
+    }
+
+    /// Stops it (a process that has just exited is harmless to kill; wait
+    /// reaps it either way).
+    pub(crate) fn stop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
 /// Speaks through espeak-ng's own audio output, one child process per utterance.
 #[derive(Debug)]
 pub struct EspeakOutput {
     params: VoiceParams,
     env: Vec<(OsString, OsString)>,
-    child: Option<Child>,
+    child: SpeechProcess,
 }
 
 impl EspeakOutput {
@@ -75,7 +118,7 @@ impl EspeakOutput {
         EspeakOutput {
             params,
             env: Vec::new(),
-            child: None,
+            child: SpeechProcess::default(),
         }
     }
 
@@ -96,14 +139,6 @@ impl EspeakOutput {
             .stderr(Stdio::null())
             .status()
             .is_ok()
-    }
-
-    fn reap(&mut self) {
-        if let Some(c) = &mut self.child {
-            if matches!(c.try_wait(), Ok(Some(_)) | Err(_)) {
-                self.child = None;
-            }
-        }
     }
 }
 
@@ -132,21 +167,17 @@ impl SpeechOutput for EspeakOutput {
         cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         let mut child = cmd.spawn().map_err(|e| spawn_error(&e))?;
         let fed = feed(&mut child, &u.text());
-        self.child = Some(child);
+        self.child.start(child);
         fed
     }
 
     fn is_speaking(&mut self) -> bool {
-        self.reap();
-        self.child.is_some()
+        // A failed espeak-ng has said all it will: not speaking.
+        self.child.speaking().unwrap_or(false)
     }
 
     fn cancel(&mut self) -> Result<(), SpeechError> {
-        if let Some(mut c) = self.child.take() {
-            // Killing a process that has just exited is harmless; wait reaps it either way.
-            let _ = c.kill();
-            let _ = c.wait();
-        }
+        self.child.stop();
         Ok(())
     }
 
