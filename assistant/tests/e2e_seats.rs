@@ -127,6 +127,30 @@ fn rms(raw: &Path, channel: u32) -> f64 {
         .unwrap_or_else(|| panic!("sox stat said: {text}"))
 }
 
+/// A table of seats: `tandem play --voice off --journal J ARGS…` with its
+/// speech going to `audio`.
+struct Seated {
+    _dir: tempfile::TempDir,
+    socket: PathBuf,
+    journal: PathBuf,
+    d: Daemon,
+}
+
+fn seated(args: &[&str], audio: &Capture) -> Seated {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let journal = dir.path().join("game.jsonl");
+    let mut all = args.to_vec();
+    all.extend(["--voice", "off", "--journal", journal.to_str().unwrap()]);
+    let d = Daemon::start(&all, &socket, &[audio.env()]);
+    Seated {
+        _dir: dir,
+        socket,
+        journal,
+        d,
+    }
+}
+
 fn announced(journal: &Path) -> Vec<(String, Value)> {
     journal_events(journal, "announced")
         .into_iter()
@@ -166,12 +190,9 @@ fn two_blind_players_each_hear_and_read_their_own_channel() {
         return;
     };
     let audio = Capture::new();
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
-    let journal = dir.path().join("game.jsonl");
     let white_seat = format!("white:speech=left,braille=brlapi:{}", white_display.host());
     let black_seat = format!("black:speech=right,braille=brlapi:{}", black_display.host());
-    let d = Daemon::start(
+    let t = seated(
         &[
             "--lang",
             "en",
@@ -181,17 +202,13 @@ fn two_blind_players_each_hear_and_read_their_own_channel() {
             &white_seat,
             "--seat",
             &black_seat,
-            "--voice",
-            "off",
-            "--journal",
-            journal.to_str().unwrap(),
             "--control",
             "90m",
         ],
-        &socket,
-        &[audio.env()],
+        &audio,
     );
-    let mut c = d.client();
+    let (socket, journal) = (t.socket.clone(), t.journal.clone());
+    let mut c = t.d.client();
     // Both displays show the board from the start.
     for b in [&white_display, &black_display] {
         b.wait_for(T, |s| s.text.starts_with("W 31 32 33"))
@@ -290,7 +307,7 @@ fn two_blind_players_each_hear_and_read_their_own_channel() {
     ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains(&format!("heard by White: {said}")), "{text}");
-    drop(d);
+    drop(t);
 }
 
 /// A mixed table: the blind player (white) with `speech=left`, the sighted
@@ -302,10 +319,7 @@ fn a_mixed_table_plays_a_whole_game_with_the_blind_players_words_on_the_left() {
         return;
     }
     let audio = Capture::new();
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
-    let journal = dir.path().join("game.jsonl");
-    let mut d = Daemon::start(
+    let mut t = seated(
         &[
             "--lang",
             "en",
@@ -313,17 +327,13 @@ fn a_mixed_table_plays_a_whole_game_with_the_blind_players_words_on_the_left() {
             "white",
             "--seat",
             "white:speech=left",
-            "--voice",
-            "off",
-            "--journal",
-            journal.to_str().unwrap(),
             "--control",
             "90m",
         ],
-        &socket,
-        &[audio.env()],
+        &audio,
     );
-    let mut c = d.client();
+    let (socket, journal) = (t.socket.clone(), t.journal.clone());
+    let mut c = t.d.client();
     let game = real_game();
     let moves = game.move_texts();
     // White's moves from the blind player's seat, black's typed at the table.
@@ -332,7 +342,7 @@ fn a_mixed_table_plays_a_whole_game_with_the_blind_players_words_on_the_left() {
             let out = ctl(&socket, &["--seat", "white", "move", m]);
             assert!(out.status.success(), "{m}: {out:?}");
         } else {
-            d.type_line(m);
+            t.d.type_line(m);
         }
         wait_ply(&mut c, i as u64 + 1);
     }
@@ -367,10 +377,7 @@ fn each_seat_hears_its_own_language_on_its_own_channel() {
         return;
     }
     let audio = Capture::new();
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
-    let journal = dir.path().join("game.jsonl");
-    let d = Daemon::start(
+    let t = seated(
         &[
             "--lang",
             "pl",
@@ -380,15 +387,11 @@ fn each_seat_hears_its_own_language_on_its_own_channel() {
             "white:speech=left",
             "--seat",
             "black:speech=right,lang=en",
-            "--voice",
-            "off",
-            "--journal",
-            journal.to_str().unwrap(),
         ],
-        &socket,
-        &[audio.env()],
+        &audio,
     );
-    let mut c = d.client();
+    let (socket, journal) = (t.socket.clone(), t.journal.clone());
+    let mut c = t.d.client();
     audio.since(0, Duration::from_millis(1500));
     let mark = audio.mark();
     let out = ctl(&socket, &["--seat", "white", "move", "32-28"]);
@@ -428,10 +431,7 @@ fn a_chess_game_between_two_seats() {
         return;
     }
     let audio = Capture::new();
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
-    let journal = dir.path().join("game.jsonl");
-    let d = Daemon::start(
+    let t = seated(
         &[
             "--variant",
             "chess",
@@ -443,15 +443,11 @@ fn a_chess_game_between_two_seats() {
             "white:speech=left",
             "--seat",
             "black:speech=right",
-            "--voice",
-            "off",
-            "--journal",
-            journal.to_str().unwrap(),
         ],
-        &socket,
-        &[audio.env()],
+        &audio,
     );
-    let mut c = d.client();
+    let (socket, journal) = (t.socket.clone(), t.journal.clone());
+    let mut c = t.d.client();
     audio.since(0, Duration::from_millis(1500));
     // Black tries to open: refused to black alone.
     let out = ctl(&socket, &["--seat", "black", "move", "e5"]);
@@ -496,12 +492,9 @@ fn a_backgammon_match_between_two_seats_each_display_from_its_side() {
         return;
     };
     let audio = Capture::new();
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
-    let journal = dir.path().join("game.jsonl");
     let white_seat = format!("white:speech=left,braille=brlapi:{}", white_display.host());
     let black_seat = format!("black:speech=right,braille=brlapi:{}", black_display.host());
-    let _d = Daemon::start(
+    let t = seated(
         &[
             "--variant",
             "backgammon",
@@ -515,14 +508,10 @@ fn a_backgammon_match_between_two_seats_each_display_from_its_side() {
             &white_seat,
             "--seat",
             &black_seat,
-            "--voice",
-            "off",
-            "--journal",
-            journal.to_str().unwrap(),
         ],
-        &socket,
-        &[audio.env()],
+        &audio,
     );
+    let (socket, journal) = (t.socket.clone(), t.journal.clone());
     let mut m = Match::new(MatchOptions { length: 5 });
     for (seat, cmd, action) in [
         ("white", vec!["roll", "3", "1"], "roll 31"),
