@@ -88,6 +88,8 @@ pub struct RawConfig {
     pub numbering: Option<tandem_rules::PointNumbering>,
     /// Each player's own channel (`[seat.white]`, `[seat.black]`; `--seat`).
     pub seat: Option<crate::seat::RawSeats>,
+    /// Where the device seats' pages are served (`--seats ADDR`).
+    pub devices: Option<String>,
 }
 
 /// Backgammon: who rolls the dice.
@@ -164,7 +166,8 @@ impl RawConfig {
             record_last,
             match_length,
             dice,
-            numbering
+            numbering,
+            devices
         )
     }
 }
@@ -205,6 +208,8 @@ pub struct Config {
     /// Each player's own channel (`--seat`), white first; empty: the one
     /// seat of the `--blind` side on the table's outputs.
     pub seats: Vec<crate::seat::SeatSpec>,
+    /// Where the device seats' pages are served (`--seats ADDR`); off without.
+    pub devices: Option<String>,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -348,6 +353,7 @@ impl Config {
                 .unwrap_or(crate::session::DEFAULT_RECORD_LAST)
                 .max(1),
             seats,
+            devices: raw.devices,
         })
     }
 }

@@ -18,7 +18,8 @@
 //! 4. the registry: [`game`];
 //! 5. the session: [`session`];
 //! 6. the adapters around it: [`control`], [`client`], [`relay`],
-//!    [`outputs`], [`screen`], [`export`], [`voice_start`], [`voice_thread`];
+//!    [`outputs`], [`screen`], [`export`], [`voice_start`], [`voice_thread`],
+//!    [`devices`];
 //! 7. the hall: [`hall`];
 //! 8. the wiring: [`cmd`], [`config`], [`cli`].
 //!
@@ -31,6 +32,7 @@ pub mod client;
 pub mod cmd;
 pub mod config;
 pub mod control;
+pub mod devices;
 pub mod export;
 pub mod game;
 pub mod game_book;

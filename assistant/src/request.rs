@@ -169,6 +169,13 @@ pub(crate) fn parse_side(s: &str) -> Option<Color> {
 }
 
 impl Cmd {
+    /// Whether this is the arbiter's action (`clock set`, `takeback`):
+    /// only with the arbiter's secret, never from a seat's device.
+    #[must_use]
+    pub fn is_arbiters(&self) -> bool {
+        matches!(self, Cmd::ClockSet(..) | Cmd::Takeback(..))
+    }
+
     /// A line typed on the screen or stdin: a command word (English or
     /// Polish) or else a move.
     #[must_use]

@@ -330,6 +330,7 @@ pub(crate) fn source_word(s: Source, w: Words) -> &'static str {
         Source::Control => w.s("control, not charged", "sterowanie, nie liczone"),
         Source::Tandem => "tandem",
         Source::Arbiter => w.s("arbiter", "sędzia"),
+        Source::Device => w.s("device", "urządzenie"),
     }
 }
 

@@ -40,7 +40,9 @@ pub struct Args {
     /// missing [white|black], mismatch [FEN], pause, resume,
     /// draw offer|accept|decline|claim, resign [white|black], say TEXT, help, events;
     /// ask QUERY (a question about the board: kings, knights, file e, row 5, point 8…; docs/ask.md);
-    /// backgammon: roll A B (or roll with --dice tandem), reroll, double, take, pass, pips.
+    /// backgammon: roll A B (or roll with --dice tandem), reroll, double, take, pass, pips;
+    /// pair white|black (a code for a device to become that seat, `tandem play --seats`),
+    /// unpair white|black.
     #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Vec<String>,
 }
@@ -54,7 +56,13 @@ fn parse_seat(s: &str) -> Result<tandem_rules::Color, String> {
 }
 
 /// Runs `tandem ctl`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
+    // `tandem ctl pair white --json`: the flag after the command is the
+    // flag (exact contract, docs/devices.md), not a word of the command.
+    if args.command.len() > 1 && args.command.last().is_some_and(|w| w == "--json") {
+        args.command.pop();
+        args.json = true;
+    }
     let path = args.socket.unwrap_or_else(default_socket_path);
     let mut client = Client::connect(&path)?;
     let (cmd, rest) = args
@@ -104,7 +112,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// Prints a reply: all of it with `--json`, the state for `state`, else what tandem said.
 fn print_reply(out: &mut impl Write, cmd: &str, reply: &Value, json: bool) -> std::io::Result<()> {
-    if json {
+    if json && cmd == "pair" && reply["pair"].is_object() {
+        // Exact (docs/devices.md): {"code": "NNNNNN", "url": "http://…", "expires_ms": N}
+        writeln!(out, "{}", reply["pair"])?;
+    } else if json {
         writeln!(out, "{reply}")?;
     } else if cmd == "state" && reply["ok"] == true {
         let text = serde_json::to_string_pretty(&reply["state"]).map_err(std::io::Error::other)?;

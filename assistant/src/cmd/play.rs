@@ -146,6 +146,11 @@ pub struct Args {
     /// Each seat hears the moves and its own answers (docs/seats.md).
     #[arg(long = "seat", value_name = "SIDE:KEY=VALUE,…")]
     pub seats: Vec<String>,
+    /// Serve the device seats' pages at ADDR (`127.0.0.1:PORT`): a phone
+    /// or laptop paired with `tandem ctl pair SIDE` becomes that side's seat
+    /// (docs/devices.md). Off unless given; loopback only for now.
+    #[arg(long = "seats", value_name = "ADDR")]
+    pub devices: Option<String>,
 }
 
 impl Args {
@@ -187,6 +192,7 @@ impl Args {
             numbering: self.numbering,
             record_last: self.record_last,
             seat,
+            devices: self.devices.clone(),
         })
     }
 }
@@ -220,6 +226,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the runtime")?;
     rt.block_on(serve(config, args.resume, arbiter, relay_secret))
+}
+
+/// The device seats' listener (`--seats ADDR`), its pairings and the
+/// `Host` names it answers to. Loopback only until the pages have TLS.
+type Devices = (
+    std::sync::Arc<crate::devices::Pairing>,
+    std::net::TcpListener,
+    Vec<String>,
+);
+
+fn bind_devices(addr: Option<&str>) -> anyhow::Result<Option<Devices>> {
+    let Some(addr) = addr else { return Ok(None) };
+    let listener = std::net::TcpListener::bind(addr)
+        .with_context(|| format!("--seats {addr}: cannot listen there"))?;
+    let local = listener.local_addr()?;
+    anyhow::ensure!(
+        local.ip().is_loopback(),
+        "--seats {addr}: beyond loopback the device pages need TLS, which this tandem does not have yet; use 127.0.0.1:PORT"
+    );
+    listener.set_nonblocking(true)?;
+    let hosts = vec![local.to_string(), format!("localhost:{}", local.port())];
+    let pairing = crate::devices::Pairing::new(pairing_url(&hosts));
+    Ok(Some((std::sync::Arc::new(pairing), listener, hosts)))
+}
+
+fn pairing_url(hosts: &[String]) -> String {
+    format!(
+        "http://{}/",
+        hosts.first().map_or("127.0.0.1", String::as_str)
+    )
 }
 
 /// The arbiter's secret from `--arbiter-secret-file` or `TANDEM_ARBITER_SECRET`.
@@ -258,7 +294,10 @@ async fn serve(
     // ends tandem is said on the terminal).
     let _quiet = (mode == crate::screen::Mode::Full).then(crate::screen::StderrToLog::start);
     // The socket first: a second daemon on the same table must not touch the journal.
-    let socket = ControlSocket::bind(&config.socket)?.with_arbiter(arbiter);
+    let devices = bind_devices(config.devices.as_deref())?;
+    let socket = ControlSocket::bind(&config.socket)?
+        .with_arbiter(arbiter)
+        .with_devices(devices.as_ref().map(|d| d.0.clone()));
     let (speech_tx, speech_rx) = mpsc::unbounded_channel();
     let (notices, _) = broadcast::channel(crate::control::EVENT_QUEUE);
     let start = config.setup.start.clone();
@@ -299,6 +338,25 @@ async fn serve(
     );
     out.table_speaks = config.speech != SpeechChoice::None;
     out.seats = seats.iter().map(|s| s.output.clone()).collect();
+    // A device is a seat (`--seats`): what each side's seat hears also goes
+    // to that side's paired devices.
+    let feeds = devices.as_ref().map(|_| {
+        [tandem_rules::Color::White, tandem_rules::Color::Black].map(|side| {
+            let lang = config
+                .seats
+                .iter()
+                .find(|s| s.side == side)
+                .and_then(|s| s.lang.clone());
+            let (tx, feed) = crate::devices::web::seat_feed();
+            out.seats.push(crate::session::SeatOutput {
+                side,
+                speech: Some(tx),
+                braille: None,
+                lang,
+            });
+            feed
+        })
+    });
     // `quit` typed, or Ctrl-C on the full screen: the end, as on SIGINT.
     let (quit_tx, mut quit_rx) = mpsc::unbounded_channel::<()>();
     // The prompt's line ended by a typed line (the plain screen).
@@ -512,6 +570,25 @@ async fn serve(
         // Not `eprintln!`: it panics when stderr cannot be written (a closed
         // pipe, a full disk, a file-size limit), and a game must not stop for that.
         let _ = writeln!(std::io::stderr(), "{where_}");
+    }
+    if let Some((pairing, listener, hosts)) = devices {
+        let _ = writeln!(
+            std::io::stderr(),
+            "tandem: device seats at {} (pair one: tandem ctl pair white|black)",
+            pairing_url(&hosts)
+        );
+        let feeds = feeds.unwrap_or_else(|| {
+            [
+                crate::devices::web::seat_feed().1,
+                crate::devices::web::seat_feed().1,
+            ]
+        });
+        let app = crate::devices::web::App::new(pairing, handle.clone(), hosts, feeds);
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        tokio::spawn(crate::devices::serve::serve(
+            listener,
+            crate::devices::web::router(app),
+        ));
     }
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(socket.serve(handle.clone(), async move {

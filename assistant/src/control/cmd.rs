@@ -61,7 +61,7 @@ fn takeback(a: &str) -> Result<Cmd, String> {
 /// Whether a command is the arbiter's (needs the arbiter's secret).
 #[must_use]
 pub fn is_arbiter(cmd: &Cmd) -> bool {
-    matches!(cmd, Cmd::ClockSet(..) | Cmd::Takeback(..))
+    cmd.is_arbiters()
 }
 
 /// The session command for a request, or why it is malformed.

@@ -64,6 +64,7 @@ pub struct ControlSocket {
     listener: UnixListener,
     path: PathBuf,
     arbiter: Option<ArbiterSecret>,
+    devices: Option<Arc<crate::devices::Pairing>>,
 }
 
 impl ControlSocket {
@@ -101,6 +102,7 @@ impl ControlSocket {
             listener,
             path: path.to_owned(),
             arbiter: None,
+            devices: None,
         })
     }
 
@@ -109,6 +111,13 @@ impl ControlSocket {
     #[must_use]
     pub fn with_arbiter(mut self, secret: Option<ArbiterSecret>) -> ControlSocket {
         self.arbiter = secret;
+        self
+    }
+
+    /// Pairs devices as seats (`pair SIDE`, `unpair SIDE`; `tandem play --seats`).
+    #[must_use]
+    pub fn with_devices(mut self, pairing: Option<Arc<crate::devices::Pairing>>) -> ControlSocket {
+        self.devices = pairing;
         self
     }
 
@@ -124,6 +133,7 @@ impl ControlSocket {
         let (stop_tx, stop_rx) = watch::channel(false);
         let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
         let arbiter = Arc::new(self.arbiter.clone());
+        let devices = self.devices.clone();
         tokio::pin!(shutdown);
         loop {
             tokio::select! {
@@ -132,6 +142,7 @@ impl ControlSocket {
                         let session = session.clone();
                         let stop = stop_rx.clone();
                         let arbiter = Arc::clone(&arbiter);
+                        let devices = devices.clone();
                         let slot = Arc::clone(&slots).try_acquire_owned();
                         tokio::spawn(async move {
                             let (r, w) = stream.into_split();
@@ -141,7 +152,7 @@ impl ControlSocket {
                                 let _ = timeout(WRITE_TIMEOUT, conn.write_json(&error(None, why))).await;
                                 return;
                             };
-                            if let Err(e) = handle(conn, session, stop, &arbiter).await {
+                            if let Err(e) = handle(conn, session, stop, &arbiter, devices.as_deref()).await {
                                 tracing::debug!("control connection: {e}");
                             }
                         });
@@ -188,6 +199,7 @@ async fn handle<R, W>(
     session: SessionHandle,
     mut stop: watch::Receiver<bool>,
     arbiter: &Option<ArbiterSecret>,
+    devices: Option<&crate::devices::Pairing>,
 ) -> anyhow::Result<()>
 where
     R: tokio::io::AsyncRead + Unpin,
@@ -222,6 +234,11 @@ where
                         ok.reply.ok = true;
                         ok.reply.error = None;
                         ok
+                    }
+                    Parsed::Cmd { request, .. }
+                        if matches!(request.cmd.trim().to_ascii_lowercase().as_str(), "pair" | "unpair") =>
+                    {
+                        pair_reply(devices, &request)
                     }
                     Parsed::Cmd { request, cmd } => {
                         // An arbiter action counts as the arbiter's only with the secret.
@@ -258,5 +275,60 @@ where
             },
             _ = stop.changed() => return Ok(()),
         }
+    }
+}
+
+/// `pair SIDE` (a new code for a device to become that side's seat) and
+/// `unpair SIDE` (that side's devices are seats no more).
+fn pair_reply(
+    devices: Option<&crate::devices::Pairing>,
+    request: &super::frame::Request,
+) -> Response {
+    let Some(p) = devices else {
+        return error(
+            request.id.clone(),
+            "no device seats: tandem play was started without --seats",
+        );
+    };
+    let side = match request
+        .arg
+        .as_deref()
+        .map(str::trim)
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("white") => tandem_rules::Color::White,
+        Some("black") => tandem_rules::Color::Black,
+        _ => {
+            return error(
+                request.id.clone(),
+                format!("{} needs white or black", request.cmd),
+            )
+        }
+    };
+    let mut reply = crate::session::Reply {
+        ok: true,
+        ..crate::session::Reply::default()
+    };
+    if request.cmd.trim().eq_ignore_ascii_case("unpair") {
+        p.unpair(side);
+        reply.said = vec![format!("The {side} seat's devices are unpaired.")];
+    } else {
+        match p.pair(side) {
+            Ok(code) => {
+                let digits: Vec<String> = code.code.chars().map(String::from).collect();
+                reply.said = vec![format!(
+                    "Pairing code for {side}: {}, for two minutes, at {}",
+                    digits.join(" "),
+                    code.url
+                )];
+                reply.pair = serde_json::to_value(&code).ok();
+            }
+            Err(e) => return error(request.id.clone(), format!("no pairing code: {e}")),
+        }
+    }
+    Response {
+        id: request.id.clone(),
+        reply,
     }
 }

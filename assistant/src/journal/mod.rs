@@ -52,6 +52,8 @@ pub enum Source {
     Tandem,
     /// The control socket with the arbiter's secret (`clock set`, `takeback`).
     Arbiter,
+    /// A paired device, a seat's (`tandem play --seats`; docs/devices.md).
+    Device,
 }
 
 /// What the game was started with.

@@ -154,4 +154,8 @@ pub struct Reply {
     /// when the request is durable. `tandem ctl` exits 3, not 0 (issue 26).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unsaved: Option<crate::journal::JournalHealth>,
+    /// `pair SIDE`: the code, the page's address and how long the code
+    /// is good for (docs/devices.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pair: Option<serde_json::Value>,
 }

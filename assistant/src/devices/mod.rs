@@ -1,0 +1,22 @@
+//! A seat on the player's own device (issue 33; `docs/devices.md`): the
+//! table serves a page and its API (`tandem play --seats ADDR`) to a phone
+//! or laptop paired with a one-time code (`tandem ctl pair SIDE`). A paired
+//! device *is* that side's seat: its requests are the seat's (a move only
+//! for its side, on its turn; its answers to it alone), journaled with
+//! `"seat"` like any seat's, and it hears what that seat hears.
+//!
+//! - [`pairing`]: the codes (6 digits, 2 minutes, slowed and counted when
+//!   wrong, refused after 10 until a new one) and the sessions (a random
+//!   128-bit token in an `HttpOnly`, `SameSite=Strict` cookie).
+//! - [`web`]: the routes, the Host and Origin checks, the pages (embedded:
+//!   nothing from elsewhere).
+//! - [`serve`]: connections bounded, for everyone and per peer address.
+//!
+//! Loopback only for now: beyond loopback the pages need TLS, which is not
+//! built yet (`tandem play --seats` refuses another address and says so).
+
+pub mod pairing;
+pub mod serve;
+pub mod web;
+
+pub use pairing::{PairCode, Pairing};

@@ -1,0 +1,376 @@
+//! A seat on the player's own device (issue 33), through the real daemon:
+//! `tandem play --seats 127.0.0.1:PORT`, `tandem ctl pair SIDE --json`,
+//! and the exact API the pages use, over real HTTP: every route but the
+//! pairing page and `/api/pair` answers 401 to an unpaired browser; a wrong
+//! code is refused, and ten lock pairing until a new code; a paired device
+//! plays for its side only, hears its own answers on `/events`, is
+//! journaled with its seat; a request for another `Host` or from another
+//! `Origin` gets nothing; idle sockets from another address do not lock a
+//! paired device out; unpairing ends it.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use support::{ctl, journal_events, Daemon};
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// One HTTP/1.1 request on a new connection: the status, the headers (lower
+/// case names) and the body.
+fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> (u16, Vec<(String, String)>, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        req.push_str(&format!("Host: {addr}\r\n"));
+    }
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !body.is_empty() {
+        req.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    req.push_str("\r\n");
+    req.push_str(&body);
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = String::new();
+    let _ = s.read_to_string(&mut raw);
+    let (head, rest) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let hs = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    (status, hs, rest.to_owned())
+}
+
+fn header<'a>(hs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    hs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+/// The JSON of a body (chunked or not: the JSON object in it).
+fn json_of(body: &str) -> Value {
+    let start = body.find('{').unwrap_or(0);
+    let end = body.rfind('}').map_or(body.len(), |e| e + 1);
+    serde_json::from_str(&body[start..end]).unwrap_or(Value::Null)
+}
+
+fn pair(socket: &std::path::Path, side: &str) -> Value {
+    let out = ctl(socket, &["pair", side, "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let journal = dir.path().join("game.jsonl");
+    let addr = format!("127.0.0.1:{}", free_port());
+    let _d = Daemon::start(
+        &[
+            "--lang",
+            "en",
+            "--speech",
+            "text",
+            "--voice",
+            "off",
+            "--seats",
+            &addr,
+            "--journal",
+            journal.to_str().unwrap(),
+        ],
+        &socket,
+        &[],
+    );
+    let t0 = Instant::now();
+    while http(&addr, "GET", "/", &[], None).0 != 200 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the pages never answered"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Unpaired: 401 everywhere but the pairing page and /api/pair.
+    for (m, p) in [
+        ("GET", "/api/state"),
+        ("POST", "/api/move"),
+        ("POST", "/api/command"),
+        ("GET", "/events"),
+        ("GET", "/seat"),
+    ] {
+        let (st, _, _) = http(&addr, m, p, &[], Some(&json!({"move": "32-28"})));
+        assert_eq!(st, 401, "{m} {p}");
+    }
+    // Another Host (a name rebound to the table) or another site's page.
+    assert_eq!(
+        http(&addr, "GET", "/", &[("Host", "evil.example")], None).0,
+        403
+    );
+    let (st, _, _) = http(
+        &addr,
+        "POST",
+        "/api/pair",
+        &[("Origin", "http://evil.example")],
+        Some(&json!({"code": "123456"})),
+    );
+    assert_eq!(st, 403);
+
+    // The exact contract of `tandem ctl pair SIDE --json`.
+    let p = pair(&socket, "white");
+    let code = p["code"].as_str().unwrap().to_owned();
+    assert!(
+        code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()),
+        "{p}"
+    );
+    assert_eq!(p["url"], format!("http://{addr}/"));
+    assert_eq!(p["expires_ms"], 120_000);
+    assert_eq!(p.as_object().unwrap().len(), 3, "{p}");
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let (st, _, _) = http(
+        &addr,
+        "POST",
+        "/api/pair",
+        &[],
+        Some(&json!({ "code": wrong })),
+    );
+    assert_eq!(st, 403);
+    let (st, hs, body) = http(
+        &addr,
+        "POST",
+        "/api/pair",
+        &[],
+        Some(&json!({ "code": code })),
+    );
+    assert_eq!(st, 200, "{body}");
+    let cookie = header(&hs, "set-cookie").unwrap().to_owned();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    let token = cookie.split(';').next().unwrap().to_owned();
+    assert_eq!(
+        token.split('=').nth(1).unwrap().len(),
+        32,
+        "128 random bits"
+    );
+    let me = [("Cookie", token.as_str())];
+
+    // The state, with the seat.
+    let (st, _, body) = http(&addr, "GET", "/api/state", &me, None);
+    assert_eq!(st, 200);
+    let s = json_of(&body);
+    assert_eq!(
+        (s["seat"].as_str(), s["turn"].as_str()),
+        (Some("white"), Some("white")),
+        "{s}"
+    );
+
+    // The seat's live stream: what white hears.
+    let mut events = TcpStream::connect(&addr).unwrap();
+    events
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    write!(
+        events,
+        "GET /events HTTP/1.1\r\nHost: {addr}\r\nCookie: {token}\r\n\r\n"
+    )
+    .unwrap();
+    let mut events = BufReader::new(events);
+    let mut line = String::new();
+    events.read_line(&mut line).unwrap();
+    assert!(line.contains("200"), "{line}");
+    std::thread::sleep(Duration::from_millis(300));
+
+    // A move from the device: white's, journaled with the seat.
+    let (st, _, body) = http(
+        &addr,
+        "POST",
+        "/api/move",
+        &me,
+        Some(&json!({"move": "32-28"})),
+    );
+    assert_eq!(st, 200, "{body}");
+    let r = json_of(&body);
+    assert_eq!(r["ok"], true);
+    assert_eq!(r["said"][0], "Thirty-two, twenty-eight.");
+    // Not its turn: refused, to it.
+    let (st, _, body) = http(
+        &addr,
+        "POST",
+        "/api/move",
+        &me,
+        Some(&json!({"move": "19-23"})),
+    );
+    assert!((400..500).contains(&st), "{st} {body}");
+    let r = json_of(&body);
+    assert_eq!(r["ok"], false);
+    assert_eq!(r["said"][0], "It is not your move.");
+    // A typed command; never an arbiter's action.
+    let (st, _, body) = http(
+        &addr,
+        "POST",
+        "/api/command",
+        &me,
+        Some(&json!({"command": "clock"})),
+    );
+    assert_eq!(st, 200, "{body}");
+    assert!(json_of(&body)["said"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("White: used"));
+    let (st, _, _) = http(
+        &addr,
+        "POST",
+        "/api/command",
+        &me,
+        Some(&json!({"command": "takeback 1"})),
+    );
+    assert!(
+        (400..500).contains(&st),
+        "an arbiter's action from a device: {st}"
+    );
+    assert_eq!(
+        json_of(&http(&addr, "GET", "/api/state", &me, None).2)["ply"],
+        1
+    );
+    // Black's move at the table reaches white's device too.
+    assert!(ctl(&socket, &["move", "19-23"]).status.success());
+    let mut said = Vec::new();
+    let t0 = Instant::now();
+    while !said
+        .iter()
+        .any(|s: &String| s.contains("Nineteen, twenty-three."))
+    {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the stream said {said:?}"
+        );
+        let mut l = String::new();
+        if events.read_line(&mut l).unwrap_or(0) == 0 {
+            break;
+        }
+        if let Some(d) = l.strip_prefix("data: ") {
+            said.push(d.trim().to_owned());
+        }
+    }
+    assert!(
+        said.iter().any(|s| s == "Thirty-two, twenty-eight."),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(|s| s.starts_with("White: used")),
+        "{said:?}"
+    );
+    let mv = journal_events(&journal, "move");
+    assert_eq!(
+        (mv[0]["seat"].as_str(), mv[0]["source"].as_str()),
+        (Some("white"), Some("device"))
+    );
+
+    // Idle sockets from another address do not lock the device out.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let target: std::net::SocketAddr = addr.parse().unwrap();
+    let idle: Vec<tokio::net::TcpStream> = rt.block_on(async {
+        let mut v = Vec::new();
+        for _ in 0..100 {
+            let s = tokio::net::TcpSocket::new_v4().unwrap();
+            s.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+            if let Ok(c) = s.connect(target).await {
+                v.push(c);
+            }
+        }
+        v
+    });
+    assert!(!idle.is_empty());
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(http(&addr, "GET", "/api/state", &me, None).0, 200);
+    drop(idle);
+
+    // Ten wrong codes lock pairing until a new code.
+    let b = pair(&socket, "black");
+    // In two rounds of five (a peer's connections are bounded: 8 at once).
+    let base = b["code"].as_str().unwrap().parse::<u32>().unwrap();
+    for round in 0..2u32 {
+        let handles: Vec<_> = (0..5u32)
+            .map(|i| {
+                let addr = addr.clone();
+                let c = format!("{:06}", (base + 1 + round * 5 + i) % 1_000_000);
+                std::thread::spawn(move || {
+                    http(&addr, "POST", "/api/pair", &[], Some(&json!({ "code": c }))).0
+                })
+            })
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().unwrap(), 403);
+        }
+    }
+    let (st, _, body) = http(
+        &addr,
+        "POST",
+        "/api/pair",
+        &[],
+        Some(&json!({"code": b["code"]})),
+    );
+    assert_eq!(st, 403, "the right code after ten wrong ones: {body}");
+    let b = pair(&socket, "black");
+    let (st, _, _) = http(
+        &addr,
+        "POST",
+        "/api/pair",
+        &[],
+        Some(&json!({"code": b["code"]})),
+    );
+    assert_eq!(st, 200, "a new code pairs");
+
+    // Unpaired by the operator: the device is nobody's seat.
+    assert!(ctl(&socket, &["unpair", "white"]).status.success());
+    assert_eq!(http(&addr, "GET", "/api/state", &me, None).0, 401);
+}
+
+#[test]
+fn device_seats_beyond_loopback_are_refused_until_they_have_tls() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = support::tandem(&[
+        "play",
+        "--headless",
+        "--seats",
+        "0.0.0.0:0",
+        "--socket",
+        dir.path().join("s.sock").to_str().unwrap(),
+        "--journal",
+        dir.path().join("g.jsonl").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("need TLS"), "{err}");
+    assert!(!dir.path().join("g.jsonl").exists(), "no game started");
+}
