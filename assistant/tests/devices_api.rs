@@ -374,3 +374,115 @@ fn device_seats_beyond_loopback_are_refused_until_they_have_tls() {
     assert!(err.contains("need TLS"), "{err}");
     assert!(!dir.path().join("g.jsonl").exists(), "no game started");
 }
+
+/// The seat's page in real Chromium at a phone's size: paired by its form,
+/// every announcement the seat hears appended to the `role="log"` region
+/// (read back from the accessibility tree), an error of its own input in
+/// the `role="alert"`, and focus never moved by the page.
+#[test]
+fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
+    use support::browser::Browser;
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let addr = format!("127.0.0.1:{}", free_port());
+    let _d = Daemon::start(
+        &[
+            "--lang",
+            "en",
+            "--speech",
+            "text",
+            "--voice",
+            "off",
+            "--seats",
+            &addr,
+            "--journal",
+            dir.path().join("g.jsonl").to_str().unwrap(),
+        ],
+        &socket,
+        &[],
+    );
+    let t0 = Instant::now();
+    while http(&addr, "GET", "/", &[], None).0 != 200 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the pages never answered"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let code = pair(&socket, "white")["code"].as_str().unwrap().to_owned();
+    let b = Browser::start_sized("360,740");
+    b.go(&format!("http://{addr}/"));
+    b.wait_js(
+        "the pairing form",
+        "return !!document.getElementById('code');",
+    );
+    b.js(&format!(
+        "const c = document.getElementById('code'); c.focus(); c.value = '{code}'; \
+         document.getElementById('pair').requestSubmit(); return true;"
+    ));
+    b.wait_js("the seat's page", "return location.pathname === '/seat';");
+    b.wait_js(
+        "the seat named",
+        "return document.getElementById('title').textContent.includes('white') || null;",
+    )
+    .to_string();
+    // The field has focus, as the player put it there.
+    b.js("document.getElementById('line').focus(); return true;");
+    // The table's move: white's seat hears it.
+    assert!(ctl(&socket, &["move", "32-28"]).status.success());
+    b.wait_js(
+        "the move in the log",
+        "return document.getElementById('log').textContent.includes('Thirty-two, twenty-eight.');",
+    );
+    // A command from the page, answered into the log.
+    b.js("document.getElementById('line').value = 'clock'; \
+         document.getElementById('command').requestSubmit(); return true;");
+    b.wait_js(
+        "the clock in the log",
+        "return document.getElementById('log').textContent.includes('White: used');",
+    );
+    // Not white's turn: the error in the alert, nothing played.
+    b.js("document.getElementById('line').value = '19-23'; \
+         document.getElementById('command').requestSubmit(); return true;");
+    b.wait_js(
+        "the refusal in the alert",
+        "return document.getElementById('error').textContent.includes('It is not your move.');",
+    );
+    assert_eq!(
+        b.js("return document.activeElement && document.activeElement.id;"),
+        "line",
+        "the page never moves focus"
+    );
+    // Each announcement once, in order.
+    let log = b.js("return [...document.querySelectorAll('#log p')].map(p => p.textContent);");
+    let texts: Vec<&str> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(
+        texts
+            .iter()
+            .filter(|t| **t == "Thirty-two, twenty-eight.")
+            .count(),
+        1,
+        "{texts:?}"
+    );
+    // The accessibility tree: a log holding the announcements, an alert.
+    let tree = b.cdp("Accessibility.getFullAXTree", json!({}));
+    let nodes = tree["nodes"].as_array().unwrap();
+    let role = |r: &str| {
+        nodes
+            .iter()
+            .any(|n| n["role"]["value"] == r && n["ignored"] != true)
+    };
+    assert!(role("log"), "no log in the accessibility tree");
+    assert!(role("alert"), "no alert in the accessibility tree");
+    assert!(
+        nodes.iter().any(|n| n["name"]["value"]
+            .as_str()
+            .is_some_and(|v| v.contains("Thirty-two, twenty-eight."))),
+        "the announcement is not in the accessibility tree"
+    );
+}

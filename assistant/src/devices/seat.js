@@ -11,13 +11,14 @@ function said(text) {
   log.appendChild(p);
   while (log.children.length > 200) log.removeChild(log.firstElementChild);
 }
-const events = new EventSource("/events");
-events.addEventListener("said", (e) => said(e.data));
-events.addEventListener("state", (e) => {
-  const s = JSON.parse(e.data);
+function named(s) {
   const t = `Your seat: ${s.seat}`;
   if (title.textContent !== t) title.textContent = t;
-});
+}
+fetch("/api/state").then((r) => r.json()).then(named).catch(() => {});
+const events = new EventSource("/events");
+events.addEventListener("said", (e) => said(e.data));
+events.addEventListener("state", (e) => named(JSON.parse(e.data)));
 document.getElementById("command").addEventListener("submit", async (e) => {
   e.preventDefault();
   const line = document.getElementById("line");

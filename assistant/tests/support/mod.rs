@@ -23,6 +23,7 @@ use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::draughts::{Game, Variant};
 use tandem_speech::testing::PrivateSpeechd;
 
+pub mod browser;
 pub mod pychess;
 pub mod session;
 pub mod voice;
