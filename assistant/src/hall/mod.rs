@@ -11,6 +11,7 @@
 
 pub mod delay;
 pub mod guard;
+pub mod heavy;
 pub mod serve;
 pub mod store;
 pub mod view;
@@ -95,6 +96,8 @@ pub struct Hall {
     pub lag: Mutex<LagStats>,
     /// What the arbiter has made public (the spectators' server shows only these).
     public: Mutex<Public>,
+    /// The heavy routes' builds and what they built (`heavy.rs`).
+    pub heavy: heavy::Heavy,
 }
 
 /// Alerts the hall's list keeps.
@@ -204,6 +207,7 @@ impl Hall {
                 alerts: Mutex::new(alerts),
                 lag: Mutex::new(LagStats::default()),
                 public: Mutex::new(public),
+                heavy: heavy::Heavy::default(),
             }),
             rx,
         ))

@@ -248,6 +248,17 @@ async fn journal(State(app): State<App>, Path(n): Path<u32>) -> Response {
         .into_response()
 }
 
+/// The ending of a table's record (`pdn`, `pgn`, `mat`: its game's).
+fn ending_of(t: &super::store::TableCopy) -> &'static str {
+    t.records
+        .first()
+        .and_then(|r| match &r.event {
+            crate::journal::Event::Start(i) => i.variant.parse::<GameKind>().ok(),
+            _ => None,
+        })
+        .map_or("pdn", GameKind::record_ending)
+}
+
 /// The game of a table as its record (PDN, PGN, `.mat`: the game's), from the
 /// desk's journal copy, with the record's ending.
 fn game_text(app: &App, n: u32) -> Result<(String, &'static str), Box<Response>> {
@@ -257,13 +268,7 @@ fn game_text(app: &App, n: u32) -> Result<(String, &'static str), Box<Response>>
     let (file, ending, round) = match app.hall.tables().get(&n) {
         Some(t) => (
             t.file().to_owned(),
-            t.records
-                .first()
-                .and_then(|r| match &r.event {
-                    crate::journal::Event::Start(i) => i.variant.parse::<GameKind>().ok(),
-                    _ => None,
-                })
-                .map_or("pdn", GameKind::record_ending),
+            ending_of(t),
             t.state
                 .as_ref()
                 .and_then(|s| s["round"].as_str().map(str::to_owned)),
@@ -279,59 +284,100 @@ fn game_text(app: &App, n: u32) -> Result<(String, &'static str), Box<Response>>
         .map_err(|e| Box::new((StatusCode::CONFLICT, format!("{e:#}\n")).into_response()))
 }
 
-async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
-    // Replaying a journal is work: off the threads that serve and follow the broker.
-    let r = tokio::task::spawn_blocking(move || game_text(&app, n)).await;
-    let r = r.unwrap_or_else(|e| {
-        Err(Box::new(
-            (StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")).into_response(),
-        ))
-    });
-    match r {
-        Ok((text, ending)) => (
+/// A heavy answer as a response: the text with its type and file name, or why not.
+fn heavy_response(built: super::heavy::Built, kind: &'static str, name: &str) -> Response {
+    match built {
+        Ok(bytes) => (
             [
-                (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+                (header::CONTENT_TYPE, kind.to_owned()),
                 (
                     header::CONTENT_DISPOSITION,
-                    format!("inline; filename=\"table-{n}.{ending}\""),
+                    format!("inline; filename=\"{name}\""),
                 ),
             ],
-            text,
+            bytes,
         )
             .into_response(),
-        Err(r) => *r,
+        Err((status, why)) => (
+            StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            format!("{why}\n"),
+        )
+            .into_response(),
     }
 }
 
-async fn round(State(app): State<App>, ending: &'static str) -> Response {
-    let numbers: Vec<u32> = app.hall.tables().keys().copied().collect();
-    // Every journal replayed: on a blocking thread, not the server's or the broker's.
-    let out = tokio::task::spawn_blocking(move || {
-        let mut out = String::new();
-        for n in numbers {
-            if let Ok((text, its)) = game_text(&app, n) {
-                if its == ending {
-                    out.push_str(text.trim_end());
-                    out.push_str("\n\n");
-                }
-            }
+/// What a table's game and the round's records are made of: for each table
+/// shown, its game, its lines and its round (`heavy.rs`).
+fn record_key(app: &App, only: Option<u32>) -> (super::heavy::KeyOf, Vec<u32>) {
+    let shown = app.shown();
+    let mut key = super::heavy::KeyOf::default();
+    let mut numbers = Vec::new();
+    for (n, t) in app.hall.tables().iter() {
+        if !shown.shows(*n) || only.is_some_and(|o| o != *n) {
+            continue;
         }
-        out
-    })
-    .await
-    .unwrap_or_default();
-    let name = format!("round.{ending}");
-    (
-        [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("inline; filename=\"{name}\""),
-            ),
-        ],
-        out,
+        numbers.push(*n);
+        let round = t.state.as_ref().and_then(|s| s["round"].as_str());
+        key.part(n.to_le_bytes())
+            .part(t.game().unwrap_or_default())
+            .part(t.len().to_le_bytes())
+            .part(round.unwrap_or_default());
+    }
+    (key, numbers)
+}
+
+async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
+    let (key, numbers) = record_key(&app, Some(n));
+    let ending = app.hall.tables().get(&n).map(ending_of);
+    let (Some(ending), false) = (ending, numbers.is_empty()) else {
+        return not_found(n);
+    };
+    let hall = app.hall.clone();
+    let built = hall
+        .heavy
+        .get(super::heavy::Route::Game(n), app.public, key, move || {
+            // Replaying a journal is work: off the threads that serve and follow the broker.
+            game_text(&app, n)
+                .map(|(text, _)| text.into())
+                .map_err(|r| (r.status().as_u16(), format!("table {n}: no record")))
+        })
+        .await;
+    heavy_response(
+        built,
+        "text/plain; charset=utf-8",
+        &format!("table-{n}.{ending}"),
     )
-        .into_response()
+}
+
+async fn round(State(app): State<App>, ending: &'static str) -> Response {
+    let (key, numbers) = record_key(&app, None);
+    let hall = app.hall.clone();
+    let built = hall
+        .heavy
+        .get(
+            super::heavy::Route::Round(ending),
+            app.public,
+            key,
+            move || {
+                // Every journal replayed: on a blocking thread, not the server's or the broker's.
+                let mut out = String::new();
+                for n in numbers {
+                    if let Ok((text, its)) = game_text(&app, n) {
+                        if its == ending {
+                            out.push_str(text.trim_end());
+                            out.push_str("\n\n");
+                        }
+                    }
+                }
+                Ok(out.into())
+            },
+        )
+        .await;
+    heavy_response(
+        built,
+        "text/plain; charset=utf-8",
+        &format!("round.{ending}"),
+    )
 }
 
 fn csv_field(v: &Value) -> String {
@@ -369,20 +415,30 @@ pub(super) fn results_csv(rows: &[Value]) -> String {
 }
 
 async fn results(State(app): State<App>) -> Response {
+    // What the rows are made of: each table shown, its game, lines and last state.
+    let shown = app.shown();
+    let mut key = super::heavy::KeyOf::default();
+    for (n, t) in app.hall.tables().iter().filter(|(n, _)| shown.shows(**n)) {
+        key.part(n.to_le_bytes())
+            .part(t.game().unwrap_or_default())
+            .part(t.len().to_le_bytes())
+            .part(t.state_rx_ms.to_le_bytes());
+    }
+    let hall = app.hall.clone();
     // What is public is read before the tables are locked: no lock is held
     // across another's.
-    let out = results_csv(&api_views(&app));
-    (
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
-            (
-                header::CONTENT_DISPOSITION,
-                "attachment; filename=\"results.csv\"",
-            ),
-        ],
-        out,
-    )
-        .into_response()
+    let built = hall
+        .heavy
+        .get(super::heavy::Route::Results, app.public, key, move || {
+            Ok(results_csv(&api_views(&app)).into())
+        })
+        .await;
+    let mut r = heavy_response(built, "text/csv; charset=utf-8", "results.csv");
+    r.headers_mut().insert(
+        header::CONTENT_DISPOSITION,
+        header::HeaderValue::from_static("attachment; filename=\"results.csv\""),
+    );
+    r
 }
 
 /// Runs `tandem arbiter ARGS…` (this binary) and returns what it printed.
@@ -602,7 +658,7 @@ async fn stats(State(app): State<App>) -> Json<Value> {
     };
     Json(
         json!({"lines": lines, "messages": messages, "tables": app.hall.tables().len(),
-                "sse_lagged": sse_lagged,
+                "sse_lagged": sse_lagged, "heavy_builds": app.hall.heavy.made(),
                 "lag_ms": {"p50": pct(0.5), "p99": pct(0.99), "max": v.last()}}),
     )
 }
