@@ -261,9 +261,9 @@ fn ending_of(t: &super::store::TableCopy) -> &'static str {
 
 /// The game of a table as its record (PDN, PGN, `.mat`: the game's), from the
 /// desk's journal copy, with the record's ending.
-fn game_text(app: &App, n: u32) -> Result<(String, &'static str), Box<Response>> {
+fn game_text(app: &App, n: u32) -> Result<(String, &'static str), (u16, String)> {
     if !app.shows(n) {
-        return Err(Box::new(not_found(n)));
+        return Err((404, format!("no table {n} in this event")));
     }
     let (file, ending, round) = match app.hall.tables().get(&n) {
         Some(t) => (
@@ -273,7 +273,7 @@ fn game_text(app: &App, n: u32) -> Result<(String, &'static str), Box<Response>>
                 .as_ref()
                 .and_then(|s| s["round"].as_str().map(str::to_owned)),
         ),
-        None => return Err(Box::new(not_found(n))),
+        None => return Err((404, format!("no table {n} in this event"))),
     };
     let names = crate::export::Names {
         round,
@@ -281,7 +281,7 @@ fn game_text(app: &App, n: u32) -> Result<(String, &'static str), Box<Response>>
     };
     crate::export::pdn_from_journal(&file, &names)
         .map(|t| (t, ending))
-        .map_err(|e| Box::new((StatusCode::CONFLICT, format!("{e:#}\n")).into_response()))
+        .map_err(|e| (409, format!("table {n}: {e:#}")))
 }
 
 /// A heavy answer as a response: the text with its type and file name, or why not.
@@ -337,9 +337,7 @@ async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
         .heavy
         .get(super::heavy::Route::Game(n), app.public, key, move || {
             // Replaying a journal is work: off the threads that serve and follow the broker.
-            game_text(&app, n)
-                .map(|(text, _)| text.into())
-                .map_err(|r| (r.status().as_u16(), format!("table {n}: no record")))
+            game_text(&app, n).map(|(text, _)| text.into())
         })
         .await;
     heavy_response(
