@@ -1,14 +1,21 @@
 //! The desk's bounds against any one peer (issue 35), with the real desk and
-//! the real Mosquitto: heavy routes built once per change, however many ask.
+//! the real Mosquitto: heavy routes built once per change, however many ask;
+//! a share of the connections per peer address and room kept for the
+//! arbiter's session; live streams that fell silent closed; the desk's file
+//! limit raised and the public server's cap below it; a wrong login that
+//! waits without holding a connection.
 
 mod hall_common;
 mod support;
 
+use std::io::Write as _;
+use std::net::TcpStream;
 use std::path::Path;
-use std::time::Duration;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
-use hall_common::{free_port, Broker, Desk, EVENT};
-use serde_json::Value;
+use hall_common::{closed, connect_from, free_port, login, wait_for, Broker, Desk, EVENT, SECRET};
+use serde_json::{json, Value};
 
 /// A draughts journal of `lines` lines, each an announcement of `pad`
 /// bytes, written by the daemon's own journal writer.
@@ -124,4 +131,350 @@ fn heavy_routes_are_built_once_per_change_however_many_ask() {
         "the desk's peak memory grew by {} kB with 80 requests",
         peak1 - peak0
     );
+}
+
+/// `tandem hall` as [`Desk::start_env`] starts it, with the open-file
+/// limits `nofile` (`SOFT:HARD`, through `prlimit`).
+fn desk_limited(dir: &Path, broker: &Broker, nofile: &str, extra: &[&str]) -> Desk {
+    let port = free_port();
+    let data = dir.join("desk");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
+    let child = Command::new("prlimit")
+        .arg(format!("--nofile={nofile}"))
+        .arg(support::TANDEM)
+        .args([
+            "hall",
+            "--broker",
+            &broker.url("desk", "deskpw"),
+            "--event",
+            EVENT,
+        ])
+        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .arg("--data")
+        .arg(&data)
+        .arg("--arbiter-secret-file")
+        .arg(dir.join("desk-secret"))
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(dir.join("desk-stderr")).unwrap())
+        .spawn()
+        .expect("start tandem hall under prlimit");
+    let d = Desk {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+        data,
+    };
+    wait_for("the desk's answer", || get_as(&d.base, "/", None).map(drop));
+    d
+}
+
+/// GET `path` with the session `cookie` (from 127.0.0.1); the status, or why there is none.
+fn get_as(base: &str, path: &str, cookie: Option<&str>) -> Result<u16, String> {
+    get_with(&ureq::agent(), base, path, cookie)
+}
+
+/// [`get_as`] through `agent` (its connections kept open between requests, as a browser's).
+fn get_with(
+    agent: &ureq::Agent,
+    base: &str,
+    path: &str,
+    cookie: Option<&str>,
+) -> Result<u16, String> {
+    let mut r = agent
+        .get(&format!("{base}{path}"))
+        .timeout(Duration::from_secs(5));
+    if let Some(c) = cookie {
+        r = r.set("cookie", c);
+    }
+    match r.call() {
+        Ok(r) => Ok(r.status()),
+        Err(ureq::Error::Status(c, _)) => Ok(c),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Opens `GET /events` from `from` and sends the request (reads nothing;
+/// a connection the server closed at once is given back as it is).
+fn open_events_from(from: &str, base: &str) -> Option<TcpStream> {
+    let addr = base.trim_start_matches("http://");
+    let mut s = connect_from(from, addr).ok()?;
+    let _ = write!(
+        s,
+        "GET /events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
+    );
+    Some(s)
+}
+
+/// Issue 35: one address holds at most its share of the desk's connections
+/// (the others still get in), and when many addresses fill the desk, the
+/// arbiter's session still gets in (room kept for it) while others are
+/// answered "full".
+#[test]
+fn one_address_cannot_take_the_desk_from_the_arbiter() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 1);
+    let desk = Desk::start_env(
+        dir.path(),
+        &broker,
+        &["--login"],
+        &[("TANDEM_HALL_HEADER_TIMEOUT_MS", "60000")],
+    );
+    let (status, cookie) = login(&desk.base, SECRET);
+    assert_eq!(status, 303);
+    let cookie = cookie.unwrap();
+    let addr = desk.base.trim_start_matches("http://").to_owned();
+    // 300 idle sockets from one address: it gets its share, no more.
+    let idle: Vec<TcpStream> = (0..300)
+        .filter_map(|_| connect_from("127.0.0.2", &addr).ok())
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let shut = idle.iter().filter(|s| closed(s)).count();
+    assert!(
+        shut >= 300 - 64 - 2,
+        "one address holds its share: {shut} of 300 closed"
+    );
+    // Anyone else still gets in; the arbiter works.
+    assert_eq!(get_as(&desk.base, "/login", None), Ok(200));
+    for _ in 0..5 {
+        assert_eq!(get_as(&desk.base, "/api/tables", Some(&cookie)), Ok(200));
+    }
+    // Eight more addresses fill the desk's connections.
+    let mut more = Vec::new();
+    for k in 3..=10 {
+        let from = format!("127.0.0.{k}");
+        more.extend((0..40).filter_map(|_| connect_from(&from, &addr).ok()));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let open = idle.iter().chain(&more).filter(|s| !closed(s)).count();
+    assert!(open >= 256, "the desk is full: {open} held");
+    // The arbiter's session gets in; a request without it is told the desk is full.
+    let browser = ureq::agent();
+    for i in 0..5 {
+        assert_eq!(
+            get_with(&browser, &desk.base, "/api/tables", Some(&cookie)),
+            Ok(200),
+            "request {i}; {open} held; {}",
+            std::fs::read_to_string(dir.path().join("desk-stderr")).unwrap()
+        );
+    }
+    let other = get_as(&desk.base, "/login", None);
+    assert!(other == Ok(503) || other.is_err(), "{other:?}");
+}
+
+/// Issue 35: a wrong secret is answered at once (its wait holds no
+/// connection); the next try from that address within a second is refused
+/// unread, with `Retry-After`; a second later the right secret logs in.
+#[test]
+fn a_wrong_login_waits_without_holding_a_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 1);
+    let desk = Desk::start(dir.path(), &broker, &["--login"]);
+    let t0 = Instant::now();
+    assert_eq!(login(&desk.base, "guess"), (401, None));
+    assert!(
+        t0.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t0.elapsed()
+    );
+    // Fifty guesses at once: every one answered at once, none looked at.
+    let t0 = Instant::now();
+    let guesses: Vec<_> = (0..50)
+        .map(|i| {
+            let base = desk.base.clone();
+            std::thread::spawn(move || login(&base, &format!("guess{i}")).0)
+        })
+        .collect();
+    for g in guesses {
+        assert_eq!(g.join().unwrap(), 429);
+    }
+    assert!(
+        t0.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert_eq!(
+        login(&desk.base, SECRET).0,
+        429,
+        "not looked at within the second"
+    );
+    std::thread::sleep(Duration::from_millis(1100));
+    let (status, cookie) = login(&desk.base, SECRET);
+    assert_eq!(status, 303);
+    assert!(cookie.is_some());
+}
+
+/// A table's state as a relay publishes it, `pad` bytes of moves.
+fn state(n: u32, pad: usize, k: usize) -> String {
+    let moves: Vec<String> = (0..pad / 8)
+        .map(|i| format!("{}-{}", (i + k) % 50, i % 49))
+        .collect();
+    json!({"variant": "international", "ply": moves.len(), "turn": "white", "moves": moves,
+           "clocks": {"running": false, "white": {"remaining_ms": 60000}, "black": {"remaining_ms": 60000}},
+           "players": {"white": format!("White {n}"), "black": format!("Black {n}")},
+           "result": null, "journal_lines": 0})
+    .to_string()
+}
+
+fn publish_state(broker: &Broker, n: u32, pad: usize, k: usize) {
+    let topic = format!("tandem/{EVENT}/table/{n}/state");
+    assert!(broker.publish_args(
+        &format!("table{n}"),
+        &format!("pw{n}"),
+        &["-t", &topic, "-s"],
+        Some(state(n, pad, k).as_bytes())
+    ));
+}
+
+/// Issue 35: a spectator's live stream that reads nothing while the desk
+/// has things to send is closed once its socket stayed full for the stall
+/// time (`TANDEM_HALL_STALL_MS`); a stream that reads stays.
+#[test]
+fn live_streams_that_fell_silent_are_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 12);
+    let public = format!("127.0.0.1:{}", free_port());
+    let desk = Desk::start_env(
+        dir.path(),
+        &broker,
+        &["--public", &public],
+        &[("TANDEM_HALL_STALL_MS", "1500")],
+    );
+    let public = format!("http://{public}");
+    for n in 1..=12 {
+        publish_state(&broker, n, 200_000, 0);
+    }
+    wait_for("12 tables at the desk", || {
+        let n = desk.tables().len();
+        (n == 12).then_some(()).ok_or(n.to_string())
+    });
+    let r = ureq::post(&format!("{}/api/public", desk.base))
+        .set("x-tandem-desk", "1")
+        .send_json(json!({"table": null, "on": true}))
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let silent = open_events_from("127.0.0.1", &public).unwrap();
+    let reader = open_events_from("127.0.0.1", &public).unwrap();
+    let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let ended = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reading = {
+        let (read, ended) = (read.clone(), ended.clone());
+        let mut s = reader.try_clone().unwrap();
+        std::thread::spawn(move || {
+            use std::io::Read as _;
+            let mut b = vec![0u8; 1 << 16];
+            while let Ok(k) = s.read(&mut b) {
+                if k == 0 {
+                    break;
+                }
+                read.fetch_add(k as u64, std::sync::atomic::Ordering::Relaxed);
+            }
+            ended.store(true, std::sync::atomic::Ordering::Relaxed);
+        })
+    };
+    // Every table's moves change three times: megabytes for each stream.
+    for k in 1..=3 {
+        for n in 1..=12 {
+            publish_state(&broker, n, 200_000, k);
+        }
+    }
+    std::thread::sleep(Duration::from_secs(4));
+    assert!(closed(&silent), "the silent stream is closed");
+    assert!(
+        !ended.load(std::sync::atomic::Ordering::Relaxed),
+        "the stream that reads stays open"
+    );
+    assert!(read.load(std::sync::atomic::Ordering::Relaxed) > 5_000_000);
+    reader.shutdown(std::net::Shutdown::Both).unwrap();
+    reading.join().unwrap();
+}
+
+/// The soft and hard open-file limits of a process (`/proc/PID/limits`).
+fn file_limits(pid: u32) -> (u64, u64) {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
+    let line = s
+        .lines()
+        .find(|l| l.starts_with("Max open files"))
+        .unwrap()
+        .to_owned();
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    (v[0], v[1])
+}
+
+/// Issue 35: the desk raises its soft open-file limit to the hard one.
+#[test]
+fn the_desk_raises_its_file_limit_to_the_hard_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 1);
+    let desk = desk_limited(dir.path(), &broker, "512:4096", &[]);
+    assert_eq!(file_limits(desk.child.id()), (4096, 4096));
+}
+
+/// Issue 35: under a limit of 1,024 open files, 1,100 live streams from one
+/// spectator's address cost the desk its share (16), not its files: the
+/// arbiter logs in and reads, and a new table's copy is opened.
+#[test]
+fn eleven_hundred_streams_from_one_peer_under_1024_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 2);
+    let public = format!("127.0.0.1:{}", free_port());
+    let desk = desk_limited(
+        dir.path(),
+        &broker,
+        "1024:1024",
+        &["--public", &public, "--login"],
+    );
+    assert_eq!(file_limits(desk.child.id()), (1024, 1024));
+    let public = format!("http://{public}");
+    let streams: Vec<TcpStream> = (0..1100)
+        .filter_map(|_| open_events_from("127.0.0.1", &public))
+        .collect();
+    assert_eq!(streams.len(), 1100, "connected");
+    std::thread::sleep(Duration::from_millis(500));
+    let open = streams.iter().filter(|s| !closed(s)).count();
+    assert!(
+        open <= 16,
+        "one peer's share of the public server: {open} held"
+    );
+    // The arbiter logs in and reads.
+    let (status, cookie) = login(&desk.base, SECRET);
+    assert_eq!(status, 303);
+    let cookie = cookie.unwrap();
+    assert_eq!(get_as(&desk.base, "/api/tables", Some(&cookie)), Ok(200));
+    // A new table's copy is opened.
+    let line = {
+        let dir = tempfile::tempdir().unwrap();
+        big_journal(&dir.path().join("j.jsonl"), 0, 0);
+        std::fs::read_to_string(dir.path().join("j.jsonl")).unwrap()
+    };
+    let line = line.trim_end();
+    let msg = json!({"seq": 1, "hash": tandem::journal::line_hash(line.as_bytes()), "line": line,
+                     "game": tandem::journal::line_hash(line.as_bytes())});
+    assert!(broker.publish(
+        "table2",
+        "pw2",
+        &format!("tandem/{EVENT}/table/2/journal"),
+        &msg.to_string()
+    ));
+    wait_for("table 2's copy at the desk", || {
+        let r = ureq::get(&format!("{}/api/tables", desk.base))
+            .set("cookie", &cookie)
+            .call()
+            .map_err(|e| e.to_string())?;
+        let v: Value = r.into_json().map_err(|e| e.to_string())?;
+        v.as_array()
+            .and_then(|a| {
+                a.iter()
+                    .find(|t| t["table"] == 2 && t["journal_lines"] == 1)
+            })
+            .map(drop)
+            .ok_or_else(|| v.to_string())
+    });
+    assert!(desk.data.join(EVENT).join("table-2.jsonl").exists());
+    let stderr = std::fs::read_to_string(dir.path().join("desk-stderr")).unwrap();
+    assert!(!stderr.contains("Too many open files"), "{stderr}");
+    drop(streams);
 }
