@@ -1,0 +1,207 @@
+//! The copies of a table's earlier games kept aside (`table-N-GAME.jsonl`):
+//! a new game puts the current copy aside, and the lines an earlier game
+//! left at a stop (`earlier`) go to that game's copy.
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::{TableCopy, Taken, MAX_ASIDE_MADE, MAX_LINE};
+use crate::journal::line_hash;
+use crate::relay::proto::{Alert, LineMsg};
+
+impl TableCopy {
+    /// Takes a line of one of the table's earlier games, left over when the
+    /// table stopped and sent at its next start (`earlier`): into that
+    /// game's copy kept aside (`table-N-GAME.jsonl`), checked as any line,
+    /// or into the current copy when it is that game. One copy per game:
+    /// a copy aside is found again by its first line's hash; one is started
+    /// only from the game's line 1 (else the table is asked for it).
+    pub fn take_earlier(&mut self, msg: LineMsg) -> (Taken, Vec<Alert>) {
+        if msg.game.is_empty() || self.game().map_or(true, |g| g == msg.game) {
+            return self.take(msg);
+        }
+        let before = self.raised;
+        let taken = self.take_aside(msg);
+        let k = usize::try_from(self.raised - before).unwrap_or(usize::MAX);
+        let raised = self.alerts[self.alerts.len().saturating_sub(k)..].to_vec();
+        (taken, raised)
+    }
+
+    pub(super) fn take_aside(&mut self, msg: LineMsg) -> Taken {
+        let game = msg.game.clone();
+        if self.aside.as_ref().map_or(true, |a| a.0 != game) {
+            // A copy is read whole when opened: at most 4 a second, so a
+            // table sending lines of games in turn cannot keep the desk
+            // reading files (what is refused is asked for again).
+            let (since, count) = &mut self.aside_opened;
+            if since.map_or(true, |at| at.elapsed() >= std::time::Duration::from_secs(1)) {
+                *since = Some(Instant::now());
+                *count = 0;
+            }
+            if *count >= 4 {
+                return Taken::Bad;
+            }
+            *count += 1;
+            self.aside = None;
+            let file = match self.aside_file(&game) {
+                Some(f) => f,
+                None if Self::starts_a_game(&msg) && self.aside_made < MAX_ASIDE_MADE => {
+                    self.aside_made += 1;
+                    self.aside_name(&game)
+                }
+                // Its start first (the desk never had this game).
+                None => return Taken::Gap(1),
+            };
+            match TableCopy::open(self.table, &file) {
+                Ok(c) => self.aside = Some(Box::new((game, c))),
+                Err(e) => {
+                    self.raise(Alert {
+                        kind: "desk".into(),
+                        text: format!(
+                            "The desk cannot open its copy of an earlier game of table {} ({}): {e}.",
+                            self.table,
+                            file.display()
+                        ),
+                        seq: None,
+                        wall: crate::journal::wall_now(),
+                    });
+                    return Taken::Bad;
+                }
+            }
+        }
+        let Some(aside) = self.aside.as_mut() else {
+            return Taken::Bad;
+        };
+        let (taken, alerts) = aside.1.take(msg);
+        let held = aside.1.len();
+        self.earlier_held.insert(aside.0.clone(), held);
+        for a in alerts {
+            if a.kind == "chain" {
+                self.chain_alert(a.text);
+            } else {
+                self.raise(a);
+            }
+        }
+        taken
+    }
+
+    /// An earlier game the table says it is sending (its state's
+    /// `earlier_journals`: game and lines) of which the desk lacks lines:
+    /// the game and the first line lacked. At most the first 8 are looked at.
+    pub fn earlier_lacking(&mut self) -> Option<(String, u64)> {
+        let list = self.state.as_ref()?.get("earlier_journals")?.as_array()?;
+        let list: Vec<(String, u64)> = list
+            .iter()
+            .take(8)
+            .filter_map(|e| Some((e["game"].as_str()?.to_owned(), e["lines"].as_u64()?)))
+            .filter(|(g, _)| g.len() == 64 && g.bytes().all(|b| b.is_ascii_hexdigit()))
+            .collect();
+        for (g, lines) in list {
+            if self.game() == Some(g.as_str()) {
+                continue;
+            }
+            let held = match self.earlier_held.get(&g) {
+                Some(&h) => h,
+                None => {
+                    let h = self
+                        .aside_file(&g)
+                        .and_then(|f| TableCopy::open(self.table, &f).ok())
+                        .map_or(0, |c| c.len());
+                    if self.earlier_held.len() >= 64 {
+                        self.earlier_held.clear();
+                    }
+                    self.earlier_held.insert(g.clone(), h);
+                    h
+                }
+            };
+            if lines > held {
+                return Some((g, held + 1));
+            }
+        }
+        None
+    }
+
+    /// The copy kept aside of `game` (the newest, if the game started over), if any.
+    pub(super) fn aside_file(&self, game: &str) -> Option<PathBuf> {
+        let short = game.get(..12)?;
+        let mut found = None;
+        for k in 1.. {
+            let f = self.aside_path(short, k);
+            let Ok(file) = File::open(&f) else { break };
+            // The first line only (at most a line's length).
+            let mut first = Vec::new();
+            use std::io::{BufRead, Read};
+            let _ = std::io::BufReader::new(file.take(MAX_LINE as u64 + 1))
+                .read_until(b'\n', &mut first);
+            if first.last() == Some(&b'\n') {
+                first.pop();
+            }
+            if line_hash(&first) == game {
+                found = Some(f);
+            }
+        }
+        found
+    }
+
+    /// A name for a new copy aside of `game`, over no other.
+    pub(super) fn aside_name(&self, game: &str) -> PathBuf {
+        let short = game.get(..12).unwrap_or("old");
+        let mut k = 1;
+        while self.aside_path(short, k).exists() {
+            k += 1;
+        }
+        self.aside_path(short, k)
+    }
+
+    /// The `k`th name (from 1) of a copy aside of the game whose hash starts
+    /// `short`: `table-N-SHORT.jsonl`, then `table-N-SHORT-2.jsonl` and on.
+    pub(super) fn aside_path(&self, short: &str, k: u32) -> PathBuf {
+        let prefix = format!("table-{}-{short}", self.table);
+        if k == 1 {
+            self.file.with_file_name(format!("{prefix}.jsonl"))
+        } else {
+            self.file.with_file_name(format!("{prefix}-{k}.jsonl"))
+        }
+    }
+
+    /// A new game at this table (the next round): the old copy is kept
+    /// aside as `table-N-GAME.jsonl` (never over another one) and the new
+    /// one starts empty. A broken chain and the alerts stay.
+    pub(super) fn new_game(&mut self, game: &str) {
+        let old = self.hashes.first().cloned().unwrap_or_default();
+        self.out = None;
+        self.aside = None;
+        self.earlier_held.remove(&old);
+        let aside = self.aside_name(&old);
+        if self.file.exists() {
+            if let Err(e) = std::fs::rename(&self.file, &aside) {
+                tracing::error!("hall: cannot keep {} aside: {e}", self.file.display());
+            }
+        }
+        if !old.is_empty() && !self.earlier_games.contains(&old) {
+            self.earlier_games.push(old);
+            if self.earlier_games.len() > 64 {
+                self.earlier_games.remove(0);
+            }
+        }
+        self.hashes.clear();
+        self.records.clear();
+        self.file_len = 0;
+        self.last_t = 0;
+        self.pending.retain(|_, m| m.game == game);
+        self.pending_bytes = self.pending.values().map(|m| m.line.len()).sum();
+        self.gap_since = None;
+        self.gap_alerted = false;
+        self.raise(Alert {
+            kind: "new-game".into(),
+            text: format!(
+                "Table {} started another game; the last one's journal is kept as {}.",
+                self.table,
+                aside.file_name().unwrap_or_default().to_string_lossy()
+            ),
+            seq: None,
+            wall: crate::journal::wall_now(),
+        });
+    }
+}
