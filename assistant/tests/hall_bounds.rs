@@ -478,3 +478,62 @@ fn eleven_hundred_streams_from_one_peer_under_1024_files() {
     assert!(!stderr.contains("Too many open files"), "{stderr}");
     drop(streams);
 }
+
+/// Issue 35: a desk restarted on a copy with an edited line keeps the break:
+/// the whole copy moved aside, `chain_ok` false after that restart and the
+/// next ones, the copy caught up with the table's journal again, until the
+/// arbiter acknowledges.
+#[test]
+fn an_edited_copy_stays_broken_across_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 1);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let t1 = hall_common::table(dir.path(), &broker, 1, &[]);
+    for m in ["32-28", "19-23", "28x19"] {
+        hall_common::ctl_ok(&t1, &["move", m]);
+    }
+    let journal = hall_common::journal_of(dir.path(), 1);
+    desk.wait_copy(1, &journal);
+    let copy = desk.data.join(EVENT).join("table-1.jsonl");
+    drop(desk);
+    // Line 3 of the desk's copy edited while the desk was stopped.
+    let text = std::fs::read_to_string(&copy).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let mut v: Value = serde_json::from_str(&lines[2]).unwrap();
+    v["wall"] = json!("2000-01-01T00:00:00Z");
+    lines[2] = v.to_string();
+    let edited = lines.join("\n") + "\n";
+    std::fs::write(&copy, &edited).unwrap();
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let t = desk.wait_table(1, "table 1 read back", |t| t["chain_ok"] == false);
+    let alerts = t["alerts"].to_string();
+    assert!(
+        // Line 4 is where the chain breaks: its hash of line 3 does not match.
+        alerts.contains("line 4") && alerts.contains("table-1.jsonl.broken-1"),
+        "{alerts}"
+    );
+    // Nothing lost: the edited copy is kept whole, and the desk's copy is the
+    // table's journal again (asked for from the break on).
+    assert_eq!(
+        std::fs::read_to_string(desk.data.join(EVENT).join("table-1.jsonl.broken-1")).unwrap(),
+        edited
+    );
+    let held = desk.wait_copy(1, &journal).lines().count() as u64;
+    drop(desk);
+    for restart in 2..=3 {
+        let desk = Desk::start(dir.path(), &broker, &[]);
+        let t = desk.wait_table(1, "table 1", |t| t["journal_lines"] == held);
+        assert_eq!(t["chain_ok"], false, "restart {restart}: {t}");
+        if restart == 3 {
+            let r = ureq::post(&format!("{}/api/tables/1/acknowledge", desk.base))
+                .set("x-tandem-desk", "1")
+                .call()
+                .unwrap();
+            assert_eq!(r.status(), 200);
+        }
+    }
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let t = desk.wait_table(1, "table 1", |t| t["journal_lines"] == held);
+    assert_eq!(t["chain_ok"], true, "acknowledged: {t}");
+    drop(t1);
+}

@@ -104,6 +104,19 @@ pub struct TableCopy {
     earlier_held: BTreeMap<String, u64>,
 }
 
+/// The bytes of `bytes` up to the end of its `n`th line (0: none).
+fn end_of_lines(bytes: &[u8], n: usize) -> usize {
+    if n == 0 {
+        return 0;
+    }
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(n - 1)
+        .map_or(bytes.len(), |(i, _)| i + 1)
+}
+
 /// A table's state as the desk keeps it: the table's own picture of its
 /// board (`board`: every square and piece, about 5 KB as text and ten
 /// times that as a JSON tree) cut down to what the desk takes from it, the
@@ -122,8 +135,11 @@ pub fn kept_state(mut s: Value) -> Value {
 impl TableCopy {
     /// The copy kept at `file`, read back if the desk ran before.
     ///
+    /// A copy whose chain is broken (an edit, a removal, a reordering) is
+    /// kept whole aside ([`TableCopy::keep_broken_at_start`]).
+    ///
     /// # Errors
-    /// The file exists and cannot be read.
+    /// The file exists and cannot be read, or a broken copy cannot be kept aside.
     pub fn open(table: u32, file: &Path) -> std::io::Result<TableCopy> {
         let mut t = TableCopy {
             table,
@@ -156,25 +172,23 @@ impl TableCopy {
         };
         match std::fs::read(file) {
             Ok(bytes) => {
-                let j = Journal::parse(&bytes);
-                let good = usize::try_from(j.good_len).unwrap_or(bytes.len());
+                let mut j = Journal::parse(&bytes);
+                let mut good = usize::try_from(j.good_len).unwrap_or(bytes.len());
+                if let Some(b) = &j.bad {
+                    // The line before the break may be the one edited (the
+                    // break is found at the line after an edit): it is not
+                    // kept either, and is asked for again with the rest.
+                    j.records.pop();
+                    good = end_of_lines(&bytes, j.records.len());
+                    // Kept: the whole copy aside, the lines before as the
+                    // copy, the break on disk until acknowledged.
+                    t.keep_broken_at_start(&bytes, good, b, j.records.len())?;
+                }
                 for line in bytes[..good]
                     .split(|&b| b == b'\n')
                     .filter(|l| !l.is_empty())
                 {
                     t.hashes.push(line_hash(line));
-                }
-                if let Some(b) = &j.bad {
-                    t.chain_ok = false;
-                    t.raise(Alert {
-                        kind: "chain".into(),
-                        text: format!(
-                            "The desk's copy is broken at line {}: {}.",
-                            b.line, b.reason
-                        ),
-                        seq: None,
-                        wall: crate::journal::wall_now(),
-                    });
                 }
                 t.hashes.truncate(j.records.len());
                 t.file_len = good as u64;
@@ -185,7 +199,7 @@ impl TableCopy {
                         t.raise(a);
                     }
                 }
-                if good < bytes.len() {
+                if good < bytes.len() && j.bad.is_none() {
                     // A torn tail of an earlier run: cut it off, the lines come again.
                     let f = OpenOptions::new().write(true).open(file)?;
                     f.set_len(good as u64)?;

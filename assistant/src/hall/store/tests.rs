@@ -292,3 +292,48 @@ fn a_line_not_chained_is_refused() {
     bad_hash.hash = "00".into();
     assert_eq!(t.take(bad_hash).0, Taken::Bad);
 }
+
+#[test]
+fn a_break_in_the_copy_found_at_start_is_kept_across_restarts() {
+    let l = lines();
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("table-1.jsonl");
+    let mut t = TableCopy::open(1, &f).unwrap();
+    for m in &l {
+        t.take(m.clone());
+    }
+    drop(t);
+    // Line 2 edited on disk while the desk was stopped.
+    let text = std::fs::read_to_string(&f).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let mut v: Value = serde_json::from_str(&lines[1]).unwrap();
+    v["wall"] = Value::from("2000-01-01T00:00:00Z");
+    lines[1] = v.to_string();
+    let edited = lines.join("\n") + "\n";
+    std::fs::write(&f, &edited).unwrap();
+    let t = TableCopy::open(1, &f).unwrap();
+    assert!(!t.chain_ok);
+    // Line 2 edited: the break is found at line 3; line 2 is not kept either.
+    assert_eq!(t.len(), 1, "the lines before the break");
+    let a = t.alerts.iter().find(|a| a.kind == "chain").unwrap();
+    assert!(
+        a.text.contains("line 3") && a.text.contains("table-1.jsonl.broken-1"),
+        "{a:?}"
+    );
+    drop(t);
+    // The whole broken copy kept aside, byte for byte; the copy verifies.
+    let aside = dir.path().join("table-1.jsonl.broken-1");
+    assert_eq!(std::fs::read_to_string(&aside).unwrap(), edited);
+    assert!(Journal::read(&f).unwrap().bad.is_none());
+    // Any number of restarts: still broken, until the arbiter acknowledges.
+    for _ in 0..3 {
+        assert!(!TableCopy::open(1, &f).unwrap().chain_ok);
+    }
+    TableCopy::open(1, &f).unwrap().acknowledge().unwrap();
+    assert!(TableCopy::open(1, &f).unwrap().chain_ok);
+    // A second break is kept beside the first, never over it.
+    std::fs::write(&f, &edited).unwrap();
+    assert!(!TableCopy::open(1, &f).unwrap().chain_ok);
+    assert!(dir.path().join("table-1.jsonl.broken-2").exists());
+    assert_eq!(std::fs::read_to_string(&aside).unwrap(), edited);
+}
