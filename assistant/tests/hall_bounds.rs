@@ -537,3 +537,137 @@ fn an_edited_copy_stays_broken_across_restarts() {
     assert_eq!(t["chain_ok"], true, "acknowledged: {t}");
     drop(t1);
 }
+
+/// The `tandem arbiter` processes the desk `pid` runs now.
+fn arbiters_of(pid: u32) -> usize {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    dir.filter_map(Result::ok)
+        .filter(|e| {
+            let p = e.path();
+            let stat = std::fs::read_to_string(p.join("stat")).unwrap_or_default();
+            // pid (comm) state ppid …: the fields after the last ')'.
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .and_then(|v| v.parse::<u32>().ok());
+            ppid == Some(pid)
+                && std::fs::read(p.join("cmdline"))
+                    .unwrap_or_default()
+                    .split(|b| *b == 0)
+                    .any(|a| a == b"arbiter")
+        })
+        .count()
+}
+
+/// A desk over a copy of table 1 kept by an earlier run (a journal of
+/// `lines` lines of 100 bytes), with `env`.
+fn desk_over_big_copy(dir: &Path, broker: &Broker, lines: usize, env: &[(&str, &str)]) -> Desk {
+    let copies = dir.join("desk").join(EVENT);
+    std::fs::create_dir_all(&copies).unwrap();
+    if !copies.join("table-1.jsonl").exists() {
+        big_journal(&copies.join("table-1.jsonl"), lines, 100);
+    }
+    Desk::start_env(dir, broker, &[], env)
+}
+
+/// Issue 35: the detail page's and the reconciliation's `tandem arbiter`
+/// run at most two at once (ten pages asking at once), each stopped when
+/// it runs past the time limit, and the record to reconcile goes through a
+/// private temporary file that is gone after.
+#[test]
+fn the_arbiters_reports_run_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 1);
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp_s = tmp.to_str().unwrap().to_owned();
+    let desk = desk_over_big_copy(
+        dir.path(),
+        &broker,
+        20_000,
+        &[
+            ("TANDEM_HALL_ARBITER_TIMEOUT_MS", "120000"),
+            ("TMPDIR", &tmp_s),
+        ],
+    );
+    let pid = desk.child.id();
+    let t0 = Instant::now();
+    let d = desk.get("/api/tables/1/detail");
+    eprintln!("one detail: {:?}", t0.elapsed());
+    let a = d["announcements"].as_str().unwrap();
+    assert!(a.contains("Boards reported different: 0"), "{a}");
+    // Ten pages at once: at most two reports run at a time.
+    let most = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watch = {
+        let (most, done) = (most.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                most.fetch_max(arbiters_of(pid), std::sync::atomic::Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    let pages: Vec<_> = (0..10)
+        .map(|_| {
+            let base = desk.base.clone();
+            std::thread::spawn(move || get(&base, "/api/tables/1/detail"))
+        })
+        .collect();
+    for p in pages {
+        let (status, body) = p.join().unwrap().unwrap();
+        assert_eq!(status, 200, "{body}");
+    }
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    watch.join().unwrap();
+    let most = most.load(std::sync::atomic::Ordering::Relaxed);
+    assert!((1..=2).contains(&most), "{most} tandem arbiter at once");
+    // A reconciliation: its record in a private file (only the desk's user
+    // may read it), gone after.
+    let base = desk.base.clone();
+    let rec = std::thread::spawn(move || {
+        ureq::post(&format!("{base}/api/tables/1/reconcile"))
+            .set("x-tandem-desk", "1")
+            .send_string("1. 32-28")
+            .unwrap()
+            .into_string()
+            .unwrap()
+    });
+    let mut modes = Vec::new();
+    while !rec.is_finished() {
+        for e in std::fs::read_dir(&tmp).unwrap().filter_map(Result::ok) {
+            use std::os::unix::fs::PermissionsExt as _;
+            if let Ok(m) = e.metadata() {
+                modes.push((e.file_name(), m.permissions().mode() & 0o777));
+            }
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let r = rec.join().unwrap();
+    assert!(!r.contains("could not run"), "{r}");
+    assert!(!modes.is_empty(), "the record's file was never seen");
+    assert!(
+        modes.iter().all(|(_, m)| m & 0o077 == 0),
+        "a record others may read: {modes:?}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&tmp).unwrap().count(),
+        0,
+        "left in TMPDIR"
+    );
+    drop(desk);
+    // A time limit shorter than the report: it is stopped, and no process is left.
+    let desk = desk_over_big_copy(
+        dir.path(),
+        &broker,
+        20_000,
+        &[("TANDEM_HALL_ARBITER_TIMEOUT_MS", "150")],
+    );
+    let d = desk.get("/api/tables/1/detail");
+    let a = d["announcements"].as_str().unwrap();
+    assert!(a.contains("was stopped"), "{a}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(arbiters_of(desk.child.id()), 0, "a report left running");
+}

@@ -14,6 +14,7 @@ pub mod guard;
 pub mod heavy;
 pub mod serve;
 pub mod store;
+pub mod tools;
 pub mod view;
 pub mod web;
 
@@ -98,6 +99,8 @@ pub struct Hall {
     public: Mutex<Public>,
     /// The heavy routes' builds and what they built (`heavy.rs`).
     pub heavy: heavy::Heavy,
+    /// The runner of `tandem arbiter` for the pages (`tools.rs`).
+    pub tools: tools::Tools,
 }
 
 /// Alerts the hall's list keeps.
@@ -208,6 +211,7 @@ impl Hall {
                 lag: Mutex::new(LagStats::default()),
                 public: Mutex::new(public),
                 heavy: heavy::Heavy::default(),
+                tools: tools::Tools::default(),
             }),
             rx,
         ))

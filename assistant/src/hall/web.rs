@@ -439,24 +439,6 @@ async fn results(State(app): State<App>) -> Response {
     r
 }
 
-/// Runs `tandem arbiter ARGS…` (this binary) and returns what it printed.
-async fn arbiter(args: Vec<String>) -> String {
-    let exe = std::env::current_exe().unwrap_or_else(|_| "tandem".into());
-    match tokio::process::Command::new(exe)
-        .arg("arbiter")
-        .args(&args)
-        .output()
-        .await
-    {
-        Ok(o) => {
-            let mut s = String::from_utf8_lossy(&o.stdout).into_owned();
-            s.push_str(&String::from_utf8_lossy(&o.stderr));
-            s
-        }
-        Err(e) => format!("tandem arbiter could not run: {e}"),
-    }
-}
-
 async fn detail(State(app): State<App>, Path(n): Path<u32>) -> Response {
     let (v, events, mismatch, file) = {
         let tables = app.hall.tables();
@@ -472,26 +454,31 @@ async fn detail(State(app): State<App>, Path(n): Path<u32>) -> Response {
     };
     let diff = match mismatch {
         Some((variant, rec, board)) => {
-            arbiter(vec![
-                "diff".into(),
-                rec,
-                board,
-                "--variant".into(),
-                variant,
-                "--lang".into(),
-                "en".into(),
-            ])
-            .await
+            app.hall
+                .tools
+                .run(vec![
+                    "diff".into(),
+                    rec.into(),
+                    board.into(),
+                    "--variant".into(),
+                    variant.into(),
+                    "--lang".into(),
+                    "en".into(),
+                ])
+                .await
         }
         None => String::new(),
     };
-    let announcements = arbiter(vec![
-        "announcements".into(),
-        file.to_string_lossy().into_owned(),
-        "--lang".into(),
-        "en".into(),
-    ])
-    .await;
+    let announcements = app
+        .hall
+        .tools
+        .run(vec![
+            "announcements".into(),
+            file.into_os_string(),
+            "--lang".into(),
+            "en".into(),
+        ])
+        .await;
     let replies: Vec<Value> = app
         .hall
         .replies
@@ -528,27 +515,7 @@ async fn reconcile(
     let Some(file) = app.hall.tables().get(&n).map(|t| t.file().to_owned()) else {
         return not_found(n);
     };
-    let other = std::env::temp_dir().join(format!(
-        "tandem-hall-{}-{n}-{}.txt",
-        std::process::id(),
-        crate::relay::proto::now_ms()
-    ));
-    if std::fs::write(&other, body.as_bytes()).is_err() {
-        return (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "cannot write the record\n",
-        )
-            .into_response();
-    }
-    let report = arbiter(vec![
-        "reconcile".into(),
-        file.to_string_lossy().into_owned(),
-        other.to_string_lossy().into_owned(),
-        "--lang".into(),
-        "en".into(),
-    ])
-    .await;
-    let _ = std::fs::remove_file(&other);
+    let report = app.hall.tools.reconcile(&file, body.as_bytes()).await;
     (
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         report,
