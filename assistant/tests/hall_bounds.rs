@@ -20,6 +20,11 @@ use serde_json::{json, Value};
 /// A draughts journal of `lines` lines, each an announcement of `pad`
 /// bytes, written by the daemon's own journal writer.
 fn big_journal(path: &Path, lines: usize, pad: usize) {
+    game_journal(path, "Kowalski", lines, pad);
+}
+
+/// [`big_journal`] with white's name.
+fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
     use tandem::journal::{Event, JournalWriter, StartInfo};
     let mut w = JournalWriter::create(path).unwrap();
     w.append(
@@ -29,7 +34,7 @@ fn big_journal(path: &Path, lines: usize, pad: usize) {
             fen: "W:W31-50:B1-20".into(),
             control: "90m".into(),
             warnings_s: vec![],
-            white: Some("Kowalski".into()),
+            white: Some(white.into()),
             black: Some("Nowak".into()),
             event: None,
             blind: "white".into(),
@@ -670,4 +675,164 @@ fn the_arbiters_reports_run_bounded() {
     assert!(a.contains("was stopped"), "{a}");
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(arbiters_of(desk.child.id()), 0, "a report left running");
+}
+
+/// A journal's lines as a relay sends them (`earlier` when marked so).
+fn relayed(path: &Path, earlier: bool) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let game = tandem::journal::line_hash(text.lines().next().unwrap().as_bytes());
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| {
+            json!({"seq": i + 1, "hash": tandem::journal::line_hash(l.as_bytes()), "line": l,
+                   "game": game, "earlier": earlier})
+            .to_string()
+        })
+        .collect()
+}
+
+/// `mosquitto_pub -l` as table `n` on its journal topic: one message a line
+/// written to the returned stdin.
+fn journal_publisher(broker: &Broker, n: u32) -> std::process::Child {
+    Command::new("mosquitto_pub")
+        .args(["-h", "127.0.0.1", "-p", &broker.port.to_string(), "-q", "1"])
+        .args(["-u", &format!("table{n}"), "-P", &format!("pw{n}")])
+        .args(["-t", &format!("tandem/{EVENT}/table/{n}/journal"), "-l"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Issue 35: a table with two earlier games of 20 MB each sends their
+/// lines in turn for 10 s (as a stopped table's relay sends what was left,
+/// or a hostile one): the desk reads each copy once, on a thread of its
+/// own, so the arbiter's `/api/tables` and another table's state stay under
+/// a second throughout (each switch read a whole copy on the broker's
+/// thread, the tables locked, before).
+#[test]
+fn switching_between_big_earlier_games_never_freezes_the_desk() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 2);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let games = dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    for (name, white, lines, pad) in [
+        ("a", "Alpha", 100, 200_000),
+        ("b", "Bravo", 100, 200_000),
+        ("c", "Charlie", 0, 0),
+    ] {
+        game_journal(&games.join(format!("{name}.jsonl")), white, lines, pad);
+    }
+    // Games a, b and c in turn at table 1: a and b are kept aside.
+    for (name, held) in [("a", 101), ("b", 101), ("c", 1)] {
+        let mut p = journal_publisher(&broker, 1);
+        let mut input = p.stdin.take().unwrap();
+        for l in relayed(&games.join(format!("{name}.jsonl")), false) {
+            writeln!(input, "{l}").unwrap();
+        }
+        drop(input);
+        assert!(p.wait().unwrap().success());
+        let white = match name {
+            "a" => "Alpha",
+            "b" => "Bravo",
+            _ => "Charlie",
+        };
+        desk.wait_table(1, &format!("game {name} at the desk"), |t| {
+            t["journal_lines"] == held && t["white"] == white
+        });
+    }
+    let (a, b) = (
+        relayed(&games.join("a.jsonl"), true),
+        relayed(&games.join("b.jsonl"), true),
+    );
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // The arbiter reads the tables all along.
+    let arbiter = {
+        let (stop, base) = (stop.clone(), desk.base.clone());
+        std::thread::spawn(move || {
+            let mut worst = Duration::ZERO;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let t0 = Instant::now();
+                get(&base, "/api/tables").unwrap();
+                worst = worst.max(t0.elapsed());
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            worst
+        })
+    };
+    // Table 2 plays on: each state's ply is seen at the desk within…
+    let other = {
+        let (stop, base, port) = (stop.clone(), desk.base.clone(), broker.port);
+        std::thread::spawn(move || {
+            let mut worst = Duration::ZERO;
+            let mut ply = 0u64;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                ply += 1;
+                let state = json!({"variant": "international", "ply": ply, "turn": "white",
+                    "players": {"white": "W2", "black": "B2"}, "result": null, "journal_lines": 0});
+                let t0 = Instant::now();
+                let ok = Command::new("mosquitto_pub")
+                    .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1"])
+                    .args(["-u", "table2", "-P", "pw2"])
+                    .args(["-t", &format!("tandem/{EVENT}/table/2/state")])
+                    .args(["-m", &state.to_string()])
+                    .status()
+                    .unwrap()
+                    .success();
+                assert!(ok);
+                loop {
+                    let (_, body) = get(&base, "/api/tables").unwrap();
+                    let v: Value = serde_json::from_str(&body).unwrap();
+                    let seen = v
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|t| t["table"] == 2 && t["ply"] == ply);
+                    if seen || t0.elapsed() > Duration::from_secs(20) {
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                worst = worst.max(t0.elapsed());
+                std::thread::sleep(Duration::from_millis(200));
+            }
+            worst
+        })
+    };
+    // Ten seconds of lines of games a and b in turn, ten a second.
+    let mut p = journal_publisher(&broker, 1);
+    let mut input = p.stdin.take().unwrap();
+    for i in 0..100 {
+        let game = if i % 2 == 0 { &a } else { &b };
+        writeln!(input, "{}", game[1 + (i / 2) % 99]).unwrap();
+        input.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(input);
+    assert!(p.wait().unwrap().success());
+    std::thread::sleep(Duration::from_secs(1));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (arbiter, other) = (arbiter.join().unwrap(), other.join().unwrap());
+    eprintln!("worst /api/tables {arbiter:?}, worst lag of table 2 {other:?}");
+    assert!(
+        arbiter < Duration::from_secs(1),
+        "/api/tables took {arbiter:?}"
+    );
+    assert!(
+        other < Duration::from_secs(1),
+        "table 2 behind by {other:?}"
+    );
+    // Nothing was lost: both copies aside are whole.
+    for (name, g) in [("a", &a), ("b", &b)] {
+        let first: Value = serde_json::from_str(&g[0]).unwrap();
+        let short = &first["game"].as_str().unwrap()[..12];
+        let copy = desk.data.join(EVENT).join(format!("table-1-{short}.jsonl"));
+        assert_eq!(
+            std::fs::read(&copy).unwrap(),
+            std::fs::read(games.join(format!("{name}.jsonl"))).unwrap(),
+            "game {name}'s copy"
+        );
+    }
 }

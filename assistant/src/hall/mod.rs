@@ -101,7 +101,15 @@ pub struct Hall {
     pub heavy: heavy::Heavy,
     /// The runner of `tandem arbiter` for the pages (`tools.rs`).
     pub tools: tools::Tools,
+    /// Itself, for the threads that read copies aside.
+    me: std::sync::Weak<Hall>,
+    /// Copies aside being read on threads of their own.
+    loads: std::sync::atomic::AtomicUsize,
 }
+
+/// Copies aside read at once, at most (on threads of their own, never the
+/// broker's; the rest wait, and their lines are asked for again).
+const LOADS: usize = 2;
 
 /// Alerts the hall's list keeps.
 const MAX_ALERTS: usize = 500;
@@ -198,7 +206,7 @@ impl Hall {
             }
         }
         Ok((
-            Arc::new(Hall {
+            Arc::new_cyclic(|me| Hall {
                 event: event.to_owned(),
                 data: dir,
                 tables: Mutex::new(tables),
@@ -212,6 +220,8 @@ impl Hall {
                 public: Mutex::new(public),
                 heavy: heavy::Heavy::default(),
                 tools: tools::Tools::default(),
+                me: me.clone(),
+                loads: std::sync::atomic::AtomicUsize::new(0),
             }),
             rx,
         ))
@@ -301,6 +311,7 @@ impl Hall {
         let mut lag_ms = None;
         let mut lines = 0;
         let mut reply = None;
+        let load;
         {
             let mut tables = self.tables();
             let t = match tables.entry(n) {
@@ -436,6 +447,10 @@ impl Hall {
                     raised.extend(t.junk(&format!("a message on an unknown topic {other:?}")));
                 }
             }
+            load = self.may_load().then(|| t.take_load()).flatten();
+        }
+        if let Some((game, file)) = load {
+            self.load_aside(n, game, file);
         }
         {
             let mut lag = lock(&self.lag);
@@ -490,6 +505,7 @@ impl Hall {
     /// alert for a gap that lasts.
     pub fn check(&self) {
         let mut asks = Vec::new();
+        let mut loads = Vec::new();
         let mut earlier_asks = Vec::new();
         let mut raised = Vec::new();
         {
@@ -519,7 +535,13 @@ impl Hall {
                     earlier_asks.extend(lacking.clone().map(|(g, from)| (*n, from, g)));
                 }
                 t.earlier_last = lacking;
+                if self.may_load() {
+                    loads.extend(t.take_load().map(|(g, f)| (*n, g, f)));
+                }
             }
+        }
+        for (n, game, file) in loads {
+            self.load_aside(n, game, file);
         }
         for (n, from) in asks {
             self.ask(n, from, None);
@@ -529,6 +551,44 @@ impl Hall {
         }
         for (n, a) in raised {
             self.alert(n, a);
+        }
+    }
+
+    /// Whether another copy aside may be read now ([`LOADS`] at once).
+    fn may_load(&self) -> bool {
+        self.loads.load(std::sync::atomic::Ordering::Relaxed) < LOADS
+    }
+
+    /// Reads table `n`'s copy aside of `game` (`file`) on a thread of its
+    /// own, the tables unlocked; then keeps it and asks the table for what
+    /// the desk lacks of that game.
+    fn load_aside(&self, n: u32, game: String, file: PathBuf) {
+        use std::sync::atomic::Ordering;
+        let Some(hall) = self.me.upgrade() else {
+            return;
+        };
+        self.loads.fetch_add(1, Ordering::Relaxed);
+        let spawned = std::thread::Builder::new()
+            .name("tandem-hall-aside".into())
+            .spawn(move || {
+                let copy = TableCopy::open_with(n, &file, false);
+                let done = hall
+                    .tables()
+                    .get_mut(&n)
+                    .map(|t| t.loaded(game.clone(), &file, copy));
+                hall.loads.fetch_sub(1, Ordering::Relaxed);
+                match done {
+                    Some(Ok(Some(from))) => hall.ask(n, from, Some(game)),
+                    Some(Err(a)) => hall.alert(n, a),
+                    _ => {}
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::error!("hall: cannot start a thread to read a copy aside: {e}");
+            self.loads.fetch_sub(1, Ordering::Relaxed);
+            if let Some(t) = self.tables().get_mut(&n) {
+                t.loading = false;
+            }
         }
     }
 

@@ -7,6 +7,16 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::{TableCopy, Taken, MAX_ASIDE_MADE, MAX_LINE};
+
+/// Copies aside kept open per table (their lines' hashes, not their
+/// records): a table sending lines of up to this many earlier games in turn
+/// costs no file read after the first of each.
+pub const ASIDES_KEPT: usize = 8;
+
+/// A copy aside bigger than this is read on another thread, never on the
+/// broker's with the tables locked: taking a line of an earlier game costs
+/// at most this much reading, whatever the size of its copy.
+pub const READ_HERE: u64 = 1 << 20;
 use crate::journal::line_hash;
 use crate::relay::proto::{Alert, LineMsg};
 
@@ -30,10 +40,14 @@ impl TableCopy {
 
     pub(super) fn take_aside(&mut self, msg: LineMsg) -> Taken {
         let game = msg.game.clone();
-        if self.aside.as_ref().map_or(true, |a| a.0 != game) {
-            // A copy is read whole when opened: at most 4 a second, so a
-            // table sending lines of games in turn cannot keep the desk
-            // reading files (what is refused is asked for again).
+        if let Some(i) = self.asides.iter().position(|(g, _)| *g == game) {
+            // Kept: the most recent last.
+            let a = self.asides.remove(i);
+            self.asides.push(a);
+        } else {
+            // A copy is opened at most 4 times a second, so a table sending
+            // lines of many games in turn cannot keep the desk opening files
+            // (what is refused is asked for again).
             let (since, count) = &mut self.aside_opened;
             if since.map_or(true, |at| at.elapsed() >= std::time::Duration::from_secs(1)) {
                 *since = Some(Instant::now());
@@ -43,7 +57,6 @@ impl TableCopy {
                 return Taken::Bad;
             }
             *count += 1;
-            self.aside = None;
             let file = match self.aside_file(&game) {
                 Some(f) => f,
                 None if Self::starts_a_game(&msg) && self.aside_made < MAX_ASIDE_MADE => {
@@ -53,24 +66,24 @@ impl TableCopy {
                 // Its start first (the desk never had this game).
                 None => return Taken::Gap(1),
             };
-            match TableCopy::open(self.table, &file) {
-                Ok(c) => self.aside = Some(Box::new((game, c))),
+            let size = std::fs::metadata(&file).map_or(0, |m| m.len());
+            if size > READ_HERE {
+                // Too big to read here (on the broker's thread, the tables
+                // locked): read on another thread, and the line asked for again.
+                if !self.loading {
+                    self.want_load = Some((game, file));
+                }
+                return Taken::Bad;
+            }
+            match TableCopy::open_with(self.table, &file, false) {
+                Ok(c) => self.keep_aside(game, c),
                 Err(e) => {
-                    self.raise(Alert {
-                        kind: "desk".into(),
-                        text: format!(
-                            "The desk cannot open its copy of an earlier game of table {} ({}): {e}.",
-                            self.table,
-                            file.display()
-                        ),
-                        seq: None,
-                        wall: crate::journal::wall_now(),
-                    });
+                    self.aside_unreadable(&file, &e);
                     return Taken::Bad;
                 }
             }
         }
-        let Some(aside) = self.aside.as_mut() else {
+        let Some(aside) = self.asides.last_mut() else {
             return Taken::Bad;
         };
         let (taken, alerts) = aside.1.take(msg);
@@ -84,6 +97,74 @@ impl TableCopy {
             }
         }
         taken
+    }
+
+    /// Keeps `copy`, the copy aside of `game`, as the most recent (the
+    /// least recent goes past [`ASIDES_KEPT`]).
+    fn keep_aside(&mut self, game: String, copy: TableCopy) {
+        self.earlier_held.insert(game.clone(), copy.len());
+        self.asides.retain(|(g, _)| *g != game);
+        self.asides.push((game, copy));
+        if self.asides.len() > ASIDES_KEPT {
+            self.asides.remove(0);
+        }
+    }
+
+    fn aside_unreadable(&mut self, file: &std::path::Path, e: &std::io::Error) {
+        self.raise(Alert {
+            kind: "desk".into(),
+            text: format!(
+                "The desk cannot open its copy of an earlier game of table {} ({}): {e}.",
+                self.table,
+                file.display()
+            ),
+            seq: None,
+            wall: crate::journal::wall_now(),
+        });
+    }
+
+    /// A copy aside to read on another thread (its game and file), if one
+    /// is wanted and none is being read for this table; the table is then
+    /// marked as reading until [`TableCopy::loaded`].
+    pub fn take_load(&mut self) -> Option<(String, PathBuf)> {
+        if self.loading {
+            return None;
+        }
+        let l = self.want_load.take()?;
+        self.loading = true;
+        Some(l)
+    }
+
+    /// A copy aside read on another thread (`Err`: it could not be): kept
+    /// (unless one of its game is kept already); the first line the desk
+    /// lacks of that game, to ask for, or the alert that it cannot be read.
+    ///
+    /// # Errors
+    /// The copy could not be read: the alert raised.
+    pub fn loaded(
+        &mut self,
+        game: String,
+        file: &std::path::Path,
+        copy: std::io::Result<TableCopy>,
+    ) -> Result<Option<u64>, Alert> {
+        self.loading = false;
+        match copy {
+            Ok(c) if !self.asides.iter().any(|(g, _)| *g == game) => {
+                let next = c.len() + 1;
+                self.keep_aside(game, c);
+                Ok(Some(next))
+            }
+            Ok(_) => Ok(None),
+            Err(e) => {
+                self.aside_unreadable(file, &e);
+                Err(self.alerts.last().cloned().unwrap_or_else(|| Alert {
+                    kind: "desk".into(),
+                    text: format!("The desk cannot open {}: {e}.", file.display()),
+                    seq: None,
+                    wall: crate::journal::wall_now(),
+                }))
+            }
+        }
     }
 
     /// An earlier game the table says it is sending (its state's
@@ -104,10 +185,20 @@ impl TableCopy {
             let held = match self.earlier_held.get(&g) {
                 Some(&h) => h,
                 None => {
-                    let h = self
-                        .aside_file(&g)
-                        .and_then(|f| TableCopy::open(self.table, &f).ok())
-                        .map_or(0, |c| c.len());
+                    // A big copy is read on another thread (never here, the
+                    // tables locked): asked for once it is known.
+                    let h = match self.aside_file(&g) {
+                        Some(f) if std::fs::metadata(&f).map_or(0, |m| m.len()) > READ_HERE => {
+                            if !self.loading && self.want_load.is_none() {
+                                self.want_load = Some((g, f));
+                            }
+                            continue;
+                        }
+                        Some(f) => {
+                            TableCopy::open_with(self.table, &f, false).map_or(0, |c| c.len())
+                        }
+                        None => 0,
+                    };
                     if self.earlier_held.len() >= 64 {
                         self.earlier_held.clear();
                     }
@@ -171,7 +262,7 @@ impl TableCopy {
     pub(super) fn new_game(&mut self, game: &str) {
         let old = self.hashes.first().cloned().unwrap_or_default();
         self.out = None;
-        self.aside = None;
+        self.asides.retain(|(g, _)| *g != old);
         self.earlier_held.remove(&old);
         let aside = self.aside_name(&old);
         if self.file.exists() {

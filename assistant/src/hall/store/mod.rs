@@ -94,8 +94,17 @@ pub struct TableCopy {
     pub earlier_last: Option<(String, u64)>,
     /// Since when the table has had lines the desk lacks.
     pub lacking_since: Option<Instant>,
-    /// The copy of an earlier game last given a left-over line (`earlier`), and its game.
-    aside: Option<Box<(String, TableCopy)>>,
+    /// The copies of earlier games last given left-over lines (`earlier`),
+    /// and their games, the most recent last ([`aside::ASIDES_KEPT`] at most;
+    /// their hashes only, not their records).
+    asides: Vec<(String, TableCopy)>,
+    /// Whether the records are kept (the table's current copy; not a copy aside).
+    keep_records: bool,
+    /// A copy aside too big to read on the broker's thread, to be read on
+    /// another ([`TableCopy::take_load`]): its game and file.
+    want_load: Option<(String, PathBuf)>,
+    /// Whether a copy aside is being read for this table.
+    pub loading: bool,
     /// Copies of earlier games started from an `earlier` line 1 in this run.
     aside_made: u32,
     /// Copies aside opened for `earlier` lines: since when, how many.
@@ -141,6 +150,15 @@ impl TableCopy {
     /// # Errors
     /// The file exists and cannot be read, or a broken copy cannot be kept aside.
     pub fn open(table: u32, file: &Path) -> std::io::Result<TableCopy> {
+        TableCopy::open_with(table, file, true)
+    }
+
+    /// [`TableCopy::open`], keeping the records only when `keep_records`
+    /// (a copy aside keeps its lines' hashes, not their records).
+    ///
+    /// # Errors
+    /// As [`TableCopy::open`].
+    pub fn open_with(table: u32, file: &Path, keep_records: bool) -> std::io::Result<TableCopy> {
         let mut t = TableCopy {
             table,
             file: file.to_owned(),
@@ -165,11 +183,15 @@ impl TableCopy {
             asked_earlier: None,
             earlier_last: None,
             lacking_since: None,
-            aside: None,
+            asides: Vec::new(),
+            keep_records: true,
+            want_load: None,
+            loading: false,
             aside_made: 0,
             aside_opened: (None, 0),
             earlier_held: BTreeMap::new(),
         };
+        t.keep_records = keep_records;
         match std::fs::read(file) {
             Ok(bytes) => {
                 let mut j = Journal::parse(&bytes);
@@ -193,10 +215,12 @@ impl TableCopy {
                 t.hashes.truncate(j.records.len());
                 t.file_len = good as u64;
                 t.last_t = j.records.last().map_or(0, |r| r.t_ms);
-                t.records = j.records;
-                for r in t.records.clone() {
-                    if let Some(a) = alert_of(&r) {
-                        t.raise(a);
+                if keep_records {
+                    t.records = j.records;
+                    for r in t.records.clone() {
+                        if let Some(a) = alert_of(&r) {
+                            t.raise(a);
+                        }
                     }
                 }
                 if good < bytes.len() && j.bad.is_none() {
@@ -473,7 +497,9 @@ impl TableCopy {
         if let Some(a) = alert_of(&record) {
             self.raise(a);
         }
-        self.records.push(record);
+        if self.keep_records {
+            self.records.push(record);
+        }
         true
     }
 
