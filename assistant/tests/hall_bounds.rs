@@ -293,11 +293,7 @@ fn a_wrong_login_waits_without_holding_a_connection() {
     for g in guesses {
         assert_eq!(g.join().unwrap(), 429);
     }
-    assert!(
-        t0.elapsed() < Duration::from_millis(900),
-        "{:?}",
-        t0.elapsed()
-    );
+    assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
     assert_eq!(
         login(&desk.base, SECRET).0,
         429,
