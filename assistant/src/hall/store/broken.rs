@@ -53,7 +53,7 @@ impl TableCopy {
     /// The copy read at start (`bytes`) breaks at `bad`; its first `good`
     /// bytes hold the `lines` lines kept: the whole copy is moved aside, the
     /// lines kept written back as the copy, and the break marked on disk
-    /// (unless an earlier one is marked and not yet acknowledged) and raised.
+    /// first (unless an earlier one is marked and not yet acknowledged) and raised.
     ///
     /// # Errors
     /// The copy cannot be moved aside or written back: nothing is lost, and
@@ -76,12 +76,6 @@ impl TableCopy {
                 ),
             )
         };
-        std::fs::rename(&self.file, &aside).map_err(|e| why("moved aside", e))?;
-        let mut f = std::fs::File::create(&self.file)
-            .map_err(|e| why("started again from its good lines", e))?;
-        f.write_all(&bytes[..good])
-            .and_then(|()| f.sync_all())
-            .map_err(|e| why("started again from its good lines", e))?;
         let text = cut(
             &format!(
                 "The desk's copy of table {} was broken at line {}: {}. The whole copy is kept as {}; \
@@ -93,12 +87,18 @@ impl TableCopy {
             ),
             MAX_ALERT_TEXT,
         );
+        // The mark first: a desk stopped before the copy is written back
+        // still finds the break at its next start.
         let marked = self.broken_file();
         if !marked.exists() {
-            if let Err(e) = std::fs::write(&marked, text.as_bytes()) {
-                tracing::error!("hall: cannot write {}: {e}", marked.display());
-            }
+            std::fs::write(&marked, text.as_bytes()).map_err(|e| why("marked as broken", e))?;
         }
+        std::fs::rename(&self.file, &aside).map_err(|e| why("moved aside", e))?;
+        let mut f = std::fs::File::create(&self.file)
+            .map_err(|e| why("started again from its good lines", e))?;
+        f.write_all(&bytes[..good])
+            .and_then(|()| f.sync_all())
+            .map_err(|e| why("started again from its good lines", e))?;
         self.chain_ok = false;
         self.raise(Alert {
             kind: "chain".into(),
