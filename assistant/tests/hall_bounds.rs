@@ -832,3 +832,39 @@ fn switching_between_big_earlier_games_never_freezes_the_desk() {
         );
     }
 }
+
+/// Issue 35: a table that starts sixty one-line games at once makes the
+/// desk keep at most thirty copies aside in the hour (one alert says so);
+/// the games it took are kept whole.
+#[test]
+fn a_flood_of_games_makes_at_most_thirty_files_an_hour() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 1);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let games = dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let mut p = journal_publisher(&broker, 1);
+    let mut input = p.stdin.take().unwrap();
+    for i in 0..60 {
+        let j = games.join(format!("{i}.jsonl"));
+        game_journal(&j, &format!("Player {i}"), 0, 0);
+        writeln!(input, "{}", relayed(&j, false)[0]).unwrap();
+    }
+    drop(input);
+    assert!(p.wait().unwrap().success());
+    let t = desk.wait_table(1, "the alert", |t| {
+        t["alerts"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|a| a["kind"] == "games"))
+    });
+    let alerts = t["alerts"].as_array().unwrap();
+    assert_eq!(alerts.iter().filter(|a| a["kind"] == "games").count(), 1);
+    // The first game, then thirty more: thirty copies aside and the copy.
+    assert_eq!(t["white"], "Player 30", "{t}");
+    let copies: Vec<String> = std::fs::read_dir(desk.data.join(EVENT))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|f| f.starts_with("table-1") && f.ends_with(".jsonl"))
+        .collect();
+    assert_eq!(copies.len(), 31, "{copies:?}");
+}

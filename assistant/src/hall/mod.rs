@@ -178,16 +178,28 @@ impl Hall {
         std::fs::create_dir_all(&dir)
             .map_err(|e| anyhow::anyhow!("--data: cannot make {}: {e}", dir.display()))?;
         let mut tables = BTreeMap::new();
+        // Each table's copies of earlier games (`table-N-GAME….jsonl`), counted once.
+        let mut game_files: BTreeMap<u32, u32> = BTreeMap::new();
         for entry in std::fs::read_dir(&dir)? {
             let p = entry?.path();
-            let n = p.file_name().and_then(|f| f.to_str()).and_then(|f| {
-                f.strip_prefix("table-")?
-                    .strip_suffix(".jsonl")?
-                    .parse::<u32>()
-                    .ok()
-            });
-            if let Some(n) = n {
+            let Some(name) = p.file_name().and_then(|f| f.to_str()) else {
+                continue;
+            };
+            let Some(rest) = name
+                .strip_prefix("table-")
+                .and_then(|r| r.strip_suffix(".jsonl"))
+            else {
+                continue;
+            };
+            if let Ok(n) = rest.parse::<u32>() {
                 tables.insert(n, TableCopy::open(n, &p)?);
+            } else if let Some(n) = rest.split('-').next().and_then(|n| n.parse::<u32>().ok()) {
+                *game_files.entry(n).or_default() += 1;
+            }
+        }
+        for (n, k) in game_files {
+            if let Some(t) = tables.get_mut(&n) {
+                t.set_game_files(k);
             }
         }
         let counter = std::fs::read_to_string(dir.join("desk-counter"))

@@ -13,6 +13,12 @@ use super::{TableCopy, Taken, MAX_ASIDE_MADE, MAX_LINE};
 /// costs no file read after the first of each.
 pub const ASIDES_KEPT: usize = 8;
 
+/// New games a table may start in an hour (counted in this run of the desk).
+pub const GAMES_PER_HOUR: usize = 30;
+
+/// Copies of a table's earlier games the desk keeps on disk, at most.
+pub const GAME_FILES: u32 = 200;
+
 /// A copy aside bigger than this is read on another thread, never on the
 /// broker's with the tables locked: taking a line of an earlier game costs
 /// at most this much reading, whatever the size of its copy.
@@ -60,6 +66,9 @@ impl TableCopy {
             let file = match self.aside_file(&game) {
                 Some(f) => f,
                 None if Self::starts_a_game(&msg) && self.aside_made < MAX_ASIDE_MADE => {
+                    if !self.may_start_game() {
+                        return Taken::Bad;
+                    }
                     self.aside_made += 1;
                     self.aside_name(&game)
                 }
@@ -97,6 +106,47 @@ impl TableCopy {
             }
         }
         taken
+    }
+
+    /// The copies of this table's earlier games already on disk (counted by
+    /// the desk as it starts).
+    pub fn set_game_files(&mut self, k: u32) {
+        self.game_files = k;
+    }
+
+    /// Whether the table may start another game, that is make another copy
+    /// aside: [`GAMES_PER_HOUR`] in an hour and [`GAME_FILES`] in all. Past
+    /// that, one alert says so (again only once it may again), and the new
+    /// game is not taken (the table keeps its journal; nothing held is lost).
+    pub(super) fn may_start_game(&mut self) -> bool {
+        let hour = std::time::Duration::from_secs(3600);
+        while self
+            .games_started
+            .front()
+            .is_some_and(|at| at.elapsed() >= hour)
+        {
+            self.games_started.pop_front();
+        }
+        if self.games_started.len() < GAMES_PER_HOUR && self.game_files < GAME_FILES {
+            self.games_refused = false;
+            self.games_started.push_back(Instant::now());
+            self.game_files += 1;
+            return true;
+        }
+        if !self.games_refused {
+            self.games_refused = true;
+            self.raise(Alert {
+                kind: "games".into(),
+                text: format!(
+                    "Table {} starts too many games (at most {GAMES_PER_HOUR} an hour and {GAME_FILES} kept): \
+                     the desk does not take its new game for now; the table keeps its journal.",
+                    self.table
+                ),
+                seq: None,
+                wall: crate::journal::wall_now(),
+            });
+        }
+        false
     }
 
     /// Keeps `copy`, the copy aside of `game`, as the most recent (the

@@ -111,6 +111,12 @@ pub struct TableCopy {
     aside_opened: (Option<Instant>, u32),
     /// Lines held of the earlier games the table says it is sending.
     earlier_held: BTreeMap<String, u64>,
+    /// When the table's new games began, this last hour (this run of the desk).
+    games_started: std::collections::VecDeque<Instant>,
+    /// Copies of this table's earlier games on disk.
+    game_files: u32,
+    /// Whether the table was told it starts too many games (once until it may again).
+    games_refused: bool,
 }
 
 /// The bytes of `bytes` up to the end of its `n`th line (0: none).
@@ -190,6 +196,9 @@ impl TableCopy {
             aside_made: 0,
             aside_opened: (None, 0),
             earlier_held: BTreeMap::new(),
+            games_started: std::collections::VecDeque::new(),
+            game_files: 0,
+            games_refused: false,
         };
         t.keep_records = keep_records;
         match std::fs::read(file) {
@@ -385,6 +394,9 @@ impl TableCopy {
                     msg.game.get(..12).unwrap_or(&msg.game)
                 ));
                 return Taken::Gap(1);
+            }
+            if !self.may_start_game() {
+                return Taken::Bad;
             }
             self.new_game(&msg.game.clone());
         }

@@ -1,3 +1,4 @@
+use super::aside::GAMES_PER_HOUR;
 use super::*;
 
 fn lines() -> Vec<LineMsg> {
@@ -389,4 +390,22 @@ fn a_big_copy_aside_is_read_on_another_thread_never_while_a_line_is_taken() {
     assert!(!t.loading);
     assert_eq!(t.take_earlier(earlier(&a[5])).0, Taken::Duplicate);
     assert_eq!(t.take_earlier(earlier(&b[1])).0, Taken::Appended(1));
+}
+
+#[test]
+fn a_table_starts_at_most_so_many_games_an_hour() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = TableCopy::open(6, &dir.path().join("table-6.jsonl")).unwrap();
+    let mut taken = 0;
+    for i in 0..GAMES_PER_HOUR + 5 {
+        let g = with_game(&lines_of(Some(&format!("Player {i}"))));
+        if t.take(g[0].clone()).0 == Taken::Appended(1) {
+            taken += 1;
+        }
+    }
+    // The first game and GAMES_PER_HOUR more; the rest refused, said once.
+    assert_eq!(taken, GAMES_PER_HOUR + 1);
+    assert_eq!(t.alerts.iter().filter(|a| a.kind == "games").count(), 1);
+    let files = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(files, GAMES_PER_HOUR + 1, "the copies aside and the copy");
 }
