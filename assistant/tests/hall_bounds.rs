@@ -868,3 +868,45 @@ fn a_flood_of_games_makes_at_most_thirty_files_an_hour() {
         .collect();
     assert_eq!(copies.len(), 31, "{copies:?}");
 }
+
+/// Issue 35: a table's copies take at most their bytes on the desk's disk
+/// (`TANDEM_HALL_TABLE_BYTES`, 4 MiB here): of a journal of 8 MB the desk
+/// holds what fits, whole lines in order, and one alert says it is full.
+#[test]
+fn a_tables_copies_take_at_most_their_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 1);
+    let desk = Desk::start_env(
+        dir.path(),
+        &broker,
+        &[],
+        &[("TANDEM_HALL_TABLE_BYTES", "4194304")],
+    );
+    let j = dir.path().join("big.jsonl");
+    game_journal(&j, "Big", 40, 200_000);
+    let mut p = journal_publisher(&broker, 1);
+    let mut input = p.stdin.take().unwrap();
+    for l in relayed(&j, false) {
+        writeln!(input, "{l}").unwrap();
+    }
+    drop(input);
+    assert!(p.wait().unwrap().success());
+    let t = desk.wait_table(1, "the alert", |t| {
+        t["alerts"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|a| a["kind"] == "disk"))
+    });
+    let alerts = t["alerts"].as_array().unwrap();
+    assert_eq!(alerts.iter().filter(|a| a["kind"] == "disk").count(), 1);
+    let copy = std::fs::read(desk.data.join(EVENT).join("table-1.jsonl")).unwrap();
+    assert!(copy.len() <= 4 << 20, "{} bytes", copy.len());
+    let whole = std::fs::read(&j).unwrap();
+    assert!(
+        copy.len() > 3 << 20 && whole.starts_with(&copy),
+        "the lines that fit, in order"
+    );
+    assert_eq!(
+        t["journal_lines"].as_u64().unwrap() as usize,
+        copy.iter().filter(|b| **b == b'\n').count()
+    );
+}

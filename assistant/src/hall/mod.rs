@@ -178,8 +178,9 @@ impl Hall {
         std::fs::create_dir_all(&dir)
             .map_err(|e| anyhow::anyhow!("--data: cannot make {}: {e}", dir.display()))?;
         let mut tables = BTreeMap::new();
-        // Each table's copies of earlier games (`table-N-GAME….jsonl`), counted once.
-        let mut game_files: BTreeMap<u32, u32> = BTreeMap::new();
+        // Each table's copies of earlier games (`table-N-GAME….jsonl`) and
+        // their bytes, counted once.
+        let mut game_files: BTreeMap<u32, (u32, u64)> = BTreeMap::new();
         for entry in std::fs::read_dir(&dir)? {
             let p = entry?.path();
             let Some(name) = p.file_name().and_then(|f| f.to_str()) else {
@@ -194,12 +195,16 @@ impl Hall {
             if let Ok(n) = rest.parse::<u32>() {
                 tables.insert(n, TableCopy::open(n, &p)?);
             } else if let Some(n) = rest.split('-').next().and_then(|n| n.parse::<u32>().ok()) {
-                *game_files.entry(n).or_default() += 1;
+                let bytes = std::fs::metadata(&p).map_or(0, |m| m.len());
+                let (k, b) = game_files.entry(n).or_default();
+                *k += 1;
+                *b += bytes;
             }
         }
-        for (n, k) in game_files {
+        for (n, (k, bytes)) in game_files {
             if let Some(t) = tables.get_mut(&n) {
                 t.set_game_files(k);
+                t.set_disk_aside(bytes);
             }
         }
         let counter = std::fs::read_to_string(dir.join("desk-counter"))

@@ -92,10 +92,16 @@ impl TableCopy {
                 }
             }
         }
+        // The table's copies together within their bytes.
+        if !self.disk_room(msg.line.len()) {
+            return Taken::Bad;
+        }
         let Some(aside) = self.asides.last_mut() else {
             return Taken::Bad;
         };
+        let was = aside.1.file_len;
         let (taken, alerts) = aside.1.take(msg);
+        self.disk_aside += aside.1.file_len.saturating_sub(was);
         let held = aside.1.len();
         self.earlier_held.insert(aside.0.clone(), held);
         for a in alerts {
@@ -328,6 +334,7 @@ impl TableCopy {
         }
         self.hashes.clear();
         self.records.clear();
+        self.disk_aside += self.file_len;
         self.file_len = 0;
         self.last_t = 0;
         self.pending.retain(|_, m| m.game == game);

@@ -117,6 +117,26 @@ pub struct TableCopy {
     game_files: u32,
     /// Whether the table was told it starts too many games (once until it may again).
     games_refused: bool,
+    /// Bytes of this table's copies of earlier games on disk.
+    disk_aside: u64,
+    /// Whether the table was told its copies are full.
+    disk_refused: bool,
+}
+
+/// The bytes a table's copies (its current game's and its earlier games')
+/// may take on disk (`TANDEM_HALL_TABLE_BYTES`, default 64 MiB; a real
+/// game's journal is well under 1 MiB). The table's records held in memory
+/// are bounded with them.
+#[must_use]
+pub fn table_bytes() -> u64 {
+    static BYTES: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *BYTES.get_or_init(|| {
+        std::env::var("TANDEM_HALL_TABLE_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|n: &u64| *n > 0)
+            .unwrap_or(64 << 20)
+    })
 }
 
 /// The bytes of `bytes` up to the end of its `n`th line (0: none).
@@ -199,6 +219,8 @@ impl TableCopy {
             games_started: std::collections::VecDeque::new(),
             game_files: 0,
             games_refused: false,
+            disk_aside: 0,
+            disk_refused: false,
         };
         t.keep_records = keep_records;
         match std::fs::read(file) {
@@ -473,6 +495,9 @@ impl TableCopy {
     /// after the lines held; raises an alert if it is not, or if the copy
     /// cannot be written (then the line is not held: it is asked for again).
     fn append(&mut self, m: LineMsg) -> bool {
+        if !self.disk_room(m.line.len()) {
+            return false;
+        }
         let prev = self.hashes.last().map_or(GENESIS, String::as_str);
         let problem = match serde_json::from_str::<Record>(&m.line) {
             Ok(r) => next_line_problem(&r, m.seq, prev, self.last_t).map_or(Ok(r), Err),
@@ -513,6 +538,43 @@ impl TableCopy {
             self.records.push(record);
         }
         true
+    }
+
+    /// The bytes of this table's copies on disk (its current game's and its
+    /// earlier games').
+    #[must_use]
+    pub fn disk(&self) -> u64 {
+        self.file_len + self.disk_aside
+    }
+
+    /// The bytes of this table's copies of earlier games already on disk
+    /// (counted by the desk as it starts).
+    pub fn set_disk_aside(&mut self, bytes: u64) {
+        self.disk_aside = bytes;
+    }
+
+    /// Whether a line of `len` bytes fits in [`table_bytes`]; if not, one
+    /// alert says so (the line is not held: nothing held is lost, and the
+    /// table keeps its journal).
+    pub(super) fn disk_room(&mut self, len: usize) -> bool {
+        if self.disk() + (len as u64) < table_bytes() {
+            return true;
+        }
+        if !self.disk_refused {
+            self.disk_refused = true;
+            self.raise(Alert {
+                kind: "disk".into(),
+                text: format!(
+                    "Table {}'s copies at the desk are full ({} MiB): the desk takes no more of its lines; \
+                     the table keeps its journal.",
+                    self.table,
+                    table_bytes() >> 20
+                ),
+                seq: None,
+                wall: crate::journal::wall_now(),
+            });
+        }
+        false
     }
 
     /// Appends one line to the copy's file; on an error the file is cut back
