@@ -531,7 +531,7 @@ impl Hall {
                 if let Some(a) = t.check_gap(GAP_ALERT_S) {
                     raised.push((*n, a));
                 }
-                if t.lacking() {
+                if t.lacking() && !t.full() {
                     let since = *t.lacking_since.get_or_insert_with(Instant::now);
                     if since.elapsed() >= Duration::from_millis(1500)
                         && t.asked.map_or(true, |a| a.elapsed() >= ASK_AGAIN)

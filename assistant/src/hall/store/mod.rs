@@ -547,6 +547,13 @@ impl TableCopy {
         self.file_len + self.disk_aside
     }
 
+    /// Whether the table's copies are full ([`table_bytes`]): the desk no
+    /// longer asks it for lines.
+    #[must_use]
+    pub fn full(&self) -> bool {
+        self.disk_refused
+    }
+
     /// The bytes of this table's copies of earlier games already on disk
     /// (counted by the desk as it starts).
     pub fn set_disk_aside(&mut self, bytes: u64) {
