@@ -146,9 +146,23 @@ pub fn bounded(r: Router, limits: Limits) -> Router {
     .layer(DefaultBodyLimit::max(MAX_BODY))
 }
 
-/// The address a request came from (a request extension, for the login's wait).
+/// The peer a request came from: its IPv4 address or its IPv6 /64 network
+/// (a request extension, for the login's wait).
 #[derive(Debug, Clone, Copy)]
 pub struct Peer(pub IpAddr);
+
+/// The peer a connection's share is counted for: its IPv4 address, or the
+/// /64 network of its IPv6 address (one host is given a whole /64).
+fn peer_of(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => {
+            let mut o = v6.octets();
+            o[8..].fill(0);
+            IpAddr::from(o)
+        }
+    }
+}
 
 /// Whether a request carries the arbiter's session (the login's check).
 pub type Arbiter = Arc<dyn Fn(&HeaderMap) -> bool + Send + Sync>;
@@ -218,13 +232,14 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, arbiter: 
             }
         };
         let ip = addr.ip().to_canonical();
+        let peer = peer_of(ip);
         // The pool, within the peer's share; else the reserve, for the arbiter's session.
         let slot = peers
-            .take(ip, false, limits.per_peer)
+            .take(peer, false, limits.per_peer)
             .and_then(|c| Some((pool.clone().try_acquire_owned().ok()?, c, false)))
             .or_else(|| {
                 arbiter.as_ref()?;
-                let c = peers.take(ip, true, RESERVE_PER_PEER)?;
+                let c = peers.take(peer, true, RESERVE_PER_PEER)?;
                 Some((reserve.clone().try_acquire_owned().ok()?, c, true))
             });
         let Some((permit, counted, reserved)) = slot else {
@@ -236,7 +251,7 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, arbiter: 
         let app = app.clone();
         let arbiter = arbiter.clone();
         let svc = hyper::service::service_fn(move |mut req: hyper::Request<_>| {
-            req.extensions_mut().insert(Peer(ip));
+            req.extensions_mut().insert(Peer(peer));
             let refused = reserved && !arbiter.as_ref().is_some_and(|a| a(req.headers()));
             let svc = TowerToHyperService::new(app.clone());
             async move {
@@ -365,6 +380,17 @@ mod tests {
         assert_eq!(l.per_peer, 16);
         assert!(l.connections as u64 + 256 + 64 + FILES_KEPT <= 1024);
         assert_eq!(Limits::public_for(100).connections, 32);
+    }
+
+    #[test]
+    fn an_ipv6_peer_is_its_64_network() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:bbbb::7".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(peer_of(a), peer_of(b));
+        assert_ne!(peer_of(a), peer_of(c));
+        let v4: IpAddr = "10.0.0.7".parse().unwrap();
+        assert_eq!(peer_of(v4), v4);
     }
 
     #[test]
