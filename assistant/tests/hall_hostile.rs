@@ -583,9 +583,10 @@ fn idle_and_slow_sockets_are_bounded() {
         &[("TANDEM_HALL_HEADER_TIMEOUT_MS", "1500")],
     );
     let addr = public.trim_start_matches("http://").to_owned();
-    // A thousand idle sockets and a slowloris on the public server.
+    // A thousand idle sockets (from another address: one address gets a
+    // share of the connections) and a slowloris on the public server.
     let idle: Vec<TcpStream> = (0..1000)
-        .map(|_| TcpStream::connect(&addr).unwrap())
+        .map(|_| hall_common::connect_from("127.0.0.2", &addr).unwrap())
         .collect();
     let mut slow = TcpStream::connect(&addr).unwrap();
     slow.write_all(b"GET /api/tables HTTP/1.1\r\n").unwrap();
@@ -678,6 +679,8 @@ fn the_desk_answers_only_its_arbiter_and_its_own_host_names() {
         Err(e) => panic!("{e}"),
     };
     assert_eq!(login("guess"), (401, None));
+    // A wrong secret makes its address wait a second (hall_bounds tests the wait).
+    std::thread::sleep(Duration::from_millis(1100));
     let (status, cookie) = login(hall_common::SECRET);
     assert_eq!(status, 303);
     let cookie = cookie.unwrap();

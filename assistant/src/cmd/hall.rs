@@ -87,6 +87,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map(hall::delay::parse)
         .transpose()?;
     let data = args.data.clone().unwrap_or_else(default_data);
+    // As many open files as the system lets this process have: the public
+    // server's cap is set below that (docs/hall.md, "What a peer can make
+    // the desk hold").
+    let nofile = hall::serve::raise_file_limit();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -144,7 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
             .context("cannot start the broker's thread")?;
         if let Some(p) = public {
-            let limits = hall::serve::Limits::public();
+            let limits = hall::serve::Limits::public_for(nofile);
             // With --public-delay every public route is built from lines
             // the desk has held that long (hall/delay.rs).
             let routes = match delay {
@@ -159,16 +163,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 hall::serve::bounded(routes, limits),
                 hall::guard::Guard::new(args.allow_host.clone(), None),
             );
-            tokio::spawn(hall::serve::serve(p, app, limits));
+            tokio::spawn(hall::serve::serve(p, app, limits, None));
         }
         let limits = hall::serve::Limits::desk();
         let secret = login.then(|| hall.secret_for_login()).flatten();
+        let guard = hall::guard::Guard::new(args.allow_host.clone(), secret.as_deref());
+        let arbiter = guard.arbiter();
         let app = hall::guard::guarded(
             hall::serve::bounded(hall::web::desk(hall.clone()), limits),
-            hall::guard::Guard::new(args.allow_host.clone(), secret.as_deref()),
+            guard,
         );
         tokio::select! {
-            () = hall::serve::serve(listener, app, limits) => {}
+            () = hall::serve::serve(listener, app, limits, arbiter) => {}
             () = super::play::wait_for_signal() => {}
         }
         Ok(ExitCode::SUCCESS)

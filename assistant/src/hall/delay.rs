@@ -337,62 +337,116 @@ async fn views(State(d): State<Arc<Delayed>>) -> Json<Value> {
     Json(snapshot(&d))
 }
 
-fn text(name: &str, body: String) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("inline; filename=\"{name}\""),
-            ),
-        ],
-        body,
-    )
-        .into_response()
+/// What delayed answers are made of: each table shown, which game and how
+/// many of its lines (`heavy.rs`: built once per change).
+fn key_of(shown: &[(u32, Arc<Seen>)]) -> super::heavy::KeyOf {
+    let mut key = super::heavy::KeyOf::default();
+    key.part("delayed");
+    for (n, s) in shown {
+        key.part(n.to_le_bytes())
+            .part(s.key.0.to_le_bytes())
+            .part((s.key.1 as u64).to_le_bytes());
+    }
+    key
 }
 
-async fn game(State(d): State<Arc<Delayed>>, Path(n): Path<u32>) -> Response {
-    let s = if d.hall.is_public(n) { d.seen(n) } else { None };
-    match s.and_then(|s| d.game_text(&s).map(|t| (t, s.ending))) {
-        Some((t, ending)) => text(&format!("table-{n}.{ending}"), t),
-        None => (
-            StatusCode::NOT_FOUND,
-            format!("no table {n} in this event\n"),
+fn answer(built: super::heavy::Built, kind: &'static str, name: &str) -> Response {
+    match built {
+        Ok(b) => (
+            [
+                (header::CONTENT_TYPE, kind.to_owned()),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("inline; filename=\"{name}\""),
+                ),
+            ],
+            b,
+        )
+            .into_response(),
+        Err((status, why)) => (
+            StatusCode::from_u16(status).unwrap_or(StatusCode::NOT_FOUND),
+            format!("{why}\n"),
         )
             .into_response(),
     }
 }
 
+async fn game(State(d): State<Arc<Delayed>>, Path(n): Path<u32>) -> Response {
+    let s = if d.hall.is_public(n) { d.seen(n) } else { None };
+    let Some(s) = s else {
+        return (
+            StatusCode::NOT_FOUND,
+            format!("no table {n} in this event\n"),
+        )
+            .into_response();
+    };
+    let ending = s.ending;
+    let key = key_of(&[(n, s.clone())]);
+    let d2 = d.clone();
+    let built = d
+        .hall
+        .heavy
+        .get(super::heavy::Route::Game(n), true, key, move || {
+            d2.game_text(&s)
+                .map(Into::into)
+                .ok_or((404, format!("no table {n} in this event")))
+        })
+        .await;
+    answer(
+        built,
+        "text/plain; charset=utf-8",
+        &format!("table-{n}.{ending}"),
+    )
+}
+
 async fn round(State(d): State<Arc<Delayed>>, ending: &'static str) -> Response {
-    let mut out = String::new();
-    for (_, s) in d.shown() {
-        if s.ending == ending {
-            if let Some(t) = d.game_text(&s) {
-                out.push_str(t.trim_end());
-                out.push_str("\n\n");
+    let shown = d.shown();
+    let key = key_of(&shown);
+    let d2 = d.clone();
+    let built = d
+        .hall
+        .heavy
+        .get(super::heavy::Route::Round(ending), true, key, move || {
+            let mut out = String::new();
+            for (_, s) in shown {
+                if s.ending == ending {
+                    if let Some(t) = d2.game_text(&s) {
+                        out.push_str(t.trim_end());
+                        out.push_str("\n\n");
+                    }
+                }
             }
-        }
-    }
-    text(&format!("round.{ending}"), out)
+            Ok(out.into())
+        })
+        .await;
+    answer(
+        built,
+        "text/plain; charset=utf-8",
+        &format!("round.{ending}"),
+    )
 }
 
 async fn results(State(d): State<Arc<Delayed>>) -> Response {
-    let rows: Vec<Value> = d
-        .shown()
-        .iter()
-        .map(|(_, s)| view::api(&s.copy, &d.hall.event))
-        .collect();
-    (
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
-            (
-                header::CONTENT_DISPOSITION,
-                "attachment; filename=\"results.csv\"",
-            ),
-        ],
-        super::web::results_csv(&rows),
-    )
-        .into_response()
+    let shown = d.shown();
+    let key = key_of(&shown);
+    let d2 = d.clone();
+    let built = d
+        .hall
+        .heavy
+        .get(super::heavy::Route::Results, true, key, move || {
+            let rows: Vec<Value> = shown
+                .iter()
+                .map(|(_, s)| view::api(&s.copy, &d2.hall.event))
+                .collect();
+            Ok(super::web::results_csv(&rows).into())
+        })
+        .await;
+    let mut r = answer(built, "text/csv; charset=utf-8", "results.csv");
+    r.headers_mut().insert(
+        header::CONTENT_DISPOSITION,
+        header::HeaderValue::from_static("attachment; filename=\"results.csv\""),
+    );
+    r
 }
 
 /// The live stream of the delayed views: a table's view when what may be

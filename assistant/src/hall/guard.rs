@@ -9,10 +9,11 @@
 //! every desk route but the login page needs the session cookie that the
 //! login sets once the arbiter's secret was given.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::io::Read;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
@@ -23,7 +24,7 @@ use axum::{Form, Router};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-use super::serve::refuse;
+use super::serve::{refuse, Arbiter, Peer};
 
 /// The Content-Security-Policy of every page: its own scripts and styles only, in no frame.
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -34,6 +35,13 @@ pub const COOKIE: &str = "tandem_desk_session";
 
 /// Sessions kept at once (the oldest is logged out).
 const MAX_SESSIONS: usize = 32;
+
+/// After a wrong secret, the time before its address may try again (the
+/// answer comes at once: the wait holds no connection).
+const WRONG_WAIT: Duration = Duration::from_secs(1);
+
+/// Addresses remembered for [`WRONG_WAIT`] at most (older ones are forgotten first).
+const WRONG_KEPT: usize = 4096;
 
 const LOGIN: &str = include_str!("assets/login.html");
 
@@ -50,6 +58,8 @@ pub struct Guard {
 pub struct Login {
     digest: [u8; 32],
     sessions: Mutex<VecDeque<String>>,
+    /// When each address last gave a wrong secret.
+    wrong: Mutex<HashMap<IpAddr, Instant>>,
 }
 
 fn digest(s: &str) -> [u8; 32] {
@@ -67,6 +77,7 @@ impl Guard {
                 Arc::new(Login {
                     digest: digest(s),
                     sessions: Mutex::new(VecDeque::new()),
+                    wrong: Mutex::new(HashMap::new()),
                 })
             }),
         }
@@ -96,6 +107,15 @@ impl Guard {
                 .is_some_and(|rest| rest.eq_ignore_ascii_case(host)),
             _ => false,
         }
+    }
+
+    /// With a login: whether a request carries the arbiter's session (the
+    /// server's reserved connections serve only such requests).
+    #[must_use]
+    pub fn arbiter(&self) -> Option<Arbiter> {
+        let g = self.clone();
+        self.login.as_ref()?;
+        Some(Arc::new(move |h: &HeaderMap| g.logged_in(h)))
     }
 
     fn logged_in(&self, h: &HeaderMap) -> bool {
@@ -199,19 +219,50 @@ struct LoginForm {
     secret: String,
 }
 
-async fn login(State(g): State<Guard>, Form(f): Form<LoginForm>) -> Response {
+async fn login(
+    State(g): State<Guard>,
+    peer: Option<axum::Extension<Peer>>,
+    Form(f): Form<LoginForm>,
+) -> Response {
     let Some(l) = &g.login else {
         return Redirect::to("/").into_response();
     };
-    if digest(&f.secret) != l.digest {
-        // Slowly: guessing costs a second a try.
-        tokio::time::sleep(Duration::from_secs(1)).await;
-        return (
-            StatusCode::UNAUTHORIZED,
-            Html("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not logged in</title></head>\
-                  <body><main><h1 role=\"alert\">That is not the arbiter's secret.</h1><p><a href=\"/login\">Try again</a></p></main></body></html>"),
-        )
-            .into_response();
+    let ip = peer.map_or(IpAddr::from([0, 0, 0, 0]), |p| p.0 .0);
+    {
+        // Slowly: an address that gave a wrong secret waits a second before
+        // its next try is looked at. The answer comes at once: the wait
+        // holds no connection.
+        let mut wrong = l
+            .wrong
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if wrong.get(&ip).is_some_and(|at| at.elapsed() < WRONG_WAIT) {
+            let mut r = refuse(
+                StatusCode::TOO_MANY_REQUESTS,
+                "a wrong secret came from this address a moment ago: try again in a second",
+            );
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            return r;
+        }
+        if digest(&f.secret) != l.digest {
+            if wrong.len() >= WRONG_KEPT {
+                wrong.retain(|_, at| at.elapsed() < WRONG_WAIT);
+            }
+            if wrong.len() < WRONG_KEPT {
+                wrong.insert(ip, Instant::now());
+            }
+            drop(wrong);
+            let mut r = (
+                StatusCode::UNAUTHORIZED,
+                Html("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not logged in</title></head>\
+                      <body><main><h1 role=\"alert\">That is not the arbiter's secret.</h1><p>Wait a second, then <a href=\"/login\">try again</a>.</p></main></body></html>"),
+            )
+                .into_response();
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            return r;
+        }
     }
     let token = match new_token() {
         Ok(t) => t,

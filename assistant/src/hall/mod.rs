@@ -11,8 +11,10 @@
 
 pub mod delay;
 pub mod guard;
+pub mod heavy;
 pub mod serve;
 pub mod store;
+pub mod tools;
 pub mod view;
 pub mod web;
 
@@ -95,7 +97,19 @@ pub struct Hall {
     pub lag: Mutex<LagStats>,
     /// What the arbiter has made public (the spectators' server shows only these).
     public: Mutex<Public>,
+    /// The heavy routes' builds and what they built (`heavy.rs`).
+    pub heavy: heavy::Heavy,
+    /// The runner of `tandem arbiter` for the pages (`tools.rs`).
+    pub tools: tools::Tools,
+    /// Itself, for the threads that read copies aside.
+    me: std::sync::Weak<Hall>,
+    /// Copies aside being read on threads of their own.
+    loads: std::sync::atomic::AtomicUsize,
 }
+
+/// Copies aside read at once, at most (on threads of their own, never the
+/// broker's; the rest wait, and their lines are asked for again).
+const LOADS: usize = 2;
 
 /// Alerts the hall's list keeps.
 const MAX_ALERTS: usize = 500;
@@ -164,16 +178,33 @@ impl Hall {
         std::fs::create_dir_all(&dir)
             .map_err(|e| anyhow::anyhow!("--data: cannot make {}: {e}", dir.display()))?;
         let mut tables = BTreeMap::new();
+        // Each table's copies of earlier games (`table-N-GAME….jsonl`) and
+        // their bytes, counted once.
+        let mut game_files: BTreeMap<u32, (u32, u64)> = BTreeMap::new();
         for entry in std::fs::read_dir(&dir)? {
             let p = entry?.path();
-            let n = p.file_name().and_then(|f| f.to_str()).and_then(|f| {
-                f.strip_prefix("table-")?
-                    .strip_suffix(".jsonl")?
-                    .parse::<u32>()
-                    .ok()
-            });
-            if let Some(n) = n {
+            let Some(name) = p.file_name().and_then(|f| f.to_str()) else {
+                continue;
+            };
+            let Some(rest) = name
+                .strip_prefix("table-")
+                .and_then(|r| r.strip_suffix(".jsonl"))
+            else {
+                continue;
+            };
+            if let Ok(n) = rest.parse::<u32>() {
                 tables.insert(n, TableCopy::open(n, &p)?);
+            } else if let Some(n) = rest.split('-').next().and_then(|n| n.parse::<u32>().ok()) {
+                let bytes = std::fs::metadata(&p).map_or(0, |m| m.len());
+                let (k, b) = game_files.entry(n).or_default();
+                *k += 1;
+                *b += bytes;
+            }
+        }
+        for (n, (k, bytes)) in game_files {
+            if let Some(t) = tables.get_mut(&n) {
+                t.set_game_files(k);
+                t.set_disk_aside(bytes);
             }
         }
         let counter = std::fs::read_to_string(dir.join("desk-counter"))
@@ -192,7 +223,7 @@ impl Hall {
             }
         }
         Ok((
-            Arc::new(Hall {
+            Arc::new_cyclic(|me| Hall {
                 event: event.to_owned(),
                 data: dir,
                 tables: Mutex::new(tables),
@@ -204,6 +235,10 @@ impl Hall {
                 alerts: Mutex::new(alerts),
                 lag: Mutex::new(LagStats::default()),
                 public: Mutex::new(public),
+                heavy: heavy::Heavy::default(),
+                tools: tools::Tools::default(),
+                me: me.clone(),
+                loads: std::sync::atomic::AtomicUsize::new(0),
             }),
             rx,
         ))
@@ -293,6 +328,7 @@ impl Hall {
         let mut lag_ms = None;
         let mut lines = 0;
         let mut reply = None;
+        let load;
         {
             let mut tables = self.tables();
             let t = match tables.entry(n) {
@@ -428,6 +464,10 @@ impl Hall {
                     raised.extend(t.junk(&format!("a message on an unknown topic {other:?}")));
                 }
             }
+            load = self.may_load().then(|| t.take_load()).flatten();
+        }
+        if let Some((game, file)) = load {
+            self.load_aside(n, game, file);
         }
         {
             let mut lag = lock(&self.lag);
@@ -482,6 +522,7 @@ impl Hall {
     /// alert for a gap that lasts.
     pub fn check(&self) {
         let mut asks = Vec::new();
+        let mut loads = Vec::new();
         let mut earlier_asks = Vec::new();
         let mut raised = Vec::new();
         {
@@ -490,7 +531,7 @@ impl Hall {
                 if let Some(a) = t.check_gap(GAP_ALERT_S) {
                     raised.push((*n, a));
                 }
-                if t.lacking() {
+                if t.lacking() && !t.full() {
                     let since = *t.lacking_since.get_or_insert_with(Instant::now);
                     if since.elapsed() >= Duration::from_millis(1500)
                         && t.asked.map_or(true, |a| a.elapsed() >= ASK_AGAIN)
@@ -511,7 +552,13 @@ impl Hall {
                     earlier_asks.extend(lacking.clone().map(|(g, from)| (*n, from, g)));
                 }
                 t.earlier_last = lacking;
+                if self.may_load() {
+                    loads.extend(t.take_load().map(|(g, f)| (*n, g, f)));
+                }
             }
+        }
+        for (n, game, file) in loads {
+            self.load_aside(n, game, file);
         }
         for (n, from) in asks {
             self.ask(n, from, None);
@@ -521,6 +568,44 @@ impl Hall {
         }
         for (n, a) in raised {
             self.alert(n, a);
+        }
+    }
+
+    /// Whether another copy aside may be read now ([`LOADS`] at once).
+    fn may_load(&self) -> bool {
+        self.loads.load(std::sync::atomic::Ordering::Relaxed) < LOADS
+    }
+
+    /// Reads table `n`'s copy aside of `game` (`file`) on a thread of its
+    /// own, the tables unlocked; then keeps it and asks the table for what
+    /// the desk lacks of that game.
+    fn load_aside(&self, n: u32, game: String, file: PathBuf) {
+        use std::sync::atomic::Ordering;
+        let Some(hall) = self.me.upgrade() else {
+            return;
+        };
+        self.loads.fetch_add(1, Ordering::Relaxed);
+        let spawned = std::thread::Builder::new()
+            .name("tandem-hall-aside".into())
+            .spawn(move || {
+                let copy = TableCopy::open_with(n, &file, false);
+                let done = hall
+                    .tables()
+                    .get_mut(&n)
+                    .map(|t| t.loaded(game.clone(), &file, copy));
+                hall.loads.fetch_sub(1, Ordering::Relaxed);
+                match done {
+                    Some(Ok(Some(from))) => hall.ask(n, from, Some(game)),
+                    Some(Err(a)) => hall.alert(n, a),
+                    _ => {}
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::error!("hall: cannot start a thread to read a copy aside: {e}");
+            self.loads.fetch_sub(1, Ordering::Relaxed);
+            if let Some(t) = self.tables().get_mut(&n) {
+                t.loading = false;
+            }
         }
     }
 

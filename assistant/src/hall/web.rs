@@ -248,27 +248,32 @@ async fn journal(State(app): State<App>, Path(n): Path<u32>) -> Response {
         .into_response()
 }
 
+/// The ending of a table's record (`pdn`, `pgn`, `mat`: its game's).
+fn ending_of(t: &super::store::TableCopy) -> &'static str {
+    t.records
+        .first()
+        .and_then(|r| match &r.event {
+            crate::journal::Event::Start(i) => i.variant.parse::<GameKind>().ok(),
+            _ => None,
+        })
+        .map_or("pdn", GameKind::record_ending)
+}
+
 /// The game of a table as its record (PDN, PGN, `.mat`: the game's), from the
 /// desk's journal copy, with the record's ending.
-fn game_text(app: &App, n: u32) -> Result<(String, &'static str), Box<Response>> {
+fn game_text(app: &App, n: u32) -> Result<(String, &'static str), (u16, String)> {
     if !app.shows(n) {
-        return Err(Box::new(not_found(n)));
+        return Err((404, format!("no table {n} in this event")));
     }
     let (file, ending, round) = match app.hall.tables().get(&n) {
         Some(t) => (
             t.file().to_owned(),
-            t.records
-                .first()
-                .and_then(|r| match &r.event {
-                    crate::journal::Event::Start(i) => i.variant.parse::<GameKind>().ok(),
-                    _ => None,
-                })
-                .map_or("pdn", GameKind::record_ending),
+            ending_of(t),
             t.state
                 .as_ref()
                 .and_then(|s| s["round"].as_str().map(str::to_owned)),
         ),
-        None => return Err(Box::new(not_found(n))),
+        None => return Err((404, format!("no table {n} in this event"))),
     };
     let names = crate::export::Names {
         round,
@@ -276,62 +281,101 @@ fn game_text(app: &App, n: u32) -> Result<(String, &'static str), Box<Response>>
     };
     crate::export::pdn_from_journal(&file, &names)
         .map(|t| (t, ending))
-        .map_err(|e| Box::new((StatusCode::CONFLICT, format!("{e:#}\n")).into_response()))
+        .map_err(|e| (409, format!("table {n}: {e:#}")))
 }
 
-async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
-    // Replaying a journal is work: off the threads that serve and follow the broker.
-    let r = tokio::task::spawn_blocking(move || game_text(&app, n)).await;
-    let r = r.unwrap_or_else(|e| {
-        Err(Box::new(
-            (StatusCode::INTERNAL_SERVER_ERROR, format!("{e}\n")).into_response(),
-        ))
-    });
-    match r {
-        Ok((text, ending)) => (
+/// A heavy answer as a response: the text with its type and file name, or why not.
+fn heavy_response(built: super::heavy::Built, kind: &'static str, name: &str) -> Response {
+    match built {
+        Ok(bytes) => (
             [
-                (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+                (header::CONTENT_TYPE, kind.to_owned()),
                 (
                     header::CONTENT_DISPOSITION,
-                    format!("inline; filename=\"table-{n}.{ending}\""),
+                    format!("inline; filename=\"{name}\""),
                 ),
             ],
-            text,
+            bytes,
         )
             .into_response(),
-        Err(r) => *r,
+        Err((status, why)) => (
+            StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            format!("{why}\n"),
+        )
+            .into_response(),
     }
 }
 
-async fn round(State(app): State<App>, ending: &'static str) -> Response {
-    let numbers: Vec<u32> = app.hall.tables().keys().copied().collect();
-    // Every journal replayed: on a blocking thread, not the server's or the broker's.
-    let out = tokio::task::spawn_blocking(move || {
-        let mut out = String::new();
-        for n in numbers {
-            if let Ok((text, its)) = game_text(&app, n) {
-                if its == ending {
-                    out.push_str(text.trim_end());
-                    out.push_str("\n\n");
-                }
-            }
+/// What a table's game and the round's records are made of: for each table
+/// shown, its game, its lines and its round (`heavy.rs`).
+fn record_key(app: &App, only: Option<u32>) -> (super::heavy::KeyOf, Vec<u32>) {
+    let shown = app.shown();
+    let mut key = super::heavy::KeyOf::default();
+    let mut numbers = Vec::new();
+    for (n, t) in app.hall.tables().iter() {
+        if !shown.shows(*n) || only.is_some_and(|o| o != *n) {
+            continue;
         }
-        out
-    })
-    .await
-    .unwrap_or_default();
-    let name = format!("round.{ending}");
-    (
-        [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("inline; filename=\"{name}\""),
-            ),
-        ],
-        out,
+        numbers.push(*n);
+        let round = t.state.as_ref().and_then(|s| s["round"].as_str());
+        key.part(n.to_le_bytes())
+            .part(t.game().unwrap_or_default())
+            .part(t.len().to_le_bytes())
+            .part(round.unwrap_or_default());
+    }
+    (key, numbers)
+}
+
+async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
+    let (key, numbers) = record_key(&app, Some(n));
+    let ending = app.hall.tables().get(&n).map(ending_of);
+    let (Some(ending), false) = (ending, numbers.is_empty()) else {
+        return not_found(n);
+    };
+    let hall = app.hall.clone();
+    let built = hall
+        .heavy
+        .get(super::heavy::Route::Game(n), app.public, key, move || {
+            // Replaying a journal is work: off the threads that serve and follow the broker.
+            game_text(&app, n).map(|(text, _)| text.into())
+        })
+        .await;
+    heavy_response(
+        built,
+        "text/plain; charset=utf-8",
+        &format!("table-{n}.{ending}"),
     )
-        .into_response()
+}
+
+async fn round(State(app): State<App>, ending: &'static str) -> Response {
+    let (key, numbers) = record_key(&app, None);
+    let hall = app.hall.clone();
+    let built = hall
+        .heavy
+        .get(
+            super::heavy::Route::Round(ending),
+            app.public,
+            key,
+            move || {
+                // Every journal replayed: on a blocking thread, not the server's or the broker's.
+                let mut out = String::new();
+                for n in numbers {
+                    if let Ok((text, its)) = game_text(&app, n) {
+                        if its == ending {
+                            out.push_str(text.trim_end());
+                            out.push_str("\n\n");
+                        }
+                    }
+                }
+                Ok(out.into())
+            },
+        )
+        .await;
+    heavy_response(
+        built,
+        "text/plain; charset=utf-8",
+        &format!("round.{ending}"),
+    )
 }
 
 fn csv_field(v: &Value) -> String {
@@ -382,38 +426,30 @@ pub(super) fn results_csv(rows: &[Value]) -> String {
 }
 
 async fn results(State(app): State<App>) -> Response {
+    // What the rows are made of: each table shown, its game, lines and last state.
+    let shown = app.shown();
+    let mut key = super::heavy::KeyOf::default();
+    for (n, t) in app.hall.tables().iter().filter(|(n, _)| shown.shows(**n)) {
+        key.part(n.to_le_bytes())
+            .part(t.game().unwrap_or_default())
+            .part(t.len().to_le_bytes())
+            .part(t.state_rx_ms.to_le_bytes());
+    }
+    let hall = app.hall.clone();
     // What is public is read before the tables are locked: no lock is held
     // across another's.
-    let out = results_csv(&api_views(&app));
-    (
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
-            (
-                header::CONTENT_DISPOSITION,
-                "attachment; filename=\"results.csv\"",
-            ),
-        ],
-        out,
-    )
-        .into_response()
-}
-
-/// Runs `tandem arbiter ARGS…` (this binary) and returns what it printed.
-async fn arbiter(args: Vec<String>) -> String {
-    let exe = std::env::current_exe().unwrap_or_else(|_| "tandem".into());
-    match tokio::process::Command::new(exe)
-        .arg("arbiter")
-        .args(&args)
-        .output()
-        .await
-    {
-        Ok(o) => {
-            let mut s = String::from_utf8_lossy(&o.stdout).into_owned();
-            s.push_str(&String::from_utf8_lossy(&o.stderr));
-            s
-        }
-        Err(e) => format!("tandem arbiter could not run: {e}"),
-    }
+    let built = hall
+        .heavy
+        .get(super::heavy::Route::Results, app.public, key, move || {
+            Ok(results_csv(&api_views(&app)).into())
+        })
+        .await;
+    let mut r = heavy_response(built, "text/csv; charset=utf-8", "results.csv");
+    r.headers_mut().insert(
+        header::CONTENT_DISPOSITION,
+        header::HeaderValue::from_static("attachment; filename=\"results.csv\""),
+    );
+    r
 }
 
 async fn detail(State(app): State<App>, Path(n): Path<u32>) -> Response {
@@ -431,26 +467,31 @@ async fn detail(State(app): State<App>, Path(n): Path<u32>) -> Response {
     };
     let diff = match mismatch {
         Some((variant, rec, board)) => {
-            arbiter(vec![
-                "diff".into(),
-                rec,
-                board,
-                "--variant".into(),
-                variant,
-                "--lang".into(),
-                "en".into(),
-            ])
-            .await
+            app.hall
+                .tools
+                .run(vec![
+                    "diff".into(),
+                    rec.into(),
+                    board.into(),
+                    "--variant".into(),
+                    variant.into(),
+                    "--lang".into(),
+                    "en".into(),
+                ])
+                .await
         }
         None => String::new(),
     };
-    let announcements = arbiter(vec![
-        "announcements".into(),
-        file.to_string_lossy().into_owned(),
-        "--lang".into(),
-        "en".into(),
-    ])
-    .await;
+    let announcements = app
+        .hall
+        .tools
+        .run(vec![
+            "announcements".into(),
+            file.into_os_string(),
+            "--lang".into(),
+            "en".into(),
+        ])
+        .await;
     let replies: Vec<Value> = app
         .hall
         .replies
@@ -487,27 +528,7 @@ async fn reconcile(
     let Some(file) = app.hall.tables().get(&n).map(|t| t.file().to_owned()) else {
         return not_found(n);
     };
-    let other = std::env::temp_dir().join(format!(
-        "tandem-hall-{}-{n}-{}.txt",
-        std::process::id(),
-        crate::relay::proto::now_ms()
-    ));
-    if std::fs::write(&other, body.as_bytes()).is_err() {
-        return (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "cannot write the record\n",
-        )
-            .into_response();
-    }
-    let report = arbiter(vec![
-        "reconcile".into(),
-        file.to_string_lossy().into_owned(),
-        other.to_string_lossy().into_owned(),
-        "--lang".into(),
-        "en".into(),
-    ])
-    .await;
-    let _ = std::fs::remove_file(&other);
+    let report = app.hall.tools.reconcile(&file, body.as_bytes()).await;
     (
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
         report,
@@ -615,7 +636,7 @@ async fn stats(State(app): State<App>) -> Json<Value> {
     };
     Json(
         json!({"lines": lines, "messages": messages, "tables": app.hall.tables().len(),
-                "sse_lagged": sse_lagged,
+                "sse_lagged": sse_lagged, "heavy_builds": app.hall.heavy.made(),
                 "lag_ms": {"p50": pct(0.5), "p99": pct(0.99), "max": v.last()}}),
     )
 }

@@ -501,3 +501,64 @@ pub fn ctl_ok(d: &Daemon, args: &[&str]) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A TCP connection to `to` (`127.0.0.1:PORT`) from the local address
+/// `from` (any of 127.0.0.0/8: another peer address on this machine).
+pub fn connect_from(from: &str, to: &str) -> std::io::Result<TcpStream> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()?;
+    let from: std::net::SocketAddr = format!("{from}:0").parse().expect("an address");
+    let to: std::net::SocketAddr = to.parse().expect("an address");
+    let s = rt.block_on(async {
+        let sock = tokio::net::TcpSocket::new_v4()?;
+        sock.bind(from)?;
+        sock.connect(to).await
+    })?;
+    let s = s.into_std()?;
+    s.set_nonblocking(false)?;
+    Ok(s)
+}
+
+/// Whether the server closed `s` (reading gives the end of the stream or a
+/// reset; what it sent before is read and dropped).
+pub fn closed(s: &TcpStream) -> bool {
+    use std::io::Read as _;
+    let mut s = s;
+    s.set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let mut b = [0u8; 1 << 16];
+    loop {
+        match s.read(&mut b) {
+            Ok(0) => return true,
+            Ok(_) => {}
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut =>
+            {
+                return false
+            }
+            Err(_) => return true,
+        }
+    }
+}
+
+/// Logs into the desk with `secret`: the status and the session cookie (`NAME=VALUE`).
+pub fn login(base: &str, secret: &str) -> (u16, Option<String>) {
+    let agent = ureq::AgentBuilder::new()
+        .redirects(0)
+        .timeout(Duration::from_secs(10))
+        .build();
+    let r = match agent
+        .post(&format!("{base}/login"))
+        .send_form(&[("secret", secret)])
+    {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("POST /login: {e}"),
+    };
+    let cookie = r
+        .header("set-cookie")
+        .map(|c| c.split(';').next().unwrap_or_default().to_owned());
+    (r.status(), cookie)
+}
