@@ -52,6 +52,8 @@ fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
                 kind: "sync".into(),
                 priority: "normal".into(),
                 text: words.clone(),
+                to: Vec::new(),
+                lang: None,
             },
         )
         .unwrap();

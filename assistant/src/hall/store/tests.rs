@@ -346,6 +346,8 @@ fn big_game(white: &str, n: usize, pad: usize) -> Vec<LineMsg> {
                 kind: "sync".into(),
                 priority: "normal".into(),
                 text: "x".repeat(pad),
+                to: Vec::new(),
+                lang: None,
             },
         )
         .unwrap();
