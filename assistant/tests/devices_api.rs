@@ -469,6 +469,45 @@ fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
         1,
         "{texts:?}"
     );
+    // The board as a keyboard grid: one tab stop, arrows move, each square
+    // read by its number and what stands on it; focus stays on its square
+    // when the board changes.
+    b.wait_js(
+        "the board's squares",
+        "return document.querySelectorAll('#board [role=gridcell]').length === 100;",
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#board [tabindex=\"0\"]').length;"),
+        1,
+        "one tab stop"
+    );
+    b.js("document.querySelector('#board [tabindex=\"0\"]').focus(); return true;");
+    let key = |k: &str| {
+        b.call(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "key", "id": "kb", "actions": [
+                {"type": "keyDown", "value": k}, {"type": "keyUp", "value": k}]}]})),
+        );
+        b.js("return document.activeElement.getAttribute('aria-label');")
+    };
+    assert_eq!(key("\u{E014}"), "1, black man", "ArrowRight");
+    assert_eq!(key("\u{E015}"), "light square", "ArrowDown");
+    assert_eq!(key("\u{E012}"), "6, black man", "ArrowLeft");
+    assert_eq!(
+        b.js("return document.activeElement.getAttribute('aria-braillelabel');"),
+        "6b"
+    );
+    assert!(ctl(&socket, &["move", "19-23"]).status.success());
+    b.wait_js(
+        "square 23 taken",
+        "return [...document.querySelectorAll('#board [role=gridcell]')].some(c => c.getAttribute('aria-label') === '23, black man');",
+    );
+    assert_eq!(
+        b.js("return document.activeElement.getAttribute('aria-label');"),
+        "6, black man",
+        "focus stays on its square"
+    );
     // The accessibility tree: a log holding the announcements, an alert.
     let tree = b.cdp("Accessibility.getFullAXTree", json!({}));
     let nodes = tree["nodes"].as_array().unwrap();
@@ -479,6 +518,10 @@ fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
     };
     assert!(role("log"), "no log in the accessibility tree");
     assert!(role("alert"), "no alert in the accessibility tree");
+    assert!(
+        role("grid") && role("gridcell"),
+        "no board grid in the accessibility tree"
+    );
     assert!(
         nodes.iter().any(|n| n["name"]["value"]
             .as_str()

@@ -14,6 +14,7 @@ function said(text) {
 function named(s) {
   const t = `Your seat: ${s.seat}`;
   if (title.textContent !== t) title.textContent = t;
+  if (s.board && typeof drawBoard === "function") drawBoard(s.board);
 }
 fetch("/api/state").then((r) => r.json()).then(named).catch(() => {});
 const events = new EventSource("/events");
@@ -36,4 +37,103 @@ document.getElementById("command").addEventListener("submit", async (e) => {
   } else {
     error.textContent = (d.said && d.said.length ? d.said.join(" ") : d.error) || "refused";
   }
+});
+
+// The board as a keyboard grid (WAI-ARIA grid pattern): one tab stop, the
+// arrow keys, Home and End move between squares; each square is read by its
+// name and what stands on it, with a short label for braille displays. The
+// grid is drawn from the game's picture in the state and updated in place,
+// so focus stays on the square the player is on.
+const board = document.getElementById("board");
+const shapeWords = {
+  man: "man", crowned: "king", checker: "checker", pawn: "pawn", knight: "knight",
+  bishop: "bishop", rook: "rook", queen: "queen", king: "king",
+};
+function cellsOf(picture) {
+  const at = {};
+  for (const p of picture.pieces || []) at[p.square] = p;
+  const layout = picture.layout || {};
+  const rows = [];
+  if (layout.kind === "grid") {
+    for (let r = 0; r < layout.rows; r++) {
+      const row = [];
+      for (let c = 0; c < layout.cols; c++) {
+        const sq = (layout.squares || []).find((s) => s.row === r && s.col === c);
+        row.push(sq ? sq.id : null);
+      }
+      rows.push(row);
+    }
+  } else {
+    const top = [], bottom = [];
+    for (let i = 13; i <= 24; i++) top.push(String(i));
+    for (let i = 12; i >= 1; i--) bottom.push(String(i));
+    rows.push(top, bottom, ["bar", "off"]);
+  }
+  return { rows, at };
+}
+function words(id, p) {
+  if (id === null) return { text: "", label: "light square", braille: "" };
+  if (!p) return { text: id, label: `${id}, empty`, braille: `${id}` };
+  const n = p.count > 1 ? `${p.count} ` : "";
+  const what = `${p.side} ${n}${shapeWords[p.shape] || p.shape}${p.count > 1 ? "s" : ""}`;
+  return { text: `${id} ${p.code}`, label: `${id}, ${what}`, braille: `${id}${p.code}` };
+}
+let focusAt = [0, 0];
+function drawBoard(picture) {
+  const { rows, at } = cellsOf(picture);
+  if (board.children.length !== rows.length) {
+    board.replaceChildren(...rows.map(() => {
+      const r = document.createElement("div");
+      r.setAttribute("role", "row");
+      return r;
+    }));
+  }
+  rows.forEach((row, ri) => {
+    const r = board.children[ri];
+    while (r.children.length > row.length) r.removeChild(r.lastElementChild);
+    while (r.children.length < row.length) {
+      const c = document.createElement("div");
+      c.setAttribute("role", "gridcell");
+      c.tabIndex = -1;
+      r.appendChild(c);
+    }
+    row.forEach((id, ci) => {
+      const c = r.children[ci];
+      const w = words(id, id === null ? null : at[id]);
+      if (c.textContent !== w.text) c.textContent = w.text;
+      if (c.getAttribute("aria-label") !== w.label) c.setAttribute("aria-label", w.label);
+      if (c.getAttribute("aria-braillelabel") !== w.braille) c.setAttribute("aria-braillelabel", w.braille);
+      c.dataset.r = ri;
+      c.dataset.c = ci;
+      const mine = ri === focusAt[0] && ci === focusAt[1];
+      c.tabIndex = mine ? 0 : -1;
+    });
+  });
+}
+board.addEventListener("keydown", (e) => {
+  const rows = [...board.children].map((r) => r.children.length);
+  let [r, c] = focusAt;
+  switch (e.key) {
+    case "ArrowRight": c = Math.min(c + 1, rows[r] - 1); break;
+    case "ArrowLeft": c = Math.max(c - 1, 0); break;
+    case "ArrowDown": r = Math.min(r + 1, rows.length - 1); c = Math.min(c, rows[r] - 1); break;
+    case "ArrowUp": r = Math.max(r - 1, 0); c = Math.min(c, rows[r] - 1); break;
+    case "Home": c = 0; break;
+    case "End": c = rows[r] - 1; break;
+    default: return;
+  }
+  e.preventDefault();
+  const from = board.children[focusAt[0]].children[focusAt[1]];
+  const to = board.children[r].children[c];
+  from.tabIndex = -1;
+  to.tabIndex = 0;
+  focusAt = [r, c];
+  to.focus();
+});
+board.addEventListener("click", (e) => {
+  const c = e.target.closest("[role=gridcell]");
+  if (!c) return;
+  board.children[focusAt[0]].children[focusAt[1]].tabIndex = -1;
+  focusAt = [Number(c.dataset.r), Number(c.dataset.c)];
+  c.tabIndex = 0;
 });
