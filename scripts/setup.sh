@@ -116,6 +116,17 @@ if [ "$with_tests" = 1 ]; then
       -o Dir::Cache::archives="$cache" tmux
     $SUDO rm -rf "$cache"
   fi
+  if [ ! -f "$TANDEM_AXE" ]; then
+    echo "setup: installing axe-core 4.14.1 (npm) into $TANDEM_HOME/node (the accessibility checks of the pages)"
+    if ! command -v npm >/dev/null; then
+      $SUDO apt-get update -qq
+      cache="$(mktemp -d)"; mkdir -p "$cache/partial"
+      $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+        -o Dir::Cache::archives="$cache" npm
+      $SUDO rm -rf "$cache"
+    fi
+    $SUDO npm install --silent --no-save --no-audit --no-fund --prefix "$TANDEM_HOME/node" axe-core@4.14.1
+  fi
   if ! command -v cargo-fuzz >/dev/null; then
     echo "setup: installing cargo-fuzz (the fuzz targets run briefly in the tests)"
     cargo install --quiet --locked cargo-fuzz

@@ -72,11 +72,29 @@ function cellsOf(picture) {
   return { rows, at };
 }
 function words(id, p) {
-  if (id === null) return { text: "", label: "light square", braille: "" };
-  if (!p) return { text: id, label: `${id}, empty`, braille: `${id}` };
+  if (id === null) return { name: "", code: "", rest: "light square", braille: "" };
+  if (!p) return { name: id, code: "", rest: ", empty", braille: `${id}` };
   const n = p.count > 1 ? `${p.count} ` : "";
   const what = `${p.side} ${n}${shapeWords[p.shape] || p.shape}${p.count > 1 ? "s" : ""}`;
-  return { text: `${id} ${p.code}`, label: `${id}, ${what}`, braille: `${id}${p.code}` };
+  return { name: id, code: p.code, rest: `, ${what}`, braille: `${id}${p.code}` };
+}
+// A square's content: its name (seen and heard), the piece's code (seen
+// only), what stands there (heard only): its accessible name holds its
+// visible name.
+function fill(c, w) {
+  const key = `${w.name}|${w.code}|${w.rest}`;
+  if (c.dataset.key === key) return;
+  c.dataset.key = key;
+  const name = document.createElement("span");
+  name.textContent = w.name;
+  const code = document.createElement("span");
+  code.setAttribute("aria-hidden", "true");
+  code.className = "pc";
+  code.textContent = w.code ? ` ${w.code}` : "";
+  const rest = document.createElement("span");
+  rest.className = "sr";
+  rest.textContent = w.rest;
+  c.replaceChildren(name, code, rest);
 }
 let focusAt = [0, 0];
 function drawBoard(picture) {
@@ -100,8 +118,7 @@ function drawBoard(picture) {
     row.forEach((id, ci) => {
       const c = r.children[ci];
       const w = words(id, id === null ? null : at[id]);
-      if (c.textContent !== w.text) c.textContent = w.text;
-      if (c.getAttribute("aria-label") !== w.label) c.setAttribute("aria-label", w.label);
+      fill(c, w);
       if (c.getAttribute("aria-braillelabel") !== w.braille) c.setAttribute("aria-braillelabel", w.braille);
       c.dataset.r = ri;
       c.dataset.c = ci;

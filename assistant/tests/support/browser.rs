@@ -183,3 +183,51 @@ pub fn decode_base64(s: &str) -> Vec<u8> {
     }
     out
 }
+
+impl Browser {
+    /// axe-core's violations on the page as it is now, one line each
+    /// (`rule: help: the elements`); `None` (said on stderr) when axe-core
+    /// is not installed and `TANDEM_SKIP_REAL` is set outside CI, else a
+    /// panic saying to run `scripts/setup.sh --test`.
+    pub fn axe_violations(&self) -> Option<Vec<String>> {
+        let path = std::env::var("TANDEM_AXE")
+            .unwrap_or_else(|_| "/opt/tandem/node/node_modules/axe-core/axe.min.js".into());
+        let source = tandem_testkit::require(
+            "axe-core (npm; scripts/setup.sh --test installs it)",
+            std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}")),
+        )?;
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": format!("{source}\nreturn typeof axe;"), "args": []})),
+        );
+        let v = self.call(
+            "POST",
+            "/execute/async",
+            Some(
+                json!({"script": "const done = arguments[arguments.length - 1];\
+                axe.run(document).then(r => done(r.violations.map(v => \
+                v.id + ': ' + v.help + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '))));",
+                "args": []}),
+            ),
+        );
+        Some(
+            v.as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        )
+    }
+
+    /// Sets the window's size (a phone's, a desktop's).
+    pub fn resize(&self, width: u32, height: u32) {
+        self.call(
+            "POST",
+            "/window/rect",
+            Some(json!({"width": width, "height": height})),
+        );
+    }
+}
