@@ -515,6 +515,41 @@ fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
         "return [...document.querySelectorAll('#board [role=gridcell]')].some(c => [...c.children].filter(n => n.getAttribute('aria-hidden') !== 'true').map(n => n.textContent).join('') === '23, black man');",
     );
     assert_eq!(b.js(HEARD), "6, black man", "focus stays on its square");
+    // A move tapped on the board: the piece's square, then its landing
+    // square (white must take: 28x19).
+    let tap = |css: &str| {
+        let el = b.call(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = el
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .expect("the square")
+            .to_owned();
+        b.call("POST", &format!("/element/{id}/click"), Some(json!({})));
+    };
+    tap("#board [data-id='28']");
+    assert_eq!(
+        b.js("return document.querySelector(\"#board [data-id='28']\").getAttribute('aria-selected');"),
+        "true"
+    );
+    tap("#board [data-id='19']");
+    b.wait_js(
+        "the tapped capture in the log",
+        "return document.getElementById('log').textContent.includes('Twenty-eight takes nineteen');",
+    );
+    b.wait_js(
+        "the board after the capture",
+        "return document.querySelector(\"#board [data-id='19']\").textContent.startsWith('19 w');",
+    );
+    // The page as a person sees it, kept as the test's artifact.
+    let shots =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/device-artifacts");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join("seat-phone.png"), b.screenshot()).unwrap();
     // axe-core finds nothing on the seat's page, with its log, alert and board.
     for (w, h) in [(1280, 900), (360, 740)] {
         b.resize(w, h);

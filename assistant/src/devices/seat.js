@@ -25,19 +25,22 @@ document.getElementById("command").addEventListener("submit", async (e) => {
   const line = document.getElementById("line");
   const command = line.value.trim();
   if (!command) return;
+  if (await send("/api/command", { command })) line.value = "";
+});
+// Sends a request of the seat's; an error of its own goes to the alert.
+async function send(path, body) {
   error.textContent = "";
-  const r = await fetch("/api/command", {
+  const r = await fetch(path, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ command }),
+    body: JSON.stringify(body),
   });
   const d = await r.json().catch(() => ({ ok: false, error: "no answer" }));
-  if (d.ok) {
-    line.value = "";
-  } else {
+  if (!d.ok) {
     error.textContent = (d.said && d.said.length ? d.said.join(" ") : d.error) || "refused";
   }
-});
+  return d.ok;
+}
 
 // The board as a keyboard grid (WAI-ARIA grid pattern): one tab stop, the
 // arrow keys, Home and End move between squares; each square is read by its
@@ -119,6 +122,9 @@ function drawBoard(picture) {
       const c = r.children[ci];
       const w = words(id, id === null ? null : at[id]);
       fill(c, w);
+      if (id === null) delete c.dataset.id;
+      else c.dataset.id = id;
+      if (id !== null && !c.hasAttribute("aria-selected")) c.setAttribute("aria-selected", "false");
       if (c.getAttribute("aria-braillelabel") !== w.braille) c.setAttribute("aria-braillelabel", w.braille);
       c.dataset.r = ri;
       c.dataset.c = ci;
@@ -147,10 +153,41 @@ board.addEventListener("keydown", (e) => {
   focusAt = [r, c];
   to.focus();
 });
+// A move by its squares: the piece's square, then where it goes (a tap or
+// a click, or Enter or Space on the focused square): sent as `from-to`,
+// which the game reads (a capture by its landing square; the game asks when
+// that is not enough). Tapping the chosen square again lets it go.
+let chosen = null;
+function choose(c) {
+  const id = c.dataset.id;
+  if (!id) return;
+  if (chosen === c) {
+    c.setAttribute("aria-selected", "false");
+    chosen = null;
+    return;
+  }
+  if (!chosen) {
+    chosen = c;
+    c.setAttribute("aria-selected", "true");
+    return;
+  }
+  const from = chosen.dataset.id;
+  chosen.setAttribute("aria-selected", "false");
+  chosen = null;
+  send("/api/move", { move: `${from}-${id}` });
+}
 board.addEventListener("click", (e) => {
   const c = e.target.closest("[role=gridcell]");
   if (!c) return;
   board.children[focusAt[0]].children[focusAt[1]].tabIndex = -1;
   focusAt = [Number(c.dataset.r), Number(c.dataset.c)];
   c.tabIndex = 0;
+  choose(c);
+});
+board.addEventListener("keydown", (e) => {
+  if (e.key !== "Enter" && e.key !== " ") return;
+  const c = e.target.closest("[role=gridcell]");
+  if (!c) return;
+  e.preventDefault();
+  choose(c);
 });
