@@ -83,7 +83,7 @@ fn table(rt: &tokio::runtime::Runtime) -> Table {
     let (_, token) = pairing.redeem(&code).expect("paired");
     let app = App::new(pairing, handle.clone(), vec![addr.clone()], feeds);
     let listener = tokio::net::TcpListener::from_std(listener).expect("tokio listener");
-    rt.spawn(tandem::devices::serve::serve(listener, router(app)));
+    rt.spawn(tandem::devices::serve::serve(listener, router(app), None));
     let conn = BufReader::new(TcpStream::connect(&addr).expect("connect"));
     conn.get_ref().set_nodelay(true).expect("nodelay");
     let mut t = Table {

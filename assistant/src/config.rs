@@ -90,6 +90,10 @@ pub struct RawConfig {
     pub seat: Option<crate::seat::RawSeats>,
     /// Where the device seats' pages are served (`--seats ADDR`).
     pub devices: Option<String>,
+    /// Their TLS certificate and key beyond loopback (`--seats-cert`, `--seats-key`).
+    pub seats_cert: Option<PathBuf>,
+    /// The key.
+    pub seats_key: Option<PathBuf>,
 }
 
 /// Backgammon: who rolls the dice.
@@ -167,7 +171,9 @@ impl RawConfig {
             match_length,
             dice,
             numbering,
-            devices
+            devices,
+            seats_cert,
+            seats_key
         )
     }
 }
@@ -210,6 +216,8 @@ pub struct Config {
     pub seats: Vec<crate::seat::SeatSpec>,
     /// Where the device seats' pages are served (`--seats ADDR`); off without.
     pub devices: Option<String>,
+    /// Their TLS certificate and key, given (else made at first start).
+    pub devices_cert: Option<(PathBuf, PathBuf)>,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -354,6 +362,7 @@ impl Config {
                 .max(1),
             seats,
             devices: raw.devices,
+            devices_cert: raw.seats_cert.zip(raw.seats_key),
         })
     }
 }

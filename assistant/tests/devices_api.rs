@@ -12,6 +12,7 @@ mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -360,23 +361,172 @@ fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
     assert_eq!(http(&addr, "GET", "/api/state", &me, None).0, 401);
 }
 
+/// Pins the table's certificate: the only one a phone that compared the
+/// fingerprint would trust.
+#[derive(Debug)]
+struct Pinned(Vec<u8>, Arc<rustls::crypto::CryptoProvider>);
+
+impl rustls::client::danger::ServerCertVerifier for Pinned {
+    fn verify_server_cert(
+        &self,
+        end_entity: &rustls::pki_types::CertificateDer<'_>,
+        _intermediates: &[rustls::pki_types::CertificateDer<'_>],
+        _server_name: &rustls::pki_types::ServerName<'_>,
+        _ocsp: &[u8],
+        _now: rustls::pki_types::UnixTime,
+    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
+        if end_entity.as_ref() == self.0.as_slice() {
+            Ok(rustls::client::danger::ServerCertVerified::assertion())
+        } else {
+            Err(rustls::Error::General("not the table's certificate".into()))
+        }
+    }
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &rustls::pki_types::CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.1.signature_verification_algorithms,
+        )
+    }
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &rustls::pki_types::CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.1.signature_verification_algorithms,
+        )
+    }
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.1.signature_verification_algorithms.supported_schemes()
+    }
+}
+
+/// One HTTPS request to 127.0.0.1:`port`, pinned to `cert` (DER): the
+/// status and the raw response.
+fn https(port: u16, cert: &[u8], req: &str) -> (u16, String) {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(Pinned(cert.to_vec(), provider)))
+        .with_no_client_auth();
+    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+    let conn = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
+    let tcp = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    tcp.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let mut tls = rustls::StreamOwned::new(conn, tcp);
+    tls.write_all(req.as_bytes()).unwrap();
+    let mut raw = String::new();
+    let _ = tls.read_to_string(&mut raw);
+    let status = raw
+        .lines()
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, raw)
+}
+
+/// Beyond loopback (`--seats 0.0.0.0:PORT`, reached through 127.0.0.1 here)
+/// the pages are served over TLS with the table's own certificate, made at
+/// first start with its key private; its fingerprint is said with the code;
+/// plain HTTP gets nothing; the cookie is `Secure`; a name that is not the
+/// table's is refused.
 #[test]
-fn device_seats_beyond_loopback_are_refused_until_they_have_tls() {
+fn beyond_loopback_the_pages_are_served_over_tls_with_the_tables_certificate() {
+    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let out = support::tandem(&[
-        "play",
-        "--headless",
-        "--seats",
-        "0.0.0.0:0",
-        "--socket",
-        dir.path().join("s.sock").to_str().unwrap(),
-        "--journal",
-        dir.path().join("g.jsonl").to_str().unwrap(),
-    ]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("need TLS"), "{err}");
-    assert!(!dir.path().join("g.jsonl").exists(), "no game started");
+    let state = dir.path().join("state");
+    let socket = dir.path().join("tandem.sock");
+    let port = free_port();
+    let addr = format!("0.0.0.0:{port}");
+    let _d = Daemon::start(
+        &[
+            "--lang",
+            "en",
+            "--speech",
+            "text",
+            "--voice",
+            "off",
+            "--seats",
+            &addr,
+            "--journal",
+            dir.path().join("g.jsonl").to_str().unwrap(),
+        ],
+        &socket,
+        &[("XDG_STATE_HOME", state.to_str().unwrap().to_owned())],
+    );
+    let seats = state.join("tandem").join("seats");
+    let pem = std::fs::read(seats.join("cert.pem")).expect("the certificate made at start");
+    let der = rustls_pemfile::certs(&mut &pem[..])
+        .next()
+        .unwrap()
+        .unwrap()
+        .to_vec();
+    let key_mode = std::fs::metadata(seats.join("key.pem"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(key_mode & 0o777, 0o600);
+    let fp = tandem::devices::tls::fingerprint(&der);
+    let get = |path: &str, host: &str| {
+        format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n")
+    };
+    let here = format!("127.0.0.1:{port}");
+    let t0 = Instant::now();
+    while https(port, &der, &get("/", &here)).0 != 200 {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the pages never answered over TLS"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(https(port, &der, &get("/api/state", &here)).0, 401);
+    assert_eq!(
+        https(port, &der, &get("/", &format!("evil.example:{port}"))).0,
+        403
+    );
+    // Plain HTTP to the TLS port: no page.
+    let (st, _, _) = http(&here, "GET", "/", &[], None);
+    assert_ne!(st, 200);
+    // The code is said with the certificate's fingerprint; the cookie is Secure.
+    let out = ctl(&socket, &["pair", "white"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(&format!("certificate SHA-256 {fp}")),
+        "{said}"
+    );
+    let code = pair(&socket, "white")["code"].as_str().unwrap().to_owned();
+    let body = json!({ "code": code }).to_string();
+    let (st, raw) = https(
+        port,
+        &der,
+        &format!(
+            "POST /api/pair HTTP/1.1\r\nHost: {here}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    );
+    assert_eq!(st, 200, "{raw}");
+    let cookie = raw
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+        .unwrap();
+    assert!(
+        cookie.contains("; Secure") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
 }
 
 /// The seat's page in real Chromium at a phone's size: paired by its form,

@@ -148,9 +148,16 @@ pub struct Args {
     pub seats: Vec<String>,
     /// Serve the device seats' pages at ADDR (`127.0.0.1:PORT`): a phone
     /// or laptop paired with `tandem ctl pair SIDE` becomes that side's seat
-    /// (docs/devices.md). Off unless given; loopback only for now.
+    /// (docs/devices.md). Off unless given; beyond loopback over TLS.
     #[arg(long = "seats", value_name = "ADDR")]
     pub devices: Option<String>,
+    /// The device pages' TLS certificate (PEM), beyond loopback; without
+    /// it the table makes its own at first start (docs/devices.md).
+    #[arg(long = "seats-cert", value_name = "FILE", requires = "devices_key")]
+    pub devices_cert: Option<PathBuf>,
+    /// The certificate's key (PEM).
+    #[arg(long = "seats-key", value_name = "FILE", requires = "devices_cert")]
+    pub devices_key: Option<PathBuf>,
 }
 
 impl Args {
@@ -193,6 +200,8 @@ impl Args {
             record_last: self.record_last,
             seat,
             devices: self.devices.clone(),
+            seats_cert: self.devices_cert.clone(),
+            seats_key: self.devices_key.clone(),
         })
     }
 }
@@ -228,34 +237,64 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     rt.block_on(serve(config, args.resume, arbiter, relay_secret))
 }
 
-/// The device seats' listener (`--seats ADDR`), its pairings and the
-/// `Host` names it answers to. Loopback only until the pages have TLS.
-type Devices = (
-    std::sync::Arc<crate::devices::Pairing>,
-    std::net::TcpListener,
-    Vec<String>,
-);
+/// The device seats' listener (`--seats ADDR`), its pairings, the `Host`
+/// names it answers to, and TLS beyond loopback.
+struct Devices {
+    pairing: std::sync::Arc<crate::devices::Pairing>,
+    listener: std::net::TcpListener,
+    hosts: Vec<String>,
+    tls: Option<crate::devices::tls::Tls>,
+    /// Bound to every address: any of the machine's at this port.
+    any_port: Option<u16>,
+}
 
-fn bind_devices(addr: Option<&str>) -> anyhow::Result<Option<Devices>> {
+fn bind_devices(
+    addr: Option<&str>,
+    cert: Option<(&std::path::Path, &std::path::Path)>,
+) -> anyhow::Result<Option<Devices>> {
     let Some(addr) = addr else { return Ok(None) };
     let listener = std::net::TcpListener::bind(addr)
         .with_context(|| format!("--seats {addr}: cannot listen there"))?;
     let local = listener.local_addr()?;
-    anyhow::ensure!(
-        local.ip().is_loopback(),
-        "--seats {addr}: beyond loopback the device pages need TLS, which this tandem does not have yet; use 127.0.0.1:PORT"
-    );
     listener.set_nonblocking(true)?;
-    let hosts = vec![local.to_string(), format!("localhost:{}", local.port())];
-    let pairing = crate::devices::Pairing::new(pairing_url(&hosts));
-    Ok(Some((std::sync::Arc::new(pairing), listener, hosts)))
-}
-
-fn pairing_url(hosts: &[String]) -> String {
-    format!(
-        "http://{}/",
-        hosts.first().map_or("127.0.0.1", String::as_str)
-    )
+    let port = local.port();
+    // The bound address first (the pairing page's address), then loopback's names.
+    let mut hosts = Vec::new();
+    if !local.ip().is_unspecified() {
+        hosts.push(local.to_string());
+    }
+    for h in [format!("127.0.0.1:{port}"), format!("localhost:{port}")] {
+        if !hosts.contains(&h) {
+            hosts.push(h);
+        }
+    }
+    // Beyond loopback, TLS with the table's own certificate.
+    let tls = if local.ip().is_loopback() {
+        None
+    } else {
+        let mut names = vec!["localhost".to_owned(), "127.0.0.1".to_owned()];
+        if !local.ip().is_unspecified() {
+            names.push(local.ip().to_string());
+        }
+        Some(crate::devices::tls::load_or_make(
+            cert,
+            &crate::devices::tls::default_dir(),
+            names,
+        )?)
+    };
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let url = format!("{scheme}://{}/", hosts[0]);
+    let mut pairing = crate::devices::Pairing::new(url);
+    if let Some(t) = &tls {
+        pairing = pairing.with_fingerprint(t.fingerprint.clone());
+    }
+    Ok(Some(Devices {
+        pairing: std::sync::Arc::new(pairing),
+        listener,
+        hosts,
+        tls,
+        any_port: local.ip().is_unspecified().then_some(port),
+    }))
 }
 
 /// The arbiter's secret from `--arbiter-secret-file` or `TANDEM_ARBITER_SECRET`.
@@ -294,10 +333,16 @@ async fn serve(
     // ends tandem is said on the terminal).
     let _quiet = (mode == crate::screen::Mode::Full).then(crate::screen::StderrToLog::start);
     // The socket first: a second daemon on the same table must not touch the journal.
-    let devices = bind_devices(config.devices.as_deref())?;
+    let devices = bind_devices(
+        config.devices.as_deref(),
+        config
+            .devices_cert
+            .as_ref()
+            .map(|(c, k)| (c.as_path(), k.as_path())),
+    )?;
     let socket = ControlSocket::bind(&config.socket)?
         .with_arbiter(arbiter)
-        .with_devices(devices.as_ref().map(|d| d.0.clone()));
+        .with_devices(devices.as_ref().map(|d| d.pairing.clone()));
     let (speech_tx, speech_rx) = mpsc::unbounded_channel();
     let (notices, _) = broadcast::channel(crate::control::EVENT_QUEUE);
     let start = config.setup.start.clone();
@@ -571,11 +616,16 @@ async fn serve(
         // pipe, a full disk, a file-size limit), and a game must not stop for that.
         let _ = writeln!(std::io::stderr(), "{where_}");
     }
-    if let Some((pairing, listener, hosts)) = devices {
+    if let Some(dev) = devices {
+        let cert = dev
+            .tls
+            .as_ref()
+            .map(|t| format!(", certificate SHA-256 {}", t.fingerprint))
+            .unwrap_or_default();
         let _ = writeln!(
             std::io::stderr(),
-            "tandem: device seats at {} (pair one: tandem ctl pair white|black)",
-            pairing_url(&hosts)
+            "tandem: device seats at {}{cert} (pair one: tandem ctl pair white|black)",
+            dev.pairing.url()
         );
         let feeds = feeds.unwrap_or_else(|| {
             [
@@ -583,11 +633,16 @@ async fn serve(
                 crate::devices::web::seat_feed().1,
             ]
         });
-        let app = crate::devices::web::App::new(pairing, handle.clone(), hosts, feeds);
-        let listener = tokio::net::TcpListener::from_std(listener)?;
+        let mut app = crate::devices::web::App::new(dev.pairing, handle.clone(), dev.hosts, feeds)
+            .secure(dev.tls.is_some());
+        if let Some(port) = dev.any_port {
+            app = app.any_address(port);
+        }
+        let listener = tokio::net::TcpListener::from_std(dev.listener)?;
         tokio::spawn(crate::devices::serve::serve(
             listener,
             crate::devices::web::router(app),
+            dev.tls.map(|t| t.acceptor),
         ));
     }
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();

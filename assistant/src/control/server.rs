@@ -317,8 +317,12 @@ fn pair_reply(
         match p.pair(side) {
             Ok(code) => {
                 let digits: Vec<String> = code.code.chars().map(String::from).collect();
+                let cert = p
+                    .fingerprint()
+                    .map(|f| format!(", certificate SHA-256 {f}"))
+                    .unwrap_or_default();
                 reply.said = vec![format!(
-                    "Pairing code for {side}: {}, for two minutes, at {}",
+                    "Pairing code for {side}: {}, for two minutes, at {}{cert}",
                     digits.join(" "),
                     code.url
                 )];

@@ -12,11 +12,12 @@
 //!   nothing from elsewhere).
 //! - [`serve`]: connections bounded, for everyone and per peer address.
 //!
-//! Loopback only for now: beyond loopback the pages need TLS, which is not
-//! built yet (`tandem play --seats` refuses another address and says so).
+//! - [`tls`]: beyond loopback, the pages over TLS with the table's own
+//!   certificate, its fingerprint shown and said.
 
 pub mod pairing;
 pub mod serve;
+pub mod tls;
 pub mod web;
 
 pub use pairing::{PairCode, Pairing};

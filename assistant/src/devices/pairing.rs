@@ -61,6 +61,7 @@ pub enum Refusal {
 pub struct Pairing {
     state: Mutex<State>,
     url: String,
+    fingerprint: Option<String>,
 }
 
 fn random_bytes(n: usize) -> std::io::Result<Vec<u8>> {
@@ -87,7 +88,21 @@ impl Pairing {
         Pairing {
             state: Mutex::new(State::default()),
             url,
+            fingerprint: None,
         }
+    }
+
+    /// Pages served over TLS with this certificate (its SHA-256).
+    #[must_use]
+    pub fn with_fingerprint(mut self, fingerprint: String) -> Pairing {
+        self.fingerprint = Some(fingerprint);
+        self
+    }
+
+    /// The certificate's SHA-256 fingerprint, over TLS.
+    #[must_use]
+    pub fn fingerprint(&self) -> Option<&str> {
+        self.fingerprint.as_deref()
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
@@ -168,6 +183,12 @@ impl Pairing {
     #[must_use]
     pub fn seat_of(&self, token: &str) -> Option<Color> {
         self.state().sessions.get(token).copied()
+    }
+
+    /// The pages' address.
+    #[must_use]
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
     /// How many wrong codes since the last new one.

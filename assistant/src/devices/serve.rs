@@ -20,8 +20,9 @@ pub const PER_PEER: usize = 8;
 /// Time for a request's headers.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Serves `app` on `listener` until the task is dropped.
-pub async fn serve(listener: TcpListener, app: Router) {
+/// Serves `app` on `listener` until the task is dropped, over TLS when
+/// `tls` is given (the handshake within [`HEADER_TIMEOUT`] too).
+pub async fn serve(listener: TcpListener, app: Router, tls: Option<tokio_rustls::TlsAcceptor>) {
     let open: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -49,13 +50,25 @@ pub async fn serve(listener: TcpListener, app: Router) {
         let _ = stream.set_nodelay(true);
         let svc = TowerToHyperService::new(app.clone());
         let open = open.clone();
+        let tls = tls.clone();
         tokio::spawn(async move {
-            let conn = hyper::server::conn::http1::Builder::new()
+            let http = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT)
                 .max_buf_size(64 << 10)
-                .serve_connection(TokioIo::new(stream), svc);
-            let _ = conn.await;
+                .clone();
+            match tls {
+                Some(acceptor) => {
+                    if let Ok(Ok(s)) =
+                        tokio::time::timeout(HEADER_TIMEOUT, acceptor.accept(stream)).await
+                    {
+                        let _ = http.serve_connection(TokioIo::new(s), svc).await;
+                    }
+                }
+                None => {
+                    let _ = http.serve_connection(TokioIo::new(stream), svc).await;
+                }
+            }
             let mut o = open
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);

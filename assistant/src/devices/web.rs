@@ -58,6 +58,11 @@ pub struct App {
     streams: Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
     /// What each side's seat hears (white's, black's), as text.
     feeds: Arc<[broadcast::Sender<String>; 2]>,
+    /// Served over TLS (the cookie `Secure`, the Origin `https://`).
+    secure: bool,
+    /// Any address of this machine at this port is the table's (bound to
+    /// every address): a name other than `localhost` never is.
+    any_ip_port: Option<u16>,
 }
 
 /// A device seat's speech: the sender the session speaks to (as to any
@@ -91,7 +96,36 @@ impl App {
             hosts: Arc::new(hosts),
             streams: Arc::default(),
             feeds: Arc::new(feeds),
+            secure: false,
+            any_ip_port: None,
         }
+    }
+
+    /// Served over TLS.
+    #[must_use]
+    pub fn secure(mut self, secure: bool) -> App {
+        self.secure = secure;
+        self
+    }
+
+    /// Bound to every address of the machine at `port`: a request to any of
+    /// its IP addresses at that port is the table's (a phone knows the
+    /// table by its address on the table's network).
+    #[must_use]
+    pub fn any_address(mut self, port: u16) -> App {
+        self.any_ip_port = Some(port);
+        self
+    }
+
+    fn is_host(&self, host: &str) -> bool {
+        if self.hosts.iter().any(|h| h == host) {
+            return true;
+        }
+        // An IP literal (never a name: a rebound name carries its own) at our port.
+        self.any_ip_port.is_some_and(|port| {
+            host.parse::<std::net::SocketAddr>()
+                .is_ok_and(|a| a.port() == port)
+        })
     }
 }
 
@@ -146,11 +180,12 @@ async fn checked(State(app): State<App>, req: Request, next: Next) -> Response {
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("");
-    if !app.hosts.iter().any(|h| h == host) {
+    if !app.is_host(host) {
         return refused(StatusCode::FORBIDDEN, "not this table's address");
     }
     if let Some(origin) = req.headers().get(header::ORIGIN) {
-        let want = format!("http://{host}");
+        let scheme = if app.secure { "https" } else { "http" };
+        let want = format!("{scheme}://{host}");
         if origin.to_str().ok() != Some(want.as_str()) {
             return refused(StatusCode::FORBIDDEN, "a request from another site");
         }
@@ -211,7 +246,8 @@ async fn pair(State(app): State<App>, body: axum::body::Bytes) -> Response {
     };
     match app.pairing.redeem(&b.code) {
         Ok((side, token)) => {
-            let cookie = format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/");
+            let secure = if app.secure { "; Secure" } else { "" };
+            let cookie = format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/{secure}");
             let mut r = Json(json!({"ok": true, "seat": side})).into_response();
             if let Ok(v) = HeaderValue::from_str(&cookie) {
                 r.headers_mut().insert(header::SET_COOKIE, v);
