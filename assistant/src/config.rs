@@ -229,13 +229,7 @@ fn duration(s: &str) -> anyhow::Result<Duration> {
 }
 
 fn default_journal_dir() -> PathBuf {
-    std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("tandem")
-        .join("journals")
+    crate::paths::state_dir().join("journals")
 }
 
 impl Config {

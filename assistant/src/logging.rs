@@ -40,13 +40,7 @@ pub fn target(flag: Option<&Path>, tandem_log_set: bool, default_file: PathBuf) 
 /// (else in the temporary folder).
 #[must_use]
 pub fn default_file() -> PathBuf {
-    std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("tandem")
-        .join("tandem.log")
+    crate::paths::state_dir().join("tandem.log")
 }
 
 fn open(path: &Path) -> std::io::Result<File> {

@@ -52,13 +52,7 @@ pub struct Args {
 }
 
 fn default_data() -> PathBuf {
-    std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("tandem")
-        .join("hall")
+    crate::paths::state_dir().join("hall")
 }
 
 /// Runs `tandem hall`.

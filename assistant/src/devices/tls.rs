@@ -32,13 +32,7 @@ impl std::fmt::Debug for Tls {
 /// Where a made certificate is kept.
 #[must_use]
 pub fn default_dir() -> PathBuf {
-    std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("tandem")
-        .join("seats")
+    crate::paths::state_dir().join("seats")
 }
 
 /// The fingerprint of a certificate (DER): SHA-256, upper-case hex pairs.
