@@ -616,7 +616,7 @@ async fn serve(
         // pipe, a full disk, a file-size limit), and a game must not stop for that.
         let _ = writeln!(std::io::stderr(), "{where_}");
     }
-    if let Some(dev) = devices {
+    if let (Some(dev), Some(feeds)) = (devices, feeds) {
         let cert = dev
             .tls
             .as_ref()
@@ -627,12 +627,6 @@ async fn serve(
             "tandem: device seats at {}{cert} (pair one: tandem ctl pair white|black)",
             dev.pairing.url()
         );
-        let feeds = feeds.unwrap_or_else(|| {
-            [
-                crate::devices::web::seat_feed().1,
-                crate::devices::web::seat_feed().1,
-            ]
-        });
         let mut app = crate::devices::web::App::new(dev.pairing, handle.clone(), dev.hosts, feeds)
             .secure(dev.tls.is_some());
         if let Some(port) = dev.any_port {

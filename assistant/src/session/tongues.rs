@@ -113,11 +113,7 @@ impl Session {
     /// tongue's (the same state, that language's words).
     pub(super) fn in_every_tongue(&mut self, f: &dyn Fn(&Session) -> Utterance) -> Vec<Utterance> {
         let mut v = vec![f(self)];
-        for i in 0..self.tongues.len() {
-            self.swap_tongue(i);
-            v.push(f(self));
-            self.swap_tongue(i);
-        }
+        v.extend(self.in_other_tongues(f));
         v
     }
 
