@@ -104,17 +104,21 @@ impl SeatSpec {
                 }
                 self.lang = Some(v.to_owned());
             }
-            k => {
-                return Err(format!(
-                    "unknown seat key {k:?}: the keys are speech, braille, mic and lang"
-                ))
-            }
+            k => return Err(unknown_key(k)),
         }
         Ok(())
     }
 }
 
-fn side_of(s: &str) -> Result<Color, String> {
+fn unknown_key(k: &str) -> String {
+    format!("unknown seat key {k:?}: the keys are speech, braille, mic and lang")
+}
+
+/// A seat's side as the command line names it (`white`, `black`).
+///
+/// # Errors
+/// Another word.
+pub fn side_of(s: &str) -> Result<Color, String> {
     match s.trim().to_ascii_lowercase().as_str() {
         "white" => Ok(Color::White),
         "black" => Ok(Color::Black),
@@ -128,18 +132,33 @@ impl FromStr for SeatSpec {
     /// `SIDE:KEY=VALUE[,KEY=VALUE…]` (`white:speech=left,mic=hw:1`). A value
     /// may hold `:` (`brlapi::1`, `alsa:plughw:1`) but not `,`.
     fn from_str(s: &str) -> Result<SeatSpec, String> {
-        let (side, rest) = s
-            .split_once(':')
-            .ok_or_else(|| format!("a seat is SIDE:KEY=VALUE[,KEY=VALUE…], not {s:?}"))?;
-        let mut seat = SeatSpec::new(side_of(side)?);
-        for pair in rest.split(',').filter(|p| !p.trim().is_empty()) {
-            let (k, v) = pair
-                .split_once('=')
-                .ok_or_else(|| format!("{pair:?} is not KEY=VALUE"))?;
+        let (side, pairs) = split_flag(s)?;
+        let mut seat = SeatSpec::new(side);
+        for (k, v) in pairs {
             seat.set(k, v)?;
         }
         Ok(seat)
     }
+}
+
+/// A flag's keys and values, as given.
+type Pairs<'a> = Vec<(&'a str, &'a str)>;
+
+/// `SIDE:KEY=VALUE[,KEY=VALUE…]` split into its side and its pairs.
+fn split_flag(s: &str) -> Result<(Color, Pairs<'_>), String> {
+    let (side, rest) = s
+        .split_once(':')
+        .ok_or_else(|| format!("a seat is SIDE:KEY=VALUE[,KEY=VALUE…], not {s:?}"))?;
+    let side = side_of(side)?;
+    let pairs = rest
+        .split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(|pair| {
+            pair.split_once('=')
+                .ok_or_else(|| format!("{pair:?} is not KEY=VALUE"))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((side, pairs))
 }
 
 impl FromStr for SeatSpeech {
@@ -284,19 +303,21 @@ impl RawSeats {
     pub fn from_flags(flags: &[String]) -> Result<Option<RawSeats>, String> {
         let mut seats: Option<RawSeats> = None;
         for f in flags {
-            let spec: SeatSpec = f.parse()?;
-            let (_, rest) = f.split_once(':').unwrap_or_default();
+            let (side, pairs) = split_flag(f)?;
             let mut raw = RawSeat::default();
-            for (k, v) in rest.split(',').filter_map(|p| p.split_once('=')) {
+            for (k, v) in pairs {
                 let v = Some(v.trim().to_owned());
                 match k.trim() {
                     "speech" => raw.speech = v,
                     "braille" => raw.braille = v,
                     "mic" => raw.mic = v,
-                    _ => raw.lang = v,
+                    "lang" => raw.lang = v,
+                    k => return Err(unknown_key(k)),
                 }
             }
-            let one = match spec.side {
+            // Each value checked as its key takes it, as the file's are.
+            raw.to_spec(side)?;
+            let one = match side {
                 Color::White => RawSeats {
                     white: Some(raw),
                     black: None,

@@ -34,7 +34,7 @@ pub struct Args {
     /// Ask as this seat (white or black): the answer goes to that seat's
     /// own outputs only, and a move is taken only for its side on its
     /// turn (exit 1 otherwise). Without it: the table's own channel.
-    #[arg(long, value_parser = parse_seat)]
+    #[arg(long, value_parser = crate::seat::side_of)]
     pub seat: Option<tandem_rules::Color>,
     /// The command: move M, done [white|black], clock, position, last, state,
     /// missing [white|black], mismatch [FEN], pause, resume,
@@ -45,14 +45,6 @@ pub struct Args {
     /// unpair white|black.
     #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Vec<String>,
-}
-
-fn parse_seat(s: &str) -> Result<tandem_rules::Color, String> {
-    match s.to_ascii_lowercase().as_str() {
-        "white" => Ok(tandem_rules::Color::White),
-        "black" => Ok(tandem_rules::Color::Black),
-        _ => Err(format!("a seat is white or black, not {s:?}")),
-    }
 }
 
 /// Runs `tandem ctl`.

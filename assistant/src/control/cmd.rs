@@ -6,7 +6,8 @@ use tandem_rules::Color;
 
 use crate::session::{Cmd, DrawCmd};
 
-fn side(arg: Option<&str>) -> Result<Option<Color>, String> {
+/// `white`, `black` or nothing (`done`, `resign`, `pair` take a side).
+pub(super) fn side(arg: Option<&str>) -> Result<Option<Color>, String> {
     match arg.map(str::trim).filter(|a| !a.is_empty()) {
         None => Ok(None),
         Some(a) => match a.to_ascii_lowercase().as_str() {

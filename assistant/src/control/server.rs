@@ -290,21 +290,15 @@ fn pair_reply(
             "no device seats: tandem play was started without --seats",
         );
     };
-    let side = match request
-        .arg
-        .as_deref()
-        .map(str::trim)
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
-        Some("white") => tandem_rules::Color::White,
-        Some("black") => tandem_rules::Color::Black,
-        _ => {
+    let side = match super::cmd::side(request.arg.as_deref()) {
+        Ok(Some(side)) => side,
+        Ok(None) => {
             return error(
                 request.id.clone(),
                 format!("{} needs white or black", request.cmd),
             )
         }
+        Err(why) => return error(request.id.clone(), why),
     };
     let mut reply = crate::session::Reply {
         ok: true,
