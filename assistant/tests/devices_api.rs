@@ -91,13 +91,20 @@ fn pair(socket: &std::path::Path, side: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-#[test]
-fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
+/// A table serving device seats at `addr` (`--seats`), in its own folder
+/// (its socket, its journal `game.jsonl`), with `env`.
+struct Table {
+    _dir: tempfile::TempDir,
+    socket: std::path::PathBuf,
+    journal: std::path::PathBuf,
+    _d: Daemon,
+}
+
+fn device_table(addr: &str, env: &[(&str, String)]) -> Table {
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("tandem.sock");
     let journal = dir.path().join("game.jsonl");
-    let addr = format!("127.0.0.1:{}", free_port());
-    let _d = Daemon::start(
+    let d = Daemon::start(
         &[
             "--lang",
             "en",
@@ -106,21 +113,39 @@ fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
             "--voice",
             "off",
             "--seats",
-            &addr,
+            addr,
             "--journal",
             journal.to_str().unwrap(),
         ],
         &socket,
-        &[],
+        env,
     );
+    Table {
+        _dir: dir,
+        socket,
+        journal,
+        _d: d,
+    }
+}
+
+/// Waits until the pages answer plain HTTP at `addr`.
+fn wait_pages(addr: &str) {
     let t0 = Instant::now();
-    while http(&addr, "GET", "/", &[], None).0 != 200 {
+    while http(addr, "GET", "/", &[], None).0 != 200 {
         assert!(
             t0.elapsed() < Duration::from_secs(20),
             "the pages never answered"
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+#[test]
+fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
+    let addr = format!("127.0.0.1:{}", free_port());
+    let t = device_table(&addr, &[]);
+    let (socket, journal) = (t.socket.clone(), t.journal.clone());
+    wait_pages(&addr);
     // Unpaired: 401 everywhere but the pairing page and /api/pair.
     for (m, p) in [
         ("GET", "/api/state"),
@@ -447,28 +472,14 @@ fn https(port: u16, cert: &[u8], req: &str) -> (u16, String) {
 #[test]
 fn beyond_loopback_the_pages_are_served_over_tls_with_the_tables_certificate() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap();
-    let state = dir.path().join("state");
-    let socket = dir.path().join("tandem.sock");
+    let state = tempfile::tempdir().unwrap();
     let port = free_port();
-    let addr = format!("0.0.0.0:{port}");
-    let _d = Daemon::start(
-        &[
-            "--lang",
-            "en",
-            "--speech",
-            "text",
-            "--voice",
-            "off",
-            "--seats",
-            &addr,
-            "--journal",
-            dir.path().join("g.jsonl").to_str().unwrap(),
-        ],
-        &socket,
-        &[("XDG_STATE_HOME", state.to_str().unwrap().to_owned())],
+    let t = device_table(
+        &format!("0.0.0.0:{port}"),
+        &[("XDG_STATE_HOME", state.path().to_str().unwrap().to_owned())],
     );
-    let seats = state.join("tandem").join("seats");
+    let socket = t.socket.clone();
+    let seats = state.path().join("tandem").join("seats");
     let pem = std::fs::read(seats.join("cert.pem")).expect("the certificate made at start");
     let der = rustls_pemfile::certs(&mut &pem[..])
         .next()
@@ -536,33 +547,10 @@ fn beyond_loopback_the_pages_are_served_over_tls_with_the_tables_certificate() {
 #[test]
 fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
     use support::browser::Browser;
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
     let addr = format!("127.0.0.1:{}", free_port());
-    let _d = Daemon::start(
-        &[
-            "--lang",
-            "en",
-            "--speech",
-            "text",
-            "--voice",
-            "off",
-            "--seats",
-            &addr,
-            "--journal",
-            dir.path().join("g.jsonl").to_str().unwrap(),
-        ],
-        &socket,
-        &[],
-    );
-    let t0 = Instant::now();
-    while http(&addr, "GET", "/", &[], None).0 != 200 {
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "the pages never answered"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let t = device_table(&addr, &[]);
+    let socket = t.socket.clone();
+    wait_pages(&addr);
     let code = pair(&socket, "white")["code"].as_str().unwrap().to_owned();
     let b = Browser::start_sized("360,740");
     b.go(&format!("http://{addr}/"));
