@@ -5,6 +5,8 @@
 //! connection bounds, pairing and session; a real game (dutch96h.pdn)
 //! played move after move, white's from the device, black's at the table.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::sync::Arc;
@@ -19,22 +21,9 @@ use tandem::session::{
     Blind, Cmd, GameSetup, Outputs, SeatOutput, Session, SessionHandle, DEFAULT_WARNINGS,
 };
 use tandem_rules::clock::TimeControl;
-use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::draughts::{Position, Variant};
 use tandem_rules::{Color, GameOptions};
 use tokio::sync::{broadcast, mpsc};
-
-fn moves() -> Vec<String> {
-    let path = format!(
-        "{}/../rules/tests/data/pdn/dutch96h.pdn",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).expect("test game");
-    match replay(&parse_pdn(&text)[0], Variant::International) {
-        Replay::Ok(g) => g.move_texts(),
-        _ => panic!("the bench game does not replay"),
-    }
-}
 
 struct Table {
     _dir: tempfile::TempDir,
@@ -154,18 +143,13 @@ fn tap(t: &mut Table, rt: &tokio::runtime::Runtime, moves: &[String]) -> (Durati
     (announced, answered)
 }
 
-fn pct(v: &mut [Duration], p: f64) -> Duration {
-    v.sort();
-    v[((v.len() - 1) as f64 * p) as usize]
-}
-
 fn bench(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("runtime");
-    let moves = moves();
+    let moves = support::draughts_moves();
     let mut t = table(&rt);
     let mut v = Vec::new();
     for _ in 0..500 {
@@ -173,10 +157,10 @@ fn bench(c: &mut Criterion) {
     }
     println!(
         "device tap to the move announced at the table (and answered): p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
-        pct(&mut v, 0.5),
-        pct(&mut v, 0.9),
-        pct(&mut v, 0.99),
-        pct(&mut v, 1.0)
+        support::pct(&mut v, 0.5),
+        support::pct(&mut v, 0.9),
+        support::pct(&mut v, 0.99),
+        support::pct(&mut v, 1.0)
     );
     c.bench_function("device: tap to the move announced", |b| {
         b.iter(|| tap(&mut t, &rt, &moves).0)

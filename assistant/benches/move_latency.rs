@@ -6,6 +6,8 @@
 //!
 //! `cargo bench -p tandem --bench move_latency`
 
+mod support;
+
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -16,7 +18,6 @@ use tandem_braille::display::memory::{MemoryDisplay, MemoryHandle};
 use tandem_braille::driver::{self, DisplayDriver, DriverHandle};
 use tandem_braille::{Board, StatusInfo, View};
 use tandem_rules::clock::TimeControl;
-use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::draughts::{Position, Variant};
 use tandem_rules::GameOptions;
 use tokio::sync::{broadcast, mpsc};
@@ -45,15 +46,7 @@ fn moves(chess: bool) -> Vec<String> {
             _ => panic!("the chess bench game does not replay"),
         };
     }
-    let path = format!(
-        "{}/../rules/tests/data/pdn/dutch96h.pdn",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).expect("test game");
-    match replay(&parse_pdn(&text)[0], Variant::International) {
-        Replay::Ok(g) => g.move_texts(),
-        _ => panic!("the bench game does not replay"),
-    }
+    support::draughts_moves()
 }
 
 fn table(chess: bool) -> Table {
@@ -129,11 +122,6 @@ fn one_move(t: &mut Table, moves: &[String]) -> (Duration, Duration) {
     (handled, braille)
 }
 
-fn pct(v: &mut [Duration], p: f64) -> Duration {
-    v.sort();
-    v[((v.len() - 1) as f64 * p) as usize]
-}
-
 fn bench(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -157,10 +145,10 @@ fn bench(c: &mut Criterion) {
         ] {
             println!(
                 "{game} move latency, {name}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
-                pct(v, 0.5),
-                pct(v, 0.9),
-                pct(v, 0.99),
-                pct(v, 1.0)
+                support::pct(v, 0.5),
+                support::pct(v, 0.9),
+                support::pct(v, 0.99),
+                support::pct(v, 1.0)
             );
         }
         c.bench_function(&format!("{game}: typed move to braille written"), |bch| {

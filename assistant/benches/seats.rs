@@ -8,6 +8,8 @@
 //! Polish to both seats, the other Polish to white and English to black
 //! (every announcement made once per language, `session/tongues.rs`).
 
+mod support;
+
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 
@@ -16,22 +18,9 @@ use tandem::game::AnyPosition;
 use tandem::journal::Source;
 use tandem::session::{Blind, Cmd, GameSetup, Outputs, SeatOutput, Session, DEFAULT_WARNINGS};
 use tandem_rules::clock::TimeControl;
-use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::draughts::{Position, Variant};
 use tandem_rules::{Color, GameOptions};
 use tokio::sync::{broadcast, mpsc};
-
-fn moves() -> Vec<String> {
-    let path = format!(
-        "{}/../rules/tests/data/pdn/dutch96h.pdn",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).expect("test game");
-    match replay(&parse_pdn(&text)[0], Variant::International) {
-        Replay::Ok(g) => g.move_texts(),
-        _ => panic!("the bench game does not replay"),
-    }
-}
 
 struct Table {
     _dir: tempfile::TempDir,
@@ -132,18 +121,13 @@ fn one_move(t: &mut Table, moves: &[String]) -> (Duration, Duration) {
     (w.max(b) - t0, if w > b { w - b } else { b - w })
 }
 
-fn pct(v: &mut [Duration], p: f64) -> Duration {
-    v.sort();
-    v[((v.len() - 1) as f64 * p) as usize]
-}
-
 fn bench(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("runtime");
     let _g = rt.enter();
-    let moves = moves();
+    let moves = support::draughts_moves();
     for english_black in [false, true] {
         let name = if english_black {
             "two seats, Polish and English"
@@ -163,10 +147,10 @@ fn bench(c: &mut Criterion) {
         ] {
             println!(
                 "{name}, {what}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
-                pct(v, 0.5),
-                pct(v, 0.9),
-                pct(v, 0.99),
-                pct(v, 1.0)
+                support::pct(v, 0.5),
+                support::pct(v, 0.9),
+                support::pct(v, 0.99),
+                support::pct(v, 1.0)
             );
         }
         c.bench_function(&format!("{name}: move to both seats' words"), |bch| {

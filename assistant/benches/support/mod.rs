@@ -1,0 +1,27 @@
+//! What the daemon's benches share: the real game they play and their
+//! percentiles. Each bench that uses it says `mod support;`.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
+use tandem_rules::draughts::Variant;
+
+/// The moves of a real international draughts game (dutch96h.pdn).
+pub fn draughts_moves() -> Vec<String> {
+    let path = format!(
+        "{}/../rules/tests/data/pdn/dutch96h.pdn",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).expect("test game");
+    match replay(&parse_pdn(&text)[0], Variant::International) {
+        Replay::Ok(g) => g.move_texts(),
+        _ => panic!("the bench game does not replay"),
+    }
+}
+
+/// The `p` percentile (0 to 1) of `v` (sorted in place).
+pub fn pct(v: &mut [Duration], p: f64) -> Duration {
+    v.sort();
+    v[((v.len() - 1) as f64 * p) as usize]
+}
