@@ -308,6 +308,7 @@ impl Config {
                 white: raw.white,
                 black: raw.black,
                 event: raw.event,
+                round: raw.round.clone(),
                 blind: raw.blind.unwrap_or_default(),
                 lang,
                 options,

@@ -76,6 +76,8 @@ pub struct GameSetup {
     pub black: Option<String>,
     /// The event.
     pub event: Option<String>,
+    /// The round in the event (`--round`), written in the journal's first line.
+    pub round: Option<String>,
     /// Who is blind.
     pub blind: Blind,
     /// Speech language (`pl`, `en`).

@@ -452,6 +452,7 @@ impl Session {
     pub fn view(&self) -> StateView {
         let mut v = self.table.view(self.now(), self.journal.path());
         v.journal_health = self.journal.health();
+        v.journal_seq = self.journal.len();
         v
     }
 

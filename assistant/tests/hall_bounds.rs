@@ -37,6 +37,7 @@ fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
             white: Some(white.into()),
             black: Some("Nowak".into()),
             event: None,
+            round: None,
             blind: "white".into(),
             lang: "en".into(),
             options: Default::default(),

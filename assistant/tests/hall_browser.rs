@@ -288,6 +288,7 @@ fn simulated_table(broker: &Broker, n: u32, state: Value) {
         white: Some(format!("White {n}")),
         black: Some(format!("Black {n}")),
         event: Some(EVENT.into()),
+        round: None,
         blind: "white".into(),
         lang: "en".into(),
         options: Default::default(),

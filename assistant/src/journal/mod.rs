@@ -76,6 +76,11 @@ pub struct StartInfo {
     /// The event's name.
     #[serde(default)]
     pub event: Option<String>,
+    /// The round in the event (`tandem play --round`): the hall's desk and
+    /// its public views take it from here, never from what a table says of
+    /// itself (docs/hall.md). Absent from journals without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<String>,
     /// Which side(s) are blind: `white`, `black`, `both`, `none`.
     pub blind: String,
     /// Speech language (`pl`, `en`).
@@ -869,6 +874,7 @@ mod tests {
             white: Some("A".into()),
             black: None,
             event: None,
+            round: None,
             blind: "white".into(),
             lang: "pl".into(),
             options: GameOptions::default(),

@@ -281,6 +281,7 @@ impl Table {
             draw_offer: self.draw_offer,
             t_ms: at.as_millis(),
             journal: journal.to_owned(),
+            journal_seq: 0,
             journal_health: JournalHealth {
                 ok: true,
                 ..JournalHealth::default()
@@ -322,6 +323,7 @@ pub fn start_info(setup: &GameSetup) -> StartInfo {
         white: setup.white.clone(),
         black: setup.black.clone(),
         event: setup.event.clone(),
+        round: setup.round.clone(),
         blind: setup.blind.name().to_owned(),
         lang: setup.lang.clone(),
         options: setup.options,

@@ -689,6 +689,7 @@ pub(crate) fn journal_lines(white: Option<&str>, control: &str) -> Vec<LineMsg> 
         white: white.map(str::to_owned),
         black: None,
         event: None,
+        round: None,
         blind: "white".into(),
         lang: "en".into(),
         options: tandem_rules::GameOptions::default(),
