@@ -464,6 +464,8 @@ impl Hall {
                     raised.extend(t.junk(&format!("a message on an unknown topic {other:?}")));
                 }
             }
+            // The facts follow the lines taken, and the state is held against them.
+            raised.extend(t.refresh_facts());
             load = self.may_load().then(|| t.take_load()).flatten();
         }
         if let Some((game, file)) = load {

@@ -269,9 +269,7 @@ fn game_text(app: &App, n: u32) -> Result<(String, &'static str), (u16, String)>
         Some(t) => (
             t.file().to_owned(),
             ending_of(t),
-            t.state
-                .as_ref()
-                .and_then(|s| s["round"].as_str().map(str::to_owned)),
+            t.facts.view()["round"].as_str().map(str::to_owned),
         ),
         None => return Err((404, format!("no table {n} in this event"))),
     };
@@ -317,11 +315,11 @@ fn record_key(app: &App, only: Option<u32>) -> (super::heavy::KeyOf, Vec<u32>) {
             continue;
         }
         numbers.push(*n);
-        let round = t.state.as_ref().and_then(|s| s["round"].as_str());
+        let facts = t.facts.view();
         key.part(n.to_le_bytes())
             .part(t.game().unwrap_or_default())
             .part(t.len().to_le_bytes())
-            .part(round.unwrap_or_default());
+            .part(facts["round"].as_str().unwrap_or_default());
     }
     (key, numbers)
 }

@@ -244,9 +244,23 @@ impl Table {
         u32::try_from(n).unwrap_or(u32::MAX)
     }
 
-    /// The state as reported.
+    /// The state as reported, with what only the terminal screen shows.
     #[must_use]
     pub fn view(&self, at: GameTime, journal: &Path) -> StateView {
+        let mut v = self.report(at, journal);
+        v.screen = ScreenView {
+            diagram: self.game.diagram(),
+            record: self.game.record_lines(),
+            legal: self.game.legal_move_texts(),
+            differ: self.differ,
+        };
+        v
+    }
+
+    /// The state as reported, without the screen's views (the diagram, the
+    /// numbered record, the legal moves): what the hall's desk replays.
+    #[must_use]
+    pub fn report(&self, at: GameTime, journal: &Path) -> StateView {
         let side = |c: Color| ClockView {
             remaining_ms: ms(self.clock.remaining(c, at)),
             used_ms: ms(self.clock.used(c, at)),
@@ -287,12 +301,7 @@ impl Table {
                 ..JournalHealth::default()
             },
             extra: self.game.state_extra(),
-            screen: ScreenView {
-                diagram: self.game.diagram(),
-                record: self.game.record_lines(),
-                legal: self.game.legal_move_texts(),
-                differ: self.differ,
-            },
+            screen: ScreenView::default(),
         }
     }
 
