@@ -383,7 +383,9 @@ mod tests {
         let fen = api(&t, "ev")["fen"].as_str().unwrap().to_owned();
         let mut pic = crate::game::picture_of_text("international", &fen).unwrap();
         pic.last = vec!["32".into(), "28".into()];
-        let moves: Vec<String> = (0..30_000).map(|i| format!("{}-{}", i % 50, i % 45)).collect();
+        let moves: Vec<String> = (0..30_000)
+            .map(|i| format!("{}-{}", i % 50, i % 45))
+            .collect();
         let lines = t.len();
         let full = json!({"variant": "international", "fen": fen, "ply": 0, "turn": "white",
                           "journal_seq": lines, "moves": moves, "board": pic, "result": "0-2",
@@ -392,13 +394,20 @@ mod tests {
         let big = full.to_string().len();
         t.set_state(full);
         let kept = t.state.clone().unwrap();
-        assert!(kept.get("moves").is_none() && kept.get("board").is_none(), "{kept}");
+        assert!(
+            kept.get("moves").is_none() && kept.get("board").is_none(),
+            "{kept}"
+        );
         assert!(kept.to_string().len() * 100 < big, "{kept}");
         // The state says 0-2 at the line the desk holds: an alert, once.
         let raised = t.refresh_facts();
         assert_eq!(raised.len(), 1, "{raised:?}");
         assert_eq!(raised[0].kind, "state-mismatch");
-        assert!(raised[0].text.contains("result is 0-2"), "{}", raised[0].text);
+        assert!(
+            raised[0].text.contains("result is 0-2"),
+            "{}",
+            raised[0].text
+        );
         assert!(t.refresh_facts().is_empty(), "once");
         // Shown: the journal's game, not the table's words.
         let v = finish(page(&t, "ev"));

@@ -424,14 +424,14 @@ pub(super) fn results_csv(rows: &[Value]) -> String {
 }
 
 async fn results(State(app): State<App>) -> Response {
-    // What the rows are made of: each table shown, its game, lines and last state.
+    // What the rows are made of: each table shown, its game and lines (the
+    // rows are the facts of the desk's copy, nothing of a table's state).
     let shown = app.shown();
     let mut key = super::heavy::KeyOf::default();
     for (n, t) in app.hall.tables().iter().filter(|(n, _)| shown.shows(**n)) {
         key.part(n.to_le_bytes())
             .part(t.game().unwrap_or_default())
-            .part(t.len().to_le_bytes())
-            .part(t.state_rx_ms.to_le_bytes());
+            .part(t.len().to_le_bytes());
     }
     let hall = app.hall.clone();
     // What is public is read before the tables are locked: no lock is held

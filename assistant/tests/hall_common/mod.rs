@@ -318,9 +318,21 @@ pub fn table_with(dir: &Path, url: &str, n: u32, extra: &[&str], ca: Option<&Pat
 
 /// Table `n`'s next game: a new journal `name` beside its last one in `dir/tN`.
 pub fn table_next_game(dir: &Path, broker: &Broker, n: u32, name: &str) -> Daemon {
+    table_next_game_with(dir, broker, n, name, &[])
+}
+
+/// [`table_next_game`] with `extra` flags (`--white NAME` and `--black NAME`
+/// instead of the usual names).
+pub fn table_next_game_with(
+    dir: &Path,
+    broker: &Broker,
+    n: u32,
+    name: &str,
+    extra: &[&str],
+) -> Daemon {
     let url = broker.url(&format!("table{n}"), &format!("pw{n}"));
     let journal = dir.join(format!("t{n}")).join(name);
-    table_at(dir, &url, n, &journal, &[], broker.ca.as_deref())
+    table_at(dir, &url, n, &journal, extra, broker.ca.as_deref())
 }
 
 /// Table `n` playing the journal `journal` (resumed if it exists).
@@ -351,12 +363,15 @@ fn table_at(
     if journal.exists() {
         p = p.arg("--resume").arg(&journal);
     } else {
-        p = p.arg("--journal").arg(&journal).args([
-            "--white",
-            &format!("White {n}"),
-            "--black",
-            &format!("Black {n}"),
-        ]);
+        p = p.arg("--journal").arg(&journal);
+        if !extra.contains(&"--white") {
+            p = p.args([
+                "--white",
+                &format!("White {n}"),
+                "--black",
+                &format!("Black {n}"),
+            ]);
+        }
     }
     p.args(["--relay", url, "--event", EVENT, "--table", &n.to_string()])
         .arg("--arbiter-secret-file")

@@ -66,7 +66,9 @@ impl Facts {
                 (None, Event::Start(info)) => Table::new(info.clone()).map(|t| {
                     *table = Some(t);
                 }),
-                (None, _) => Err(anyhow::anyhow!("the journal does not begin with a game start")),
+                (None, _) => Err(anyhow::anyhow!(
+                    "the journal does not begin with a game start"
+                )),
                 (Some(_), Event::Start(_)) => Err(anyhow::anyhow!("a second game start")),
                 (Some(t), event) => t.apply(event, at),
             };
@@ -131,8 +133,16 @@ impl Facts {
             ("result", &state["result"], &facts["result"]),
             ("position", &state["fen"], &facts["fen"]),
             ("ply", &state["ply"], &facts["ply"]),
-            ("white", &state["players"]["white"], &facts["players"]["white"]),
-            ("black", &state["players"]["black"], &facts["players"]["black"]),
+            (
+                "white",
+                &state["players"]["white"],
+                &facts["players"]["white"],
+            ),
+            (
+                "black",
+                &state["players"]["black"],
+                &facts["players"]["black"],
+            ),
         ];
         // The round is in line 1 only of journals since it was (old ones
         // have none: nothing to hold the table's against).
@@ -195,7 +205,11 @@ mod tests {
         )
         .unwrap();
         for (i, m) in moves.iter().enumerate() {
-            let side = if i % 2 == 0 { Color::White } else { Color::Black };
+            let side = if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
             w.append(
                 1000 * (i as u64 + 1),
                 Event::Move {
