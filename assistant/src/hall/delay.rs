@@ -46,7 +46,9 @@ const STEP: Duration = Duration::from_millis(250);
 struct GameLines {
     /// Which game of the table this is (counted by the desk from 1).
     number: u64,
-    lines: Vec<(Instant, Record)>,
+    /// The desk's own records, shared: a line is held once, by the desk's
+    /// copy and the delay alike.
+    lines: Vec<(Instant, Arc<Record>)>,
 }
 
 /// A table's lines as the delay keeps them.

@@ -65,16 +65,16 @@ impl Table {
     /// # Errors
     /// The journal has no start, or an event cannot be applied (a journal
     /// written by another program).
-    pub fn replay(records: &[Record]) -> anyhow::Result<Table> {
+    pub fn replay<R: std::borrow::Borrow<Record>>(records: &[R]) -> anyhow::Result<Table> {
         let Some(Record {
             event: Event::Start(info),
             ..
-        }) = records.first()
+        }) = records.first().map(R::borrow)
         else {
             anyhow::bail!("the journal does not begin with a game start");
         };
         let mut t = Table::new(info.clone())?;
-        for r in &records[1..] {
+        for r in records[1..].iter().map(R::borrow) {
             t.apply(&r.event, GameTime::from_millis(r.t_ms))
                 .map_err(|e| anyhow::anyhow!("journal line {}: {e}", r.seq))?;
         }

@@ -520,6 +520,13 @@ pub fn ctl_ok(d: &Daemon, args: &[&str]) {
 /// A TCP connection to `to` (`127.0.0.1:PORT`) from the local address
 /// `from` (any of 127.0.0.0/8: another peer address on this machine).
 pub fn connect_from(from: &str, to: &str) -> std::io::Result<TcpStream> {
+    connect_from_with(from, to, None)
+}
+
+/// [`connect_from`] with the socket's receive buffer set to `recv` bytes and
+/// small segments, before it connects (a client that reads nothing fills
+/// its buffers soon).
+pub fn connect_from_with(from: &str, to: &str, recv: Option<u32>) -> std::io::Result<TcpStream> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .build()?;
@@ -527,6 +534,25 @@ pub fn connect_from(from: &str, to: &str) -> std::io::Result<TcpStream> {
     let to: std::net::SocketAddr = to.parse().expect("an address");
     let s = rt.block_on(async {
         let sock = tokio::net::TcpSocket::new_v4()?;
+        if let Some(bytes) = recv {
+            sock.set_recv_buffer_size(bytes)?;
+            // Loopback's segments are 64 KiB, and the sender's buffer grows
+            // with them: small segments keep both ends' buffers small.
+            let mss: libc::c_int = 536;
+            // SAFETY: a valid socket and a c_int option of its size.
+            let r = unsafe {
+                libc::setsockopt(
+                    std::os::fd::AsRawFd::as_raw_fd(&sock),
+                    libc::IPPROTO_TCP,
+                    libc::TCP_MAXSEG,
+                    std::ptr::addr_of!(mss).cast(),
+                    std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+                )
+            };
+            if r != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
         sock.bind(from)?;
         sock.connect(to).await
     })?;

@@ -25,7 +25,7 @@ pub struct Facts {
     /// Records of the copy applied.
     applied: usize,
     /// The copy's first record (another first record: another game).
-    first: Option<Record>,
+    first: Option<Arc<Record>>,
     /// Why the replay stopped at a line (a journal the desk cannot replay):
     /// the facts stay those of the lines before it.
     failed: Option<String>,
@@ -40,7 +40,7 @@ impl Facts {
     /// Applies the copy's records not applied yet (all of them again when
     /// the copy is of another game, or shorter). Returns why the replay
     /// stopped, the first time it does.
-    pub fn refresh(&mut self, records: &[Record]) -> Option<String> {
+    pub fn refresh(&mut self, records: &[Arc<Record>]) -> Option<String> {
         let same_game = match (&self.first, records.first()) {
             (Some(a), Some(b)) => a == b,
             (None, _) => true,
@@ -182,7 +182,7 @@ mod tests {
     use crate::journal::{JournalWriter, StartInfo};
     use tandem_rules::Color;
 
-    fn records(round: Option<&str>, moves: &[&str]) -> Vec<Record> {
+    fn records(round: Option<&str>, moves: &[&str]) -> Vec<Arc<Record>> {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("j.jsonl");
         let mut w = JournalWriter::create(&p).unwrap();
@@ -227,7 +227,11 @@ mod tests {
             .unwrap();
         }
         drop(w);
-        crate::journal::Journal::parse(&std::fs::read(&p).unwrap()).records
+        crate::journal::Journal::parse(&std::fs::read(&p).unwrap())
+            .records
+            .into_iter()
+            .map(Arc::new)
+            .collect()
     }
 
     #[test]
@@ -255,12 +259,12 @@ mod tests {
     fn a_line_the_desk_cannot_replay_stops_the_facts_before_it_once() {
         let mut all = records(None, &["32-28", "19-23"]);
         // A move out of turn (a journal not written by tandem): white again.
-        let mut bad = all[2].clone();
+        let mut bad = (*all[2]).clone();
         bad.seq = 4;
         if let Event::Move { side, .. } = &mut bad.event {
             *side = Color::White;
         }
-        all.push(bad);
+        all.push(Arc::new(bad));
         let mut f = Facts::default();
         let why = f.refresh(&all).expect("the replay stops");
         assert!(why.starts_with("line 4:"), "{why}");

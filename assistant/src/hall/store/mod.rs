@@ -53,8 +53,9 @@ pub struct TableCopy {
     out: Option<File>,
     /// The hash of every line held.
     hashes: Vec<String>,
-    /// Every record held (parsed).
-    pub records: Vec<Record>,
+    /// Every record held (parsed), each held once: the delayed views and
+    /// their copies share them (`Arc`), they never copy a line.
+    pub records: Vec<std::sync::Arc<Record>>,
     /// Lines that came early, by number.
     pending: BTreeMap<u64, LineMsg>,
     /// Their bytes.
@@ -284,11 +285,10 @@ impl TableCopy {
                 t.file_len = good as u64;
                 t.last_t = j.records.last().map_or(0, |r| r.t_ms);
                 if keep_records {
-                    t.records = j.records;
-                    for r in t.records.clone() {
-                        if let Some(a) = alert_of(&r) {
-                            t.raise(a);
-                        }
+                    t.records = j.records.into_iter().map(std::sync::Arc::new).collect();
+                    let alerts: Vec<Alert> = t.records.iter().filter_map(|r| alert_of(r)).collect();
+                    for a in alerts {
+                        t.raise(a);
                     }
                 }
                 if good < bytes.len() && j.bad.is_none() {
@@ -638,7 +638,7 @@ impl TableCopy {
             self.raise(a);
         }
         if self.keep_records {
-            self.records.push(record);
+            self.records.push(std::sync::Arc::new(record));
         }
         true
     }
