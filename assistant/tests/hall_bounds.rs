@@ -65,7 +65,6 @@ fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
 /// move of its position, the game's own words), written by the daemon's
 /// own journal writer: a game the desk replays as it takes the lines.
 fn moves_journal(path: &Path, white: &str, plies: u32, k: usize) {
-    use tandem::games::Game as _;
     use tandem::journal::{Event, JournalWriter, Source, StartInfo};
     let fen = "W:W31-50:B1-20";
     let mut w = JournalWriter::create(path).unwrap();
