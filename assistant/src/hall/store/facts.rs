@@ -29,8 +29,11 @@ pub struct Facts {
     /// Why the replay stopped at a line (a journal the desk cannot replay):
     /// the facts stay those of the lines before it.
     failed: Option<String>,
-    /// The facts as the views read them, made once per change.
-    view: Option<Arc<Value>>,
+    /// The facts as the views read them, made when first asked for after
+    /// a change (a tick line changes the clocks; the views may not look).
+    view: std::sync::Mutex<Option<Arc<Value>>>,
+    /// The game time of the last line applied.
+    last_t: u64,
     /// When the last line was applied (desk time): the clock of the side
     /// to move runs on from there.
     taken: Option<Instant>,
@@ -81,23 +84,45 @@ impl Facts {
         self.applied = records.len();
         self.first = records.first().cloned();
         self.taken = Some(Instant::now());
-        let at = records.last().map_or(0, |r| r.t_ms);
-        self.view = table.as_ref().map(|t| Arc::new(facts_of(t, at)));
+        self.last_t = records.last().map_or(0, |r| r.t_ms);
+        *self.view_slot() = None;
         stopped
     }
 
     /// Takes facts made elsewhere from the desk's lines (a delayed view,
     /// replayed to the delay's edge), as of now.
     pub fn set(&mut self, view: Value) {
-        self.view = Some(Arc::new(view));
+        *self.view_slot() = Some(Arc::new(view));
         self.taken = Some(Instant::now());
     }
 
+    fn view_slot(&self) -> std::sync::MutexGuard<'_, Option<Arc<Value>>> {
+        self.view
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn game(&self) -> std::sync::MutexGuard<'_, Option<Table>> {
+        self.table
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The facts, as a `tandem ctl state` object with `players` and
-    /// `round` (`Value::Null` before line 1).
+    /// `round` (`Value::Null` before line 1). The two locks are the facts'
+    /// own, taken one inside the other and nothing else inside them.
     #[must_use]
     pub fn view(&self) -> Arc<Value> {
-        self.view.clone().unwrap_or_else(|| Arc::new(Value::Null))
+        let mut slot = self.view_slot();
+        if let Some(v) = &*slot {
+            return v.clone();
+        }
+        let made = match &*self.game() {
+            Some(t) => Arc::new(facts_of(t, self.last_t)),
+            None => return Arc::new(Value::Null),
+        };
+        *slot = Some(made.clone());
+        made
     }
 
     /// Milliseconds since the last line was applied.
@@ -120,10 +145,19 @@ impl Facts {
     /// or of lines still on their way) is held against nothing.
     #[must_use]
     pub fn contradiction(&self, state: &Value) -> Option<(&'static str, String, String)> {
-        let facts = self.view.as_ref()?;
         if self.failed.is_some() || state["journal_seq"].as_u64() != Some(self.lines()) {
             return None;
         }
+        // What is held against the state, read off the game (not its whole view).
+        let facts = {
+            let game = self.game();
+            let t = game.as_ref()?;
+            let outcome = t.game.outcome();
+            json!({"result": outcome.map(|o| t.game.result_text(Some(o))),
+                   "fen": t.game.fen(), "ply": t.game.ply(),
+                   "players": {"white": t.info.white, "black": t.info.black},
+                   "round": t.info.round})
+        };
         let said = |v: &Value| match v {
             Value::Null => "none".to_owned(),
             Value::String(s) => s.clone(),
