@@ -257,16 +257,28 @@ impl Table {
         v
     }
 
-    /// The state as reported, without the screen's views (the diagram, the
-    /// numbered record, the legal moves): what the hall's desk replays.
+    /// Both clocks at game time `at`, as reported.
     #[must_use]
-    pub fn report(&self, at: GameTime, journal: &Path) -> StateView {
+    pub fn clocks_view(&self, at: GameTime) -> ClocksView {
         let side = |c: Color| ClockView {
             remaining_ms: ms(self.clock.remaining(c, at)),
             used_ms: ms(self.clock.used(c, at)),
             moves: self.game.moves_made(c),
             flag_ms: self.clock.flag(c, at).map(GameTime::as_millis),
         };
+        ClocksView {
+            white: side(Color::White),
+            black: side(Color::Black),
+            running: self.clock.is_running(),
+            paused: self.clock.is_paused(),
+            control: self.clock.control().to_string(),
+        }
+    }
+
+    /// The state as reported, without the screen's views (the diagram, the
+    /// numbered record, the legal moves): what the hall's desk replays.
+    #[must_use]
+    pub fn report(&self, at: GameTime, journal: &Path) -> StateView {
         let board = |c: Color| BoardView {
             ply: self.boards[idx(c)],
             behind: self.behind(c),
@@ -278,13 +290,7 @@ impl Table {
             ply: self.game.ply() as u32,
             turn: self.game.turn(),
             moves: self.game.move_texts(),
-            clocks: ClocksView {
-                white: side(Color::White),
-                black: side(Color::Black),
-                running: self.clock.is_running(),
-                paused: self.clock.is_paused(),
-                control: self.clock.control().to_string(),
-            },
+            clocks: self.clocks_view(at),
             boards: BoardsView {
                 white: board(Color::White),
                 black: board(Color::Black),

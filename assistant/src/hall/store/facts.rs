@@ -17,6 +17,32 @@ use crate::journal::{Event, Record};
 use crate::session::Table;
 
 /// A table's game replayed from the desk's copy.
+/// What [`Facts::view`] made: the whole view, and its part that lines
+/// which change only the time (a tick, an announcement) leave as it is: a
+/// tick remakes the clocks only.
+#[derive(Debug, Default)]
+struct Made {
+    view: Option<Arc<Value>>,
+    game: Option<Value>,
+}
+
+/// Lines that change nothing of a replayed game but its time
+/// (`Table::apply` does nothing with them).
+fn time_only(e: &Event) -> bool {
+    matches!(
+        e,
+        Event::Tick
+            | Event::Announced { .. }
+            | Event::Rejected { .. }
+            | Event::Say { .. }
+            | Event::Resumed { .. }
+            | Event::JournalDegraded { .. }
+            | Event::JournalRecovered { .. }
+            | Event::Heard { .. }
+            | Event::Microphone { .. }
+    )
+}
+
 #[derive(Debug, Default)]
 pub struct Facts {
     /// The game so far (none before line 1). In a mutex only to be shared
@@ -30,8 +56,8 @@ pub struct Facts {
     /// the facts stay those of the lines before it.
     failed: Option<String>,
     /// The facts as the views read them, made when first asked for after
-    /// a change (a tick line changes the clocks; the views may not look).
-    view: std::sync::Mutex<Option<Arc<Value>>>,
+    /// a change (the views may not look).
+    view: std::sync::Mutex<Made>,
     /// The game time of the last line applied.
     last_t: u64,
     /// When the last line was applied (desk time): the clock of the side
@@ -56,6 +82,7 @@ impl Facts {
             return None;
         }
         let mut stopped = None;
+        let mut game_changed = false;
         let table = self
             .table
             .get_mut()
@@ -65,6 +92,7 @@ impl Facts {
                 break;
             }
             let at = GameTime::from_millis(r.t_ms);
+            game_changed |= !time_only(&r.event);
             let done = match (&mut *table, &r.event) {
                 (None, Event::Start(info)) => Table::new(info.clone()).map(|t| {
                     *table = Some(t);
@@ -85,18 +113,23 @@ impl Facts {
         self.first = records.first().cloned();
         self.taken = Some(Instant::now());
         self.last_t = records.last().map_or(0, |r| r.t_ms);
-        *self.view_slot() = None;
+        let mut made = self.view_slot();
+        made.view = None;
+        if game_changed {
+            made.game = None;
+        }
+        drop(made);
         stopped
     }
 
     /// Takes facts made elsewhere from the desk's lines (a delayed view,
     /// replayed to the delay's edge), as of now.
     pub fn set(&mut self, view: Value) {
-        *self.view_slot() = Some(Arc::new(view));
+        self.view_slot().view = Some(Arc::new(view));
         self.taken = Some(Instant::now());
     }
 
-    fn view_slot(&self) -> std::sync::MutexGuard<'_, Option<Arc<Value>>> {
+    fn view_slot(&self) -> std::sync::MutexGuard<'_, Made> {
         self.view
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -113,16 +146,32 @@ impl Facts {
     /// own, taken one inside the other and nothing else inside them.
     #[must_use]
     pub fn view(&self) -> Arc<Value> {
-        let mut slot = self.view_slot();
-        if let Some(v) = &*slot {
+        let mut made = self.view_slot();
+        if let Some(v) = &made.view {
             return v.clone();
         }
-        let made = match &*self.game() {
-            Some(t) => Arc::new(facts_of(t, self.last_t)),
-            None => return Arc::new(Value::Null),
+        let game = self.game();
+        let Some(t) = game.as_ref() else {
+            return Arc::new(Value::Null);
         };
-        *slot = Some(made.clone());
-        made
+        let mut v = match &made.game {
+            Some(g) => {
+                // Only the time moved on: the clocks again, the rest as made.
+                let mut v = g.clone();
+                let at = GameTime::from_millis(self.last_t);
+                v["clocks"] = serde_json::to_value(t.clocks_view(at)).unwrap_or(Value::Null);
+                v
+            }
+            None => {
+                let v = facts_of(t, self.last_t);
+                made.game = Some(v.clone());
+                v
+            }
+        };
+        v["t_ms"] = json!(self.last_t);
+        let v = Arc::new(v);
+        made.view = Some(v.clone());
+        v
     }
 
     /// Milliseconds since the last line was applied.
@@ -287,6 +336,32 @@ mod tests {
         assert!(f.refresh(&other).is_none());
         assert_eq!(f.view()["moves"], json!(["31-27"]));
         assert_eq!(f.view()["round"], Value::Null);
+    }
+
+    #[test]
+    fn a_tick_moves_the_clocks_on_and_leaves_the_game() {
+        let mut all = records(None, &["32-28"]);
+        let mut f = Facts::default();
+        f.refresh(&all);
+        let before = f.view();
+        assert_eq!(before["clocks"]["black"]["remaining_ms"], 90 * 60_000);
+        // Ten seconds later, black to move: a tick line.
+        let mut tick = (*all[1]).clone();
+        tick.seq = 3;
+        tick.t_ms = 11_000;
+        tick.event = Event::Tick;
+        all.push(Arc::new(tick));
+        f.refresh(&all);
+        let after = f.view();
+        assert_eq!(
+            after["clocks"]["black"]["remaining_ms"],
+            90 * 60_000 - 10_000,
+            "{after}"
+        );
+        assert_eq!(after["clocks"]["white"], before["clocks"]["white"]);
+        assert_eq!(after["moves"], before["moves"]);
+        assert_eq!(after["t_ms"], 11_000);
+        assert!(Arc::ptr_eq(&after, &f.view()), "made once");
     }
 
     #[test]
