@@ -24,7 +24,7 @@ fn desk() -> &'static Desk {
     static D: OnceLock<Desk> = OnceLock::new();
     D.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let (hall, out) = Hall::new("EV", dir.path().to_owned(), Some("s".into())).unwrap();
+        let (hall, out) = Hall::new("EV", dir.path().to_owned(), Some("s".into()), None).unwrap();
         Desk {
             _dir: dir,
             hall,

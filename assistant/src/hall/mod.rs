@@ -86,7 +86,10 @@ pub struct Hall {
     tables: Mutex<BTreeMap<u32, TableCopy>>,
     /// Changes for the page.
     pub updates: broadcast::Sender<Update>,
+    /// The arbiter's login secret (the desk's page; never a table's).
     secret: Option<String>,
+    /// The desk's private key: its commands and witnesses are signed with it.
+    signing: Option<crate::desk_key::SigningKey>,
     counter: Mutex<u64>,
     out: mpsc::UnboundedSender<(String, Vec<u8>)>,
     /// The tables' answers to desk commands, newest last.
@@ -173,6 +176,7 @@ impl Hall {
         event: &str,
         data: PathBuf,
         secret: Option<String>,
+        signing: Option<crate::desk_key::SigningKey>,
     ) -> anyhow::Result<(Arc<Hall>, Outbox)> {
         let dir = data.join(event);
         std::fs::create_dir_all(&dir)
@@ -229,6 +233,7 @@ impl Hall {
                 tables: Mutex::new(tables),
                 updates: broadcast::channel(updates_capacity()).0,
                 secret,
+                signing,
                 counter: Mutex::new(counter),
                 out,
                 replies: Mutex::new(VecDeque::new()),
@@ -621,10 +626,10 @@ impl Hall {
         }
     }
 
-    /// Whether the desk can sign commands.
+    /// Whether the desk can sign commands (it has its private key).
     #[must_use]
     pub fn can_command(&self) -> bool {
-        self.secret.is_some()
+        self.signing.is_some()
     }
 
     /// The arbiter's secret, for the desk's login page.
@@ -636,21 +641,38 @@ impl Hall {
     /// Signs and sends an arbiter command to one table or (`None`) every table.
     ///
     /// # Errors
-    /// No secret, an unknown command, or the counter cannot be kept.
+    /// No key, an unknown command, or the counter cannot be kept.
     pub fn command(
         &self,
         table: Option<u32>,
         cmd: &str,
         arg: &str,
     ) -> anyhow::Result<SignedCommand> {
-        let secret = self.secret.as_deref().ok_or_else(|| {
+        let key = self.signing.as_ref().ok_or_else(|| {
             anyhow::anyhow!(
-                "the desk has no arbiter secret (start tandem hall with --arbiter-secret-file)"
+                "the desk has no signing key (make one with `tandem hall keygen DIR`, start \
+                 tandem hall with --signing-key DIR/desk.key, the tables with --desk-key DIR/desk.pub)"
             )
         })?;
         anyhow::ensure!(
             proto::DESK_COMMANDS.contains(&cmd),
             "unknown command {cmd:?}"
+        );
+        anyhow::ensure!(
+            !proto::ARBITER_COMMANDS.contains(&cmd) || table.is_some(),
+            "{cmd} is for one table, never every table"
+        );
+        anyhow::ensure!(
+            cmd != "takeback"
+                || arg
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|n| n.parse::<u32>().is_ok()),
+            "takeback needs the number of plies, then why (`2 wrong move`)"
+        );
+        anyhow::ensure!(
+            cmd != "clock" || arg.trim_start().starts_with("set "),
+            "clock needs `set white|black SECONDS`"
         );
         anyhow::ensure!(cmd != "say" || !arg.trim().is_empty(), "say what?");
         anyhow::ensure!(arg.len() <= 1000, "the message is too long");
@@ -685,7 +707,7 @@ impl Hall {
             drop(counter);
             let target = n.to_string();
             let c =
-                SignedCommand::sign_for(secret, &self.event, &target, &game, cmd, arg.trim(), next);
+                SignedCommand::sign_for(key, &self.event, &target, &game, cmd, arg.trim(), next);
             let topic = proto::desk_topic(&self.event, &format!("cmd/{target}"));
             let _ = self.out.send((topic, serde_json::to_vec(&c)?));
             first.get_or_insert(c);

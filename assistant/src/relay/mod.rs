@@ -44,6 +44,9 @@ pub struct RelaySettings {
     pub table: u32,
     /// The round, if given.
     pub round: Option<String>,
+    /// The desk's public key (`--desk-key`): the desk's commands and
+    /// witnesses are checked with it; without it both are refused.
+    pub desk_key: Option<crate::desk_key::DeskKey>,
 }
 
 /// Lines published and not yet acknowledged, at most.
@@ -76,18 +79,20 @@ impl RelayTask {
 pub const DRAIN: Duration = Duration::from_secs(3);
 
 /// Starts the relay for the table whose control socket and journal these are.
-/// `secret` is the arbiter's secret (the desk's commands are signed with it).
+/// `token` is the secret the control socket takes for the arbiter's acts
+/// ([`crate::control::server::ControlSocket::in_hall`]): the relay sends it
+/// only with a desk command whose signature it checked.
 pub fn spawn(
     settings: RelaySettings,
     socket: PathBuf,
     journal: PathBuf,
-    secret: Option<String>,
+    token: String,
 ) -> RelayTask {
     let (tx, rx) = mpsc::unbounded_channel();
     bridge::follow(socket.clone(), tx);
     let (stop, stop_rx) = watch::channel(None);
     let task = tokio::spawn(async move {
-        let mut relay = Relay::new(settings, socket, &journal, secret);
+        let mut relay = Relay::new(settings, socket, &journal, token);
         relay.run(rx, stop_rx).await;
     });
     RelayTask { task, stop }
@@ -122,7 +127,8 @@ struct Relay {
     cursor: Cursor,
     cursor_path: PathBuf,
     cursor_dirty: bool,
-    secret: Option<String>,
+    /// The control socket's token for the arbiter's acts.
+    token: String,
     /// Lines acknowledged above the cursor (acknowledgements out of order).
     acked_above: BTreeSet<u64>,
     /// The last state from the daemon, with the time it came (ms since 1970).
@@ -139,7 +145,7 @@ struct Relay {
 }
 
 impl Relay {
-    fn new(s: RelaySettings, socket: PathBuf, journal: &Path, secret: Option<String>) -> Relay {
+    fn new(s: RelaySettings, socket: PathBuf, journal: &Path, token: String) -> Relay {
         let cursor_path = Cursor::path_of(journal);
         let mut cursor = Cursor::load(&cursor_path);
         // The cursor names the event and the table from the start, so that
@@ -157,7 +163,7 @@ impl Relay {
             cursor,
             cursor_path,
             cursor_dirty: !named,
-            secret,
+            token,
             acked_above: BTreeSet::new(),
             state: None,
             alerted_to: 0,
@@ -582,6 +588,18 @@ impl Relay {
             unconfirmed: false,
         };
         self.read_journal();
+        if proto::is_old_command(payload) {
+            let _ = self.done_tx.send(reply(
+                0,
+                "",
+                false,
+                "refused: signed with the shared arbiter's secret of an older desk; the desk now \
+                 signs with its own key: `tandem hall keygen DIR`, the desk with --signing-key \
+                 DIR/desk.key, this table with --desk-key DIR/desk.pub"
+                    .into(),
+            ));
+            return;
+        }
         let c: SignedCommand = match serde_json::from_slice(payload) {
             Ok(c) => c,
             Err(e) => {
@@ -591,18 +609,15 @@ impl Relay {
                 return;
             }
         };
-        let Some(secret) = &self.secret else {
-            let _ = self.done_tx.send(reply(
-                c.counter,
-                &c.cmd,
-                false,
-                "refused: this table has no arbiter secret (--arbiter-secret-file)".into(),
-            ));
+        let Some(key) = &self.s.desk_key else {
+            let _ = self
+                .done_tx
+                .send(reply(c.counter, &c.cmd, false, NO_DESK_KEY.into()));
             return;
         };
         let game = self.tail.hash(1).unwrap_or_default().to_owned();
         if let Err(why) = c.verify_game(
-            secret,
+            key,
             &self.s.event,
             self.s.table,
             &game,
@@ -658,13 +673,20 @@ impl Relay {
             }
             "start" | "resume" => ("resume", None),
             "pause" => ("pause", None),
+            "takeback" => ("takeback", Some(c.arg.clone())),
+            "clock" => ("clock", Some(c.arg.clone())),
             _ => ("say", Some(c.arg.clone())),
         };
+        // The arbiter's acts go with the control socket's token: the desk's
+        // signature, checked above, is the arbiter's authority here.
+        let token = proto::ARBITER_COMMANDS
+            .contains(&c.cmd.as_str())
+            .then(|| self.token.clone());
         let socket = self.socket.clone();
         let tx = self.done_tx.clone();
         let (counter, name) = (c.counter, c.cmd.clone());
         tokio::task::spawn_blocking(move || {
-            let (outcome, text) = bridge::act(&socket, cmd, arg.as_deref());
+            let (outcome, text) = bridge::act_with(&socket, cmd, arg.as_deref(), token.as_deref());
             let mut r = reply(counter, &name, outcome == bridge::Outcome::Done, text);
             // Carried out but not yet on the table's disk: not done either.
             r.unconfirmed = matches!(
@@ -697,8 +719,12 @@ fn queue(
     }
 }
 
-/// The arbiter's secret as the table has it (`--arbiter-secret-file`, else
-/// `TANDEM_ARBITER_SECRET`), for checking the desk's signatures.
+/// Why a table without `--desk-key` refuses the desk's commands.
+pub const NO_DESK_KEY: &str = "refused: this table has no desk key: start it with --desk-key \
+     desk.pub (the public key `tandem hall keygen` made for the desk)";
+
+/// The arbiter's secret in a file (else `TANDEM_ARBITER_SECRET`): the desk's
+/// login secret (`tandem hall --arbiter-secret-file`).
 ///
 /// # Errors
 /// The file cannot be read.
