@@ -509,6 +509,22 @@ impl Session {
         Ok(rec)
     }
 
+    /// The desk's witness of the journal (from the relay, which checked its
+    /// signature and that it names a line of this journal): one line, said
+    /// to nobody, applied to nothing.
+    fn witness(&mut self, w: crate::journal::witness::Witness, source: Source) -> Reply {
+        if source != Source::Arbiter {
+            return self.refuse_msg(source, "witness", &Msg::ArbiterOnly);
+        }
+        if let Err(e) = self
+            .journal
+            .append(self.now().as_millis(), Event::Witness(w))
+        {
+            tracing::error!("journal: {e}");
+        }
+        self.ok()
+    }
+
     fn announce(&mut self, u: Utterance) {
         let to = self.audience(u.kind);
         self.announce_to(u, to);
@@ -849,6 +865,7 @@ impl Session {
             Cmd::ClockSet(side, secs) => self.clock_set(side, secs, source),
             Cmd::Takeback(plies, why) => self.takeback(plies, why, source),
             Cmd::Listen => self.listen(source),
+            Cmd::Witness(w) => self.witness(*w, source),
             // A command word the session does not know may be the game's
             // own action (a roll of the dice, a cube action: `Game::action`).
             Cmd::Unknown(text) if self.table.game.action(&text).is_some() => {

@@ -4,7 +4,7 @@
 //! (docs/hall.md).
 //!
 //! Locks: the desk's mutexes (`tables`, `public`, `alerts`, `replies`,
-//! `lag`, `counter`, `sessions`) are never nested: each is taken, used and
+//! `lag`, `counter`, `witnesses`, `sessions`) are never nested: each is taken, used and
 //! released before another is taken (a copy of what is needed is carried
 //! over), so no order between them can deadlock the broker loop and the web
 //! server (`hall_stress` toggles spectators while everything is read).
@@ -17,6 +17,7 @@ pub mod store;
 pub mod tools;
 pub mod view;
 pub mod web;
+pub mod witness;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
@@ -91,6 +92,8 @@ pub struct Hall {
     /// The desk's private key: its commands and witnesses are signed with it.
     signing: Option<crate::desk_key::SigningKey>,
     counter: Mutex<u64>,
+    /// When each table's journal is witnessed (`witness.rs`).
+    witnesses: Mutex<witness::Cadence>,
     out: mpsc::UnboundedSender<(String, Vec<u8>)>,
     /// The tables' answers to desk commands, newest last.
     pub replies: Mutex<VecDeque<(u32, CommandReply)>>,
@@ -235,6 +238,7 @@ impl Hall {
                 secret,
                 signing,
                 counter: Mutex::new(counter),
+                witnesses: Mutex::new(witness::Cadence::from_env()),
                 out,
                 replies: Mutex::new(VecDeque::new()),
                 alerts: Mutex::new(alerts),
@@ -333,6 +337,7 @@ impl Hall {
         let mut lag_ms = None;
         let mut lines = 0;
         let mut reply = None;
+        let mut head = None;
         let load;
         {
             let mut tables = self.tables();
@@ -384,6 +389,21 @@ impl Hall {
                         match taken {
                             Taken::Appended(k) => {
                                 lines = k;
+                                // The current game's head, to witness.
+                                if earlier.is_none() {
+                                    head = t.game().map(str::to_owned).zip(t.head()).map(
+                                        |(game, (line, hash, is_witness))| {
+                                            (
+                                                witness::Head {
+                                                    game,
+                                                    line,
+                                                    hash: hash.to_owned(),
+                                                },
+                                                is_witness,
+                                            )
+                                        },
+                                    );
+                                }
                                 lag_ms =
                                     wall.and_then(|w| humantime::parse_rfc3339(&w).ok())
                                         .map(|w| {
@@ -503,6 +523,12 @@ impl Hall {
         if let Some((from, game)) = ask {
             self.ask(n, from, game);
         }
+        if let Some((h, is_witness)) = head.filter(|_| self.signing.is_some()) {
+            let now = lock(&self.witnesses).offer(n, h, is_witness, Instant::now());
+            if let Some(h) = now {
+                self.send_witness(n, h);
+            }
+        }
         for a in raised {
             self.alert(n, a);
         }
@@ -523,9 +549,34 @@ impl Hall {
         Ok(())
     }
 
+    /// Signs the head `h` of table `n`'s copy and sends it to the table
+    /// (`desk/witness/N`), whose relay writes it into its journal.
+    fn send_witness(&self, n: u32, h: witness::Head) {
+        let Some(key) = &self.signing else { return };
+        let mut w = crate::journal::witness::Witness {
+            event: self.event.clone(),
+            table: n,
+            game: h.game,
+            line: h.line,
+            hash: h.hash,
+            sig: String::new(),
+        };
+        w.sig = key.sign(&w.signed_bytes());
+        let topic = proto::desk_topic(&self.event, &format!("witness/{n}"));
+        let _ = self
+            .out
+            .send((topic, serde_json::to_vec(&w).unwrap_or_default()));
+    }
+
     /// Once a second: asks again for lines still missing, and raises an
-    /// alert for a gap that lasts.
+    /// alert for a gap that lasts; sends the witnesses whose time came.
     pub fn check(&self) {
+        if self.signing.is_some() {
+            let due = lock(&self.witnesses).due(Instant::now());
+            for (n, h) in due {
+                self.send_witness(n, h);
+            }
+        }
         let mut asks = Vec::new();
         let mut loads = Vec::new();
         let mut earlier_asks = Vec::new();

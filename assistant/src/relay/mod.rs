@@ -139,6 +139,11 @@ struct Relay {
     state_alerts: (bool, bool),
     /// Players, event and round from the journal's first line.
     names: Value,
+    /// The last line a witness written here names (witnesses come in order;
+    /// an older or repeated one is dropped).
+    witnessed_to: u64,
+    /// A witness being written through the control socket (one at a time).
+    witnessing: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// Command results from the blocking threads.
     done_tx: mpsc::UnboundedSender<CommandReply>,
     done_rx: mpsc::UnboundedReceiver<CommandReply>,
@@ -164,6 +169,8 @@ impl Relay {
             cursor_path,
             cursor_dirty: !named,
             token,
+            witnessed_to: 0,
+            witnessing: std::sync::Arc::default(),
             acked_above: BTreeSet::new(),
             state: None,
             alerted_to: 0,
@@ -412,7 +419,9 @@ impl Relay {
                 let cmd = proto::desk_topic(&self.s.event, &format!("cmd/{}", self.s.table));
                 let all = proto::desk_topic(&self.s.event, "cmd/all");
                 let resend = proto::desk_topic(&self.s.event, &format!("resend/{}", self.s.table));
-                for t in [cmd, all, resend] {
+                let witness =
+                    proto::desk_topic(&self.s.event, &format!("witness/{}", self.s.table));
+                for t in [cmd, all, resend, witness] {
                     if let Err(e) = client.try_subscribe(t, QoS::AtLeastOnce) {
                         tracing::warn!("relay: cannot subscribe: {e}");
                     }
@@ -457,6 +466,8 @@ impl Relay {
                             _ => conn.next = conn.next.min(from),
                         }
                     }
+                } else if t.ends_with(&format!("/witness/{}", self.s.table)) {
+                    self.on_witness(&p.payload);
                 } else {
                     self.on_command(&p.payload);
                 }
@@ -575,6 +586,63 @@ impl Relay {
             true,
             serde_json::to_vec(&o).unwrap_or_default(),
         );
+    }
+
+    /// The desk's witness of this table's journal: checked (its size, the
+    /// desk's signature, the event, the table, the game, and that it names a
+    /// line of this journal with that line's hash), then written into the
+    /// journal by the session through the control socket, on a blocking
+    /// thread (the game never waits for it). One at a time; one that comes
+    /// meanwhile, or names no line after the last witnessed, is dropped (the
+    /// desk witnesses again as lines come).
+    fn on_witness(&mut self, payload: &[u8]) {
+        use std::sync::atomic::Ordering;
+        let Some(key) = self.s.desk_key else {
+            return;
+        };
+        if payload.len() > crate::journal::witness::MAX_WITNESS {
+            tracing::warn!("relay: a witness of {} bytes dropped", payload.len());
+            return;
+        }
+        let Ok(w) = serde_json::from_slice::<crate::journal::witness::Witness>(payload) else {
+            tracing::warn!("relay: a witness that is not one dropped");
+            return;
+        };
+        self.read_journal();
+        let game = self.tail.hash(1).unwrap_or_default();
+        let why_not = if !w.well_formed() || !key.verify(&w.signed_bytes(), &w.sig) {
+            Some("not signed by the desk's key")
+        } else if w.event != self.s.event || w.table != self.s.table || w.game != game {
+            Some("for another event, table or game")
+        } else if self.tail.hash(w.line) != Some(w.hash.as_str()) {
+            Some("it names a line this journal does not have")
+        } else if w.line <= self.witnessed_to {
+            // A repeat (the broker's redelivery), or older than one written.
+            return;
+        } else {
+            None
+        };
+        if let Some(why) = why_not {
+            tracing::warn!("relay: a witness dropped: {why}");
+            return;
+        }
+        if self.witnessing.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        self.witnessed_to = w.line;
+        let (socket, token, busy) = (
+            self.socket.clone(),
+            self.token.clone(),
+            std::sync::Arc::clone(&self.witnessing),
+        );
+        let arg = serde_json::to_string(&w).unwrap_or_default();
+        tokio::task::spawn_blocking(move || {
+            let (outcome, text) = bridge::act_with(&socket, "witness", Some(&arg), Some(&token));
+            if outcome != bridge::Outcome::Done {
+                tracing::warn!("relay: the desk's witness not written: {text}");
+            }
+            busy.store(false, Ordering::Release);
+        });
     }
 
     /// A desk command: checked (signature, table, time, not a replay), then
