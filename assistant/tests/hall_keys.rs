@@ -4,7 +4,8 @@
 //! public key OpenSSL reads; the desk's signed `takeback` and `clock set`
 //! are done at the table; a command signed with another key is refused; at
 //! a table in a hall the local arbiter's secret is refused, without a hall
-//! it works as before.
+//! it works as before; a table in a hall without the desk's public key
+//! refuses the desk's commands, saying why.
 
 mod hall_common;
 mod support;
@@ -245,4 +246,49 @@ fn the_desks_signed_takeback_is_done_and_another_keys_or_the_local_secret_is_not
     let out = ctl_as_arbiter(&t.socket, &["takeback", "1", "local"]);
     assert!(out.status.success(), "{out:?}");
     assert_eq!(support::journal_events(&own, "correction").len(), 1);
+}
+
+#[test]
+fn a_table_in_a_hall_without_the_desks_key_refuses_its_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 2);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let tdir = dir.path().join("t2");
+    std::fs::create_dir_all(&tdir).unwrap();
+    let journal = tdir.join("game.jsonl");
+    // `--relay` without `--desk-key`.
+    let t2 = Play::text_only(&tdir)
+        .arg("--journal")
+        .arg(&journal)
+        .args([
+            "--relay",
+            &broker.url("table2", "pw2"),
+            "--event",
+            EVENT,
+            "--table",
+            "2",
+        ])
+        .stderr_file(tdir.join("stderr"))
+        .start();
+    desk.wait_table(2, "table 2 at the desk", |t| t["clocks"]["running"] == true);
+    assert!(
+        t2.stderr_text().contains("no --desk-key"),
+        "{}",
+        t2.stderr_text()
+    );
+    assert_eq!(desk.command(Some(2), "pause", "")["ok"], true);
+    wait_for("table 2's refusal", || {
+        let r = replies(&desk, 2);
+        if r.iter()
+            .any(|r| r["ok"] == false && r["text"].as_str().unwrap().contains("no desk key"))
+        {
+            Ok(())
+        } else {
+            Err(format!("{r:?}"))
+        }
+    });
+    assert!(support::journal_events(&journal, "pause").is_empty());
+    assert_eq!(desk.table(2).unwrap()["clocks"]["running"], true);
+    // Nor does it write the desk's witnesses.
+    assert!(support::journal_events(&journal, "witness").is_empty());
 }

@@ -265,6 +265,12 @@ fn a_journal_rewritten_before_its_witness_fails_verify_with_the_desks_key() {
     assert!(pdn.status.success(), "{pdn:?}");
     let pdn = String::from_utf8_lossy(&pdn.stdout);
     assert!(pdn.contains("32-28") && pdn.contains("14x23"), "{pdn}");
+    let report = Command::new(TANDEM)
+        .args(["arbiter", "announcements"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{report:?}");
     let t1 = table(dir.path(), &broker, 1, &[]);
     let mut c = t1.client();
     let st = support::wait_ply(&mut c, 4);

@@ -356,7 +356,6 @@ fn table_at(
 ) -> Daemon {
     let tdir = dir.join(format!("t{n}"));
     std::fs::create_dir_all(&tdir).unwrap();
-    std::fs::write(tdir.join("secret"), SECRET).unwrap();
     let journal = journal.to_owned();
     let mut p = Play::text_only(&tdir)
         .stderr_file(tdir.join(format!(
