@@ -191,6 +191,21 @@ impl Relay {
         if let Err(e) = self.tail.poll() {
             tracing::warn!("relay: cannot read the journal: {e}");
         }
+        // The witnesses the journal has (also from an earlier run): one
+        // the broker brings again is not written twice.
+        for seq in before + 1..=self.tail.len() {
+            if !self
+                .tail
+                .line(seq)
+                .is_some_and(|l| l.contains("\"type\":\"witness\""))
+            {
+                continue;
+            }
+            if let Some(crate::journal::Event::Witness(w)) = self.tail.record(seq).map(|r| r.event)
+            {
+                self.witnessed_to = self.witnessed_to.max(w.line);
+            }
+        }
         if before == 0 && !self.tail.is_empty() {
             // Another journal at the same path, or a cursor past the file: from the start.
             let a = self.cursor.acked;
