@@ -281,6 +281,9 @@ pub struct Session {
     review: Option<usize>,
     /// How many move pairs a bare `record` reads (`record-last`).
     record_last: u32,
+    /// A table in a hall: the arbiter acts from the desk (what a refused
+    /// arbiter's action says).
+    in_hall: bool,
     /// Whether the current request journaled a change (its reply is a
     /// success only once that is in the journal file: [`Reply::unsaved`]).
     changed: bool,
@@ -393,6 +396,7 @@ impl Session {
             last_said: None,
             review: None,
             record_last: DEFAULT_RECORD_LAST,
+            in_hall: false,
             changed: false,
             asker: None,
             answering: false,
@@ -514,7 +518,8 @@ impl Session {
     /// to nobody, applied to nothing.
     fn witness(&mut self, w: crate::journal::witness::Witness, source: Source) -> Reply {
         if source != Source::Arbiter {
-            return self.refuse_msg(source, "witness", &Msg::ArbiterOnly);
+            let m = self.arbiter_only();
+            return self.refuse_msg(source, "witness", &m);
         }
         if let Err(e) = self
             .journal

@@ -158,6 +158,19 @@ fn the_desks_signed_takeback_is_done_and_another_keys_or_the_local_secret_is_not
     assert!(!local.status.success());
     let why = String::from_utf8_lossy(&local.stderr);
     assert!(why.contains("in a hall") && why.contains("signed"), "{why}");
+    // Said aloud too: the arbiter acts from the desk here.
+    let said = [
+        "At this table only the arbiter at the hall's desk may do that.",
+        "Przy tym stoliku to może zrobić tylko sędzia ze stanowiska sędziowskiego.",
+    ];
+    wait_for("the refusal said at the table", || {
+        let a = support::journal_events(&journal, "announced");
+        if a.iter().any(|e| said.iter().any(|s| e["text"] == *s)) {
+            Ok(())
+        } else {
+            Err(format!("{a:?}"))
+        }
+    });
     let clock = ctl_as_arbiter(&t1.socket, &["clock", "set", "white", "60"]);
     assert!(!clock.status.success());
     assert!(support::journal_events(&journal, "correction").is_empty());

@@ -479,6 +479,7 @@ async fn serve(
         None => load_books(config.phrasebook.as_deref(), session.table().game.kind())?,
     };
     session.set_record_last(config.record_last);
+    session.set_in_hall(config.relay.is_some());
     let book = books.table.clone();
     if let Some(b) = &book {
         session.set_phrasebook(b.clone());
