@@ -24,7 +24,8 @@ pub struct Args {
 /// `tandem journal` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub enum JournalCommand {
-    /// Check the hash chain; exit 1 and name the first bad line if any.
+    /// Check the hash chain (and, with --desk-key, the hall desk's witness
+    /// lines); exit 1 and name the first bad line if any.
     Verify {
         /// The journal file (JSON lines).
         journal: PathBuf,

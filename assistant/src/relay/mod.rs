@@ -1,6 +1,8 @@
 //! The relay at a table (`tandem play --relay mqtt://… --event EV --table N`):
-//! publishes the table's journal, state and alerts to the hall's broker and
-//! carries out the arbiter's signed commands from the desk (docs/hall.md).
+//! publishes the table's journal, state and alerts to the hall's broker,
+//! carries out the arbiter's commands from the desk once their signature
+//! checks with the desk's public key (`--desk-key`), and has the desk's
+//! witnesses of the journal written into it (docs/hall.md).
 //!
 //! It stands beside the session, not in it: it follows the journal FILE as
 //! it is written (the journal is the source of truth, synced before anything
