@@ -170,3 +170,96 @@ pub fn check(j: &Journal, key: Option<&DeskKey>) -> WitnessReport {
     }
     r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desk_key::{keygen, SigningKey};
+    use crate::journal::{JournalWriter, StartInfo};
+
+    fn start() -> Event {
+        Event::Start(StartInfo {
+            variant: "international".into(),
+            fen: "W:W31-50:B1-20".into(),
+            control: "90m".into(),
+            warnings_s: vec![],
+            white: None,
+            black: None,
+            event: None,
+            blind: "white".into(),
+            lang: "en".into(),
+            options: tandem_rules::GameOptions::default(),
+            version: "test".into(),
+        })
+    }
+
+    /// A journal of `ticks` ticks after its start, with a witness of its
+    /// last line by `key` for table `table`, then one more tick.
+    fn witnessed(dir: &std::path::Path, key: &SigningKey, table: u32, ticks: u64) -> Journal {
+        let p = dir.join(format!("j-{table}-{ticks}.jsonl"));
+        let mut w = JournalWriter::create(&p).unwrap();
+        w.append(0, start()).unwrap();
+        for t in 1..=ticks {
+            w.append(t, Event::Tick).unwrap();
+        }
+        let j = Journal::read(&p).unwrap();
+        let mut wit = Witness {
+            event: "EV".into(),
+            table,
+            game: hash_of(&j, 1).unwrap().to_owned(),
+            line: ticks + 1,
+            hash: j.head.clone(),
+            sig: String::new(),
+        };
+        wit.sig = key.sign(&wit.signed_bytes());
+        w.append(ticks + 1, Event::Witness(wit)).unwrap();
+        w.append(ticks + 2, Event::Tick).unwrap();
+        Journal::read(&p).unwrap()
+    }
+
+    #[test]
+    fn a_witness_holds_only_with_the_desks_key_for_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let (private, public) = keygen(&dir.path().join("k")).unwrap();
+        let (key, pk) = (
+            SigningKey::load(&private).unwrap(),
+            crate::desk_key::DeskKey::load(&public).unwrap(),
+        );
+        let j = witnessed(dir.path(), &key, 3, 4);
+        let r = check(&j, Some(&pk));
+        assert_eq!(
+            (r.lines, r.checked, r.witnessed_to, r.bad),
+            (1, 1, Some(5), None)
+        );
+        let r = check(&j, None);
+        assert_eq!((r.lines, r.unchecked, r.checked), (1, 1, 0));
+        // Another key.
+        let (other, _) = keygen(&dir.path().join("o")).unwrap();
+        let other = SigningKey::load(&other).unwrap();
+        let bad = check(&j, Some(&other.public())).bad.unwrap();
+        assert_eq!((bad.witness_line, bad.line), (6, 5));
+        assert!(bad.reason.contains("not signed"), "{}", bad.reason);
+        // The named line changed (its hash no longer the one signed).
+        let mut edited = j.clone();
+        edited.head = "0".repeat(64);
+        if let Some(r) = edited.records.get_mut(5) {
+            r.prev = "1".repeat(64);
+        }
+        let bad = check(&edited, Some(&pk)).bad.unwrap();
+        assert!(
+            bad.reason.contains("line 5 is not as the desk held it"),
+            "{}",
+            bad.reason
+        );
+        // A witness of another game.
+        let mut moved = j.clone();
+        moved.records[1].prev = "2".repeat(64);
+        let bad = check(&moved, Some(&pk)).bad.unwrap();
+        assert!(bad.reason.contains("another game"), "{}", bad.reason);
+        // Old journals: nothing to check.
+        let mut old = j.clone();
+        old.records
+            .retain(|r| !matches!(r.event, Event::Witness(_)));
+        assert_eq!(check(&old, Some(&pk)), WitnessReport::default());
+    }
+}
