@@ -166,8 +166,10 @@ fn desk_commands_are_done_once_and_a_replay_is_refused() {
     });
     assert_eq!(desk.table(1).unwrap()["clocks"]["running"], false);
     assert!(!support::journal_events(&journal_of(dir.path(), 2), "resume").is_empty());
-    // A command the desk does not know is refused at the desk.
-    assert_eq!(desk.command(Some(1), "takeback", "1")["ok"], false);
+    // A command the desk does not know is refused at the desk, and so is
+    // an arbiter's act for every table at once.
+    assert_eq!(desk.command(Some(1), "resign", "")["ok"], false);
+    assert_eq!(desk.command(None, "takeback", "1")["ok"], false);
     drop((t1, t2));
 }
 

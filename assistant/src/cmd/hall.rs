@@ -1,7 +1,7 @@
 //! `tandem hall --broker mqtt://… --event EVENT --listen 127.0.0.1:8080
 //! [--arbiter-secret-file FILE] [--public 0.0.0.0:8081 [--public-delay 15m]]
-//! [--data DIR]`: the
-//! arbiter's desk (docs/hall.md).
+//! [--data DIR] [--signing-key desk.key]`: the
+//! arbiter's desk (docs/hall.md); `tandem hall keygen DIR`: the desk's key pair.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,20 +13,30 @@ use crate::relay::proto::{check_level, BrokerUrl};
 
 /// Arguments of `tandem hall`.
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    /// `keygen DIR`: make the desk's key pair instead of running the desk.
+    #[command(subcommand)]
+    pub action: Option<Action>,
     /// The broker: `mqtt://[USER[:PASSWORD]@]HOST[:PORT]`, or `mqtts://…` for TLS
     /// (a private CA: `TANDEM_MQTT_CA=ca.pem`). The password may also come from
     /// `TANDEM_HALL_PASSWORD`.
-    #[arg(long, value_name = "URL")]
-    pub broker: String,
+    #[arg(long, value_name = "URL", required = true)]
+    pub broker: Option<String>,
     /// The event (the tables' `--event`).
-    #[arg(long)]
-    pub event: String,
+    #[arg(long, required = true)]
+    pub event: Option<String>,
+    /// The desk's private key (`desk.key` from `tandem hall keygen`, mode
+    /// 0600): the desk signs its commands and its witnesses of the tables'
+    /// journals with it. Without it the page shows everything but sends no
+    /// command and witnesses nothing.
+    #[arg(long, value_name = "FILE")]
+    pub signing_key: Option<PathBuf>,
     /// Where the arbiter's page listens (keep it on localhost unless the desk is elsewhere).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: String,
-    /// The arbiter's secret, in a file: the desk signs its commands with it.
-    /// Without it the page shows everything but sends no command.
+    /// The arbiter's secret, in a file: the desk's login (never given to a
+    /// table; the desk's commands are signed with `--signing-key`).
     #[arg(long)]
     pub arbiter_secret_file: Option<PathBuf>,
     /// Also serve a read-only page and PDN/PGN feeds for spectators here.
@@ -51,12 +61,45 @@ pub struct Args {
     pub allow_host: Vec<String>,
 }
 
+/// What `tandem hall` does besides running the desk.
+#[derive(Debug, clap::Subcommand)]
+pub enum Action {
+    /// Writes a new key pair for the desk: DIR/desk.key (the private key,
+    /// mode 0600, for `tandem hall --signing-key`; never over an existing
+    /// one) and DIR/desk.pub (for every table's `tandem play --desk-key` and
+    /// `tandem journal verify --desk-key`). PEM: PKCS#8 and SubjectPublicKeyInfo, Ed25519.
+    Keygen {
+        /// The folder (made if missing).
+        dir: PathBuf,
+    },
+}
+
+fn keygen(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let (private, public) = crate::desk_key::keygen(dir)?;
+    let key = crate::desk_key::DeskKey::load(&public)?;
+    println!(
+        "tandem hall keygen: the desk's private key {} (mode 0600: keep it on the desk's \
+         machine only, for --signing-key), its public key {} (for every table's --desk-key), \
+         fingerprint {}",
+        private.display(),
+        public.display(),
+        key.fingerprint()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 fn default_data() -> PathBuf {
     crate::paths::state_dir().join("hall")
 }
 
 /// Runs `tandem hall`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(Action::Keygen { dir }) = &args.action {
+        return keygen(dir);
+    }
+    let (Some(broker_arg), Some(event)) = (args.broker.clone(), args.event.clone()) else {
+        anyhow::bail!("tandem hall needs --broker URL and --event EVENT");
+    };
     let _ = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("TANDEM_LOG")
@@ -65,16 +108,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_writer(std::io::stderr)
         .log_internal_errors(false)
         .try_init();
-    let mut broker: BrokerUrl = args.broker.parse().context("--broker")?;
+    let mut broker: BrokerUrl = broker_arg.parse().context("--broker")?;
     if broker.password.is_none() {
         broker.password = std::env::var("TANDEM_HALL_PASSWORD").ok();
     }
-    check_level("--event", &args.event)?;
+    check_level("--event", &event)?;
     let secret = crate::relay::secret_text(args.arbiter_secret_file.as_deref())?;
     anyhow::ensure!(
         args.arbiter_secret_file.is_none() || secret.is_some(),
         "--arbiter-secret-file: the file is empty"
     );
+    let signing = args
+        .signing_key
+        .as_deref()
+        .map(crate::desk_key::SigningKey::load)
+        .transpose()?;
+    if signing.is_none() {
+        eprintln!(
+            "tandem hall: no --signing-key: the desk sends no command and witnesses no journal \
+             (make its key pair with `tandem hall keygen DIR`)"
+        );
+    }
     let delay = args
         .public_delay
         .as_deref()
@@ -91,7 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the runtime")?;
     rt.block_on(async move {
-        let (hall, out) = Hall::new(&args.event, data, secret)?;
+        let (hall, out) = Hall::new(&event, data, secret, signing)?;
         let listener = tokio::net::TcpListener::bind(&args.listen)
             .await
             .with_context(|| format!("--listen {}: cannot listen", args.listen))?;
@@ -105,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         eprintln!(
             "tandem hall: event {}, broker {broker}, desk http://{}{}",
-            args.event,
+            event,
             listener.local_addr()?,
             public
                 .as_ref()
@@ -122,7 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let loopback = listener.local_addr()?.ip().is_loopback();
         let login = args.login || !loopback;
         anyhow::ensure!(
-            !login || hall.can_command(),
+            !login || hall.secret_for_login().is_some(),
             "--listen {}{}: the desk's page needs the arbiter's login there: give --arbiter-secret-file",
             args.listen,
             if loopback { " --login" } else { " is reachable beyond this machine" }

@@ -523,7 +523,7 @@ mod tests {
     /// A desk with one table whose journal is taken, and its delayed view.
     fn desk(delay: Duration) -> (tempfile::TempDir, Arc<Hall>, Arc<Delayed>) {
         let dir = tempfile::tempdir().unwrap();
-        let (hall, _out) = Hall::new("ev", dir.path().to_owned(), None).unwrap();
+        let (hall, _out) = Hall::new("ev", dir.path().to_owned(), None, None).unwrap();
         for l in crate::hall::store::journal_lines(Some("Kowalski"), "90m") {
             let payload = serde_json::to_vec(&l).unwrap();
             hall.on_message("tandem/ev/table/4/journal", &payload);

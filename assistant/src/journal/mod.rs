@@ -30,6 +30,7 @@ use sha2::{Digest, Sha256};
 use tandem_rules::{Color, GameOptions, Outcome};
 
 mod fallback;
+pub mod witness;
 use fallback::Fallback;
 pub use fallback::{fallback_dirs, private_folder};
 
@@ -333,6 +334,11 @@ pub enum Event {
     /// to the last line, and this makes the last line recent. It changes
     /// nothing else and nobody is told (no announcement, no notice).
     Tick,
+    /// The desk's signature of the head of this journal as it held it
+    /// (`tandem hall`; docs/protocol.md, "Witnesses"): written when the
+    /// table's relay brings it. No game content: never replayed, exported
+    /// or said; `tandem journal verify --desk-key` checks it.
+    Witness(witness::Witness),
     /// The microphone was opened (at start, or again after a loss) or
     /// stopped (voice input); typed and braille input go on meanwhile.
     Microphone {

@@ -222,6 +222,7 @@ impl Table {
             | Event::JournalDegraded { .. }
             | Event::JournalRecovered { .. }
             | Event::Heard { .. }
+            | Event::Witness(_)
             | Event::Microphone { .. } => {}
         }
         Ok(())

@@ -16,8 +16,29 @@ pub mod spectator;
 
 /// The event every hall test plays.
 pub const EVENT: &str = "EV";
-/// The arbiter's secret of the tests.
+/// The arbiter's secret of the tests: the desk's login only (a table in a
+/// hall never takes it).
 pub const SECRET: &str = "hall-test-secret";
+
+/// The desk's key pair of a test, made once in `dir/keys` by `tandem hall
+/// keygen` (the real command): `(desk.key, desk.pub)`.
+pub fn desk_keys(dir: &Path) -> (PathBuf, PathBuf) {
+    let keys = dir.join("keys");
+    let (private, public) = (keys.join("desk.key"), keys.join("desk.pub"));
+    if !private.exists() {
+        let out = Command::new(TANDEM)
+            .args(["hall", "keygen"])
+            .arg(&keys)
+            .output()
+            .expect("tandem hall keygen");
+        assert!(
+            out.status.success(),
+            "tandem hall keygen: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    (private, public)
+}
 /// How long anything may take on a loaded machine.
 pub const DEADLINE: Duration = Duration::from_secs(30);
 
@@ -49,8 +70,8 @@ pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Result<T, String>) -> T {
 }
 
 /// A private Mosquitto: every table `tableN` (password `pwN`) may write only
-/// under its own topic and read its commands; `desk` (password `deskpw`)
-/// reads the tables and writes the desk's topics.
+/// under its own topic and read its commands and witnesses; `desk`
+/// (password `deskpw`) reads the tables and writes the desk's topics.
 pub struct Broker {
     pub port: u16,
     conf: PathBuf,
@@ -169,7 +190,8 @@ impl Broker {
             }
             acl.push_str(&format!(
                 "topic read tandem/{EVENT}/desk/cmd/{n}\n\
-                 topic read tandem/{EVENT}/desk/cmd/all\ntopic read tandem/{EVENT}/desk/resend/{n}\n\n"
+                 topic read tandem/{EVENT}/desk/cmd/all\ntopic read tandem/{EVENT}/desk/resend/{n}\n\
+                 topic read tandem/{EVENT}/desk/witness/{n}\n\n"
             ));
         }
         std::fs::write(dir.join("passwd"), passwd).unwrap();
@@ -346,7 +368,6 @@ fn table_at(
 ) -> Daemon {
     let tdir = dir.join(format!("t{n}"));
     std::fs::create_dir_all(&tdir).unwrap();
-    std::fs::write(tdir.join("secret"), SECRET).unwrap();
     let journal = journal.to_owned();
     let mut p = Play::text_only(&tdir)
         .stderr_file(tdir.join(format!(
@@ -373,9 +394,10 @@ fn table_at(
             ]);
         }
     }
+    let (_, public) = desk_keys(dir);
     p.args(["--relay", url, "--event", EVENT, "--table", &n.to_string()])
-        .arg("--arbiter-secret-file")
-        .arg(tdir.join("secret"))
+        .arg("--desk-key")
+        .arg(public)
         .args(extra)
         .start()
 }
@@ -388,7 +410,8 @@ pub struct Desk {
 }
 
 impl Desk {
-    /// `tandem hall --broker … --event EV --listen 127.0.0.1:PORT --data DIR/desk --arbiter-secret-file …`.
+    /// `tandem hall --broker … --event EV --listen 127.0.0.1:PORT --data DIR/desk
+    /// --arbiter-secret-file … --signing-key DIR/keys/desk.key`.
     pub fn start(dir: &Path, broker: &Broker, extra: &[&str]) -> Desk {
         Desk::start_env(dir, broker, extra, &[])
     }
@@ -399,6 +422,7 @@ impl Desk {
         let data = dir.join("desk");
         std::fs::create_dir_all(&data).unwrap();
         std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
+        let (private, _) = desk_keys(dir);
         let mut cmd = Command::new(TANDEM);
         cmd.envs(env.iter().copied());
         if let Some(ca) = &broker.ca {
@@ -417,6 +441,8 @@ impl Desk {
             .arg(&data)
             .arg("--arbiter-secret-file")
             .arg(dir.join("desk-secret"))
+            .arg("--signing-key")
+            .arg(private)
             .args(extra)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(dir.join("desk-stderr")).unwrap())

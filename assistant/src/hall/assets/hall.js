@@ -327,6 +327,19 @@
       const t = document.getElementById("say-text");
       if (t.value.trim()) command(n, "say", t.value.trim());
     });
+    // The arbiter's own acts (at a table in a hall, only from here): asked to confirm.
+    document.getElementById("takeback-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const plies = document.getElementById("takeback-plies").value;
+      const why = document.getElementById("takeback-why").value.trim();
+      if (window.confirm(`Take back ${plies} plies at table ${n}?`)) command(n, "takeback", `${plies} ${why}`.trim());
+    });
+    document.getElementById("clock-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const side = document.getElementById("clock-side").value;
+      const secs = document.getElementById("clock-seconds").value;
+      if (window.confirm(`Set ${side}'s clock at table ${n} to ${secs} seconds?`)) command(n, "clock", `set ${side} ${secs}`);
+    });
     document.getElementById("rec-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       const r = await fetch(`/api/tables/${n}/reconcile`, {

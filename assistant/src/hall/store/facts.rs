@@ -40,6 +40,7 @@ fn time_only(e: &Event) -> bool {
             | Event::JournalRecovered { .. }
             | Event::Heard { .. }
             | Event::Microphone { .. }
+            | Event::Witness(_)
     )
 }
 

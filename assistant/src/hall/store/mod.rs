@@ -322,6 +322,18 @@ impl TableCopy {
         self.hashes.first().map(String::as_str)
     }
 
+    /// The last line held, its hash, and whether it is a witness line.
+    #[must_use]
+    pub fn head(&self) -> Option<(u64, &str, bool)> {
+        let r = self.records.last()?;
+        let hash = self.hashes.last()?;
+        Some((
+            r.seq,
+            hash.as_str(),
+            matches!(r.event, crate::journal::Event::Witness(_)),
+        ))
+    }
+
     /// Lines waiting for a missing one, and their bytes.
     #[must_use]
     pub fn pending_size(&self) -> (usize, usize) {
