@@ -12,6 +12,7 @@
 pub mod delay;
 pub mod guard;
 pub mod heavy;
+pub mod login;
 pub mod serve;
 pub mod store;
 pub mod tools;
