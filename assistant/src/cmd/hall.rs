@@ -236,18 +236,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             tokio::spawn(hall::serve::serve(p, app, limits, None, None));
         }
         let limits = hall::serve::Limits::desk();
-        let login = match login.then(|| hall.secret_for_login()).flatten() {
-            Some(secret) => Some(std::sync::Arc::new(hall::login::Login::new(
-                &secret,
-                hall::login::Setup {
-                    idle: session_idle,
-                    wait: login_wait,
-                    secure: tls.is_some(),
-                    fingerprint: tls.as_ref().map(|t| t.fingerprint.clone()),
-                },
-            ))),
-            None => None,
+        let setup = hall::login::Setup {
+            idle: session_idle,
+            wait: login_wait,
+            secure: tls.is_some(),
+            fingerprint: tls.as_ref().map(|t| t.fingerprint.clone()),
         };
+        let login = login
+            .then(|| hall.secret_for_login())
+            .flatten()
+            .map(|secret| std::sync::Arc::new(hall::login::Login::new(&secret, setup)));
         let session = login.as_ref().map(|l| l.bar()).unwrap_or_default();
         let guard = hall::guard::Guard::new(args.allow_host.clone(), login);
         let arbiter = guard.arbiter();
