@@ -24,6 +24,10 @@ pub const DEADLINE: Duration = Duration::from_secs(30);
 /// The broker's bound on a message, as docs/hall.md gives it.
 pub const MAX_PACKET_LINE: &str = "max_packet_size 262144";
 
+/// Each client's id is its user name, as docs/hall.md gives it: one
+/// table's credentials cannot take another's (or the desk's) client id.
+pub const CLIENT_ID_LINE: &str = "use_username_as_clientid true";
+
 /// A port nobody listens on now.
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -195,7 +199,7 @@ impl Broker {
         std::fs::write(
             &conf,
             format!(
-                "user root\nlistener {port} 127.0.0.1\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n{}\n",
+                "user root\nlistener {port} 127.0.0.1\n{CLIENT_ID_LINE}\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n{}\n",
                 dir.join("passwd").display(),
                 dir.join("acl").display(),
                 dir.join("mosquitto.log").display(),
