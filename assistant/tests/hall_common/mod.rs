@@ -52,9 +52,11 @@ pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Result<T, String>) -> T {
     }
 }
 
-/// A private Mosquitto: every table `tableN` (password `pwN`) may write only
-/// under its own topic and read its commands; `desk` (password `deskpw`)
-/// reads the tables and writes the desk's topics.
+/// A private Mosquitto configured as docs/hall.md says (each client's id its
+/// user name, messages bounded): every table `tableN` (password `pwN`) may
+/// write only under its own topic and read its commands; `desk` (password
+/// `deskpw`) reads the tables and writes the desk's topics; `replayer`
+/// (`replaypw`) writes the desk's topics, to send recorded commands again.
 pub struct Broker {
     pub port: u16,
     conf: PathBuf,
@@ -160,9 +162,14 @@ impl Broker {
         );
         let dir = dir.join("broker");
         std::fs::create_dir_all(&dir).unwrap();
-        let mut passwd = String::from("desk:deskpw\n");
+        // `replayer` is no user of docs/hall.md: it stands for whoever
+        // recorded the desk's commands and sends them again, on the desk's
+        // topics, without being the desk's client (which, its id being its
+        // user name, would push the desk off the broker).
+        let mut passwd = String::from("desk:deskpw\nreplayer:replaypw\n");
         let mut acl = format!(
-            "user desk\ntopic read tandem/{EVENT}/table/#\ntopic write tandem/{EVENT}/desk/#\n\n"
+            "user desk\ntopic read tandem/{EVENT}/table/#\ntopic write tandem/{EVENT}/desk/#\n\n\
+             user replayer\ntopic write tandem/{EVENT}/desk/#\n\n"
         );
         for n in 1..=tables {
             passwd.push_str(&format!("table{n}:pw{n}\n"));
