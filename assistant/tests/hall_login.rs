@@ -482,3 +482,81 @@ fn a_short_secret_stops_a_desk_that_needs_a_login() {
         );
     }
 }
+
+/// Base64 of the SHA-256 of the certificate's public key (Chromium's
+/// `--ignore-certificate-errors-spki-list`), with openssl.
+fn spki_pin(cert: &Path) -> String {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(
+            "openssl x509 -in \"$0\" -pubkey -noout | openssl pkey -pubin -outform der \
+             | openssl dgst -sha256 -binary | openssl base64 -A",
+        )
+        .arg(cert)
+        .output()
+        .expect("openssl");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+/// In real Chromium trusting the desk's certificate by its key alone (as
+/// an arbiter who compared the fingerprint): the desk's address leads to
+/// the login, which shows the fingerprint; the secret leads to the live
+/// desk, whose cookie no script can read; **Log out** at the foot of the
+/// page leads back to the login, and the old session gets nothing. Both
+/// pages pass axe-core.
+#[test]
+fn the_arbiter_logs_in_and_out_in_chromium_over_tls() {
+    use support::browser::Browser;
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 1);
+    let desk = tls_desk(dir.path(), &broker, "0.0.0.0", &[], &[]);
+    let pin = spki_pin(&desk.data.join("tls").join("cert.pem"));
+    let b = Browser::start_with(
+        "1280,1000",
+        &[&format!("--ignore-certificate-errors-spki-list={pin}")],
+    );
+    b.go(&format!("https://{}/", desk.host()));
+    b.wait_js(
+        "the login page",
+        "return location.pathname === '/login' && !!document.getElementById('secret');",
+    );
+    let text = b.js("return document.body.innerText;");
+    assert!(text.as_str().unwrap().contains(&desk.printed), "{text}");
+    if let Some(v) = b.axe_violations() {
+        assert!(v.is_empty(), "the login page: {v:?}");
+    }
+    b.js(&format!(
+        "document.getElementById('secret').value = {SECRET:?}; \
+         document.querySelector('form').submit(); return true;"
+    ));
+    b.wait_js(
+        "the live desk",
+        "return document.body && document.body.dataset.page === 'desk' \
+         && document.getElementById('status').textContent.includes('Live.');",
+    );
+    assert_eq!(b.js("return document.cookie;"), "", "HttpOnly");
+    let foot = b.js("return document.querySelector('footer.session').innerText;");
+    assert!(foot.as_str().unwrap().contains(&desk.printed), "{foot}");
+    if let Some(v) = b.axe_violations() {
+        assert!(v.is_empty(), "the desk's page: {v:?}");
+    }
+    // The page's own actions (a fetch with the session) are let in.
+    let shown = b.js(
+        "return fetch('/api/public', {method: 'POST', headers: {'x-tandem-desk': '1', \
+         'content-type': 'application/json'}, body: JSON.stringify({table: null, on: true})}) \
+         .then((r) => r.status);",
+    );
+    assert_eq!(shown, 200);
+    b.js("document.querySelector('footer.session button').click(); return true;");
+    b.wait_js(
+        "back at the login",
+        "return location.pathname === '/login' && !!document.getElementById('secret');",
+    );
+    let status = b.js("return fetch('/api/tables').then((r) => r.status);");
+    assert_eq!(status, 401);
+}

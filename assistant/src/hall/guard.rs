@@ -154,9 +154,12 @@ fn with_headers(mut r: Response) -> Response {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
+    // No referrer to other sites; to its own, the origin a browser then
+    // sends with a form's POST (`/login`, `/logout`): under `no-referrer` it
+    // sends `Origin: null`, which the origin check refuses.
     h.insert(
         header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
+        HeaderValue::from_static("same-origin"),
     );
     r
 }
