@@ -35,9 +35,6 @@ pub const COOKIE: &str = "tandem_desk_session";
 /// The shortest secret the login takes (characters, once trimmed).
 pub const MIN_SECRET: usize = 16;
 
-/// A session ends after this long without a request (`--session-idle`).
-pub const DEFAULT_IDLE: Duration = Duration::from_secs(30 * 60);
-
 /// The wait after the first wrong secret (`TANDEM_HALL_LOGIN_WAIT_MS`); it
 /// doubles with each wrong secret after it.
 pub const DEFAULT_WAIT: Duration = Duration::from_secs(1);
