@@ -327,16 +327,17 @@ fn one_address_cannot_take_the_desk_from_the_arbiter() {
     assert!(other == Ok(503) || other.is_err(), "{other:?}");
 }
 
-/// Issue 35: a wrong secret is answered at once (its wait holds no
-/// connection); the next try from that address within a second is refused
-/// unread, with `Retry-After`; a second later the right secret logs in.
+/// Issues 35 and 36: a wrong secret is answered at once (its wait holds no
+/// connection); every try within the wait after it is refused unread, with
+/// `Retry-After`, the right secret too; the next wrong secret makes the desk
+/// wait twice as long; after the wait the right secret logs in.
 #[test]
 fn a_wrong_login_waits_without_holding_a_connection() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 1);
     let desk = Desk::start(dir.path(), &broker, &["--login"]);
     let t0 = Instant::now();
-    assert_eq!(login(&desk.base, "guess"), (401, None));
+    assert_eq!(login_waits(&desk.base, "guess"), (401, Some(1)));
     assert!(
         t0.elapsed() < Duration::from_millis(500),
         "{:?}",
@@ -360,9 +361,23 @@ fn a_wrong_login_waits_without_holding_a_connection() {
         "not looked at within the second"
     );
     std::thread::sleep(Duration::from_millis(1100));
+    // The second wrong secret: the desk waits twice as long.
+    assert_eq!(login_waits(&desk.base, "guess again"), (401, Some(2)));
+    std::thread::sleep(Duration::from_millis(2100));
     let (status, cookie) = login(&desk.base, SECRET);
     assert_eq!(status, 303);
     assert!(cookie.is_some());
+}
+
+/// `POST /login` with `secret`: the status and the seconds of `Retry-After`.
+fn login_waits(base: &str, secret: &str) -> (u16, Option<u64>) {
+    let r = match ureq::post(&format!("{base}/login")).send_form(&[("secret", secret)]) {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("POST /login: {e}"),
+    };
+    let wait = r.header("retry-after").and_then(|v| v.parse().ok());
+    (r.status(), wait)
 }
 
 /// Issue 35: a spectator's live stream that reads nothing while the desk

@@ -107,11 +107,12 @@ fn desk_commands_are_done_once_and_a_replay_is_refused() {
             Err(format!("{s:?}"))
         }
     });
-    // The same signed command again, as a recording of the broker's traffic would send it.
+    // The same signed command again, as a recording of the broker's traffic would send it
+    // (by another client: one with the desk's user would push the desk off the broker).
     let cmd = sent["command"].to_string();
     assert!(broker.publish(
-        "desk",
-        "deskpw",
+        "replayer",
+        "replaypw",
         &format!("tandem/{EVENT}/desk/cmd/1"),
         &cmd
     ));
@@ -130,8 +131,8 @@ fn desk_commands_are_done_once_and_a_replay_is_refused() {
     forged["arg"] = "The game is drawn.".into();
     forged["counter"] = (sent["counter"].as_u64().unwrap() + 5).into();
     assert!(broker.publish(
-        "desk",
-        "deskpw",
+        "replayer",
+        "replaypw",
         &format!("tandem/{EVENT}/desk/cmd/1"),
         &forged.to_string()
     ));

@@ -12,6 +12,7 @@
 pub mod delay;
 pub mod guard;
 pub mod heavy;
+pub mod login;
 pub mod serve;
 pub mod store;
 pub mod tools;
@@ -827,7 +828,10 @@ impl Hall {
 /// Follows the broker for ever: subscribes to the event's tables, feeds
 /// their messages to the desk, sends the desk's messages; reconnects.
 pub async fn broker_loop(hall: Arc<Hall>, broker: BrokerUrl, mut out: Outbox) {
-    let id = format!("tandem-{}-desk-{}", hall.event, std::process::id());
+    let id = mqtt::client_id(
+        &broker,
+        format!("tandem-{}-desk-{}", hall.event, std::process::id()),
+    );
     let mut backoff = Duration::from_millis(200);
     // The largest message taken; a larger one (a broker without
     // `max_packet_size`) is taken once it came, so it can never keep the

@@ -62,15 +62,21 @@ impl Shown {
     }
 }
 
-/// The arbiter's server.
-pub fn desk(hall: Arc<Hall>) -> Router {
+/// The arbiter's server; `session` goes at the end of its pages (with a
+/// login: the certificate's fingerprint and the logout button).
+pub fn desk(hall: Arc<Hall>, session: &str) -> Router {
     let app = App {
         hall,
         public: false,
     };
+    let index = INDEX.replace("<!--session-->", session);
+    let table = TABLE.replace("<!--session-->", session);
     common(Router::new())
-        .route("/", get(|| async { Html(INDEX) }))
-        .route("/tables/{n}", get(|| async { Html(TABLE) }))
+        .route("/", get(move || std::future::ready(Html(index.clone()))))
+        .route(
+            "/tables/{n}",
+            get(move || std::future::ready(Html(table.clone()))),
+        )
         .route("/api/tables/{n}/journal", get(journal))
         .route("/api/tables/{n}/detail", get(detail))
         .route("/api/tables/{n}/reconcile", post(reconcile))

@@ -258,7 +258,10 @@ impl Relay {
         mut events: mpsc::UnboundedReceiver<Value>,
         mut stop: watch::Receiver<Option<tokio::time::Instant>>,
     ) {
-        let id = format!("tandem-{}-table-{}", self.s.event, self.s.table);
+        let id = mqtt::client_id(
+            &self.s.broker,
+            format!("tandem-{}-table-{}", self.s.event, self.s.table),
+        );
         let mut backoff = Duration::from_millis(200);
         let mut saved = tokio::time::Instant::now();
         if self.cursor_dirty {

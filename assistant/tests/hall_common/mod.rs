@@ -45,6 +45,10 @@ pub const DEADLINE: Duration = Duration::from_secs(30);
 /// The broker's bound on a message, as docs/hall.md gives it.
 pub const MAX_PACKET_LINE: &str = "max_packet_size 262144";
 
+/// Each client's id is its user name, as docs/hall.md gives it: one
+/// table's credentials cannot take another's (or the desk's) client id.
+pub const CLIENT_ID_LINE: &str = "use_username_as_clientid true";
+
 /// A port nobody listens on now.
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -69,9 +73,12 @@ pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Result<T, String>) -> T {
     }
 }
 
-/// A private Mosquitto: every table `tableN` (password `pwN`) may write only
-/// under its own topic and read its commands and witnesses; `desk`
-/// (password `deskpw`) reads the tables and writes the desk's topics.
+/// A private Mosquitto configured as docs/hall.md says (each client's id its
+/// user name, messages bounded): every table `tableN` (password `pwN`) may
+/// write only under its own topic and read its commands and witnesses;
+/// `desk` (password `deskpw`) reads the tables and writes the desk's topics;
+/// `replayer` (`replaypw`) writes the desk's topics, to send recorded
+/// commands again.
 pub struct Broker {
     pub port: u16,
     conf: PathBuf,
@@ -177,9 +184,14 @@ impl Broker {
         );
         let dir = dir.join("broker");
         std::fs::create_dir_all(&dir).unwrap();
-        let mut passwd = String::from("desk:deskpw\n");
+        // `replayer` is no user of docs/hall.md: it stands for whoever
+        // recorded the desk's commands and sends them again, on the desk's
+        // topics, without being the desk's client (which, its id being its
+        // user name, would push the desk off the broker).
+        let mut passwd = String::from("desk:deskpw\nreplayer:replaypw\n");
         let mut acl = format!(
-            "user desk\ntopic read tandem/{EVENT}/table/#\ntopic write tandem/{EVENT}/desk/#\n\n"
+            "user desk\ntopic read tandem/{EVENT}/table/#\ntopic write tandem/{EVENT}/desk/#\n\n\
+             user replayer\ntopic write tandem/{EVENT}/desk/#\n\n"
         );
         for n in 1..=tables {
             passwd.push_str(&format!("table{n}:pw{n}\n"));
@@ -217,7 +229,7 @@ impl Broker {
         std::fs::write(
             &conf,
             format!(
-                "user root\nlistener {port} 127.0.0.1\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n{}\n",
+                "user root\nlistener {port} 127.0.0.1\n{CLIENT_ID_LINE}\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n{}\n",
                 dir.join("passwd").display(),
                 dir.join("acl").display(),
                 dir.join("mosquitto.log").display(),

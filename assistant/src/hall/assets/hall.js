@@ -293,7 +293,11 @@
     });
     es.addEventListener("alert", (e) => { const d = JSON.parse(e.data); addAlert(d.table, d.alert, true); });
     es.addEventListener("reply", (e) => onReply(JSON.parse(e.data)));
-    es.onerror = () => status("The connection to the desk was lost; reconnecting…");
+    es.onerror = () => {
+      status("The connection to the desk was lost; reconnecting…");
+      // The stream ends with the arbiter's session: then log in again.
+      fetch("/api/stats").then((r) => { if (r.status === 401) location.href = "/login"; }).catch(() => {});
+    };
     es.onopen = () => status("Live.");
   }
 
