@@ -223,9 +223,11 @@ fn the_desks_signed_takeback_is_done_and_another_keys_or_the_local_secret_is_not
     let forged = tandem::relay::proto::SignedCommand::sign_for(
         &wrong, EVENT, "1", &game, "takeback", "1 forged", counter,
     );
+    // Sent by the test's `replayer` (who may write the desk's topics): the
+    // desk's own user would push the running desk off the broker.
     assert!(broker.publish(
-        "desk",
-        "deskpw",
+        "replayer",
+        "replaypw",
         &format!("tandem/{EVENT}/desk/cmd/1"),
         &serde_json::to_string(&forged).unwrap()
     ));
