@@ -489,6 +489,17 @@ async fn serve(
         "black" => Some(tandem_rules::Color::Black),
         _ => None,
     };
+    // A blind side's device opens the screen reader's page, a sighted
+    // side's the drawn board (docs/devices.md).
+    let device_pages = {
+        use crate::devices::view::Page;
+        let info = &session.table().info.blind;
+        let page = |side: &str| match info.as_str() {
+            b if b == side || b == "both" => Page::Blind,
+            _ => Page::Board,
+        };
+        [page("white"), page("black")]
+    };
     let journal_path = session.view().journal;
     let voice_lang = lang.clone();
     let msgs = Messages::new(
@@ -628,7 +639,8 @@ async fn serve(
             dev.pairing.url()
         );
         let mut app = crate::devices::web::App::new(dev.pairing, handle.clone(), dev.hosts, feeds)
-            .secure(dev.tls.is_some());
+            .secure(dev.tls.is_some())
+            .pages(device_pages);
         if let Some(port) = dev.any_port {
             app = app.any_address(port);
         }

@@ -268,6 +268,7 @@ pub(crate) mod tests {
                 ..Default::default()
             },
             extra: serde_json::Map::new(),
+            taps: crate::interface::Taps::default(),
             screen: ScreenView::default(),
         }
     }

@@ -286,6 +286,11 @@ impl Table {
                 ..JournalHealth::default()
             },
             extra: self.game.state_extra(),
+            taps: if outcome.is_none() {
+                self.game.taps()
+            } else {
+                crate::interface::Taps::default()
+            },
             screen: ScreenView {
                 diagram: self.game.diagram(),
                 record: self.game.record_lines(),

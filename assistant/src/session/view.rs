@@ -62,6 +62,10 @@ pub struct StateView {
     /// top level of the JSON object beside the others.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+    /// What a device's board page may tap (not in `tandem ctl state`: the
+    /// device's `/api/state` adds it).
+    #[serde(skip)]
+    pub taps: crate::interface::Taps,
     /// What only the terminal screen shows (not in `tandem ctl state`).
     #[serde(skip)]
     pub screen: ScreenView,

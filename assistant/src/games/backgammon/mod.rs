@@ -838,6 +838,10 @@ impl Game for BackgammonTable {
         diagram(self.m.board())
     }
 
+    fn taps(&self) -> super::Taps {
+        picture::taps(&self.m)
+    }
+
     fn picture(&self) -> crate::picture::BoardPicture {
         picture::picture(&self.m)
     }

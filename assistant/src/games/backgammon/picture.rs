@@ -4,9 +4,10 @@
 //! checkers, the dice, the cube, and the last play's points with the blots
 //! it hit (004 3.4).
 
-use tandem_rules::backgammon::{match_id, position_id, Action, Board, Match};
+use tandem_rules::backgammon::{match_id, position_id, Action, Board, Match, Phase};
 use tandem_rules::Color;
 
+use crate::interface::{TapMove, Taps};
 use crate::picture::{BoardPicture, Cube, Layout, Piece, Shape};
 
 /// A point of `side`'s numbering in white's (25 = the bar, 0 = off).
@@ -33,6 +34,54 @@ pub fn picture(m: &Match) -> BoardPicture {
             owner: m.cube_owner(),
         }),
         ..board_picture(m.board())
+    }
+}
+
+/// What the side to act may tap on the picture ([`crate::games::Game::taps`]):
+/// each legal play by its hops in white's numbering (the picture's), how
+/// the mover writes each point, and the actions beyond moves (`roll` by
+/// the dice entered, `double`, `take`, `pass`) the rules allow now.
+#[must_use]
+pub fn taps(m: &Match) -> Taps {
+    let turn = m.board().turn();
+    let moves = m
+        .legal()
+        .iter()
+        .map(|play| TapMove {
+            squares: play
+                .steps()
+                .iter()
+                .flat_map(|s| [white_point(turn, s.from), white_point(turn, s.to)])
+                .collect(),
+            text: m.move_text(play),
+            choice: None,
+        })
+        .collect();
+    let names = (1..=24u8)
+        .map(|p| (white_point(turn, p), p.to_string()))
+        .filter(|(a, b)| a != b)
+        .collect();
+    let allowed = |a: Action| m.clone().act(a).is_ok();
+    let mut actions = Vec::new();
+    if matches!(m.phase(), Phase::Opening | Phase::Roll) {
+        actions.push("roll".to_owned());
+    }
+    if allowed(Action::Double) {
+        actions.push("double".to_owned());
+    }
+    if allowed(Action::Take) {
+        actions.push("take".to_owned());
+    }
+    // A double declined, or a roll that cannot be played.
+    if allowed(Action::Pass) || (m.phase() == Phase::Move && m.legal().is_empty()) {
+        actions.push("pass".to_owned());
+    }
+    Taps {
+        actor: m.to_act(),
+        moves,
+        hops: true,
+        names,
+        actions,
     }
 }
 
