@@ -36,9 +36,11 @@ fn table(args: &[&str]) -> Table {
     let socket = dir.path().join("tandem.sock");
     let journal = dir.path().join("game.jsonl");
     let addr = format!("127.0.0.1:{}", free_port());
-    let mut all = vec![
-        "--lang",
-        "en",
+    let mut all = vec![];
+    if !args.contains(&"--lang") {
+        all.extend(["--lang", "en"]);
+    }
+    all.extend([
         "--speech",
         "text",
         "--voice",
@@ -47,7 +49,7 @@ fn table(args: &[&str]) -> Table {
         &addr,
         "--journal",
         journal.to_str().unwrap(),
-    ];
+    ]);
     all.extend_from_slice(args);
     let d = Daemon::start(&all, &socket, &[]);
     Table {
@@ -411,4 +413,53 @@ fn backgammon_from_the_board_page_dice_checkers_and_the_cube() {
         ]
     );
     assert!(moves.iter().all(|(s, _)| s == "white"));
+}
+
+#[test]
+fn the_squares_words_are_in_the_seats_language_on_both_pages() {
+    // The table speaks Polish; black's seat English.
+    let t = table(&[
+        "--lang",
+        "pl",
+        "--blind",
+        "none",
+        "--seat",
+        "black:lang=en",
+        "--fen",
+        "W:W32,44,K49:B27,3",
+    ]);
+    let b = Browser::start_sized("360,740");
+    open_board(&b, &t, "white");
+    let label = |sq: &str| {
+        b.js(&format!(
+            "return document.querySelector(\"#board .square[data-square='{sq}']\").getAttribute('aria-label');"
+        ))
+    };
+    assert_eq!(label("27"), "27, czarny pion");
+    assert_eq!(label("49"), "49, biała damka");
+    assert_eq!(label("28"), "28, puste");
+    // The screen reader's page, its grid cells in the same words.
+    click(&b, "header a");
+    b.wait_js("the seat's page", "return location.pathname === '/seat';");
+    let cell = |sq: &str| {
+        b.wait_js(
+            &format!("square {sq} in the grid"),
+            &format!(
+                "const c = document.querySelector(\"#board [data-id='{sq}']\"); \
+                 return c && [...c.children].filter(n => n.getAttribute('aria-hidden') !== 'true').map(n => n.textContent).join('');"
+            ),
+        )
+    };
+    assert_eq!(cell("27"), "27, czarny pion");
+    assert_eq!(
+        b.js("return [...document.querySelectorAll('#board [role=gridcell]')].find(c => !c.dataset.id).textContent;"),
+        "jasne pole"
+    );
+    // Black's device: English.
+    let b2 = Browser::start_sized("360,740");
+    open_board(&b2, &t, "black");
+    assert_eq!(
+        b2.js("return document.querySelector(\"#board .square[data-square='27']\").getAttribute('aria-label');"),
+        "27, black man"
+    );
 }

@@ -502,6 +502,8 @@ async fn serve(
     };
     let journal_path = session.view().journal;
     let voice_lang = lang.clone();
+    // The device seats' words: a seat's own language, else the table's.
+    let device_lang = lang.clone();
     let msgs = Messages::new(
         tandem_speech::Phrasebook::builtin(&lang)
             .unwrap_or_else(tandem_speech::Phrasebook::english),
@@ -640,7 +642,17 @@ async fn serve(
         );
         let mut app = crate::devices::web::App::new(dev.pairing, handle.clone(), dev.hosts, feeds)
             .secure(dev.tls.is_some())
-            .pages(device_pages);
+            .pages(device_pages)
+            .langs(
+                [tandem_rules::Color::White, tandem_rules::Color::Black].map(|side| {
+                    config
+                        .seats
+                        .iter()
+                        .find(|s| s.side == side)
+                        .and_then(|s| s.lang.clone())
+                        .unwrap_or_else(|| device_lang.clone())
+                }),
+            );
         if let Some(port) = dev.any_port {
             app = app.any_address(port);
         }

@@ -7,10 +7,13 @@
 
 use std::collections::BTreeMap;
 
+use std::sync::OnceLock;
+
+use serde::Deserialize;
 use serde_json::{json, Value};
 use tandem_rules::Color;
 
-use crate::picture::{svg, BoardPicture, Shape};
+use crate::picture::{svg, BoardPicture, Piece, Shape};
 use crate::session::StateView;
 
 /// Which page a paired device opens.
@@ -35,10 +38,11 @@ impl Page {
 }
 
 /// The state as `side`'s device sees it: the `tandem ctl state` object,
-/// `"seat"`, the board as SVG from that side's chair (`"svg"`) and what
-/// may be tapped on it (`"taps"`).
+/// `"seat"`, the board as SVG from that side's chair (`"svg"`), what may
+/// be tapped on it (`"taps"`), and each square's words in the seat's
+/// language `lang` (`"squares"`, `"light_square"`).
 #[must_use]
-pub fn for_seat(st: &StateView, side: Color) -> Value {
+pub fn for_seat(st: &StateView, side: Color, lang: &str) -> Value {
     let mut v = serde_json::to_value(st).unwrap_or(Value::Null);
     if let Some(o) = v.as_object_mut() {
         o.insert("seat".into(), json!(side));
@@ -48,7 +52,8 @@ pub fn for_seat(st: &StateView, side: Color) -> Value {
         };
         let picture = st.board.clone().oriented(side);
         o.insert("svg".into(), json!(svg::svg(&picture, None, label)));
-        o.insert("squares".into(), json!(square_words(&st.board)));
+        o.insert("squares".into(), json!(square_words(&st.board, lang)));
+        o.insert("light_square".into(), json!(light_square(lang)));
         o.insert(
             "taps".into(),
             serde_json::to_value(&st.taps).unwrap_or(Value::Null),
@@ -57,31 +62,55 @@ pub fn for_seat(st: &StateView, side: Color) -> Value {
     v
 }
 
-/// Each square of the picture by its name and what stands on it ("6,
-/// black man", "13, 5 white checkers"): what a square's button or grid
-/// cell is called.
+/// The squares' words of one language (`squares.toml`).
+#[derive(Debug, Deserialize)]
+struct Words {
+    empty: String,
+    light: String,
+    white: BTreeMap<String, String>,
+    black: BTreeMap<String, String>,
+    checkers: BTreeMap<String, [String; 3]>,
+}
+
+const SQUARES: &str = include_str!("squares.toml");
+
+/// The words of `lang` (English for a language without its table).
+fn words(lang: &str) -> &'static Words {
+    static ALL: OnceLock<BTreeMap<String, Words>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        // Embedded and checked by the tests below: it parses.
+        toml::from_str(SQUARES).unwrap_or_default()
+    });
+    static NONE: OnceLock<Words> = OnceLock::new();
+    all.get(lang).or_else(|| all.get("en")).unwrap_or_else(|| {
+        NONE.get_or_init(|| Words {
+            empty: "empty".into(),
+            light: "light square".into(),
+            white: BTreeMap::new(),
+            black: BTreeMap::new(),
+            checkers: BTreeMap::new(),
+        })
+    })
+}
+
+/// What a light (unnamed) square is called in `lang`.
 #[must_use]
-pub fn square_words(p: &BoardPicture) -> BTreeMap<String, String> {
+pub fn light_square(lang: &str) -> &'static str {
+    &words(lang).light
+}
+
+/// Each square of the picture by its name and what stands on it, in
+/// `lang` ("6, black man", "6, czarny pion", "13, 5 white checkers"): what
+/// a square's button or grid cell is called.
+#[must_use]
+pub fn square_words(p: &BoardPicture, lang: &str) -> BTreeMap<String, String> {
+    let w = words(lang);
     p.square_ids()
         .into_iter()
         .map(|id| {
-            let on: Vec<String> = p
-                .on(&id)
-                .map(|piece| {
-                    let side = match piece.side {
-                        Color::White => "white",
-                        Color::Black => "black",
-                    };
-                    let what = shape_word(piece.shape);
-                    if piece.count > 1 {
-                        format!("{} {side} {what}s", piece.count)
-                    } else {
-                        format!("{side} {what}")
-                    }
-                })
-                .collect();
+            let on: Vec<String> = p.on(&id).map(|piece| piece_words(w, piece)).collect();
             let words = if on.is_empty() {
-                format!("{id}, empty")
+                format!("{id}, {}", w.empty)
             } else {
                 format!("{id}, {}", on.join(", "))
             };
@@ -90,15 +119,85 @@ pub fn square_words(p: &BoardPicture) -> BTreeMap<String, String> {
         .collect()
 }
 
-fn shape_word(s: Shape) -> &'static str {
+fn piece_words(w: &Words, piece: &Piece) -> String {
+    let side = match piece.side {
+        Color::White => "white",
+        Color::Black => "black",
+    };
+    let shape = shape_key(piece.shape);
+    if piece.shape == Shape::Checker {
+        let forms = w.checkers.get(side);
+        let n = piece.count;
+        let form = |i: usize| forms.map_or_else(|| format!("{side} checker"), |f| f[i].clone());
+        return match n {
+            1 => form(0),
+            // Polish: 2-4, 22-24…, not 12-14 (a few); the rest many.
+            n if (2..=4).contains(&(n % 10)) && !(12..=14).contains(&(n % 100)) => {
+                format!("{n} {}", form(1))
+            }
+            n => format!("{n} {}", form(2)),
+        };
+    }
+    let table = if piece.side == Color::White {
+        &w.white
+    } else {
+        &w.black
+    };
+    table
+        .get(shape)
+        .cloned()
+        .unwrap_or_else(|| format!("{side} {shape}"))
+}
+
+fn shape_key(s: Shape) -> &'static str {
     match s {
         Shape::Man => "man",
-        Shape::Crowned | Shape::King => "king",
+        Shape::Crowned => "crowned",
         Shape::Checker => "checker",
         Shape::Pawn => "pawn",
         Shape::Knight => "knight",
         Shape::Bishop => "bishop",
         Shape::Rook => "rook",
         Shape::Queen => "queen",
+        Shape::King => "king",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_of_the_squares_file_has_every_piece() {
+        let all: BTreeMap<String, Words> = toml::from_str(SQUARES).unwrap();
+        assert_eq!(all.keys().collect::<Vec<_>>(), ["en", "pl"]);
+        for (lang, w) in &all {
+            for side in [&w.white, &w.black] {
+                for shape in [
+                    "man", "crowned", "pawn", "knight", "bishop", "rook", "queen", "king",
+                ] {
+                    assert!(side.contains_key(shape), "{lang}: {shape}");
+                }
+            }
+            assert!(w.checkers.contains_key("white") && w.checkers.contains_key("black"));
+        }
+    }
+
+    #[test]
+    fn a_stack_of_checkers_is_counted_in_polish_as_in_english() {
+        let stack = |count| Piece {
+            square: "6".into(),
+            code: "w".into(),
+            side: Color::White,
+            shape: Shape::Checker,
+            count,
+        };
+        let pl = words("pl");
+        assert_eq!(piece_words(pl, &stack(1)), "biały pion");
+        assert_eq!(piece_words(pl, &stack(3)), "3 białe piony");
+        assert_eq!(piece_words(pl, &stack(5)), "5 białych pionów");
+        assert_eq!(piece_words(pl, &stack(12)), "12 białych pionów");
+        assert_eq!(piece_words(words("en"), &stack(5)), "5 white checkers");
+        assert_eq!(piece_words(words("xx"), &stack(2)), "2 white checkers");
     }
 }

@@ -68,6 +68,8 @@ pub struct App {
     any_ip_port: Option<u16>,
     /// The page each side's device opens once paired (white's, black's).
     pages: [Page; 2],
+    /// Each side's language (white's, black's): its squares' words.
+    langs: Arc<[String; 2]>,
 }
 
 /// A device seat's speech: the sender the session speaks to (as to any
@@ -104,7 +106,20 @@ impl App {
             secure: false,
             any_ip_port: None,
             pages: [Page::Blind; 2],
+            langs: Arc::new(["en".to_owned(), "en".to_owned()]),
         }
+    }
+
+    /// Each side's language (white's, black's): the seat's `lang`, else
+    /// the table's.
+    #[must_use]
+    pub fn langs(mut self, langs: [String; 2]) -> App {
+        self.langs = Arc::new(langs);
+        self
+    }
+
+    fn lang(&self, side: Color) -> &str {
+        &self.langs[usize::from(side == Color::Black)]
     }
 
     /// The page each side's device opens once paired (white's, black's):
@@ -308,7 +323,7 @@ async fn state(State(app): State<App>, h: HeaderMap) -> Response {
         .await
     {
         Ok(r) => match r.state {
-            Some(st) => Json(for_seat(&st, side)).into_response(),
+            Some(st) => Json(for_seat(&st, side, app.lang(side))).into_response(),
             None => refused(StatusCode::SERVICE_UNAVAILABLE, "no state"),
         },
         Err(e) => refused(StatusCode::SERVICE_UNAVAILABLE, &e.to_string()),
@@ -393,6 +408,7 @@ async fn events(State(app): State<App>, h: HeaderMap) -> Response {
     let mut heard = app.feeds[usize::from(side == Color::Black)].subscribe();
     let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(64);
     let streams = app.streams.clone();
+    let lang = app.lang(side).to_owned();
     tokio::spawn(async move {
         loop {
             let notice = tokio::select! {
@@ -412,7 +428,7 @@ async fn events(State(app): State<App>, h: HeaderMap) -> Response {
             let ev = match notice {
                 Ok(Notice::State(st)) => SseEvent::default()
                     .event("state")
-                    .data(for_seat(&st, side).to_string()),
+                    .data(for_seat(&st, side, &lang).to_string()),
                 Ok(_) => continue,
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(_) => break,
