@@ -50,8 +50,7 @@ pub fn for_seat(st: &StateView, side: Color, lang: &str) -> Value {
             Color::White => "The board, white at the bottom",
             Color::Black => "The board, black at the bottom",
         };
-        let picture = st.board.clone().oriented(side);
-        o.insert("svg".into(), json!(svg::svg(&picture, None, label)));
+        o.insert("svg".into(), json!(svg::svg_for(&st.board, side, label)));
         o.insert("squares".into(), json!(square_words(&st.board, lang)));
         o.insert("light_square".into(), json!(light_square(lang)));
         o.insert(
