@@ -206,14 +206,34 @@ function hopsShown() {
   $("hops").hidden = !on;
   if (on) $("hops-text").textContent = `Tapped: ${hops.map((h) => `${pointName(t, h[0])}/${pointName(t, h[1])}`).join(" ")}`;
 }
-function sameHops(a, b) {
-  const k = (l) => l.map((h) => `${h[0]}>${h[1]}`).sort().join(",");
-  return k(a) === k(b);
-}
 function pairs(squares) {
   const out = [];
   for (let i = 0; i + 1 < squares.length; i += 2) out.push([squares[i], squares[i + 1]]);
   return out;
+}
+// Whether the tapped hops are checkers of a play's steps (a hop may use
+// more than one die: 24 to 13 with six-five): -1 not, 0 the whole play,
+// else how many steps are left.
+function fits(hops, steps) {
+  if (!hops.length) return steps.length;
+  const [a, b] = hops[0];
+  let best = -1;
+  const chain = (at, left) => {
+    for (let i = 0; i < left.length; i++) {
+      if (left[i][0] !== at) continue;
+      const rest = left.slice(0, i).concat(left.slice(i + 1));
+      const r = left[i][1] === b ? fits(hops.slice(1), rest) : chain(left[i][1], rest);
+      if (r === 0) return 0;
+      if (r > 0 && (best < 0 || r < best)) best = r;
+    }
+    return best;
+  };
+  return chain(a, steps);
+}
+// The pips a hop moves, in the mover's count (the bar 25, off 0).
+function pips(t, h) {
+  const n = (id) => { const x = pointName(t, id); return x === "bar" ? 25 : x === "off" ? 0 : Number(x); };
+  return Math.max(0, n(h[0]) - n(h[1]));
 }
 function tapHop(id, t) {
   if (!t.moves.length) { tell(yourTurn()); return; }
@@ -226,16 +246,22 @@ function tapHop(id, t) {
     tell(`Checker on ${pointName(t, id)}: tap the point it goes to.`);
     return;
   }
-  if (id === hopFrom) { hopFrom = null; mark([], "chosen"); tell(yourTurn()); return; }
+  if (id === hopFrom) { hopFrom = null; mark(hops.map((h) => h[1]), "chosen", "#1a5fb4"); tell(yourTurn()); return; }
   hops.push([hopFrom, id]);
   hopFrom = null;
   mark(hops.map((h) => h[1]), "chosen", "#1a5fb4");
   hopsShown();
-  const n = t.moves[0].squares.length / 2;
-  const exact = t.moves.find((m) => sameHops(pairs(m.squares), hops));
-  if (exact) { play(exact.text); return; }
-  if (hops.length >= n) { playHops(); return; }
-  tell(`Tap the next checker (${n - hops.length} more).`);
+  const ways = t.moves.map((m) => ({ m, left: fits(hops, pairs(m.squares)) })).filter((w) => w.left >= 0);
+  const whole = ways.find((w) => w.left === 0);
+  if (whole) { play(whole.m.text); return; }
+  if (ways.length) { tell("Tap the next checker."); return; }
+  // Not as the table lists the play (the same play by other points on
+  // the way): sent when the dice are used, the table reads it.
+  const dice = (st.board && st.board.dice) || [];
+  const all = dice.length === 2 && dice[0] === dice[1] ? 4 * dice[0] : dice.reduce((a, b) => a + b, 0);
+  const used = hops.reduce((a, h) => a + pips(t, h), 0);
+  if (used >= all) { playHops(); return; }
+  tell("Tap the next checker, or Play these.");
 }
 function playHops() {
   const t = st.taps;
