@@ -2,8 +2,9 @@
 //! Chromium through WebDriver, against the real daemon: a device paired for
 //! a sighted side (`--blind` names the other) opens the board page; whole
 //! short games are played on it by clicks on the drawn board (draughts with
-//! a double capture, chess with a promotion chosen by its buttons and a
-//! game from black's chair, backgammon with the dice entered, the checkers
+//! a double capture and a move made by the keyboard, chess from black's
+//! chair with a draw offered (asked twice) and declined, and a promotion
+//! chosen by its buttons, backgammon with the dice entered, the checkers
 //! tapped (one by both dice in one tap pair), a double taken and one passed), resigning asked twice; the
 //! journal holds each move with its seat and `"source": "device"`; axe-core
 //! finds nothing on the page at a phone's and a desktop's size.
@@ -233,10 +234,22 @@ fn a_draughts_game_played_by_clicks_on_the_drawn_board() {
     // Black's reply at the table: 8x17.
     t.ctl(&["move", "8x17"]);
     wait_ply(&b, &t, 2);
-    // A plain move.
-    tap(&b, "49");
-    tap(&b, "43");
+    // A plain move by the keyboard: Enter on the piece's square, then on its square.
+    let enter_on = |sq: &str| {
+        b.js(&format!(
+            "document.querySelector(\"#board .square[data-square='{sq}']\").focus(); return true;"
+        ));
+        b.call(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "key", "id": "kb", "actions": [
+                {"type": "keyDown", "value": "\u{E007}"}, {"type": "keyUp", "value": "\u{E007}"}]}]})),
+        );
+    };
+    enter_on("49");
+    enter_on("43");
     wait_ply(&b, &t, 3);
+
     t.ctl(&["move", "17-21"]);
     wait_ply(&b, &t, 4);
     assert_eq!(
@@ -284,6 +297,21 @@ fn chess_from_the_board_page_black_chair_and_a_promotion_asked() {
     tap(&b, "e7");
     tap(&b, "e5");
     wait_ply(&b, &t, 2);
+    // A draw offered, asked twice; declined at the table.
+    click(&b, "#draw");
+    b.wait_js(
+        "the confirm step",
+        "return !document.getElementById('confirm').hidden;",
+    );
+    assert_eq!(
+        t.state()["draw_offer"],
+        Value::Null,
+        "one press never offers"
+    );
+    click(&b, "#confirm-yes");
+    b.wait_js("the offer made", "return st && st.draw_offer === 'black';");
+    t.ctl(&["--seat", "white", "draw", "decline"]);
+    b.wait_js("the offer declined", "return st && st.draw_offer === null;");
     t.ctl(&["move", "g4"]);
     wait_ply(&b, &t, 3);
     tap(&b, "d8");
