@@ -435,7 +435,7 @@ fn backgammon_from_the_board_page_dice_checkers_and_the_cube() {
 }
 
 #[test]
-fn the_squares_words_are_in_the_seats_language_on_both_pages() {
+fn the_words_are_in_the_seats_language_on_both_pages() {
     // The table speaks Polish; black's seat English.
     let t = table(&[
         "--lang",
@@ -454,6 +454,17 @@ fn the_squares_words_are_in_the_seats_language_on_both_pages() {
             "return document.querySelector(\"#board .square[data-square='{sq}']\").getAttribute('aria-label');"
         ))
     };
+    // The page's own words too, and its language.
+    b.wait_js(
+        "the page in Polish",
+        "return document.documentElement.lang === 'pl';",
+    );
+    assert_eq!(
+        b.js("return [document.getElementById('title').textContent, document.getElementById('resign').textContent, document.querySelector('#board svg').getAttribute('aria-label')];"),
+        json!(["Twoja plansza: białe", "Poddaj partię", "Plansza, białe na dole"])
+    );
+    no_axe_violations(&b, "the board page in Polish");
+    b.resize(360, 740);
     assert_eq!(label("27"), "27, czarny pion");
     assert_eq!(label("49"), "49, biała damka");
     assert_eq!(label("28"), "28, puste");

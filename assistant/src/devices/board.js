@@ -16,6 +16,23 @@ let hops = [];        // backgammon: [from, to] each checker
 let hopFrom = null;   // backgammon: the checker picked up
 let pending = null;   // the moves a promotion's choice is asked for
 
+// The page's own words, in the seat's language (`ui` in the first state:
+// page.toml); English until they come.
+let W = {};
+function w(key, params) {
+  let text = W[key] || key;
+  for (const [k, v] of Object.entries(params || {})) text = text.split(`{${k}}`).join(String(v));
+  return text;
+}
+function words(ui) {
+  W = ui;
+  if (ui.lang) document.documentElement.lang = ui.lang;
+  if (ui.page_title) document.title = ui.page_title;
+  for (const el of document.querySelectorAll("[data-w]")) {
+    const t = W[el.dataset.w];
+    if (t && el.textContent !== t) el.textContent = t;
+  }
+}
 function said(text) {
   const p = document.createElement("p");
   p.textContent = text;
@@ -51,34 +68,37 @@ function mine() {
 }
 function show(s) {
   const first = !st;
-  const moved = !st || st.ply !== s.ply || JSON.stringify(st.taps) !== JSON.stringify(s.taps);
+  // The page's words came (the first state fetched): everything said afresh.
+  const fresh = !!s.ui;
+  const moved = !st || fresh || st.ply !== s.ply || JSON.stringify(st.taps) !== JSON.stringify(s.taps);
   st = s;
   at = performance.now();
-  const title = `Your board: ${s.seat}`;
+  if (s.ui) words(s.ui);
+  const title = w("title", { side: w(`${s.seat}_side`) });
   if ($("title").textContent !== title) $("title").textContent = title;
   if (moved || first) { clearTaps(); drawBoard(); }
-  const last = s.moves && s.moves.length ? s.moves[s.moves.length - 1] : "none yet";
+  const last = s.moves && s.moves.length ? s.moves[s.moves.length - 1] : w("none_yet");
   $("last").textContent = last;
   const behind = ["white", "black"].filter((c) => s.boards && s.boards[c].behind > 0)
-    .map((c) => `${c}'s board is ${s.boards[c].behind} move${s.boards[c].behind > 1 ? "s" : ""} behind`);
-  $("sync").textContent = behind.length ? behind.join("; ") : "both in sync";
+    .map((c) => w(s.boards[c].behind > 1 ? "behind_many" : "behind_one", { side: w(`${c}_side`), n: s.boards[c].behind }));
+  $("sync").textContent = behind.length ? behind.join("; ") : w("in_sync");
   const dice = s.board && s.board.dice && s.board.dice.length ? s.board.dice.join(" and ") : null;
-  const cube = s.board && s.board.cube ? `cube ${s.board.cube.value}` : null;
+  const cube = s.board && s.board.cube ? w("cube", { n: s.board.cube.value }) : null;
   const extra = [dice, cube].filter(Boolean).join(", ");
   $("extra").textContent = extra; $("extra").hidden = !extra; $("extra-label").hidden = !extra;
   controls();
   clocks();
-  if (s.result) tell(`The game is over: ${s.result}.`);
-  else if (moved) tell(mine() ? yourTurn() : "Your opponent's turn.");
+  if (s.result) tell(w("over", { result: s.result }));
+  else if (moved) tell(mine() ? yourTurn() : w("their_turn"));
   // The board drawn and tappable: what the page's time to interactive counts.
   if (first) performance.mark("board-ready");
 }
 function yourTurn() {
   const t = st.taps || { moves: [], actions: [] };
-  if (t.actions.includes("take")) return "Your opponent doubles: take or pass.";
-  if (t.actions.includes("roll") && !t.moves.length) return "Enter your roll.";
-  if (t.hops) return t.moves.length ? "Your move: tap a checker, then its point." : "No move: pass.";
-  return "Your move: tap a piece, then its square.";
+  if (t.actions.includes("take")) return w("take_or_pass");
+  if (t.actions.includes("roll") && !t.moves.length) return w("enter_your_roll");
+  if (t.hops) return t.moves.length ? w("tap_checker") : w("no_move_pass");
+  return w("tap_piece");
 }
 function fmt(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
@@ -145,20 +165,20 @@ function within(a, b) {
 }
 function tap(id) {
   if (!st) return;
-  if (!mine()) { tell("It is not your turn."); return; }
+  if (!mine()) { tell(w("not_your_turn")); return; }
   const t = st.taps || { moves: [] };
   if (t.hops) { tapHop(id, t); return; }
   const starts = (sq) => t.moves.some((m) => m.squares[0] === sq);
   if (!tapped.length || (tapped.length === 1 && id === tapped[0])) {
     if (tapped.length) { clearTaps(); tell(yourTurn()); return; }
-    if (!starts(id)) { tell(`No move from ${id}.`); return; }
+    if (!starts(id)) { tell(w("no_move_from", { square: id })); return; }
     return pick(id, t);
   }
   const path = [...tapped, id];
   const ways = t.moves.filter((m) => m.squares[0] === path[0] && within(path.slice(1), m.squares.slice(1)));
   if (!ways.length) {
     if (starts(id)) return pick(id, t);
-    tell(`${tapped[0]} cannot go to ${id}.`);
+    tell(w("cannot_go", { from: tapped[0], to: id }));
     return;
   }
   const done = ways.filter((m) => m.squares[m.squares.length - 1] === id);
@@ -169,19 +189,19 @@ function tap(id) {
     // Two ways to the same square: the landings in between, in order.
     tapped = [path[0]];
     mark([path[0]], "chosen", "#1a5fb4");
-    tell(`More than one way to ${id}: tap each square it lands on, in order.`);
+    tell(w("two_ways", { square: id }));
     return;
   }
   tapped = path;
   mark(path, "chosen", "#1a5fb4");
-  tell(`Through ${path.slice(1).join(", ")}: tap the next landing.`);
+  tell(w("through", { squares: path.slice(1).join(", ") }));
 }
 function pick(id, t) {
   tapped = [id];
   mark([id], "chosen", "#1a5fb4");
   const to = [...new Set(t.moves.filter((m) => m.squares[0] === id).map((m) => m.squares[m.squares.length - 1]))];
   mark(to, "target", "#0b6e2e");
-  tell(`${id} chosen: tap its square.`);
+  tell(w("chosen", { square: id }));
 }
 function askChoice(moves) {
   pending = moves;
@@ -189,12 +209,12 @@ function askChoice(moves) {
   box.replaceChildren(...moves.map((m) => {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = m.choice.charAt(0).toUpperCase() + m.choice.slice(1);
+    b.textContent = w(m.choice);
     b.addEventListener("click", () => play(m.text));
     return b;
   }));
   $("promotion").hidden = false;
-  tell("Choose the piece to promote to.");
+  tell(w("choose_promotion"));
 }
 $("choice-cancel").addEventListener("click", () => { clearTaps(); tell(yourTurn()); });
 
@@ -204,7 +224,7 @@ function hopsShown() {
   const t = st && st.taps;
   const on = !!(t && t.hops && hops.length);
   $("hops").hidden = !on;
-  if (on) $("hops-text").textContent = `Tapped: ${hops.map((h) => `${pointName(t, h[0])}/${pointName(t, h[1])}`).join(" ")}`;
+  if (on) $("hops-text").textContent = w("tapped", { hops: hops.map((h) => `${pointName(t, h[0])}/${pointName(t, h[1])}`).join(" ") });
 }
 function pairs(squares) {
   const out = [];
@@ -240,10 +260,10 @@ function tapHop(id, t) {
   if (hopFrom === null) {
     const own = (st.board.pieces || []).some((p) => p.square === id && p.side === st.seat);
     const reached = hops.some((h) => h[1] === id);
-    if (!own && !reached) { tell(`No checker of yours on ${pointName(t, id)}.`); return; }
+    if (!own && !reached) { tell(w("no_checker", { point: pointName(t, id) })); return; }
     hopFrom = id;
     mark([id], "chosen", "#1a5fb4");
-    tell(`Checker on ${pointName(t, id)}: tap the point it goes to.`);
+    tell(w("checker_on", { point: pointName(t, id) }));
     return;
   }
   if (id === hopFrom) { hopFrom = null; mark(hops.map((h) => h[1]), "chosen", "#1a5fb4"); tell(yourTurn()); return; }
@@ -254,14 +274,14 @@ function tapHop(id, t) {
   const ways = t.moves.map((m) => ({ m, left: fits(hops, pairs(m.squares)) })).filter((w) => w.left >= 0);
   const whole = ways.find((w) => w.left === 0);
   if (whole) { play(whole.m.text); return; }
-  if (ways.length) { tell("Tap the next checker."); return; }
+  if (ways.length) { tell(w("next_checker")); return; }
   // Not as the table lists the play (the same play by other points on
   // the way): sent when the dice are used, the table reads it.
   const dice = (st.board && st.board.dice) || [];
   const all = dice.length === 2 && dice[0] === dice[1] ? 4 * dice[0] : dice.reduce((a, b) => a + b, 0);
   const used = hops.reduce((a, h) => a + pips(t, h), 0);
   if (used >= all) { playHops(); return; }
-  tell("Tap the next checker, or Play these.");
+  tell(w("next_or_play"));
 }
 function playHops() {
   const t = st.taps;
@@ -288,16 +308,16 @@ boardEl.addEventListener("keydown", (e) => {
 });
 
 // ---- the game's actions, offers asked twice ----
-const actionWords = { double: "Double", take: "Take", pass: "Pass" };
+const actions = ["double", "take", "pass"];
 function controls() {
   const t = (st && st.taps) || { actions: [] };
   const now = mine() ? t.actions : [];
   $("roll").hidden = !now.includes("roll");
-  $("actions").replaceChildren(...now.filter((a) => actionWords[a]).map((a) => {
+  $("actions").replaceChildren(...now.filter((a) => actions.includes(a)).map((a) => {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = actionWords[a];
-    b.addEventListener("click", () => (a === "pass" ? ask("Pass: are you sure?", "Yes, pass", () => command("pass")) : command(a)));
+    b.textContent = w(a);
+    b.addEventListener("click", () => (a === "pass" ? ask(w("ask_pass"), w("yes_pass"), () => command("pass")) : command(a)));
     return b;
   }));
   const theirs = st && st.draw_offer && st.draw_offer !== st.seat;
@@ -323,10 +343,10 @@ function closeAsk() {
 }
 $("confirm-yes").addEventListener("click", () => { const f = confirmThen; closeAsk(); if (f) f(); });
 $("confirm-no").addEventListener("click", () => closeAsk());
-$("draw").addEventListener("click", () => ask("Offer your opponent a draw?", "Yes, offer a draw", () => command("draw offer")));
-$("accept").addEventListener("click", () => ask("Accept the draw? The game ends.", "Yes, accept the draw", () => command("draw accept")));
+$("draw").addEventListener("click", () => ask(w("ask_offer"), w("yes_offer"), () => command("draw offer")));
+$("accept").addEventListener("click", () => ask(w("ask_accept"), w("yes_accept"), () => command("draw accept")));
 $("decline").addEventListener("click", () => command("draw decline"));
-$("resign").addEventListener("click", () => ask("Resign the game? You lose it.", "Yes, resign", () => command("resign")));
+$("resign").addEventListener("click", () => ask(w("ask_resign"), w("yes_resign"), () => command("resign")));
 
 fetch("/api/state").then((r) => r.json()).then(show).catch(() => {});
 const events = new EventSource("/events");

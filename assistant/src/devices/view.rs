@@ -46,10 +46,12 @@ pub fn for_seat(st: &StateView, side: Color, lang: &str) -> Value {
     let mut v = serde_json::to_value(st).unwrap_or(Value::Null);
     if let Some(o) = v.as_object_mut() {
         o.insert("seat".into(), json!(side));
+        let ui = page_words(lang);
         let label = match side {
-            Color::White => "The board, white at the bottom",
-            Color::Black => "The board, black at the bottom",
-        };
+            Color::White => ui.get("board_white"),
+            Color::Black => ui.get("board_black"),
+        }
+        .map_or("", String::as_str);
         o.insert("svg".into(), json!(svg::svg_for(&st.board, side, label)));
         o.insert("squares".into(), json!(square_words(&st.board, lang)));
         o.insert("light_square".into(), json!(light_square(lang)));
@@ -59,6 +61,21 @@ pub fn for_seat(st: &StateView, side: Color, lang: &str) -> Value {
         );
     }
     v
+}
+
+const PAGE: &str = include_str!("page.toml");
+
+/// The board page's own words in `lang` (`page.toml`; English for a
+/// language without its table): its headings, buttons and prompts.
+#[must_use]
+pub fn page_words(lang: &str) -> &'static BTreeMap<String, String> {
+    static ALL: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
+    static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    // Embedded and checked by the tests below: it parses.
+    let all = ALL.get_or_init(|| toml::from_str(PAGE).unwrap_or_default());
+    all.get(lang)
+        .or_else(|| all.get("en"))
+        .unwrap_or_else(|| NONE.get_or_init(BTreeMap::new))
 }
 
 /// The squares' words of one language (`squares.toml`).
@@ -179,6 +196,56 @@ mod tests {
                 }
             }
             assert!(w.checkers.contains_key("white") && w.checkers.contains_key("black"));
+        }
+    }
+
+    #[test]
+    fn the_board_page_has_its_words_in_every_language() {
+        let all: BTreeMap<String, BTreeMap<String, String>> = toml::from_str(PAGE).unwrap();
+        let en = &all["en"];
+        for (lang, w) in &all {
+            assert_eq!(
+                w.keys().collect::<Vec<_>>(),
+                en.keys().collect::<Vec<_>>(),
+                "{lang}"
+            );
+            // The same blanks to fill in.
+            for (k, v) in w {
+                let blanks = |s: &str| {
+                    let mut b: Vec<String> = s
+                        .split('{')
+                        .skip(1)
+                        .filter_map(|x| x.split_once('}').map(|(n, _)| n.to_owned()))
+                        .collect();
+                    b.sort();
+                    b
+                };
+                assert_eq!(blanks(v), blanks(&en[k]), "{lang}: {k}");
+            }
+        }
+        // Every word the page asks for is there.
+        let page = format!("{}{}", include_str!("board.html"), include_str!("board.js"));
+        for part in page
+            .split("data-w=\"")
+            .skip(1)
+            .chain(page.split("w(\"").skip(1))
+        {
+            let key = part.split('"').next().unwrap_or("");
+            assert!(en.contains_key(key), "the page asks for {key:?}");
+        }
+        for key in [
+            "double",
+            "take",
+            "pass",
+            "queen",
+            "rook",
+            "bishop",
+            "knight",
+            "white_side",
+            "black_side",
+            "behind_many",
+        ] {
+            assert!(en.contains_key(key), "{key}");
         }
     }
 

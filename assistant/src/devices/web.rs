@@ -31,7 +31,7 @@ use tandem_speech::Utterance;
 use tokio::sync::{broadcast, mpsc};
 
 use super::pairing::{Pairing, Refusal};
-use super::view::{for_seat, Page};
+use super::view::{for_seat, page_words, Page};
 use crate::journal::Source;
 use crate::session::{Cmd, Notice, SessionHandle};
 
@@ -323,7 +323,12 @@ async fn state(State(app): State<App>, h: HeaderMap) -> Response {
         .await
     {
         Ok(r) => match r.state {
-            Some(st) => Json(for_seat(&st, side, app.lang(side))).into_response(),
+            Some(st) => {
+                // The page's own words, once: with the state it fetches first.
+                let mut v = for_seat(&st, side, app.lang(side));
+                v["ui"] = json!(page_words(app.lang(side)));
+                Json(v).into_response()
+            }
             None => refused(StatusCode::SERVICE_UNAVAILABLE, "no state"),
         },
         Err(e) => refused(StatusCode::SERVICE_UNAVAILABLE, &e.to_string()),
