@@ -482,6 +482,10 @@ fn the_words_are_in_the_seats_language_on_both_pages() {
     };
     assert_eq!(cell("27"), "27, czarny pion");
     assert_eq!(
+        b.js("return [document.documentElement.lang, document.getElementById('title').textContent, document.getElementById('board-label').textContent];"),
+        json!(["pl", "Twoje miejsce: białe", "Plansza"])
+    );
+    assert_eq!(
         b.js("return [...document.querySelectorAll('#board [role=gridcell]')].find(c => !c.dataset.id).textContent;"),
         "jasne pole"
     );

@@ -24,7 +24,7 @@ function w(key, params) {
   for (const [k, v] of Object.entries(params || {})) text = text.split(`{${k}}`).join(String(v));
   return text;
 }
-function words(ui) {
+function pageWords(ui) {
   W = ui;
   if (ui.lang) document.documentElement.lang = ui.lang;
   if (ui.page_title) document.title = ui.page_title;
@@ -73,7 +73,7 @@ function show(s) {
   const moved = !st || fresh || st.ply !== s.ply || JSON.stringify(st.taps) !== JSON.stringify(s.taps);
   st = s;
   at = performance.now();
-  if (s.ui) words(s.ui);
+  if (s.ui) pageWords(s.ui);
   const title = w("title", { side: w(`${s.seat}_side`) });
   if ($("title").textContent !== title) $("title").textContent = title;
   if (moved || first) { clearTaps(); drawBoard(); }

@@ -14,8 +14,22 @@ function said(text) {
 // Each square's words, in the seat's language (from the table).
 let squareWords = {};
 let lightSquare = "light square";
+// The page's own words in the seat's language (`ui` in the state fetched
+// first: page.toml); English until they come.
+let W = {};
+function pageWords(ui) {
+  W = ui;
+  if (ui.lang) document.documentElement.lang = ui.lang;
+  if (ui.seat_page_title) document.title = ui.seat_page_title;
+  for (const el of document.querySelectorAll("[data-w]")) {
+    const t = W[el.dataset.w];
+    if (t && el.textContent !== t) el.textContent = t;
+  }
+}
 function named(s) {
-  const t = `Your seat: ${s.seat}`;
+  if (s.ui) pageWords(s.ui);
+  const side = W[`${s.seat}_side`] || s.seat;
+  const t = (W.seat_title || "Your seat: {side}").split("{side}").join(side);
   if (title.textContent !== t) title.textContent = t;
   if (s.squares) squareWords = s.squares;
   if (s.light_square) lightSquare = s.light_square;

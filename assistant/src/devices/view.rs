@@ -224,7 +224,12 @@ mod tests {
             }
         }
         // Every word the page asks for is there.
-        let page = format!("{}{}", include_str!("board.html"), include_str!("board.js"));
+        let page = format!(
+            "{}{}{}",
+            include_str!("board.html"),
+            include_str!("board.js"),
+            include_str!("seat.html")
+        );
         for part in page
             .split("data-w=\"")
             .skip(1)
