@@ -5,7 +5,7 @@
 //! 1.6 Mbit/s down, 750 kbit/s up; the CPU 4 times slower), the cache off.
 //! Each page is loaded afresh 10 times once paired; its size is everything
 //! it loads (the page, its script, its first state: the resource timing's
-//! bytes on the wire), its time to interactive the page's own mark when the
+//! bytes on the wire; the live stream `/events` is not counted), its time to interactive the page's own mark when the
 //! board is drawn and answers taps (`board-ready`, `seat-ready`), from the
 //! start of the navigation.
 //!
@@ -142,7 +142,8 @@ fn load(b: &Browser, t: &Table, path: &str, mark: &str) -> (f64, Vec<(String, u6
     let loaded = b.js(
         "const n = performance.getEntriesByType('navigation')[0]; \
          return [[location.pathname, n.transferSize]].concat(performance.getEntriesByType('resource') \
-         .filter(r => r.responseEnd > 0).map(r => [new URL(r.name).pathname, r.transferSize]));",
+         .filter(r => r.responseEnd > 0 && !r.name.endsWith('/events')) \
+         .map(r => [new URL(r.name).pathname, r.transferSize]));",
     );
     let items = loaded
         .as_array()

@@ -67,6 +67,9 @@ function mine() {
   return a === null || a === undefined ? true : a === st.seat;
 }
 function show(s) {
+  // The state fetched first may come after a newer one from the stream:
+  // its words are taken, the newer state kept.
+  if (st && s.ui && s.t_ms < st.t_ms) s = Object.assign({}, st, { ui: s.ui });
   const first = !st;
   // The page's words came (the first state fetched): everything said afresh.
   const fresh = !!s.ui;
@@ -82,7 +85,7 @@ function show(s) {
   const behind = ["white", "black"].filter((c) => s.boards && s.boards[c].behind > 0)
     .map((c) => w(s.boards[c].behind > 1 ? "behind_many" : "behind_one", { side: w(`${c}_side`), n: s.boards[c].behind }));
   $("sync").textContent = behind.length ? behind.join("; ") : w("in_sync");
-  const dice = s.board && s.board.dice && s.board.dice.length ? s.board.dice.join(" and ") : null;
+  const dice = s.board && s.board.dice && s.board.dice.length ? s.board.dice.join("–") : null;
   const cube = s.board && s.board.cube ? w("cube", { n: s.board.cube.value }) : null;
   const extra = [dice, cube].filter(Boolean).join(", ");
   $("extra").textContent = extra; $("extra").hidden = !extra; $("extra-label").hidden = !extra;

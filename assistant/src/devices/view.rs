@@ -2,11 +2,11 @@
 //! state for one seat (`GET /api/state` and the `state` events), with the
 //! board drawn for that seat's chair (the same SVG as the hall's desk,
 //! [`crate::picture::svg`]) and what the seat may tap on it
-//! ([`crate::interface::Taps`]). The pages (`seat.js`, `board.js`) only
-//! lay it out.
+//! ([`crate::interface::Taps`]), and the words of its squares and of the
+//! pages themselves in the seat's language (`squares.toml`, `page.toml`).
+//! The pages (`seat.js`, `board.js`) only lay it out.
 
 use std::collections::BTreeMap;
-
 use std::sync::OnceLock;
 
 use serde::Deserialize;
@@ -65,8 +65,9 @@ pub fn for_seat(st: &StateView, side: Color, lang: &str) -> Value {
 
 const PAGE: &str = include_str!("page.toml");
 
-/// The board page's own words in `lang` (`page.toml`; English for a
-/// language without its table): its headings, buttons and prompts.
+/// The device pages' own words in `lang` (`page.toml`; English for a
+/// language without its table): their headings, buttons, labels and
+/// prompts.
 #[must_use]
 pub fn page_words(lang: &str) -> &'static BTreeMap<String, String> {
     static ALL: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
