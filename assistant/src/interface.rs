@@ -43,8 +43,9 @@ pub struct Taps {
     /// mover's side).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub names: std::collections::BTreeMap<String, String>,
-    /// The game's actions the side to act may take now (`roll`, `double`,
-    /// `take`, `pass`), as the table's input line reads them.
+    /// The game's actions the side to act may take now: `roll` (the dice
+    /// rolled by the players, entered: `roll 3 1`), `roll-here` (rolled by
+    /// the table: `roll`), `double`, `take`, `pass`.
     pub actions: Vec<String>,
 }
 
@@ -80,6 +81,9 @@ pub struct PreparedAction {
     pub text: String,
     /// Who acts (a take or a pass is the opponent's).
     pub side: Color,
+    /// Either side's seat may take it (backgammon's opening roll: both
+    /// players roll, and the dice say who starts).
+    pub either_seat: bool,
     /// Whether the action ends the turn (presses the clock, like a move).
     pub press: bool,
     /// What to say.

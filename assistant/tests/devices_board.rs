@@ -82,7 +82,11 @@ impl Table {
             .map(|l| serde_json::from_str::<Value>(l).unwrap()["event"].clone())
             .filter(|e| (e["type"] == "move" || e["type"] == "action") && e["source"] == "device")
             .map(|e| {
-                assert_eq!(e["seat"], e["side"], "a device plays for its seat: {e}");
+                // A device plays for its seat (an opening roll is either seat's:
+                // the dice say who starts).
+                if e["type"] == "move" {
+                    assert_eq!(e["seat"], e["side"], "a device plays for its seat: {e}");
+                }
                 (
                     e["seat"].as_str().unwrap().to_owned(),
                     e["text"].as_str().unwrap().to_owned(),
@@ -496,4 +500,47 @@ fn the_words_are_in_the_seats_language_on_both_pages() {
         b2.js("return document.querySelector(\"#board .square[data-square='27']\").getAttribute('aria-label');"),
         "27, black man"
     );
+}
+
+#[test]
+fn backgammon_with_the_tables_dice_rolled_from_the_page() {
+    // `--dice tandem`: the opening roll from white's page, whoever it says starts.
+    let t = table(&[
+        "--variant",
+        "backgammon",
+        "--blind",
+        "black",
+        "--dice",
+        "tandem",
+    ]);
+    let b = Browser::start_sized("360,740");
+    open_board(&b, &t, "white");
+    // Nothing to enter: a button rolls them at the table.
+    b.wait_js(
+        "the roll button",
+        "const x = [...document.querySelectorAll('#actions button')].find(b => b.textContent === 'Roll the dice'); if (x) x.id = 'roll-here'; return !!x;",
+    );
+    assert_eq!(b.js("return document.getElementById('roll').hidden;"), true);
+    click(&b, "#roll-here");
+    b.wait_js(
+        "the opening roll heard",
+        "return document.getElementById('log').textContent.includes('starts with');",
+    );
+    let moves = t.device_moves();
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    let roll = moves[0].1.as_bytes();
+    assert!(
+        roll.len() == 7
+            && roll.starts_with(b"roll ")
+            && (b'1'..=b'6').contains(&roll[5])
+            && (b'1'..=b'6').contains(&roll[6])
+            && roll[5] != roll[6],
+        "an opening roll of two different dice: {:?}",
+        moves[0].1
+    );
+    // The players' dice saying black starts, entered by white's seat.
+    let t = table(&["--variant", "backgammon", "--blind", "black"]);
+    let out = ctl(&t.socket, &["--seat", "white", "roll", "1", "3"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(t.state()["turn"], "black");
 }

@@ -100,6 +100,7 @@ function yourTurn() {
   const t = st.taps || { moves: [], actions: [] };
   if (t.actions.includes("take")) return w("take_or_pass");
   if (t.actions.includes("roll") && !t.moves.length) return w("enter_your_roll");
+  if (t.actions.includes("roll-here") && !t.moves.length) return w("roll_your_dice");
   if (t.hops) return t.moves.length ? w("tap_checker") : w("no_move_pass");
   return w("tap_piece");
 }
@@ -311,7 +312,8 @@ boardEl.addEventListener("keydown", (e) => {
 });
 
 // ---- the game's actions, offers asked twice ----
-const actions = ["double", "take", "pass"];
+const actions = ["roll-here", "double", "take", "pass"];
+const sent = { "roll-here": "roll" };
 function controls() {
   const t = (st && st.taps) || { actions: [] };
   const now = mine() ? t.actions : [];
@@ -320,7 +322,7 @@ function controls() {
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = w(a);
-    b.addEventListener("click", () => (a === "pass" ? ask(w("ask_pass"), w("yes_pass"), () => command("pass")) : command(a)));
+    b.addEventListener("click", () => (a === "pass" ? ask(w("ask_pass"), w("yes_pass"), () => command("pass")) : command(sent[a] || a)));
     return b;
   }));
   const theirs = st && st.draw_offer && st.draw_offer !== st.seat;

@@ -240,6 +240,7 @@ mod tests {
             assert!(en.contains_key(key), "the page asks for {key:?}");
         }
         for key in [
+            "roll-here",
             "double",
             "take",
             "pass",

@@ -259,6 +259,7 @@ impl BackgammonTable {
         Ok(PreparedAction {
             text: Match::action_text(self.m.board(), &a),
             side,
+            either_seat: matches!(a, Action::Roll(_)) && self.m.phase() == Phase::Opening,
             press,
             announce: say(Kind::Move, self.words_for(&self.m, &a, &after)),
         })
@@ -278,6 +279,7 @@ impl BackgammonTable {
             });
         }
         Ok(PreparedAction {
+            either_seat: false,
             text: "reroll".into(),
             side: self.m.board().turn(),
             press: false,
@@ -839,7 +841,16 @@ impl Game for BackgammonTable {
     }
 
     fn taps(&self) -> super::Taps {
-        picture::taps(&self.m)
+        let mut t = picture::taps(&self.m);
+        if self.options.tandem_dice {
+            // `--dice tandem`: the table rolls (`roll` alone), nothing entered.
+            for a in &mut t.actions {
+                if a == "roll" {
+                    "roll-here".clone_into(a);
+                }
+            }
+        }
+        t
     }
 
     fn picture(&self) -> crate::picture::BoardPicture {
