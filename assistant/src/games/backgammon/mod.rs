@@ -841,16 +841,7 @@ impl Game for BackgammonTable {
     }
 
     fn taps(&self) -> super::Taps {
-        let mut t = picture::taps(&self.m);
-        if self.options.tandem_dice {
-            // `--dice tandem`: the table rolls (`roll` alone), nothing entered.
-            for a in &mut t.actions {
-                if a == "roll" {
-                    "roll-here".clone_into(a);
-                }
-            }
-        }
-        t
+        picture::taps(&self.m, self.options.tandem_dice)
     }
 
     fn picture(&self) -> crate::picture::BoardPicture {

@@ -40,9 +40,10 @@ pub fn picture(m: &Match) -> BoardPicture {
 /// What the side to act may tap on the picture ([`crate::games::Game::taps`]):
 /// each legal play by its hops in white's numbering (the picture's), how
 /// the mover writes each point, and the actions beyond moves (`roll` by
-/// the dice entered, `double`, `take`, `pass`) the rules allow now.
+/// the dice entered, or `roll-here` when the table rolls them: `tandem_dice`;
+/// `double`, `take`, `pass`) the rules allow now.
 #[must_use]
-pub fn taps(m: &Match) -> Taps {
+pub fn taps(m: &Match, tandem_dice: bool) -> Taps {
     let turn = m.board().turn();
     let moves = m
         .legal()
@@ -64,7 +65,7 @@ pub fn taps(m: &Match) -> Taps {
     let allowed = |a: Action| m.clone().act(a).is_ok();
     let mut actions = Vec::new();
     if matches!(m.phase(), Phase::Opening | Phase::Roll) {
-        actions.push("roll".to_owned());
+        actions.push(if tandem_dice { "roll-here" } else { "roll" }.to_owned());
     }
     if allowed(Action::Double) {
         actions.push("double".to_owned());
