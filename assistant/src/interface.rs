@@ -81,8 +81,8 @@ pub struct PreparedAction {
     pub text: String,
     /// Who acts (a take or a pass is the opponent's).
     pub side: Color,
-    /// Either side's seat may take it (backgammon's opening roll: both
-    /// players roll, and the dice say who starts).
+    /// Either side's seat may take it (backgammon's opening roll rolled by
+    /// the table: the dice, not the seat, say who starts).
     pub either_seat: bool,
     /// Whether the action ends the turn (presses the clock, like a move).
     pub press: bool,

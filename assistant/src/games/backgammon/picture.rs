@@ -188,6 +188,54 @@ fn last_play(m: &Match) -> (Vec<String>, Vec<String>) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn taps_list_the_plays_by_white_points_and_the_actions_now() {
+        use crate::games::Game as _;
+        use tandem_rules::GameOptions;
+        let table = |tandem_dice: bool| {
+            let options = GameOptions {
+                match_length: 5,
+                tandem_dice,
+                ..GameOptions::default()
+            };
+            super::super::BackgammonTable::new(
+                Match::new(MatchOptions { length: 5 }),
+                options,
+                "en",
+            )
+        };
+        // The players' dice: entered, and the opening roll is the starter's.
+        let mut t = table(false);
+        assert_eq!(t.taps().actions, ["roll"]);
+        assert_eq!(t.taps().actor, None);
+        let roll = t.action("roll 1 3").unwrap().unwrap();
+        assert_eq!((roll.side, roll.either_seat), (Color::Black, false));
+        t.play_action("roll 3 1").unwrap();
+        let taps = t.taps();
+        // Sixteen plays of three-one from the start (gnubg's count), white's
+        // points as they are, two steps each.
+        assert_eq!(
+            (taps.actor, taps.moves.len(), taps.hops),
+            (Some(Color::White), 16, true)
+        );
+        assert!(taps.names.is_empty());
+        assert!(taps
+            .moves
+            .iter()
+            .any(|m| m.squares == ["8", "5", "6", "5"] || m.squares == ["6", "5", "8", "5"]));
+        t.play_text("8/5 6/5").unwrap();
+        // Black to roll or double; black's 24-point is white's 1.
+        let taps = t.taps();
+        assert_eq!(taps.actions, ["roll", "double"]);
+        assert_eq!(taps.names.get("1").map(String::as_str), Some("24"));
+        // Rolled by the table: either seat's opening roll.
+        let t = table(true);
+        assert_eq!(t.taps().actions, ["roll-here"]);
+        for _ in 0..8 {
+            assert!(t.action("roll").unwrap().unwrap().either_seat);
+        }
+    }
+
     use super::*;
     use tandem_rules::backgammon::MatchOptions;
 
