@@ -58,6 +58,7 @@ fn table(rt: &tokio::runtime::Runtime) -> Table {
         white: None,
         black: None,
         event: None,
+        round: None,
         blind: Blind::White,
         lang: "en".into(),
         options: GameOptions::default(),

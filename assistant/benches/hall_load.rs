@@ -241,6 +241,7 @@ async fn table(
         white: Some(format!("W{n}")),
         black: Some(format!("B{n}")),
         event: Some("LOAD".into()),
+        round: None,
         blind: "white".into(),
         lang: "en".into(),
         options: Default::default(),

@@ -79,6 +79,7 @@ fn table(chess: bool) -> Table {
         white: None,
         black: None,
         event: None,
+        round: None,
         blind: Blind::White,
         lang: "pl".into(),
         options: GameOptions::default(),

@@ -75,6 +75,7 @@ fn table(english_black: bool) -> Table {
         white: None,
         black: None,
         event: None,
+        round: None,
         blind: Blind::Both,
         lang: "pl".into(),
         options: GameOptions::default(),

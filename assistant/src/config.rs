@@ -75,6 +75,8 @@ pub struct RawConfig {
     pub table: Option<u32>,
     /// The relay's broker password, in a file.
     pub relay_password_file: Option<PathBuf>,
+    /// The desk's public key (`desk.pub` from `tandem hall keygen`).
+    pub desk_key: Option<PathBuf>,
     /// The round (shown at the desk).
     pub round: Option<String>,
     /// How many move pairs `record` reads (default 3).
@@ -166,6 +168,7 @@ impl RawConfig {
             relay,
             table,
             relay_password_file,
+            desk_key,
             round,
             record_last,
             match_length,
@@ -308,6 +311,7 @@ impl Config {
                 white: raw.white,
                 black: raw.black,
                 event: raw.event,
+                round: raw.round.clone(),
                 blind: raw.blind.unwrap_or_default(),
                 lang,
                 options,
@@ -364,6 +368,10 @@ impl Config {
 /// `--relay URL --event EV --table N` (with `--relay-password-file`), checked.
 fn relay_settings(raw: &RawConfig) -> anyhow::Result<Option<crate::relay::RelaySettings>> {
     let Some(url) = &raw.relay else {
+        anyhow::ensure!(
+            raw.desk_key.is_none(),
+            "--desk-key is for a table in a hall: give --relay (and --event, --table) too"
+        );
         return Ok(None);
     };
     let mut broker: crate::relay::proto::BrokerUrl =
@@ -388,6 +396,12 @@ fn relay_settings(raw: &RawConfig) -> anyhow::Result<Option<crate::relay::RelayS
         event,
         table,
         round: raw.round.clone(),
+        desk_key: raw
+            .desk_key
+            .as_deref()
+            .map(crate::desk_key::DeskKey::load)
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("--desk-key: {e:#}"))?,
     }))
 }
 

@@ -83,20 +83,20 @@ pub fn pdn_from_journal(path: &Path, names: &Names) -> anyhow::Result<String> {
 ///
 /// # Errors
 /// The records are not a game.
-pub fn pdn_from_records(
-    records: &[crate::journal::Record],
+pub fn pdn_from_records<R: std::borrow::Borrow<crate::journal::Record>>(
+    records: &[R],
     names: &Names,
 ) -> anyhow::Result<String> {
     let table = Table::replay(records)?;
     let date = records
         .first()
-        .map(|r| r.wall.get(..10).unwrap_or("").replace('-', "."))
+        .map(|r| r.borrow().wall.get(..10).unwrap_or("").replace('-', "."))
         .filter(|d| d.len() == 10);
     Ok(record_text(records, &table, date, names))
 }
 
-fn record_text(
-    records: &[crate::journal::Record],
+fn record_text<R: std::borrow::Borrow<crate::journal::Record>>(
+    records: &[R],
     table: &Table,
     date: Option<String>,
     names: &Names,
@@ -111,7 +111,7 @@ fn record_text(
     tag("Event", names.event.clone().or_else(|| info.event.clone()));
     tag("Site", names.site.clone());
     tag("Date", date);
-    tag("Round", names.round.clone());
+    tag("Round", names.round.clone().or_else(|| info.round.clone()));
     tag("White", names.white.clone().or_else(|| info.white.clone()));
     tag("Black", names.black.clone().or_else(|| info.black.clone()));
     // In the record's own form (PGN: `5400+30`).
@@ -121,7 +121,7 @@ fn record_text(
     );
     let timed = info.control.trim() != "none";
     let mut comments = vec![None; table.game.ply()];
-    for r in records {
+    for r in records.iter().map(R::borrow) {
         if let Event::Move {
             ply,
             side,

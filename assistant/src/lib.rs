@@ -32,6 +32,7 @@ pub mod client;
 pub mod cmd;
 pub mod config;
 pub mod control;
+pub mod desk_key;
 pub mod devices;
 pub mod export;
 pub mod game;

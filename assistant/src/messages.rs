@@ -51,6 +51,8 @@ pub enum Msg {
     JournalRecovered,
     /// An arbiter action without the arbiter's secret.
     ArbiterOnly,
+    /// An arbiter action at a table in a hall, not from the desk.
+    ArbiterAtDesk,
     /// The arbiter set `side`'s clock to this many seconds.
     ClockSet(Color, u64),
     /// The arbiter took back this many plies.
@@ -201,6 +203,12 @@ impl Messages {
                 "Zapis gry znów działa. Nic nie zginęło."
             } else {
                 "The game record is written again. Nothing was lost."
+            }
+            .into(),
+            Msg::ArbiterAtDesk => if pl {
+                "Przy tym stoliku to może zrobić tylko sędzia ze stanowiska sędziowskiego."
+            } else {
+                "At this table only the arbiter at the hall's desk may do that."
             }
             .into(),
             Msg::ArbiterOnly => if pl {

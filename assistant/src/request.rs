@@ -76,6 +76,8 @@ pub struct GameSetup {
     pub black: Option<String>,
     /// The event.
     pub event: Option<String>,
+    /// The round in the event (`--round`), written in the journal's first line.
+    pub round: Option<String>,
     /// Who is blind.
     pub blind: Blind,
     /// Speech language (`pl`, `en`).
@@ -141,6 +143,10 @@ pub enum Cmd {
     Takeback(u32, String),
     /// Voice input: the push-to-talk key (down, then up), or listening on/off.
     Listen,
+    /// The desk's witness of the journal, to be written as a `witness` line
+    /// (from the table's relay only: refused unless the source is
+    /// [`Source::Arbiter`](crate::journal::Source::Arbiter)).
+    Witness(Box<crate::journal::witness::Witness>),
     /// Read the record: from move FROM to move TO (to the last); with
     /// neither, the last `record-last` move pairs (issue 15).
     Record(Option<u32>, Option<u32>),
@@ -173,7 +179,10 @@ impl Cmd {
     /// only with the arbiter's secret, never from a seat's device.
     #[must_use]
     pub fn is_arbiters(&self) -> bool {
-        matches!(self, Cmd::ClockSet(..) | Cmd::Takeback(..))
+        matches!(
+            self,
+            Cmd::ClockSet(..) | Cmd::Takeback(..) | Cmd::Witness(_)
+        )
     }
 
     /// A line typed on the screen or stdin: a command word (English or

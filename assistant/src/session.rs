@@ -287,6 +287,9 @@ pub struct Session {
     review: Option<usize>,
     /// How many move pairs a bare `record` reads (`record-last`).
     record_last: u32,
+    /// A table in a hall: the arbiter acts from the desk (what a refused
+    /// arbiter's action says).
+    in_hall: bool,
     /// Whether the current request journaled a change (its reply is a
     /// success only once that is in the journal file: [`Reply::unsaved`]).
     changed: bool,
@@ -399,6 +402,7 @@ impl Session {
             last_said: None,
             review: None,
             record_last: DEFAULT_RECORD_LAST,
+            in_hall: false,
             changed: false,
             asker: None,
             answering: false,
@@ -458,6 +462,7 @@ impl Session {
     pub fn view(&self) -> StateView {
         let mut v = self.table.view(self.now(), self.journal.path());
         v.journal_health = self.journal.health();
+        v.journal_seq = self.journal.len();
         v
     }
 
@@ -513,6 +518,23 @@ impl Session {
             .apply(&rec.event, GameTime::from_millis(rec.t_ms))?;
         self.sync_tongues(&rec.event, GameTime::from_millis(rec.t_ms));
         Ok(rec)
+    }
+
+    /// The desk's witness of the journal (from the relay, which checked its
+    /// signature and that it names a line of this journal): one line, said
+    /// to nobody, applied to nothing.
+    fn witness(&mut self, w: crate::journal::witness::Witness, source: Source) -> Reply {
+        if source != Source::Arbiter {
+            let m = self.arbiter_only();
+            return self.refuse_msg(source, "witness", &m);
+        }
+        if let Err(e) = self
+            .journal
+            .append(self.now().as_millis(), Event::Witness(w))
+        {
+            tracing::error!("journal: {e}");
+        }
+        self.ok()
     }
 
     fn announce(&mut self, u: Utterance) {
@@ -855,6 +877,7 @@ impl Session {
             Cmd::ClockSet(side, secs) => self.clock_set(side, secs, source),
             Cmd::Takeback(plies, why) => self.takeback(plies, why, source),
             Cmd::Listen => self.listen(source),
+            Cmd::Witness(w) => self.witness(*w, source),
             // A command word the session does not know may be the game's
             // own action (a roll of the dice, a cube action: `Game::action`).
             Cmd::Unknown(text) if self.table.game.action(&text).is_some() => {

@@ -371,6 +371,7 @@ fn write_journal(path: &Path, g: &ChessGame, plies: usize) {
             white: Some("Aronian".into()),
             black: Some("Munizaba".into()),
             event: None,
+            round: None,
             blind: "white".into(),
             lang: "pl".into(),
             options: Default::default(),

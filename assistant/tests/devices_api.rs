@@ -12,10 +12,10 @@ mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use support::tls::https;
 use support::{ctl, journal_events, Daemon};
 
 fn free_port() -> u16 {
@@ -384,84 +384,6 @@ fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
     // Unpaired by the operator: the device is nobody's seat.
     assert!(ctl(&socket, &["unpair", "white"]).status.success());
     assert_eq!(http(&addr, "GET", "/api/state", &me, None).0, 401);
-}
-
-/// Pins the table's certificate: the only one a phone that compared the
-/// fingerprint would trust.
-#[derive(Debug)]
-struct Pinned(Vec<u8>, Arc<rustls::crypto::CryptoProvider>);
-
-impl rustls::client::danger::ServerCertVerifier for Pinned {
-    fn verify_server_cert(
-        &self,
-        end_entity: &rustls::pki_types::CertificateDer<'_>,
-        _intermediates: &[rustls::pki_types::CertificateDer<'_>],
-        _server_name: &rustls::pki_types::ServerName<'_>,
-        _ocsp: &[u8],
-        _now: rustls::pki_types::UnixTime,
-    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
-        if end_entity.as_ref() == self.0.as_slice() {
-            Ok(rustls::client::danger::ServerCertVerified::assertion())
-        } else {
-            Err(rustls::Error::General("not the table's certificate".into()))
-        }
-    }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &rustls::pki_types::CertificateDer<'_>,
-        dss: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.1.signature_verification_algorithms,
-        )
-    }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &rustls::pki_types::CertificateDer<'_>,
-        dss: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.1.signature_verification_algorithms,
-        )
-    }
-    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
-        self.1.signature_verification_algorithms.supported_schemes()
-    }
-}
-
-/// One HTTPS request to 127.0.0.1:`port`, pinned to `cert` (DER): the
-/// status and the raw response.
-fn https(port: u16, cert: &[u8], req: &str) -> (u16, String) {
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider.clone())
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .dangerous()
-        .with_custom_certificate_verifier(Arc::new(Pinned(cert.to_vec(), provider)))
-        .with_no_client_auth();
-    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
-    let conn = rustls::ClientConnection::new(Arc::new(config), name).unwrap();
-    let tcp = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    tcp.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let mut tls = rustls::StreamOwned::new(conn, tcp);
-    tls.write_all(req.as_bytes()).unwrap();
-    let mut raw = String::new();
-    let _ = tls.read_to_string(&mut raw);
-    let status = raw
-        .lines()
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    (status, raw)
 }
 
 /// Beyond loopback (`--seats 0.0.0.0:PORT`, reached through 127.0.0.1 here)

@@ -37,6 +37,7 @@ fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
             white: Some(white.into()),
             black: Some("Nowak".into()),
             event: None,
+            round: None,
             blind: "white".into(),
             lang: "en".into(),
             options: Default::default(),
@@ -54,6 +55,58 @@ fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
                 text: words.clone(),
                 to: Vec::new(),
                 lang: None,
+            },
+        )
+        .unwrap();
+    }
+}
+
+/// A draughts journal of up to `plies` legal moves (each the `k`th legal
+/// move of its position, the game's own words), written by the daemon's
+/// own journal writer: a game the desk replays as it takes the lines.
+fn moves_journal(path: &Path, white: &str, plies: u32, k: usize) {
+    use tandem::journal::{Event, JournalWriter, Source, StartInfo};
+    let fen = "W:W31-50:B1-20";
+    let mut w = JournalWriter::create(path).unwrap();
+    w.append(
+        0,
+        Event::Start(StartInfo {
+            variant: "international".into(),
+            fen: fen.into(),
+            control: "90m".into(),
+            warnings_s: vec![],
+            white: Some(white.into()),
+            black: Some("Nowak".into()),
+            event: None,
+            round: None,
+            blind: "white".into(),
+            lang: "en".into(),
+            options: Default::default(),
+            version: "test".into(),
+        }),
+    )
+    .unwrap();
+    let mut g = tandem::game::from_journal("international", fen, Default::default(), "en").unwrap();
+    for ply in 1..=plies {
+        let legal = g.legal_move_texts();
+        if legal.is_empty() {
+            break;
+        }
+        let text = legal[(k + ply as usize) % legal.len()].clone();
+        let side = g.turn();
+        g.play_text(&text).unwrap();
+        w.append(
+            u64::from(ply) * 1000,
+            Event::Move {
+                ply,
+                side,
+                text: text.clone(),
+                input: text,
+                source: Source::Typed,
+                move_ms: 1000,
+                white_ms: 5_000_000,
+                black_ms: 5_000_000,
+                seat: None,
             },
         )
         .unwrap();
@@ -204,8 +257,13 @@ fn get_with(
 /// Opens `GET /events` from `from` and sends the request (reads nothing;
 /// a connection the server closed at once is given back as it is).
 fn open_events_from(from: &str, base: &str) -> Option<TcpStream> {
+    open_events_with(from, base, None)
+}
+
+/// [`open_events_from`] with a receive buffer of `recv` bytes.
+fn open_events_with(from: &str, base: &str, recv: Option<u32>) -> Option<TcpStream> {
     let addr = base.trim_start_matches("http://");
-    let mut s = connect_from(from, addr).ok()?;
+    let mut s = hall_common::connect_from_with(from, addr, recv).ok()?;
     let _ = write!(
         s,
         "GET /events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
@@ -269,16 +327,17 @@ fn one_address_cannot_take_the_desk_from_the_arbiter() {
     assert!(other == Ok(503) || other.is_err(), "{other:?}");
 }
 
-/// Issue 35: a wrong secret is answered at once (its wait holds no
-/// connection); the next try from that address within a second is refused
-/// unread, with `Retry-After`; a second later the right secret logs in.
+/// Issues 35 and 36: a wrong secret is answered at once (its wait holds no
+/// connection); every try within the wait after it is refused unread, with
+/// `Retry-After`, the right secret too; the next wrong secret makes the desk
+/// wait twice as long; after the wait the right secret logs in.
 #[test]
 fn a_wrong_login_waits_without_holding_a_connection() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 1);
     let desk = Desk::start(dir.path(), &broker, &["--login"]);
     let t0 = Instant::now();
-    assert_eq!(login(&desk.base, "guess"), (401, None));
+    assert_eq!(login_waits(&desk.base, "guess"), (401, Some(1)));
     assert!(
         t0.elapsed() < Duration::from_millis(500),
         "{:?}",
@@ -302,31 +361,23 @@ fn a_wrong_login_waits_without_holding_a_connection() {
         "not looked at within the second"
     );
     std::thread::sleep(Duration::from_millis(1100));
+    // The second wrong secret: the desk waits twice as long.
+    assert_eq!(login_waits(&desk.base, "guess again"), (401, Some(2)));
+    std::thread::sleep(Duration::from_millis(2100));
     let (status, cookie) = login(&desk.base, SECRET);
     assert_eq!(status, 303);
     assert!(cookie.is_some());
 }
 
-/// A table's state as a relay publishes it, `pad` bytes of moves.
-fn state(n: u32, pad: usize, k: usize) -> String {
-    let moves: Vec<String> = (0..pad / 8)
-        .map(|i| format!("{}-{}", (i + k) % 50, i % 49))
-        .collect();
-    json!({"variant": "international", "ply": moves.len(), "turn": "white", "moves": moves,
-           "clocks": {"running": false, "white": {"remaining_ms": 60000}, "black": {"remaining_ms": 60000}},
-           "players": {"white": format!("White {n}"), "black": format!("Black {n}")},
-           "result": null, "journal_lines": 0})
-    .to_string()
-}
-
-fn publish_state(broker: &Broker, n: u32, pad: usize, k: usize) {
-    let topic = format!("tandem/{EVENT}/table/{n}/state");
-    assert!(broker.publish_args(
-        &format!("table{n}"),
-        &format!("pw{n}"),
-        &["-t", &topic, "-s"],
-        Some(state(n, pad, k).as_bytes())
-    ));
+/// `POST /login` with `secret`: the status and the seconds of `Retry-After`.
+fn login_waits(base: &str, secret: &str) -> (u16, Option<u64>) {
+    let r = match ureq::post(&format!("{base}/login")).send_form(&[("secret", secret)]) {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("POST /login: {e}"),
+    };
+    let wait = r.header("retry-after").and_then(|v| v.parse().ok());
+    (r.status(), wait)
 }
 
 /// Issue 35: a spectator's live stream that reads nothing while the desk
@@ -344,8 +395,20 @@ fn live_streams_that_fell_silent_are_closed() {
         &[("TANDEM_HALL_STALL_MS", "1500")],
     );
     let public = format!("http://{public}");
-    for n in 1..=12 {
-        publish_state(&broker, n, 200_000, 0);
+    // Twelve tables' games of real moves: each move is a new board for
+    // every stream (its picture, its words, its braille), megabytes in all.
+    let games = dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let mut lines = Vec::new();
+    for n in 1..=12u32 {
+        let path = games.join(format!("{n}.jsonl"));
+        moves_journal(&path, &format!("White {n}"), 120, n as usize);
+        lines.push(relayed(&path, false));
+        let mut p = journal_publisher(&broker, n);
+        let mut input = p.stdin.take().unwrap();
+        writeln!(input, "{}", lines[n as usize - 1][0]).unwrap();
+        drop(input);
+        assert!(p.wait().unwrap().success());
     }
     wait_for("12 tables at the desk", || {
         let n = desk.tables().len();
@@ -356,7 +419,9 @@ fn live_streams_that_fell_silent_are_closed() {
         .send_json(json!({"table": null, "on": true}))
         .unwrap();
     assert_eq!(r.status(), 200);
-    let silent = open_events_from("127.0.0.1", &public).unwrap();
+    // The silent stream's socket holds little (4 KiB asked: the kernel's
+    // least): the boards sent fill it at once.
+    let silent = open_events_with("127.0.0.1", &public, Some(4096)).unwrap();
     let reader = open_events_from("127.0.0.1", &public).unwrap();
     let read = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let ended = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -375,27 +440,29 @@ fn live_streams_that_fell_silent_are_closed() {
             ended.store(true, std::sync::atomic::Ordering::Relaxed);
         })
     };
-    // Every table's moves change five times: megabytes for each stream
-    // (states that follow each other closely are sent as the last of them,
-    // so three rounds gave a reader 4.7 to 5.5 MB from run to run).
-    for k in 1..=5 {
-        for n in 1..=12 {
-            publish_state(&broker, n, 200_000, k);
+    // The games' moves, one table after another.
+    for (n, l) in lines.iter().enumerate() {
+        let mut p = journal_publisher(&broker, n as u32 + 1);
+        let mut input = p.stdin.take().unwrap();
+        for line in &l[1..] {
+            writeln!(input, "{line}").unwrap();
         }
+        drop(input);
+        assert!(p.wait().unwrap().success());
     }
     std::thread::sleep(Duration::from_secs(4));
     assert!(closed(&silent), "the silent stream is closed");
-    // The reader gets its megabytes as fast as the broker and the desk pass
-    // them on (a loaded machine takes longer than the 4 s above).
-    wait_for("the reading stream's megabytes", || {
+    // The reader gets every table's boards as fast as the broker and the
+    // desk pass them on (a loaded machine takes longer than the 4 s above):
+    // many times what the silent stream's socket could hold.
+    wait_for("the reading stream's boards", || {
         let n = read.load(std::sync::atomic::Ordering::Relaxed);
-        (n > 5_000_000).then_some(()).ok_or(n.to_string())
+        (n > 500_000).then_some(()).ok_or(n.to_string())
     });
     assert!(
         !ended.load(std::sync::atomic::Ordering::Relaxed),
         "the stream that reads stays open"
     );
-    assert!(read.load(std::sync::atomic::Ordering::Relaxed) > 5_000_000);
     reader.shutdown(std::net::Shutdown::Both).unwrap();
     reading.join().unwrap();
 }
@@ -529,8 +596,13 @@ fn an_edited_copy_stays_broken_across_restarts() {
         std::fs::read_to_string(desk.data.join(EVENT).join("table-1.jsonl.broken-1")).unwrap(),
         edited
     );
-    let held = desk.wait_copy(1, &journal).lines().count() as u64;
+    desk.wait_copy(1, &journal);
+    // The table stopped, then the desk: what the desk holds stays what it
+    // held (a running table's lines, its ticks and the desk's witness of
+    // what it had just taken, would reach each restarted desk at once).
+    drop(t1);
     drop(desk);
+    let held = std::fs::read_to_string(&copy).unwrap().lines().count() as u64;
     for restart in 2..=3 {
         let desk = Desk::start(dir.path(), &broker, &[]);
         let t = desk.wait_table(1, "table 1", |t| t["journal_lines"] == held);
@@ -546,7 +618,6 @@ fn an_edited_copy_stays_broken_across_restarts() {
     let desk = Desk::start(dir.path(), &broker, &[]);
     let t = desk.wait_table(1, "table 1", |t| t["journal_lines"] == held);
     assert_eq!(t["chain_ok"], true, "acknowledged: {t}");
-    drop(t1);
 }
 
 /// The `tandem arbiter` processes the desk `pid` runs now.
@@ -768,22 +839,29 @@ fn switching_between_big_earlier_games_never_freezes_the_desk() {
             worst
         })
     };
-    // Table 2 plays on: each state's ply is seen at the desk within…
+    // Table 2 plays on: each of its journal lines is at the desk within…
+    let table2 = relayed(
+        &{
+            let p = games.join("table2.jsonl");
+            game_journal(&p, "W2", 400, 10);
+            p
+        },
+        false,
+    );
     let other = {
         let (stop, base, port) = (stop.clone(), desk.base.clone(), broker.port);
         std::thread::spawn(move || {
             let mut worst = Duration::ZERO;
-            let mut ply = 0u64;
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                ply += 1;
-                let state = json!({"variant": "international", "ply": ply, "turn": "white",
-                    "players": {"white": "W2", "black": "B2"}, "result": null, "journal_lines": 0});
+            for (k, line) in table2.iter().enumerate() {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    break;
+                }
                 let t0 = Instant::now();
                 let ok = Command::new("mosquitto_pub")
                     .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1"])
                     .args(["-u", "table2", "-P", "pw2"])
-                    .args(["-t", &format!("tandem/{EVENT}/table/2/state")])
-                    .args(["-m", &state.to_string()])
+                    .args(["-t", &format!("tandem/{EVENT}/table/2/journal")])
+                    .args(["-m", line])
                     .status()
                     .unwrap()
                     .success();
@@ -795,7 +873,7 @@ fn switching_between_big_earlier_games_never_freezes_the_desk() {
                         .as_array()
                         .unwrap()
                         .iter()
-                        .any(|t| t["table"] == 2 && t["ply"] == ply);
+                        .any(|t| t["table"] == 2 && t["journal_lines"] == k + 1);
                     if seen || t0.elapsed() > Duration::from_secs(20) {
                         break;
                     }

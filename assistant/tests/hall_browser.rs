@@ -12,7 +12,7 @@ mod support;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hall_common::{ctl_ok, free_port, table, wait_for, Broker, Desk, EVENT};
+use hall_common::{ctl_ok, free_port, journal_of, table, wait_for, Broker, Desk, EVENT};
 use serde_json::{json, Value};
 use support::browser::Browser;
 
@@ -180,6 +180,26 @@ fn the_desk_page_in_chromium_follows_moves_and_alerts() {
         "the mismatch in the events",
         "return document.querySelector('#events').textContent.includes('mismatch');",
     );
+    // The arbiter takes a ply back and sets a clock from the table's page
+    // (the confirmation answered yes): done at the table as the arbiter's.
+    b.js("window.confirm = () => true;
+         document.getElementById('takeback-plies').value = '1';
+         document.getElementById('takeback-why').value = 'boards differed';
+         document.querySelector('#takeback-form button').click();
+         document.getElementById('clock-side').value = 'black';
+         document.getElementById('clock-seconds').value = '600';
+         document.querySelector('#clock-form button').click();
+         return true;");
+    b.wait_js(
+        "the takeback and the clock set in the events",
+        "const t = document.querySelector('#events').textContent;
+         return t.includes('\"correction\"') && t.includes('\"clock-set\"');",
+    );
+    let back = support::journal_events(&journal_of(dir.path(), 1), "correction");
+    assert_eq!(
+        (back[0]["source"].as_str(), back[0]["reason"].as_str()),
+        (Some("arbiter"), Some("boards differed"))
+    );
     std::fs::write(artifacts().join("table-1.png"), b.screenshot()).unwrap();
 }
 
@@ -288,6 +308,7 @@ fn simulated_table(broker: &Broker, n: u32, state: Value) {
         white: Some(format!("White {n}")),
         black: Some(format!("Black {n}")),
         event: Some(EVENT.into()),
+        round: None,
         blind: "white".into(),
         lang: "en".into(),
         options: Default::default(),

@@ -679,7 +679,7 @@ fn the_desk_answers_only_its_arbiter_and_its_own_host_names() {
         Err(e) => panic!("{e}"),
     };
     assert_eq!(login("guess"), (401, None));
-    // A wrong secret makes its address wait a second (hall_bounds tests the wait).
+    // A wrong secret makes the desk wait a second (hall_bounds and hall_login test the wait).
     std::thread::sleep(Duration::from_millis(1100));
     let (status, cookie) = login(hall_common::SECRET);
     assert_eq!(status, 303);

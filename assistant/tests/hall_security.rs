@@ -107,11 +107,12 @@ fn desk_commands_are_done_once_and_a_replay_is_refused() {
             Err(format!("{s:?}"))
         }
     });
-    // The same signed command again, as a recording of the broker's traffic would send it.
+    // The same signed command again, as a recording of the broker's traffic would send it
+    // (by another client: one with the desk's user would push the desk off the broker).
     let cmd = sent["command"].to_string();
     assert!(broker.publish(
-        "desk",
-        "deskpw",
+        "replayer",
+        "replaypw",
         &format!("tandem/{EVENT}/desk/cmd/1"),
         &cmd
     ));
@@ -130,8 +131,8 @@ fn desk_commands_are_done_once_and_a_replay_is_refused() {
     forged["arg"] = "The game is drawn.".into();
     forged["counter"] = (sent["counter"].as_u64().unwrap() + 5).into();
     assert!(broker.publish(
-        "desk",
-        "deskpw",
+        "replayer",
+        "replaypw",
         &format!("tandem/{EVENT}/desk/cmd/1"),
         &forged.to_string()
     ));
@@ -166,8 +167,10 @@ fn desk_commands_are_done_once_and_a_replay_is_refused() {
     });
     assert_eq!(desk.table(1).unwrap()["clocks"]["running"], false);
     assert!(!support::journal_events(&journal_of(dir.path(), 2), "resume").is_empty());
-    // A command the desk does not know is refused at the desk.
-    assert_eq!(desk.command(Some(1), "takeback", "1")["ok"], false);
+    // A command the desk does not know is refused at the desk, and so is
+    // an arbiter's act for every table at once.
+    assert_eq!(desk.command(Some(1), "resign", "")["ok"], false);
+    assert_eq!(desk.command(None, "takeback", "1")["ok"], false);
     drop((t1, t2));
 }
 

@@ -176,8 +176,8 @@ fn braille_table(dir: &std::path::Path, broker: &Broker, host: &str) -> Daemon {
         "--table",
         "1",
     ])
-    .arg("--arbiter-secret-file")
-    .arg(tdir.join("secret"))
+    .arg("--desk-key")
+    .arg(hall_common::desk_keys(dir).1)
     .start()
 }
 

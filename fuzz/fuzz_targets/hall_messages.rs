@@ -5,7 +5,8 @@
 //! at a table), the rest is the payload. Never a panic; the desk's copy of
 //! the table's journal always verifies as `tandem journal verify` checks
 //! it, whatever the table sends; a command that parses serializes back to
-//! itself and is refused unless signed with the arbiter's secret. Each
+//! itself and is refused unless signed with the desk's key (the desk here
+//! has its own key, so it also witnesses what it takes). Each
 //! table's views (the API's, the page's, a live stream's) are made after
 //! every message: whatever a table sends, they are made without a panic.
 use std::sync::{Arc, OnceLock};
@@ -18,17 +19,24 @@ struct Desk {
     _dir: tempfile::TempDir,
     hall: Arc<Hall>,
     out: std::sync::Mutex<tandem::hall::Outbox>,
+    /// The desk's public key.
+    key: tandem::desk_key::DeskKey,
 }
 
 fn desk() -> &'static Desk {
     static D: OnceLock<Desk> = OnceLock::new();
     D.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        let (hall, out) = Hall::new("EV", dir.path().to_owned(), Some("s".into())).unwrap();
+        let (private, public) = tandem::desk_key::keygen(&dir.path().join("keys")).unwrap();
+        let signing = tandem::desk_key::SigningKey::load(&private).unwrap();
+        let key = tandem::desk_key::DeskKey::load(&public).unwrap();
+        let (hall, out) =
+            Hall::new("EV", dir.path().to_owned(), Some("s".into()), Some(signing)).unwrap();
         Desk {
             _dir: dir,
             hall,
             out: std::sync::Mutex::new(out),
+            key,
         }
     })
 }
@@ -79,10 +87,10 @@ fuzz_target!(|data: &[u8]| {
                 let back: SignedCommand =
                     serde_json::from_slice(&serde_json::to_vec(&c).unwrap()).unwrap();
                 assert_eq!(back, c);
-                let forged = c.verify_game("the arbiter's secret", "EV", 1, &c.game, 0, c.time_ms);
+                let forged = c.verify_game(&desk().key, "EV", 1, &c.game, 0, c.time_ms);
                 assert!(
                     forged.is_err(),
-                    "a command not signed with the secret: {c:?}"
+                    "a command not signed with the desk's key: {c:?}"
                 );
             }
         }

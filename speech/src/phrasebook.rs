@@ -249,8 +249,32 @@ struct Noun {
 }
 
 /// The words and templates of one language. See the [module docs](self).
+///
+/// A clone shares the words (an `Arc`): every game of a table and every
+/// table of the hall's desk holds the same parsed book, not a copy of it.
 #[derive(Clone)]
 pub struct Phrasebook {
+    book: std::sync::Arc<Book>,
+}
+
+impl std::ops::Deref for Phrasebook {
+    type Target = Book;
+    fn deref(&self) -> &Book {
+        &self.book
+    }
+}
+
+impl std::ops::DerefMut for Phrasebook {
+    /// A change is made to this phrasebook's own copy of the words.
+    fn deref_mut(&mut self) -> &mut Book {
+        std::sync::Arc::make_mut(&mut self.book)
+    }
+}
+
+/// A [`Phrasebook`]'s words (read through it).
+#[doc(hidden)]
+#[derive(Clone)]
+pub struct Book {
     name: String,
     language: String,
     plural: PluralRules,
@@ -717,24 +741,26 @@ impl Phrasebook {
         };
 
         Ok(Phrasebook {
-            name,
-            language,
-            plural,
-            espeak_voice,
-            list_separator,
-            list_last,
-            alternative,
-            cardinal,
-            hundreds,
-            genitive,
-            gender_numbers,
-            nouns,
-            letters,
-            letter_names,
-            sides,
-            pieces,
-            templates,
-            listen,
+            book: std::sync::Arc::new(Book {
+                name,
+                language,
+                plural,
+                espeak_voice,
+                list_separator,
+                list_last,
+                alternative,
+                cardinal,
+                hundreds,
+                genitive,
+                gender_numbers,
+                nouns,
+                letters,
+                letter_names,
+                sides,
+                pieces,
+                templates,
+                listen,
+            }),
         })
     }
 

@@ -356,6 +356,7 @@ mod tests {
             white: None,
             black: None,
             event: None,
+            round: None,
             blind: "white".into(),
             lang: "en".into(),
             options,

@@ -1,7 +1,8 @@
 //! `tandem hall --broker mqtt://… --event EVENT --listen 127.0.0.1:8080
 //! [--arbiter-secret-file FILE] [--public 0.0.0.0:8081 [--public-delay 15m]]
-//! [--data DIR]`: the
-//! arbiter's desk (docs/hall.md).
+//! [--data DIR] [--signing-key desk.key] [--login] [--tls-cert FILE --tls-key FILE]
+//! [--session-idle 30m]`: the arbiter's desk (docs/hall.md); `tandem hall
+//! keygen DIR`: the desk's key pair.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,20 +14,30 @@ use crate::relay::proto::{check_level, BrokerUrl};
 
 /// Arguments of `tandem hall`.
 #[derive(Debug, clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
+    /// `keygen DIR`: make the desk's key pair instead of running the desk.
+    #[command(subcommand)]
+    pub action: Option<Action>,
     /// The broker: `mqtt://[USER[:PASSWORD]@]HOST[:PORT]`, or `mqtts://…` for TLS
     /// (a private CA: `TANDEM_MQTT_CA=ca.pem`). The password may also come from
     /// `TANDEM_HALL_PASSWORD`.
-    #[arg(long, value_name = "URL")]
-    pub broker: String,
+    #[arg(long, value_name = "URL", required = true)]
+    pub broker: Option<String>,
     /// The event (the tables' `--event`).
-    #[arg(long)]
-    pub event: String,
+    #[arg(long, required = true)]
+    pub event: Option<String>,
+    /// The desk's private key (`desk.key` from `tandem hall keygen`, mode
+    /// 0600): the desk signs its commands and its witnesses of the tables'
+    /// journals with it. Without it the page shows everything but sends no
+    /// command and witnesses nothing.
+    #[arg(long, value_name = "FILE")]
+    pub signing_key: Option<PathBuf>,
     /// Where the arbiter's page listens (keep it on localhost unless the desk is elsewhere).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub listen: String,
-    /// The arbiter's secret, in a file: the desk signs its commands with it.
-    /// Without it the page shows everything but sends no command.
+    /// The arbiter's secret, in a file: the desk's login (never given to a
+    /// table; the desk's commands are signed with `--signing-key`).
     #[arg(long)]
     pub arbiter_secret_file: Option<PathBuf>,
     /// Also serve a read-only page and PDN/PGN feeds for spectators here.
@@ -49,6 +60,79 @@ pub struct Args {
     /// repeatable. Any other name is refused (DNS rebinding).
     #[arg(long, value_name = "NAME")]
     pub allow_host: Vec<String>,
+    /// The desk's TLS certificate (PEM) beyond loopback; without it the desk
+    /// makes its own at first start and keeps it in `--data`/tls. With it,
+    /// the desk speaks TLS on a loopback `--listen` too.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The key of `--tls-cert` (PEM).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// With a login, a session ends after this long without a request
+    /// (`30s`, `30m`, `2h`).
+    #[arg(long, value_name = "DURATION", default_value = "30m")]
+    pub session_idle: String,
+}
+
+/// The login's secret is long enough: [`hall::login::MIN_SECRET`]
+/// characters at least, else the file (or the variable) is named.
+fn check_login_secret(secret: &str, file: Option<&std::path::Path>) -> anyhow::Result<()> {
+    let n = secret.trim().chars().count();
+    let min = hall::login::MIN_SECRET;
+    anyhow::ensure!(
+        n >= min,
+        "{}: the arbiter's secret has {n} characters; the desk's login needs {min} at least \
+         (a random one: openssl rand -hex 16 > FILE)",
+        file.map_or_else(
+            || "TANDEM_ARBITER_SECRET".to_owned(),
+            |f| format!("--arbiter-secret-file {}", f.display())
+        )
+    );
+    Ok(())
+}
+
+/// The desk's certificate: the one given, else the one made at its first
+/// start and kept in `DATA/tls` (the key 0600).
+fn desk_tls(
+    args: &Args,
+    ip: std::net::IpAddr,
+    data: &std::path::Path,
+) -> anyhow::Result<crate::devices::tls::Tls> {
+    let given = args.tls_cert.as_deref().zip(args.tls_key.as_deref());
+    let mut names = vec!["localhost".to_owned()];
+    if !ip.is_unspecified() {
+        names.push(ip.to_string());
+    }
+    names.extend(args.allow_host.iter().cloned());
+    crate::devices::tls::load_or_make(given, &data.join("tls"), names)
+        .context("the desk's TLS certificate")
+}
+
+/// What `tandem hall` does besides running the desk.
+#[derive(Debug, clap::Subcommand)]
+pub enum Action {
+    /// Writes a new key pair for the desk: DIR/desk.key (the private key,
+    /// mode 0600, for `tandem hall --signing-key`; never over an existing
+    /// one) and DIR/desk.pub (for every table's `tandem play --desk-key` and
+    /// `tandem journal verify --desk-key`). PEM: PKCS#8 and SubjectPublicKeyInfo, Ed25519.
+    Keygen {
+        /// The folder (made if missing).
+        dir: PathBuf,
+    },
+}
+
+fn keygen(dir: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let (private, public) = crate::desk_key::keygen(dir)?;
+    let key = crate::desk_key::DeskKey::load(&public)?;
+    println!(
+        "tandem hall keygen: the desk's private key {} (mode 0600: keep it on the desk's \
+         machine only, for --signing-key), its public key {} (for every table's --desk-key), \
+         fingerprint {}",
+        private.display(),
+        public.display(),
+        key.fingerprint()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn default_data() -> PathBuf {
@@ -57,6 +141,12 @@ fn default_data() -> PathBuf {
 
 /// Runs `tandem hall`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let Some(Action::Keygen { dir }) = &args.action {
+        return keygen(dir);
+    }
+    let (Some(broker_arg), Some(event)) = (args.broker.clone(), args.event.clone()) else {
+        anyhow::bail!("tandem hall needs --broker URL and --event EVENT");
+    };
     let _ = tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("TANDEM_LOG")
@@ -65,21 +155,46 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_writer(std::io::stderr)
         .log_internal_errors(false)
         .try_init();
-    let mut broker: BrokerUrl = args.broker.parse().context("--broker")?;
+    let mut broker: BrokerUrl = broker_arg.parse().context("--broker")?;
     if broker.password.is_none() {
         broker.password = std::env::var("TANDEM_HALL_PASSWORD").ok();
     }
-    check_level("--event", &args.event)?;
+    check_level("--event", &event)?;
     let secret = crate::relay::secret_text(args.arbiter_secret_file.as_deref())?;
     anyhow::ensure!(
         args.arbiter_secret_file.is_none() || secret.is_some(),
         "--arbiter-secret-file: the file is empty"
     );
+    let signing = args
+        .signing_key
+        .as_deref()
+        .map(crate::desk_key::SigningKey::load)
+        .transpose()?;
+    if signing.is_none() {
+        eprintln!(
+            "tandem hall: no --signing-key: the desk sends no command and witnesses no journal \
+             (make its key pair with `tandem hall keygen DIR`)"
+        );
+    }
     let delay = args
         .public_delay
         .as_deref()
         .map(hall::delay::parse)
         .transpose()?;
+    let session_idle = humantime::parse_duration(args.session_idle.trim()).map_err(|e| {
+        anyhow::anyhow!(
+            "--session-idle {:?}: {e} (write it like 30s, 30m or 2h)",
+            args.session_idle
+        )
+    })?;
+    anyhow::ensure!(
+        !session_idle.is_zero(),
+        "--session-idle: a session must last a moment"
+    );
+    let login_wait = std::env::var("TANDEM_HALL_LOGIN_WAIT_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(hall::login::DEFAULT_WAIT, std::time::Duration::from_millis);
     let data = args.data.clone().unwrap_or_else(default_data);
     // As many open files as the system lets this process have: the public
     // server's cap is set below that (docs/hall.md, "What a peer can make
@@ -91,7 +206,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the runtime")?;
     rt.block_on(async move {
-        let (hall, out) = Hall::new(&args.event, data, secret)?;
+        let (hall, out) = Hall::new(&event, data.clone(), secret, signing)?;
         let listener = tokio::net::TcpListener::bind(&args.listen)
             .await
             .with_context(|| format!("--listen {}: cannot listen", args.listen))?;
@@ -103,10 +218,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ),
             None => None,
         };
+        let here = listener.local_addr()?;
+        let loopback = here.ip().is_loopback();
+        let login = args.login || !loopback;
+        anyhow::ensure!(
+            !login || hall.secret_for_login().is_some(),
+            "--listen {}{}: the desk's page needs the arbiter's login there: give --arbiter-secret-file",
+            args.listen,
+            if loopback { " --login" } else { " is reachable beyond this machine" }
+        );
+        if let Some(secret) = login.then(|| hall.secret_for_login()).flatten() {
+            check_login_secret(&secret, args.arbiter_secret_file.as_deref())?;
+        }
+        // Beyond loopback (or with a certificate given) the desk speaks TLS only.
+        let tls = if loopback && args.tls_cert.is_none() {
+            None
+        } else {
+            Some(desk_tls(&args, here.ip(), &data)?)
+        };
         eprintln!(
-            "tandem hall: event {}, broker {broker}, desk http://{}{}",
-            args.event,
+            "tandem hall: event {}, broker {broker}, desk {}://{}{}{}",
+            event,
+            if tls.is_some() { "https" } else { "http" },
             listener.local_addr()?,
+            tls.as_ref()
+                .map(|t| format!(" (certificate SHA-256 {})", t.fingerprint))
+                .unwrap_or_default(),
             public
                 .as_ref()
                 .and_then(|p| p.local_addr().ok())
@@ -118,14 +255,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         .unwrap_or_default()
                 ))
                 .unwrap_or_default()
-        );
-        let loopback = listener.local_addr()?.ip().is_loopback();
-        let login = args.login || !loopback;
-        anyhow::ensure!(
-            !login || hall.can_command(),
-            "--listen {}{}: the desk's page needs the arbiter's login there: give --arbiter-secret-file",
-            args.listen,
-            if loopback { " --login" } else { " is reachable beyond this machine" }
         );
         // The broker on a thread of its own: no web request can starve its keep-alive.
         let (h, b) = (hall.clone(), broker.clone());
@@ -157,18 +286,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 hall::serve::bounded(routes, limits),
                 hall::guard::Guard::new(args.allow_host.clone(), None),
             );
-            tokio::spawn(hall::serve::serve(p, app, limits, None));
+            // Plain HTTP, also beyond loopback: nothing secret goes either
+            // way, and broadcast sites poll its feeds (docs/hall.md, "Spectators").
+            tokio::spawn(hall::serve::serve(p, app, limits, None, None));
         }
         let limits = hall::serve::Limits::desk();
-        let secret = login.then(|| hall.secret_for_login()).flatten();
-        let guard = hall::guard::Guard::new(args.allow_host.clone(), secret.as_deref());
+        let setup = hall::login::Setup {
+            idle: session_idle,
+            wait: login_wait,
+            secure: tls.is_some(),
+            fingerprint: tls.as_ref().map(|t| t.fingerprint.clone()),
+        };
+        let login = login
+            .then(|| hall.secret_for_login())
+            .flatten()
+            .map(|secret| std::sync::Arc::new(hall::login::Login::new(&secret, setup)));
+        let session = login.as_ref().map(|l| l.bar()).unwrap_or_default();
+        let guard = hall::guard::Guard::new(args.allow_host.clone(), login);
         let arbiter = guard.arbiter();
         let app = hall::guard::guarded(
-            hall::serve::bounded(hall::web::desk(hall.clone()), limits),
+            hall::serve::bounded(hall::web::desk(hall.clone(), &session), limits),
             guard,
         );
+        let acceptor = tls.map(|t| t.acceptor);
         tokio::select! {
-            () = hall::serve::serve(listener, app, limits, arbiter) => {}
+            () = hall::serve::serve(listener, app, limits, arbiter, acceptor) => {}
             () = super::play::wait_for_signal() => {}
         }
         Ok(ExitCode::SUCCESS)

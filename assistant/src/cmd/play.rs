@@ -126,6 +126,11 @@ pub struct Args {
     /// The relay's broker password, in a file (instead of in the `--relay` address).
     #[arg(long)]
     pub relay_password_file: Option<PathBuf>,
+    /// The desk's public key (`desk.pub`, made by `tandem hall keygen`), with
+    /// `--relay`: the desk's signed commands (and its witnesses of the
+    /// journal) are checked with it. Without it the table refuses them all.
+    #[arg(long, value_name = "FILE")]
+    pub desk_key: Option<PathBuf>,
     /// The round, shown at the hall's desk.
     #[arg(long)]
     pub round: Option<String>,
@@ -193,6 +198,7 @@ impl Args {
             relay: self.relay.clone(),
             table: self.table,
             relay_password_file: self.relay_password_file.clone(),
+            desk_key: self.desk_key.clone(),
             round: self.round.clone(),
             match_length: self.match_length,
             dice: self.dice,
@@ -219,7 +225,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let config = Config::from_raw(file.overlay(args.raw()?))?;
     let arbiter = arbiter_secret(args.arbiter_secret_file.as_deref())?;
-    let relay_secret = crate::relay::secret_text(args.arbiter_secret_file.as_deref())?;
     if let Some(v) = config
         .voice
         .as_ref()
@@ -234,7 +239,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the runtime")?;
-    rt.block_on(serve(config, args.resume, arbiter, relay_secret))
+    rt.block_on(serve(config, args.resume, arbiter))
 }
 
 /// The device seats' listener (`--seats ADDR`), its pairings, the `Host`
@@ -309,6 +314,44 @@ fn arbiter_secret(file: Option<&std::path::Path>) -> anyhow::Result<Option<Arbit
     text.map(|t| ArbiterSecret::new(&t)).transpose()
 }
 
+/// Who may act as the arbiter at this table. Without a hall, whoever has
+/// the local arbiter's secret, as before. In a hall (`--relay`), only the
+/// desk: its signed commands, checked by the relay, which alone knows the
+/// token the control socket takes (made here, never written anywhere); the
+/// local secret is dropped, and what the table will refuse is said at start.
+fn hall_arbiter(
+    config: &Config,
+    local: Option<ArbiterSecret>,
+) -> anyhow::Result<(Option<ArbiterSecret>, Option<String>, Vec<String>)> {
+    let Some(relay) = &config.relay else {
+        return Ok((local, None, Vec::new()));
+    };
+    let mut token = [0u8; 32];
+    ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut token)
+        .map_err(|_| anyhow::anyhow!("no randomness for the relay's token"))?;
+    let mut notes = Vec::new();
+    if local.is_some() {
+        notes.push(
+            "the local arbiter's secret is not taken at a table in a hall: takeback and clock \
+             set come only as commands signed by the arbiter's desk"
+                .to_owned(),
+        );
+    }
+    match &relay.desk_key {
+        Some(k) => notes.push(format!(
+            "the desk's commands are checked with the desk's key {}",
+            k.fingerprint()
+        )),
+        None => notes.push(
+            "no --desk-key: this table refuses every command from the arbiter's desk (pause, \
+             resume, say, takeback, clock set) and writes no witness of its journal; give \
+             --desk-key desk.pub (made by `tandem hall keygen`)"
+                .to_owned(),
+        ),
+    }
+    Ok((None, Some(crate::desk_key::hex(&token)), notes))
+}
+
 /// A file-size limit (`ulimit -f`) must make a journal write fail, which the
 /// journal survives, not kill the daemon: SIGXFSZ gets a handler (tokio's,
 /// which only records it; it stays installed for the life of the process).
@@ -324,7 +367,6 @@ async fn serve(
     config: Config,
     resume: Option<PathBuf>,
     arbiter: Option<ArbiterSecret>,
-    relay_secret: Option<String>,
 ) -> anyhow::Result<ExitCode> {
     ignore_sigxfsz();
     let mode = crate::screen::mode(config.screen);
@@ -340,9 +382,17 @@ async fn serve(
             .as_ref()
             .map(|(c, k)| (c.as_path(), k.as_path())),
     )?;
-    let socket = ControlSocket::bind(&config.socket)?
+    let (arbiter, relay_token, hall_notes) = hall_arbiter(&config, arbiter)?;
+    let mut socket = ControlSocket::bind(&config.socket)?
         .with_arbiter(arbiter)
         .with_devices(devices.as_ref().map(|d| d.pairing.clone()));
+    if let Some(t) = &relay_token {
+        socket = socket.in_hall(ArbiterSecret::new(t)?);
+    }
+    for note in &hall_notes {
+        tracing::warn!("{note}");
+        let _ = writeln!(std::io::stderr(), "tandem: {note}");
+    }
     let (speech_tx, speech_rx) = mpsc::unbounded_channel();
     let (notices, _) = broadcast::channel(crate::control::EVENT_QUEUE);
     let start = config.setup.start.clone();
@@ -429,6 +479,7 @@ async fn serve(
         None => load_books(config.phrasebook.as_deref(), session.table().game.kind())?,
     };
     session.set_record_last(config.record_last);
+    session.set_in_hall(config.relay.is_some());
     let book = books.table.clone();
     if let Some(b) = &book {
         session.set_phrasebook(b.clone());
@@ -592,13 +643,8 @@ async fn serve(
     );
     // The hall (docs/hall.md): the relay follows the journal file and the
     // control socket; the game never waits for it.
-    let relay = config.relay.clone().map(|r| {
-        crate::relay::spawn(
-            r,
-            socket.path().to_owned(),
-            journal_path.clone(),
-            relay_secret,
-        )
+    let relay = config.relay.clone().zip(relay_token).map(|(r, token)| {
+        crate::relay::spawn(r, socket.path().to_owned(), journal_path.clone(), token)
     });
     // The full screen, else typed lines from stdin.
     let mut full = None;

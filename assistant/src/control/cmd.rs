@@ -59,6 +59,19 @@ fn takeback(a: &str) -> Result<Cmd, String> {
     }
 }
 
+/// A witness line's fields (JSON), as the relay brings them.
+fn witness(a: &str) -> Result<Cmd, String> {
+    use crate::journal::witness::{Witness, MAX_WITNESS};
+    if a.len() > MAX_WITNESS {
+        return Err(format!("a witness is at most {MAX_WITNESS} bytes"));
+    }
+    let w: Witness = serde_json::from_str(a).map_err(|e| format!("not a witness: {e}"))?;
+    if !w.well_formed() {
+        return Err("not a witness: a field is not of its size".into());
+    }
+    Ok(Cmd::Witness(Box::new(w)))
+}
+
 /// Whether a command is the arbiter's (needs the arbiter's secret).
 #[must_use]
 pub fn is_arbiter(cmd: &Cmd) -> bool {
@@ -83,6 +96,8 @@ pub fn to_cmd(cmd: &str, arg: Option<&str>) -> Result<Cmd, String> {
             Some(a) => clock_set(a)?,
         },
         "takeback" => takeback(arg.unwrap_or(""))?,
+        // The desk's witness of the journal, from the table's relay (its token only).
+        "witness" => witness(arg.unwrap_or(""))?,
         "position" => none(&word, arg, Cmd::Position)?,
         "last" => none(&word, arg, Cmd::Last)?,
         "state" => none(&word, arg, Cmd::State)?,

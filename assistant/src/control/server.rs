@@ -64,6 +64,9 @@ pub struct ControlSocket {
     listener: UnixListener,
     path: PathBuf,
     arbiter: Option<ArbiterSecret>,
+    /// A table in a hall: the arbiter's actions come only from the desk,
+    /// through the relay, which alone knows `arbiter` (a token made at start).
+    hall: bool,
     devices: Option<Arc<crate::devices::Pairing>>,
 }
 
@@ -102,6 +105,7 @@ impl ControlSocket {
             listener,
             path: path.to_owned(),
             arbiter: None,
+            hall: false,
             devices: None,
         })
     }
@@ -111,6 +115,17 @@ impl ControlSocket {
     #[must_use]
     pub fn with_arbiter(mut self, secret: Option<ArbiterSecret>) -> ControlSocket {
         self.arbiter = secret;
+        self
+    }
+
+    /// A table in a hall (`tandem play --relay`): arbiter actions only with
+    /// `relay_token`, the secret the table's own relay was given at start
+    /// and sends with the desk's signed commands it checked; any other
+    /// secret (the local `--arbiter-secret-file`) is refused, saying why.
+    #[must_use]
+    pub fn in_hall(mut self, relay_token: ArbiterSecret) -> ControlSocket {
+        self.arbiter = Some(relay_token);
+        self.hall = true;
         self
     }
 
@@ -133,6 +148,7 @@ impl ControlSocket {
         let (stop_tx, stop_rx) = watch::channel(false);
         let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
         let arbiter = Arc::new(self.arbiter.clone());
+        let hall = self.hall;
         let devices = self.devices.clone();
         tokio::pin!(shutdown);
         loop {
@@ -152,7 +168,7 @@ impl ControlSocket {
                                 let _ = timeout(WRITE_TIMEOUT, conn.write_json(&error(None, why))).await;
                                 return;
                             };
-                            if let Err(e) = handle(conn, session, stop, &arbiter, devices.as_deref()).await {
+                            if let Err(e) = handle(conn, session, stop, (&arbiter, hall), devices.as_deref()).await {
                                 tracing::debug!("control connection: {e}");
                             }
                         });
@@ -176,6 +192,12 @@ impl Drop for ControlSocket {
     }
 }
 
+/// Why an arbiter action is refused at a table in a hall.
+pub const IN_HALL: &str =
+    "arbiter action refused: this table is in a hall (--relay): takeback and \
+     clock set come only as commands signed by the arbiter's desk (tandem hall), never with a \
+     local arbiter secret";
+
 /// How long a client may take to accept a line before it is dropped (a
 /// client that does not read must not keep its connection's memory forever).
 const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -198,7 +220,7 @@ async fn handle<R, W>(
     mut conn: Connection<R, W>,
     session: SessionHandle,
     mut stop: watch::Receiver<bool>,
-    arbiter: &Option<ArbiterSecret>,
+    (arbiter, hall): (&Option<ArbiterSecret>, bool),
     devices: Option<&crate::devices::Pairing>,
 ) -> anyhow::Result<()>
 where
@@ -247,6 +269,7 @@ where
                             _ => Source::Control,
                         };
                         let why_not = match (is_arbiter(&cmd), arbiter, source) {
+                            (true, Some(_), Source::Control) if hall => Some(IN_HALL),
                             (true, None, _) => Some("arbiter actions are disabled: tandem play was started without --arbiter-secret-file or TANDEM_ARBITER_SECRET"),
                             (true, Some(_), Source::Control) => Some("arbiter action refused: missing or wrong arbiter secret"),
                             _ => None,

@@ -2,7 +2,8 @@
 //! given (`--seats-cert`, `--seats-key`) or made at first start and kept in
 //! a private folder (`$XDG_STATE_HOME/tandem/seats/`), and its SHA-256
 //! fingerprint, which the table shows and says so that a phone can trust
-//! it once.
+//! it once. The hall's desk serves its page beyond loopback the same way
+//! (`hall`, its certificate in its data folder).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -62,8 +63,8 @@ pub fn load_or_make(
                 .with_context(|| format!("the certificate's folder {}", dir.display()))?;
             let (c, k) = (dir.join("cert.pem"), dir.join("key.pem"));
             if !c.exists() || !k.exists() {
-                let made = rcgen::generate_simple_self_signed(names)
-                    .context("making the table's certificate")?;
+                let made =
+                    rcgen::generate_simple_self_signed(names).context("making a certificate")?;
                 std::fs::write(&c, made.cert.pem())?;
                 write_private(&k, made.signing_key.serialize_pem().as_bytes())?;
             }

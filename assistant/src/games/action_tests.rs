@@ -194,6 +194,7 @@ fn setup() -> GameSetup {
         white: None,
         black: None,
         event: None,
+        round: None,
         blind: Blind::White,
         lang: "en".into(),
         options: GameOptions::default(),

@@ -37,7 +37,6 @@ use tokio::sync::mpsc;
 use super::store::TableCopy;
 use super::{view, Hall, Update};
 use crate::journal::Record;
-use tandem_rules::clock::GameTime;
 
 /// How often the delay's edge is moved on (a line becomes public at most this late).
 const STEP: Duration = Duration::from_millis(250);
@@ -47,7 +46,9 @@ const STEP: Duration = Duration::from_millis(250);
 struct GameLines {
     /// Which game of the table this is (counted by the desk from 1).
     number: u64,
-    lines: Vec<(Instant, Record)>,
+    /// The desk's own records, shared: a line is held once, by the desk's
+    /// copy and the delay alike.
+    lines: Vec<(Instant, Arc<Record>)>,
 }
 
 /// A table's lines as the delay keeps them.
@@ -56,9 +57,6 @@ struct Lines {
     /// The table's games, oldest first: an earlier game stays until a line
     /// of the next one is old enough to be shown.
     games: Vec<GameLines>,
-    /// The round and the players' names (from the table's state; not moves).
-    round: Value,
-    players: Value,
 }
 
 /// What a spectator may see of a table now: which game, how many lines.
@@ -119,7 +117,7 @@ impl Delayed {
                 None => (0, None),
             }
         };
-        let (new_game, fresh, round, players) = {
+        let (new_game, fresh) = {
             let tables = self.hall.tables();
             let Some(t) = tables.get(&n) else { return };
             let same = match (&first, t.records.first()) {
@@ -127,20 +125,15 @@ impl Delayed {
                 (None, _) => true,
                 (Some(_), None) => false,
             };
-            let state = t.state.as_ref();
-            let round = state.map_or(Value::Null, |s| s["round"].clone());
-            let players = state.map_or(Value::Null, |s| s["players"].clone());
             if same && t.records.len() >= have {
-                (false, t.records[have..].to_vec(), round, players)
+                (false, t.records[have..].to_vec())
             } else {
-                (true, t.records.clone(), round, players)
+                (true, t.records.clone())
             }
         };
         let now = Instant::now();
         let mut tables = lock(&self.tables);
         let lines = tables.entry(n).or_default();
-        lines.round = round;
-        lines.players = players;
         if new_game || lines.games.is_empty() {
             if fresh.is_empty() {
                 return;
@@ -183,7 +176,7 @@ impl Delayed {
             return Some(s.clone());
         }
         let edge = self.edge()?;
-        let (records, taken, next_t, round, players) = {
+        let (records, taken, next_t) = {
             let tables = lock(&self.tables);
             let lines = tables.get(&n)?;
             let g = lines.games.iter().find(|g| g.number == key.0)?;
@@ -193,8 +186,6 @@ impl Delayed {
                 shown.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(),
                 taken,
                 g.lines.get(key.1).map(|(_, r)| r.t_ms),
-                lines.round.clone(),
-                lines.players.clone(),
             )
         };
         let table = crate::session::Table::replay(&records).ok()?;
@@ -206,13 +197,14 @@ impl Delayed {
             at = at.min(next.max(last_t));
         }
         let file = PathBuf::from(format!("/nonexistent/tandem-delayed/table-{n}.jsonl"));
-        let mut state = serde_json::to_value(table.view(GameTime::from_millis(at), &file)).ok()?;
-        state["round"] = round.clone();
-        state["players"] = players;
-        state["table"] = json!(n);
+        // Everything shown, the round and the players included, is of the
+        // lines replayed: nothing of the table's live state.
+        let facts = super::store::facts::facts_of(&table, at);
+        let round = facts["round"].clone();
         let mut copy = TableCopy::open(n, &file).ok()?;
         copy.records = records;
-        copy.set_state(state);
+        copy.set_state(json!({"clocks": {"running": facts["clocks"]["running"]}}));
+        copy.facts.set(facts);
         copy.seen = Some(taken + self.delay);
         let ending = table.game.kind().record_ending();
         let s = Arc::new(Seen {
@@ -531,7 +523,7 @@ mod tests {
     /// A desk with one table whose journal is taken, and its delayed view.
     fn desk(delay: Duration) -> (tempfile::TempDir, Arc<Hall>, Arc<Delayed>) {
         let dir = tempfile::tempdir().unwrap();
-        let (hall, _out) = Hall::new("ev", dir.path().to_owned(), None).unwrap();
+        let (hall, _out) = Hall::new("ev", dir.path().to_owned(), None, None).unwrap();
         for l in crate::hall::store::journal_lines(Some("Kowalski"), "90m") {
             let payload = serde_json::to_vec(&l).unwrap();
             hall.on_message("tandem/ev/table/4/journal", &payload);

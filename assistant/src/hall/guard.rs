@@ -7,43 +7,23 @@
 //! always did for the arbiter's own machine: no login; the page's requests
 //! and `POST /api/...` with the header `x-tandem-desk: 1`. Beyond loopback
 //! every desk route but the login page needs the session cookie that the
-//! login sets once the arbiter's secret was given.
+//! login sets once the arbiter's secret was given (`hall/login.rs`).
 
-use std::collections::{HashMap, VecDeque};
-use std::io::Read;
-use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
-use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::routing::get;
-use axum::{Form, Router};
-use serde::Deserialize;
-use sha2::{Digest, Sha256};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::Router;
 
-use super::serve::{refuse, Arbiter, Peer};
+use super::login::{self, Login};
+use super::serve::{refuse, Arbiter};
 
 /// The Content-Security-Policy of every page: its own scripts and styles only, in no frame.
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
      connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
-/// The session cookie's name.
-pub const COOKIE: &str = "tandem_desk_session";
-
-/// Sessions kept at once (the oldest is logged out).
-const MAX_SESSIONS: usize = 32;
-
-/// After a wrong secret, the time before its address may try again (the
-/// answer comes at once: the wait holds no connection).
-const WRONG_WAIT: Duration = Duration::from_secs(1);
-
-/// Addresses remembered for [`WRONG_WAIT`] at most (older ones are forgotten first).
-const WRONG_KEPT: usize = 4096;
-
-const LOGIN: &str = include_str!("assets/login.html");
 
 /// What a server lets in.
 #[derive(Clone)]
@@ -54,32 +34,14 @@ pub struct Guard {
     login: Option<Arc<Login>>,
 }
 
-/// The arbiter's login: the secret and the sessions it opened.
-pub struct Login {
-    digest: [u8; 32],
-    sessions: Mutex<VecDeque<String>>,
-    /// When each address last gave a wrong secret.
-    wrong: Mutex<HashMap<IpAddr, Instant>>,
-}
-
-fn digest(s: &str) -> [u8; 32] {
-    Sha256::digest(s.trim().as_bytes()).into()
-}
-
 impl Guard {
     /// A guard that lets in `hosts` (and any IP address, and `localhost`)
-    /// and, with `secret`, asks for the login.
+    /// and, with `login`, asks for the arbiter's login.
     #[must_use]
-    pub fn new(hosts: Vec<String>, secret: Option<&str>) -> Guard {
+    pub fn new(hosts: Vec<String>, login: Option<Arc<Login>>) -> Guard {
         Guard {
             hosts: Arc::new(hosts.into_iter().map(|h| h.to_ascii_lowercase()).collect()),
-            login: secret.map(|s| {
-                Arc::new(Login {
-                    digest: digest(s),
-                    sessions: Mutex::new(VecDeque::new()),
-                    wrong: Mutex::new(HashMap::new()),
-                })
-            }),
+            login,
         }
     }
 
@@ -119,17 +81,7 @@ impl Guard {
     }
 
     fn logged_in(&self, h: &HeaderMap) -> bool {
-        let Some(login) = &self.login else {
-            return true;
-        };
-        let Some(token) = cookie(h, COOKIE) else {
-            return false;
-        };
-        let sessions = login
-            .sessions
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        sessions.iter().any(|s| s.as_bytes() == token.as_bytes())
+        self.login.as_ref().map_or(true, |l| l.logged_in(h))
     }
 }
 
@@ -141,25 +93,16 @@ fn host_name(host: &str) -> &str {
     host.rsplit_once(':').map_or(host, |(h, _)| h)
 }
 
-fn cookie<'a>(h: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    h.get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v)
-}
-
 /// Adds the guard to a server: the checks before every route, the headers after.
 pub fn guarded(r: Router, guard: Guard) -> Router {
-    let r = if guard.login.is_some() {
-        r.route(
-            "/login",
-            get(login_page).post(login).with_state(guard.clone()),
-        )
-    } else {
-        r
+    let r = match &guard.login {
+        Some(l) => r.merge(
+            Router::new()
+                .route("/login", get(login::page).post(login::login))
+                .route("/logout", post(login::logout))
+                .with_state(l.clone()),
+        ),
+        None => r,
     };
     r.layer(axum::middleware::from_fn_with_state(guard.clone(), check))
 }
@@ -189,7 +132,15 @@ async fn check(State(g): State<Guard>, req: Request, next: Next) -> Response {
             refuse(StatusCode::UNAUTHORIZED, "log in first: /login")
         });
     }
-    with_headers(next.run(req).await)
+    let stream = path == "/events";
+    let h = stream.then(|| req.headers().clone());
+    let r = next.run(req).await;
+    // The live stream ends with its session.
+    let r = match (&g.login, h) {
+        (Some(l), Some(h)) => l.until_logout(&h, r),
+        _ => r,
+    };
+    with_headers(r)
 }
 
 fn with_headers(mut r: Response) -> Response {
@@ -203,100 +154,14 @@ fn with_headers(mut r: Response) -> Response {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
+    // No referrer to other sites; to its own, the origin a browser then
+    // sends with a form's POST (`/login`, `/logout`): under `no-referrer` it
+    // sends `Origin: null`, which the origin check refuses.
     h.insert(
         header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
+        HeaderValue::from_static("same-origin"),
     );
     r
-}
-
-async fn login_page() -> Html<&'static str> {
-    Html(LOGIN)
-}
-
-#[derive(Deserialize)]
-struct LoginForm {
-    secret: String,
-}
-
-async fn login(
-    State(g): State<Guard>,
-    peer: Option<axum::Extension<Peer>>,
-    Form(f): Form<LoginForm>,
-) -> Response {
-    let Some(l) = &g.login else {
-        return Redirect::to("/").into_response();
-    };
-    let ip = peer.map_or(IpAddr::from([0, 0, 0, 0]), |p| p.0 .0);
-    {
-        // Slowly: an address that gave a wrong secret waits a second before
-        // its next try is looked at. The answer comes at once: the wait
-        // holds no connection.
-        let mut wrong = l
-            .wrong
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if wrong.get(&ip).is_some_and(|at| at.elapsed() < WRONG_WAIT) {
-            let mut r = refuse(
-                StatusCode::TOO_MANY_REQUESTS,
-                "a wrong secret came from this address a moment ago: try again in a second",
-            );
-            r.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            return r;
-        }
-        if digest(&f.secret) != l.digest {
-            if wrong.len() >= WRONG_KEPT {
-                wrong.retain(|_, at| at.elapsed() < WRONG_WAIT);
-            }
-            if wrong.len() < WRONG_KEPT {
-                wrong.insert(ip, Instant::now());
-            }
-            drop(wrong);
-            let mut r = (
-                StatusCode::UNAUTHORIZED,
-                Html("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not logged in</title></head>\
-                      <body><main><h1 role=\"alert\">That is not the arbiter's secret.</h1><p>Wait a second, then <a href=\"/login\">try again</a>.</p></main></body></html>"),
-            )
-                .into_response();
-            r.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            return r;
-        }
-    }
-    let token = match new_token() {
-        Ok(t) => t,
-        Err(e) => {
-            return refuse(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                &format!("no randomness: {e}"),
-            )
-        }
-    };
-    {
-        let mut s = l
-            .sessions
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        s.push_back(token.clone());
-        while s.len() > MAX_SESSIONS {
-            s.pop_front();
-        }
-    }
-    let mut r = Redirect::to("/").into_response();
-    if let Ok(v) = HeaderValue::from_str(&format!(
-        "{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict"
-    )) {
-        r.headers_mut().insert(header::SET_COOKIE, v);
-    }
-    r
-}
-
-/// 32 random bytes from the kernel, in hex.
-fn new_token() -> std::io::Result<String> {
-    let mut b = [0u8; 32];
-    std::fs::File::open("/dev/urandom")?.read_exact(&mut b)?;
-    Ok(b.iter().map(|x| format!("{x:02x}")).collect())
 }
 
 #[cfg(test)]

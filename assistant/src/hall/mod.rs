@@ -4,7 +4,7 @@
 //! (docs/hall.md).
 //!
 //! Locks: the desk's mutexes (`tables`, `public`, `alerts`, `replies`,
-//! `lag`, `counter`, `sessions`) are never nested: each is taken, used and
+//! `lag`, `counter`, `witnesses`, `sessions`) are never nested: each is taken, used and
 //! released before another is taken (a copy of what is needed is carried
 //! over), so no order between them can deadlock the broker loop and the web
 //! server (`hall_stress` toggles spectators while everything is read).
@@ -12,11 +12,13 @@
 pub mod delay;
 pub mod guard;
 pub mod heavy;
+pub mod login;
 pub mod serve;
 pub mod store;
 pub mod tools;
 pub mod view;
 pub mod web;
+pub mod witness;
 
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
@@ -86,8 +88,13 @@ pub struct Hall {
     tables: Mutex<BTreeMap<u32, TableCopy>>,
     /// Changes for the page.
     pub updates: broadcast::Sender<Update>,
+    /// The arbiter's login secret (the desk's page; never a table's).
     secret: Option<String>,
+    /// The desk's private key: its commands and witnesses are signed with it.
+    signing: Option<crate::desk_key::SigningKey>,
     counter: Mutex<u64>,
+    /// When each table's journal is witnessed (`witness.rs`).
+    witnesses: Mutex<witness::Cadence>,
     out: mpsc::UnboundedSender<(String, Vec<u8>)>,
     /// The tables' answers to desk commands, newest last.
     pub replies: Mutex<VecDeque<(u32, CommandReply)>>,
@@ -173,6 +180,7 @@ impl Hall {
         event: &str,
         data: PathBuf,
         secret: Option<String>,
+        signing: Option<crate::desk_key::SigningKey>,
     ) -> anyhow::Result<(Arc<Hall>, Outbox)> {
         let dir = data.join(event);
         std::fs::create_dir_all(&dir)
@@ -229,7 +237,9 @@ impl Hall {
                 tables: Mutex::new(tables),
                 updates: broadcast::channel(updates_capacity()).0,
                 secret,
+                signing,
                 counter: Mutex::new(counter),
+                witnesses: Mutex::new(witness::Cadence::from_env()),
                 out,
                 replies: Mutex::new(VecDeque::new()),
                 alerts: Mutex::new(alerts),
@@ -328,6 +338,7 @@ impl Hall {
         let mut lag_ms = None;
         let mut lines = 0;
         let mut reply = None;
+        let mut head = None;
         let load;
         {
             let mut tables = self.tables();
@@ -379,6 +390,21 @@ impl Hall {
                         match taken {
                             Taken::Appended(k) => {
                                 lines = k;
+                                // The current game's head, to witness.
+                                if earlier.is_none() {
+                                    head = t.game().map(str::to_owned).zip(t.head()).map(
+                                        |(game, (line, hash, is_witness))| {
+                                            (
+                                                witness::Head {
+                                                    game,
+                                                    line,
+                                                    hash: hash.to_owned(),
+                                                },
+                                                is_witness,
+                                            )
+                                        },
+                                    );
+                                }
                                 lag_ms =
                                     wall.and_then(|w| humantime::parse_rfc3339(&w).ok())
                                         .map(|w| {
@@ -464,6 +490,8 @@ impl Hall {
                     raised.extend(t.junk(&format!("a message on an unknown topic {other:?}")));
                 }
             }
+            // The facts follow the lines taken, and the state is held against them.
+            raised.extend(t.refresh_facts());
             load = self.may_load().then(|| t.take_load()).flatten();
         }
         if let Some((game, file)) = load {
@@ -498,6 +526,12 @@ impl Hall {
         if let Some((from, game)) = ask {
             self.ask(n, from, game);
         }
+        if let Some((h, is_witness)) = head.filter(|_| self.signing.is_some()) {
+            let now = lock(&self.witnesses).offer(n, h, is_witness, Instant::now());
+            if let Some(h) = now {
+                self.send_witness(n, h);
+            }
+        }
         for a in raised {
             self.alert(n, a);
         }
@@ -518,9 +552,34 @@ impl Hall {
         Ok(())
     }
 
+    /// Signs the head `h` of table `n`'s copy and sends it to the table
+    /// (`desk/witness/N`), whose relay writes it into its journal.
+    fn send_witness(&self, n: u32, h: witness::Head) {
+        let Some(key) = &self.signing else { return };
+        let mut w = crate::journal::witness::Witness {
+            event: self.event.clone(),
+            table: n,
+            game: h.game,
+            line: h.line,
+            hash: h.hash,
+            sig: String::new(),
+        };
+        w.sig = key.sign(&w.signed_bytes());
+        let topic = proto::desk_topic(&self.event, &format!("witness/{n}"));
+        let _ = self
+            .out
+            .send((topic, serde_json::to_vec(&w).unwrap_or_default()));
+    }
+
     /// Once a second: asks again for lines still missing, and raises an
-    /// alert for a gap that lasts.
+    /// alert for a gap that lasts; sends the witnesses whose time came.
     pub fn check(&self) {
+        if self.signing.is_some() {
+            let due = lock(&self.witnesses).due(Instant::now());
+            for (n, h) in due {
+                self.send_witness(n, h);
+            }
+        }
         let mut asks = Vec::new();
         let mut loads = Vec::new();
         let mut earlier_asks = Vec::new();
@@ -621,10 +680,10 @@ impl Hall {
         }
     }
 
-    /// Whether the desk can sign commands.
+    /// Whether the desk can sign commands (it has its private key).
     #[must_use]
     pub fn can_command(&self) -> bool {
-        self.secret.is_some()
+        self.signing.is_some()
     }
 
     /// The arbiter's secret, for the desk's login page.
@@ -636,21 +695,38 @@ impl Hall {
     /// Signs and sends an arbiter command to one table or (`None`) every table.
     ///
     /// # Errors
-    /// No secret, an unknown command, or the counter cannot be kept.
+    /// No key, an unknown command, or the counter cannot be kept.
     pub fn command(
         &self,
         table: Option<u32>,
         cmd: &str,
         arg: &str,
     ) -> anyhow::Result<SignedCommand> {
-        let secret = self.secret.as_deref().ok_or_else(|| {
+        let key = self.signing.as_ref().ok_or_else(|| {
             anyhow::anyhow!(
-                "the desk has no arbiter secret (start tandem hall with --arbiter-secret-file)"
+                "the desk has no signing key (make one with `tandem hall keygen DIR`, start \
+                 tandem hall with --signing-key DIR/desk.key, the tables with --desk-key DIR/desk.pub)"
             )
         })?;
         anyhow::ensure!(
             proto::DESK_COMMANDS.contains(&cmd),
             "unknown command {cmd:?}"
+        );
+        anyhow::ensure!(
+            !proto::ARBITER_COMMANDS.contains(&cmd) || table.is_some(),
+            "{cmd} is for one table, never every table"
+        );
+        anyhow::ensure!(
+            cmd != "takeback"
+                || arg
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|n| n.parse::<u32>().is_ok()),
+            "takeback needs the number of plies, then why (`2 wrong move`)"
+        );
+        anyhow::ensure!(
+            cmd != "clock" || arg.trim_start().starts_with("set "),
+            "clock needs `set white|black SECONDS`"
         );
         anyhow::ensure!(cmd != "say" || !arg.trim().is_empty(), "say what?");
         anyhow::ensure!(arg.len() <= 1000, "the message is too long");
@@ -685,7 +761,7 @@ impl Hall {
             drop(counter);
             let target = n.to_string();
             let c =
-                SignedCommand::sign_for(secret, &self.event, &target, &game, cmd, arg.trim(), next);
+                SignedCommand::sign_for(key, &self.event, &target, &game, cmd, arg.trim(), next);
             let topic = proto::desk_topic(&self.event, &format!("cmd/{target}"));
             let _ = self.out.send((topic, serde_json::to_vec(&c)?));
             first.get_or_insert(c);
@@ -752,7 +828,10 @@ impl Hall {
 /// Follows the broker for ever: subscribes to the event's tables, feeds
 /// their messages to the desk, sends the desk's messages; reconnects.
 pub async fn broker_loop(hall: Arc<Hall>, broker: BrokerUrl, mut out: Outbox) {
-    let id = format!("tandem-{}-desk-{}", hall.event, std::process::id());
+    let id = mqtt::client_id(
+        &broker,
+        format!("tandem-{}-desk-{}", hall.event, std::process::id()),
+    );
     let mut backoff = Duration::from_millis(200);
     // The largest message taken; a larger one (a broker without
     // `max_packet_size`) is taken once it came, so it can never keep the

@@ -4,7 +4,10 @@
 //! (a slowloris, an idle keep-alive socket), how long a request may take to
 //! be read and answered (all but the live stream), how long a client may
 //! leave what it was sent unread (a live stream that fell silent), and how
-//! large a body may be.
+//! large a body may be. Beyond loopback the desk's server speaks TLS only
+//! (the handshake within the time for a request's headers); a plain HTTP
+//! request to it is answered in plain words that it needs `https://`, and
+//! closed.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -23,9 +26,10 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::net::TcpListener;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
+use tokio_rustls::TlsAcceptor;
 
 /// What one server lets its clients hold.
 #[derive(Debug, Clone, Copy)]
@@ -216,8 +220,15 @@ impl Drop for Counted {
 }
 
 /// Serves `app` on `listener` for ever within `limits`; with `arbiter`, the
-/// reserve's connections serve the arbiter's session only.
-pub async fn serve(listener: TcpListener, app: Router, limits: Limits, arbiter: Option<Arbiter>) {
+/// reserve's connections serve the arbiter's session only; with `tls`,
+/// over TLS only.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: Limits,
+    arbiter: Option<Arbiter>,
+    tls: Option<TlsAcceptor>,
+) {
     let pool = Arc::new(Semaphore::new(limits.connections));
     let reserve = Arc::new(Semaphore::new(limits.reserve));
     let peers = Arc::new(Peers::default());
@@ -274,21 +285,59 @@ pub async fn serve(listener: TcpListener, app: Router, limits: Limits, arbiter: 
         } else {
             limits.header_timeout
         };
+        let tls = tls.clone();
         tokio::spawn(async move {
-            let io = Stall {
-                io: stream,
-                limit: limits.stall,
-                timer: None,
-            };
-            let conn = hyper::server::conn::http1::Builder::new()
+            let http = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
                 .max_buf_size(64 << 10)
-                .serve_connection(TokioIo::new(io), svc);
-            let _ = conn.await;
+                .clone();
+            let stall = limits.stall;
+            match tls {
+                None => {
+                    let io = Stall::new(stream, stall);
+                    let _ = http.serve_connection(TokioIo::new(io), svc).await;
+                }
+                Some(acceptor) => {
+                    // The handshake within the time for the headers.
+                    if let Ok(Some(s)) =
+                        tokio::time::timeout(header_timeout, handshake(&acceptor, stream)).await
+                    {
+                        let io = Stall::new(s, stall);
+                        let _ = http.serve_connection(TokioIo::new(io), svc).await;
+                    }
+                }
+            }
             drop((permit, counted));
         });
     }
+}
+
+/// What a plain HTTP request to the TLS port is told before it is closed.
+const HTTPS_ONLY: &str = "This desk answers only over TLS: open it with https://\n";
+
+/// The TLS stream of `stream`, or nothing: a client that does not begin
+/// with a TLS handshake is told, in plain HTTP, to use `https://`, and closed.
+async fn handshake(
+    acceptor: &TlsAcceptor,
+    mut stream: TcpStream,
+) -> Option<tokio_rustls::server::TlsStream<TcpStream>> {
+    let mut first = [0u8; 1];
+    if stream.peek(&mut first).await.ok()? == 0 {
+        return None;
+    }
+    // Every TLS connection opens with a handshake record (content type 22).
+    if first[0] != 0x16 {
+        let answer = format!(
+            "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{HTTPS_ONLY}",
+            HTTPS_ONLY.len()
+        );
+        let _ = stream.write_all(answer.as_bytes()).await;
+        let _ = stream.shutdown().await;
+        return None;
+    }
+    acceptor.accept(stream).await.ok()
 }
 
 /// A connection whose writes fail once the peer has left what it was sent
@@ -300,6 +349,14 @@ struct Stall<T> {
 }
 
 impl<T> Stall<T> {
+    fn new(io: T, limit: Duration) -> Stall<T> {
+        Stall {
+            io,
+            limit,
+            timer: None,
+        }
+    }
+
     fn watch<R>(&mut self, cx: &mut Context<'_>, r: Poll<io::Result<R>>) -> Poll<io::Result<R>> {
         if r.is_ready() {
             self.timer = None;

@@ -13,54 +13,21 @@ use super::store::TableCopy;
 use crate::journal::Event;
 use crate::picture::{differing, svg, BoardPicture};
 use crate::relay::proto::now_ms;
-use tandem_rules::clock::GameTime;
 
-/// The game facts of a table: its last state, or (no state came yet) the
-/// state replayed from the desk's journal copy.
-fn state_of(t: &TableCopy) -> std::borrow::Cow<'_, Value> {
-    if let Some(s) = &t.state {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    std::borrow::Cow::Owned(replayed_state(t))
-}
-
-fn replayed_state(t: &TableCopy) -> Value {
-    let Ok(table) = crate::session::Table::replay(&t.records) else {
-        return Value::Null;
-    };
-    let at = t.records.last().map_or(0, |r| r.t_ms);
-    let mut v = super::store::kept_state(
-        serde_json::to_value(table.view(GameTime::from_millis(at), t.file()))
-            .unwrap_or(Value::Null),
-    );
-    // A replayed clock is not running: the table has not told the desk it is.
-    v["clocks"]["running"] = json!(false);
-    v
-}
-
-fn start_names(t: &TableCopy) -> (Value, Value) {
-    match t.records.first().map(|r| &r.event) {
-        Some(Event::Start(info)) => (json!(info.white), json!(info.black)),
-        _ => (Value::Null, Value::Null),
-    }
-}
-
-/// Both clocks now: the last state's, less the time since it was taken for
-/// the side to move while the clock runs (so the desk counts down between
-/// updates).
+/// Both clocks now: the facts' (the desk's copy at its last line), less the
+/// time since that line was taken for the side to move while the clock runs
+/// (so the desk counts down between lines). The clock runs when the copy
+/// says it does and the table, in its last state, said so too (a table
+/// stopped or not heard from has its clock shown stopped).
 fn clocks_now(s: &Value, t: &TableCopy) -> (u64, u64, bool) {
     let running = s["clocks"]["running"] == true && s["result"].is_null();
     let w = s["clocks"]["white"]["remaining_ms"].as_u64().unwrap_or(0);
     let b = s["clocks"]["black"]["remaining_ms"].as_u64().unwrap_or(0);
-    if !running || t.state.is_none() {
+    let running = running && t.clock_said_running();
+    if !running {
         return (w, b, running);
     }
-    // The age of the state: at the table before it was sent, at the desk since it came.
-    let at_table = s["sent_ms"]
-        .as_u64()
-        .zip(s["state_ms"].as_u64())
-        .map_or(0, |(sent, at)| sent.saturating_sub(at));
-    let age = at_table + now_ms().saturating_sub(t.state_rx_ms);
+    let age = t.facts.age_ms();
     match s["turn"].as_str() {
         Some("white") => (w.saturating_sub(age), b, running),
         Some("black") => (w, b.saturating_sub(age), running),
@@ -71,20 +38,11 @@ fn clocks_now(s: &Value, t: &TableCopy) -> (u64, u64, bool) {
 /// The `GET /api/tables` object of one table, exactly as issue 16 gives it.
 #[must_use]
 pub fn api(t: &TableCopy, event: &str) -> Value {
-    api_of(t, event, &state_of(t))
+    api_of(t, event, &t.facts.view())
 }
 
-/// [`api`] of the table's state `s`.
+/// [`api`] of the table's facts `s` (docs/hall.md, "Facts from the journal").
 fn api_of(t: &TableCopy, event: &str, s: &Value) -> Value {
-    let (sw, sb) = start_names(t);
-    let name = |side: &str, fallback: Value| {
-        let v = &s["players"][side];
-        if v.is_string() {
-            v.clone()
-        } else {
-            fallback
-        }
-    };
     let (white_ms, black_ms, running) = clocks_now(s, t);
     let last_move = s["moves"]
         .as_array()
@@ -95,8 +53,8 @@ fn api_of(t: &TableCopy, event: &str, s: &Value) -> Value {
         "table": t.table,
         "event": event,
         "variant": s["variant"],
-        "white": name("white", sw),
-        "black": name("black", sb),
+        "white": s["players"]["white"],
+        "black": s["players"]["black"],
         "fen": s["fen"],
         "ply": s["ply"].as_u64().unwrap_or(0),
         "turn": s["turn"],
@@ -146,7 +104,7 @@ fn board_views(variant: &str, fen: &str) -> Option<(Vec<String>, String, String,
 /// Call [`finish`] on it outside the desk's lock (the board views take time).
 #[must_use]
 pub fn page(t: &TableCopy, event: &str) -> Value {
-    let s = state_of(t);
+    let s = t.facts.view();
     let mut v = api_of(t, event, &s);
     v["moves"] = s["moves"].clone();
     v["round"] = s["round"].clone();
@@ -404,6 +362,7 @@ mod tests {
         for l in crate::hall::store::journal_lines(None, control) {
             t.take(l);
         }
+        t.refresh_facts();
         (dir, t)
     }
 
@@ -419,34 +378,45 @@ mod tests {
     }
 
     #[test]
-    fn the_desk_keeps_only_the_marks_of_a_tables_picture_and_draws_them() {
+    fn a_tables_state_is_cut_and_what_it_says_of_the_game_is_not_shown() {
         let (_d, mut t) = table("90m");
         let fen = api(&t, "ev")["fen"].as_str().unwrap().to_owned();
         let mut pic = crate::game::picture_of_text("international", &fen).unwrap();
         pic.last = vec!["32".into(), "28".into()];
-        pic.captured = vec!["23".into()];
-        let full = json!({"variant": "international", "fen": fen, "ply": 1, "turn": "black",
-                          "moves": ["32-28"], "board": pic});
+        let moves: Vec<String> = (0..30_000)
+            .map(|i| format!("{}-{}", i % 50, i % 45))
+            .collect();
+        let lines = t.len();
+        let full = json!({"variant": "international", "fen": fen, "ply": 0, "turn": "white",
+                          "journal_seq": lines, "moves": moves, "board": pic, "result": "0-2",
+                          "players": {"white": null, "black": null},
+                          "clocks": {"running": true, "white": {"remaining_ms": 1}}});
         let big = full.to_string().len();
         t.set_state(full);
         let kept = t.state.clone().unwrap();
-        let board = kept["board"].as_object().unwrap();
-        let mut keys: Vec<&str> = board.keys().map(String::as_str).collect();
-        keys.sort_unstable();
-        assert_eq!(keys, ["captured", "fen", "last"], "{kept}");
-        assert!(kept.to_string().len() * 4 < big, "{kept}");
+        assert!(
+            kept.get("moves").is_none() && kept.get("board").is_none(),
+            "{kept}"
+        );
+        assert!(kept.to_string().len() * 100 < big, "{kept}");
+        // The state says 0-2 at the line the desk holds: an alert, once.
+        let raised = t.refresh_facts();
+        assert_eq!(raised.len(), 1, "{raised:?}");
+        assert_eq!(raised[0].kind, "state-mismatch");
+        assert!(
+            raised[0].text.contains("result is 0-2"),
+            "{}",
+            raised[0].text
+        );
+        assert!(t.refresh_facts().is_empty(), "once");
+        // Shown: the journal's game, not the table's words.
         let v = finish(page(&t, "ev"));
-        assert_eq!(v["board"]["last"], json!(["32", "28"]), "{v}");
-        assert_eq!(v["board"]["captured"], json!(["23"]), "{v}");
-        assert!(v["board"]["pieces"]
-            .as_array()
-            .is_some_and(|p| p.len() == 40));
-        // Marks of another position are not drawn on this one.
-        let mut other = t.state.clone().unwrap();
-        other["board"]["fen"] = json!("W:W31-50:B1-19");
-        t.state = Some(other);
-        let v = finish(page(&t, "ev"));
+        assert_eq!(v["result"], Value::Null, "{v}");
+        assert_eq!(v["moves"], json!([]), "{v}");
         assert_eq!(v["board"]["last"], json!([]), "{v}");
+        // The copy's clock, run on since its last line (the table said it runs), not the table's 1 ms.
+        let white = v["clocks"]["white_remaining_ms"].as_u64().unwrap();
+        assert!((89 * 60_000..=90 * 60_000).contains(&white), "{v}");
     }
 
     #[test]

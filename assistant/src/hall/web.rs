@@ -62,15 +62,21 @@ impl Shown {
     }
 }
 
-/// The arbiter's server.
-pub fn desk(hall: Arc<Hall>) -> Router {
+/// The arbiter's server; `session` goes at the end of its pages (with a
+/// login: the certificate's fingerprint and the logout button).
+pub fn desk(hall: Arc<Hall>, session: &str) -> Router {
     let app = App {
         hall,
         public: false,
     };
+    let index = INDEX.replace("<!--session-->", session);
+    let table = TABLE.replace("<!--session-->", session);
     common(Router::new())
-        .route("/", get(|| async { Html(INDEX) }))
-        .route("/tables/{n}", get(|| async { Html(TABLE) }))
+        .route("/", get(move || std::future::ready(Html(index.clone()))))
+        .route(
+            "/tables/{n}",
+            get(move || std::future::ready(Html(table.clone()))),
+        )
         .route("/api/tables/{n}/journal", get(journal))
         .route("/api/tables/{n}/detail", get(detail))
         .route("/api/tables/{n}/reconcile", post(reconcile))
@@ -269,9 +275,7 @@ fn game_text(app: &App, n: u32) -> Result<(String, &'static str), (u16, String)>
         Some(t) => (
             t.file().to_owned(),
             ending_of(t),
-            t.state
-                .as_ref()
-                .and_then(|s| s["round"].as_str().map(str::to_owned)),
+            t.facts.view()["round"].as_str().map(str::to_owned),
         ),
         None => return Err((404, format!("no table {n} in this event"))),
     };
@@ -317,11 +321,11 @@ fn record_key(app: &App, only: Option<u32>) -> (super::heavy::KeyOf, Vec<u32>) {
             continue;
         }
         numbers.push(*n);
-        let round = t.state.as_ref().and_then(|s| s["round"].as_str());
+        let facts = t.facts.view();
         key.part(n.to_le_bytes())
             .part(t.game().unwrap_or_default())
             .part(t.len().to_le_bytes())
-            .part(round.unwrap_or_default());
+            .part(facts["round"].as_str().unwrap_or_default());
     }
     (key, numbers)
 }
@@ -426,14 +430,14 @@ pub(super) fn results_csv(rows: &[Value]) -> String {
 }
 
 async fn results(State(app): State<App>) -> Response {
-    // What the rows are made of: each table shown, its game, lines and last state.
+    // What the rows are made of: each table shown, its game and lines (the
+    // rows are the facts of the desk's copy, nothing of a table's state).
     let shown = app.shown();
     let mut key = super::heavy::KeyOf::default();
     for (n, t) in app.hall.tables().iter().filter(|(n, _)| shown.shows(**n)) {
         key.part(n.to_le_bytes())
             .part(t.game().unwrap_or_default())
-            .part(t.len().to_le_bytes())
-            .part(t.state_rx_ms.to_le_bytes());
+            .part(t.len().to_le_bytes());
     }
     let hall = app.hall.clone();
     // What is public is read before the tables are locked: no lock is held

@@ -30,6 +30,7 @@ use sha2::{Digest, Sha256};
 use tandem_rules::{Color, GameOptions, Outcome};
 
 mod fallback;
+pub mod witness;
 use fallback::Fallback;
 pub use fallback::{fallback_dirs, private_folder};
 
@@ -76,6 +77,11 @@ pub struct StartInfo {
     /// The event's name.
     #[serde(default)]
     pub event: Option<String>,
+    /// The round in the event (`tandem play --round`): the hall's desk and
+    /// its public views take it from here, never from what a table says of
+    /// itself (docs/hall.md). Absent from journals without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<String>,
     /// Which side(s) are blind: `white`, `black`, `both`, `none`.
     pub blind: String,
     /// Speech language (`pl`, `en`).
@@ -328,6 +334,11 @@ pub enum Event {
     /// to the last line, and this makes the last line recent. It changes
     /// nothing else and nobody is told (no announcement, no notice).
     Tick,
+    /// The desk's signature of the head of this journal as it held it
+    /// (`tandem hall`; docs/protocol.md, "Witnesses"): written when the
+    /// table's relay brings it. No game content: never replayed, exported
+    /// or said; `tandem journal verify --desk-key` checks it.
+    Witness(witness::Witness),
     /// The microphone was opened (at start, or again after a loss) or
     /// stopped (voice input); typed and braille input go on meanwhile.
     Microphone {
@@ -869,6 +880,7 @@ mod tests {
             white: Some("A".into()),
             black: None,
             event: None,
+            round: None,
             blind: "white".into(),
             lang: "pl".into(),
             options: GameOptions::default(),

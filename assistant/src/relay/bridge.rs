@@ -66,9 +66,24 @@ pub enum Outcome {
 /// Done only when the daemon answered `ok` and the change is on its disk.
 #[must_use]
 pub fn act(socket: &Path, cmd: &str, arg: Option<&str>) -> (Outcome, String) {
+    act_with(socket, cmd, arg, None)
+}
+
+/// [`act`], with `secret` (the relay's token) for the arbiter's acts
+/// (`takeback`, `clock set`) of a desk command whose signature was checked.
+#[must_use]
+pub fn act_with(
+    socket: &Path,
+    cmd: &str,
+    arg: Option<&str>,
+    secret: Option<&str>,
+) -> (Outcome, String) {
     let result = Client::connect(socket).and_then(|mut c| {
         c.set_timeout(Some(Duration::from_secs(10)))?;
-        c.request(cmd, arg)
+        match secret {
+            Some(s) => c.request_with_secret(cmd, arg, s),
+            None => c.request(cmd, arg),
+        }
     });
     match result {
         Ok(v) => {

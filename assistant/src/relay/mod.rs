@@ -1,6 +1,8 @@
 //! The relay at a table (`tandem play --relay mqtt://… --event EV --table N`):
-//! publishes the table's journal, state and alerts to the hall's broker and
-//! carries out the arbiter's signed commands from the desk (docs/hall.md).
+//! publishes the table's journal, state and alerts to the hall's broker,
+//! carries out the arbiter's commands from the desk once their signature
+//! checks with the desk's public key (`--desk-key`), and has the desk's
+//! witnesses of the journal written into it (docs/hall.md).
 //!
 //! It stands beside the session, not in it: it follows the journal FILE as
 //! it is written (the journal is the source of truth, synced before anything
@@ -44,6 +46,9 @@ pub struct RelaySettings {
     pub table: u32,
     /// The round, if given.
     pub round: Option<String>,
+    /// The desk's public key (`--desk-key`): the desk's commands and
+    /// witnesses are checked with it; without it both are refused.
+    pub desk_key: Option<crate::desk_key::DeskKey>,
 }
 
 /// Lines published and not yet acknowledged, at most.
@@ -76,18 +81,20 @@ impl RelayTask {
 pub const DRAIN: Duration = Duration::from_secs(3);
 
 /// Starts the relay for the table whose control socket and journal these are.
-/// `secret` is the arbiter's secret (the desk's commands are signed with it).
+/// `token` is the secret the control socket takes for the arbiter's acts
+/// ([`crate::control::server::ControlSocket::in_hall`]): the relay sends it
+/// only with a desk command whose signature it checked.
 pub fn spawn(
     settings: RelaySettings,
     socket: PathBuf,
     journal: PathBuf,
-    secret: Option<String>,
+    token: String,
 ) -> RelayTask {
     let (tx, rx) = mpsc::unbounded_channel();
     bridge::follow(socket.clone(), tx);
     let (stop, stop_rx) = watch::channel(None);
     let task = tokio::spawn(async move {
-        let mut relay = Relay::new(settings, socket, &journal, secret);
+        let mut relay = Relay::new(settings, socket, &journal, token);
         relay.run(rx, stop_rx).await;
     });
     RelayTask { task, stop }
@@ -122,7 +129,8 @@ struct Relay {
     cursor: Cursor,
     cursor_path: PathBuf,
     cursor_dirty: bool,
-    secret: Option<String>,
+    /// The control socket's token for the arbiter's acts.
+    token: String,
     /// Lines acknowledged above the cursor (acknowledgements out of order).
     acked_above: BTreeSet<u64>,
     /// The last state from the daemon, with the time it came (ms since 1970).
@@ -133,13 +141,18 @@ struct Relay {
     state_alerts: (bool, bool),
     /// Players, event and round from the journal's first line.
     names: Value,
+    /// The last line a witness written here names (witnesses come in order;
+    /// an older or repeated one is dropped).
+    witnessed_to: u64,
+    /// A witness being written through the control socket (one at a time).
+    witnessing: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// Command results from the blocking threads.
     done_tx: mpsc::UnboundedSender<CommandReply>,
     done_rx: mpsc::UnboundedReceiver<CommandReply>,
 }
 
 impl Relay {
-    fn new(s: RelaySettings, socket: PathBuf, journal: &Path, secret: Option<String>) -> Relay {
+    fn new(s: RelaySettings, socket: PathBuf, journal: &Path, token: String) -> Relay {
         let cursor_path = Cursor::path_of(journal);
         let mut cursor = Cursor::load(&cursor_path);
         // The cursor names the event and the table from the start, so that
@@ -157,7 +170,9 @@ impl Relay {
             cursor,
             cursor_path,
             cursor_dirty: !named,
-            secret,
+            token,
+            witnessed_to: 0,
+            witnessing: std::sync::Arc::default(),
             acked_above: BTreeSet::new(),
             state: None,
             alerted_to: 0,
@@ -177,6 +192,21 @@ impl Relay {
         let before = self.tail.len();
         if let Err(e) = self.tail.poll() {
             tracing::warn!("relay: cannot read the journal: {e}");
+        }
+        // The witnesses the journal has (also from an earlier run): one
+        // the broker brings again is not written twice.
+        for seq in before + 1..=self.tail.len() {
+            if !self
+                .tail
+                .line(seq)
+                .is_some_and(|l| l.contains("\"type\":\"witness\""))
+            {
+                continue;
+            }
+            if let Some(crate::journal::Event::Witness(w)) = self.tail.record(seq).map(|r| r.event)
+            {
+                self.witnessed_to = self.witnessed_to.max(w.line);
+            }
         }
         if before == 0 && !self.tail.is_empty() {
             // Another journal at the same path, or a cursor past the file: from the start.
@@ -228,7 +258,10 @@ impl Relay {
         mut events: mpsc::UnboundedReceiver<Value>,
         mut stop: watch::Receiver<Option<tokio::time::Instant>>,
     ) {
-        let id = format!("tandem-{}-table-{}", self.s.event, self.s.table);
+        let id = mqtt::client_id(
+            &self.s.broker,
+            format!("tandem-{}-table-{}", self.s.event, self.s.table),
+        );
         let mut backoff = Duration::from_millis(200);
         let mut saved = tokio::time::Instant::now();
         if self.cursor_dirty {
@@ -406,7 +439,9 @@ impl Relay {
                 let cmd = proto::desk_topic(&self.s.event, &format!("cmd/{}", self.s.table));
                 let all = proto::desk_topic(&self.s.event, "cmd/all");
                 let resend = proto::desk_topic(&self.s.event, &format!("resend/{}", self.s.table));
-                for t in [cmd, all, resend] {
+                let witness =
+                    proto::desk_topic(&self.s.event, &format!("witness/{}", self.s.table));
+                for t in [cmd, all, resend, witness] {
                     if let Err(e) = client.try_subscribe(t, QoS::AtLeastOnce) {
                         tracing::warn!("relay: cannot subscribe: {e}");
                     }
@@ -451,6 +486,8 @@ impl Relay {
                             _ => conn.next = conn.next.min(from),
                         }
                     }
+                } else if t.ends_with(&format!("/witness/{}", self.s.table)) {
+                    self.on_witness(&p.payload);
                 } else {
                     self.on_command(&p.payload);
                 }
@@ -571,6 +608,63 @@ impl Relay {
         );
     }
 
+    /// The desk's witness of this table's journal: checked (its size, the
+    /// desk's signature, the event, the table, the game, and that it names a
+    /// line of this journal with that line's hash), then written into the
+    /// journal by the session through the control socket, on a blocking
+    /// thread (the game never waits for it). One at a time; one that comes
+    /// meanwhile, or names no line after the last witnessed, is dropped (the
+    /// desk witnesses again as lines come).
+    fn on_witness(&mut self, payload: &[u8]) {
+        use std::sync::atomic::Ordering;
+        let Some(key) = self.s.desk_key else {
+            return;
+        };
+        if payload.len() > crate::journal::witness::MAX_WITNESS {
+            tracing::warn!("relay: a witness of {} bytes dropped", payload.len());
+            return;
+        }
+        let Ok(w) = serde_json::from_slice::<crate::journal::witness::Witness>(payload) else {
+            tracing::warn!("relay: a witness that is not one dropped");
+            return;
+        };
+        self.read_journal();
+        let game = self.tail.hash(1).unwrap_or_default();
+        let why_not = if !w.well_formed() || !key.verify(&w.signed_bytes(), &w.sig) {
+            Some("not signed by the desk's key")
+        } else if w.event != self.s.event || w.table != self.s.table || w.game != game {
+            Some("for another event, table or game")
+        } else if self.tail.hash(w.line) != Some(w.hash.as_str()) {
+            Some("it names a line this journal does not have")
+        } else if w.line <= self.witnessed_to {
+            // A repeat (the broker's redelivery), or older than one written.
+            return;
+        } else {
+            None
+        };
+        if let Some(why) = why_not {
+            tracing::warn!("relay: a witness dropped: {why}");
+            return;
+        }
+        if self.witnessing.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        self.witnessed_to = w.line;
+        let (socket, token, busy) = (
+            self.socket.clone(),
+            self.token.clone(),
+            std::sync::Arc::clone(&self.witnessing),
+        );
+        let arg = serde_json::to_string(&w).unwrap_or_default();
+        tokio::task::spawn_blocking(move || {
+            let (outcome, text) = bridge::act_with(&socket, "witness", Some(&arg), Some(&token));
+            if outcome != bridge::Outcome::Done {
+                tracing::warn!("relay: the desk's witness not written: {text}");
+            }
+            busy.store(false, Ordering::Release);
+        });
+    }
+
     /// A desk command: checked (signature, table, time, not a replay), then
     /// done through the control socket; the answer goes to `…/reply`.
     fn on_command(&mut self, payload: &[u8]) {
@@ -582,6 +676,18 @@ impl Relay {
             unconfirmed: false,
         };
         self.read_journal();
+        if proto::is_old_command(payload) {
+            let _ = self.done_tx.send(reply(
+                0,
+                "",
+                false,
+                "refused: signed with the shared arbiter's secret of an older desk; the desk now \
+                 signs with its own key: `tandem hall keygen DIR`, the desk with --signing-key \
+                 DIR/desk.key, this table with --desk-key DIR/desk.pub"
+                    .into(),
+            ));
+            return;
+        }
         let c: SignedCommand = match serde_json::from_slice(payload) {
             Ok(c) => c,
             Err(e) => {
@@ -591,18 +697,15 @@ impl Relay {
                 return;
             }
         };
-        let Some(secret) = &self.secret else {
-            let _ = self.done_tx.send(reply(
-                c.counter,
-                &c.cmd,
-                false,
-                "refused: this table has no arbiter secret (--arbiter-secret-file)".into(),
-            ));
+        let Some(key) = &self.s.desk_key else {
+            let _ = self
+                .done_tx
+                .send(reply(c.counter, &c.cmd, false, NO_DESK_KEY.into()));
             return;
         };
         let game = self.tail.hash(1).unwrap_or_default().to_owned();
         if let Err(why) = c.verify_game(
-            secret,
+            key,
             &self.s.event,
             self.s.table,
             &game,
@@ -658,13 +761,20 @@ impl Relay {
             }
             "start" | "resume" => ("resume", None),
             "pause" => ("pause", None),
+            "takeback" => ("takeback", Some(c.arg.clone())),
+            "clock" => ("clock", Some(c.arg.clone())),
             _ => ("say", Some(c.arg.clone())),
         };
+        // The arbiter's acts go with the control socket's token: the desk's
+        // signature, checked above, is the arbiter's authority here.
+        let token = proto::ARBITER_COMMANDS
+            .contains(&c.cmd.as_str())
+            .then(|| self.token.clone());
         let socket = self.socket.clone();
         let tx = self.done_tx.clone();
         let (counter, name) = (c.counter, c.cmd.clone());
         tokio::task::spawn_blocking(move || {
-            let (outcome, text) = bridge::act(&socket, cmd, arg.as_deref());
+            let (outcome, text) = bridge::act_with(&socket, cmd, arg.as_deref(), token.as_deref());
             let mut r = reply(counter, &name, outcome == bridge::Outcome::Done, text);
             // Carried out but not yet on the table's disk: not done either.
             r.unconfirmed = matches!(
@@ -697,8 +807,12 @@ fn queue(
     }
 }
 
-/// The arbiter's secret as the table has it (`--arbiter-secret-file`, else
-/// `TANDEM_ARBITER_SECRET`), for checking the desk's signatures.
+/// Why a table without `--desk-key` refuses the desk's commands.
+pub const NO_DESK_KEY: &str = "refused: this table has no desk key: start it with --desk-key \
+     desk.pub (the public key `tandem hall keygen` made for the desk)";
+
+/// The arbiter's secret in a file (else `TANDEM_ARBITER_SECRET`): the desk's
+/// login secret (`tandem hall --arbiter-secret-file`).
 ///
 /// # Errors
 /// The file cannot be read.

@@ -52,6 +52,14 @@ fn tls_config() -> anyhow::Result<Arc<rustls::ClientConfig>> {
     Ok(Arc::new(config))
 }
 
+/// The client id of a connection to `url`: its user name (the broker's
+/// `use_username_as_clientid`, docs/hall.md, binds the id to the user
+/// anyway), else `anonymous`.
+#[must_use]
+pub fn client_id(url: &BrokerUrl, anonymous: String) -> String {
+    url.user.clone().unwrap_or(anonymous)
+}
+
 /// Options for one connection to `url` as `client_id`.
 ///
 /// # Errors

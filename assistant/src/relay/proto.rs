@@ -9,15 +9,15 @@
 //! tandem/EVENT/table/N/online    retained: true, or false (the broker's last will)
 //! tandem/EVENT/table/N/reply     QoS 1: what the table did with a desk command
 //! tandem/EVENT/desk/cmd/N        QoS 1: a signed arbiter command for table N (`all`: every table)
+//! tandem/EVENT/desk/witness/N    QoS 1: the desk's signature of the head of table N's journal it holds
 //! tandem/EVENT/desk/resend/N     QoS 1: {"from": seq}: the desk lacks lines from `from` on
 //! ```
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
-use sha2::Sha256;
 
+use crate::desk_key::{DeskKey, SigningKey};
 use crate::journal::{Event, Record};
 
 /// Where the broker is: `mqtt://[USER[:PASSWORD]@]HOST[:PORT]` (`mqtts://` for TLS).
@@ -315,7 +315,8 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
-/// An arbiter's command from the desk, signed with the arbiter's secret.
+/// An arbiter's command from the desk, signed with the desk's private key
+/// (Ed25519, [`crate::desk_key`]); the tables check it with the public key.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SignedCommand {
@@ -323,17 +324,18 @@ pub struct SignedCommand {
     pub event: String,
     /// The table, or `all`.
     pub table: String,
-    /// `start`, `pause`, `resume`, `say`.
+    /// `start`, `pause`, `resume`, `say`, `takeback`, `clock`.
     pub cmd: String,
-    /// Its argument (the words to say).
+    /// Its argument (the words to say; `N why` for `takeback`; `set white|black
+    /// SECONDS` for `clock`).
     #[serde(default)]
     pub arg: String,
     /// Strictly increasing per desk (never used twice).
     pub counter: u64,
     /// When it was signed (ms since 1970).
     pub time_ms: u64,
-    /// HMAC-SHA256 over the fields above (and `game`), lowercase hex.
-    pub mac: String,
+    /// The desk's Ed25519 signature over the fields above (and `game`), 128 hex digits.
+    pub sig: String,
     /// The game it is for: the hash of the table's journal's first line (so
     /// it cannot be replayed into the table's next game within its window).
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -344,53 +346,55 @@ pub struct SignedCommand {
 pub const COMMAND_WINDOW_MS: u64 = 120_000;
 
 /// The commands a desk may send.
-pub const DESK_COMMANDS: [&str; 4] = ["start", "pause", "resume", "say"];
+pub const DESK_COMMANDS: [&str; 6] = ["start", "pause", "resume", "say", "takeback", "clock"];
 
-fn mac_input(c: &SignedCommand) -> Vec<u8> {
-    // Lengths first, so no two commands give the same bytes.
-    let mut v = b"tandem-hall-command-v1".to_vec();
-    for field in [
-        c.event.as_bytes(),
-        c.table.as_bytes(),
-        c.cmd.as_bytes(),
-        c.arg.as_bytes(),
-        c.counter.to_string().as_bytes(),
-        c.time_ms.to_string().as_bytes(),
-    ] {
-        v.extend_from_slice(&(field.len() as u64).to_be_bytes());
-        v.extend_from_slice(field);
-    }
-    if !c.game.is_empty() {
-        v.extend_from_slice(b"game");
-        v.extend_from_slice(&(c.game.len() as u64).to_be_bytes());
-        v.extend_from_slice(c.game.as_bytes());
-    }
-    v
+/// The desk's commands that are the arbiter's own acts at the table
+/// (`takeback N why`, `clock set SIDE SECONDS`): for one table, never `all`.
+pub const ARBITER_COMMANDS: [&str; 2] = ["takeback", "clock"];
+
+fn signed_bytes(c: &SignedCommand) -> Vec<u8> {
+    let (counter, time) = (c.counter.to_string(), c.time_ms.to_string());
+    crate::desk_key::framed(
+        "tandem-hall-command-v2",
+        &[
+            c.event.as_bytes(),
+            c.table.as_bytes(),
+            c.cmd.as_bytes(),
+            c.arg.as_bytes(),
+            counter.as_bytes(),
+            time.as_bytes(),
+            c.game.as_bytes(),
+        ],
+    )
 }
 
-fn hmac(secret: &str) -> Hmac<Sha256> {
-    // HMAC takes a key of any length.
-    Hmac::<Sha256>::new_from_slice(secret.trim().as_bytes()).expect("HMAC takes any key")
+/// Whether a payload is a command signed the old way (HMAC with the shared
+/// arbiter's secret: a `mac` field): the table says what to do about it.
+#[must_use]
+pub fn is_old_command(payload: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(payload)
+        .is_ok_and(|v| v.get("mac").is_some() && v.get("sig").is_none())
 }
 
 impl SignedCommand {
-    /// A command signed now with `secret`.
+    /// A command signed now with the desk's key, for every game of `table`
+    /// (tests; the desk binds each command to a game, [`SignedCommand::sign_for`]).
     #[must_use]
     pub fn sign(
-        secret: &str,
+        key: &SigningKey,
         event: &str,
         table: &str,
         cmd: &str,
         arg: &str,
         counter: u64,
     ) -> SignedCommand {
-        SignedCommand::sign_for(secret, event, table, "", cmd, arg, counter)
+        SignedCommand::sign_for(key, event, table, "", cmd, arg, counter)
     }
 
-    /// A command signed now with `secret` for the game `game` of table `table`.
+    /// A command signed now with the desk's key for the game `game` of table `table`.
     #[must_use]
     pub fn sign_for(
-        secret: &str,
+        key: &SigningKey,
         event: &str,
         table: &str,
         game: &str,
@@ -405,12 +409,10 @@ impl SignedCommand {
             arg: arg.to_owned(),
             counter,
             time_ms: now_ms(),
-            mac: String::new(),
+            sig: String::new(),
             game: game.to_owned(),
         };
-        let mut m = hmac(secret);
-        m.update(&mac_input(&c));
-        c.mac = hex(&m.finalize().into_bytes());
+        c.sig = key.sign(&signed_bytes(&c));
         c
     }
 
@@ -421,17 +423,18 @@ impl SignedCommand {
     /// Why the command is refused.
     pub fn verify(
         &self,
-        secret: &str,
+        key: &DeskKey,
         event: &str,
         table: u32,
         last_counter: u64,
         now_ms: u64,
     ) -> Result<(), String> {
-        let mut m = hmac(secret);
-        m.update(&mac_input(self));
-        let given = unhex(&self.mac).ok_or("the signature is not hex")?;
-        m.verify_slice(&given)
-            .map_err(|_| "bad signature (not the arbiter's secret)".to_owned())?;
+        if !key.verify(&signed_bytes(self), &self.sig) {
+            return Err(format!(
+                "bad signature (not signed by the desk's key {})",
+                key.fingerprint()
+            ));
+        }
         if self.event != event {
             return Err(format!("for event {:?}, not this one", self.event));
         }
@@ -440,6 +443,9 @@ impl SignedCommand {
         }
         if !DESK_COMMANDS.contains(&self.cmd.as_str()) {
             return Err(format!("unknown command {:?}", self.cmd));
+        }
+        if ARBITER_COMMANDS.contains(&self.cmd.as_str()) && self.table == "all" {
+            return Err(format!("{} is for one table, never all", self.cmd));
         }
         if self.counter <= last_counter {
             return Err(format!(
@@ -461,14 +467,14 @@ impl SignedCommand {
     /// Why the command is refused.
     pub fn verify_game(
         &self,
-        secret: &str,
+        key: &DeskKey,
         event: &str,
         table: u32,
         game: &str,
         last_counter: u64,
         now_ms: u64,
     ) -> Result<(), String> {
-        self.verify(secret, event, table, last_counter, now_ms)?;
+        self.verify(key, event, table, last_counter, now_ms)?;
         if self.game != game {
             return Err(if self.game.is_empty() {
                 "not bound to this game (sent by an older desk?)".to_owned()
@@ -478,24 +484,6 @@ impl SignedCommand {
         }
         Ok(())
     }
-}
-
-fn hex(b: &[u8]) -> String {
-    use std::fmt::Write as _;
-    b.iter().fold(String::new(), |mut s, x| {
-        let _ = write!(s, "{x:02x}");
-        s
-    })
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
 }
 
 /// What a table answers to a desk command (on `…/reply`).
@@ -610,42 +598,55 @@ mod tests {
 
     #[test]
     fn signed_commands_verify_once() {
-        let c = SignedCommand::sign("s3cret\n", "EV", "4", "say", "Time.", 10);
+        let dir = tempfile::tempdir().unwrap();
+        let (private, public) = crate::desk_key::keygen(dir.path()).unwrap();
+        let (k, pk) = (
+            SigningKey::load(&private).unwrap(),
+            DeskKey::load(&public).unwrap(),
+        );
+        let other_dir = tempfile::tempdir().unwrap();
+        let (other, _) = crate::desk_key::keygen(other_dir.path()).unwrap();
+        let other = SigningKey::load(&other).unwrap().public();
+        let c = SignedCommand::sign(&k, "EV", "4", "say", "Time.", 10);
         let now = c.time_ms;
-        assert_eq!(c.verify("s3cret", "EV", 4, 9, now), Ok(()));
+        assert_eq!(c.verify(&pk, "EV", 4, 9, now), Ok(()));
         assert!(c
-            .verify("s3cret", "EV", 4, 10, now)
+            .verify(&pk, "EV", 4, 10, now)
             .unwrap_err()
             .contains("replayed"));
         assert!(c
-            .verify("other", "EV", 4, 0, now)
+            .verify(&other, "EV", 4, 0, now)
             .unwrap_err()
             .contains("signature"));
         assert!(c
-            .verify("s3cret", "EV", 5, 0, now)
+            .verify(&pk, "EV", 5, 0, now)
             .unwrap_err()
             .contains("table"));
-        assert!(c.verify("s3cret", "EV", 4, 0, now + 600_000).is_err());
+        assert!(c.verify(&pk, "EV", 4, 0, now + 600_000).is_err());
         let mut forged = c.clone();
         forged.arg = "Other words.".into();
-        assert!(forged.verify("s3cret", "EV", 4, 0, now).is_err());
-        let all = SignedCommand::sign("s", "EV", "all", "start", "", 1);
-        assert_eq!(all.verify("s", "EV", 17, 0, all.time_ms), Ok(()));
+        assert!(forged.verify(&pk, "EV", 4, 0, now).is_err());
+        let all = SignedCommand::sign(&k, "EV", "all", "start", "", 1);
+        assert_eq!(all.verify(&pk, "EV", 17, 0, all.time_ms), Ok(()));
+        let all_back = SignedCommand::sign(&k, "EV", "all", "takeback", "1", 2);
+        assert!(all_back.verify(&pk, "EV", 17, 0, all.time_ms).is_err());
         // Bound to a game: refused in another one, and the game is signed.
-        let g = SignedCommand::sign_for("s", "EV", "4", "aa11", "pause", "", 3);
-        assert_eq!(g.verify_game("s", "EV", 4, "aa11", 0, g.time_ms), Ok(()));
+        let g = SignedCommand::sign_for(&k, "EV", "4", "aa11", "pause", "", 3);
+        assert_eq!(g.verify_game(&pk, "EV", 4, "aa11", 0, g.time_ms), Ok(()));
         assert!(g
-            .verify_game("s", "EV", 4, "bb22", 0, g.time_ms)
+            .verify_game(&pk, "EV", 4, "bb22", 0, g.time_ms)
             .unwrap_err()
             .contains("another game"));
         let mut moved = g.clone();
         moved.game = "bb22".into();
         assert!(moved
-            .verify_game("s", "EV", 4, "bb22", 0, g.time_ms)
+            .verify_game(&pk, "EV", 4, "bb22", 0, g.time_ms)
             .unwrap_err()
             .contains("signature"));
         assert!(all
-            .verify_game("s", "EV", 4, "aa11", 0, all.time_ms)
+            .verify_game(&pk, "EV", 4, "aa11", 0, all.time_ms)
             .is_err());
+        assert!(is_old_command(br#"{"event":"EV","mac":"00"}"#));
+        assert!(!is_old_command(&serde_json::to_vec(&g).unwrap()));
     }
 }

@@ -106,6 +106,13 @@ impl Tail {
         self.lines.get(i).map(|(_, h)| h.as_str())
     }
 
+    /// Line `seq` as written.
+    #[must_use]
+    pub fn line(&self, seq: u64) -> Option<&str> {
+        let i = usize::try_from(seq.checked_sub(1)?).ok()?;
+        self.lines.get(i).map(|(l, _)| l.as_str())
+    }
+
     /// Line `seq` as a record.
     #[must_use]
     pub fn record(&self, seq: u64) -> Option<Record> {

@@ -297,6 +297,7 @@ pub(crate) mod tests {
             draw_offer: None,
             t_ms: 0,
             journal: "j".into(),
+            journal_seq: 0,
             journal_health: crate::journal::JournalHealth {
                 ok: true,
                 ..Default::default()

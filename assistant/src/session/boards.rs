@@ -120,7 +120,8 @@ impl Session {
     pub(super) fn takeback(&mut self, plies: u32, reason: String, source: Source) -> Reply {
         let input = format!("takeback {plies}");
         if source != Source::Arbiter {
-            return self.refuse_msg(source, &input, &Msg::ArbiterOnly);
+            let m = self.arbiter_only();
+            return self.refuse_msg(source, &input, &m);
         }
         let g = &self.table.game;
         if plies == 0 || plies as usize > g.ply() {

@@ -21,10 +21,26 @@ impl Session {
         }
     }
 
+    /// A table in a hall (`tandem play --relay`): a refused arbiter's
+    /// action says that the arbiter acts from the desk.
+    pub fn set_in_hall(&mut self, in_hall: bool) {
+        self.in_hall = in_hall;
+    }
+
+    /// What a refused arbiter's action says.
+    pub(super) fn arbiter_only(&self) -> Msg {
+        if self.in_hall {
+            Msg::ArbiterAtDesk
+        } else {
+            Msg::ArbiterOnly
+        }
+    }
+
     pub(super) fn clock_set(&mut self, side: Color, secs: u64, source: Source) -> Reply {
         let input = format!("clock set {side} {secs}");
         if source != Source::Arbiter {
-            return self.refuse_msg(source, &input, &Msg::ArbiterOnly);
+            let m = self.arbiter_only();
+            return self.refuse_msg(source, &input, &m);
         }
         let remaining_ms = secs.saturating_mul(1000);
         if let Err(e) = self.record(Event::ClockSet {

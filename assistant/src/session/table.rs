@@ -65,16 +65,16 @@ impl Table {
     /// # Errors
     /// The journal has no start, or an event cannot be applied (a journal
     /// written by another program).
-    pub fn replay(records: &[Record]) -> anyhow::Result<Table> {
+    pub fn replay<R: std::borrow::Borrow<Record>>(records: &[R]) -> anyhow::Result<Table> {
         let Some(Record {
             event: Event::Start(info),
             ..
-        }) = records.first()
+        }) = records.first().map(R::borrow)
         else {
             anyhow::bail!("the journal does not begin with a game start");
         };
         let mut t = Table::new(info.clone())?;
-        for r in &records[1..] {
+        for r in records[1..].iter().map(R::borrow) {
             t.apply(&r.event, GameTime::from_millis(r.t_ms))
                 .map_err(|e| anyhow::anyhow!("journal line {}: {e}", r.seq))?;
         }
@@ -222,6 +222,7 @@ impl Table {
             | Event::JournalDegraded { .. }
             | Event::JournalRecovered { .. }
             | Event::Heard { .. }
+            | Event::Witness(_)
             | Event::Microphone { .. } => {}
         }
         Ok(())
@@ -244,15 +245,47 @@ impl Table {
         u32::try_from(n).unwrap_or(u32::MAX)
     }
 
-    /// The state as reported.
+    /// The state as reported, with what only the terminal screen and the
+    /// devices' board pages show.
     #[must_use]
     pub fn view(&self, at: GameTime, journal: &Path) -> StateView {
+        let mut v = self.report(at, journal);
+        v.screen = ScreenView {
+            diagram: self.game.diagram(),
+            record: self.game.record_lines(),
+            legal: self.game.legal_move_texts(),
+            differ: self.differ,
+        };
+        // What a device's board page may tap (not the desk's: it replays
+        // with `report`).
+        if v.outcome.is_none() {
+            v.taps = self.game.taps();
+        }
+        v
+    }
+
+    /// Both clocks at game time `at`, as reported.
+    #[must_use]
+    pub fn clocks_view(&self, at: GameTime) -> ClocksView {
         let side = |c: Color| ClockView {
             remaining_ms: ms(self.clock.remaining(c, at)),
             used_ms: ms(self.clock.used(c, at)),
             moves: self.game.moves_made(c),
             flag_ms: self.clock.flag(c, at).map(GameTime::as_millis),
         };
+        ClocksView {
+            white: side(Color::White),
+            black: side(Color::Black),
+            running: self.clock.is_running(),
+            paused: self.clock.is_paused(),
+            control: self.clock.control().to_string(),
+        }
+    }
+
+    /// The state as reported, without the screen's views (the diagram, the
+    /// numbered record, the legal moves): what the hall's desk replays.
+    #[must_use]
+    pub fn report(&self, at: GameTime, journal: &Path) -> StateView {
         let board = |c: Color| BoardView {
             ply: self.boards[idx(c)],
             behind: self.behind(c),
@@ -264,13 +297,7 @@ impl Table {
             ply: self.game.ply() as u32,
             turn: self.game.turn(),
             moves: self.game.move_texts(),
-            clocks: ClocksView {
-                white: side(Color::White),
-                black: side(Color::Black),
-                running: self.clock.is_running(),
-                paused: self.clock.is_paused(),
-                control: self.clock.control().to_string(),
-            },
+            clocks: self.clocks_view(at),
             boards: BoardsView {
                 white: board(Color::White),
                 black: board(Color::Black),
@@ -281,22 +308,14 @@ impl Table {
             draw_offer: self.draw_offer,
             t_ms: at.as_millis(),
             journal: journal.to_owned(),
+            journal_seq: 0,
             journal_health: JournalHealth {
                 ok: true,
                 ..JournalHealth::default()
             },
             extra: self.game.state_extra(),
-            taps: if outcome.is_none() {
-                self.game.taps()
-            } else {
-                crate::interface::Taps::default()
-            },
-            screen: ScreenView {
-                diagram: self.game.diagram(),
-                record: self.game.record_lines(),
-                legal: self.game.legal_move_texts(),
-                differ: self.differ,
-            },
+            taps: crate::interface::Taps::default(),
+            screen: ScreenView::default(),
         }
     }
 
@@ -327,6 +346,7 @@ pub fn start_info(setup: &GameSetup) -> StartInfo {
         white: setup.white.clone(),
         black: setup.black.clone(),
         event: setup.event.clone(),
+        round: setup.round.clone(),
         blind: setup.blind.name().to_owned(),
         lang: setup.lang.clone(),
         options: setup.options,

@@ -55,6 +55,10 @@ pub struct StateView {
     pub t_ms: u64,
     /// The journal file.
     pub journal: PathBuf,
+    /// The journal's lines this state follows from (its last line's
+    /// number): the hall's desk compares the state with its own copy at that
+    /// line (docs/hall.md, "Facts from the journal"). 0 for a replayed state.
+    pub journal_seq: u64,
     /// Whether the journal file holds every line (a full or read-only disk:
     /// the game goes on in memory and in a fallback copy).
     pub journal_health: JournalHealth,

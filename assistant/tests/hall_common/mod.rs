@@ -16,13 +16,38 @@ pub mod spectator;
 
 /// The event every hall test plays.
 pub const EVENT: &str = "EV";
-/// The arbiter's secret of the tests.
+/// The arbiter's secret of the tests: the desk's login only (a table in a
+/// hall never takes it).
 pub const SECRET: &str = "hall-test-secret";
+
+/// The desk's key pair of a test, made once in `dir/keys` by `tandem hall
+/// keygen` (the real command): `(desk.key, desk.pub)`.
+pub fn desk_keys(dir: &Path) -> (PathBuf, PathBuf) {
+    let keys = dir.join("keys");
+    let (private, public) = (keys.join("desk.key"), keys.join("desk.pub"));
+    if !private.exists() {
+        let out = Command::new(TANDEM)
+            .args(["hall", "keygen"])
+            .arg(&keys)
+            .output()
+            .expect("tandem hall keygen");
+        assert!(
+            out.status.success(),
+            "tandem hall keygen: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    (private, public)
+}
 /// How long anything may take on a loaded machine.
 pub const DEADLINE: Duration = Duration::from_secs(30);
 
 /// The broker's bound on a message, as docs/hall.md gives it.
 pub const MAX_PACKET_LINE: &str = "max_packet_size 262144";
+
+/// Each client's id is its user name, as docs/hall.md gives it: one
+/// table's credentials cannot take another's (or the desk's) client id.
+pub const CLIENT_ID_LINE: &str = "use_username_as_clientid true";
 
 /// A port nobody listens on now.
 pub fn free_port() -> u16 {
@@ -48,9 +73,12 @@ pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Result<T, String>) -> T {
     }
 }
 
-/// A private Mosquitto: every table `tableN` (password `pwN`) may write only
-/// under its own topic and read its commands; `desk` (password `deskpw`)
-/// reads the tables and writes the desk's topics.
+/// A private Mosquitto configured as docs/hall.md says (each client's id its
+/// user name, messages bounded): every table `tableN` (password `pwN`) may
+/// write only under its own topic and read its commands and witnesses;
+/// `desk` (password `deskpw`) reads the tables and writes the desk's topics;
+/// `replayer` (`replaypw`) writes the desk's topics, to send recorded
+/// commands again.
 pub struct Broker {
     pub port: u16,
     conf: PathBuf,
@@ -156,9 +184,14 @@ impl Broker {
         );
         let dir = dir.join("broker");
         std::fs::create_dir_all(&dir).unwrap();
-        let mut passwd = String::from("desk:deskpw\n");
+        // `replayer` is no user of docs/hall.md: it stands for whoever
+        // recorded the desk's commands and sends them again, on the desk's
+        // topics, without being the desk's client (which, its id being its
+        // user name, would push the desk off the broker).
+        let mut passwd = String::from("desk:deskpw\nreplayer:replaypw\n");
         let mut acl = format!(
-            "user desk\ntopic read tandem/{EVENT}/table/#\ntopic write tandem/{EVENT}/desk/#\n\n"
+            "user desk\ntopic read tandem/{EVENT}/table/#\ntopic write tandem/{EVENT}/desk/#\n\n\
+             user replayer\ntopic write tandem/{EVENT}/desk/#\n\n"
         );
         for n in 1..=tables {
             passwd.push_str(&format!("table{n}:pw{n}\n"));
@@ -169,7 +202,8 @@ impl Broker {
             }
             acl.push_str(&format!(
                 "topic read tandem/{EVENT}/desk/cmd/{n}\n\
-                 topic read tandem/{EVENT}/desk/cmd/all\ntopic read tandem/{EVENT}/desk/resend/{n}\n\n"
+                 topic read tandem/{EVENT}/desk/cmd/all\ntopic read tandem/{EVENT}/desk/resend/{n}\n\
+                 topic read tandem/{EVENT}/desk/witness/{n}\n\n"
             ));
         }
         std::fs::write(dir.join("passwd"), passwd).unwrap();
@@ -195,7 +229,7 @@ impl Broker {
         std::fs::write(
             &conf,
             format!(
-                "user root\nlistener {port} 127.0.0.1\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n{}\n",
+                "user root\nlistener {port} 127.0.0.1\n{CLIENT_ID_LINE}\n{tls_lines}allow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nlog_dest file {}\n{}\n",
                 dir.join("passwd").display(),
                 dir.join("acl").display(),
                 dir.join("mosquitto.log").display(),
@@ -318,9 +352,21 @@ pub fn table_with(dir: &Path, url: &str, n: u32, extra: &[&str], ca: Option<&Pat
 
 /// Table `n`'s next game: a new journal `name` beside its last one in `dir/tN`.
 pub fn table_next_game(dir: &Path, broker: &Broker, n: u32, name: &str) -> Daemon {
+    table_next_game_with(dir, broker, n, name, &[])
+}
+
+/// [`table_next_game`] with `extra` flags (`--white NAME` and `--black NAME`
+/// instead of the usual names).
+pub fn table_next_game_with(
+    dir: &Path,
+    broker: &Broker,
+    n: u32,
+    name: &str,
+    extra: &[&str],
+) -> Daemon {
     let url = broker.url(&format!("table{n}"), &format!("pw{n}"));
     let journal = dir.join(format!("t{n}")).join(name);
-    table_at(dir, &url, n, &journal, &[], broker.ca.as_deref())
+    table_at(dir, &url, n, &journal, extra, broker.ca.as_deref())
 }
 
 /// Table `n` playing the journal `journal` (resumed if it exists).
@@ -334,7 +380,6 @@ fn table_at(
 ) -> Daemon {
     let tdir = dir.join(format!("t{n}"));
     std::fs::create_dir_all(&tdir).unwrap();
-    std::fs::write(tdir.join("secret"), SECRET).unwrap();
     let journal = journal.to_owned();
     let mut p = Play::text_only(&tdir)
         .stderr_file(tdir.join(format!(
@@ -351,16 +396,20 @@ fn table_at(
     if journal.exists() {
         p = p.arg("--resume").arg(&journal);
     } else {
-        p = p.arg("--journal").arg(&journal).args([
-            "--white",
-            &format!("White {n}"),
-            "--black",
-            &format!("Black {n}"),
-        ]);
+        p = p.arg("--journal").arg(&journal);
+        if !extra.contains(&"--white") {
+            p = p.args([
+                "--white",
+                &format!("White {n}"),
+                "--black",
+                &format!("Black {n}"),
+            ]);
+        }
     }
+    let (_, public) = desk_keys(dir);
     p.args(["--relay", url, "--event", EVENT, "--table", &n.to_string()])
-        .arg("--arbiter-secret-file")
-        .arg(tdir.join("secret"))
+        .arg("--desk-key")
+        .arg(public)
         .args(extra)
         .start()
 }
@@ -373,7 +422,8 @@ pub struct Desk {
 }
 
 impl Desk {
-    /// `tandem hall --broker … --event EV --listen 127.0.0.1:PORT --data DIR/desk --arbiter-secret-file …`.
+    /// `tandem hall --broker … --event EV --listen 127.0.0.1:PORT --data DIR/desk
+    /// --arbiter-secret-file … --signing-key DIR/keys/desk.key`.
     pub fn start(dir: &Path, broker: &Broker, extra: &[&str]) -> Desk {
         Desk::start_env(dir, broker, extra, &[])
     }
@@ -384,6 +434,7 @@ impl Desk {
         let data = dir.join("desk");
         std::fs::create_dir_all(&data).unwrap();
         std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
+        let (private, _) = desk_keys(dir);
         let mut cmd = Command::new(TANDEM);
         cmd.envs(env.iter().copied());
         if let Some(ca) = &broker.ca {
@@ -402,6 +453,8 @@ impl Desk {
             .arg(&data)
             .arg("--arbiter-secret-file")
             .arg(dir.join("desk-secret"))
+            .arg("--signing-key")
+            .arg(private)
             .args(extra)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(dir.join("desk-stderr")).unwrap())
@@ -505,6 +558,13 @@ pub fn ctl_ok(d: &Daemon, args: &[&str]) {
 /// A TCP connection to `to` (`127.0.0.1:PORT`) from the local address
 /// `from` (any of 127.0.0.0/8: another peer address on this machine).
 pub fn connect_from(from: &str, to: &str) -> std::io::Result<TcpStream> {
+    connect_from_with(from, to, None)
+}
+
+/// [`connect_from`] with the socket's receive buffer set to `recv` bytes and
+/// small segments, before it connects (a client that reads nothing fills
+/// its buffers soon).
+pub fn connect_from_with(from: &str, to: &str, recv: Option<u32>) -> std::io::Result<TcpStream> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .build()?;
@@ -512,6 +572,25 @@ pub fn connect_from(from: &str, to: &str) -> std::io::Result<TcpStream> {
     let to: std::net::SocketAddr = to.parse().expect("an address");
     let s = rt.block_on(async {
         let sock = tokio::net::TcpSocket::new_v4()?;
+        if let Some(bytes) = recv {
+            sock.set_recv_buffer_size(bytes)?;
+            // Loopback's segments are 64 KiB, and the sender's buffer grows
+            // with them: small segments keep both ends' buffers small.
+            let mss: libc::c_int = 536;
+            // SAFETY: a valid socket and a c_int option of its size.
+            let r = unsafe {
+                libc::setsockopt(
+                    std::os::fd::AsRawFd::as_raw_fd(&sock),
+                    libc::IPPROTO_TCP,
+                    libc::TCP_MAXSEG,
+                    std::ptr::addr_of!(mss).cast(),
+                    std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+                )
+            };
+            if r != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
         sock.bind(from)?;
         sock.connect(to).await
     })?;

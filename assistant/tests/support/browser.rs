@@ -47,6 +47,11 @@ impl Browser {
 
     /// A browser whose window is `size` (`W,H`).
     pub fn start_sized(size: &str) -> Browser {
+        Browser::start_with(size, &[])
+    }
+
+    /// [`Browser::start_sized`] with more Chromium arguments (`args`).
+    pub fn start_with(size: &str, args: &[&str]) -> Browser {
         assert!(
             std::path::Path::new(CHROMEDRIVER).exists(),
             "chromedriver is missing: run scripts/setup.sh --test (Debian's chromium and chromium-driver)"
@@ -73,8 +78,10 @@ impl Browser {
                     }
                 })
         });
-        let caps = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", &format!("--window-size={size}")]}}}});
+        let window = format!("--window-size={size}");
+        let mut all = vec!["--headless=new", "--no-sandbox", "--disable-gpu", &window];
+        all.extend_from_slice(args);
+        let caps = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": {"args": all}}}});
         let v: Value = ureq::post(&format!("{base}/session"))
             .timeout(Duration::from_secs(60))
             .send_json(caps)

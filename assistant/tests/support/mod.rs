@@ -26,6 +26,7 @@ use tandem_speech::testing::PrivateSpeechd;
 pub mod browser;
 pub mod pychess;
 pub mod session;
+pub mod tls;
 pub mod voice;
 
 /// The `tandem` binary under test.

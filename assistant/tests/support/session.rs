@@ -65,6 +65,7 @@ pub fn game_setup(start: AnyPosition, control: &str, lang: &str) -> GameSetup {
         white: Some("Alice".into()),
         black: Some("Bob".into()),
         event: None,
+        round: None,
         blind: Blind::White,
         lang: lang.into(),
         options: GameOptions::default(),

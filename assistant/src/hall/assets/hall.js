@@ -293,7 +293,11 @@
     });
     es.addEventListener("alert", (e) => { const d = JSON.parse(e.data); addAlert(d.table, d.alert, true); });
     es.addEventListener("reply", (e) => onReply(JSON.parse(e.data)));
-    es.onerror = () => status("The connection to the desk was lost; reconnecting…");
+    es.onerror = () => {
+      status("The connection to the desk was lost; reconnecting…");
+      // The stream ends with the arbiter's session: then log in again.
+      fetch("/api/stats").then((r) => { if (r.status === 401) location.href = "/login"; }).catch(() => {});
+    };
     es.onopen = () => status("Live.");
   }
 
@@ -326,6 +330,19 @@
       e.preventDefault();
       const t = document.getElementById("say-text");
       if (t.value.trim()) command(n, "say", t.value.trim());
+    });
+    // The arbiter's own acts (at a table in a hall, only from here): asked to confirm.
+    document.getElementById("takeback-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const plies = document.getElementById("takeback-plies").value;
+      const why = document.getElementById("takeback-why").value.trim();
+      if (window.confirm(`Take back ${plies} plies at table ${n}?`)) command(n, "takeback", `${plies} ${why}`.trim());
+    });
+    document.getElementById("clock-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const side = document.getElementById("clock-side").value;
+      const secs = document.getElementById("clock-seconds").value;
+      if (window.confirm(`Set ${side}'s clock at table ${n} to ${secs} seconds?`)) command(n, "clock", `set ${side} ${secs}`);
     });
     document.getElementById("rec-form").addEventListener("submit", async (e) => {
       e.preventDefault();

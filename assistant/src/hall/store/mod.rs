@@ -15,6 +15,7 @@ use crate::relay::proto::{alert_of, now_ms, Alert, LineMsg};
 
 mod aside;
 mod broken;
+pub mod facts;
 
 /// Lines held back waiting for a missing one, at most (then the farthest is dropped: it comes again).
 pub const MAX_PENDING: usize = 2_000;
@@ -52,8 +53,9 @@ pub struct TableCopy {
     out: Option<File>,
     /// The hash of every line held.
     hashes: Vec<String>,
-    /// Every record held (parsed).
-    pub records: Vec<Record>,
+    /// Every record held (parsed), each held once: the delayed views and
+    /// their copies share them (`Arc`), they never copy a line.
+    pub records: Vec<std::sync::Arc<Record>>,
     /// Lines that came early, by number.
     pending: BTreeMap<u64, LineMsg>,
     /// Their bytes.
@@ -77,8 +79,14 @@ pub struct TableCopy {
     pub alerts: Vec<Alert>,
     /// Alerts raised so far (the list is cut; this is not).
     raised: u64,
-    /// The last state message.
+    /// The game as the copy's lines have it ([`facts::Facts`]): what the
+    /// views show.
+    pub facts: facts::Facts,
+    /// The last state message, cut to what the desk holds against the
+    /// facts and what it needs to follow the table ([`kept_state`]).
     pub state: Option<Value>,
+    /// The last state contradiction alerted (what, at which line): one alert each.
+    mismatch_alerted: Option<(&'static str, u64)>,
     /// When the last state message came (desk time, ms since 1970).
     pub state_rx_ms: u64,
     /// When anything last came from the table.
@@ -152,19 +160,47 @@ fn end_of_lines(bytes: &[u8], n: usize) -> usize {
         .map_or(bytes.len(), |(i, _)| i + 1)
 }
 
-/// A table's state as the desk keeps it: the table's own picture of its
-/// board (`board`: every square and piece, about 5 KB as text and ten
-/// times that as a JSON tree) cut down to what the desk takes from it, the
-/// last move's marks and the position they belong to (`{"fen", "last",
-/// "captured"}`); the desk draws the board itself from the position text.
+/// A table's state as the desk keeps it: only what the desk holds against
+/// its copy's facts ([`facts::Facts::contradiction`]: the line it follows
+/// from, the result, the position, the ply, the players, the round) and what
+/// it needs to follow the table (the lines it has, whether its clock runs,
+/// the earlier journals it is sending), each cut to its size. What a table
+/// sends beyond that (its moves, its picture, anything else) is neither kept
+/// nor shown: the views show the facts of the desk's own copy.
 #[must_use]
-pub fn kept_state(mut s: Value) -> Value {
-    if let Some(b) = s.get("board").filter(|b| b.is_object()) {
-        let marks =
-            serde_json::json!({"fen": s["fen"], "last": b["last"], "captured": b["captured"]});
-        s["board"] = marks;
+pub fn kept_state(s: Value) -> Value {
+    use serde_json::json;
+    let text = |v: &Value, max: usize| match v {
+        Value::String(t) => Value::String(cut(t, max)),
+        Value::Null => Value::Null,
+        v => Value::String(cut(&v.to_string(), max)),
+    };
+    let number = |v: &Value| v.as_u64().map_or(Value::Null, |n| json!(n));
+    let earlier: Vec<Value> = s["earlier_journals"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .take(8)
+        .map(|e| json!({"game": text(&e["game"], 64), "lines": number(&e["lines"])}))
+        .collect();
+    let mut kept = json!({
+        "journal_seq": number(&s["journal_seq"]),
+        "journal_lines": number(&s["journal_lines"]),
+        "seq": number(&s["seq"]),
+        "state_ms": number(&s["state_ms"]),
+        "sent_ms": number(&s["sent_ms"]),
+        "ply": number(&s["ply"]),
+        "result": text(&s["result"], 16),
+        "fen": text(&s["fen"], 512),
+        "players": {"white": text(&s["players"]["white"], 200),
+                    "black": text(&s["players"]["black"], 200)},
+        "round": text(&s["round"], 64),
+        "clocks": {"running": s["clocks"]["running"] == true},
+    });
+    if !earlier.is_empty() {
+        kept["earlier_journals"] = Value::Array(earlier);
     }
-    s
+    kept
 }
 
 impl TableCopy {
@@ -198,6 +234,8 @@ impl TableCopy {
             earlier_games: Vec::new(),
             gap_since: None,
             gap_alerted: false,
+            facts: facts::Facts::default(),
+            mismatch_alerted: None,
             chain_ok: true,
             alerts: Vec::new(),
             raised: 0,
@@ -247,11 +285,10 @@ impl TableCopy {
                 t.file_len = good as u64;
                 t.last_t = j.records.last().map_or(0, |r| r.t_ms);
                 if keep_records {
-                    t.records = j.records;
-                    for r in t.records.clone() {
-                        if let Some(a) = alert_of(&r) {
-                            t.raise(a);
-                        }
+                    t.records = j.records.into_iter().map(std::sync::Arc::new).collect();
+                    let alerts: Vec<Alert> = t.records.iter().filter_map(|r| alert_of(r)).collect();
+                    for a in alerts {
+                        t.raise(a);
                     }
                 }
                 if good < bytes.len() && j.bad.is_none() {
@@ -262,6 +299,10 @@ impl TableCopy {
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(e),
+        }
+        if keep_records {
+            // A copy that cannot be replayed says so when its table is shown.
+            let _ = t.refresh_facts();
         }
         if let Ok(text) = std::fs::read_to_string(t.broken_file()) {
             t.chain_ok = false;
@@ -281,6 +322,18 @@ impl TableCopy {
         self.hashes.first().map(String::as_str)
     }
 
+    /// The last line held, its hash, and whether it is a witness line.
+    #[must_use]
+    pub fn head(&self) -> Option<(u64, &str, bool)> {
+        let r = self.records.last()?;
+        let hash = self.hashes.last()?;
+        Some((
+            r.seq,
+            hash.as_str(),
+            matches!(r.event, crate::journal::Event::Witness(_)),
+        ))
+    }
+
     /// Lines waiting for a missing one, and their bytes.
     #[must_use]
     pub fn pending_size(&self) -> (usize, usize) {
@@ -291,6 +344,68 @@ impl TableCopy {
     pub fn set_state(&mut self, state: Value) {
         self.state = Some(kept_state(state));
         self.state_rx_ms = now_ms();
+    }
+
+    /// Whether the table said in its last state that its clock runs (the
+    /// facts' clock of the side to move then runs on between lines).
+    #[must_use]
+    pub fn clock_said_running(&self) -> bool {
+        self.state
+            .as_ref()
+            .is_some_and(|s| s["clocks"]["running"] == true)
+    }
+
+    /// Brings the facts up to the lines held ([`facts::Facts::refresh`]) and
+    /// holds the table's last state against them: the alerts newly raised
+    /// (the desk cannot replay a line; the state contradicts the copy,
+    /// `state-mismatch`, once for each thing at each line).
+    pub fn refresh_facts(&mut self) -> Vec<Alert> {
+        let mut raised = Vec::new();
+        if let Some(why) = self.facts.refresh(&self.records) {
+            let a = Alert {
+                kind: "replay".into(),
+                text: cut(
+                    &format!(
+                        "The desk cannot replay table {}'s journal at {why}; it shows the game \
+                         as the lines before it have it.",
+                        self.table
+                    ),
+                    MAX_ALERT_TEXT,
+                ),
+                seq: None,
+                wall: crate::journal::wall_now(),
+            };
+            if self.raise(a.clone()) {
+                raised.push(a);
+            }
+        }
+        let found = self
+            .state
+            .as_ref()
+            .and_then(|s| self.facts.contradiction(s));
+        if let Some((what, said, copy)) = found {
+            let at = self.facts.lines();
+            if self.mismatch_alerted != Some((what, at)) {
+                self.mismatch_alerted = Some((what, at));
+                let a = Alert {
+                    kind: "state-mismatch".into(),
+                    text: cut(
+                        &format!(
+                            "Table {} says its {what} is {said} at line {at}; the desk's copy of \
+                             its journal says {copy}. The desk shows the journal's.",
+                            self.table
+                        ),
+                        MAX_ALERT_TEXT,
+                    ),
+                    seq: None,
+                    wall: crate::journal::wall_now(),
+                };
+                if self.raise(a.clone()) {
+                    raised.push(a);
+                }
+            }
+        }
+        raised
     }
 
     /// Lines held.
@@ -535,7 +650,7 @@ impl TableCopy {
             self.raise(a);
         }
         if self.keep_records {
-            self.records.push(record);
+            self.records.push(std::sync::Arc::new(record));
         }
         true
     }
@@ -689,6 +804,7 @@ pub(crate) fn journal_lines(white: Option<&str>, control: &str) -> Vec<LineMsg> 
         white: white.map(str::to_owned),
         black: None,
         event: None,
+        round: None,
         blind: "white".into(),
         lang: "en".into(),
         options: tandem_rules::GameOptions::default(),

@@ -1,0 +1,278 @@
+//! Witnessed journals (docs/hall.md, "Witnessed journals"; docs/protocol.md,
+//! "Witnesses"), with the real broker (passwords and the ACL), a real
+//! `tandem hall` and a real table: the desk's witness comes back into the
+//! table's journal as a `witness` line; `tandem journal verify --desk-key`
+//! passes on it, and fails, naming the witness line and the line, once an
+//! early line is edited and the chain computed again (here, with sha2, as
+//! docs/protocol.md describes the chain: not with tandem's code); another
+//! desk's key fails; stripped witnesses fail only `--require-witness`. The
+//! witness lines are no game content: the PDN export and `--resume` read
+//! the journal as before.
+
+mod hall_common;
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use hall_common::{ctl_ok, desk_keys, journal_of, table, wait_for, Broker, Desk};
+use serde_json::Value;
+use support::TANDEM;
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The journal's lines with `prev` of every line from `from` (1-based) on
+/// set to the SHA-256 of the line before it, as written (docs/protocol.md:
+/// "`prev` is the lowercase hex SHA-256 of the previous line's bytes").
+fn rechain(lines: &mut [String], from: usize) {
+    for i in from.max(2)..=lines.len() {
+        let prev = sha256_hex(lines[i - 2].as_bytes());
+        let v: Value = serde_json::from_str(&lines[i - 1]).unwrap();
+        let old = v["prev"].as_str().unwrap().to_owned();
+        lines[i - 1] = lines[i - 1].replacen(
+            &format!("\"prev\":\"{old}\""),
+            &format!("\"prev\":\"{prev}\""),
+            1,
+        );
+    }
+}
+
+fn write_lines(path: &Path, lines: &[String]) {
+    let mut text = lines.join("\n");
+    text.push('\n');
+    std::fs::write(path, text).unwrap();
+}
+
+/// `tandem journal verify ARGS… --json JOURNAL`: exit status and report.
+fn verify(journal: &Path, args: &[&str]) -> (bool, Value) {
+    let out = Command::new(TANDEM)
+        .args(["journal", "verify", "--json"])
+        .args(args)
+        .arg(journal)
+        .output()
+        .unwrap();
+    let v = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("verify printed no JSON ({e}): {out:?}"));
+    (out.status.success(), v)
+}
+
+fn verify_text(journal: &Path, args: &[&str]) -> (bool, String) {
+    let out = Command::new(TANDEM)
+        .args(["journal", "verify"])
+        .args(args)
+        .arg(journal)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn a_journal_rewritten_before_its_witness_fails_verify_with_the_desks_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 1);
+    // Witnesses every 300 ms (10 s by default), so the test waits little.
+    let desk = Desk::start_env(
+        dir.path(),
+        &broker,
+        &[],
+        &[("TANDEM_HALL_WITNESS_MS", "300")],
+    );
+    let (_, public) = desk_keys(dir.path());
+    let key = public.to_str().unwrap();
+    let t1 = table(dir.path(), &broker, 1, &[]);
+    let journal = journal_of(dir.path(), 1);
+    for m in ["32-28", "19-23", "28x19", "14x23"] {
+        ctl_ok(&t1, &["move", m]);
+    }
+    // The clock stopped: no more checkpoints (`tick` lines), so the journal
+    // comes to rest once its last lines are witnessed.
+    ctl_ok(&t1, &["pause"]);
+    let records = || -> Vec<Value> {
+        std::fs::read_to_string(&journal)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let first_move = records()
+        .iter()
+        .find(|r| r["event"]["type"] == "move")
+        .unwrap()["seq"]
+        .as_u64()
+        .unwrap();
+    let paused = records()
+        .iter()
+        .rfind(|r| r["event"]["type"] == "pause")
+        .unwrap()["seq"]
+        .as_u64()
+        .unwrap();
+    // The desk witnesses the head it holds: a witness line naming a line at
+    // or after the last move comes into the table's journal.
+    let witness = wait_for("a witness of the moves in the journal", || {
+        let rs = records();
+        rs.iter()
+            .find(|r| {
+                r["event"]["type"] == "witness" && r["event"]["line"].as_u64() >= Some(paused)
+            })
+            .cloned()
+            .ok_or_else(|| format!("{} lines", rs.len()))
+    });
+    let w = &witness["event"];
+    assert_eq!(
+        (w["table"].as_u64(), w["event"].as_str()),
+        (Some(1), Some("EV"))
+    );
+    assert_eq!(w["sig"].as_str().unwrap().len(), 128);
+    // The desk's copy takes the witness lines like any line.
+    desk.wait_copy(1, &journal);
+    drop(t1);
+    let lines: Vec<String> = std::fs::read_to_string(&journal)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    // A witness line alone never makes the desk witness again (no loop):
+    // between two witnessed lines there is always a line that is not a
+    // witness line.
+    let all = records();
+    let is_witness =
+        |seq: u64| all[usize::try_from(seq).unwrap() - 1]["event"]["type"] == "witness";
+    let named: Vec<u64> = all
+        .iter()
+        .filter(|r| r["event"]["type"] == "witness")
+        .map(|r| r["event"]["line"].as_u64().unwrap())
+        .collect();
+    let witnesses = named.len();
+    assert!(witnesses >= 1);
+    for pair in named.windows(2) {
+        assert!(
+            (pair[0] + 1..=pair[1]).any(|s| !is_witness(s)),
+            "witnessed {pair:?} with only witness lines between"
+        );
+    }
+
+    // verify with the desk's key: every witness holds.
+    let (ok, v) = verify(&journal, &["--desk-key", key]);
+    assert!(ok, "{v}");
+    assert_eq!(v["witnesses"]["checked"].as_u64(), Some(witnesses as u64));
+    assert!(v["witnesses"]["witnessed_to"].as_u64() >= Some(paused));
+    let (ok, text) = verify_text(&journal, &["--desk-key", key, "--require-witness"]);
+    assert!(ok && text.contains("are as the desk held them"), "{text}");
+    // Without the key: the chain as before, and the witnesses counted, not checked.
+    let (ok, v) = verify(&journal, &[]);
+    assert!(ok, "{v}");
+    assert_eq!(v["witnesses"]["unchecked"].as_u64(), Some(witnesses as u64));
+    let (_, text) = verify_text(&journal, &[]);
+    assert!(
+        text.contains("chain intact") && text.contains("NOT checked"),
+        "{text}"
+    );
+
+    // The first move edited (the input as typed) and the chain computed again.
+    let edited = dir.path().join("edited.jsonl");
+    let mut e = lines.clone();
+    let i = usize::try_from(first_move).unwrap() - 1;
+    assert!(e[i].contains("\"input\":\"32-28\""), "{}", e[i]);
+    e[i] = e[i].replacen("\"input\":\"32-28\"", "\"input\":\"32 28\"", 1);
+    rechain(&mut e, i + 2);
+    write_lines(&edited, &e);
+    // The chain alone cannot tell…
+    let (ok, v) = verify(&edited, &[]);
+    assert!(ok, "the rechained journal's chain holds: {v}");
+    // …the desk's witness does, naming the witness line and the line.
+    let (ok, v) = verify(&edited, &["--desk-key", key]);
+    assert!(!ok, "{v}");
+    let bad = &v["witnesses"]["bad"];
+    let first_witness = records()
+        .iter()
+        .find(|r| {
+            r["event"]["type"] == "witness" && r["event"]["line"].as_u64() >= Some(first_move)
+        })
+        .unwrap()
+        .clone();
+    assert_eq!(bad["witness_line"], first_witness["seq"], "{v}");
+    assert_eq!(bad["line"], first_witness["event"]["line"], "{v}");
+    let (ok, text) = verify_text(&edited, &["--desk-key", key]);
+    assert!(!ok);
+    assert!(
+        text.contains(&format!("witness line {}", first_witness["seq"]))
+            && text.contains(&format!(
+                "line {} is not as the desk held it",
+                first_witness["event"]["line"]
+            )),
+        "{text}"
+    );
+
+    // Another desk's key: the witnesses are not its.
+    let other = dir.path().join("other");
+    assert!(Command::new(TANDEM)
+        .args(["hall", "keygen"])
+        .arg(&other)
+        .status()
+        .unwrap()
+        .success());
+    let (ok, v) = verify(
+        &journal,
+        &["--desk-key", other.join("desk.pub").to_str().unwrap()],
+    );
+    assert!(!ok, "{v}");
+    assert!(v["witnesses"]["bad"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("not signed by the desk's key"));
+
+    // Every witness line removed and the chain computed again: the chain
+    // and the key find nothing wrong (there is nothing to check), and only
+    // --require-witness refuses it.
+    let stripped = dir.path().join("stripped.jsonl");
+    let mut s: Vec<String> = lines
+        .iter()
+        .filter(|l| !l.contains("\"type\":\"witness\""))
+        .cloned()
+        .collect();
+    for (k, l) in s.iter_mut().enumerate() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        let old = v["seq"].as_u64().unwrap();
+        *l = l.replacen(
+            &format!("{{\"seq\":{old},"),
+            &format!("{{\"seq\":{},", k + 1),
+            1,
+        );
+    }
+    rechain(&mut s, 2);
+    write_lines(&stripped, &s);
+    let (ok, v) = verify(&stripped, &["--desk-key", key]);
+    assert!(ok && v["witnesses"]["lines"] == 0, "{v}");
+    let (ok, text) = verify_text(&stripped, &["--desk-key", key, "--require-witness"]);
+    assert!(!ok && text.contains("no witness line"), "{text}");
+
+    // No game content: the PDN export has the moves, and the table resumes
+    // its journal with the witness lines in it.
+    let pdn = Command::new(TANDEM)
+        .args(["pdn", "export"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(pdn.status.success(), "{pdn:?}");
+    let pdn = String::from_utf8_lossy(&pdn.stdout);
+    assert!(pdn.contains("32-28") && pdn.contains("14x23"), "{pdn}");
+    let report = Command::new(TANDEM)
+        .args(["arbiter", "announcements"])
+        .arg(&journal)
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{report:?}");
+    let t1 = table(dir.path(), &broker, 1, &[]);
+    let mut c = t1.client();
+    let st = support::wait_ply(&mut c, 4);
+    assert_eq!(st["result"], Value::Null, "{st}");
+}
