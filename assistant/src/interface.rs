@@ -25,6 +25,44 @@ use tandem_speech::{Phrasebook, Utterance};
 
 use crate::kind::{AnyPosition, GameKind};
 
+/// The legal moves as a sighted player taps them on the board's picture
+/// ([`Game::taps`]), and the game's actions beyond moves: what a device's
+/// board page offers, without knowing the game.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Taps {
+    /// Who acts now (`None`: either side, a backgammon opening roll).
+    pub actor: Option<Color>,
+    /// Each legal move: the picture's squares tapped for it and its text.
+    pub moves: Vec<TapMove>,
+    /// The moves' squares are hops (a point left, a point reached: one a
+    /// die) in any order, sent as the player tapped them (backgammon);
+    /// otherwise a path, in order (the piece's square, then each landing).
+    pub hops: bool,
+    /// How the player's side writes each of the picture's squares, where it
+    /// differs from the square's id (backgammon's points counted from the
+    /// mover's side).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub names: std::collections::BTreeMap<String, String>,
+    /// The game's actions the side to act may take now: `roll` (the dice
+    /// rolled by the players, entered: `roll 3 1`), `roll-here` (rolled by
+    /// the table: `roll`), `double`, `take`, `pass`.
+    pub actions: Vec<String>,
+}
+
+/// One legal move on the picture.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TapMove {
+    /// The squares: the piece's, then each landing (draughts' captures
+    /// land more than once), or a backgammon play's hops.
+    pub squares: Vec<String>,
+    /// The move's text, as the game reads it back.
+    pub text: String,
+    /// What the player chooses between moves of the same squares (a chess
+    /// promotion's piece: `queen`, `rook`, `bishop`, `knight`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choice: Option<String>,
+}
+
 /// A move checked against the rules, ready to journal and announce.
 #[derive(Debug, Clone)]
 pub struct Prepared {
@@ -43,6 +81,9 @@ pub struct PreparedAction {
     pub text: String,
     /// Who acts (a take or a pass is the opponent's).
     pub side: Color,
+    /// Either side's seat may take it (backgammon's opening roll rolled by
+    /// the table: the dice, not the seat, say who starts).
+    pub either_seat: bool,
     /// Whether the action ends the turn (presses the clock, like a move).
     pub press: bool,
     /// What to say.
@@ -288,6 +329,12 @@ pub trait Game: std::fmt::Debug + Send {
     /// does not list them.
     fn legal_move_texts(&self) -> Vec<String> {
         Vec::new()
+    }
+    /// What a sighted seat's page may tap now (`devices`, the board view):
+    /// the legal moves by the picture's squares, and the game's own actions.
+    /// Nothing for a game that does not list them.
+    fn taps(&self) -> Taps {
+        Taps::default()
     }
     /// The moves so far as numbered lines (`1. 32-28 19-23`), for a record
     /// view and a spoken record.

@@ -240,6 +240,12 @@ impl SessionHandle {
         self.notices.subscribe()
     }
 
+    /// Tells every subscriber something that is not the session's (a
+    /// pairing code made): nobody listening is nobody to tell.
+    pub fn notify(&self, notice: Notice) {
+        let _ = self.notices.send(notice);
+    }
+
     /// Asks the actor to stop.
     pub async fn shutdown(&self) {
         let _ = self.tx.send(SessionMsg::Shutdown).await;

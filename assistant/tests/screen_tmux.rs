@@ -595,3 +595,92 @@ fn full_screen_draws_the_board_in_colour_with_glyphs_and_follows_a_resize() {
     t.line("quit");
     t.assert_restored();
 }
+
+/// The modules of a QR code drawn in half blocks (`▀` the upper module
+/// dark, `▄` the lower, `█` both), one row of text two rows of modules.
+fn qr_modules(lines: &[String]) -> Vec<Vec<bool>> {
+    let mut rows = Vec::new();
+    for l in lines {
+        rows.push(l.chars().map(|c| c == '▀' || c == '█').collect());
+        rows.push(l.chars().map(|c| c == '▄' || c == '█').collect());
+    }
+    rows
+}
+
+/// What a QR code's modules carry, read by a decoder (rqrr) from the
+/// picture a camera would take: 4 pixels a module, dark on light.
+fn qr_decode(modules: &[Vec<bool>]) -> String {
+    const PX: usize = 4;
+    let w = modules.iter().map(Vec::len).max().unwrap_or(0) * PX;
+    let h = modules.len() * PX;
+    let mut img = rqrr::PreparedImage::prepare_from_greyscale(w, h, |x, y| {
+        let dark = modules
+            .get(y / PX)
+            .and_then(|r| r.get(x / PX))
+            .copied()
+            .unwrap_or(false);
+        if dark {
+            0
+        } else {
+            255
+        }
+    });
+    let grids = img.detect_grids();
+    assert_eq!(grids.len(), 1, "one QR code in the picture");
+    grids[0].decode().expect("the QR code decodes").1
+}
+
+#[test]
+fn full_screen_shows_a_pairing_code_with_the_pages_address_as_a_qr_code() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    t.play(
+        "game",
+        &format!("--screen full --lang en --control 5m --speech text --voice off --seats 127.0.0.1:{port}"),
+    );
+    t.wait("the full screen", |s| {
+        s.contains("White to move") && s.contains("move>")
+    });
+    let out = Command::new(TANDEM)
+        .args(["ctl", "--socket"])
+        .arg(t.path("run/t.sock"))
+        .args(["pair", "black", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // The exact contract, unchanged.
+    let pair: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(pair.as_object().unwrap().len(), 3, "{pair}");
+    let url = format!("http://127.0.0.1:{port}/");
+    assert_eq!(pair["url"], url.as_str());
+    let code = pair["code"].as_str().unwrap();
+    let spaced: Vec<String> = code.chars().map(String::from).collect();
+    let shown = format!("Code: {}", spaced.join(" "));
+    let s = t.wait("the code on the screen", |s| s.contains(&shown));
+    assert!(s.contains(" Pair black's device "), "{s}");
+    // The QR code: the popup's rows under the address, inside its borders.
+    let rows: Vec<&str> = s.lines().collect();
+    let at = rows
+        .iter()
+        .position(|l| l.contains(&url))
+        .expect("the address shown");
+    let qr: Vec<String> = rows[at + 1..]
+        .iter()
+        .take_while(|l| l.starts_with('│'))
+        .map(|l| {
+            let inside = l.split('│').nth(1).unwrap_or("");
+            inside.chars().take(33).collect()
+        })
+        .collect();
+    assert_eq!(qr.len(), 17, "{s}");
+    assert_eq!(qr_decode(&qr_modules(&qr)), url);
+    t.line("quit");
+    t.assert_restored();
+}

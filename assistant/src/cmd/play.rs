@@ -540,8 +540,21 @@ async fn serve(
         "black" => Some(tandem_rules::Color::Black),
         _ => None,
     };
+    // A blind side's device opens the screen reader's page, a sighted
+    // side's the drawn board (docs/devices.md).
+    let device_pages = {
+        use crate::devices::view::Page;
+        let info = &session.table().info.blind;
+        let page = |side: &str| match info.as_str() {
+            b if b == side || b == "both" => Page::Blind,
+            _ => Page::Board,
+        };
+        [page("white"), page("black")]
+    };
     let journal_path = session.view().journal;
     let voice_lang = lang.clone();
+    // The device seats' words: a seat's own language, else the table's.
+    let device_lang = lang.clone();
     let msgs = Messages::new(
         tandem_speech::Phrasebook::builtin(&lang)
             .unwrap_or_else(tandem_speech::Phrasebook::english),
@@ -674,7 +687,18 @@ async fn serve(
             dev.pairing.url()
         );
         let mut app = crate::devices::web::App::new(dev.pairing, handle.clone(), dev.hosts, feeds)
-            .secure(dev.tls.is_some());
+            .secure(dev.tls.is_some())
+            .pages(device_pages)
+            .langs(
+                [tandem_rules::Color::White, tandem_rules::Color::Black].map(|side| {
+                    config
+                        .seats
+                        .iter()
+                        .find(|s| s.side == side)
+                        .and_then(|s| s.lang.clone())
+                        .unwrap_or_else(|| device_lang.clone())
+                }),
+            );
         if let Some(port) = dev.any_port {
             app = app.any_address(port);
         }

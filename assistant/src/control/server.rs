@@ -260,7 +260,7 @@ where
                     Parsed::Cmd { request, .. }
                         if matches!(request.cmd.trim().to_ascii_lowercase().as_str(), "pair" | "unpair") =>
                     {
-                        pair_reply(devices, &request)
+                        pair_reply(devices, &request, &session)
                     }
                     Parsed::Cmd { request, cmd } => {
                         // An arbiter action counts as the arbiter's only with the secret.
@@ -306,6 +306,7 @@ where
 fn pair_reply(
     devices: Option<&crate::devices::Pairing>,
     request: &super::frame::Request,
+    session: &SessionHandle,
 ) -> Response {
     let Some(p) = devices else {
         return error(
@@ -344,6 +345,13 @@ fn pair_reply(
                     code.url
                 )];
                 reply.pair = serde_json::to_value(&code).ok();
+                // The table screen shows it, with its address as a QR code.
+                session.notify(crate::session::Notice::Pairing {
+                    side,
+                    code: code.code.clone(),
+                    url: code.url.clone(),
+                    expires_ms: code.expires_ms,
+                });
             }
             Err(e) => return error(request.id.clone(), format!("no pairing code: {e}")),
         }

@@ -12,12 +12,15 @@
 //!   nothing from elsewhere).
 //! - [`serve`]: connections bounded, for everyone and per peer address.
 //!
+//! - [`view`]: what the pages show (the state for one seat, its board
+//!   drawn from its chair and what it may tap), apart from how.
 //! - [`tls`]: beyond loopback, the pages over TLS with the table's own
 //!   certificate, its fingerprint shown and said.
 
 pub mod pairing;
 pub mod serve;
 pub mod tls;
+pub mod view;
 pub mod web;
 
 pub use pairing::{PairCode, Pairing};

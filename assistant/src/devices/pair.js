@@ -10,7 +10,8 @@ document.getElementById("pair").addEventListener("submit", async (e) => {
     body: JSON.stringify({ code }),
   });
   if (r.ok) {
-    location.assign("/seat");
+    const d = await r.json().catch(() => ({}));
+    location.assign(d.page === "/board" ? "/board" : "/seat");
   } else {
     const d = await r.json().catch(() => ({ error: "refused" }));
     status.textContent = d.error || "refused";

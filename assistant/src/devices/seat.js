@@ -11,10 +11,31 @@ function said(text) {
   log.appendChild(p);
   while (log.children.length > 200) log.removeChild(log.firstElementChild);
 }
+// Each square's words, in the seat's language (from the table).
+let squareWords = {};
+let lightSquare = "light square";
+// The page's own words in the seat's language (`ui` in the state fetched
+// first: page.toml); English until they come.
+let W = {};
+function pageWords(ui) {
+  W = ui;
+  if (ui.lang) document.documentElement.lang = ui.lang;
+  if (ui.seat_page_title) document.title = ui.seat_page_title;
+  for (const el of document.querySelectorAll("[data-w]")) {
+    const t = W[el.dataset.w];
+    if (t && el.textContent !== t) el.textContent = t;
+  }
+}
 function named(s) {
-  const t = `Your seat: ${s.seat}`;
+  if (s.ui) pageWords(s.ui);
+  const side = W[`${s.seat}_side`] || s.seat;
+  const t = (W.seat_title || "Your seat: {side}").split("{side}").join(side);
   if (title.textContent !== t) title.textContent = t;
+  if (s.squares) squareWords = s.squares;
+  if (s.light_square) lightSquare = s.light_square;
   if (s.board && typeof drawBoard === "function") drawBoard(s.board);
+  // The grid drawn: what the page's time to interactive counts.
+  if (!performance.getEntriesByName("seat-ready").length) performance.mark("seat-ready");
 }
 fetch("/api/state").then((r) => r.json()).then(named).catch(() => {});
 const events = new EventSource("/events");
@@ -48,10 +69,6 @@ async function send(path, body) {
 // grid is drawn from the game's picture in the state and updated in place,
 // so focus stays on the square the player is on.
 const board = document.getElementById("board");
-const shapeWords = {
-  man: "man", crowned: "king", checker: "checker", pawn: "pawn", knight: "knight",
-  bishop: "bishop", rook: "rook", queen: "queen", king: "king",
-};
 function cellsOf(picture) {
   const at = {};
   for (const p of picture.pieces || []) at[p.square] = p;
@@ -74,12 +91,14 @@ function cellsOf(picture) {
   }
   return { rows, at };
 }
+// A square's name, its piece's code (seen), and the rest of its words
+// (heard: the table's, in the seat's language, after the name).
 function words(id, p) {
-  if (id === null) return { name: "", code: "", rest: "light square", braille: "" };
-  if (!p) return { name: id, code: "", rest: ", empty", braille: `${id}` };
-  const n = p.count > 1 ? `${p.count} ` : "";
-  const what = `${p.side} ${n}${shapeWords[p.shape] || p.shape}${p.count > 1 ? "s" : ""}`;
-  return { name: id, code: p.code, rest: `, ${what}`, braille: `${id}${p.code}` };
+  if (id === null) return { name: "", code: "", rest: lightSquare, braille: "" };
+  const said = squareWords[id] || id;
+  const rest = said.startsWith(id) ? said.slice(id.length) : `, ${said}`;
+  if (!p) return { name: id, code: "", rest, braille: `${id}` };
+  return { name: id, code: p.code, rest, braille: `${id}${p.code}` };
 }
 // A square's content: its name (seen and heard), the piece's code (seen
 // only), what stands there (heard only): its accessible name holds its

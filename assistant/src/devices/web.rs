@@ -25,12 +25,13 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 use tandem_rules::Color;
 use tandem_speech::Utterance;
 use tokio::sync::{broadcast, mpsc};
 
 use super::pairing::{Pairing, Refusal};
+use super::view::{for_seat, page_words, Page};
 use crate::journal::Source;
 use crate::session::{Cmd, Notice, SessionHandle};
 
@@ -45,6 +46,8 @@ const PAIR_PAGE: &str = include_str!("pair.html");
 const SEAT_PAGE: &str = include_str!("seat.html");
 const SEAT_JS: &str = include_str!("seat.js");
 const PAIR_JS: &str = include_str!("pair.js");
+const BOARD_PAGE: &str = include_str!("board.html");
+const BOARD_JS: &str = include_str!("board.js");
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
      connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -63,6 +66,10 @@ pub struct App {
     /// Any address of this machine at this port is the table's (bound to
     /// every address): a name other than `localhost` never is.
     any_ip_port: Option<u16>,
+    /// The page each side's device opens once paired (white's, black's).
+    pages: [Page; 2],
+    /// Each side's language (white's, black's): its squares' words.
+    langs: Arc<[String; 2]>,
 }
 
 /// A device seat's speech: the sender the session speaks to (as to any
@@ -98,7 +105,30 @@ impl App {
             feeds: Arc::new(feeds),
             secure: false,
             any_ip_port: None,
+            pages: [Page::Blind; 2],
+            langs: Arc::new(["en".to_owned(), "en".to_owned()]),
         }
+    }
+
+    /// Each side's language (white's, black's): the seat's `lang`, else
+    /// the table's.
+    #[must_use]
+    pub fn langs(mut self, langs: [String; 2]) -> App {
+        self.langs = Arc::new(langs);
+        self
+    }
+
+    fn lang(&self, side: Color) -> &str {
+        &self.langs[usize::from(side == Color::Black)]
+    }
+
+    /// The page each side's device opens once paired (white's, black's):
+    /// the screen reader's for a blind seat, the drawn board for a sighted
+    /// one (`--blind`); either page links to the other.
+    #[must_use]
+    pub fn pages(mut self, pages: [Page; 2]) -> App {
+        self.pages = pages;
+        self
     }
 
     /// Served over TLS.
@@ -135,6 +165,8 @@ pub fn router(app: App) -> Router {
         .route("/", get(|| async { page(PAIR_PAGE) }))
         .route("/seat", get(seat_page))
         .route("/seat.js", get(script))
+        .route("/board", get(board_page))
+        .route("/board.js", get(board_script))
         .route("/pair.js", get(|| async { js(PAIR_JS) }))
         .route("/api/pair", post(pair))
         .route("/api/state", get(state))
@@ -218,6 +250,20 @@ async fn seat_page(State(app): State<App>, h: HeaderMap) -> Response {
     }
 }
 
+async fn board_page(State(app): State<App>, h: HeaderMap) -> Response {
+    match seat(&app, &h) {
+        Some(_) => page(BOARD_PAGE),
+        None => unpaired(),
+    }
+}
+
+async fn board_script(State(app): State<App>, h: HeaderMap) -> Response {
+    if seat(&app, &h).is_none() {
+        return unpaired();
+    }
+    js(BOARD_JS)
+}
+
 async fn script(State(app): State<App>, h: HeaderMap) -> Response {
     if seat(&app, &h).is_none() {
         return unpaired();
@@ -248,7 +294,8 @@ async fn pair(State(app): State<App>, body: axum::body::Bytes) -> Response {
         Ok((side, token)) => {
             let secure = if app.secure { "; Secure" } else { "" };
             let cookie = format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/{secure}");
-            let mut r = Json(json!({"ok": true, "seat": side})).into_response();
+            let page = app.pages[usize::from(side == Color::Black)].path();
+            let mut r = Json(json!({"ok": true, "seat": side, "page": page})).into_response();
             if let Ok(v) = HeaderValue::from_str(&cookie) {
                 r.headers_mut().insert(header::SET_COOKIE, v);
             }
@@ -275,13 +322,15 @@ async fn state(State(app): State<App>, h: HeaderMap) -> Response {
         .request_as(Cmd::State, Source::Device, Some(side))
         .await
     {
-        Ok(r) => {
-            let mut v = serde_json::to_value(r.state).unwrap_or(Value::Null);
-            if let Some(o) = v.as_object_mut() {
-                o.insert("seat".into(), json!(side));
+        Ok(r) => match r.state {
+            Some(st) => {
+                // The page's own words, once: with the state it fetches first.
+                let mut v = for_seat(&st, side, app.lang(side));
+                v["ui"] = json!(page_words(app.lang(side)));
+                Json(v).into_response()
             }
-            Json(v).into_response()
-        }
+            None => refused(StatusCode::SERVICE_UNAVAILABLE, "no state"),
+        },
         Err(e) => refused(StatusCode::SERVICE_UNAVAILABLE, &e.to_string()),
     }
 }
@@ -364,6 +413,7 @@ async fn events(State(app): State<App>, h: HeaderMap) -> Response {
     let mut heard = app.feeds[usize::from(side == Color::Black)].subscribe();
     let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(64);
     let streams = app.streams.clone();
+    let lang = app.lang(side).to_owned();
     tokio::spawn(async move {
         loop {
             let notice = tokio::select! {
@@ -381,13 +431,9 @@ async fn events(State(app): State<App>, h: HeaderMap) -> Response {
                 n = notices.recv() => n,
             };
             let ev = match notice {
-                Ok(Notice::State(st)) => {
-                    let mut v = serde_json::to_value(&*st).unwrap_or(Value::Null);
-                    if let Some(o) = v.as_object_mut() {
-                        o.insert("seat".into(), json!(side));
-                    }
-                    SseEvent::default().event("state").data(v.to_string())
-                }
+                Ok(Notice::State(st)) => SseEvent::default()
+                    .event("state")
+                    .data(for_seat(&st, side, &lang).to_string()),
                 Ok(_) => continue,
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(_) => break,

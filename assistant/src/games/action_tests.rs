@@ -110,6 +110,7 @@ impl Game for MockActions {
             _ => return None,
         };
         Some(Ok(PreparedAction {
+            either_seat: false,
             text: text.trim().to_owned(),
             side: self.turn(),
             press,

@@ -151,6 +151,24 @@ impl BoardPicture {
         self
     }
 
+    /// The picture as `side` sees it from its chair: a grid turned half
+    /// round for black (its squares, labels and marks keep their ids); a
+    /// board of points as it is (numbered from white's side).
+    #[must_use]
+    pub fn oriented(mut self, side: Color) -> BoardPicture {
+        if side == Color::Black {
+            if let Layout::Grid(g) = &mut self.layout {
+                for c in &mut g.squares {
+                    c.col = g.cols.saturating_sub(1).saturating_sub(c.col);
+                    c.row = g.rows.saturating_sub(1).saturating_sub(c.row);
+                }
+                g.col_labels.reverse();
+                g.row_labels.reverse();
+            }
+        }
+        self
+    }
+
     /// The squares of the picture, in drawing order (grid squares top row
     /// first; points 1-24, then `bar` and `off`).
     #[must_use]
@@ -319,6 +337,38 @@ mod tests {
         let p = p.marks_checked();
         assert_eq!(p.last, ["13"]);
         assert_eq!(p.captured, ["bar"]);
+    }
+
+    #[test]
+    fn black_sees_the_grid_turned_half_round() {
+        let cell = |id: &str, col, row| Cell {
+            id: id.into(),
+            col,
+            row,
+            numbered: false,
+        };
+        let mut p = points(vec![]);
+        p.layout = Layout::Grid(Grid {
+            cols: 8,
+            rows: 8,
+            col_labels: ["a", "b", "c", "d", "e", "f", "g", "h"]
+                .map(String::from)
+                .to_vec(),
+            row_labels: ["8", "7", "6", "5", "4", "3", "2", "1"]
+                .map(String::from)
+                .to_vec(),
+            squares: vec![cell("a1", 0, 7), cell("h8", 7, 0), cell("e4", 4, 4)],
+        });
+        assert_eq!(p.clone().oriented(Color::White), p);
+        let Layout::Grid(g) = p.oriented(Color::Black).layout else {
+            unreachable!("a grid stays a grid")
+        };
+        assert_eq!(
+            g.squares,
+            [cell("a1", 7, 0), cell("h8", 0, 7), cell("e4", 3, 3)]
+        );
+        assert_eq!(g.col_labels[0], "h");
+        assert_eq!(g.row_labels[0], "1");
     }
 
     #[test]

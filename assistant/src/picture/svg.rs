@@ -60,6 +60,26 @@ pub fn svg(p: &BoardPicture, table: Option<u32>, label: &str) -> String {
     )
 }
 
+/// One board as a whole `<svg>` element drawn from `side`'s chair: a grid
+/// turned half round for black ([`BoardPicture::oriented`]); a board of
+/// points turned half round for black too (black's home board at the bottom
+/// right), its points keeping their ids and labels (numbered from white's
+/// side, as the desk numbers them).
+#[must_use]
+pub fn svg_for(p: &BoardPicture, side: Color, label: &str) -> String {
+    let p = p.clone().oriented(side);
+    let mut body = String::new();
+    let (w, h) = match &p.layout {
+        Layout::Grid(g) => grid(&p, g, &mut body),
+        Layout::Points => points(&p, &mut body, side == Color::Black),
+    };
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" class=\"board-svg\" \
+         role=\"img\" aria-label=\"{}\">{body}</svg>",
+        escape(label)
+    )
+}
+
 /// Two boards side by side with their captions (the arbiter's diff: A the
 /// record's position, B the board to correct), in one standalone SVG
 /// document; `differs` marked on both.
@@ -100,7 +120,7 @@ pub fn side_by_side(boards: &[(&BoardPicture, &str)], title: &str) -> String {
 fn board(p: &BoardPicture, out: &mut String) -> (u32, u32) {
     match &p.layout {
         Layout::Grid(g) => grid(p, g, out),
-        Layout::Points => points(p, out),
+        Layout::Points => points(p, out, false),
     }
 }
 
@@ -284,7 +304,9 @@ fn point_x(col: u8) -> u32 {
     col * PT + if col >= 6 { BAR } else { 0 }
 }
 
-fn points(p: &BoardPicture, out: &mut String) -> (u32, u32) {
+/// A board of points; `flip`: turned half round (seen from black's chair).
+fn points(p: &BoardPicture, out: &mut String, flip: bool) -> (u32, u32) {
+    let place = |n: u8| point_place(if flip { 25 - n } else { n });
     let board_w = 12 * PT + BAR;
     let width = board_w + BAR;
     let height = 2 * HALF + 20;
@@ -299,7 +321,7 @@ fn points(p: &BoardPicture, out: &mut String) -> (u32, u32) {
         differs_attr(p, "off")
     );
     for point in 1..=24u8 {
-        let (col, top) = point_place(point);
+        let (col, top) = place(point);
         let x = point_x(col);
         let id = point.to_string();
         let fill = if col % 2 == 0 { "#e8d3a9" } else { "#a0412d" };
@@ -326,7 +348,7 @@ fn points(p: &BoardPicture, out: &mut String) -> (u32, u32) {
             "off" => Some((board_w, 0, BAR, height)),
             _ => {
                 let n: u8 = id.parse().ok().filter(|n| (1..=24).contains(n))?;
-                let (col, top) = point_place(n);
+                let (col, top) = place(n);
                 Some((point_x(col), if top { 0 } else { height - HALF }, PT, HALF))
             }
         }
@@ -340,7 +362,7 @@ fn points(p: &BoardPicture, out: &mut String) -> (u32, u32) {
         }
     }
     for piece in &p.pieces {
-        stack(piece, height, board_w, out);
+        stack(piece, height, board_w, out, flip);
     }
     for id in &p.captured {
         if let Some((x, y, w, h)) = zone(id) {
@@ -380,7 +402,7 @@ fn points(p: &BoardPicture, out: &mut String) -> (u32, u32) {
         );
     }
     if let Some(c) = &p.cube {
-        let y = match c.owner {
+        let y = match c.owner.map(|o| if flip { o.other() } else { o }) {
             Some(Color::Black) => 4,
             Some(Color::White) => height - 34,
             None => mid - 15,
@@ -400,31 +422,33 @@ fn points(p: &BoardPicture, out: &mut String) -> (u32, u32) {
 }
 
 /// A stack of checkers on a point, the bar or the tray.
-fn stack(p: &Piece, height: u32, board_w: u32, out: &mut String) {
+fn stack(p: &Piece, height: u32, board_w: u32, out: &mut String, flip: bool) {
     const R: u32 = 13;
     let (fill, stroke) = side_fill(p.side);
+    // Turned half round, each side's bar and tray are where the other's were.
+    let at = if flip { p.side.other() } else { p.side };
     // Where the stack starts and which way it grows (down from the top edge, or up).
     let (cx, start, down) = match p.square.as_str() {
         // White's checkers on the bar wait to enter black's home (top right).
         "bar" => (
             6 * PT + BAR / 2,
-            height / 2 + if p.side == Color::White { 20 } else { 30 },
-            p.side == Color::Black,
+            height / 2 + if at == Color::White { 20 } else { 30 },
+            at == Color::Black,
         ),
         "off" => (
             board_w + BAR / 2,
-            if p.side == Color::White { height } else { 0 },
-            p.side == Color::Black,
+            if at == Color::White { height } else { 0 },
+            at == Color::Black,
         ),
         sq => {
             let Some(n) = sq.parse::<u8>().ok().filter(|n| (1..=24).contains(n)) else {
                 return;
             };
-            let (col, top) = point_place(n);
+            let (col, top) = point_place(if flip { 25 - n } else { n });
             (point_x(col) + PT / 2, if top { 0 } else { height }, top)
         }
     };
-    let (start, down) = if p.square == "bar" && p.side == Color::White {
+    let (start, down) = if p.square == "bar" && at == Color::White {
         (height / 2 - 20, false)
     } else {
         (start, down)
@@ -547,6 +571,33 @@ mod tests {
         assert!(s.contains("<g class=\"piece\" data-square=\"1\" data-piece=\"W\">"));
         assert!(s.contains("data-square=\"2\" data-differs=\"true\""), "{s}");
         assert_eq!(s.matches("class=\"last\"").count(), 2);
+    }
+
+    #[test]
+    fn black_sees_the_points_turned_half_round() {
+        let p = BoardPicture {
+            layout: Layout::Points,
+            pieces: vec![],
+            turn: Some(Color::Black),
+            last: vec![],
+            captured: vec![],
+            differs: vec![],
+            dice: vec![],
+            cube: None,
+        };
+        // Where a point's triangle stands: its "points" attribute.
+        let at = |s: &str, id: &str| {
+            let key = format!("data-square=\"{id}\" points=\"");
+            let from = s.find(&key).expect("the point") + key.len();
+            s[from..].split('"').next().unwrap().to_owned()
+        };
+        let white = svg_for(&p, Color::White, "w");
+        let black = svg_for(&p, Color::Black, "b");
+        assert_eq!(white, svg(&p, None, "w"));
+        // Black's 1-point (white's 24) at the bottom right, where white's 1 is for white.
+        assert_eq!(at(&black, "24"), at(&white, "1"));
+        assert_eq!(at(&black, "13"), at(&white, "12"));
+        assert_eq!(at(&black, "1"), at(&white, "24"));
     }
 
     #[test]

@@ -88,6 +88,46 @@ pub fn draw(f: &mut Frame, st: &ScreenState, line: &LineEditor, now: Instant, lo
             cell.bg = Hue::Reset;
         }
     }
+    if let Some(p) = st.pairing_shown(now) {
+        draw_pairing(f, p, main);
+    }
+}
+
+/// The pairing code over the board: its digits, the page's address and
+/// the address as a QR code, dark on light (even with `NO_COLOR`: reverse
+/// video would make it light on dark, which some phones do not read).
+fn draw_pairing(f: &mut Frame, p: &super::state::Pairing, area: Rect) {
+    let qr = super::qr::half_blocks(&p.url).unwrap_or_default();
+    let width = qr
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(p.url.chars().count())
+        .max(24);
+    let w = u16::try_from(width + 2).unwrap_or(u16::MAX).min(area.width);
+    let h = u16::try_from(qr.len() + 4)
+        .unwrap_or(u16::MAX)
+        .min(area.height);
+    let r = Rect::new(area.x, area.y, w, h);
+    let digits: Vec<String> = p.code.chars().map(String::from).collect();
+    let mut lines = vec![
+        Line::from(Span::styled(
+            format!("Code: {}", digits.join(" ")),
+            Style::new().add_modifier(Modifier::BOLD),
+        )),
+        Line::from(p.url.clone()),
+    ];
+    let paper = Style::new().fg(Hue::Black).bg(Hue::White);
+    lines.extend(qr.into_iter().map(|l| Line::from(Span::styled(l, paper))));
+    f.render_widget(ratatui::widgets::Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(format!(
+            " Pair {}'s device ",
+            side_name(p.side).to_lowercase()
+        ))),
+        r,
+    );
 }
 
 fn draw_board(f: &mut Frame, st: &ScreenState, area: Rect, look: Look) {

@@ -15,6 +15,7 @@ mod board;
 mod input;
 mod layout;
 mod plain;
+pub mod qr;
 mod state;
 mod term;
 

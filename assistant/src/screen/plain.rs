@@ -35,6 +35,13 @@ impl Plain {
         match notice {
             Notice::Speech { text, .. } => vec![format!("» {}", one_line(&text))],
             Notice::Device { text, .. } => vec![one_line(&text)],
+            // The code, said; its QR code is on the full screen.
+            Notice::Pairing {
+                side, code, url, ..
+            } => vec![format!(
+                "Pairing code for {}: {code}, at {url}",
+                side_name(side)
+            )],
             Notice::State(st) => {
                 let out = self.changes(&st);
                 self.last = Some(*st);

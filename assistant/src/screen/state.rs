@@ -44,6 +44,21 @@ pub struct ScreenState {
     pub typed_at: Option<Instant>,
     /// Devices lost, and what happened to them.
     pub lost: std::collections::BTreeMap<String, String>,
+    /// The last pairing code made, shown until it expires.
+    pub pairing: Option<Pairing>,
+}
+
+/// A pairing code on the screen (`tandem ctl pair SIDE`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pairing {
+    /// For which side's device.
+    pub side: Color,
+    /// Six digits.
+    pub code: String,
+    /// The page's address.
+    pub url: String,
+    /// Shown until then.
+    pub until: Instant,
 }
 
 /// A board's sync state as shown.
@@ -110,6 +125,19 @@ impl ScreenState {
                     text,
                 });
             }
+            Notice::Pairing {
+                side,
+                code,
+                url,
+                expires_ms,
+            } => {
+                self.pairing = Some(Pairing {
+                    side,
+                    code,
+                    url,
+                    until: now + Duration::from_millis(expires_ms),
+                });
+            }
             Notice::Device { device, ok, text } => {
                 if ok {
                     self.lost.remove(&device);
@@ -120,6 +148,12 @@ impl ScreenState {
             }
         }
         true
+    }
+
+    /// The pairing code shown now, if one is still good.
+    #[must_use]
+    pub fn pairing_shown(&self, now: Instant) -> Option<&Pairing> {
+        self.pairing.as_ref().filter(|p| now < p.until)
     }
 
     /// A line typed at this screen, kept in the log of things said.
@@ -269,6 +303,7 @@ pub(crate) mod tests {
                 ..Default::default()
             },
             extra: serde_json::Map::new(),
+            taps: crate::interface::Taps::default(),
             screen: ScreenView::default(),
         }
     }

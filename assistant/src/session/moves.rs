@@ -19,7 +19,7 @@ impl Session {
         }
         if let Some(action) = self.table.game.action(text) {
             return match action {
-                Ok(a) if self.not_seats_move(a.side) => {
+                Ok(a) if !a.either_seat && self.not_seats_move(a.side) => {
                     self.refuse_msg(source, text, &Msg::NotYourMove)
                 }
                 Ok(a) => self.act(a, text, source),

@@ -245,7 +245,8 @@ impl Table {
         u32::try_from(n).unwrap_or(u32::MAX)
     }
 
-    /// The state as reported, with what only the terminal screen shows.
+    /// The state as reported, with what only the terminal screen and the
+    /// devices' board pages show.
     #[must_use]
     pub fn view(&self, at: GameTime, journal: &Path) -> StateView {
         let mut v = self.report(at, journal);
@@ -255,6 +256,11 @@ impl Table {
             legal: self.game.legal_move_texts(),
             differ: self.differ,
         };
+        // What a device's board page may tap (not the desk's: it replays
+        // with `report`).
+        if v.outcome.is_none() {
+            v.taps = self.game.taps();
+        }
         v
     }
 
@@ -308,6 +314,7 @@ impl Table {
                 ..JournalHealth::default()
             },
             extra: self.game.state_extra(),
+            taps: crate::interface::Taps::default(),
             screen: ScreenView::default(),
         }
     }

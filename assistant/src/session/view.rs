@@ -66,6 +66,10 @@ pub struct StateView {
     /// top level of the JSON object beside the others.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+    /// What a device's board page may tap (not in `tandem ctl state`: the
+    /// device's `/api/state` adds it).
+    #[serde(skip)]
+    pub taps: crate::interface::Taps,
     /// What only the terminal screen shows (not in `tandem ctl state`).
     #[serde(skip)]
     pub screen: ScreenView,
@@ -125,6 +129,19 @@ pub enum Notice {
     },
     /// The state changed (a move, a clock event, a board confirmation…).
     State(Box<StateView>),
+    /// A pairing code for a device seat was made (`tandem ctl pair SIDE`,
+    /// sent by the control socket, not by the session): the table screen
+    /// shows it with a QR code of the page's address.
+    Pairing {
+        /// The side the device becomes.
+        side: Color,
+        /// Six digits.
+        code: String,
+        /// The page to open on the device.
+        url: String,
+        /// How long the code is good for.
+        expires_ms: u64,
+    },
     /// A device was lost or works again (sent by `tandem play`'s device
     /// threads, not by the session: `braille`, `speech`).
     Device {

@@ -259,6 +259,7 @@ impl BackgammonTable {
         Ok(PreparedAction {
             text: Match::action_text(self.m.board(), &a),
             side,
+            either_seat: false,
             press,
             announce: say(Kind::Move, self.words_for(&self.m, &a, &after)),
         })
@@ -278,6 +279,7 @@ impl BackgammonTable {
             });
         }
         Ok(PreparedAction {
+            either_seat: false,
             text: "reroll".into(),
             side: self.m.board().turn(),
             press: false,
@@ -532,7 +534,13 @@ impl Game for BackgammonTable {
                     }
                 }
                 match dice {
-                    Some(d) => Some(self.prepared(Action::Roll(d), text)),
+                    // Rolled here, the opening roll is either seat's: the
+                    // dice, not the seat, say who starts (a seat refused for
+                    // them could roll again until they suit it).
+                    Some(d) => Some(self.prepared(Action::Roll(d), text).map(|mut a| {
+                        a.either_seat = opening;
+                        a
+                    })),
                     None => refuse(ActionError::BadDice),
                 }
             }
@@ -836,6 +844,10 @@ impl Game for BackgammonTable {
 
     fn diagram(&self) -> String {
         diagram(self.m.board())
+    }
+
+    fn taps(&self) -> super::Taps {
+        picture::taps(&self.m, self.options.tandem_dice)
     }
 
     fn picture(&self) -> crate::picture::BoardPicture {

@@ -4,9 +4,10 @@
 //! checkers, the dice, the cube, and the last play's points with the blots
 //! it hit (004 3.4).
 
-use tandem_rules::backgammon::{match_id, position_id, Action, Board, Match};
+use tandem_rules::backgammon::{match_id, position_id, Action, Board, Match, Phase};
 use tandem_rules::Color;
 
+use crate::interface::{TapMove, Taps};
 use crate::picture::{BoardPicture, Cube, Layout, Piece, Shape};
 
 /// A point of `side`'s numbering in white's (25 = the bar, 0 = off).
@@ -33,6 +34,55 @@ pub fn picture(m: &Match) -> BoardPicture {
             owner: m.cube_owner(),
         }),
         ..board_picture(m.board())
+    }
+}
+
+/// What the side to act may tap on the picture ([`crate::games::Game::taps`]):
+/// each legal play by its hops in white's numbering (the picture's), how
+/// the mover writes each point, and the actions beyond moves (`roll` by
+/// the dice entered, or `roll-here` when the table rolls them: `tandem_dice`;
+/// `double`, `take`, `pass`) the rules allow now.
+#[must_use]
+pub fn taps(m: &Match, tandem_dice: bool) -> Taps {
+    let turn = m.board().turn();
+    let moves = m
+        .legal()
+        .iter()
+        .map(|play| TapMove {
+            squares: play
+                .steps()
+                .iter()
+                .flat_map(|s| [white_point(turn, s.from), white_point(turn, s.to)])
+                .collect(),
+            text: m.move_text(play),
+            choice: None,
+        })
+        .collect();
+    let names = (1..=24u8)
+        .map(|p| (white_point(turn, p), p.to_string()))
+        .filter(|(a, b)| a != b)
+        .collect();
+    let allowed = |a: Action| m.clone().act(a).is_ok();
+    let mut actions = Vec::new();
+    if matches!(m.phase(), Phase::Opening | Phase::Roll) {
+        actions.push(if tandem_dice { "roll-here" } else { "roll" }.to_owned());
+    }
+    if allowed(Action::Double) {
+        actions.push("double".to_owned());
+    }
+    if allowed(Action::Take) {
+        actions.push("take".to_owned());
+    }
+    // A double declined, or a roll that cannot be played.
+    if allowed(Action::Pass) || (m.phase() == Phase::Move && m.legal().is_empty()) {
+        actions.push("pass".to_owned());
+    }
+    Taps {
+        actor: m.to_act(),
+        moves,
+        hops: true,
+        names,
+        actions,
     }
 }
 
@@ -138,6 +188,54 @@ fn last_play(m: &Match) -> (Vec<String>, Vec<String>) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn taps_list_the_plays_by_white_points_and_the_actions_now() {
+        use crate::games::Game as _;
+        use tandem_rules::GameOptions;
+        let table = |tandem_dice: bool| {
+            let options = GameOptions {
+                match_length: 5,
+                tandem_dice,
+                ..GameOptions::default()
+            };
+            super::super::BackgammonTable::new(
+                Match::new(MatchOptions { length: 5 }),
+                options,
+                "en",
+            )
+        };
+        // The players' dice: entered, and the opening roll is the starter's.
+        let mut t = table(false);
+        assert_eq!(t.taps().actions, ["roll"]);
+        assert_eq!(t.taps().actor, None);
+        let roll = t.action("roll 1 3").unwrap().unwrap();
+        assert_eq!((roll.side, roll.either_seat), (Color::Black, false));
+        t.play_action("roll 3 1").unwrap();
+        let taps = t.taps();
+        // Sixteen plays of three-one from the start (gnubg's count), white's
+        // points as they are, two steps each.
+        assert_eq!(
+            (taps.actor, taps.moves.len(), taps.hops),
+            (Some(Color::White), 16, true)
+        );
+        assert!(taps.names.is_empty());
+        assert!(taps
+            .moves
+            .iter()
+            .any(|m| m.squares == ["8", "5", "6", "5"] || m.squares == ["6", "5", "8", "5"]));
+        t.play_text("8/5 6/5").unwrap();
+        // Black to roll or double; black's 24-point is white's 1.
+        let taps = t.taps();
+        assert_eq!(taps.actions, ["roll", "double"]);
+        assert_eq!(taps.names.get("1").map(String::as_str), Some("24"));
+        // Rolled by the table: either seat's opening roll.
+        let t = table(true);
+        assert_eq!(t.taps().actions, ["roll-here"]);
+        for _ in 0..8 {
+            assert!(t.action("roll").unwrap().unwrap().either_seat);
+        }
+    }
+
     use super::*;
     use tandem_rules::backgammon::MatchOptions;
 

@@ -124,6 +124,7 @@ impl BackgammonTable {
                     return refuse(ActionError::MatchOver);
                 }
                 Ok(PreparedAction {
+                    either_seat: false,
                     text: format!("resign match {side}"),
                     side,
                     press: false,

@@ -364,6 +364,25 @@ impl Game for ChessTable {
             .collect()
     }
 
+    fn taps(&self) -> super::Taps {
+        let moves = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(|m| super::TapMove {
+                squares: vec![m.from.to_string(), m.to.to_string()],
+                // UCI: the squares and the promotion's letter, read back exactly.
+                text: m.uci(),
+                choice: m.promotion.map(|r| format!("{r:?}").to_lowercase()),
+            })
+            .collect();
+        super::Taps {
+            actor: Some(self.turn()),
+            moves,
+            ..super::Taps::default()
+        }
+    }
+
     fn picture(&self) -> crate::picture::BoardPicture {
         let last = self
             .ply()

@@ -354,6 +354,33 @@ impl Game for DraughtsTable {
             .collect()
     }
 
+    fn taps(&self) -> super::Taps {
+        let pos = self.game.position();
+        let moves = pos
+            .legal_moves()
+            .iter()
+            .map(|m| {
+                // The piece's square, then each landing (a plain move: its square).
+                let mut squares = vec![m.from().to_string()];
+                if m.is_capture() {
+                    squares.extend(m.landings().map(|s| s.to_string()));
+                } else {
+                    squares.push(m.to().to_string());
+                }
+                super::TapMove {
+                    squares,
+                    text: notation::write_move(pos, m),
+                    choice: None,
+                }
+            })
+            .collect();
+        super::Taps {
+            actor: Some(self.turn()),
+            moves,
+            ..super::Taps::default()
+        }
+    }
+
     fn picture(&self) -> crate::picture::BoardPicture {
         let last = self
             .ply()

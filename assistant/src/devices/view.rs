@@ -1,0 +1,276 @@
+//! What a device's pages show, apart from how they show it: the table's
+//! state for one seat (`GET /api/state` and the `state` events), with the
+//! board drawn for that seat's chair (the same SVG as the hall's desk,
+//! [`crate::picture::svg`]) and what the seat may tap on it
+//! ([`crate::interface::Taps`]), and the words of its squares and of the
+//! pages themselves in the seat's language (`squares.toml`, `page.toml`).
+//! The pages (`seat.js`, `board.js`) only lay it out.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tandem_rules::Color;
+
+use crate::picture::{svg, BoardPicture, Piece, Shape};
+use crate::session::StateView;
+
+/// Which page a paired device opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// The screen reader's page (`/seat`): the log, the command line, the
+    /// board as a keyboard grid.
+    Blind,
+    /// The sighted player's page (`/board`): the board drawn, tapped.
+    Board,
+}
+
+impl Page {
+    /// The page's path.
+    #[must_use]
+    pub fn path(self) -> &'static str {
+        match self {
+            Page::Blind => "/seat",
+            Page::Board => "/board",
+        }
+    }
+}
+
+/// The state as `side`'s device sees it: the `tandem ctl state` object,
+/// `"seat"`, the board as SVG from that side's chair (`"svg"`), what may
+/// be tapped on it (`"taps"`), and each square's words in the seat's
+/// language `lang` (`"squares"`, `"light_square"`).
+#[must_use]
+pub fn for_seat(st: &StateView, side: Color, lang: &str) -> Value {
+    let mut v = serde_json::to_value(st).unwrap_or(Value::Null);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("seat".into(), json!(side));
+        let ui = page_words(lang);
+        let label = match side {
+            Color::White => ui.get("board_white"),
+            Color::Black => ui.get("board_black"),
+        }
+        .map_or("", String::as_str);
+        o.insert("svg".into(), json!(svg::svg_for(&st.board, side, label)));
+        o.insert("squares".into(), json!(square_words(&st.board, lang)));
+        o.insert("light_square".into(), json!(light_square(lang)));
+        o.insert(
+            "taps".into(),
+            serde_json::to_value(&st.taps).unwrap_or(Value::Null),
+        );
+    }
+    v
+}
+
+const PAGE: &str = include_str!("page.toml");
+
+/// The device pages' own words in `lang` (`page.toml`; English for a
+/// language without its table): their headings, buttons, labels and
+/// prompts.
+#[must_use]
+pub fn page_words(lang: &str) -> &'static BTreeMap<String, String> {
+    static ALL: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
+    static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    // Embedded and checked by the tests below: it parses.
+    let all = ALL.get_or_init(|| toml::from_str(PAGE).unwrap_or_default());
+    all.get(lang)
+        .or_else(|| all.get("en"))
+        .unwrap_or_else(|| NONE.get_or_init(BTreeMap::new))
+}
+
+/// The squares' words of one language (`squares.toml`).
+#[derive(Debug, Deserialize)]
+struct Words {
+    empty: String,
+    light: String,
+    white: BTreeMap<String, String>,
+    black: BTreeMap<String, String>,
+    checkers: BTreeMap<String, [String; 3]>,
+}
+
+const SQUARES: &str = include_str!("squares.toml");
+
+/// The words of `lang` (English for a language without its table).
+fn words(lang: &str) -> &'static Words {
+    static ALL: OnceLock<BTreeMap<String, Words>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        // Embedded and checked by the tests below: it parses.
+        toml::from_str(SQUARES).unwrap_or_default()
+    });
+    static NONE: OnceLock<Words> = OnceLock::new();
+    all.get(lang).or_else(|| all.get("en")).unwrap_or_else(|| {
+        NONE.get_or_init(|| Words {
+            empty: "empty".into(),
+            light: "light square".into(),
+            white: BTreeMap::new(),
+            black: BTreeMap::new(),
+            checkers: BTreeMap::new(),
+        })
+    })
+}
+
+/// What a light (unnamed) square is called in `lang`.
+#[must_use]
+pub fn light_square(lang: &str) -> &'static str {
+    &words(lang).light
+}
+
+/// Each square of the picture by its name and what stands on it, in
+/// `lang` ("6, black man", "6, czarny pion", "13, 5 white checkers"): what
+/// a square's button or grid cell is called.
+#[must_use]
+pub fn square_words(p: &BoardPicture, lang: &str) -> BTreeMap<String, String> {
+    let w = words(lang);
+    p.square_ids()
+        .into_iter()
+        .map(|id| {
+            let on: Vec<String> = p.on(&id).map(|piece| piece_words(w, piece)).collect();
+            let words = if on.is_empty() {
+                format!("{id}, {}", w.empty)
+            } else {
+                format!("{id}, {}", on.join(", "))
+            };
+            (id, words)
+        })
+        .collect()
+}
+
+fn piece_words(w: &Words, piece: &Piece) -> String {
+    let side = match piece.side {
+        Color::White => "white",
+        Color::Black => "black",
+    };
+    let shape = shape_key(piece.shape);
+    if piece.shape == Shape::Checker {
+        let forms = w.checkers.get(side);
+        let n = piece.count;
+        let form = |i: usize| forms.map_or_else(|| format!("{side} checker"), |f| f[i].clone());
+        return match n {
+            1 => form(0),
+            // Polish: 2-4, 22-24…, not 12-14 (a few); the rest many.
+            n if (2..=4).contains(&(n % 10)) && !(12..=14).contains(&(n % 100)) => {
+                format!("{n} {}", form(1))
+            }
+            n => format!("{n} {}", form(2)),
+        };
+    }
+    let table = if piece.side == Color::White {
+        &w.white
+    } else {
+        &w.black
+    };
+    table
+        .get(shape)
+        .cloned()
+        .unwrap_or_else(|| format!("{side} {shape}"))
+}
+
+fn shape_key(s: Shape) -> &'static str {
+    match s {
+        Shape::Man => "man",
+        Shape::Crowned => "crowned",
+        Shape::Checker => "checker",
+        Shape::Pawn => "pawn",
+        Shape::Knight => "knight",
+        Shape::Bishop => "bishop",
+        Shape::Rook => "rook",
+        Shape::Queen => "queen",
+        Shape::King => "king",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_of_the_squares_file_has_every_piece() {
+        let all: BTreeMap<String, Words> = toml::from_str(SQUARES).unwrap();
+        assert_eq!(all.keys().collect::<Vec<_>>(), ["en", "pl"]);
+        for (lang, w) in &all {
+            for side in [&w.white, &w.black] {
+                for shape in [
+                    "man", "crowned", "pawn", "knight", "bishop", "rook", "queen", "king",
+                ] {
+                    assert!(side.contains_key(shape), "{lang}: {shape}");
+                }
+            }
+            assert!(w.checkers.contains_key("white") && w.checkers.contains_key("black"));
+        }
+    }
+
+    #[test]
+    fn the_board_page_has_its_words_in_every_language() {
+        let all: BTreeMap<String, BTreeMap<String, String>> = toml::from_str(PAGE).unwrap();
+        let en = &all["en"];
+        for (lang, w) in &all {
+            assert_eq!(
+                w.keys().collect::<Vec<_>>(),
+                en.keys().collect::<Vec<_>>(),
+                "{lang}"
+            );
+            // The same blanks to fill in.
+            for (k, v) in w {
+                let blanks = |s: &str| {
+                    let mut b: Vec<String> = s
+                        .split('{')
+                        .skip(1)
+                        .filter_map(|x| x.split_once('}').map(|(n, _)| n.to_owned()))
+                        .collect();
+                    b.sort();
+                    b
+                };
+                assert_eq!(blanks(v), blanks(&en[k]), "{lang}: {k}");
+            }
+        }
+        // Every word the page asks for is there.
+        let page = format!(
+            "{}{}{}",
+            include_str!("board.html"),
+            include_str!("board.js"),
+            include_str!("seat.html")
+        );
+        for part in page
+            .split("data-w=\"")
+            .skip(1)
+            .chain(page.split("w(\"").skip(1))
+        {
+            let key = part.split('"').next().unwrap_or("");
+            assert!(en.contains_key(key), "the page asks for {key:?}");
+        }
+        for key in [
+            "roll-here",
+            "double",
+            "take",
+            "pass",
+            "queen",
+            "rook",
+            "bishop",
+            "knight",
+            "white_side",
+            "black_side",
+            "behind_many",
+        ] {
+            assert!(en.contains_key(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn a_stack_of_checkers_is_counted_in_polish_as_in_english() {
+        let stack = |count| Piece {
+            square: "6".into(),
+            code: "w".into(),
+            side: Color::White,
+            shape: Shape::Checker,
+            count,
+        };
+        let pl = words("pl");
+        assert_eq!(piece_words(pl, &stack(1)), "biały pion");
+        assert_eq!(piece_words(pl, &stack(3)), "3 białe piony");
+        assert_eq!(piece_words(pl, &stack(5)), "5 białych pionów");
+        assert_eq!(piece_words(pl, &stack(12)), "12 białych pionów");
+        assert_eq!(piece_words(words("en"), &stack(5)), "5 white checkers");
+        assert_eq!(piece_words(words("xx"), &stack(2)), "2 white checkers");
+    }
+}
