@@ -98,15 +98,17 @@ pub fn draw(f: &mut Frame, st: &ScreenState, line: &LineEditor, now: Instant, lo
 /// video would make it light on dark, which some phones do not read).
 fn draw_pairing(f: &mut Frame, p: &super::state::Pairing, area: Rect) {
     let qr = super::qr::half_blocks(&p.url).unwrap_or_default();
+    let fingerprint = p.fingerprint.as_ref().map(|f| format!("SHA-256 {f}"));
     let width = qr
         .iter()
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(0)
         .max(p.url.chars().count())
+        .max(fingerprint.as_ref().map_or(0, |f| f.chars().count()))
         .max(24);
     let w = u16::try_from(width + 2).unwrap_or(u16::MAX).min(area.width);
-    let h = u16::try_from(qr.len() + 4)
+    let h = u16::try_from(qr.len() + 4 + usize::from(fingerprint.is_some()))
         .unwrap_or(u16::MAX)
         .min(area.height);
     let r = Rect::new(area.x, area.y, w, h);
@@ -120,6 +122,10 @@ fn draw_pairing(f: &mut Frame, p: &super::state::Pairing, area: Rect) {
     ];
     let paper = Style::new().fg(Hue::Black).bg(Hue::White);
     lines.extend(qr.into_iter().map(|l| Line::from(Span::styled(l, paper))));
+    // Over TLS: the certificate's fingerprint, to compare with the phone's.
+    if let Some(fp) = &fingerprint {
+        lines.push(Line::from(fp.clone()));
+    }
     f.render_widget(ratatui::widgets::Clear, r);
     f.render_widget(
         Paragraph::new(lines).block(Block::bordered().title(format!(
