@@ -440,4 +440,34 @@ mod tests {
         let long = wrap("x".repeat(25).as_str(), 10);
         assert_eq!(long.concat().replace(' ', ""), "x".repeat(25));
     }
+
+    #[test]
+    fn the_pairing_shows_the_certificates_fingerprint_whole_under_the_qr_code() {
+        use ratatui::backend::TestBackend;
+        let fp: Vec<String> = (0..32).map(|i| format!("{i:02X}")).collect();
+        let fp = fp.join(":");
+        let p = crate::screen::state::Pairing {
+            side: tandem_rules::Color::White,
+            code: "481509".into(),
+            url: "https://192.168.8.10:8443/".into(),
+            fingerprint: Some(fp.clone()),
+            until: std::time::Instant::now(),
+        };
+        let mut t = ratatui::Terminal::new(TestBackend::new(110, 45)).unwrap();
+        t.draw(|f| super::draw_pairing(f, &p, f.area())).unwrap();
+        let buf = t.backend().buffer();
+        let rows: Vec<String> = buf
+            .content
+            .chunks(110)
+            .map(|r| r.iter().map(ratatui::buffer::Cell::symbol).collect())
+            .collect();
+        let at = |what: &str| rows.iter().position(|r| r.contains(what));
+        let (code, url) = (at("Code: 4 8 1 5 0 9").unwrap(), at(&p.url).unwrap());
+        let shown = at(&format!("SHA-256 {fp}")).expect("the fingerprint whole");
+        assert!(code < url && url + 10 < shown, "{rows:#?}");
+        assert!(
+            rows[url + 1..shown].iter().any(|r| r.contains('█')),
+            "the QR code between: {rows:#?}"
+        );
+    }
 }
