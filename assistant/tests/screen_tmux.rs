@@ -701,12 +701,34 @@ fn free_port() -> u16 {
 /// A code given to the table's pairing API as a device gives it: the
 /// HTTP status (200: the device is that side's seat, 403: refused).
 fn redeem(port: u16, code: &str) -> u16 {
+    redeem_for_cookie(port, code).0
+}
+
+/// [`redeem`], with the session cookie a device is given (`name=value`).
+fn redeem_for_cookie(port: u16, code: &str) -> (u16, Option<String>) {
     match ureq::post(&format!("http://127.0.0.1:{port}/api/pair"))
         .send_json(serde_json::json!({ "code": code }))
     {
+        Ok(r) => (
+            r.status(),
+            r.header("set-cookie")
+                .and_then(|c| c.split(';').next())
+                .map(str::to_owned),
+        ),
+        Err(ureq::Error::Status(s, _)) => (s, None),
+        Err(e) => panic!("the pairing API: {e}"),
+    }
+}
+
+/// The status of `GET /api/state` with a device's cookie.
+fn state_status(port: u16, cookie: &str) -> u16 {
+    match ureq::get(&format!("http://127.0.0.1:{port}/api/state"))
+        .set("Cookie", cookie)
+        .call()
+    {
         Ok(r) => r.status(),
         Err(ureq::Error::Status(s, _)) => s,
-        Err(e) => panic!("the pairing API: {e}"),
+        Err(e) => panic!("the state API: {e}"),
     }
 }
 
@@ -720,7 +742,7 @@ fn journal_lines(journal: &Path) -> Vec<serde_json::Value> {
 }
 
 #[test]
-fn pair_typed_at_the_full_screen_shows_a_code_that_pairs_and_its_qr_code() {
+fn pair_typed_at_the_full_screen_shows_a_code_that_pairs_and_its_qr_code_unpair_ends_it() {
     if !have_tmux() {
         return;
     }
@@ -770,8 +792,17 @@ fn pair_typed_at_the_full_screen_shows_a_code_that_pairs_and_its_qr_code() {
     );
     assert_eq!(said["event"]["to"], serde_json::json!(["white"]));
     // The code is a valid one: a device that gives it is white's seat.
-    assert_eq!(redeem(port, &code), 200);
+    let (status, cookie) = redeem_for_cookie(port, &code);
+    assert_eq!(status, 200);
+    let cookie = cookie.expect("the session cookie");
     assert_eq!(redeem(port, &code), 403, "once");
+    assert_eq!(state_status(port, &cookie), 200);
+    // `unpair white` typed: the device is white's seat no more.
+    t.line("unpair white");
+    t.wait("the unpairing said", |s| {
+        s.contains("The white seat's devices are unpaired.")
+    });
+    assert_eq!(state_status(port, &cookie), 401);
     t.line("quit");
     t.assert_restored();
     let digits: Vec<String> = code.chars().map(String::from).collect();
