@@ -164,6 +164,50 @@ pub enum Cmd {
     /// `opponent kings`, `file e`, `row 5`, `point 8`, or the phrasebook's
     /// words for one.
     Ask(String),
+    /// Words made outside the session (a device seat's pairing code: the
+    /// table's input line, `tandem ctl --seat SIDE pair SIDE`), said as an
+    /// answer. Never read from a typed or spoken line.
+    Tell(Box<Tell>),
+}
+
+/// Words made outside the session, in each language it may speak, said to
+/// whom they are for: the asking seat alone; else the table's own output
+/// and [`Tell::side`]'s seat (never the other side's: a pairing code is
+/// that side's). The journal records [`TellWords::journaled`], not the
+/// words themselves (a code said is never written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tell {
+    /// The words, one for each language there are words in (`en`, `pl`);
+    /// a language without its own is said in the first's.
+    pub words: Vec<TellWords>,
+    /// The side the words are about, when they are for that seat alone.
+    pub side: Option<Color>,
+    /// A refusal (the request was not carried out: said as one).
+    pub refusal: bool,
+    /// What was asked (a refusal's journal line names it).
+    pub input: String,
+}
+
+/// [`Tell`]'s words in one language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TellWords {
+    /// `en`, `pl`.
+    pub lang: String,
+    /// What is said.
+    pub text: String,
+    /// What the journal's `announced` line records of it.
+    pub journaled: String,
+}
+
+impl Tell {
+    /// The words for `lang`, else the first.
+    #[must_use]
+    pub fn words_in(&self, lang: &str) -> Option<&TellWords> {
+        self.words
+            .iter()
+            .find(|w| w.lang == lang)
+            .or_else(|| self.words.first())
+    }
 }
 
 pub(crate) fn parse_side(s: &str) -> Option<Color> {

@@ -56,7 +56,7 @@ mod voice_input;
 
 pub use crate::request;
 pub use record::DEFAULT_RECORD_LAST;
-pub use request::{parse_record, Blind, Cmd, DrawCmd, GameSetup};
+pub use request::{parse_record, Blind, Cmd, DrawCmd, GameSetup, Tell, TellWords};
 use seats::Audience;
 pub use seats::SeatOutput;
 pub use table::{start_info, Table};
@@ -870,6 +870,7 @@ impl Session {
                 self.announce(Utterance::new(Priority::Next, Kind::Help, vec![text]));
                 self.ok()
             }
+            Cmd::Tell(tell) => self.tell(&tell, source),
             Cmd::Help => {
                 self.announce_with(|s| s.table.game.help());
                 self.ok()

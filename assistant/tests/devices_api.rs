@@ -638,3 +638,61 @@ fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
         "the announcement is not in the accessibility tree"
     );
 }
+
+#[test]
+fn a_seat_asks_for_its_own_code_and_hears_it_alone_never_journaled() {
+    let addr = format!("127.0.0.1:{}", free_port());
+    let t = device_table(&addr, &[]);
+    wait_pages(&addr);
+    // Black's seat cannot ask for white's code.
+    let out = ctl(&t.socket, &["--seat", "black", "pair", "white"]);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("A seat pairs its own side only."),
+        "{out:?}"
+    );
+    let out = ctl(&t.socket, &["--seat", "black", "pair", "black", "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    // The exact contract, for a seat too.
+    let pair: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(pair.as_object().unwrap().len(), 3, "{pair}");
+    let code = pair["code"].as_str().unwrap();
+    // Said to the seat, digit by digit; the address only on the screen.
+    let out = ctl(&t.socket, &["--seat", "black", "pair", "black"]);
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    let code2: String = said.chars().filter(char::is_ascii_digit).collect();
+    assert_ne!(code2, code, "a new code voids the last");
+    let digits: Vec<String> = code2.chars().map(String::from).collect();
+    assert_eq!(
+        said.trim(),
+        format!(
+            "Pairing code for black: {}, good for two minutes. \
+             The address and the QR code are on the table's screen.",
+            digits.join(", ")
+        )
+    );
+    let body = json!({ "code": code });
+    assert_eq!(http(&addr, "POST", "/api/pair", &[], Some(&body)).0, 403);
+    let body = json!({ "code": code2 });
+    assert_eq!(http(&addr, "POST", "/api/pair", &[], Some(&body)).0, 200);
+    // Journaled: said to black's seat alone, without its digits.
+    let announced = journal_events(&t.journal, "announced");
+    let mine: Vec<&Value> = announced
+        .iter()
+        .filter(|e| {
+            e["text"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("Pairing code for black"))
+        })
+        .collect();
+    assert_eq!(mine.len(), 2, "{announced:?}");
+    for e in mine {
+        assert_eq!(e["to"], json!(["black"]));
+        assert_eq!(e["kind"], "help");
+        assert!(e["text"].as_str().unwrap().contains("(code not journaled)"));
+    }
+    let written = std::fs::read_to_string(&t.journal).unwrap();
+    assert!(!written.contains(&digits.join(", ")));
+    assert!(!written.contains(&format!("\"{code2}\"")));
+}

@@ -665,11 +665,18 @@ fn full_screen_shows_a_pairing_code_with_the_pages_address_as_a_qr_code() {
     let shown = format!("Code: {}", spaced.join(" "));
     let s = t.wait("the code on the screen", |s| s.contains(&shown));
     assert!(s.contains(" Pair black's device "), "{s}");
-    // The QR code: the popup's rows under the address, inside its borders.
-    let rows: Vec<&str> = s.lines().collect();
+    assert_eq!(qr_under(&s, &url), url);
+    t.line("quit");
+    t.assert_restored();
+}
+
+/// What the QR code under the address on the screen carries: the popup's
+/// rows under the address, inside its borders, read by the decoder.
+fn qr_under(screen: &str, url: &str) -> String {
+    let rows: Vec<&str> = screen.lines().collect();
     let at = rows
         .iter()
-        .position(|l| l.contains(&url))
+        .position(|l| l.contains(url))
         .expect("the address shown");
     let qr: Vec<String> = rows[at + 1..]
         .iter()
@@ -679,8 +686,262 @@ fn full_screen_shows_a_pairing_code_with_the_pages_address_as_a_qr_code() {
             inside.chars().take(33).collect()
         })
         .collect();
-    assert_eq!(qr.len(), 17, "{s}");
-    assert_eq!(qr_decode(&qr_modules(&qr)), url);
+    assert_eq!(qr.len(), 17, "{screen}");
+    qr_decode(&qr_modules(&qr))
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A code given to the table's pairing API as a device gives it: the
+/// HTTP status (200: the device is that side's seat, 403: refused).
+fn redeem(port: u16, code: &str) -> u16 {
+    redeem_for_cookie(port, code).0
+}
+
+/// [`redeem`], with the session cookie a device is given (`name=value`).
+fn redeem_for_cookie(port: u16, code: &str) -> (u16, Option<String>) {
+    match ureq::post(&format!("http://127.0.0.1:{port}/api/pair"))
+        .send_json(serde_json::json!({ "code": code }))
+    {
+        Ok(r) => (
+            r.status(),
+            r.header("set-cookie")
+                .and_then(|c| c.split(';').next())
+                .map(str::to_owned),
+        ),
+        Err(ureq::Error::Status(s, _)) => (s, None),
+        Err(e) => panic!("the pairing API: {e}"),
+    }
+}
+
+/// The status of `GET /api/state` with a device's cookie.
+fn state_status(port: u16, cookie: &str) -> u16 {
+    match ureq::get(&format!("http://127.0.0.1:{port}/api/state"))
+        .set("Cookie", cookie)
+        .call()
+    {
+        Ok(r) => r.status(),
+        Err(ureq::Error::Status(s, _)) => s,
+        Err(e) => panic!("the state API: {e}"),
+    }
+}
+
+/// The journal's lines, as JSON.
+fn journal_lines(journal: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(journal)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+#[test]
+fn pair_typed_at_the_full_screen_shows_a_code_that_pairs_and_its_qr_code_unpair_ends_it() {
+    if !have_tmux() {
+        return;
+    }
+    let t = Tmux::start();
+    let port = free_port();
+    t.play(
+        "game",
+        &format!("--screen full --lang en --control 5m --speech text --voice off --seats 127.0.0.1:{port}"),
+    );
+    t.wait("the full screen", |s| {
+        s.contains("White to move") && s.contains("move>")
+    });
+    t.line("pair white");
+    let s = t.wait("the code on the screen", |s| {
+        s.contains(" Pair white's device ") && s.contains("Code: ")
+    });
+    let url = format!("http://127.0.0.1:{port}/");
+    assert_eq!(qr_under(&s, &url), url);
+    let at = s.find("Code: ").unwrap() + "Code: ".len();
+    let code: String = s[at..]
+        .chars()
+        .take(11)
+        .filter(char::is_ascii_digit)
+        .collect();
+    assert_eq!(code.len(), 6, "{s}");
+    // The table said it too: to its own output and white's seat only,
+    // journaled without the digits.
+    let journal = t.path("game.jsonl");
+    let end = Instant::now() + DEADLINE;
+    let said = loop {
+        let found = journal_lines(&journal).into_iter().find(|v| {
+            v["event"]["type"] == "announced"
+                && v["event"]["text"]
+                    .as_str()
+                    .is_some_and(|s| s.starts_with("Pairing code for white"))
+        });
+        if let Some(v) = found {
+            break v;
+        }
+        assert!(Instant::now() < end, "the code's words never journaled");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(
+        said["event"]["text"],
+        "Pairing code for white: (code not journaled), good for two minutes. \
+         The address and the QR code are on the table's screen."
+    );
+    assert_eq!(said["event"]["to"], serde_json::json!(["white"]));
+    // The code is a valid one: a device that gives it is white's seat.
+    let (status, cookie) = redeem_for_cookie(port, &code);
+    assert_eq!(status, 200);
+    let cookie = cookie.expect("the session cookie");
+    assert_eq!(redeem(port, &code), 403, "once");
+    assert_eq!(state_status(port, &cookie), 200);
+    // `unpair white` typed: the device is white's seat no more.
+    t.line("unpair white");
+    t.wait("the unpairing said", |s| {
+        s.contains("The white seat's devices are unpaired.")
+    });
+    assert_eq!(state_status(port, &cookie), 401);
     t.line("quit");
     t.assert_restored();
+    let digits: Vec<String> = code.chars().map(String::from).collect();
+    let written = std::fs::read_to_string(&journal).unwrap();
+    assert!(!written.contains(&digits.join(", ")), "{written}");
+}
+
+/// `tandem play --screen plain ARGS` with its stdin and stdout piped, in `dir`.
+fn plain_table(dir: &Path, args: &[&str]) -> (std::process::Child, Arc<Mutex<Vec<u8>>>) {
+    let mut child = Command::new(TANDEM)
+        .args(["play", "--screen", "plain", "--control", "5m"])
+        .args(["--speech", "text", "--braille", "none", "--voice", "off"])
+        .args(args)
+        .arg("--socket")
+        .arg(dir.join("t.sock"))
+        .arg("--journal")
+        .arg(dir.join("game.jsonl"))
+        .env("XDG_STATE_HOME", dir)
+        .env("XDG_CONFIG_HOME", dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (out, _reader) = collect(child.stdout.take().unwrap());
+    (child, out)
+}
+
+fn stop(mut child: std::process::Child) {
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = writeln!(stdin, "quit");
+    }
+    let end = Instant::now() + DEADLINE;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > end {
+            let _ = child.kill();
+            let _ = child.wait();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn pair_typed_at_a_polish_table_is_said_in_polish_digit_by_digit() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let seats = format!("127.0.0.1:{port}");
+    let (mut child, out) = plain_table(dir.path(), &["--lang", "pl", "--seats", &seats]);
+    wait_text(&out, "the start", |s| s.contains("move> "));
+    // What the table says, as `tandem ctl events` follows it.
+    let mut events = Command::new(TANDEM)
+        .args(["ctl", "--socket"])
+        .arg(dir.path().join("t.sock"))
+        .arg("events")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (heard, _reader) = collect(events.stdout.take().unwrap());
+    // Following once a question's answer comes through.
+    let end = Instant::now() + DEADLINE;
+    while !String::from_utf8_lossy(&heard.lock().unwrap()).contains("\"speech\"") {
+        assert!(Instant::now() < end, "tandem ctl events shows nothing");
+        let ok = Command::new(TANDEM)
+            .args(["ctl", "--socket"])
+            .arg(dir.path().join("t.sock"))
+            .arg("clock")
+            .output()
+            .unwrap();
+        assert!(ok.status.success(), "{ok:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "pair black").unwrap();
+    let said = wait_text(&heard, "the code said", |s| s.contains("Kod parowania"));
+    let text = said
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find_map(|v| {
+            v["text"]
+                .as_str()
+                .filter(|t| t.starts_with("Kod parowania"))
+                .map(str::to_owned)
+        })
+        .unwrap();
+    let code: String = text.chars().filter(char::is_ascii_digit).collect();
+    assert_eq!(code.len(), 6, "{text}");
+    let digits: Vec<String> = code.chars().map(String::from).collect();
+    assert_eq!(
+        text,
+        format!(
+            "Kod parowania dla czarnych: {}, ważny dwie minuty. Adres i kod QR są na ekranie stołu.",
+            digits.join(", ")
+        )
+    );
+    // The plain screen writes the address; nothing says it aloud.
+    wait_text(&out, "the code written", |s| {
+        s.contains(&format!(
+            "Pairing code for Black: {code}, at http://{seats}/"
+        ))
+    });
+    assert_eq!(
+        redeem(port, &code),
+        200,
+        "the code said is the one that works"
+    );
+    let _ = events.kill();
+    let _ = events.wait();
+    child.stdin = Some(stdin);
+    stop(child);
+    let written = std::fs::read_to_string(dir.path().join("game.jsonl")).unwrap();
+    assert!(!written.contains(&digits.join(", ")), "{written}");
+    assert!(
+        announced(&dir.path().join("game.jsonl")).contains(
+            &"Kod parowania dla czarnych: (kodu nie zapisano w dzienniku), ważny dwie minuty. \
+              Adres i kod QR są na ekranie stołu."
+                .to_owned()
+        ),
+        "{written}"
+    );
+}
+
+#[test]
+fn pair_typed_at_a_table_without_device_seats_is_refused_aloud() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, out) = plain_table(dir.path(), &["--lang", "en"]);
+    wait_text(&out, "the start", |s| s.contains("move> "));
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "pair white").unwrap();
+    let refusal = "No device seats at this table: start it with --seats.";
+    wait_text(&out, "the refusal", |s| {
+        s.contains(&format!("» {refusal}\n"))
+    });
+    child.stdin = Some(stdin);
+    stop(child);
+    let journal = journal_lines(&dir.path().join("game.jsonl"));
+    assert!(journal.iter().any(|v| v["event"]["type"] == "rejected"
+        && v["event"]["input"] == "pair white"
+        && v["event"]["reason"] == refusal));
+    assert!(announced(&dir.path().join("game.jsonl")).contains(&refusal.to_owned()));
 }

@@ -383,9 +383,12 @@ async fn serve(
             .map(|(c, k)| (c.as_path(), k.as_path())),
     )?;
     let (arbiter, relay_token, hall_notes) = hall_arbiter(&config, arbiter)?;
+    // The pairings reach the control socket (`tandem ctl pair`) and the
+    // table's own input line (`pair SIDE` typed).
+    let device_pairing = devices.as_ref().map(|d| d.pairing.clone());
     let mut socket = ControlSocket::bind(&config.socket)?
         .with_arbiter(arbiter)
-        .with_devices(devices.as_ref().map(|d| d.pairing.clone()));
+        .with_devices(device_pairing.clone());
     if let Some(t) = &relay_token {
         socket = socket.in_hall(ArbiterSecret::new(t)?);
     }
@@ -656,7 +659,7 @@ async fn serve(
         );
         match crate::screen::spawn_full(
             rx,
-            handle.clone(),
+            (handle.clone(), device_pairing.clone()),
             header,
             quit_tx.clone(),
             crate::screen::Look::from_env(config.ascii),
@@ -668,9 +671,10 @@ async fn serve(
         }
     } else {
         let (h, q, t) = (handle.clone(), quit_tx.clone(), typed.clone());
+        let p = device_pairing.clone();
         std::thread::Builder::new()
             .name("tandem-stdin".into())
-            .spawn(move || crate::screen::read_stdin(&h, &q, &t))?;
+            .spawn(move || crate::screen::read_stdin(&h, p.as_deref(), &q, &t))?;
         // Not `eprintln!`: it panics when stderr cannot be written (a closed
         // pipe, a full disk, a file-size limit), and a game must not stop for that.
         let _ = writeln!(std::io::stderr(), "{where_}");

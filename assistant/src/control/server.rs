@@ -260,7 +260,7 @@ where
                     Parsed::Cmd { request, .. }
                         if matches!(request.cmd.trim().to_ascii_lowercase().as_str(), "pair" | "unpair") =>
                     {
-                        pair_reply(devices, &request, &session)
+                        pair_reply(devices, &request, &session).await
                     }
                     Parsed::Cmd { request, cmd } => {
                         // An arbiter action counts as the arbiter's only with the secret.
@@ -302,12 +302,43 @@ where
 }
 
 /// `pair SIDE` (a new code for a device to become that side's seat) and
-/// `unpair SIDE` (that side's devices are seats no more).
-fn pair_reply(
+/// `unpair SIDE` (that side's devices are seats no more). Asked by a seat
+/// (`tandem ctl --seat SIDE pair SIDE`), the table says it to that seat
+/// alone, in its language, as it says the seat's other answers
+/// (`devices::at_table`); else it is the operator's, answered here only.
+async fn pair_reply(
     devices: Option<&crate::devices::Pairing>,
     request: &super::frame::Request,
     session: &SessionHandle,
 ) -> Response {
+    if let Some(seat) = request.seat {
+        use crate::devices::at_table;
+        let line = format!(
+            "{} {}",
+            request.cmd.trim(),
+            request.arg.as_deref().unwrap_or("")
+        );
+        let Some(ask) = at_table::PairAsk::parse(&line) else {
+            return error(request.id.clone(), "expected pair or unpair");
+        };
+        let a = at_table::answer(devices, &ask, Some(seat));
+        if let Some(n) = a.notice {
+            session.notify(n);
+        }
+        return match session
+            .request_as(a.tell, Source::Control, Some(seat))
+            .await
+        {
+            Ok(mut reply) => {
+                reply.pair = a.code.and_then(|c| serde_json::to_value(&c).ok());
+                Response {
+                    id: request.id.clone(),
+                    reply,
+                }
+            }
+            Err(e) => error(request.id.clone(), e.to_string()),
+        };
+    }
     let Some(p) = devices else {
         return error(
             request.id.clone(),
@@ -351,6 +382,7 @@ fn pair_reply(
                     code: code.code.clone(),
                     url: code.url.clone(),
                     expires_ms: code.expires_ms,
+                    fingerprint: p.fingerprint().map(str::to_owned),
                 });
             }
             Err(e) => return error(request.id.clone(), format!("no pairing code: {e}")),

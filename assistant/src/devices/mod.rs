@@ -16,7 +16,10 @@
 //!   drawn from its chair and what it may tap), apart from how.
 //! - [`tls`]: beyond loopback, the pages over TLS with the table's own
 //!   certificate, its fingerprint shown and said.
+//! - [`at_table`]: `pair SIDE` and `unpair SIDE` typed on the table's own
+//!   input line (or asked by a seat), the code said in the table's words.
 
+pub mod at_table;
 pub mod pairing;
 pub mod serve;
 pub mod tls;

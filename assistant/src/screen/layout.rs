@@ -98,15 +98,17 @@ pub fn draw(f: &mut Frame, st: &ScreenState, line: &LineEditor, now: Instant, lo
 /// video would make it light on dark, which some phones do not read).
 fn draw_pairing(f: &mut Frame, p: &super::state::Pairing, area: Rect) {
     let qr = super::qr::half_blocks(&p.url).unwrap_or_default();
+    let fingerprint = p.fingerprint.as_ref().map(|f| format!("SHA-256 {f}"));
     let width = qr
         .iter()
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(0)
         .max(p.url.chars().count())
+        .max(fingerprint.as_ref().map_or(0, |f| f.chars().count()))
         .max(24);
     let w = u16::try_from(width + 2).unwrap_or(u16::MAX).min(area.width);
-    let h = u16::try_from(qr.len() + 4)
+    let h = u16::try_from(qr.len() + 4 + usize::from(fingerprint.is_some()))
         .unwrap_or(u16::MAX)
         .min(area.height);
     let r = Rect::new(area.x, area.y, w, h);
@@ -120,6 +122,10 @@ fn draw_pairing(f: &mut Frame, p: &super::state::Pairing, area: Rect) {
     ];
     let paper = Style::new().fg(Hue::Black).bg(Hue::White);
     lines.extend(qr.into_iter().map(|l| Line::from(Span::styled(l, paper))));
+    // Over TLS: the certificate's fingerprint, to compare with the phone's.
+    if let Some(fp) = &fingerprint {
+        lines.push(Line::from(fp.clone()));
+    }
     f.render_widget(ratatui::widgets::Clear, r);
     f.render_widget(
         Paragraph::new(lines).block(Block::bordered().title(format!(
@@ -433,5 +439,35 @@ mod tests {
         assert_eq!(joined, text.split_whitespace().collect::<Vec<_>>());
         let long = wrap("x".repeat(25).as_str(), 10);
         assert_eq!(long.concat().replace(' ', ""), "x".repeat(25));
+    }
+
+    #[test]
+    fn the_pairing_shows_the_certificates_fingerprint_whole_under_the_qr_code() {
+        use ratatui::backend::TestBackend;
+        let fp: Vec<String> = (0..32).map(|i| format!("{i:02X}")).collect();
+        let fp = fp.join(":");
+        let p = crate::screen::state::Pairing {
+            side: tandem_rules::Color::White,
+            code: "481509".into(),
+            url: "https://192.168.8.10:8443/".into(),
+            fingerprint: Some(fp.clone()),
+            until: std::time::Instant::now(),
+        };
+        let mut t = ratatui::Terminal::new(TestBackend::new(110, 45)).unwrap();
+        t.draw(|f| super::draw_pairing(f, &p, f.area())).unwrap();
+        let buf = t.backend().buffer();
+        let rows: Vec<String> = buf
+            .content
+            .chunks(110)
+            .map(|r| r.iter().map(ratatui::buffer::Cell::symbol).collect())
+            .collect();
+        let at = |what: &str| rows.iter().position(|r| r.contains(what));
+        let (code, url) = (at("Code: 4 8 1 5 0 9").unwrap(), at(&p.url).unwrap());
+        let shown = at(&format!("SHA-256 {fp}")).expect("the fingerprint whole");
+        assert!(code < url && url + 10 < shown, "{rows:#?}");
+        assert!(
+            rows[url + 1..shown].iter().any(|r| r.contains('█')),
+            "the QR code between: {rows:#?}"
+        );
     }
 }

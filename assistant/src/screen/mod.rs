@@ -10,6 +10,8 @@
 //!
 //! The session does not know which: it sends [`Notice`]s to all
 //! subscribers, and typed lines reach it as `Source::Typed` requests.
+//! `pair SIDE` and `unpair SIDE` typed on either input line go to the
+//! table's device pairings (`devices::at_table`, `tandem play --seats`).
 
 mod board;
 mod input;
@@ -35,8 +37,12 @@ pub use board::Look;
 pub use layout::PROMPT;
 pub use state::ScreenState;
 
+use crate::devices::{at_table, Pairing};
 use crate::journal::Source;
 use crate::session::{Cmd, Notice, SessionHandle};
+
+/// The table's device pairings (`tandem play --seats`; `None`: none).
+pub type Pairings = Option<Arc<Pairing>>;
 
 /// What the terminal shows (`tandem play --screen`, `screen = "..."`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Deserialize)]
@@ -83,21 +89,32 @@ fn is_quit(line: &str) -> bool {
 
 /// Sends typed lines to the session in order, from a thread of its own (a
 /// request waits for the session's answer; the screen must not).
-fn forward_lines(session: SessionHandle) -> std::io::Result<std_mpsc::Sender<String>> {
+fn forward_lines(
+    session: SessionHandle,
+    pairing: Pairings,
+) -> std::io::Result<std_mpsc::Sender<String>> {
     let (tx, rx) = std_mpsc::channel::<String>();
     std::thread::Builder::new()
         .name("tandem-typed".into())
         .spawn(move || {
             while let Ok(line) = rx.recv() {
-                if session
-                    .blocking_request(Cmd::parse_line(&line), Source::Typed)
-                    .is_err()
-                {
+                if typed_line(&session, pairing.as_deref(), &line).is_err() {
                     return;
                 }
             }
         })?;
     Ok(tx)
+}
+
+/// One typed line to the session: a pairing asked for to the table's
+/// pairings (which the session then says), anything else as a command.
+fn typed_line(
+    session: &SessionHandle,
+    pairing: Option<&Pairing>,
+    line: &str,
+) -> anyhow::Result<crate::session::Reply> {
+    at_table::typed(session, pairing, line)
+        .unwrap_or_else(|| session.blocking_request(Cmd::parse_line(line), Source::Typed))
 }
 
 /// The longest typed line taken (the control socket's limit): a longer one
@@ -149,7 +166,12 @@ fn read_typed_line(
 /// Typed input from stdin (plain screen, no screen): one move or command a
 /// line; `quit` stops tandem. End of input only stops reading. `typed` is
 /// set when a line typed on a terminal ended the plain screen's prompt line.
-pub fn read_stdin(session: &SessionHandle, quit: &UnboundedSender<()>, typed: &AtomicBool) {
+pub fn read_stdin(
+    session: &SessionHandle,
+    pairing: Option<&Pairing>,
+    quit: &UnboundedSender<()>,
+    typed: &AtomicBool,
+) {
     let stdin = std::io::stdin();
     // A terminal echoes the line typed, which ends the prompt's line; a pipe does not.
     let echoed = stdin.is_terminal();
@@ -160,7 +182,7 @@ pub fn read_stdin(session: &SessionHandle, quit: &UnboundedSender<()>, typed: &A
             Ok(None) | Err(_) => return,
         };
         typed.store(echoed, Ordering::SeqCst);
-        let cmd = match line {
+        let answered = match line {
             Ok(line) => {
                 let text = line.trim();
                 if text.is_empty() {
@@ -170,14 +192,17 @@ pub fn read_stdin(session: &SessionHandle, quit: &UnboundedSender<()>, typed: &A
                     let _ = quit.send(());
                     return;
                 }
-                Cmd::parse_line(text)
+                typed_line(session, pairing, text)
             }
             // Refused like any unknown input: said, and nothing changes.
-            Err(n) => Cmd::Unknown(format!(
-                "a typed line of {n} bytes (at most {MAX_TYPED_LINE})"
-            )),
+            Err(n) => session.blocking_request(
+                Cmd::Unknown(format!(
+                    "a typed line of {n} bytes (at most {MAX_TYPED_LINE})"
+                )),
+                Source::Typed,
+            ),
         };
-        if session.blocking_request(cmd, Source::Typed).is_err() {
+        if answered.is_err() {
             return;
         }
     }
@@ -265,18 +290,19 @@ impl Drop for FullScreen {
 }
 
 /// Starts the full screen: `header` is its first line; typed lines go to
-/// `session`; `quit` (typed) and Ctrl-C are sent to `quit`.
+/// `session` (`pair SIDE`, `unpair SIDE` to `pairing`); `quit` (typed)
+/// and Ctrl-C are sent to `quit`.
 ///
 /// # Errors
 /// The terminal cannot be put in raw mode or its thread cannot start.
 pub fn spawn_full(
     notices: broadcast::Receiver<Notice>,
-    session: SessionHandle,
+    (session, pairing): (SessionHandle, Pairings),
     header: String,
     quit: UnboundedSender<()>,
     look: Look,
 ) -> std::io::Result<FullScreen> {
-    let lines = forward_lines(session)?;
+    let lines = forward_lines(session, pairing)?;
     term::enter()?;
     let stop = Arc::new(AtomicBool::new(false));
     let s = stop.clone();

@@ -37,10 +37,17 @@ impl Plain {
             Notice::Device { text, .. } => vec![one_line(&text)],
             // The code, said; its QR code is on the full screen.
             Notice::Pairing {
-                side, code, url, ..
+                side,
+                code,
+                url,
+                fingerprint,
+                ..
             } => vec![format!(
-                "Pairing code for {}: {code}, at {url}",
-                side_name(side)
+                "Pairing code for {}: {code}, at {url}{}",
+                side_name(side),
+                fingerprint
+                    .map(|f| format!(", certificate SHA-256 {f}"))
+                    .unwrap_or_default()
             )],
             Notice::State(st) => {
                 let out = self.changes(&st);

@@ -57,6 +57,8 @@ pub struct Pairing {
     pub code: String,
     /// The page's address.
     pub url: String,
+    /// Over TLS: the certificate's fingerprint.
+    pub fingerprint: Option<String>,
     /// Shown until then.
     pub until: Instant,
 }
@@ -130,11 +132,13 @@ impl ScreenState {
                 code,
                 url,
                 expires_ms,
+                fingerprint,
             } => {
                 self.pairing = Some(Pairing {
                     side,
                     code,
                     url,
+                    fingerprint,
                     until: now + Duration::from_millis(expires_ms),
                 });
             }

@@ -22,13 +22,16 @@ pub(crate) enum Audience {
     All,
     /// One seat alone.
     Seat(Color),
+    /// The table's own output and one seat (not the other side's): words
+    /// typed at the table about that side (its pairing code).
+    TableAnd(Color),
 }
 
 impl Audience {
     fn includes(self, side: Color) -> bool {
         match self {
             Audience::All => true,
-            Audience::Seat(s) => s == side,
+            Audience::Seat(s) | Audience::TableAnd(s) => s == side,
         }
     }
 }
@@ -78,6 +81,7 @@ impl Session {
                 | Cmd::Help
                 | Cmd::State
                 | Cmd::Say(_)
+                | Cmd::Tell(_)
         )
     }
 
@@ -105,7 +109,9 @@ impl Session {
     ) -> Vec<Color> {
         let mut heard = Vec::new();
         // Without seats the one output says everything, as before seats.
-        if table && (self.out.seats.is_empty() || to == Audience::All) {
+        if table
+            && (self.out.seats.is_empty() || matches!(to, Audience::All | Audience::TableAnd(_)))
+        {
             let _ = self.out.speech.send(u.clone());
             if self.out.seats.is_empty() && self.out.table_speaks {
                 heard.extend(self.table_sides());
@@ -205,5 +211,54 @@ impl Session {
     /// moves).
     pub(super) fn not_seats_move(&self, side: Color) -> bool {
         self.asker.is_some_and(|seat| seat != side)
+    }
+
+    /// Words made outside the session ([`Cmd::Tell`]): to the asking seat
+    /// alone, else the table's own output and the side's seat (everyone's
+    /// when they name no side); each seat in its language, the journal
+    /// recording what the words say may be written.
+    pub(super) fn tell(&mut self, tell: &crate::request::Tell, source: Source) -> Reply {
+        let kind = if tell.refusal {
+            Kind::Rejection
+        } else {
+            Kind::Help
+        };
+        let to = match (self.asker, tell.side) {
+            (Some(seat), _) => Audience::Seat(seat),
+            (None, Some(side)) => Audience::TableAnd(side),
+            (None, None) => Audience::All,
+        };
+        let words = |s: &Session| tell.words_in(&s.table.info.lang).cloned();
+        let made = self.in_every_tongue(&|s| {
+            let text = words(s).map(|w| w.text).unwrap_or_default();
+            Utterance::new(Priority::Next, kind, vec![text])
+        });
+        let journaled = self.in_every_tongue(&|s| {
+            let text = words(s).map(|w| w.journaled).unwrap_or_default();
+            Utterance::new(Priority::Next, kind, vec![text])
+        });
+        let journaled = journaled.iter().map(Utterance::text).collect();
+        self.announce_versions_as(made, to, Some(journaled));
+        if !tell.refusal {
+            return self.ok();
+        }
+        let reason = words(self).map(|w| w.journaled).unwrap_or_default();
+        if let Err(e) = self.journal.append(
+            self.now().as_millis(),
+            Event::Rejected {
+                source,
+                input: tell.input.clone(),
+                reason: reason.clone(),
+                seat: self.asker,
+            },
+        ) {
+            tracing::error!("journal: {e}");
+        }
+        Reply {
+            ok: false,
+            error: Some(reason),
+            said: std::mem::take(&mut self.said),
+            ..Reply::default()
+        }
     }
 }

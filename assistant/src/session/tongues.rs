@@ -155,6 +155,18 @@ impl Session {
     /// then each tongue's) to `to`'s outputs, each seat its own language's;
     /// tells the subscribers and journals each language someone heard.
     pub(super) fn announce_versions(&mut self, versions: Vec<Utterance>, to: Audience) {
+        self.announce_versions_as(versions, to, None);
+    }
+
+    /// [`Session::announce_versions`], the journal recording `journaled`
+    /// (one a version) instead of the words (a pairing code said is never
+    /// written); such words are not kept for "repeat" either.
+    pub(super) fn announce_versions_as(
+        &mut self,
+        versions: Vec<Utterance>,
+        to: Audience,
+        journaled: Option<Vec<String>>,
+    ) {
         let texts: Vec<String> = versions.iter().map(Utterance::text).collect();
         // A language whose words are the table's (a sentence no tongue
         // translates): its seats hear the table's line.
@@ -183,6 +195,10 @@ impl Session {
                 to: heard.clone(),
             });
             // The record of what was said (001 ch. VIII 2.2): after the words are queued.
+            let text = match &journaled {
+                Some(j) => j.get(i).or(j.first()).cloned().unwrap_or_default(),
+                None => text,
+            };
             let ev = Event::Announced {
                 kind: kind_name(u.kind),
                 priority: u.priority.name().to_owned(),
@@ -199,6 +215,9 @@ impl Session {
             if !t.is_empty() {
                 self.said.push(t);
             }
+        }
+        if journaled.is_some() {
+            return;
         }
         if let Some(u) = versions.into_iter().next().filter(|u| !u.text().is_empty()) {
             self.last_said = Some(u);

@@ -130,7 +130,8 @@ pub enum Notice {
     /// The state changed (a move, a clock event, a board confirmation…).
     State(Box<StateView>),
     /// A pairing code for a device seat was made (`tandem ctl pair SIDE`,
-    /// sent by the control socket, not by the session): the table screen
+    /// `pair SIDE` typed at the table: sent by the control socket or the
+    /// screen, not by the session): the table screen
     /// shows it with a QR code of the page's address.
     Pairing {
         /// The side the device becomes.
@@ -141,6 +142,9 @@ pub enum Notice {
         url: String,
         /// How long the code is good for.
         expires_ms: u64,
+        /// Over TLS: the certificate's SHA-256 fingerprint, shown (never said).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fingerprint: Option<String>,
     },
     /// A device was lost or works again (sent by `tandem play`'s device
     /// threads, not by the session: `braille`, `speech`).
