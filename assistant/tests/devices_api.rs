@@ -696,3 +696,94 @@ fn a_seat_asks_for_its_own_code_and_hears_it_alone_never_journaled() {
     assert!(!written.contains(&digits.join(", ")));
     assert!(!written.contains(&format!("\"{code2}\"")));
 }
+
+/// Issue 33: a device that vanishes mid-move (its move's body half sent,
+/// then the socket gone; its live stream left unread, then gone) costs the
+/// table nothing: the table plays on, the half-sent move is not played,
+/// and the same device coming back (a reloaded page: its cookie) is still
+/// the seat and plays, journaled as the device's.
+#[test]
+fn a_device_that_vanishes_mid_move_leaves_the_table_playing() {
+    let addr = format!("127.0.0.1:{}", free_port());
+    let t = device_table(&addr, &[]);
+    wait_pages(&addr);
+    let code = pair(&t.socket, "white")["code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (st, hs, body) = http(
+        &addr,
+        "POST",
+        "/api/pair",
+        &[],
+        Some(&json!({ "code": code })),
+    );
+    assert_eq!(st, 200, "{body}");
+    let token = header(&hs, "set-cookie")
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let me = [("Cookie", token.as_str())];
+    // Its live stream, never read.
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "GET /events HTTP/1.1\r\nHost: {addr}\r\nCookie: {token}\r\n\r\n"
+    )
+    .unwrap();
+    // A move whose body never comes whole: the phone went into a tunnel.
+    let mut half = TcpStream::connect(&addr).unwrap();
+    write!(
+        half,
+        "POST /api/move HTTP/1.1\r\nHost: {addr}\r\nCookie: {token}\r\n\
+         Content-Type: application/json\r\nContent-Length: 40\r\n\r\n{{\"move\": \"32-"
+    )
+    .unwrap();
+    half.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    drop(half);
+    drop(stream);
+    // The table plays on, from its own input.
+    for m in ["32-28", "19-23"] {
+        let out = ctl(&t.socket, &["move", m]);
+        assert!(
+            out.status.success(),
+            "{m}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // Nothing of the half-sent move was played: two plies, both the table's.
+    let moves = journal_events(&t.journal, "move");
+    assert_eq!(moves.len(), 2, "{moves:?}");
+    assert!(moves.iter().all(|m| m["source"] == "control"), "{moves:?}");
+    // The page reloaded: the same cookie, no new pairing; it sees the game and plays.
+    let (st, _, body) = http(&addr, "GET", "/api/state", &me, None);
+    assert_eq!(st, 200, "{body}");
+    let s = json_of(&body);
+    assert_eq!(
+        (s["ply"].as_u64(), s["seat"].as_str()),
+        (Some(2), Some("white")),
+        "{s}"
+    );
+    let (st, _, body) = http(
+        &addr,
+        "POST",
+        "/api/move",
+        &me,
+        Some(&json!({"move": "28x19"})),
+    );
+    assert_eq!(st, 200, "{body}");
+    let moves = journal_events(&t.journal, "move");
+    let last = moves.last().unwrap();
+    assert_eq!(
+        (
+            last["text"].as_str(),
+            last["seat"].as_str(),
+            last["source"].as_str()
+        ),
+        (Some("28x19"), Some("white"), Some("device")),
+        "{last}"
+    );
+}
