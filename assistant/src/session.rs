@@ -619,6 +619,12 @@ impl Session {
         f: impl Fn(&Session) -> Utterance,
     ) -> Reply {
         self.announce_with(f);
+        self.rejected(source, input, reason)
+    }
+
+    /// Journals an input refused for `reason` (its words already said) and
+    /// answers it so, with what the asker was told.
+    fn rejected(&mut self, source: Source, input: &str, reason: String) -> Reply {
         if let Err(e) = self.journal.append(
             self.now().as_millis(),
             Event::Rejected {

@@ -17,14 +17,9 @@ use std::time::{Duration, Instant};
 use hall_common::{closed, connect_from, free_port, login, wait_for, Broker, Desk, EVENT, SECRET};
 use serde_json::{json, Value};
 
-/// A draughts journal of `lines` lines, each an announcement of `pad`
-/// bytes, written by the daemon's own journal writer.
-fn big_journal(path: &Path, lines: usize, pad: usize) {
-    game_journal(path, "Kowalski", lines, pad);
-}
-
-/// [`big_journal`] with white's name.
-fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
+/// A new journal at `path` whose line 1 starts an international draughts
+/// game (90 minutes) of `white` against Nowak.
+fn started(path: &Path, white: &str) -> tandem::journal::JournalWriter {
     use tandem::journal::{Event, JournalWriter, StartInfo};
     let mut w = JournalWriter::create(path).unwrap();
     w.append(
@@ -45,6 +40,19 @@ fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
         }),
     )
     .unwrap();
+    w
+}
+
+/// A draughts journal of `lines` lines, each an announcement of `pad`
+/// bytes, written by the daemon's own journal writer.
+fn big_journal(path: &Path, lines: usize, pad: usize) {
+    game_journal(path, "Kowalski", lines, pad);
+}
+
+/// [`big_journal`] with white's name.
+fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
+    use tandem::journal::Event;
+    let mut w = started(path, white);
     let words = "x".repeat(pad);
     for i in 0..lines {
         w.append(
@@ -65,27 +73,9 @@ fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
 /// move of its position, the game's own words), written by the daemon's
 /// own journal writer: a game the desk replays as it takes the lines.
 fn moves_journal(path: &Path, white: &str, plies: u32, k: usize) {
-    use tandem::journal::{Event, JournalWriter, Source, StartInfo};
+    use tandem::journal::{Event, Source};
     let fen = "W:W31-50:B1-20";
-    let mut w = JournalWriter::create(path).unwrap();
-    w.append(
-        0,
-        Event::Start(StartInfo {
-            variant: "international".into(),
-            fen: fen.into(),
-            control: "90m".into(),
-            warnings_s: vec![],
-            white: Some(white.into()),
-            black: Some("Nowak".into()),
-            event: None,
-            round: None,
-            blind: "white".into(),
-            lang: "en".into(),
-            options: Default::default(),
-            version: "test".into(),
-        }),
-    )
-    .unwrap();
+    let mut w = started(path, white);
     let mut g = tandem::game::from_journal("international", fen, Default::default(), "en").unwrap();
     for ply in 1..=plies {
         let legal = g.legal_move_texts();

@@ -243,22 +243,6 @@ impl Session {
             return self.ok();
         }
         let reason = words(self).map(|w| w.journaled).unwrap_or_default();
-        if let Err(e) = self.journal.append(
-            self.now().as_millis(),
-            Event::Rejected {
-                source,
-                input: tell.input.clone(),
-                reason: reason.clone(),
-                seat: self.asker,
-            },
-        ) {
-            tracing::error!("journal: {e}");
-        }
-        Reply {
-            ok: false,
-            error: Some(reason),
-            said: std::mem::take(&mut self.said),
-            ..Reply::default()
-        }
+        self.rejected(source, &tell.input, reason)
     }
 }

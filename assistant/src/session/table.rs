@@ -228,6 +228,25 @@ impl Table {
         Ok(())
     }
 
+    /// Whether `event` changes nothing of the game but its time: `apply`
+    /// does nothing with it (its last arm), the clock runs on to its `at`.
+    #[must_use]
+    pub fn changes_only_time(event: &Event) -> bool {
+        matches!(
+            event,
+            Event::Tick
+                | Event::Announced { .. }
+                | Event::Rejected { .. }
+                | Event::Say { .. }
+                | Event::Resumed { .. }
+                | Event::JournalDegraded { .. }
+                | Event::JournalRecovered { .. }
+                | Event::Heard { .. }
+                | Event::Microphone { .. }
+                | Event::Witness(_)
+        )
+    }
+
     /// Moves a side's board lacks: the plies since the one it shows that
     /// change the pieces ([`Game::changes_board`]).
     #[must_use]

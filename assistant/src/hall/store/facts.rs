@@ -26,24 +26,6 @@ struct Made {
     game: Option<Value>,
 }
 
-/// Lines that change nothing of a replayed game but its time
-/// (`Table::apply` does nothing with them).
-fn time_only(e: &Event) -> bool {
-    matches!(
-        e,
-        Event::Tick
-            | Event::Announced { .. }
-            | Event::Rejected { .. }
-            | Event::Say { .. }
-            | Event::Resumed { .. }
-            | Event::JournalDegraded { .. }
-            | Event::JournalRecovered { .. }
-            | Event::Heard { .. }
-            | Event::Microphone { .. }
-            | Event::Witness(_)
-    )
-}
-
 #[derive(Debug, Default)]
 pub struct Facts {
     /// The game so far (none before line 1). In a mutex only to be shared
@@ -93,7 +75,7 @@ impl Facts {
                 break;
             }
             let at = GameTime::from_millis(r.t_ms);
-            game_changed |= !time_only(&r.event);
+            game_changed |= !Table::changes_only_time(&r.event);
             let done = match (&mut *table, &r.event) {
                 (None, Event::Start(info)) => Table::new(info.clone()).map(|t| {
                     *table = Some(t);

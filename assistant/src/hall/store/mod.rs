@@ -355,6 +355,17 @@ impl TableCopy {
             .is_some_and(|s| s["clocks"]["running"] == true)
     }
 
+    /// Raises an alert of `kind` now ([`TableCopy::raise`]): it, when it is new.
+    fn raise_new(&mut self, kind: &str, text: &str) -> Option<Alert> {
+        let a = Alert {
+            kind: kind.into(),
+            text: cut(text, MAX_ALERT_TEXT),
+            seq: None,
+            wall: crate::journal::wall_now(),
+        };
+        self.raise(a.clone()).then_some(a)
+    }
+
     /// Brings the facts up to the lines held ([`facts::Facts::refresh`]) and
     /// holds the table's last state against them: the alerts newly raised
     /// (the desk cannot replay a line; the state contradicts the copy,
@@ -362,22 +373,12 @@ impl TableCopy {
     pub fn refresh_facts(&mut self) -> Vec<Alert> {
         let mut raised = Vec::new();
         if let Some(why) = self.facts.refresh(&self.records) {
-            let a = Alert {
-                kind: "replay".into(),
-                text: cut(
-                    &format!(
-                        "The desk cannot replay table {}'s journal at {why}; it shows the game \
-                         as the lines before it have it.",
-                        self.table
-                    ),
-                    MAX_ALERT_TEXT,
-                ),
-                seq: None,
-                wall: crate::journal::wall_now(),
-            };
-            if self.raise(a.clone()) {
-                raised.push(a);
-            }
+            let text = format!(
+                "The desk cannot replay table {}'s journal at {why}; it shows the game as the \
+                 lines before it have it.",
+                self.table
+            );
+            raised.extend(self.raise_new("replay", &text));
         }
         let found = self
             .state
@@ -387,22 +388,12 @@ impl TableCopy {
             let at = self.facts.lines();
             if self.mismatch_alerted != Some((what, at)) {
                 self.mismatch_alerted = Some((what, at));
-                let a = Alert {
-                    kind: "state-mismatch".into(),
-                    text: cut(
-                        &format!(
-                            "Table {} says its {what} is {said} at line {at}; the desk's copy of \
-                             its journal says {copy}. The desk shows the journal's.",
-                            self.table
-                        ),
-                        MAX_ALERT_TEXT,
-                    ),
-                    seq: None,
-                    wall: crate::journal::wall_now(),
-                };
-                if self.raise(a.clone()) {
-                    raised.push(a);
-                }
+                let text = format!(
+                    "Table {} says its {what} is {said} at line {at}; the desk's copy of its \
+                     journal says {copy}. The desk shows the journal's.",
+                    self.table
+                );
+                raised.extend(self.raise_new("state-mismatch", &text));
             }
         }
         raised
