@@ -95,10 +95,14 @@ function cellsOf(picture) {
 // (heard: the table's, in the seat's language, after the name).
 function words(id, p) {
   if (id === null) return { name: "", code: "", rest: lightSquare, braille: "" };
+  // The table's words start with the square's name as this seat calls it
+  // (a backgammon point by its own count: black's 24 is white's 1).
   const said = squareWords[id] || id;
-  const rest = said.startsWith(id) ? said.slice(id.length) : `, ${said}`;
-  if (!p) return { name: id, code: "", rest, braille: `${id}` };
-  return { name: id, code: p.code, rest, braille: `${id}${p.code}` };
+  const cut = said.indexOf(", ");
+  const name = cut > 0 ? said.slice(0, cut) : id;
+  const rest = cut > 0 ? said.slice(cut) : "";
+  if (!p) return { name, code: "", rest, braille: `${name}` };
+  return { name, code: p.code, rest, braille: `${name}${p.code}` };
 }
 // A square's content: its name (seen and heard), the piece's code (seen
 // only), what stands there (heard only): its accessible name holds its

@@ -53,7 +53,7 @@ pub fn for_seat(st: &StateView, side: Color, lang: &str) -> Value {
         }
         .map_or("", String::as_str);
         o.insert("svg".into(), json!(svg::svg_for(&st.board, side, label)));
-        o.insert("squares".into(), json!(square_words(&st.board, lang)));
+        o.insert("squares".into(), json!(square_words(&st.board, lang, side)));
         o.insert("light_square".into(), json!(light_square(lang)));
         o.insert(
             "taps".into(),
@@ -118,18 +118,26 @@ pub fn light_square(lang: &str) -> &'static str {
 
 /// Each square of the picture by its name and what stands on it, in
 /// `lang` ("6, black man", "6, czarny pion", "13, 5 white checkers"): what
-/// a square's button or grid cell is called.
+/// a square's button or grid cell is called at `side`'s seat (a point of a
+/// backgammon board by the number that side counts it with,
+/// [`svg::point_label`]; the keys stay the picture's ids).
 #[must_use]
-pub fn square_words(p: &BoardPicture, lang: &str) -> BTreeMap<String, String> {
+pub fn square_words(p: &BoardPicture, lang: &str, side: Color) -> BTreeMap<String, String> {
     let w = words(lang);
+    let points = matches!(p.layout, crate::picture::Layout::Points);
     p.square_ids()
         .into_iter()
         .map(|id| {
+            let name = if points {
+                svg::point_label(&id, side)
+            } else {
+                id.clone()
+            };
             let on: Vec<String> = p.on(&id).map(|piece| piece_words(w, piece)).collect();
             let words = if on.is_empty() {
-                format!("{id}, {}", w.empty)
+                format!("{name}, {}", w.empty)
             } else {
-                format!("{id}, {}", on.join(", "))
+                format!("{name}, {}", on.join(", "))
             };
             (id, words)
         })
@@ -254,6 +262,33 @@ mod tests {
         ] {
             assert!(en.contains_key(key), "{key}");
         }
+    }
+
+    #[test]
+    fn a_backgammon_point_is_named_as_the_seat_counts_it() {
+        let p = BoardPicture {
+            layout: crate::picture::Layout::Points,
+            pieces: vec![Piece {
+                square: "1".into(),
+                code: "b".into(),
+                side: Color::Black,
+                shape: Shape::Checker,
+                count: 2,
+            }],
+            turn: Some(Color::Black),
+            last: vec![],
+            captured: vec![],
+            differs: vec![],
+            dice: vec![],
+            cube: None,
+        };
+        // White's point 1 is black's 24: the key stays the picture's id.
+        let white = square_words(&p, "en", Color::White);
+        let black = square_words(&p, "en", Color::Black);
+        assert!(white["1"].starts_with("1, 2 black checkers"), "{white:?}");
+        assert!(black["1"].starts_with("24, 2 black checkers"), "{black:?}");
+        assert!(black["24"].starts_with("1, "), "{black:?}");
+        assert!(black["bar"].starts_with("bar, "), "{black:?}");
     }
 
     #[test]

@@ -63,8 +63,9 @@ pub fn svg(p: &BoardPicture, table: Option<u32>, label: &str) -> String {
 /// One board as a whole `<svg>` element drawn from `side`'s chair: a grid
 /// turned half round for black ([`BoardPicture::oriented`]); a board of
 /// points turned half round for black too (black's home board at the bottom
-/// right), its points keeping their ids and labels (numbered from white's
-/// side, as the desk numbers them).
+/// right), its points keeping their ids (numbered from white's side, as the
+/// desk and the game's taps number them) and labelled as black counts them
+/// (black's point N is white's 25 - N: [`point_label`]).
 #[must_use]
 pub fn svg_for(p: &BoardPicture, side: Color, label: &str) -> String {
     let p = p.clone().oriented(side);
@@ -304,6 +305,17 @@ fn point_x(col: u8) -> u32 {
     col * PT + if col >= 6 { BAR } else { 0 }
 }
 
+/// What a point of a board of points is called from `side`'s chair: each
+/// player counts the points from their own home board (white's point 1 is
+/// black's 24), the bar and the tray as they are.
+#[must_use]
+pub fn point_label(id: &str, side: Color) -> String {
+    match (side, id.parse::<u8>()) {
+        (Color::Black, Ok(n)) if (1..=24).contains(&n) => (25 - n).to_string(),
+        _ => id.to_owned(),
+    }
+}
+
 /// A board of points; `flip`: turned half round (seen from black's chair).
 fn points(p: &BoardPicture, out: &mut String, flip: bool) -> (u32, u32) {
     let place = |n: u8| point_place(if flip { 25 - n } else { n });
@@ -335,10 +347,12 @@ fn points(p: &BoardPicture, out: &mut String, flip: bool) -> (u32, u32) {
             x + PT / 2
         );
         let label_y = if top { HALF - 4 } else { height - HALF + 12 };
+        let side = if flip { Color::Black } else { Color::White };
         let _ = write!(
             out,
-            "<text x=\"{}\" y=\"{label_y}\" font-size=\"10\" fill=\"#fff\" text-anchor=\"middle\" {font} aria-hidden=\"true\">{id}</text>",
-            x + PT / 2
+            "<text x=\"{}\" y=\"{label_y}\" font-size=\"10\" fill=\"#fff\" text-anchor=\"middle\" {font} aria-hidden=\"true\">{}</text>",
+            x + PT / 2,
+            point_label(&id, side)
         );
     }
     // Marks under the checkers: the last play's points.
@@ -598,6 +612,23 @@ mod tests {
         assert_eq!(at(&black, "24"), at(&white, "1"));
         assert_eq!(at(&black, "13"), at(&white, "12"));
         assert_eq!(at(&black, "1"), at(&white, "24"));
+        // The label drawn on a point: black counts from its own home board.
+        let label = |s: &str, id: &str| {
+            let from = s
+                .find(&format!("data-square=\"{id}\" points="))
+                .expect("the point");
+            let text = &s[from..][s[from..].find("<text").unwrap()..];
+            text[text.find('>').unwrap() + 1..text.find("</text>").unwrap()].to_owned()
+        };
+        assert_eq!(
+            (label(&white, "1"), label(&white, "24")),
+            ("1".into(), "24".into())
+        );
+        assert_eq!(
+            (label(&black, "24"), label(&black, "1")),
+            ("1".into(), "24".into())
+        );
+        assert_eq!(point_label("bar", Color::Black), "bar");
     }
 
     #[test]
