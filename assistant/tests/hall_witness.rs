@@ -275,4 +275,104 @@ fn a_journal_rewritten_before_its_witness_fails_verify_with_the_desks_key() {
     let mut c = t1.client();
     let st = support::wait_ply(&mut c, 4);
     assert_eq!(st["result"], Value::Null, "{st}");
+    // The desk's own witnesses, come back in the journal, raise nothing.
+    assert!(
+        !desk
+            .alerts()
+            .iter()
+            .any(|a| a["alert"]["kind"] == "witness"),
+        "{:?}",
+        desk.alerts()
+    );
+}
+
+/// A witness line the desk never signed, coming back in a table's journal
+/// (a forged one, or one of a journal rewritten since), is an alert at the
+/// desk (`witness`) naming its line; one the desk signed is not. The lines
+/// are relayed as table 2 would (`mosquitto_pub` with its password), the
+/// valid witness signed in the test with the desk's key file.
+#[test]
+fn a_witness_the_desk_never_signed_is_an_alert_at_the_desk() {
+    use tandem::journal::witness::Witness;
+    use tandem::journal::{Event, JournalWriter, StartInfo};
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), 2);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (private, _) = desk_keys(dir.path());
+    let key = tandem::desk_key::SigningKey::load(&private).unwrap();
+    let path = dir.path().join("forged.jsonl");
+    let mut w = JournalWriter::create(&path).unwrap();
+    w.append(
+        0,
+        Event::Start(StartInfo {
+            variant: "international".into(),
+            fen: "W:W31-50:B1-20".into(),
+            control: "90m".into(),
+            warnings_s: vec![],
+            white: Some("W".into()),
+            black: Some("B".into()),
+            event: None,
+            round: None,
+            blind: "white".into(),
+            lang: "en".into(),
+            options: Default::default(),
+            version: "test".into(),
+        }),
+    )
+    .unwrap();
+    w.append(1000, Event::Tick).unwrap();
+    let lines = |p: &Path| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    };
+    let so_far = lines(&path);
+    let mut witness = Witness {
+        event: hall_common::EVENT.into(),
+        table: 2,
+        game: sha256_hex(so_far[0].as_bytes()),
+        line: 2,
+        hash: sha256_hex(so_far[1].as_bytes()),
+        sig: String::new(),
+    };
+    witness.sig = key.sign(&witness.signed_bytes());
+    w.append(1100, Event::Witness(witness.clone())).unwrap();
+    // The same witness "signed" by someone without the desk's key.
+    let mut forged = witness;
+    forged.sig = "ab".repeat(64);
+    w.append(1200, Event::Witness(forged)).unwrap();
+    drop(w);
+    let all = lines(&path);
+    let game = sha256_hex(all[0].as_bytes());
+    for (i, l) in all.iter().enumerate() {
+        let msg = serde_json::json!({"seq": i + 1, "hash": sha256_hex(l.as_bytes()), "line": l,
+                                     "game": game});
+        assert!(broker.publish(
+            "table2",
+            "pw2",
+            &format!("tandem/{}/table/2/journal", hall_common::EVENT),
+            &msg.to_string()
+        ));
+    }
+    desk.wait_table(2, "the four lines at the desk", |t| t["journal_lines"] == 4);
+    let alerts = wait_for("the witness alert", || {
+        let a: Vec<Value> = desk
+            .alerts()
+            .into_iter()
+            .filter(|a| a["alert"]["kind"] == "witness")
+            .collect();
+        if a.is_empty() {
+            Err(format!("{:?}", desk.alerts()))
+        } else {
+            Ok(a)
+        }
+    });
+    assert_eq!(alerts.len(), 1, "{alerts:?}");
+    let text = alerts[0]["alert"]["text"].as_str().unwrap();
+    assert!(
+        text.contains("journal line 4") && text.contains("not signed by this desk's key"),
+        "{text}"
+    );
 }

@@ -93,6 +93,9 @@ pub struct Hall {
     /// The desk's private key: its commands and witnesses are signed with it.
     signing: Option<crate::desk_key::SigningKey>,
     counter: Mutex<u64>,
+    /// The public half of `signing`: the witness lines a table's journal
+    /// brings back are checked with it.
+    witness_key: Option<crate::desk_key::DeskKey>,
     /// When each table's journal is witnessed (`witness.rs`).
     witnesses: Mutex<witness::Cadence>,
     out: mpsc::UnboundedSender<(String, Vec<u8>)>,
@@ -237,6 +240,7 @@ impl Hall {
                 tables: Mutex::new(tables),
                 updates: broadcast::channel(updates_capacity()).0,
                 secret,
+                witness_key: signing.as_ref().map(crate::desk_key::SigningKey::public),
                 signing,
                 counter: Mutex::new(counter),
                 witnesses: Mutex::new(witness::Cadence::from_env()),
@@ -380,12 +384,22 @@ impl Hall {
                             .filter(|_| !msg.earlier)
                             .and_then(|v| v["wall"].as_str().map(str::to_owned));
                         let earlier = msg.earlier.then(|| msg.game.clone());
+                        // Where this message's lines begin (all of them after another game began).
+                        let before = (t.game().map(str::to_owned), t.records.len());
                         let (taken, alerts) = if msg.earlier {
                             t.take_earlier(msg)
                         } else {
                             t.take(msg)
                         };
                         raised = alerts;
+                        if let Some(key) = &self.witness_key {
+                            let from = if before.0.as_deref() == t.game() {
+                                before.1
+                            } else {
+                                0
+                            };
+                            raised.extend(t.check_witnesses(from, key, &self.event));
+                        }
                         let earlier = earlier.filter(|g| t.game() != Some(g.as_str()));
                         match taken {
                             Taken::Appended(k) => {

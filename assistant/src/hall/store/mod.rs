@@ -334,6 +334,59 @@ impl TableCopy {
         ))
     }
 
+    /// Holds the witness lines among the records from the `from`th on
+    /// against what the desk signs with `key` for `event`: each must carry
+    /// the desk's signature of this table, this game and a line whose hash
+    /// the copy has. Raises a `witness` alert for each that does not (a
+    /// witness the desk never signed: a forged one, or one of a journal
+    /// rewritten since), and returns the alerts newly raised.
+    pub fn check_witnesses(
+        &mut self,
+        from: usize,
+        key: &crate::desk_key::DeskKey,
+        event: &str,
+    ) -> Vec<Alert> {
+        let mut bad = Vec::new();
+        for r in self.records.iter().skip(from) {
+            let crate::journal::Event::Witness(w) = &r.event else {
+                continue;
+            };
+            let line = usize::try_from(w.line).unwrap_or(usize::MAX);
+            let why = if !w.well_formed() || !key.verify(&w.signed_bytes(), &w.sig) {
+                Some("is not signed by this desk's key".to_owned())
+            } else if w.event != event
+                || w.table != self.table
+                || Some(w.game.as_str()) != self.game()
+            {
+                Some(format!(
+                    "was signed for table {} of {:?}, another game or event",
+                    w.table,
+                    cut(&w.event, 40)
+                ))
+            } else if line >= r.seq as usize
+                || self.hashes.get(line.wrapping_sub(1)).map(String::as_str)
+                    != Some(w.hash.as_str())
+            {
+                Some(format!(
+                    "names line {} with a hash the desk's copy does not have there",
+                    w.line
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                bad.push(format!(
+                    "Table {}'s journal line {} is a witness that {why}: a forged witness, or the \
+                     table's journal rewritten.",
+                    self.table, r.seq
+                ));
+            }
+        }
+        bad.into_iter()
+            .filter_map(|text| self.raise_new("witness", &text))
+            .collect()
+    }
+
     /// Lines waiting for a missing one, and their bytes.
     #[must_use]
     pub fn pending_size(&self) -> (usize, usize) {
