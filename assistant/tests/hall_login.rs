@@ -46,39 +46,56 @@ fn tls_desk(
     extra: &[&str],
     env: &[(&str, &str)],
 ) -> TlsDesk {
-    let port = free_port();
     let data = dir.join("desk");
     std::fs::create_dir_all(&data).unwrap();
     std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
-    let stderr = dir.join(format!("desk-stderr-{port}"));
-    let child = Command::new(TANDEM)
-        .envs(env.iter().copied())
-        .args(["hall", "--broker", &broker.url("desk", "deskpw")])
-        .args(["--event", EVENT, "--listen", &format!("{ip}:{port}")])
-        .arg("--data")
-        .arg(&data)
-        .arg("--arbiter-secret-file")
-        .arg(dir.join("desk-secret"))
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&stderr).unwrap())
-        .spawn()
-        .expect("start tandem hall");
+    // A free port can be taken by another test between our look and the
+    // desk's bind: then the desk stops at once ("cannot listen"), and it is
+    // started again on another port.
+    let mut tries = 0;
+    let (child, port, printed) = loop {
+        tries += 1;
+        let port = free_port();
+        let stderr = dir.join(format!("desk-stderr-{port}"));
+        let mut child = Command::new(TANDEM)
+            .envs(env.iter().copied())
+            .args(["hall", "--broker", &broker.url("desk", "deskpw")])
+            .args(["--event", EVENT, "--listen", &format!("{ip}:{port}")])
+            .arg("--data")
+            .arg(&data)
+            .arg("--arbiter-secret-file")
+            .arg(dir.join("desk-secret"))
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&stderr).unwrap())
+            .spawn()
+            .expect("start tandem hall");
+        let printed = wait_for("the desk's certificate printed at start", || {
+            let text = std::fs::read_to_string(&stderr).map_err(|e| e.to_string())?;
+            if let Some(fp) = text
+                .split("certificate SHA-256 ")
+                .nth(1)
+                .and_then(|rest| rest.split(')').next())
+            {
+                return Ok(Some(fp.to_owned()));
+            }
+            match child.try_wait() {
+                Ok(Some(_)) if text.contains("cannot listen") && tries < 3 => Ok(None),
+                Ok(Some(st)) => panic!("the desk stopped ({st}): {text}"),
+                _ => Err(text),
+            }
+        });
+        if let Some(printed) = printed {
+            break (child, port, printed);
+        }
+    };
     let mut desk = TlsDesk {
         child,
         port,
         data,
-        printed: String::new(),
+        printed,
         der: Vec::new(),
     };
-    desk.printed = wait_for("the desk's certificate printed at start", || {
-        let text = std::fs::read_to_string(&stderr).map_err(|e| e.to_string())?;
-        text.split("certificate SHA-256 ")
-            .nth(1)
-            .and_then(|rest| rest.split(')').next())
-            .map(str::to_owned)
-            .ok_or(text)
-    });
     desk.der = wait_for("the desk's TLS", || {
         served_certificate(port).ok_or_else(|| "no certificate shown".to_owned())
     });
