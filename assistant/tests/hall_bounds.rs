@@ -17,32 +17,6 @@ use std::time::{Duration, Instant};
 use hall_common::{closed, connect_from, free_port, login, wait_for, Broker, Desk, EVENT, SECRET};
 use serde_json::{json, Value};
 
-/// A new journal at `path` whose line 1 starts an international draughts
-/// game (90 minutes) of `white` against Nowak.
-fn started(path: &Path, white: &str) -> tandem::journal::JournalWriter {
-    use tandem::journal::{Event, JournalWriter, StartInfo};
-    let mut w = JournalWriter::create(path).unwrap();
-    w.append(
-        0,
-        Event::Start(StartInfo {
-            variant: "international".into(),
-            fen: "W:W31-50:B1-20".into(),
-            control: "90m".into(),
-            warnings_s: vec![],
-            white: Some(white.into()),
-            black: Some("Nowak".into()),
-            event: None,
-            round: None,
-            blind: "white".into(),
-            lang: "en".into(),
-            options: Default::default(),
-            version: "test".into(),
-        }),
-    )
-    .unwrap();
-    w
-}
-
 /// A draughts journal of `lines` lines, each an announcement of `pad`
 /// bytes, written by the daemon's own journal writer.
 fn big_journal(path: &Path, lines: usize, pad: usize) {
@@ -52,7 +26,7 @@ fn big_journal(path: &Path, lines: usize, pad: usize) {
 /// [`big_journal`] with white's name.
 fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
     use tandem::journal::Event;
-    let mut w = started(path, white);
+    let mut w = hall_common::started(path, white);
     let words = "x".repeat(pad);
     for i in 0..lines {
         w.append(
@@ -75,7 +49,7 @@ fn game_journal(path: &Path, white: &str, lines: usize, pad: usize) {
 fn moves_journal(path: &Path, white: &str, plies: u32, k: usize) {
     use tandem::journal::{Event, Source};
     let fen = "W:W31-50:B1-20";
-    let mut w = started(path, white);
+    let mut w = hall_common::started(path, white);
     let mut g = tandem::game::from_journal("international", fen, Default::default(), "en").unwrap();
     for ply in 1..=plies {
         let legal = g.legal_move_texts();
@@ -404,11 +378,7 @@ fn live_streams_that_fell_silent_are_closed() {
         let n = desk.tables().len();
         (n == 12).then_some(()).ok_or(n.to_string())
     });
-    let r = ureq::post(&format!("{}/api/public", desk.base))
-        .set("x-tandem-desk", "1")
-        .send_json(json!({"table": null, "on": true}))
-        .unwrap();
-    assert_eq!(r.status(), 200);
+    desk.set_public(None, true);
     // The silent stream's socket holds little (4 KiB asked: the kernel's
     // least): the boards sent fill it at once.
     let silent = open_events_with("127.0.0.1", &public, Some(4096)).unwrap();

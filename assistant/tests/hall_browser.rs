@@ -544,11 +544,7 @@ fn every_board_is_an_svg_of_the_api_position_and_fifty_fit_one_screen() {
     std::fs::write(artifacts().join("table-3-backgammon.png"), b.screenshot()).unwrap();
     // The spectators' page: the same boards, equal to its own API's positions.
     for n in [1, 2, 3] {
-        let r = ureq::post(&format!("{}/api/public", desk.base))
-            .set("x-tandem-desk", "1")
-            .send_json(json!({"table": n, "on": true}))
-            .unwrap();
-        assert_eq!(r.into_json::<Value>().unwrap()["ok"], true);
+        desk.set_public(Some(n), true);
     }
     b.go(&format!("http://{public}/"));
     b.wait_js(
@@ -594,13 +590,7 @@ fn the_delayed_public_page_in_chromium_shows_a_move_only_after_the_delay() {
         &["--public", &public, "--public-delay", "6s"],
     );
     let t1 = table(dir.path(), &broker, 1, &[]);
-    let r: Value = ureq::post(&format!("{}/api/public", desk.base))
-        .set("x-tandem-desk", "1")
-        .send_json(json!({"table": null, "on": true}))
-        .unwrap()
-        .into_json()
-        .unwrap();
-    assert_eq!(r["ok"], true, "{r}");
+    desk.set_public(None, true);
     let b = Browser::start();
     b.go(&format!("http://{public}/"));
     b.wait_js(

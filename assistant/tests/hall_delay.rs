@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use hall_common::spectator::Spectator;
 use hall_common::{ctl_ok, free_port, table, wait_for, Broker, Desk};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 const DELAY: Duration = Duration::from_secs(3);
 
@@ -40,16 +40,6 @@ fn ply_of(tables: &[Value], n: u64) -> Option<u64> {
         .and_then(|t| t["ply"].as_u64())
 }
 
-fn set_public(desk: &Desk, table: Option<u32>, on: bool) {
-    let r: Value = ureq::post(&format!("{}/api/public", desk.base))
-        .set("x-tandem-desk", "1")
-        .send_json(json!({"table": table, "on": on}))
-        .unwrap()
-        .into_json()
-        .unwrap();
-    assert_eq!(r["ok"], true, "{r}");
-}
-
 #[test]
 fn spectators_see_each_move_only_once_it_is_as_old_as_the_delay() {
     let dir = tempfile::tempdir().unwrap();
@@ -67,7 +57,7 @@ fn spectators_see_each_move_only_once_it_is_as_old_as_the_delay() {
         &["--variant", "chess", "--round", "5"],
     );
     let t2 = table(dir.path(), &broker, 2, &[]);
-    set_public(&desk, None, true);
+    desk.set_public(None, true);
     let quick = Spectator::follow(&public, None);
     let slow = Spectator::follow(&public, Some(Duration::from_secs(2)));
     // Both games appear, once their first lines are as old as the delay.
@@ -131,7 +121,7 @@ fn spectators_see_each_move_only_once_it_is_as_old_as_the_delay() {
     assert!(!pdn.contains("e4"), "chess only in the PGN: {pdn}");
 
     // Hidden: at once, everywhere, and moves made after stay unseen.
-    set_public(&desk, Some(2), false);
+    desk.set_public(Some(2), false);
     let hidden_at = Instant::now();
     assert_eq!(ply_of(&public_tables(&public), 2), None);
     assert!(get(&public, "/api/tables/2/game").is_err());

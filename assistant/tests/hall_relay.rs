@@ -120,11 +120,7 @@ fn moves_through_ctl_appear_at_the_desk_with_every_field() {
     let spect: serde_json::Value = get("/api/tables").unwrap().into_json().unwrap();
     assert_eq!(spect, serde_json::json!([]), "nothing public yet");
     assert!(get("/api/tables/2/game").is_err(), "no game either");
-    let made = ureq::post(&format!("{}/api/public", desk.base))
-        .set("x-tandem-desk", "1")
-        .send_json(serde_json::json!({"table": null, "on": true}))
-        .unwrap();
-    assert_eq!(made.into_json::<serde_json::Value>().unwrap()["ok"], true);
+    desk.set_public(None, true);
     // Then the games and their live PDN, nothing of the arbiter's.
     let spect: serde_json::Value = get("/api/tables").unwrap().into_json().unwrap();
     assert_eq!(spect[0]["last_move"], "32-28", "{spect}");

@@ -188,16 +188,6 @@ fn rand_suffix() -> u128 {
         .as_nanos()
 }
 
-fn set_public(desk: &Desk, table: Option<u32>, on: bool) {
-    let r: Value = ureq::post(&format!("{}/api/public", desk.base))
-        .set("x-tandem-desk", "1")
-        .send_json(json!({"table": table, "on": on}))
-        .unwrap()
-        .into_json()
-        .unwrap();
-    assert_eq!(r["ok"], true, "{r}");
-}
-
 #[test]
 fn a_whole_round_with_kills_a_broker_restart_a_hostile_table_and_spectators() {
     round(false);
@@ -266,7 +256,7 @@ fn round(flood_late: bool) {
             t["clocks"]["running"] == false
         });
     }
-    set_public(&desk, None, true);
+    desk.set_public(None, true);
     let quick = Spectator::follow(&public, None);
     let slow = Spectator::follow(&public, Some(Duration::from_secs(3)));
     let r = desk.command(None, "start", "");
@@ -343,7 +333,7 @@ fn round(flood_late: bool) {
             }
             // The arbiter hides the backgammon table from spectators.
             s if s == actions * 3 / 2 => {
-                set_public(&desk, Some(3), false);
+                desk.set_public(Some(3), false);
                 hidden = Some((Instant::now(), ply_now(&tables[2])));
             }
             // The broker restarted mid-round.

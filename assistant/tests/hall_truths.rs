@@ -28,16 +28,6 @@ fn get(base: &str, path: &str) -> String {
         .unwrap()
 }
 
-fn set_public(desk: &Desk) {
-    let r: Value = ureq::post(&format!("{}/api/public", desk.base))
-        .set("x-tandem-desk", "1")
-        .send_json(json!({"table": null, "on": true}))
-        .unwrap()
-        .into_json()
-        .unwrap();
-    assert_eq!(r["ok"], true, "{r}");
-}
-
 /// Table 1's row of a `results.csv`.
 fn row_of_table_1(csv: &str) -> String {
     csv.lines()
@@ -60,7 +50,7 @@ fn a_state_that_contradicts_the_journal_is_an_alert_and_never_a_shown_result() {
     let public = format!("127.0.0.1:{}", free_port());
     let desk = Desk::start(dir.path(), &broker, &["--public", &public]);
     let public = format!("http://{public}");
-    set_public(&desk);
+    desk.set_public(None, true);
     let mut t1 = table(dir.path(), &broker, 1, &["--round", "3"]);
     ctl_ok(&t1, &["move", "32-28"]);
     ctl_ok(&t1, &["resign", "black"]);
@@ -161,7 +151,7 @@ fn the_delayed_views_take_the_round_and_players_from_the_lines_they_replay() {
         &["--public", &public, "--public-delay", "3s"],
     );
     let public = format!("http://{public}");
-    set_public(&desk);
+    desk.set_public(None, true);
     let mut t1 = table(dir.path(), &broker, 1, &["--round", "1"]);
     ctl_ok(&t1, &["move", "32-28"]);
     ctl_ok(&t1, &["resign", "black"]);

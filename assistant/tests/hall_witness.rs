@@ -294,32 +294,14 @@ fn a_journal_rewritten_before_its_witness_fails_verify_with_the_desks_key() {
 #[test]
 fn a_witness_the_desk_never_signed_is_an_alert_at_the_desk() {
     use tandem::journal::witness::Witness;
-    use tandem::journal::{Event, JournalWriter, StartInfo};
+    use tandem::journal::Event;
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 2);
     let desk = Desk::start(dir.path(), &broker, &[]);
     let (private, _) = desk_keys(dir.path());
     let key = tandem::desk_key::SigningKey::load(&private).unwrap();
     let path = dir.path().join("forged.jsonl");
-    let mut w = JournalWriter::create(&path).unwrap();
-    w.append(
-        0,
-        Event::Start(StartInfo {
-            variant: "international".into(),
-            fen: "W:W31-50:B1-20".into(),
-            control: "90m".into(),
-            warnings_s: vec![],
-            white: Some("W".into()),
-            black: Some("B".into()),
-            event: None,
-            round: None,
-            blind: "white".into(),
-            lang: "en".into(),
-            options: Default::default(),
-            version: "test".into(),
-        }),
-    )
-    .unwrap();
+    let mut w = hall_common::started(&path, "W");
     w.append(1000, Event::Tick).unwrap();
     let lines = |p: &Path| -> Vec<String> {
         std::fs::read_to_string(p)

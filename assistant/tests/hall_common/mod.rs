@@ -58,6 +58,32 @@ pub fn free_port() -> u16 {
         .port()
 }
 
+/// A new journal at `path` whose line 1 starts an international draughts
+/// game (90 minutes) of `white` against Nowak.
+pub fn started(path: &Path, white: &str) -> tandem::journal::JournalWriter {
+    use tandem::journal::{Event, JournalWriter, StartInfo};
+    let mut w = JournalWriter::create(path).unwrap();
+    w.append(
+        0,
+        Event::Start(StartInfo {
+            variant: "international".into(),
+            fen: "W:W31-50:B1-20".into(),
+            control: "90m".into(),
+            warnings_s: vec![],
+            white: Some(white.into()),
+            black: Some("Nowak".into()),
+            event: None,
+            round: None,
+            blind: "white".into(),
+            lang: "en".into(),
+            options: Default::default(),
+            version: "test".into(),
+        }),
+    )
+    .unwrap();
+    w
+}
+
 /// Waits until `f` gives something (polling), or panics with `what` and the last value.
 pub fn wait_for<T>(what: &str, mut f: impl FnMut() -> Result<T, String>) -> T {
     let t0 = Instant::now();
@@ -517,6 +543,19 @@ impl Desk {
                 ))
             }
         })
+    }
+
+    /// Shows (`on`) or hides table `table` (`None`: every table) to
+    /// spectators, as the arbiter's page does (`POST /api/public`), and
+    /// checks the desk said `ok`.
+    pub fn set_public(&self, table: Option<u32>, on: bool) {
+        let r: Value = ureq::post(&format!("{}/api/public", self.base))
+            .set("x-tandem-desk", "1")
+            .send_json(serde_json::json!({"table": table, "on": on}))
+            .unwrap()
+            .into_json()
+            .unwrap();
+        assert_eq!(r["ok"], true, "{r}");
     }
 
     /// The desk's alert list (`GET /api/view`'s `alerts`).
