@@ -20,10 +20,9 @@ use crate::relay::proto::now_ms;
 /// says it does and the table, in its last state, said so too (a table
 /// stopped or not heard from has its clock shown stopped).
 fn clocks_now(s: &Value, t: &TableCopy) -> (u64, u64, bool) {
-    let running = s["clocks"]["running"] == true && s["result"].is_null();
+    let running = s["clocks"]["running"] == true && s["result"].is_null() && t.clock_said_running();
     let w = s["clocks"]["white"]["remaining_ms"].as_u64().unwrap_or(0);
     let b = s["clocks"]["black"]["remaining_ms"].as_u64().unwrap_or(0);
-    let running = running && t.clock_said_running();
     if !running {
         return (w, b, running);
     }

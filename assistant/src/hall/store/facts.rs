@@ -16,7 +16,6 @@ use tandem_rules::clock::GameTime;
 use crate::journal::{Event, Record};
 use crate::session::Table;
 
-/// A table's game replayed from the desk's copy.
 /// What [`Facts::view`] made: the whole view, and its part that lines
 /// which change only the time (a tick, an announcement) leave as it is: a
 /// tick remakes the clocks only.
@@ -26,6 +25,7 @@ struct Made {
     game: Option<Value>,
 }
 
+/// A table's game replayed from the desk's copy.
 #[derive(Debug, Default)]
 pub struct Facts {
     /// The game so far (none before line 1). In a mutex only to be shared
@@ -83,7 +83,6 @@ impl Facts {
                 (None, _) => Err(anyhow::anyhow!(
                     "the journal does not begin with a game start"
                 )),
-                (Some(_), Event::Start(_)) => Err(anyhow::anyhow!("a second game start")),
                 (Some(t), event) => t.apply(event, at),
             };
             if let Err(e) = done {
