@@ -65,6 +65,46 @@ impl Witness {
     }
 }
 
+/// What is wrong with a witness line at line `seq` of a journal, in the
+/// order [`Witness::flaw`] looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flaw {
+    /// Not signed by the key it is held against.
+    Signature,
+    /// The desk's witness of another game.
+    Game,
+    /// It names a line that is not before it.
+    NotBefore,
+    /// The line it names has another hash than the one the desk signed.
+    Hash,
+}
+
+impl Witness {
+    /// The first flaw of this witness, written at line `seq` of a journal
+    /// whose game (line 1's hash) is `game` and whose line N has the hash
+    /// `hash_of(N)`, held against the desk's `key`: what `tandem journal
+    /// verify --desk-key` and the desk itself check.
+    pub fn flaw<'a>(
+        &self,
+        seq: u64,
+        key: &DeskKey,
+        game: &str,
+        hash_of: impl Fn(u64) -> Option<&'a str>,
+    ) -> Option<Flaw> {
+        if !key.verify(&self.signed_bytes(), &self.sig) {
+            Some(Flaw::Signature)
+        } else if self.game != game {
+            Some(Flaw::Game)
+        } else if self.line >= seq {
+            Some(Flaw::NotBefore)
+        } else if hash_of(self.line) != Some(self.hash.as_str()) {
+            Some(Flaw::Hash)
+        } else {
+            None
+        }
+    }
+}
+
 /// A witness line that does not hold.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BadWitness {
@@ -129,36 +169,32 @@ pub fn check(j: &Journal, key: Option<&DeskKey>) -> WitnessReport {
             line: w.line,
             reason,
         };
-        let problem = if !key.verify(&w.signed_bytes(), &w.sig) {
-            Some(format!(
+        let flaw = w.flaw(rec.seq, key, &game, |n| hash_of(j, n));
+        let problem = match flaw {
+            Some(Flaw::Signature) => Some(format!(
                 "witness line {} is not signed by the desk's key {}",
                 rec.seq,
                 key.fingerprint()
-            ))
-        } else if whose.is_some_and(|t| t != (w.event.as_str(), w.table)) {
-            Some(format!(
+            )),
+            _ if whose.is_some_and(|t| t != (w.event.as_str(), w.table)) => Some(format!(
                 "witness line {} is for table {} of {:?}, not the table the journal's other \
                  witnesses name",
                 rec.seq, w.table, w.event
-            ))
-        } else if w.game != game {
-            Some(format!(
+            )),
+            Some(Flaw::Game) => Some(format!(
                 "witness line {} is the desk's witness of another game",
                 rec.seq
-            ))
-        } else if w.line >= rec.seq {
-            Some(format!(
+            )),
+            Some(Flaw::NotBefore) => Some(format!(
                 "witness line {} names line {}, not a line before it",
                 rec.seq, w.line
-            ))
-        } else if hash_of(j, w.line) != Some(w.hash.as_str()) {
-            Some(format!(
+            )),
+            Some(Flaw::Hash) => Some(format!(
                 "line {} is not as the desk held it when it witnessed it (witness line {}): \
                  the journal was changed at line {} or before",
                 w.line, rec.seq, w.line
-            ))
-        } else {
-            None
+            )),
+            None => None,
         };
         if let Some(reason) = problem {
             r.bad = Some(bad(reason));

@@ -616,6 +616,7 @@ impl Relay {
     /// meanwhile, or names no line after the last witnessed, is dropped (the
     /// desk witnesses again as lines come).
     fn on_witness(&mut self, payload: &[u8]) {
+        use crate::journal::witness::Flaw;
         use std::sync::atomic::Ordering;
         let Some(key) = self.s.desk_key else {
             return;
@@ -630,11 +631,18 @@ impl Relay {
         };
         self.read_journal();
         let game = self.tail.hash(1).unwrap_or_default();
-        let why_not = if !w.well_formed() || !key.verify(&w.signed_bytes(), &w.sig) {
+        // Not written yet: any line of the journal is before it.
+        let flaw = if w.well_formed() {
+            w.flaw(u64::MAX, &key, game, |n| self.tail.hash(n))
+        } else {
+            Some(Flaw::Signature)
+        };
+        let elsewhere = w.event != self.s.event || w.table != self.s.table;
+        let why_not = if flaw == Some(Flaw::Signature) {
             Some("not signed by the desk's key")
-        } else if w.event != self.s.event || w.table != self.s.table || w.game != game {
+        } else if elsewhere || flaw == Some(Flaw::Game) {
             Some("for another event, table or game")
-        } else if self.tail.hash(w.line) != Some(w.hash.as_str()) {
+        } else if flaw.is_some() {
             Some("it names a line this journal does not have")
         } else if w.line <= self.witnessed_to {
             // A repeat (the broker's redelivery), or older than one written.

@@ -346,33 +346,35 @@ impl TableCopy {
         key: &crate::desk_key::DeskKey,
         event: &str,
     ) -> Vec<Alert> {
+        use crate::journal::witness::Flaw;
         let mut bad = Vec::new();
         for r in self.records.iter().skip(from) {
             let crate::journal::Event::Witness(w) = &r.event else {
                 continue;
             };
-            let line = usize::try_from(w.line).unwrap_or(usize::MAX);
-            let why = if !w.well_formed() || !key.verify(&w.signed_bytes(), &w.sig) {
-                Some("is not signed by this desk's key".to_owned())
-            } else if w.event != event
-                || w.table != self.table
-                || Some(w.game.as_str()) != self.game()
-            {
-                Some(format!(
+            let game = self.game().unwrap_or_default();
+            let hash_of = |n: u64| {
+                let i = usize::try_from(n).ok()?.checked_sub(1)?;
+                self.hashes.get(i).map(String::as_str)
+            };
+            let flaw = if w.well_formed() {
+                w.flaw(r.seq, key, game, hash_of)
+            } else {
+                Some(Flaw::Signature)
+            };
+            let elsewhere = w.event != event || w.table != self.table;
+            let why = match flaw {
+                Some(Flaw::Signature) => Some("is not signed by this desk's key".to_owned()),
+                _ if elsewhere || flaw == Some(Flaw::Game) => Some(format!(
                     "was signed for table {} of {:?}, another game or event",
                     w.table,
                     cut(&w.event, 40)
-                ))
-            } else if line >= r.seq as usize
-                || self.hashes.get(line.wrapping_sub(1)).map(String::as_str)
-                    != Some(w.hash.as_str())
-            {
-                Some(format!(
+                )),
+                Some(_) => Some(format!(
                     "names line {} with a hash the desk's copy does not have there",
                     w.line
-                ))
-            } else {
-                None
+                )),
+                None => None,
             };
             if let Some(why) = why {
                 bad.push(format!(
