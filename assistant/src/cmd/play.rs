@@ -327,7 +327,7 @@ fn hall_arbiter(
         return Ok((local, None, Vec::new()));
     };
     let mut token = [0u8; 32];
-    ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut token)
+    crate::random::fill(&mut token)
         .map_err(|_| anyhow::anyhow!("no randomness for the relay's token"))?;
     let mut notes = Vec::new();
     if local.is_some() {
