@@ -21,7 +21,8 @@
 //!    [`outputs`], [`screen`], [`export`], [`voice_start`], [`voice_thread`],
 //!    [`devices`];
 //! 7. the hall: [`hall`];
-//! 8. the wiring: [`cmd`], [`config`], [`cli`].
+//! 8. the wiring: [`cmd`], [`config`], [`cli`], and [`table`]: `tandem play`'s
+//!    list of parts (every adapter around the session, started and stopped alike).
 //!
 //! Everything testable lives in this library; `main.rs` only calls [`cli::main`].
 
@@ -56,6 +57,7 @@ pub mod request;
 pub mod screen;
 pub mod seat;
 pub mod session;
+pub mod table;
 pub mod table_options;
 pub mod voice;
 pub mod voice_start;
