@@ -235,11 +235,16 @@ async fn speak_through(
 ) {
     let mut backends = all.clone().into_iter();
     let mut worker: Option<SpeechWorker> = None;
+    // The backend's errors wake the task: nothing said, nothing failed, no wake-up.
+    let failed_now = std::sync::Arc::new(tokio::sync::Notify::new());
+    let alarm = failed_now.clone();
     let mut next_backend = |worker: &mut Option<SpeechWorker>| {
         for c in backends.by_ref() {
             match make(&c, &lang, headless, explicit, speaking.clone()) {
                 Ok(w) => {
                     tracing::info!("speech: {}", w.backend_name());
+                    let a = alarm.clone();
+                    w.on_error(std::sync::Arc::new(move || a.notify_one()));
                     *worker = Some(w);
                     return true;
                 }
@@ -273,7 +278,10 @@ async fn speak_through(
         ok
     };
     loop {
-        let got = tokio::time::timeout(Duration::from_millis(500), rx.recv()).await;
+        let got = tokio::select! {
+            u = rx.recv() => Ok(u),
+            () = failed_now.notified() => Err(()),
+        };
         let Some(w) = worker.as_ref() else { break };
         let errors = w.take_errors();
         let failed = w.backend_name().to_owned();
