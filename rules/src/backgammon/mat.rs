@@ -312,8 +312,9 @@ pub struct MatRead {
 
 /// `Name : 3    Name : 0`: the two names and scores, as gnubg reads a game's
 /// line (the first colon ends the first name, the number after it is its
-/// score, the next word starts the second name).
-fn score_line(t: &str) -> Option<(String, u32, String, u32)> {
+/// score, the next word starts the second name). Newer servers write no
+/// space before the colon (`PlayerA: 0    PlayerB: 0`): read the same.
+pub(crate) fn score_line(t: &str) -> Option<(String, u32, String, u32)> {
     let (n0, rest) = t.split_once(':')?;
     let rest = rest.trim_start();
     let digits = rest.chars().take_while(char::is_ascii_digit).count();
