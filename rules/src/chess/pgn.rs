@@ -221,7 +221,7 @@ pub fn replay_warnings(g: &PgnGame, r: &Replay) -> Vec<Warning> {
         column: next.column,
         message: format!(
             "the game was drawn before this move: a dead position arose (FIDE Laws 5.2.2); \
-             the {} moves recorded after it are replayed and the recorded result {result} is reported",
+             the {} half-moves recorded after it are replayed and the recorded result {result} is reported",
             game.ply() - dead
         ),
     }]
