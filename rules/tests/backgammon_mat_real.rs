@@ -24,7 +24,12 @@ fn dir() -> PathBuf {
 }
 
 fn all_files() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir())
+    mat_files_in(&dir())
+}
+
+/// The `.mat` files of a folder, by name, sorted.
+fn mat_files_in(folder: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(folder)
         .unwrap()
         .filter_map(|e| {
             let n = e.ok()?.file_name().into_string().ok()?;
@@ -785,14 +790,7 @@ fn colon_dir() -> PathBuf {
 
 #[test]
 fn score_lines_without_a_space_before_the_colon_read_as_gnubg_reads_them() {
-    let mut files: Vec<String> = std::fs::read_dir(colon_dir())
-        .unwrap()
-        .filter_map(|e| {
-            let n = e.ok()?.file_name().into_string().ok()?;
-            n.ends_with(".mat").then_some(n)
-        })
-        .collect();
-    files.sort();
+    let files = mat_files_in(&colon_dir());
     assert_eq!(files.len(), 16, "{files:?}");
     let text = |f: &str| {
         tandem_rules::record::decode_text(&std::fs::read(colon_dir().join(f)).unwrap()).into_owned()

@@ -23,16 +23,6 @@ fn data(name: &str) -> PathBuf {
         .collect()
 }
 
-fn python_path() -> String {
-    std::env::var("TANDEM_PYTHONPATH")
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| {
-            let home = std::env::var("TANDEM_HOME").unwrap_or_else(|_| "/opt/tandem".into());
-            format!("{home}/python")
-        })
-}
-
 /// Every game of the file as python-chess reads it (`headers`, `sans`,
 /// `fen`, `chess960`, `errors`); `None` where python-chess is missing and
 /// the test may be skipped.
@@ -40,7 +30,7 @@ fn pychess(path: &std::path::Path) -> Option<Vec<Value>> {
     let out = Command::new("python3")
         .arg(data("pychess_oracle.py"))
         .arg(path)
-        .env("PYTHONPATH", python_path())
+        .env("PYTHONPATH", tandem_testkit::python_path())
         .output()
         .map_err(|e| e.to_string())
         .and_then(|o| {
