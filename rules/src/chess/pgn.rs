@@ -532,6 +532,43 @@ mod tests {
         let g = parse_pgn("[FEN \"nonsense\"]\n1. e4 *");
         assert!(matches!(replay(&g[0]), Replay::Unreadable(_)));
         let g = parse_pgn("[Variant \"Atomic\"]\n1. e4 *");
-        assert!(matches!(replay(&g[0]), Replay::Unreadable(_)));
+        assert!(matches!(replay(&g[0]), Replay::Unreadable(ref w) if w.contains("atomic")));
+        // Chess960 needs its start.
+        let g = parse_pgn("[Variant \"Chess960\"]\n1. e4 *");
+        assert!(matches!(replay(&g[0]), Replay::Unreadable(ref w) if w.contains("FEN")));
+    }
+
+    #[test]
+    fn results_against_a_move_and_words_that_only_look_so() {
+        let g = parse_pgn(
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6*\n\n1. d4 d5 2. Kd21/2-1/2\n1. c4 e5 2. Qa4½-½",
+        );
+        assert_eq!(g.len(), 3);
+        let ends: Vec<_> = g
+            .iter()
+            .map(|g| (g.moves.len(), g.result.clone()))
+            .collect();
+        assert_eq!(
+            ends,
+            [
+                (6, Some("*".into())),
+                (3, Some("1/2-1/2".into())),
+                (3, Some("1/2-1/2".into()))
+            ]
+        );
+        assert_eq!(g[0].moves[5].text, "a6");
+        assert_eq!((g[0].warnings[0].line, g[0].warnings[0].column), (1, 30));
+        assert!(g.iter().all(|g| g.warnings.len() == 1));
+        // Castling with zeros is no result against a move, and a word with
+        // no move before the result stays junk.
+        let g = parse_pgn("[FEN \"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\"]\n1. 0-0-0 Kf7 2. x1-0");
+        assert_eq!(g[0].moves[0].text, "0-0-0");
+        assert!(matches!(replay(&g[0]), Replay::Ok(ref r) if r.sans()[0] == "O-O-O"));
+        assert_eq!(g[0].result, None);
+        assert!(
+            g[0].warnings[0].message.contains("not a move"),
+            "{:?}",
+            g[0].warnings
+        );
     }
 }
