@@ -307,11 +307,13 @@ fn looks_like_move(t: &str) -> bool {
 /// What a word of PGN move text is. `at_end`: nothing but the next game or
 /// the end of the file follows.
 fn classify(w: &str, at_end: bool) -> Class {
+    glued_result(w).unwrap_or_else(|| classify_word(w, at_end))
+}
+
+/// [`classify`] without looking for a result against the move.
+fn classify_word(w: &str, at_end: bool) -> Class {
     if w.chars().all(|c| c == '.' || c == '…') {
         return Class::Skip;
-    }
-    if let Some(glued) = glued_result(w) {
-        return glued;
     }
     match w {
         "1-0" | "0-1" | "*" => return Class::Result(Some(w.to_owned())),
@@ -367,8 +369,18 @@ fn glued_result(w: &str) -> Option<Class> {
     ]
     .into_iter()
     .find_map(|(token, result)| {
-        let before = w.strip_suffix(token).filter(|b| !b.is_empty())?;
-        let class = classify(before, false);
+        // `a5**` as `a5*`: the repeated marker is one result.
+        let before = w
+            .strip_suffix(token)
+            .map(|b| {
+                if token == "*" {
+                    b.trim_end_matches('*')
+                } else {
+                    b
+                }
+            })
+            .filter(|b| !b.is_empty())?;
+        let class = classify_word(before, false);
         matches!(class, Class::Move { .. }).then(|| Class::Glued {
             before: Box::new(class),
             result: result.to_owned(),
@@ -559,8 +571,14 @@ mod tests {
         assert_eq!(g[0].moves[5].text, "a6");
         assert_eq!((g[0].warnings[0].line, g[0].warnings[0].column), (1, 30));
         assert!(g.iter().all(|g| g.warnings.len() == 1));
-        // Castling with zeros is no result against a move, and a word with
-        // no move before the result stays junk.
+        // Castling with zeros is no result against a move, a word with no
+        // move before the result stays junk, and so does a move with many
+        // results after it (read in one pass, however long).
+        let long = format!("1. e4 e5{} *", "*".repeat(100_000));
+        let g = parse_pgn(&long);
+        let texts: Vec<&str> = g[0].moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(texts, ["e4", "e5"]);
+        assert_eq!(g[0].result.as_deref(), Some("*"));
         let g = parse_pgn("[FEN \"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\"]\n1. 0-0-0 Kf7 2. x1-0");
         assert_eq!(g[0].moves[0].text, "0-0-0");
         assert!(matches!(replay(&g[0]), Replay::Ok(ref r) if r.sans()[0] == "O-O-O"));
