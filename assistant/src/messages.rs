@@ -64,6 +64,22 @@ pub enum Msg {
     NotYourMove,
     /// A seat's request for the other side (`resign black` from white's seat).
     YouPlay(Color),
+    /// A seat or its device stopped the clock: it calls the arbiter
+    /// (FIDE Laws 6.12b), said to both seats.
+    SeatCallsArbiter(Color),
+    /// A seat, a device, the braille keys or a microphone asked to restart
+    /// the clock: only the arbiter or the table's operator may (6.12).
+    RestartArbiterOnly,
+    /// A seat's own words (its `say`): said as that seat's, never as the arbiter's.
+    SeatSays(Color, String),
+    /// A seat's `say` longer than this many characters.
+    SayTooLong(usize),
+    /// A seat's `say` too soon after its last ones.
+    SayTooOften,
+    /// A device at this address became this side's seat.
+    DevicePaired(Color, String),
+    /// The device at this address is this side's seat no more.
+    DeviceUnpaired(Color, String),
 }
 
 /// Renders [`Msg`]s in the phrasebook's language.
@@ -233,7 +249,78 @@ impl Messages {
                     (false, _) => format!("The arbiter took back the last {k} half-moves."),
                 }
             }
+            // Who may do what at the table (rendered by `seat_text`).
+            _ => self.seat_text(m).unwrap_or_default(),
         }
+    }
+
+    /// The sentences about who may do what at the table (a seat's call of
+    /// the arbiter, its words, its devices); `None` for the others.
+    fn seat_text(&self, m: &Msg) -> Option<String> {
+        let side = |c: Color| cap(self.book.side(c, "nominative"));
+        let pl = self.polish;
+        Some(match m {
+            Msg::SeatCallsArbiter(c) => {
+                if pl {
+                    format!("{} zatrzymały zegar i wzywają sędziego.", side(*c))
+                } else {
+                    format!("{} stopped the clock and calls the arbiter.", side(*c))
+                }
+            }
+            Msg::RestartArbiterOnly => if pl {
+                "Zegar może uruchomić tylko sędzia albo obsługa stołu."
+            } else {
+                "Only the arbiter or the table's operator may restart the clock."
+            }
+            .into(),
+            Msg::SeatSays(c, text) => {
+                if pl {
+                    format!("{} mówią: {text}", side(*c))
+                } else {
+                    format!("{} says: {text}", side(*c))
+                }
+            }
+            Msg::SayTooLong(n) => {
+                if pl {
+                    format!("Za długie: najwyżej {n} znaków.")
+                } else {
+                    format!("Too long: at most {n} characters.")
+                }
+            }
+            Msg::SayTooOften => if pl {
+                "Za dużo wiadomości: odczekaj chwilę."
+            } else {
+                "Too many messages: wait a moment."
+            }
+            .into(),
+            Msg::DevicePaired(c, addr) => {
+                if pl {
+                    format!(
+                        "Urządzenie {addr} jest teraz miejscem {}.",
+                        self.book.side(*c, "genitive")
+                    )
+                } else {
+                    format!(
+                        "A device at {addr} is now {}'s seat.",
+                        self.book.side(*c, "nominative")
+                    )
+                }
+            }
+            Msg::DeviceUnpaired(c, addr) => {
+                if pl {
+                    format!(
+                        "Urządzenie {addr} nie jest już miejscem {}.",
+                        self.book.side(*c, "genitive")
+                    )
+                } else {
+                    format!(
+                        "The device at {addr} is {}'s seat no more.",
+                        self.book.side(*c, "nominative")
+                    )
+                }
+            }
+            _ => return None,
+        })
     }
 
     /// `m` as an utterance.
@@ -258,6 +345,12 @@ mod tests {
                 Msg::DrawTooEarly(40),
                 Msg::UnknownCommand("foo".into()),
                 Msg::SpeechFallback("espeak-ng".into()),
+                Msg::SeatCallsArbiter(Color::Black),
+                Msg::RestartArbiterOnly,
+                Msg::SayTooLong(200),
+                Msg::SayTooOften,
+                Msg::DevicePaired(Color::White, "10.0.0.7:5123".into()),
+                Msg::DeviceUnpaired(Color::White, "10.0.0.7:5123".into()),
             ] {
                 let t = m.text(&msg);
                 assert!(
