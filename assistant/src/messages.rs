@@ -111,12 +111,6 @@ impl Messages {
         let side = |c: Color| cap(self.book.side(c, "nominative"));
         let pl = self.polish;
         match m {
-            Msg::NotYourMove => if pl { "To nie jest twój ruch." } else { "It is not your move." }.into(),
-            Msg::YouPlay(c) => match (pl, c) {
-                (true, Color::White) => "Grasz białymi.".into(),
-                (true, Color::Black) => "Grasz czarnymi.".into(),
-                (false, c) => format!("You play {}.", self.book.side(*c, "nominative")),
-            },
             Msg::ClockRunning => if pl { "Zegar chodzi." } else { "Clock running." }.into(),
             Msg::NoClock(n) => {
                 let k = self.book.number(u64::from(*n));
@@ -221,41 +215,14 @@ impl Messages {
                 "The game record is written again. Nothing was lost."
             }
             .into(),
-            Msg::ArbiterAtDesk => if pl {
-                "Przy tym stoliku to może zrobić tylko sędzia ze stanowiska sędziowskiego."
-            } else {
-                "At this table only the arbiter at the hall's desk may do that."
-            }
-            .into(),
-            Msg::ArbiterOnly => if pl {
-                "To może zrobić tylko sędzia."
-            } else {
-                "Only the arbiter may do that."
-            }
-            .into(),
-            Msg::ClockSet(c, secs) => {
-                let d = self.book.duration(std::time::Duration::from_secs(*secs));
-                if pl {
-                    format!("Sędzia ustawił zegar: {} mają {d}.", side(*c).to_lowercase())
-                } else {
-                    format!("The arbiter set the clock: {} has {d}.", side(*c))
-                }
-            }
-            Msg::TakenBack(n) => {
-                let k = self.book.number(u64::from(*n));
-                match (pl, *n) {
-                    (true, _) => format!("Sędzia cofnął półruchy: {k}."),
-                    (false, 1) => "The arbiter took back the last half-move.".to_owned(),
-                    (false, _) => format!("The arbiter took back the last {k} half-moves."),
-                }
-            }
             // Who may do what at the table (rendered by `seat_text`).
             _ => self.seat_text(m).unwrap_or_default(),
         }
     }
 
-    /// The sentences about who may do what at the table (a seat's call of
-    /// the arbiter, its words, its devices); `None` for the others.
+    /// The sentences about who may do what at the table (the arbiter's
+    /// acts, a seat's side, its call of the arbiter, its words, its
+    /// devices); `None` for the others.
     fn seat_text(&self, m: &Msg) -> Option<String> {
         let side = |c: Color| cap(self.book.side(c, "nominative"));
         let pl = self.polish;
