@@ -111,6 +111,9 @@ fn a_game_that_ends_soon_after_a_witness_has_its_result_witnessed_at_once() {
     assert!(bad["line"].as_u64() >= Some(first_move), "{v}");
 }
 
+/// A change made to a good witness (the journal's lines at hand).
+type Forge = dyn Fn(&mut Witness, &[String]);
+
 /// A journal of a few lines (its game begun, two lines), a good witness of
 /// line 3 signed with the desk's key, and `forged` made from that witness
 /// and signed as correctly: what `tandem journal verify --desk-key` says.
@@ -156,7 +159,7 @@ fn a_witness_signed_by_the_desk_for_another_hash_game_table_or_event_does_not_ho
     let (ok, v) = with_forged(dir.path(), "same", |_, _| {});
     assert!(ok, "{v}");
     assert_eq!(v["witnesses"]["checked"], 2, "{v}");
-    let cases: [(&str, &dyn Fn(&mut Witness, &[String]), &str); 4] = [
+    let cases: [(&str, &Forge, &str); 4] = [
         (
             "hash",
             &|w, lines| w.hash = sha256_hex(lines[1].as_bytes()),

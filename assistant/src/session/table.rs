@@ -163,10 +163,8 @@ impl Table {
     fn apply_clock(&mut self, event: &Event, at: GameTime) -> anyhow::Result<()> {
         let clock = |e: tandem_rules::clock::ClockError| anyhow::anyhow!("clock: {e}");
         match event {
-            Event::Pause { .. } => {
-                if self.clock.is_running() {
-                    self.clock.pause(at).map_err(clock)?;
-                }
+            Event::Pause { .. } if self.clock.is_running() => {
+                self.clock.pause(at).map_err(clock)?;
             }
             Event::Resume { .. } => {
                 self.differ = false;
