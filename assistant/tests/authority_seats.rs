@@ -10,6 +10,7 @@
 
 mod support;
 
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -195,8 +196,42 @@ fn the_code_is_never_on_the_shared_loudspeaker_and_every_pairing_is_journaled_an
         .status
         .success());
 
+    // Its live stream, open when it is unpaired.
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(1)))
+        .unwrap();
+    write!(
+        stream,
+        "GET /events HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.1 200", "{}", String::from_utf8_lossy(&head));
+
     // Unpaired: journaled with the same address, the device a seat no more.
     assert!(ctl(&d.socket, &["unpair", "white"]).status.success());
+    // Its stream ends with its seat: the next move is not sent to it.
+    assert!(ctl(&d.socket, &["move", "32-28"]).status.success());
+    // Read until the server ends it (its keep-alives would go on forever).
+    let mut rest = Vec::new();
+    let t0 = Instant::now();
+    let mut buf = [0u8; 4096];
+    let ended = loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break true,
+            Ok(n) => rest.extend_from_slice(&buf[..n]),
+            Err(_) if t0.elapsed() < Duration::from_secs(20) => {}
+            Err(_) => break false,
+        }
+        if t0.elapsed() > Duration::from_secs(20) {
+            break false;
+        }
+    };
+    let rest = String::from_utf8_lossy(&rest);
+    assert!(ended, "the unpaired device's stream went on: {rest}");
+    assert!(!rest.contains("Thirty-two"), "{rest}");
     let unpaired = wait_event(&journal, "unpaired", 1);
     assert_eq!(
         unpaired[0],
