@@ -338,6 +338,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_pairing_and_unpairing_is_told_and_listed_with_its_address() {
+        let p = Pairing::new("http://127.0.0.1:1/".into());
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        *p.hook.lock().unwrap() = Some(tx);
+        let code = p.pair(Color::Black).unwrap().code;
+        let (_, token) = p.redeem(&code).unwrap();
+        p.paired_from(&token, "10.0.0.7:5123".into());
+        let told = rx.try_recv().unwrap();
+        assert_eq!(
+            (told.side, told.address.as_str(), told.paired),
+            (Color::Black, "10.0.0.7:5123", true)
+        );
+        let list = p.devices();
+        assert_eq!(list.len(), 1);
+        assert_eq!(
+            (list[0].seat, list[0].address.as_str()),
+            (Color::Black, "10.0.0.7:5123")
+        );
+        // Unpairing the other side ends nothing and tells nothing.
+        p.unpair(Color::White);
+        assert!(rx.try_recv().is_err());
+        p.unpair(Color::Black);
+        let told = rx.try_recv().unwrap();
+        assert_eq!(
+            (told.address.as_str(), told.paired),
+            ("10.0.0.7:5123", false)
+        );
+        assert!(p.devices().is_empty());
+        assert_eq!(p.seat_of(&token), None);
+    }
+
+    #[test]
     fn a_code_pairs_once_for_its_side_and_wrong_ones_lock_it() {
         let p = Pairing::new("http://127.0.0.1:1/".into());
         let w = p.pair(Color::White).unwrap();
