@@ -616,6 +616,44 @@ mod tests {
             source: Some(crate::journal::Source::Device),
         }))
         .is_none());
+        // A device paired or unpaired, a seat calling the arbiter: the desk sees it.
+        let a = alert_of(&rec(Event::Paired {
+            seat: tandem_rules::Color::White,
+            address: "10.0.0.7:5123".into(),
+        }))
+        .unwrap();
+        assert_eq!(
+            (a.kind.as_str(), a.text.as_str()),
+            (
+                "device",
+                "A device at 10.0.0.7:5123 paired as white's seat."
+            )
+        );
+        let a = alert_of(&rec(Event::Unpaired {
+            seat: tandem_rules::Color::White,
+            address: "10.0.0.7:5123".into(),
+        }))
+        .unwrap();
+        assert_eq!(a.kind, "device");
+        let a = alert_of(&rec(Event::Pause {
+            reason: "device".into(),
+            source: Some(crate::journal::Source::Device),
+            seat: Some(tandem_rules::Color::Black),
+        }))
+        .unwrap();
+        assert_eq!(
+            (a.kind.as_str(), a.text.as_str()),
+            (
+                "arbiter",
+                "Black's seat stopped the clock to call the arbiter."
+            )
+        );
+        assert!(alert_of(&rec(Event::Pause {
+            reason: "control".into(),
+            source: Some(crate::journal::Source::Control),
+            seat: None,
+        }))
+        .is_none());
         let a = alert_of(&rec(Event::Flag {
             side: tandem_rules::Color::Black,
             at_ms: 5,
