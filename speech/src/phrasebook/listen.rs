@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{PhrasebookError, Tab};
+use super::load::Tab;
+use super::PhrasebookError;
 
 /// A command a player can speak: its words are in a phrasebook's
 /// `[listen.commands]` under [`CommandKind::key`]; JSON and data files name it
