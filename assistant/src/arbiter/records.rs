@@ -55,9 +55,7 @@ pub fn is_journal(text: &str) -> bool {
     text.lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
-        .is_some_and(|l| {
-            l.starts_with('{') && serde_json::from_str::<serde_json::Map<String, Json>>(l).is_ok()
-        })
+        .is_some_and(|l| serde_json::from_str::<serde_json::Map<String, Json>>(l).is_ok())
 }
 
 /// What the arbiter should know about how a journal was read: a broken
