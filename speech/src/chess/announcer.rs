@@ -301,14 +301,7 @@ impl ChessAnnouncer {
     #[must_use]
     pub fn describe_position(&self, pos: &Chess) -> Utterance {
         let b = &self.book;
-        let order = [
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::Pawn,
-        ];
+        let order = tandem_rules::chess::ROLES;
         let mut s = Vec::new();
         for (color, key) in [
             (ShColor::White, "table.white"),

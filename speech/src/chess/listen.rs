@@ -117,14 +117,7 @@ pub struct ChessLexicon {
     long_castle: Vec<Words>,
 }
 
-const ROLES: [Role; 6] = [
-    Role::King,
-    Role::Queen,
-    Role::Rook,
-    Role::Bishop,
-    Role::Knight,
-    Role::Pawn,
-];
+use tandem_rules::chess::ROLES;
 
 fn one_word(w: &str) -> String {
     words_of(w).join(" ")

@@ -333,14 +333,7 @@ pub fn list_text(pos: &Chess) -> String {
     for (i, c) in [ShColor::White, ShColor::Black].into_iter().enumerate() {
         s.push_str(if i == 0 { "W" } else { " | B" });
         let mut any = false;
-        for role in [
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::Pawn,
-        ] {
+        for role in tandem_rules::chess::ROLES {
             for sq in board.by_color(c) & board.by_role(role) {
                 any = true;
                 s.push(' ');
