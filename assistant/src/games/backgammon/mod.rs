@@ -603,7 +603,7 @@ impl Game for BackgammonTable {
         any_words: bool,
     ) -> Option<Result<Utterance, Refused>> {
         use tandem_speech::backgammon::ask;
-        let book = super::or_english(ask::ask_book(self.words.language()), ask::ask_book);
+        let book = super::or_english(self.words.language(), ask::ask_book);
         let viewer = self.viewer();
         super::ask_with(
             text,
@@ -619,9 +619,8 @@ impl Game for BackgammonTable {
 
     fn unknown_question(&self, text: &str) -> Refused {
         use tandem_speech::backgammon::ask;
-        let book = super::or_english(ask::ask_book(self.words.language()), ask::ask_book);
-        let said = book.sentence("unknown", &[("questions", &book.text("questions", &[]))]);
-        super::unknown_question(text, ask::QUESTIONS, said)
+        let book = super::or_english(self.words.language(), ask::ask_book);
+        super::unknown_question(text, ask::QUESTIONS, book)
     }
 
     fn after_clock(&self) -> Option<Utterance> {
