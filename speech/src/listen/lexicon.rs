@@ -287,6 +287,19 @@ impl Lexicon {
         out
     }
 
+    /// The words of the commands' phrases (a game's listener adds its own
+    /// moves' words to them).
+    pub fn command_words(&self) -> impl Iterator<Item = &String> {
+        self.commands
+            .values()
+            .flatten()
+            .flatten()
+            .filter_map(|s| match s {
+                Slot::Word(w) => Some(w),
+                _ => None,
+            })
+    }
+
     /// The units the matcher compares: the words, or their syllables.
     #[must_use]
     pub fn tokens(&self, words: &[String]) -> Words {
