@@ -252,13 +252,7 @@ impl std::ops::DerefMut for Phrasebook {
 #[doc(hidden)]
 #[derive(Clone)]
 pub struct Book {
-    name: String,
-    language: String,
-    plural: PluralRules,
-    espeak_voice: String,
-    list_separator: String,
-    list_last: String,
-    alternative: String,
+    meta: Meta,
     cardinal: Vec<String>,
     hundreds: Vec<String>,
     genitive: Option<Vec<String>>,
@@ -272,11 +266,23 @@ pub struct Book {
     listen: ListenWords,
 }
 
+/// `[meta]`: the language, its plural rules, its voice and how lists join.
+#[derive(Clone)]
+struct Meta {
+    name: String,
+    language: String,
+    plural: PluralRules,
+    espeak_voice: String,
+    list_separator: String,
+    list_last: String,
+    alternative: String,
+}
+
 impl fmt::Debug for Phrasebook {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Phrasebook")
-            .field("language", &self.language)
-            .field("name", &self.name)
+            .field("language", &self.meta.language)
+            .field("name", &self.meta.name)
             .finish_non_exhaustive()
     }
 }
@@ -344,19 +350,19 @@ impl Phrasebook {
     /// The language tag (`pl`, `en`).
     #[must_use]
     pub fn language(&self) -> &str {
-        &self.language
+        &self.meta.language
     }
 
     /// The language's own name.
     #[must_use]
     pub fn name(&self) -> &str {
-        &self.name
+        &self.meta.name
     }
 
     /// The espeak-ng voice for this language.
     #[must_use]
     pub fn espeak_voice(&self) -> &str {
-        &self.espeak_voice
+        &self.meta.espeak_voice
     }
 
     /// The words speech input listens for.
@@ -416,6 +422,7 @@ impl Phrasebook {
             return self.number(n);
         };
         let cat = self
+            .meta
             .plural
             .select(n)
             .map(|c| category_key(&c))
@@ -476,9 +483,9 @@ impl Phrasebook {
         for (i, it) in items.iter().enumerate() {
             if i > 0 {
                 s.push_str(if i + 1 == items.len() {
-                    &self.list_last
+                    &self.meta.list_last
                 } else {
-                    &self.list_separator
+                    &self.meta.list_separator
                 });
             }
             s.push_str(it.as_ref());
@@ -493,7 +500,7 @@ impl Phrasebook {
             .iter()
             .map(AsRef::as_ref)
             .collect::<Vec<_>>()
-            .join(&self.alternative)
+            .join(&self.meta.alternative)
     }
 
     /// Renders a template with its arguments. Unknown keys render as nothing

@@ -42,7 +42,7 @@ use std::hash::{Hash, Hasher};
 use tandem_rules::backgammon::{notation, Action, Dice, Match, Phase, Play};
 
 use crate::backgammon::{BgAnnouncer, BgPhrasebook, Numbering};
-use crate::listen::lexicon::{fold, words_of, Lexicon, Words};
+use crate::listen::lexicon::{fold, tokens_of, words_of, Lexicon, Words};
 
 /// One thing a player may say to the match: the listener's "move".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -210,11 +210,7 @@ fn strings(v: &[toml::Value]) -> Vec<String> {
 /// (`match = "syllables"`).
 fn spoken_tokens(s: &str, syllables: bool) -> Words {
     let w: Words = words_of(s).iter().map(|w| fold(w)).collect();
-    if syllables {
-        w.iter().flat_map(|w| w.chars().map(String::from)).collect()
-    } else {
-        w
-    }
+    tokens_of(&w, syllables)
 }
 
 /// Every class's phrases from `[listen]` (and the doubles of `[numbers]`):
@@ -377,14 +373,7 @@ impl BgLexicon {
     }
 
     fn tok_words(&self, words: &[String]) -> Vec<String> {
-        if self.syllables {
-            words
-                .iter()
-                .flat_map(|w| w.chars().map(String::from))
-                .collect()
-        } else {
-            words.to_vec()
-        }
+        tokens_of(words, self.syllables)
     }
 
     /// The heard words as content tokens, and the cost of what was
@@ -458,8 +447,8 @@ impl BgLexicon {
         for (phrase, class) in &self.classes {
             let [p] = phrase.as_slice() else { continue };
             let b: Vec<char> = p.chars().collect();
-            let longer = a.len().max(b.len()).max(1) as f32;
-            let c = 0.3 + 0.7 * levenshtein(&a, &b) as f32 / longer;
+            // At most 0.5: `spelling_cost`'s cap at 1 changes nothing here.
+            let c = crate::listen::matcher::spelling_cost(&a, &b);
             if c <= 0.5 && best.map_or(true, |(_, x)| c < x) {
                 best = Some((*class, c));
             }
@@ -520,21 +509,6 @@ impl BgLexicon {
             BgInput::Decline => self.said(Class::Decline),
         }
     }
-}
-
-fn levenshtein(a: &[char], b: &[char]) -> usize {
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
 }
 
 fn key_hash(toks: &[Tok]) -> u64 {

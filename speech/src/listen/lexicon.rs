@@ -303,14 +303,21 @@ impl Lexicon {
     /// The units the matcher compares: the words, or their syllables.
     #[must_use]
     pub fn tokens(&self, words: &[String]) -> Words {
-        if self.match_syllables {
-            words
-                .iter()
-                .flat_map(|w| w.chars().map(String::from))
-                .collect()
-        } else {
-            words.to_vec()
-        }
+        tokens_of(words, self.match_syllables)
+    }
+}
+
+/// The units a matcher compares: the words, or their syllables (a
+/// language matched syllable by syllable, `match = "syllables"`).
+#[must_use]
+pub fn tokens_of(words: &[String], syllables: bool) -> Words {
+    if syllables {
+        words
+            .iter()
+            .flat_map(|w| w.chars().map(String::from))
+            .collect()
+    } else {
+        words.to_vec()
     }
 }
 

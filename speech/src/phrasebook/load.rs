@@ -9,8 +9,8 @@ use unic_langid::LanguageIdentifier;
 
 use super::listen::parse_mishearings;
 use super::{
-    category_key, Book, CommandKind, ListenWords, Noun, Part, Phrasebook, PhrasebookError, NOUNS,
-    OPTIONAL_TEMPLATE_KEYS, TEMPLATE_KEYS,
+    category_key, Book, CommandKind, ListenWords, Meta, Noun, Part, Phrasebook, PhrasebookError,
+    NOUNS, OPTIONAL_TEMPLATE_KEYS, TEMPLATE_KEYS,
 };
 
 /// What kind of value a placeholder stands for; decides which `:form`s it takes.
@@ -171,16 +171,6 @@ fn parse_template(key: &str, text: &str) -> Result<Vec<Part>, PhrasebookError> {
 }
 
 /// `[meta]`: the language, its plural rules, its voice and how lists join.
-struct Meta {
-    name: String,
-    language: String,
-    plural: PluralRules,
-    espeak_voice: String,
-    list_separator: String,
-    list_last: String,
-    alternative: String,
-}
-
 fn read_meta(meta: &Tab<'_>) -> Result<Meta, PhrasebookError> {
     let language = meta.string("language")?;
     let name = meta.string("name")?;
@@ -515,13 +505,7 @@ impl Phrasebook {
         let listen = read_listen(&root.table("listen")?)?;
         Ok(Phrasebook {
             book: std::sync::Arc::new(Book {
-                name: meta.name,
-                language: meta.language,
-                plural: meta.plural,
-                espeak_voice: meta.espeak_voice,
-                list_separator: meta.list_separator,
-                list_last: meta.list_last,
-                alternative: meta.alternative,
+                meta,
                 cardinal: numbers.cardinal,
                 hundreds: numbers.hundreds,
                 genitive: numbers.genitive,
