@@ -69,24 +69,14 @@ impl GraphicPatterns {
     /// The cell for what stands on a square.
     #[must_use]
     pub fn cell(&self, piece: Option<Piece>) -> Cell {
-        match piece {
-            None => self.empty,
-            Some(Piece {
-                color: Color::White,
-                role: Role::Man,
-            }) => self.white_man,
-            Some(Piece {
-                color: Color::White,
-                role: Role::King,
-            }) => self.white_king,
-            Some(Piece {
-                color: Color::Black,
-                role: Role::Man,
-            }) => self.black_man,
-            Some(Piece {
-                color: Color::Black,
-                role: Role::King,
-            }) => self.black_king,
+        let Some(p) = piece else {
+            return self.empty;
+        };
+        match (p.color, p.role) {
+            (Color::White, Role::Man) => self.white_man,
+            (Color::White, Role::King) => self.white_king,
+            (Color::Black, Role::Man) => self.black_man,
+            (Color::Black, Role::King) => self.black_king,
         }
     }
 }
