@@ -189,14 +189,7 @@ fn load(path: &Path, table: &str) -> anyhow::Result<LoadedRecord> {
         .into_iter()
         .filter(|g| !g.moves.is_empty())
         .collect();
-    let game = match games.len() {
-        0 => bail!("{}: no moves found", path.display()),
-        1 => &games[0],
-        n => bail!(
-            "{}: holds {n} games; give each record as a file with one game",
-            path.display()
-        ),
-    };
+    let game = crate::arbiter::records::the_one_game(&games, path)?;
     if let Some(v) = game.tag("Variant") {
         let v = v.trim().to_ascii_lowercase();
         if !matches!(v.as_str(), "" | "standard" | "chess" | "from position") {
