@@ -168,6 +168,28 @@ impl Question {
     }
 }
 
+/// A game's answer to `q`: its sides checked first ([`Question::sides`]),
+/// a letter key of the braille display (`ask key k`, docs/ask.md) taken as
+/// the question of the game's `keys` (an unknown letter refused), then
+/// `answer` given the question, the side it names and the sides it speaks of.
+pub fn answer_keyed(
+    ask: &AskBook,
+    q: &Question,
+    asker: Option<Color>,
+    keys: &[(&str, &str)],
+    answer: impl FnOnce(&Question, Option<Color>, &[Color]) -> Option<Result<Vec<String>, String>>,
+) -> Option<Result<Vec<String>, String>> {
+    let (side, sides) = match q.sides(ask, asker) {
+        Ok(s) => s,
+        Err(e) => return Some(Err(e)),
+    };
+    match q.from_key(keys) {
+        None => answer(q, side, &sides),
+        Some(None) => Some(Err(ask.unknown())),
+        Some(Some(keyed)) => answer(&keyed, side, &sides),
+    }
+}
+
 /// The built-in question words of a game's two books (Polish, English)
 /// for `lang`, read once into `cell` and lent, not copied (every typed move
 /// asks whether it is a question first); empty for another language: a

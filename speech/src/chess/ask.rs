@@ -130,35 +130,26 @@ pub fn answer(
     q: &Question,
     asker: Option<Color>,
 ) -> Option<Result<Vec<String>, String>> {
-    let (side, sides) = match q.sides(ask, asker) {
-        Ok(s) => s,
-        Err(e) => return Some(Err(e)),
-    };
-    // A letter key of the braille display (`ask key k`, docs/ask.md).
-    if let Some(key) = q.from_key(KEYS) {
-        let Some(q) = key else {
-            return Some(Err(ask.unknown()));
+    crate::ask::answer_keyed(ask, q, asker, KEYS, |q, side, sides| {
+        let a = Asking {
+            ask,
+            words,
+            board: pos.board(),
+            first: asker.unwrap_or(Color::White),
         };
-        return answer(ask, words, pos, &q, asker);
-    }
-    let a = Asking {
-        ask,
-        words,
-        board: pos.board(),
-        first: asker.unwrap_or(Color::White),
-    };
-    let arg = q.arg.as_deref();
-    Some(match q.word.as_str() {
-        "pawns" | "pawn" if side.is_none() && arg.is_none() => Ok(a.pawns(&sides)),
-        w if role_of(w).is_some() && arg.is_none() => Ok(a.pieces(role_of(w)?, &sides)),
-        "file" | "linia" => a.file(arg),
-        "rank" => a.rank(arg),
-        "square" => match arg.and_then(|a| a.parse::<Square>().ok()) {
-            Some(s) => Ok(words.describe_square(pos, s).sentences),
-            None => Err(ask.unknown()),
-        },
-        "material" => Ok(a.material(&sides)),
-        _ => return None,
+        let arg = q.arg.as_deref();
+        Some(match q.word.as_str() {
+            "pawns" | "pawn" if side.is_none() && arg.is_none() => Ok(a.pawns(sides)),
+            w if role_of(w).is_some() && arg.is_none() => Ok(a.pieces(role_of(w)?, sides)),
+            "file" | "linia" => a.file(arg),
+            "rank" => a.rank(arg),
+            "square" => match arg.and_then(|a| a.parse::<Square>().ok()) {
+                Some(s) => Ok(words.describe_square(pos, s).sentences),
+                None => Err(ask.unknown()),
+            },
+            "material" => Ok(a.material(sides)),
+            _ => return None,
+        })
     })
 }
 

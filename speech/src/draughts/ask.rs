@@ -65,42 +65,33 @@ pub fn answer(
     q: &Question,
     asker: Option<Color>,
 ) -> Option<Result<Vec<String>, String>> {
-    let sides = match q.sides(ask, asker) {
-        Ok((_, sides)) => sides,
-        Err(e) => return Some(Err(e)),
-    };
-    // A letter key of the braille display (`ask key k`, docs/ask.md).
-    if let Some(key) = q.from_key(KEYS) {
-        let Some(q) = key else {
-            return Some(Err(ask.unknown()));
+    crate::ask::answer_keyed(ask, q, asker, KEYS, |q, _, sides| {
+        let a = Asking {
+            ask,
+            words,
+            pos,
+            first: asker.unwrap_or(Color::White),
         };
-        return answer(ask, words, pos, &q, asker);
-    }
-    let a = Asking {
-        ask,
-        words,
-        pos,
-        first: asker.unwrap_or(Color::White),
-    };
-    let each = |say: &dyn Fn(Color) -> String| sides.iter().map(|c| say(*c)).collect();
-    Some(Ok(match q.word.as_str() {
-        "kings" | "king" if q.arg.is_none() => each(&|c| a.list(c, Role::King)),
-        "men" | "man" if q.arg.is_none() => each(&|c| a.list(c, Role::Man)),
-        "pieces" if q.arg.is_none() => sides
-            .iter()
-            .flat_map(|c| [a.list(*c, Role::Man), a.list(*c, Role::King)])
-            .collect(),
-        "count" if q.arg.is_none() => each(&|c| a.count(c)),
-        "row" => return Some(a.row(q.arg.as_deref())),
-        "square" => {
-            let s = q.arg.as_deref().and_then(|a| pos.variant().parse_square(a));
-            let Some(s) = s else {
-                return Some(Err(ask.unknown()));
-            };
-            words.describe_square(pos, s).sentences
-        }
-        _ => return None,
-    }))
+        let each = |say: &dyn Fn(Color) -> String| sides.iter().map(|c| say(*c)).collect();
+        Some(Ok(match q.word.as_str() {
+            "kings" | "king" if q.arg.is_none() => each(&|c| a.list(c, Role::King)),
+            "men" | "man" if q.arg.is_none() => each(&|c| a.list(c, Role::Man)),
+            "pieces" if q.arg.is_none() => sides
+                .iter()
+                .flat_map(|c| [a.list(*c, Role::Man), a.list(*c, Role::King)])
+                .collect(),
+            "count" if q.arg.is_none() => each(&|c| a.count(c)),
+            "row" => return Some(a.row(q.arg.as_deref())),
+            "square" => {
+                let s = q.arg.as_deref().and_then(|a| pos.variant().parse_square(a));
+                let Some(s) = s else {
+                    return Some(Err(ask.unknown()));
+                };
+                words.describe_square(pos, s).sentences
+            }
+            _ => return None,
+        }))
+    })
 }
 
 /// What every answer reads: the words, the position and whose side is said first.
