@@ -239,23 +239,16 @@ fn word_forms(t: &toml::Table) -> Result<BTreeMap<Class, Vec<String>>, String> {
         fillers.extend(list(key));
     }
     forms.insert(Class::Filler, fillers);
-    for (i, group) in toml_list(t, &["listen", "times"])
-        .iter()
-        .enumerate()
-        .take(3)
-    {
-        let v = strings(group.as_array().map_or(&[][..], Vec::as_slice));
-        forms.insert(Class::Times(i as u8 + 2), v);
-    }
-    // Optional: a book without them cannot offer or answer a
-    // resignation by voice (the table's commands still resign).
-    for (i, group) in toml_list(t, &["listen", "resign"])
-        .iter()
-        .enumerate()
-        .take(3)
-    {
-        let v = strings(group.as_array().map_or(&[][..], Vec::as_slice));
-        forms.insert(Class::Resign(i as u8 + 1), v);
+    // Three groups each: `times` for 2, 3 and 4; `resign` for levels 1 to 3
+    // (optional: a book without them cannot offer or answer a resignation
+    // by voice; the table's commands still resign).
+    let groups: [(&str, fn(u8) -> Class, u8); 2] =
+        [("times", Class::Times, 2), ("resign", Class::Resign, 1)];
+    for (key, class, first) in groups {
+        for (i, group) in toml_list(t, &["listen", key]).iter().enumerate().take(3) {
+            let v = strings(group.as_array().map_or(&[][..], Vec::as_slice));
+            forms.insert(class(i as u8 + first), v);
+        }
     }
     let book_doubles = strings(&toml_list(t, &["numbers", "doubles"]));
     let extra = toml_list(t, &["listen", "doubles"]);

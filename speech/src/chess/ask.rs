@@ -287,15 +287,7 @@ impl Asking<'_> {
             sq.reverse();
         }
         let fw = book.file_word(usize::from(f), self.words.style());
-        Ok(if sq.is_empty() {
-            let line = self.ask.text("file_name", &[("file", fw)]);
-            vec![self.ask.sentence("empty", &[("line", &line)])]
-        } else {
-            let p: Vec<String> = sq.into_iter().map(|s| self.piece_at(s)).collect();
-            vec![self
-                .ask
-                .sentence("file", &[("file", fw), ("pieces", &p.join(", "))])]
-        })
+        Ok(self.line("file", fw, sq))
     }
 
     /// What stands on a rank (1-8), files a to h.
@@ -311,15 +303,21 @@ impl Asking<'_> {
             .into_iter()
             .collect();
         let rw = self.words.phrasebook().rank_word(usize::from(r));
-        Ok(if sq.is_empty() {
-            let line = self.ask.text("rank_name", &[("rank", rw)]);
+        Ok(self.line("rank", rw, sq))
+    }
+
+    /// The pieces on a `kind` of line (`file`, `rank`) called `word`, or
+    /// that it is empty.
+    fn line(&self, kind: &str, word: &str, sq: Vec<Square>) -> Vec<String> {
+        if sq.is_empty() {
+            let line = self.ask.text(&format!("{kind}_name"), &[(kind, word)]);
             vec![self.ask.sentence("empty", &[("line", &line)])]
         } else {
             let p: Vec<String> = sq.into_iter().map(|s| self.piece_at(s)).collect();
             vec![self
                 .ask
-                .sentence("rank", &[("rank", rw), ("pieces", &p.join(", "))])]
-        })
+                .sentence(kind, &[(kind, word), ("pieces", &p.join(", "))])]
+        }
     }
 
     /// Each side's pieces counted by kind, the king left out.
