@@ -19,6 +19,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use intl_pluralrules::{PluralCategory, PluralRules};
 use tandem_rules::Color;
@@ -298,33 +299,45 @@ fn category_key(c: &PluralCategory) -> &'static str {
     }
 }
 
+/// A built-in book's `source` parsed once into `cell`, and a clone of it
+/// (a clone shares the words): the hall replays journals (each a new game
+/// with its books) many times a second, and parsing the TOML was most of it.
+pub(crate) fn parsed_once<T: Clone, E: fmt::Debug>(
+    cell: &'static OnceLock<T>,
+    source: &str,
+    parse: fn(&str) -> Result<T, E>,
+    what: &str,
+) -> T {
+    cell.get_or_init(|| {
+        parse(source).unwrap_or_else(|e| panic!("the built-in {what} is valid (tested): {e:?}"))
+    })
+    .clone()
+}
+
 impl Phrasebook {
     /// The built-in Polish phrasebook.
     #[must_use]
     pub fn polish() -> Phrasebook {
-        // Parsed once: the hall replays journals (each a new game with its
-        // phrasebook) many times a second, and parsing the TOML was most of it.
-        static PARSED: std::sync::OnceLock<Phrasebook> = std::sync::OnceLock::new();
-        PARSED
-            .get_or_init(|| {
-                // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
-                Phrasebook::from_toml_str(POLISH_TOML)
-                    .expect("the built-in Polish phrasebook is valid (tested)")
-            })
-            .clone()
+        static PARSED: OnceLock<Phrasebook> = OnceLock::new();
+        // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
+        parsed_once(
+            &PARSED,
+            POLISH_TOML,
+            Phrasebook::from_toml_str,
+            "Polish phrasebook",
+        )
     }
 
     /// The built-in English phrasebook.
     #[must_use]
     pub fn english() -> Phrasebook {
-        static PARSED: std::sync::OnceLock<Phrasebook> = std::sync::OnceLock::new();
-        PARSED
-            .get_or_init(|| {
-                // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
-                Phrasebook::from_toml_str(ENGLISH_TOML)
-                    .expect("the built-in English phrasebook is valid (tested)")
-            })
-            .clone()
+        static PARSED: OnceLock<Phrasebook> = OnceLock::new();
+        parsed_once(
+            &PARSED,
+            ENGLISH_TOML,
+            Phrasebook::from_toml_str,
+            "English phrasebook",
+        )
     }
 
     /// A built-in phrasebook by language code (`pl`, `en`).

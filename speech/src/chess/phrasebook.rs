@@ -5,8 +5,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use tandem_rules::chess::shakmaty::{Role, Square};
+
+use crate::phrasebook::parsed_once;
 
 /// The Polish chess phrasebook's source.
 pub const CHESS_POLISH_TOML: &str = include_str!("../../phrasebooks/chess/pl.toml");
@@ -243,27 +246,26 @@ impl ChessPhrasebook {
     /// The built-in Polish book.
     #[must_use]
     pub fn polish() -> ChessPhrasebook {
-        // Parsed once (the hall replays journals many times a second).
-        static PARSED: std::sync::OnceLock<ChessPhrasebook> = std::sync::OnceLock::new();
+        static PARSED: OnceLock<ChessPhrasebook> = OnceLock::new();
         // The built-in file is tested to load (tests below and the golden tests).
-        PARSED
-            .get_or_init(|| {
-                ChessPhrasebook::from_toml_str(CHESS_POLISH_TOML)
-                    .expect("built-in chess/pl.toml is valid")
-            })
-            .clone()
+        parsed_once(
+            &PARSED,
+            CHESS_POLISH_TOML,
+            ChessPhrasebook::from_toml_str,
+            "chess/pl.toml",
+        )
     }
 
     /// The built-in English book.
     #[must_use]
     pub fn english() -> ChessPhrasebook {
-        static PARSED: std::sync::OnceLock<ChessPhrasebook> = std::sync::OnceLock::new();
-        PARSED
-            .get_or_init(|| {
-                ChessPhrasebook::from_toml_str(CHESS_ENGLISH_TOML)
-                    .expect("built-in chess/en.toml is valid")
-            })
-            .clone()
+        static PARSED: OnceLock<ChessPhrasebook> = OnceLock::new();
+        parsed_once(
+            &PARSED,
+            CHESS_ENGLISH_TOML,
+            ChessPhrasebook::from_toml_str,
+            "chess/en.toml",
+        )
     }
 
     /// A built-in book by language tag (`pl`, `en`).
