@@ -242,9 +242,8 @@ fn word_forms(t: &toml::Table) -> Result<BTreeMap<Class, Vec<String>>, String> {
     // Three groups each: `times` for 2, 3 and 4; `resign` for levels 1 to 3
     // (optional: a book without them cannot offer or answer a resignation
     // by voice; the table's commands still resign).
-    let groups: [(&str, fn(u8) -> Class, u8); 2] =
-        [("times", Class::Times, 2), ("resign", Class::Resign, 1)];
-    for (key, class, first) in groups {
+    let times: fn(u8) -> Class = Class::Times;
+    for (key, class, first) in [("times", times, 2), ("resign", Class::Resign, 1)] {
         for (i, group) in toml_list(t, &["listen", key]).iter().enumerate().take(3) {
             let v = strings(group.as_array().map_or(&[][..], Vec::as_slice));
             forms.insert(class(i as u8 + first), v);
