@@ -396,18 +396,7 @@ impl Game for BackgammonTable {
     }
 
     fn result_text(&self, outcome: Option<Outcome>) -> &'static str {
-        match outcome {
-            Some(Outcome::Win {
-                winner: Color::White,
-                ..
-            }) => "1-0",
-            Some(Outcome::Win {
-                winner: Color::Black,
-                ..
-            }) => "0-1",
-            Some(_) => "1/2-1/2",
-            None => "*",
-        }
+        outcome.map_or("*", Outcome::one_point_result)
     }
 
     fn declare(&mut self, outcome: Outcome) {
