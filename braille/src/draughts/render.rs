@@ -90,24 +90,12 @@ pub fn graphic_letter(piece: Option<Piece>) -> char {
 /// The rows view's word for what stands on a square.
 #[must_use]
 pub fn piece_code(piece: Option<Piece>) -> &'static str {
-    match piece {
+    match piece.map(|p| (p.color, p.role)) {
         None => "-",
-        Some(Piece {
-            color: Color::White,
-            role: Role::Man,
-        }) => "w",
-        Some(Piece {
-            color: Color::White,
-            role: Role::King,
-        }) => "wk",
-        Some(Piece {
-            color: Color::Black,
-            role: Role::Man,
-        }) => "b",
-        Some(Piece {
-            color: Color::Black,
-            role: Role::King,
-        }) => "bk",
+        Some((Color::White, Role::Man)) => "w",
+        Some((Color::White, Role::King)) => "wk",
+        Some((Color::Black, Role::Man)) => "b",
+        Some((Color::Black, Role::King)) => "bk",
     }
 }
 
