@@ -17,7 +17,7 @@ mod support;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::{ctl, journal_events, real_brltty, Daemon};
+use support::{ctl, journal_events, real_brltty, Daemon, Play};
 use tandem_braille::backgammon::{board_line, BgLine, BgSpot};
 use tandem_braille::testing::brltty::VirtualBrltty;
 use tandem_braille::{Cell, Key, KeyCommand, Width};
@@ -58,30 +58,12 @@ fn cell(line: &BgLine, p: u8) -> usize {
 }
 
 fn start(b: &VirtualBrltty, blind: &str, dir: &std::path::Path) -> Daemon {
-    let socket = dir.join("tandem.sock");
-    let journal = dir.join("match.jsonl");
-    Daemon::start(
-        &[
-            "--variant",
-            "backgammon",
-            "--match",
-            "3",
-            "--blind",
-            blind,
-            "--lang",
-            "en",
-            "--speech",
-            "text",
-            "--braille",
-            "brlapi",
-            "--brlapi-host",
-            &b.host(),
-            "--journal",
-            journal.to_str().unwrap(),
-        ],
-        &socket,
-        &[],
-    )
+    Play::in_dir(dir)
+        .args(["--variant", "backgammon", "--match", "3", "--blind", blind])
+        .args(["--lang", "en", "--speech", "text"])
+        .brltty(b)
+        .journal(&dir.join("match.jsonl"))
+        .start()
 }
 
 #[test]

@@ -144,6 +144,29 @@ impl Play {
         self.env("XDG_STATE_HOME", dir)
     }
 
+    /// `--journal PATH`.
+    pub fn journal(self, path: &Path) -> Play {
+        self.arg("--journal").arg(path)
+    }
+
+    /// `--resume JOURNAL`.
+    pub fn resume(self, journal: &Path) -> Play {
+        self.arg("--resume").arg(journal)
+    }
+
+    /// `--braille brlapi --brlapi-host HOST`: shown on a private BRLTTY.
+    pub fn brltty(self, brltty: &VirtualBrltty) -> Play {
+        self.args(["--braille", "brlapi", "--brlapi-host"])
+            .arg(brltty.host())
+    }
+
+    /// `--speech speechd` with `SPEECHD_ADDRESS`: spoken by a private
+    /// speech-dispatcher.
+    pub fn speechd(self, speechd: &PrivateSpeechd) -> Play {
+        self.args(["--speech", "speechd"])
+            .env("SPEECHD_ADDRESS", speechd.address())
+    }
+
     /// Stdout goes to `stdout`.
     pub fn stdout(mut self, stdout: Stdio) -> Play {
         self.cmd.stdout(stdout);
@@ -358,6 +381,32 @@ pub fn wait_ply(c: &mut Client, ply: u64) -> Value {
     }
 }
 
+/// The speech events on `events` (a subscribed client) up to and with the
+/// first that starts with `last`: `Err` with all that was said if the
+/// stream ends (or times out) before it.
+pub fn speech_until(events: &mut Client, last: &str) -> Result<Vec<String>, Vec<String>> {
+    let mut said = Vec::new();
+    while let Ok(v) = events.next_line() {
+        if v["event"] == "speech" {
+            said.push(v["text"].as_str().unwrap().to_owned());
+            if said.last().is_some_and(|s| s.starts_with(last)) {
+                return Ok(said);
+            }
+        }
+    }
+    Err(said)
+}
+
+/// [`speech_until`], what was said either way (the caller checks it).
+pub fn said_until(events: &mut Client, last: &str) -> Vec<String> {
+    speech_until(events, last).unwrap_or_else(|said| said)
+}
+
+/// [`speech_until`], a panic if `last` is never said.
+pub fn heard_until(events: &mut Client, last: &str) -> Vec<String> {
+    speech_until(events, last).unwrap_or_else(|said| panic!("never said {last:?}: {said:?}"))
+}
+
 /// The text of `rules/tests/data/pdn/NAME`.
 pub fn pdn_data(name: &str) -> String {
     let path = format!(
@@ -393,6 +442,13 @@ pub fn real_brltty(cells: usize) -> Option<VirtualBrltty> {
 #[track_caller]
 pub fn real_speechd(lang: &str) -> Option<PrivateSpeechd> {
     tandem_testkit::require(SPEECHD, PrivateSpeechd::start(lang))
+}
+
+/// [`real_brltty`] and [`real_speechd`] both (BRLTTY asked for first).
+#[track_caller]
+pub fn real_brltty_speechd(cells: usize, lang: &str) -> Option<(VirtualBrltty, PrivateSpeechd)> {
+    let brltty = real_brltty(cells)?;
+    Some((brltty, real_speechd(lang)?))
 }
 
 /// What [`real_brltty`] needs.
