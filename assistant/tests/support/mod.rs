@@ -194,6 +194,17 @@ impl Play {
         self
     }
 
+    /// Runs it to its end with stdin closed (for a start it refuses): its
+    /// exit status, stdout and stderr.
+    pub fn output(mut self) -> std::process::Output {
+        self.cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run tandem play")
+    }
+
     /// Starts it and waits until its socket answers.
     pub fn start(mut self) -> Daemon {
         let mut child = self.cmd.spawn().expect("start tandem play");
@@ -318,6 +329,31 @@ impl Drop for Daemon {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Runs `tandem play --headless --speech text --braille none --variant
+/// VARIANT ARGS… --journal DIR/game.jsonl --phrasebook pl.toml` (the Polish
+/// draughts phrasebook) in a new directory to its end: its output, and
+/// whether the journal was made.
+pub fn play_with_draughts_phrasebook(variant: &str, args: &[&str]) -> (std::process::Output, bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("game.jsonl");
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks/pl.toml");
+    let out = Play::in_dir(dir.path())
+        .args([
+            "--braille",
+            "none",
+            "--speech",
+            "text",
+            "--variant",
+            variant,
+        ])
+        .args(args)
+        .journal(&journal)
+        .arg("--phrasebook")
+        .arg(&book)
+        .output();
+    (out, journal.exists())
 }
 
 /// Runs `tandem ctl --socket SOCKET ARGS…`.
