@@ -3,21 +3,12 @@
 //! (`/usr/games/gnubg`, one process for all positions). Without gnubg the
 //! test fails, unless TANDEM_SKIP_REAL is set outside CI.
 
+mod support;
+
+use support::cli::run_lossy as tandem;
+
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
-
-fn tandem(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn json_moves(id: &str, dice: &str) -> Vec<String> {
     let (code, out, err) = tandem(&[
