@@ -3,7 +3,7 @@
 //! (`tandem hall`) as real processes, and waiting on the desk's API.
 #![allow(dead_code)]
 
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -50,13 +50,7 @@ pub const MAX_PACKET_LINE: &str = "max_packet_size 262144";
 pub const CLIENT_ID_LINE: &str = "use_username_as_clientid true";
 
 /// A port nobody listens on now.
-pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+pub use tandem_testkit::free_port;
 
 /// A new journal at `path` whose line 1 starts an international draughts
 /// game (90 minutes) of `white` against Nowak.
