@@ -13,13 +13,11 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use tandem::game::AnyPosition;
 use tandem::journal::Source;
-use tandem::session::{Blind, Cmd, GameSetup, Outputs, Session, DEFAULT_WARNINGS};
+use tandem::session::{Blind, Cmd, Outputs, Session};
 use tandem_braille::display::memory::{MemoryDisplay, MemoryHandle};
 use tandem_braille::driver::{self, DisplayDriver, DriverHandle};
 use tandem_braille::{Board, StatusInfo, View};
-use tandem_rules::clock::TimeControl;
 use tandem_rules::draughts::{Position, Variant};
-use tandem_rules::GameOptions;
 use tokio::sync::{broadcast, mpsc};
 
 struct Table {
@@ -72,18 +70,7 @@ fn table(chess: bool) -> Table {
     ))
     .expect("driver");
     let out = Outputs::new(tx, Some(drv.input.clone()), notices);
-    let setup = GameSetup {
-        start,
-        control: TimeControl::lookup("90m").expect("control"),
-        warnings: DEFAULT_WARNINGS.to_vec(),
-        white: None,
-        black: None,
-        event: None,
-        round: None,
-        blind: Blind::White,
-        lang: "pl".into(),
-        options: GameOptions::default(),
-    };
+    let setup = support::setup(start, Blind::White, "pl");
     let session = Session::start(&setup, &dir.path().join("g.jsonl"), out).expect("session");
     Table {
         _dir: dir,

@@ -16,10 +16,9 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use tandem::game::AnyPosition;
 use tandem::journal::Source;
-use tandem::session::{Blind, Cmd, GameSetup, Outputs, SeatOutput, Session, DEFAULT_WARNINGS};
-use tandem_rules::clock::TimeControl;
+use tandem::session::{Blind, Cmd, Outputs, Session};
 use tandem_rules::draughts::{Position, Variant};
-use tandem_rules::{Color, GameOptions};
+use tandem_rules::Color;
 use tokio::sync::{broadcast, mpsc};
 
 struct Table {
@@ -55,31 +54,11 @@ fn table(english_black: bool) -> Table {
     let mut out = Outputs::new(tx, None, notices);
     out.table_speaks = false;
     out.seats = vec![
-        SeatOutput {
-            side: Color::White,
-            speech: Some(w),
-            braille: None,
-            lang: None,
-        },
-        SeatOutput {
-            side: Color::Black,
-            speech: Some(b),
-            braille: None,
-            lang: english_black.then(|| "en".to_owned()),
-        },
+        support::seat(Color::White, w, None),
+        support::seat(Color::Black, b, english_black.then(|| "en".to_owned())),
     ];
-    let setup = GameSetup {
-        start: AnyPosition::Draughts(Position::start(Variant::International)),
-        control: TimeControl::lookup("90m").expect("control"),
-        warnings: DEFAULT_WARNINGS.to_vec(),
-        white: None,
-        black: None,
-        event: None,
-        round: None,
-        blind: Blind::Both,
-        lang: "pl".into(),
-        options: GameOptions::default(),
-    };
+    let start = AnyPosition::Draughts(Position::start(Variant::International));
+    let setup = support::setup(start, Blind::Both, "pl");
     let session = Session::start(&setup, &dir.path().join("g.jsonl"), out).expect("session");
     let t = Table {
         _dir: dir,
