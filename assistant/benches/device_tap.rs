@@ -138,12 +138,9 @@ fn bench(c: &mut Criterion) {
     for _ in 0..500 {
         v.push(tap(&mut t, &rt, &moves).1);
     }
-    println!(
-        "device tap to the move announced at the table (and answered): p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
-        support::pct(&mut v, 0.5),
-        support::pct(&mut v, 0.9),
-        support::pct(&mut v, 0.99),
-        support::pct(&mut v, 1.0)
+    support::print_pcts(
+        "device tap to the move announced at the table (and answered)",
+        &mut v,
     );
     c.bench_function("device: tap to the move announced", |b| {
         b.iter(|| tap(&mut t, &rt, &moves).0)

@@ -111,33 +111,19 @@ fn one_move(t: &mut Table, moves: &[String]) -> (Duration, Duration) {
 }
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let rt = support::runtime();
     let _g = rt.enter();
     for chess in [false, true] {
         let game = if chess { "chess" } else { "draughts" };
         let moves = moves(chess);
         let mut t = table(chess);
         // Percentiles of each stage over 1000 moves.
-        let (mut h, mut b) = (Vec::new(), Vec::new());
-        for _ in 0..1000 {
-            let (x, y) = one_move(&mut t, &moves);
-            h.push(x);
-            b.push(y);
-        }
+        let (mut h, mut b) = support::sample2(1000, || one_move(&mut t, &moves));
         for (name, v) in [
             ("journal synced + announcement queued", &mut h),
             ("braille written", &mut b),
         ] {
-            println!(
-                "{game} move latency, {name}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
-                support::pct(v, 0.5),
-                support::pct(v, 0.9),
-                support::pct(v, 0.99),
-                support::pct(v, 1.0)
-            );
+            support::print_pcts(&format!("{game} move latency, {name}"), v);
         }
         c.bench_function(&format!("{game}: typed move to braille written"), |bch| {
             bch.iter(|| one_move(&mut t, &moves))

@@ -102,10 +102,7 @@ fn one_move(t: &mut Table, moves: &[String]) -> (Duration, Duration) {
 }
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let rt = support::runtime();
     let _g = rt.enter();
     let moves = support::draughts_moves();
     for english_black in [false, true] {
@@ -115,23 +112,12 @@ fn bench(c: &mut Criterion) {
             "two seats, one language"
         };
         let mut t = table(english_black);
-        let (mut lat, mut spread) = (Vec::new(), Vec::new());
-        for _ in 0..1000 {
-            let (l, s) = one_move(&mut t, &moves);
-            lat.push(l);
-            spread.push(s);
-        }
+        let (mut lat, mut spread) = support::sample2(1000, || one_move(&mut t, &moves));
         for (what, v) in [
             ("move to both seats' words", &mut lat),
             ("between the two seats", &mut spread),
         ] {
-            println!(
-                "{name}, {what}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
-                support::pct(v, 0.5),
-                support::pct(v, 0.9),
-                support::pct(v, 0.99),
-                support::pct(v, 1.0)
-            );
+            support::print_pcts(&format!("{name}, {what}"), v);
         }
         c.bench_function(&format!("{name}: move to both seats' words"), |bch| {
             bch.iter(|| one_move(&mut t, &moves).0)

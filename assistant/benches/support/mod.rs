@@ -50,22 +50,16 @@ pub fn seat(side: Color, speech: UnboundedSender<Utterance>, lang: Option<String
 /// then spawn.
 pub fn play(dir: &Path, socket: &Path) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tandem"));
-    cmd.args([
-        "play",
-        "--headless",
-        "--speech",
-        "text",
-        "--braille",
-        "none",
-    ])
-    .arg("--socket")
-    .arg(socket)
-    .arg("--journal")
-    .arg(dir.join("g.jsonl"))
-    .env("XDG_CONFIG_HOME", dir)
-    .stdin(Stdio::piped())
-    .stdout(Stdio::null())
-    .stderr(Stdio::null());
+    cmd.args(["play", "--headless"])
+        .args(["--speech", "text", "--braille", "none"])
+        .arg("--socket")
+        .arg(socket)
+        .arg("--journal")
+        .arg(dir.join("g.jsonl"))
+        .env("XDG_CONFIG_HOME", dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
     cmd
 }
 
@@ -80,6 +74,33 @@ pub fn draughts_moves() -> Vec<String> {
         Replay::Ok(g) => g.move_texts(),
         _ => panic!("the bench game does not replay"),
     }
+}
+
+/// A current-thread tokio runtime with its drivers, for a bench's session.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+/// `n` runs of `f`, each timing two things: the two lists of times.
+pub fn sample2(
+    n: usize,
+    mut f: impl FnMut() -> (Duration, Duration),
+) -> (Vec<Duration>, Vec<Duration>) {
+    (0..n).map(|_| f()).unzip()
+}
+
+/// Prints `LABEL: p50 …  p90 …  p99 …  max …` of `v` (sorted in place).
+pub fn print_pcts(label: &str, v: &mut [Duration]) {
+    println!(
+        "{label}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
+        pct(v, 0.5),
+        pct(v, 0.9),
+        pct(v, 0.99),
+        pct(v, 1.0)
+    );
 }
 
 /// The `p` percentile (0 to 1) of `v` (sorted in place).
