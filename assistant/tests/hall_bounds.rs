@@ -115,8 +115,7 @@ fn heavy_routes_are_built_once_per_change_however_many_ask() {
     std::fs::create_dir_all(&copies).unwrap();
     big_journal(&copies.join("table-1.jsonl"), 2_000, 4_000);
     std::fs::write(copies.join("public.json"), r#"{"all": true, "tables": []}"#).unwrap();
-    let public = format!("127.0.0.1:{}", free_port());
-    let desk = Desk::start(dir.path(), &broker, &["--public", &public]);
+    let (desk, public) = Desk::start_public(dir.path(), &broker, &[], &[]);
     let public = format!("http://{public}");
     let (_, game) = get(&desk.base, "/api/tables/1/game").unwrap();
     assert!(game.contains("Kowalski"), "{game}");
@@ -351,11 +350,10 @@ fn login_waits(base: &str, secret: &str) -> (u16, Option<u64>) {
 fn live_streams_that_fell_silent_are_closed() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 12);
-    let public = format!("127.0.0.1:{}", free_port());
-    let desk = Desk::start_env(
+    let (desk, public) = Desk::start_public(
         dir.path(),
         &broker,
-        &["--public", &public],
+        &[],
         &[("TANDEM_HALL_STALL_MS", "1500")],
     );
     let public = format!("http://{public}");

@@ -32,10 +32,7 @@ fn desk_with_public(
 
 /// A desk with a public server and `extra` flags.
 fn desk_with_public_args(dir: &std::path::Path, broker: &Broker, extra: &[&str]) -> (Desk, String) {
-    let public = format!("127.0.0.1:{}", free_port());
-    let mut args = vec!["--public", &public];
-    args.extend_from_slice(extra);
-    let desk = Desk::start(dir, broker, &args);
+    let (desk, public) = Desk::start_public(dir, broker, extra, &[]);
     (desk, format!("http://{public}"))
 }
 

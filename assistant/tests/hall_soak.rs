@@ -22,7 +22,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hall_common::spectator::Spectator;
-use hall_common::{ctl_ok, free_port, journal_of, table, wait_for, Broker, Desk, EVENT};
+use hall_common::{ctl_ok, journal_of, table, wait_for, Broker, Desk, EVENT};
 use serde_json::{json, Value};
 use support::{real_brltty, Daemon, Play};
 use tandem_rules::backgammon::{Match, MatchOptions};
@@ -211,12 +211,7 @@ fn round(flood_late: bool) {
     };
     let dir = tempfile::tempdir().unwrap();
     let mut broker = Broker::start(dir.path(), 4);
-    let public = format!("127.0.0.1:{}", free_port());
-    let desk = Desk::start(
-        dir.path(),
-        &broker,
-        &["--public", &public, "--public-delay", "2s"],
-    );
+    let (desk, public) = Desk::start_public(dir.path(), &broker, &["--public-delay", "2s"], &[]);
     let extra: [&[&str]; 3] = [
         &[],
         &["--variant", "chess"],

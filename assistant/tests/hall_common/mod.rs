@@ -489,6 +489,20 @@ impl Desk {
         d
     }
 
+    /// [`Desk::start_env`] with its public server on a free loopback port
+    /// (`--public 127.0.0.1:PORT`, then `extra`): the desk and that address.
+    pub fn start_public(
+        dir: &Path,
+        broker: &Broker,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> (Desk, String) {
+        let public = format!("127.0.0.1:{}", free_port());
+        let mut args = vec!["--public", &public];
+        args.extend_from_slice(extra);
+        (Desk::start_env(dir, broker, &args, env), public)
+    }
+
     /// GET a path, as text.
     pub fn get_text(&self, path: &str) -> Result<String, String> {
         ureq::get(&format!("{}{path}", self.base))
