@@ -8,30 +8,13 @@ mod support;
 
 use std::path::Path;
 
-use serde_json::{json, Value};
-use support::{ctl, verify_ok, Play};
-
-fn ok(socket: &Path, args: &[&str]) -> String {
-    let out = ctl(socket, args);
-    assert!(
-        out.status.success(),
-        "tandem ctl {args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+use serde_json::json;
+use support::{ctl, ctl_state as state, ctl_text as ok, verify_ok, Play};
 
 fn refused(socket: &Path, args: &[&str]) -> String {
     let out = ctl(socket, args);
     assert_eq!(out.status.code(), Some(1), "tandem ctl {args:?}: {out:?}");
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn state(socket: &Path) -> Value {
-    let out = ctl(socket, &["state"]);
-    assert!(out.status.success(), "{out:?}");
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 #[test]

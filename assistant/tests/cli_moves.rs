@@ -8,7 +8,6 @@ mod support;
 use support::cli::run_lossy as tandem;
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 fn json_moves(id: &str, dice: &str) -> Vec<String> {
     let (code, out, err) = tandem(&[
@@ -131,7 +130,7 @@ fn moves_agree_with_gnubg() {
             format!("H {id} {} {}", char::from(b[0]), char::from(b[1]))
         })
         .collect();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/data/gnubg_oracle.py");
+    let script = tandem_testkit::gnubg::oracle();
     let (answers, stderr) =
         tandem_testkit::gnubg::ask(&script, dir.path(), &(questions.join("\n") + "\n"));
     let answers: Vec<&str> = answers.lines().collect();

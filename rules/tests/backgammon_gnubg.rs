@@ -5,7 +5,6 @@
 //! Without gnubg the test fails, unless TANDEM_SKIP_REAL is set outside CI.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use tandem_rules::backgammon::{
     apply, legal_plays, mat, match_id, notation, position_id, Action, Board, Dice, Match,
@@ -24,14 +23,7 @@ fn ask_gnubg(questions: &[String]) -> Vec<String> {
         // For a look by hand: the questions as asked.
         let _ = std::fs::write(keep, &asked);
     }
-    let script: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests",
-        "data",
-        "gnubg_oracle.py",
-    ]
-    .iter()
-    .collect();
+    let script = gnubg::oracle();
     let (answers, stderr) = gnubg::ask(&script, dir.path(), &asked);
     let lines: Vec<String> = answers.lines().map(str::to_owned).collect();
     assert_eq!(

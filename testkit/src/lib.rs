@@ -208,6 +208,13 @@ pub mod gnubg {
         .is_some()
     }
 
+    /// The oracle script of the rules' tests (`rules/tests/data/gnubg_oracle.py`:
+    /// every legal move of a position, the IDs of an imported .mat file).
+    #[must_use]
+    pub fn oracle() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/data/gnubg_oracle.py")
+    }
+
     /// The folder of `tandem_gnubg.py`, the module the scripts share.
     pub const PYTHON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/python");
 

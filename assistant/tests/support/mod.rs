@@ -368,6 +368,26 @@ pub fn ctl(socket: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// Runs `tandem ctl --socket SOCKET ARGS…`, which must succeed: its
+/// stdout.
+pub fn ctl_text(socket: &Path, args: &[&str]) -> String {
+    let out = ctl(socket, args);
+    assert!(
+        out.status.success(),
+        "tandem ctl {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `tandem ctl state` (which must succeed): the state.
+pub fn ctl_state(socket: &Path) -> Value {
+    let out = ctl(socket, &["state"]);
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 /// Runs `tandem ARGS…`.
 pub fn tandem(args: &[&str]) -> std::process::Output {
     Command::new(TANDEM).args(args).output().unwrap()
@@ -398,6 +418,18 @@ pub fn journal_events(journal: &Path, kind: &str) -> Vec<Value> {
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap()["event"].clone())
+        .filter(|e| e["type"] == kind)
+        .collect()
+}
+
+/// The events of type `kind` in a journal being written: none if it is not
+/// there yet, a line not (yet) whole passed over.
+pub fn journal_events_so_far(journal: &Path, kind: &str) -> Vec<Value> {
+    std::fs::read_to_string(journal)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .map(|v| v["event"].clone())
         .filter(|e| e["type"] == kind)
         .collect()
 }
