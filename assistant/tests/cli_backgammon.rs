@@ -10,20 +10,19 @@ mod support;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use support::{ctl, ctl_state as state, ctl_text as ok, tandem, verify_ok, Play};
+use support::{ctl_refused, ctl_state as state, ctl_text as ok, tandem, verify_ok, Play};
 use tandem_rules::backgammon::match_id;
 
 use tandem_testkit::gnubg;
 
 fn refused(socket: &Path, args: &[&str]) -> String {
     let before = state(socket);
-    let out = ctl(socket, args);
-    assert_eq!(out.status.code(), Some(1), "tandem ctl {args:?}: {out:?}");
+    let said = ctl_refused(socket, args);
     let after = state(socket);
     for k in ["ply", "fen", "dice", "cube", "score", "pips", "moves"] {
         assert_eq!(before[k], after[k], "{args:?} changed {k}");
     }
-    String::from_utf8(out.stdout).unwrap()
+    said
 }
 
 fn gnubg_import(mat: &Path) -> Option<(String, String)> {

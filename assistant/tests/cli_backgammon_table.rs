@@ -6,16 +6,8 @@
 
 mod support;
 
-use std::path::Path;
-
 use serde_json::json;
-use support::{ctl, ctl_state as state, ctl_text as ok, verify_ok, Play};
-
-fn refused(socket: &Path, args: &[&str]) -> String {
-    let out = ctl(socket, args);
-    assert_eq!(out.status.code(), Some(1), "tandem ctl {args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
-}
+use support::{ctl_refused as refused, ctl_state as state, ctl_text as ok, verify_ok, Play};
 
 #[test]
 fn an_untimed_match_resigns_a_gammon_through_ctl_and_survives_a_kill_with_the_offer_waiting() {

@@ -35,8 +35,7 @@ fn a_backgammon_match_with_brltty_and_speech_dispatcher() {
         .journal(&journal)
         .start();
     let socket = d.socket.clone();
-    let mut events = d.client();
-    events.subscribe().unwrap();
+    let mut events = d.subscribed();
     let shows = |m: &Match| {
         let want = tandem_braille::backgammon::board_line(m.board(), Color::Black).cells;
         brltty

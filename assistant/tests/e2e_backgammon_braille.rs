@@ -72,8 +72,7 @@ fn a_roll_on_the_braille_keys_and_a_turn_by_routing_keys() {
     let dir = tempfile::tempdir().unwrap();
     let d = start(&b, "black", dir.path());
     let journal = dir.path().join("match.jsonl");
-    let mut events = d.client();
-    events.subscribe().unwrap();
+    let mut events = d.subscribed();
     let mut c = d.client();
     let m = Match::new(MatchOptions { length: 3 });
     shows(&b, &board_line(m.board(), Color::Black).cells);
@@ -178,8 +177,7 @@ fn a_narrow_display_pans_the_board_line_and_the_keys_follow() {
     let dir = tempfile::tempdir().unwrap();
     let d = start(&b, "white", dir.path());
     let journal = dir.path().join("match.jsonl");
-    let mut events = d.client();
-    events.subscribe().unwrap();
+    let mut events = d.subscribed();
     let out = ctl(&d.socket, &["roll", "3", "1"]);
     assert!(out.status.success(), "{out:?}");
     hear(&mut events, "White starts with three one.");

@@ -73,8 +73,7 @@ fn a_real_chess_game_with_brltty_and_speech_dispatcher() {
         .journal(&journal)
         .start();
     let socket = d.socket.clone();
-    let mut events = d.client();
-    events.subscribe().unwrap();
+    let mut events = d.subscribed();
     let mut c = d.client();
     let game = aronian_game();
     let moves: Vec<String> = game.sans().to_vec();

@@ -47,8 +47,7 @@ fn a_real_game_with_brltty_and_speech_dispatcher() {
         std::fs::metadata(&socket).unwrap().permissions().mode() & 0o777,
         0o600
     );
-    let mut events = d.client();
-    events.subscribe().unwrap();
+    let mut events = d.subscribed();
     let mut c = d.client();
     let game = real_game();
     let moves = game.move_texts();

@@ -196,8 +196,7 @@ fn review_table(
         .brltty(brltty)
         .journal(&dir.join("game.jsonl"))
         .start();
-    let mut events = d.client();
-    events.subscribe().unwrap();
+    let events = d.subscribed();
     let c = d.client();
     (d, events, c)
 }

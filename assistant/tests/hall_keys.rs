@@ -108,14 +108,7 @@ fn replies(desk: &Desk, n: u32) -> Vec<serde_json::Value> {
 
 /// `tandem ctl` at `socket` with the local arbiter's secret in the environment.
 fn ctl_as_arbiter(socket: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(TANDEM)
-        .env("TANDEM_ARBITER_SECRET", SECRET)
-        .arg("ctl")
-        .arg("--socket")
-        .arg(socket)
-        .args(args)
-        .output()
-        .unwrap()
+    support::ctl_env(socket, args, &[("TANDEM_ARBITER_SECRET", SECRET)])
 }
 
 #[test]

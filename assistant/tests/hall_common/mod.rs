@@ -441,6 +441,28 @@ pub struct Desk {
     pub data: PathBuf,
 }
 
+/// `cmd` (the `tandem` binary, or a wrapper given it as its first
+/// argument) made `hall --broker … --event EV --listen LISTEN --data
+/// DIR/desk --arbiter-secret-file DIR/desk-secret`, its stdout discarded;
+/// `DIR/desk` and the secret's file are made.
+pub fn desk_args<'c>(
+    cmd: &'c mut Command,
+    dir: &Path,
+    broker: &Broker,
+    listen: &str,
+) -> &'c mut Command {
+    let data = dir.join("desk");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
+    cmd.args(["hall", "--broker", &broker.url("desk", "deskpw")])
+        .args(["--event", EVENT, "--listen", listen])
+        .arg("--data")
+        .arg(data)
+        .arg("--arbiter-secret-file")
+        .arg(dir.join("desk-secret"))
+        .stdout(Stdio::null())
+}
+
 impl Desk {
     /// `tandem hall --broker … --event EV --listen 127.0.0.1:PORT --data DIR/desk
     /// --arbiter-secret-file … --signing-key DIR/keys/desk.key`.
@@ -451,39 +473,23 @@ impl Desk {
     /// [`Desk::start`] with environment variables set for the desk.
     pub fn start_env(dir: &Path, broker: &Broker, extra: &[&str], env: &[(&str, &str)]) -> Desk {
         let port = free_port();
-        let data = dir.join("desk");
-        std::fs::create_dir_all(&data).unwrap();
-        std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
         let (private, _) = desk_keys(dir);
         let mut cmd = Command::new(TANDEM);
         cmd.envs(env.iter().copied());
         if let Some(ca) = &broker.ca {
             cmd.env("TANDEM_MQTT_CA", ca);
         }
-        let child = cmd
-            .args([
-                "hall",
-                "--broker",
-                &broker.url("desk", "deskpw"),
-                "--event",
-                EVENT,
-            ])
-            .args(["--listen", &format!("127.0.0.1:{port}")])
-            .arg("--data")
-            .arg(&data)
-            .arg("--arbiter-secret-file")
-            .arg(dir.join("desk-secret"))
+        let child = desk_args(&mut cmd, dir, broker, &format!("127.0.0.1:{port}"))
             .arg("--signing-key")
             .arg(private)
             .args(extra)
-            .stdout(Stdio::null())
             .stderr(std::fs::File::create(dir.join("desk-stderr")).unwrap())
             .spawn()
             .expect("start tandem hall");
         let d = Desk {
             child,
             base: format!("http://127.0.0.1:{port}"),
-            data,
+            data: dir.join("desk"),
         };
         wait_for("the desk's page", || d.get_text("/").map(drop));
         d

@@ -289,6 +289,13 @@ impl Daemon {
         c
     }
 
+    /// A new client connection subscribed to the daemon's events.
+    pub fn subscribed(&self) -> Client {
+        let mut c = self.client();
+        c.subscribe().unwrap();
+        c
+    }
+
     /// Types a line on the daemon's stdin.
     pub fn type_line(&mut self, line: &str) {
         let stdin = self.child.stdin.as_mut().unwrap();
@@ -359,7 +366,13 @@ pub fn play_with_draughts_phrasebook(variant: &str, args: &[&str]) -> (std::proc
 
 /// Runs `tandem ctl --socket SOCKET ARGS…`.
 pub fn ctl(socket: &Path, args: &[&str]) -> std::process::Output {
+    ctl_env(socket, args, &[])
+}
+
+/// Runs `tandem ctl --socket SOCKET ARGS…` with the variables `env` set.
+pub fn ctl_env(socket: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     Command::new(TANDEM)
+        .envs(env.iter().copied())
         .arg("ctl")
         .arg("--socket")
         .arg(socket)
@@ -378,6 +391,14 @@ pub fn ctl_text(socket: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs `tandem ctl --socket SOCKET ARGS…`, which must be refused (exit
+/// 1): its stdout.
+pub fn ctl_refused(socket: &Path, args: &[&str]) -> String {
+    let out = ctl(socket, args);
+    assert_eq!(out.status.code(), Some(1), "tandem ctl {args:?}: {out:?}");
     String::from_utf8(out.stdout).unwrap()
 }
 
