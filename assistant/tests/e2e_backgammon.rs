@@ -30,11 +30,9 @@ fn a_backgammon_match_with_brltty_and_speech_dispatcher() {
             "black",
         ])
         .args(["--lang", "en"])
-        .speechd(&speechd)
-        .brltty(&brltty)
+        .real(&brltty, &speechd)
         .journal(&journal)
         .start();
-    let socket = d.socket.clone();
     let mut events = d.subscribed();
     let shows = |m: &Match| {
         let want = tandem_braille::backgammon::board_line(m.board(), Color::Black).cells;
@@ -52,7 +50,7 @@ fn a_backgammon_match_with_brltty_and_speech_dispatcher() {
         (vec!["roll", "6", "4"], "roll 64"),
         (vec!["move", "24/14"], "move 24/14"),
     ] {
-        let out = ctl(&socket, &cmd);
+        let out = ctl(&d.socket, &cmd);
         assert!(out.status.success(), "{cmd:?}: {out:?}");
         m.act_text(action).unwrap();
     }

@@ -68,8 +68,7 @@ fn a_real_chess_game_with_brltty_and_speech_dispatcher() {
         .args(["--variant", "chess", "--lang", "en", "--control", "90m+30s"])
         .args(["--white", "Aronian, Levon", "--black", "Munizaba, Slobodan"])
         .args(["--event", "Wch U12"])
-        .speechd(&speechd)
-        .brltty(&brltty)
+        .real(&brltty, &speechd)
         .journal(&journal)
         .start();
     let socket = d.socket.clone();

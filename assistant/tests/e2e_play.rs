@@ -36,8 +36,7 @@ fn a_real_game_with_brltty_and_speech_dispatcher() {
             "Dutch semifinales",
         ])
         .args(["--white", "H. van der Zee", "--black", "H. Clasquin"])
-        .speechd(&speechd)
-        .brltty(&brltty)
+        .real(&brltty, &speechd)
         .journal(&journal)
         .start();
     let socket = d.socket.clone();

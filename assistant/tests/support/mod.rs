@@ -150,6 +150,12 @@ impl Play {
         self.arg("--journal").arg(path)
     }
 
+    /// [`Play::speechd`] and [`Play::brltty`]: spoken and shown by the
+    /// real components.
+    pub fn real(self, brltty: &VirtualBrltty, speechd: &PrivateSpeechd) -> Play {
+        self.speechd(speechd).brltty(brltty)
+    }
+
     /// `--resume JOURNAL`.
     pub fn resume(self, journal: &Path) -> Play {
         self.arg("--resume").arg(journal)
