@@ -16,8 +16,9 @@
 #[path = "../tests/support/browser.rs"]
 #[allow(dead_code)]
 mod browser;
+mod support;
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use browser::Browser;
@@ -42,31 +43,11 @@ impl Drop for Table {
 fn table(args: &[&str]) -> Table {
     let dir = tempfile::tempdir().expect("temp dir");
     let socket = dir.path().join("s.sock");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let addr = format!("127.0.0.1:{port}");
-    let child = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args([
-            "play",
-            "--headless",
-            "--speech",
-            "text",
-            "--braille",
-            "none",
-        ])
+    let addr = format!("127.0.0.1:{}", tandem_testkit::free_port());
+    let child = support::play(dir.path(), &socket)
         .args(["--voice", "off", "--lang", "en", "--seats", &addr])
         .args(args)
-        .arg("--socket")
-        .arg(&socket)
-        .arg("--journal")
-        .arg(dir.path().join("g.jsonl"))
-        .env("XDG_CONFIG_HOME", dir.path())
         .env("XDG_STATE_HOME", dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
         .spawn()
         .expect("tandem play");
     Table {

@@ -17,12 +17,9 @@ use tandem::devices::web::{router, seat_feed, App};
 use tandem::devices::Pairing;
 use tandem::game::AnyPosition;
 use tandem::journal::Source;
-use tandem::session::{
-    Blind, Cmd, GameSetup, Outputs, SeatOutput, Session, SessionHandle, DEFAULT_WARNINGS,
-};
-use tandem_rules::clock::TimeControl;
+use tandem::session::{Blind, Cmd, Outputs, Session, SessionHandle};
 use tandem_rules::draughts::{Position, Variant};
-use tandem_rules::{Color, GameOptions};
+use tandem_rules::Color;
 use tokio::sync::{broadcast, mpsc};
 
 struct Table {
@@ -43,26 +40,11 @@ fn table(rt: &tokio::runtime::Runtime) -> Table {
     let mut out = Outputs::new(tx, None, notices);
     let feeds = [Color::White, Color::Black].map(|side| {
         let (tx, feed) = seat_feed();
-        out.seats.push(SeatOutput {
-            side,
-            speech: Some(tx),
-            braille: None,
-            lang: None,
-        });
+        out.seats.push(support::seat(side, tx, None));
         feed
     });
-    let setup = GameSetup {
-        start: AnyPosition::Draughts(Position::start(Variant::International)),
-        control: TimeControl::lookup("90m").expect("control"),
-        warnings: DEFAULT_WARNINGS.to_vec(),
-        white: None,
-        black: None,
-        event: None,
-        round: None,
-        blind: Blind::White,
-        lang: "en".into(),
-        options: GameOptions::default(),
-    };
+    let start = AnyPosition::Draughts(Position::start(Variant::International));
+    let setup = support::setup(start, Blind::White, "en");
     let session = Session::start(&setup, &dir.path().join("g.jsonl"), out).expect("session");
     let (handle, _task) = session.spawn();
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
@@ -156,12 +138,9 @@ fn bench(c: &mut Criterion) {
     for _ in 0..500 {
         v.push(tap(&mut t, &rt, &moves).1);
     }
-    println!(
-        "device tap to the move announced at the table (and answered): p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
-        support::pct(&mut v, 0.5),
-        support::pct(&mut v, 0.9),
-        support::pct(&mut v, 0.99),
-        support::pct(&mut v, 1.0)
+    support::print_pcts(
+        "device tap to the move announced at the table (and answered)",
+        &mut v,
     );
     c.bench_function("device: tap to the move announced", |b| {
         b.iter(|| tap(&mut t, &rt, &moves).0)

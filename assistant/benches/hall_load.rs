@@ -42,7 +42,6 @@
 //! dropped ones try again after 1 s), not part of the desk's delay.
 
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -51,13 +50,7 @@ use rumqttc::{AsyncClient, MqttOptions, QoS};
 use serde_json::{json, Value};
 use tandem::journal::{line_hash, wall_now, Event, Record, StartInfo, GENESIS};
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use tandem_testkit::free_port;
 
 fn ticks(pid: u32) -> u64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");

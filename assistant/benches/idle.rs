@@ -8,7 +8,8 @@
 //!
 //! `cargo bench -p tandem --bench idle`
 
-use std::process::{Command, Stdio};
+mod support;
+
 use std::time::{Duration, Instant};
 
 fn ticks(pid: u32) -> u64 {
@@ -54,25 +55,8 @@ fn main() {
 fn idle(braille: &str) {
     let dir = tempfile::tempdir().expect("temp dir");
     let socket = dir.path().join("s.sock");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args([
-            "play",
-            "--headless",
-            "--speech",
-            "text",
-            "--braille",
-            braille,
-            "--lang",
-            "en",
-        ])
-        .arg("--socket")
-        .arg(&socket)
-        .arg("--journal")
-        .arg(dir.path().join("g.jsonl"))
-        .env("XDG_CONFIG_HOME", dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
+    let mut child = support::play_with_braille(dir.path(), &socket, braille)
+        .args(["--lang", "en"])
         .spawn()
         .expect("tandem play");
     let t0 = Instant::now();

@@ -13,13 +13,11 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use tandem::game::AnyPosition;
 use tandem::journal::Source;
-use tandem::session::{Blind, Cmd, GameSetup, Outputs, Session, DEFAULT_WARNINGS};
+use tandem::session::{Blind, Cmd, Outputs, Session};
 use tandem_braille::display::memory::{MemoryDisplay, MemoryHandle};
 use tandem_braille::driver::{self, DisplayDriver, DriverHandle};
 use tandem_braille::{Board, StatusInfo, View};
-use tandem_rules::clock::TimeControl;
 use tandem_rules::draughts::{Position, Variant};
-use tandem_rules::GameOptions;
 use tokio::sync::{broadcast, mpsc};
 
 struct Table {
@@ -72,18 +70,7 @@ fn table(chess: bool) -> Table {
     ))
     .expect("driver");
     let out = Outputs::new(tx, Some(drv.input.clone()), notices);
-    let setup = GameSetup {
-        start,
-        control: TimeControl::lookup("90m").expect("control"),
-        warnings: DEFAULT_WARNINGS.to_vec(),
-        white: None,
-        black: None,
-        event: None,
-        round: None,
-        blind: Blind::White,
-        lang: "pl".into(),
-        options: GameOptions::default(),
-    };
+    let setup = support::setup(start, Blind::White, "pl");
     let session = Session::start(&setup, &dir.path().join("g.jsonl"), out).expect("session");
     Table {
         _dir: dir,
@@ -124,33 +111,19 @@ fn one_move(t: &mut Table, moves: &[String]) -> (Duration, Duration) {
 }
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let rt = support::runtime();
     let _g = rt.enter();
     for chess in [false, true] {
         let game = if chess { "chess" } else { "draughts" };
         let moves = moves(chess);
         let mut t = table(chess);
         // Percentiles of each stage over 1000 moves.
-        let (mut h, mut b) = (Vec::new(), Vec::new());
-        for _ in 0..1000 {
-            let (x, y) = one_move(&mut t, &moves);
-            h.push(x);
-            b.push(y);
-        }
+        let (mut h, mut b) = support::sample2(1000, || one_move(&mut t, &moves));
         for (name, v) in [
             ("journal synced + announcement queued", &mut h),
             ("braille written", &mut b),
         ] {
-            println!(
-                "{game} move latency, {name}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
-                support::pct(v, 0.5),
-                support::pct(v, 0.9),
-                support::pct(v, 0.99),
-                support::pct(v, 1.0)
-            );
+            support::print_pcts(&format!("{game} move latency, {name}"), v);
         }
         c.bench_function(&format!("{game}: typed move to braille written"), |bch| {
             bch.iter(|| one_move(&mut t, &moves))

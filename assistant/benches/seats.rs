@@ -16,10 +16,9 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use tandem::game::AnyPosition;
 use tandem::journal::Source;
-use tandem::session::{Blind, Cmd, GameSetup, Outputs, SeatOutput, Session, DEFAULT_WARNINGS};
-use tandem_rules::clock::TimeControl;
+use tandem::session::{Blind, Cmd, Outputs, Session};
 use tandem_rules::draughts::{Position, Variant};
-use tandem_rules::{Color, GameOptions};
+use tandem_rules::Color;
 use tokio::sync::{broadcast, mpsc};
 
 struct Table {
@@ -55,31 +54,11 @@ fn table(english_black: bool) -> Table {
     let mut out = Outputs::new(tx, None, notices);
     out.table_speaks = false;
     out.seats = vec![
-        SeatOutput {
-            side: Color::White,
-            speech: Some(w),
-            braille: None,
-            lang: None,
-        },
-        SeatOutput {
-            side: Color::Black,
-            speech: Some(b),
-            braille: None,
-            lang: english_black.then(|| "en".to_owned()),
-        },
+        support::seat(Color::White, w, None),
+        support::seat(Color::Black, b, english_black.then(|| "en".to_owned())),
     ];
-    let setup = GameSetup {
-        start: AnyPosition::Draughts(Position::start(Variant::International)),
-        control: TimeControl::lookup("90m").expect("control"),
-        warnings: DEFAULT_WARNINGS.to_vec(),
-        white: None,
-        black: None,
-        event: None,
-        round: None,
-        blind: Blind::Both,
-        lang: "pl".into(),
-        options: GameOptions::default(),
-    };
+    let start = AnyPosition::Draughts(Position::start(Variant::International));
+    let setup = support::setup(start, Blind::Both, "pl");
     let session = Session::start(&setup, &dir.path().join("g.jsonl"), out).expect("session");
     let t = Table {
         _dir: dir,
@@ -123,10 +102,7 @@ fn one_move(t: &mut Table, moves: &[String]) -> (Duration, Duration) {
 }
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let rt = support::runtime();
     let _g = rt.enter();
     let moves = support::draughts_moves();
     for english_black in [false, true] {
@@ -136,23 +112,12 @@ fn bench(c: &mut Criterion) {
             "two seats, one language"
         };
         let mut t = table(english_black);
-        let (mut lat, mut spread) = (Vec::new(), Vec::new());
-        for _ in 0..1000 {
-            let (l, s) = one_move(&mut t, &moves);
-            lat.push(l);
-            spread.push(s);
-        }
+        let (mut lat, mut spread) = support::sample2(1000, || one_move(&mut t, &moves));
         for (what, v) in [
             ("move to both seats' words", &mut lat),
             ("between the two seats", &mut spread),
         ] {
-            println!(
-                "{name}, {what}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",
-                support::pct(v, 0.5),
-                support::pct(v, 0.9),
-                support::pct(v, 0.99),
-                support::pct(v, 1.0)
-            );
+            support::print_pcts(&format!("{name}, {what}"), v);
         }
         c.bench_function(&format!("{name}: move to both seats' words"), |bch| {
             bch.iter(|| one_move(&mut t, &moves).0)

@@ -4,8 +4,12 @@
 //! on its tandem journal: exact JSON, exit codes, the spoken diff in Polish
 //! and English.
 
+mod support;
+
+use support::cli::json_of;
+use support::tandem;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
@@ -24,23 +28,6 @@ fn data(name: &str) -> String {
     .iter()
     .collect();
     p.to_str().unwrap().to_owned()
-}
-
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .expect("run tandem")
-}
-
-fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not one JSON object ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
 }
 
 fn reconcile(a: &str, b: &str, extra: &[&str]) -> (i32, Value) {

@@ -10,22 +10,12 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use serde_json::Value;
+use support::cli::json_of;
 use support::{ctl, tandem, verify_ok, Play};
 use tandem_rules::backgammon::arbiter::play_entry;
 use tandem_rules::backgammon::{Board, Match, MatchOptions};
 use tandem_rules::{Color, TableGame};
 use tandem_testkit::gnubg;
-
-fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not one JSON object ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
 
 fn text(out: &Output) -> String {
     format!(

@@ -55,16 +55,7 @@ fn gnubg_ids(files: &[PathBuf]) -> Option<Vec<(String, String)>> {
     if !gnubg::present() {
         return None;
     }
-    let script: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "rules",
-        "tests",
-        "data",
-        "gnubg_oracle.py",
-    ]
-    .iter()
-    .collect();
+    let script = gnubg::oracle();
     let questions: String = files
         .iter()
         .map(|f| format!("M {}\n", f.display()))

@@ -5,29 +5,16 @@
 //! JSON fields of the draughts report, detection of chess without
 //! `--variant`, the spoken diff in Polish and English.
 
+mod support;
+
+use support::cli::json_of;
+use support::tandem;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 use tandem_rules::chess::pgn::{parse_pgn, replay, Replay};
 use tandem_rules::chess::{to_fen, uci, ChessGame};
-
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .expect("run tandem")
-}
-
-fn json_of(out: &Output) -> Value {
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not one JSON object ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
 
 /// The real game and its PGN text (the first game of the collection).
 fn the_game() -> (ChessGame, String) {

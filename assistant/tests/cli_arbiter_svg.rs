@@ -5,17 +5,12 @@
 //! for draughts, chess and backgammon. The drawings are rendered by the
 //! real Chromium in `hall_browser`; here the SVG's contract is read.
 
+mod support;
+
+use support::tandem;
+
 use std::collections::BTreeSet;
-use std::process::{Command, Output};
-
-const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
-
-fn tandem(args: &[&str]) -> Output {
-    Command::new(TANDEM)
-        .args(args)
-        .output()
-        .expect("tandem runs")
-}
+use std::process::Output;
 
 /// The `data-square` values of the elements marked as differing.
 fn differing(svg: &str) -> BTreeSet<String> {

@@ -7,40 +7,22 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{json, Value};
-use support::{ctl, tandem, verify_ok, Play};
+use support::{ctl_refused, ctl_state as state, ctl_text as ok, tandem, verify_ok, Play};
 use tandem_rules::backgammon::match_id;
 
 use tandem_testkit::gnubg;
 
-fn ok(socket: &Path, args: &[&str]) -> String {
-    let out = ctl(socket, args);
-    assert!(
-        out.status.success(),
-        "tandem ctl {args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 fn refused(socket: &Path, args: &[&str]) -> String {
     let before = state(socket);
-    let out = ctl(socket, args);
-    assert_eq!(out.status.code(), Some(1), "tandem ctl {args:?}: {out:?}");
+    let said = ctl_refused(socket, args);
     let after = state(socket);
     for k in ["ply", "fen", "dice", "cube", "score", "pips", "moves"] {
         assert_eq!(before[k], after[k], "{args:?} changed {k}");
     }
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn state(socket: &Path) -> Value {
-    let out = ctl(socket, &["state"]);
-    assert!(out.status.success(), "{out:?}");
-    serde_json::from_slice(&out.stdout).unwrap()
+    said
 }
 
 fn gnubg_import(mat: &Path) -> Option<(String, String)> {
@@ -48,16 +30,7 @@ fn gnubg_import(mat: &Path) -> Option<(String, String)> {
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
-    let script: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "..",
-        "rules",
-        "tests",
-        "data",
-        "gnubg_oracle.py",
-    ]
-    .iter()
-    .collect();
+    let script = gnubg::oracle();
     let (answer, stderr) = gnubg::ask(&script, dir.path(), &format!("M {}\n", mat.display()));
     let f: Vec<&str> = answer.trim().split('\t').collect();
     assert_eq!(f.len(), 3, "gnubg: {answer:?}\n{stderr}");

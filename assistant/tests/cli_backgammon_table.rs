@@ -6,33 +6,8 @@
 
 mod support;
 
-use std::path::Path;
-
-use serde_json::{json, Value};
-use support::{ctl, verify_ok, Play};
-
-fn ok(socket: &Path, args: &[&str]) -> String {
-    let out = ctl(socket, args);
-    assert!(
-        out.status.success(),
-        "tandem ctl {args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn refused(socket: &Path, args: &[&str]) -> String {
-    let out = ctl(socket, args);
-    assert_eq!(out.status.code(), Some(1), "tandem ctl {args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn state(socket: &Path) -> Value {
-    let out = ctl(socket, &["state"]);
-    assert!(out.status.success(), "{out:?}");
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use serde_json::json;
+use support::{ctl_refused as refused, ctl_state as state, ctl_text as ok, verify_ok, Play};
 
 #[test]
 fn an_untimed_match_resigns_a_gammon_through_ctl_and_survives_a_kill_with_the_offer_waiting() {

@@ -1,18 +1,8 @@
 //! `tandem braille render`: the exact command line and JSON contract.
 
-use std::process::Command;
+mod support;
 
-fn tandem(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .expect("run tandem");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    )
-}
+use support::cli::run as tandem;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = tandem(args);

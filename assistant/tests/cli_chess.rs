@@ -2,31 +2,16 @@
 //! perft (published counts), pdn check on PGN files (real games), say
 //! (FIDE annex E announcements, espeak-ng for `--wav`), braille render.
 
-use std::path::Path;
-use std::process::Command;
+mod support;
 
-fn tandem(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::cli::run_lossy as tandem;
 
 fn json(out: &str) -> serde_json::Value {
     serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
 }
 
 fn data(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../rules/tests/data/chess")
-        .join(rel)
-        .display()
-        .to_string()
+    support::cli::rules_data(&format!("chess/{rel}"))
 }
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

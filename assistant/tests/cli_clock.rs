@@ -1,16 +1,12 @@
 //! `tandem clock` run as the built binary: exact JSON, exit codes, messages.
 
+mod support;
+
+use support::tandem;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use serde_json::{json, Value};
-
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .expect("run tandem")
-}
 
 /// Writes a presses file into a fresh temp dir (kept alive by the guard).
 fn presses(text: &str) -> (tempfile::TempDir, PathBuf) {

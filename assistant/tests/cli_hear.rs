@@ -2,30 +2,9 @@
 //! (Polish and English, mis-hearings, illegal moves, commands), and on a real
 //! recording through Vosk (libvosk loaded at run time, in the default build).
 
-use std::path::Path;
-use std::process::Command;
+mod support;
 
-fn tandem(args: &[&str]) -> (i32, String, String) {
-    tandem_in(args, &[], &[])
-}
-
-/// `tandem ARGS` with these variables set and those removed.
-fn tandem_in(args: &[&str], set: &[(&str, &Path)], remove: &[&str]) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tandem"));
-    cmd.args(args);
-    for (k, v) in set {
-        cmd.env(k, v);
-    }
-    for k in remove {
-        cmd.env_remove(k);
-    }
-    let out = cmd.output().expect("tandem runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::cli::{run_in as tandem_in, run_text as tandem};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = tandem(args);

@@ -4,20 +4,12 @@
 //! `--dice`; and a recording through the real Vosk with the Korean model
 //! and the Korean backgammon test book (`--model`, `--phrasebook`).
 
+mod support;
+
+use support::cli::run_text as tandem;
+
 use std::path::Path;
 use std::process::Command;
-
-fn tandem(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .expect("tandem runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["hear", "--variant", "backgammon", "--json"];

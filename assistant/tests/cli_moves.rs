@@ -3,21 +3,11 @@
 //! (`/usr/games/gnubg`, one process for all positions). Without gnubg the
 //! test fails, unless TANDEM_SKIP_REAL is set outside CI.
 
-use std::collections::BTreeSet;
-use std::path::Path;
-use std::process::Command;
+mod support;
 
-fn tandem(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::cli::run_lossy as tandem;
+
+use std::collections::BTreeSet;
 
 fn json_moves(id: &str, dice: &str) -> Vec<String> {
     let (code, out, err) = tandem(&[
@@ -140,7 +130,7 @@ fn moves_agree_with_gnubg() {
             format!("H {id} {} {}", char::from(b[0]), char::from(b[1]))
         })
         .collect();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/data/gnubg_oracle.py");
+    let script = tandem_testkit::gnubg::oracle();
     let (answers, stderr) =
         tandem_testkit::gnubg::ask(&script, dir.path(), &(questions.join("\n") + "\n"));
     let answers: Vec<&str> = answers.lines().collect();

@@ -1,27 +1,10 @@
 //! `tandem perft` and `tandem pdn check` (issue 2: exact command lines).
 
-use std::path::Path;
-use std::process::Command;
+mod support;
 
-fn tandem(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use support::cli::run_lossy as tandem;
 
-fn data(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../rules/tests/data")
-        .join(rel)
-        .display()
-        .to_string()
-}
+use support::cli::rules_data as data;
 
 #[test]
 fn perft_json_has_depth_nodes_seconds() {

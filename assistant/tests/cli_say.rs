@@ -1,20 +1,12 @@
 //! `tandem say`: the exact command line, its output, its exit codes, and a
 //! real WAV written by espeak-ng (measured with sox).
 
+mod support;
+
+use support::cli::run as tandem;
+
 use std::path::Path;
 use std::process::Command;
-
-fn tandem(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .output()
-        .expect("run tandem");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).expect("utf-8 stdout"),
-        String::from_utf8(out.stderr).expect("utf-8 stderr"),
-    )
-}
 
 #[test]
 fn announces_a_move_from_the_start_position_in_polish() {

@@ -41,21 +41,7 @@ use serde_json::Value;
 use support::{verify_ok, Daemon, Play, Tmpfs, TANDEM};
 use tandem::relay::bridge::{act, Outcome};
 use tandem_rules::draughts::{Game, Variant};
-
-/// xorshift64*: a fixed seed, so a failure can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
+use tandem_testkit::Rng;
 
 /// `tandem play --headless --speech text --braille none` in `dir`, its
 /// stderr in `dir/stderr.txt` (overwritten by each start).

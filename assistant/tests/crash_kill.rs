@@ -29,23 +29,9 @@ use support::{pdn_data, tandem, verify_ok, Daemon, Play};
 use tandem::client::Client;
 use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::draughts::Variant;
+use tandem_testkit::Rng;
 
 const KILLS: usize = 220;
-
-/// xorshift64*: a fixed seed, so a failure can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn games() -> Vec<Vec<String>> {
     let mut out = Vec::new();

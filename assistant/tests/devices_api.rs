@@ -17,14 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use support::tls::https;
 use support::{ctl, journal_events, Daemon};
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use tandem_testkit::free_port;
 
 /// One HTTP/1.1 request on a new connection: the status, the headers (lower
 /// case names) and the body.
@@ -577,20 +570,7 @@ fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
     assert_eq!(b.js(HEARD), "6, black man", "focus stays on its square");
     // A move tapped on the board: the piece's square, then its landing
     // square (white must take: 28x19).
-    let tap = |css: &str| {
-        let el = b.call(
-            "POST",
-            "/element",
-            Some(json!({"using": "css selector", "value": css})),
-        );
-        let id = el
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .expect("the square")
-            .to_owned();
-        b.call("POST", &format!("/element/{id}/click"), Some(json!({})));
-    };
+    let tap = |css: &str| b.click(css);
     tap("#board [data-id='28']");
     assert_eq!(
         b.js("return document.querySelector(\"#board [data-id='28']\").getAttribute('aria-selected');"),

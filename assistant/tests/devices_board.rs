@@ -14,14 +14,7 @@ mod support;
 use serde_json::{json, Value};
 use support::browser::Browser;
 use support::{ctl, Daemon};
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+use tandem_testkit::free_port;
 
 /// A table serving device seats on loopback, with `args`.
 struct Table {
@@ -127,18 +120,7 @@ fn open_board(b: &Browser, t: &Table, side: &str) {
 
 /// A WebDriver element click (the pointer at its centre, as a finger).
 fn click(b: &Browser, css: &str) {
-    let el = b.call(
-        "POST",
-        "/element",
-        Some(json!({"using": "css selector", "value": css})),
-    );
-    let id = el
-        .as_object()
-        .and_then(|o| o.values().next())
-        .and_then(Value::as_str)
-        .unwrap_or_else(|| panic!("no element {css}"))
-        .to_owned();
-    b.call("POST", &format!("/element/{id}/click"), Some(json!({})));
+    b.click(css);
 }
 
 /// A tap on a square of the drawn board.

@@ -11,7 +11,7 @@ mod support;
 
 use std::time::Duration;
 
-use support::{ctl, journal_events, real_brltty, Daemon};
+use support::{ctl, journal_events, real_brltty, Play};
 use tandem_braille::ui::Key;
 
 #[test]
@@ -20,30 +20,14 @@ fn chess_questions_from_the_control_socket_and_the_braille_keys() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
     let journal = dir.path().join("game.jsonl");
-    let _d = Daemon::start(
-        &[
-            "--variant",
-            "chess",
-            "--lang",
-            "en",
-            "--blind",
-            "black",
-            "--speech",
-            "text",
-            "--braille",
-            "brlapi",
-            "--brlapi-host",
-            &brltty.host(),
-            "--journal",
-            journal.to_str().unwrap(),
-            "--control",
-            "90m",
-        ],
-        &socket,
-        &[],
-    );
+    let d = Play::in_dir(dir.path())
+        .args(["--variant", "chess", "--lang", "en", "--blind", "black"])
+        .args(["--speech", "text", "--control", "90m"])
+        .brltty(&brltty)
+        .journal(&journal)
+        .start();
+    let socket = d.socket.clone();
     // "my" is the blind player's: black here; black's side is said first.
     let out = ctl(&socket, &["ask", "my", "knights"]);
     assert!(out.status.success(), "{out:?}");

@@ -8,66 +8,32 @@ mod support;
 
 use std::time::Duration;
 
-use support::{ctl, Daemon};
-use tandem_braille::testing::brltty::VirtualBrltty;
+use support::{ctl, real_brltty_speechd, said_until, Play};
 use tandem_rules::backgammon::{Match, MatchOptions};
 use tandem_rules::Color;
-use tandem_speech::testing::PrivateSpeechd;
-
-fn said_until(events: &mut tandem::client::Client, last: &str) -> Vec<String> {
-    let mut said = Vec::new();
-    while let Ok(v) = events.next_line() {
-        if v["event"] == "speech" {
-            said.push(v["text"].as_str().unwrap().to_owned());
-            if said.last().is_some_and(|s| s.starts_with(last)) {
-                break;
-            }
-        }
-    }
-    said
-}
 
 #[test]
 fn a_backgammon_match_with_brltty_and_speech_dispatcher() {
-    let Some(brltty) =
-        tandem_testkit::require("BRLTTY (apt-get install brltty)", VirtualBrltty::start(40))
-    else {
-        return;
-    };
-    let Some(speechd) = tandem_testkit::require(
-        "speech-dispatcher with espeak-ng (apt-get install speech-dispatcher speech-dispatcher-espeak-ng)",
-        PrivateSpeechd::start("en"),
-    ) else {
+    let Some((brltty, speechd)) = real_brltty_speechd(40, "en") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
     let journal = dir.path().join("match.jsonl");
     let mark = speechd.audio_mark();
-    let d = Daemon::start(
-        &[
+    let d = Play::in_dir(dir.path())
+        .args([
             "--variant",
             "backgammon",
             "--match",
             "5",
             "--blind",
             "black",
-            "--lang",
-            "en",
-            "--speech",
-            "speechd",
-            "--braille",
-            "brlapi",
-            "--brlapi-host",
-            &brltty.host(),
-            "--journal",
-            journal.to_str().unwrap(),
-        ],
-        &socket,
-        &[("SPEECHD_ADDRESS", speechd.address())],
-    );
-    let mut events = d.client();
-    events.subscribe().unwrap();
+        ])
+        .args(["--lang", "en"])
+        .real(&brltty, &speechd)
+        .journal(&journal)
+        .start();
+    let mut events = d.subscribed();
     let shows = |m: &Match| {
         let want = tandem_braille::backgammon::board_line(m.board(), Color::Black).cells;
         brltty
@@ -84,7 +50,7 @@ fn a_backgammon_match_with_brltty_and_speech_dispatcher() {
         (vec!["roll", "6", "4"], "roll 64"),
         (vec!["move", "24/14"], "move 24/14"),
     ] {
-        let out = ctl(&socket, &cmd);
+        let out = ctl(&d.socket, &cmd);
         assert!(out.status.success(), "{cmd:?}: {out:?}");
         m.act_text(action).unwrap();
     }

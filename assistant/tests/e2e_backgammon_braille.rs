@@ -17,7 +17,7 @@ mod support;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::{ctl, journal_events, real_brltty, Daemon};
+use support::{ctl, journal_events, real_brltty, Daemon, Play};
 use tandem_braille::backgammon::{board_line, BgLine, BgSpot};
 use tandem_braille::testing::brltty::VirtualBrltty;
 use tandem_braille::{Cell, Key, KeyCommand, Width};
@@ -58,30 +58,12 @@ fn cell(line: &BgLine, p: u8) -> usize {
 }
 
 fn start(b: &VirtualBrltty, blind: &str, dir: &std::path::Path) -> Daemon {
-    let socket = dir.join("tandem.sock");
-    let journal = dir.join("match.jsonl");
-    Daemon::start(
-        &[
-            "--variant",
-            "backgammon",
-            "--match",
-            "3",
-            "--blind",
-            blind,
-            "--lang",
-            "en",
-            "--speech",
-            "text",
-            "--braille",
-            "brlapi",
-            "--brlapi-host",
-            &b.host(),
-            "--journal",
-            journal.to_str().unwrap(),
-        ],
-        &socket,
-        &[],
-    )
+    Play::in_dir(dir)
+        .args(["--variant", "backgammon", "--match", "3", "--blind", blind])
+        .args(["--lang", "en", "--speech", "text"])
+        .brltty(b)
+        .journal(&dir.join("match.jsonl"))
+        .start()
 }
 
 #[test]
@@ -90,8 +72,7 @@ fn a_roll_on_the_braille_keys_and_a_turn_by_routing_keys() {
     let dir = tempfile::tempdir().unwrap();
     let d = start(&b, "black", dir.path());
     let journal = dir.path().join("match.jsonl");
-    let mut events = d.client();
-    events.subscribe().unwrap();
+    let mut events = d.subscribed();
     let mut c = d.client();
     let m = Match::new(MatchOptions { length: 3 });
     shows(&b, &board_line(m.board(), Color::Black).cells);
@@ -196,8 +177,7 @@ fn a_narrow_display_pans_the_board_line_and_the_keys_follow() {
     let dir = tempfile::tempdir().unwrap();
     let d = start(&b, "white", dir.path());
     let journal = dir.path().join("match.jsonl");
-    let mut events = d.client();
-    events.subscribe().unwrap();
+    let mut events = d.subscribed();
     let out = ctl(&d.socket, &["roll", "3", "1"]);
     assert!(out.status.success(), "{out:?}");
     hear(&mut events, "White starts with three one.");

@@ -16,14 +16,12 @@ mod support;
 
 use std::time::Duration;
 
-use support::{ctl, tandem, wait_ply, Daemon};
+use support::{ctl, real_brltty_speechd, said_until, tandem, wait_ply, Play};
 use tandem_braille::chess::ChessRenderer;
-use tandem_braille::testing::brltty::VirtualBrltty;
 use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::chess::pgn::{parse_pgn, replay, Replay};
 use tandem_rules::chess::shakmaty::{Chess, Square};
 use tandem_rules::chess::{square_number, ChessGame};
-use tandem_speech::testing::PrivateSpeechd;
 
 fn aronian_game() -> ChessGame {
     let path = format!(
@@ -58,64 +56,23 @@ fn cell_of(lines: &[tandem_braille::chess::ChessLine], sq: Square) -> (usize, us
     panic!("{sq} is on no line");
 }
 
-fn said_until(events: &mut tandem::client::Client, last: &str) -> Vec<String> {
-    let mut said = Vec::new();
-    while let Ok(v) = events.next_line() {
-        if v["event"] == "speech" {
-            said.push(v["text"].as_str().unwrap().to_owned());
-            if said.last().is_some_and(|s| s.starts_with(last)) {
-                break;
-            }
-        }
-    }
-    said
-}
-
 #[test]
 fn a_real_chess_game_with_brltty_and_speech_dispatcher() {
-    let Some(brltty) =
-        tandem_testkit::require("BRLTTY (apt-get install brltty)", VirtualBrltty::start(40))
-    else {
-        return;
-    };
-    let Some(speechd) = tandem_testkit::require(
-        "speech-dispatcher with espeak-ng (apt-get install speech-dispatcher speech-dispatcher-espeak-ng)",
-        PrivateSpeechd::start("en"),
-    ) else {
+    let Some((brltty, speechd)) = real_brltty_speechd(40, "en") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
     let journal = dir.path().join("game.jsonl");
     let mark = speechd.audio_mark();
-    let mut d = Daemon::start(
-        &[
-            "--variant",
-            "chess",
-            "--lang",
-            "en",
-            "--speech",
-            "speechd",
-            "--braille",
-            "brlapi",
-            "--brlapi-host",
-            &brltty.host(),
-            "--journal",
-            journal.to_str().unwrap(),
-            "--white",
-            "Aronian, Levon",
-            "--black",
-            "Munizaba, Slobodan",
-            "--event",
-            "Wch U12",
-            "--control",
-            "90m+30s",
-        ],
-        &socket,
-        &[("SPEECHD_ADDRESS", speechd.address())],
-    );
-    let mut events = d.client();
-    events.subscribe().unwrap();
+    let mut d = Play::in_dir(dir.path())
+        .args(["--variant", "chess", "--lang", "en", "--control", "90m+30s"])
+        .args(["--white", "Aronian, Levon", "--black", "Munizaba, Slobodan"])
+        .args(["--event", "Wch U12"])
+        .real(&brltty, &speechd)
+        .journal(&journal)
+        .start();
+    let socket = d.socket.clone();
+    let mut events = d.subscribed();
     let mut c = d.client();
     let game = aronian_game();
     let moves: Vec<String> = game.sans().to_vec();
@@ -296,21 +253,11 @@ fn a_real_chess_game_with_brltty_and_speech_dispatcher() {
 #[test]
 fn a_chess_game_resumes_after_sigkill_and_ends_by_a_claimed_repetition() {
     let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
     let journal = dir.path().join("game.jsonl");
-    let args = [
-        "--variant",
-        "chess",
-        "--lang",
-        "en",
-        "--speech",
-        "text",
-        "--braille",
-        "none",
-        "--journal",
-        journal.to_str().unwrap(),
-    ];
-    let mut d = Daemon::start(&args, &socket, &[]);
+    let mut d = Play::text_only(dir.path())
+        .args(["--variant", "chess", "--lang", "en"])
+        .journal(&journal)
+        .start();
     let mut c = d.client();
     for m in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"] {
         let r = c.request("move", Some(m)).unwrap();
@@ -319,18 +266,7 @@ fn a_chess_game_resumes_after_sigkill_and_ends_by_a_claimed_repetition() {
     d.child.kill().unwrap(); // SIGKILL
     d.child.wait().unwrap();
     drop(d);
-    let resumed = Daemon::start(
-        &[
-            "--speech",
-            "text",
-            "--braille",
-            "none",
-            "--resume",
-            journal.to_str().unwrap(),
-        ],
-        &socket,
-        &[],
-    );
+    let resumed = Play::text_only(dir.path()).resume(&journal).start();
     let mut c = resumed.client();
     let st = c.request("state", None).unwrap()["state"].clone();
     assert_eq!(st["variant"], "chess");

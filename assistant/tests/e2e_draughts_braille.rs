@@ -13,7 +13,7 @@ mod support;
 
 use std::time::Duration;
 
-use support::{journal_events, real_brltty, wait_ply, Daemon};
+use support::{journal_events, real_brltty, wait_ply, Play};
 use tandem_braille::{Key, KeyCommand};
 
 const T: Duration = Duration::from_secs(20);
@@ -22,26 +22,19 @@ const T: Duration = Duration::from_secs(20);
 fn two_routing_keys_play_a_sixty_four_square_move() {
     let Some(b) = real_brltty(40) else { return };
     let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
     let journal = dir.path().join("game.jsonl");
-    let d = Daemon::start(
-        &[
+    let d = Play::in_dir(dir.path())
+        .args([
             "--variant",
             "sixty-four",
             "--lang",
             "en",
             "--speech",
             "text",
-            "--braille",
-            "brlapi",
-            "--brlapi-host",
-            &b.host(),
-            "--journal",
-            journal.to_str().unwrap(),
-        ],
-        &socket,
-        &[],
-    );
+        ])
+        .brltty(&b)
+        .journal(&journal)
+        .start();
     let mut c = d.client();
     // The list view first (white's men from a3); the next view is the
     // rows, one board row a line, at the row of the list's first square.

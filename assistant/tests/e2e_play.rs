@@ -12,7 +12,7 @@ mod support;
 
 use std::time::Duration;
 
-use support::{ctl, real_brltty, real_game, real_speechd, tandem, verify_ok, wait_ply, Daemon};
+use support::{ctl, real_brltty_speechd, real_game, tandem, verify_ok, wait_ply, Play};
 use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};
 use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
@@ -20,48 +20,33 @@ use tandem_rules::draughts::Variant;
 
 #[test]
 fn a_real_game_with_brltty_and_speech_dispatcher() {
-    let Some(brltty) = real_brltty(40) else {
-        return;
-    };
-    let Some(speechd) = real_speechd("en") else {
+    let Some((brltty, speechd)) = real_brltty_speechd(40, "en") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
     let journal = dir.path().join("game.jsonl");
     let mark = speechd.audio_mark();
-    let mut d = Daemon::start(
-        &[
+    let mut d = Play::in_dir(dir.path())
+        .args([
             "--lang",
             "en",
-            "--speech",
-            "speechd",
-            "--braille",
-            "brlapi",
-            "--brlapi-host",
-            &brltty.host(),
-            "--journal",
-            journal.to_str().unwrap(),
-            "--white",
-            "H. van der Zee",
-            "--black",
-            "H. Clasquin",
-            "--event",
-            "Dutch semifinales",
             "--control",
             "90m",
-        ],
-        &socket,
-        &[("SPEECHD_ADDRESS", speechd.address())],
-    );
+            "--event",
+            "Dutch semifinales",
+        ])
+        .args(["--white", "H. van der Zee", "--black", "H. Clasquin"])
+        .real(&brltty, &speechd)
+        .journal(&journal)
+        .start();
+    let socket = d.socket.clone();
     // The socket is private to its owner.
     use std::os::unix::fs::PermissionsExt;
     assert_eq!(
         std::fs::metadata(&socket).unwrap().permissions().mode() & 0o777,
         0o600
     );
-    let mut events = d.client();
-    events.subscribe().unwrap();
+    let mut events = d.subscribed();
     let mut c = d.client();
     let game = real_game();
     let moves = game.move_texts();
@@ -166,7 +151,6 @@ fn a_real_game_with_brltty_and_speech_dispatcher() {
 #[test]
 fn sigkill_at_a_random_point_loses_no_acknowledged_move() {
     let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
     let journal = dir.path().join("game.jsonl");
     let moves = real_game().move_texts();
     // A random ply from the clock's nanoseconds (no extra crate needed).
@@ -175,17 +159,10 @@ fn sigkill_at_a_random_point_loses_no_acknowledged_move() {
         .unwrap()
         .subsec_nanos() as usize;
     let kill_at = 5 + nanos % (moves.len() - 10);
-    let args = [
-        "--lang",
-        "en",
-        "--speech",
-        "text",
-        "--braille",
-        "none",
-        "--journal",
-        journal.to_str().unwrap(),
-    ];
-    let mut d = Daemon::start(&args, &socket, &[]);
+    let mut d = Play::text_only(dir.path())
+        .args(["--lang", "en"])
+        .journal(&journal)
+        .start();
     let mut c = d.client();
     let mut acked = 0;
     for m in &moves[..kill_at] {
@@ -202,18 +179,7 @@ fn sigkill_at_a_random_point_loses_no_acknowledged_move() {
     d.kill(); // SIGKILL
     let in_flight_acked = t.join().unwrap();
     drop(d);
-    let resumed = Daemon::start(
-        &[
-            "--speech",
-            "text",
-            "--braille",
-            "none",
-            "--resume",
-            journal.to_str().unwrap(),
-        ],
-        &socket,
-        &[],
-    );
+    let resumed = Play::text_only(dir.path()).resume(&journal).start();
     let mut c = resumed.client();
     let st = c.request("state", None).unwrap()["state"].clone();
     let got: Vec<String> = serde_json::from_value(st["moves"].clone()).unwrap();
@@ -235,22 +201,11 @@ fn sigkill_at_a_random_point_loses_no_acknowledged_move() {
 #[test]
 fn malformed_and_over_long_requests_disturb_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
     let journal = dir.path().join("game.jsonl");
-    let d = Daemon::start(
-        &[
-            "--lang",
-            "en",
-            "--speech",
-            "none",
-            "--braille",
-            "none",
-            "--journal",
-            journal.to_str().unwrap(),
-        ],
-        &socket,
-        &[],
-    );
+    let d = Play::in_dir(dir.path())
+        .args(["--lang", "en", "--speech", "none", "--braille", "none"])
+        .journal(&journal)
+        .start();
     let mut a = d.client();
     let mut b = d.client();
     let r = a.raw("{not json").unwrap();

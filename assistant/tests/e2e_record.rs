@@ -11,11 +11,14 @@
 
 mod support;
 
+use std::path::Path;
 use std::time::Duration;
 
-use support::{ctl, real_brltty, real_game, Daemon};
+use support::{ctl, heard_until as said_until, real_brltty, real_game, Daemon, Play};
+use tandem::client::Client;
 use tandem_braille::chess::ChessRenderer;
 use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};
+use tandem_braille::testing::brltty::VirtualBrltty;
 use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::chess::shakmaty::Chess;
 use tandem_rules::chess::ChessGame;
@@ -50,42 +53,15 @@ fn the_record_view_opens_a_review_that_stays_while_the_game_goes_on() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
-    let journal = dir.path().join("game.jsonl");
-    let d = Daemon::start(
-        &[
-            "--lang",
-            "en",
-            "--speech",
-            "text",
-            "--braille",
-            "brlapi",
-            "--brlapi-host",
-            &brltty.host(),
-            "--journal",
-            journal.to_str().unwrap(),
-            "--control",
-            "90m",
-        ],
-        &socket,
-        &[],
-    );
-    let mut events = d.client();
-    events.subscribe().unwrap();
-    let mut c = d.client();
+    let (d, mut events, mut c) = review_table(dir.path(), &brltty, "en", &[]);
+    let socket = d.socket.clone();
     let game = real_game();
     let moves = game.move_texts();
     for m in &moves[..6] {
         let r = c.request("move", Some(m)).unwrap();
         assert_eq!(r["ok"], true, "{m}: {r}");
     }
-    let wait_text = |want: &str| {
-        brltty
-            .wait_for(Duration::from_secs(10), |s| {
-                s.text.trim_end() == want.trim_end()
-            })
-            .unwrap_or_else(|e| panic!("the display never showed {want:?}: {e:?}"))
-    };
+    let wait_text = |want: &str| wait_text(&brltty, want);
     wait_text(&list(game.position_at(6).unwrap()));
 
     // `tandem ctl record 1 2`: the moves in words, numbered.
@@ -120,17 +96,8 @@ fn the_record_view_opens_a_review_that_stays_while_the_game_goes_on() {
     let heard = said_until(&mut events, &announced);
     assert!(heard.contains(&announced), "{heard:?}");
     let live = list(game.position_at(7).unwrap());
-    assert!(
-        brltty
-            .wait_for(Duration::from_secs(2), |s| s.text.trim_end() == live)
-            .is_err(),
-        "the display left the review"
-    );
-    assert_eq!(brltty.snapshot().text.trim_end(), review);
-
     // The cancel key: back to the live position.
-    brltty.press("KEY_ESCAPE").unwrap();
-    wait_text(&live);
+    stays_in_review_until_cancelled(&brltty, &review, &live);
     said_until(&mut events, "Back to the game.");
 }
 
@@ -140,31 +107,8 @@ fn a_chess_review_on_the_display_in_polish() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
-    let journal = dir.path().join("game.jsonl");
-    let d = Daemon::start(
-        &[
-            "--variant",
-            "chess",
-            "--lang",
-            "pl",
-            "--speech",
-            "text",
-            "--braille",
-            "brlapi",
-            "--brlapi-host",
-            &brltty.host(),
-            "--journal",
-            journal.to_str().unwrap(),
-            "--control",
-            "90m",
-        ],
-        &socket,
-        &[],
-    );
-    let mut events = d.client();
-    events.subscribe().unwrap();
-    let mut c = d.client();
+    let (d, mut events, mut c) = review_table(dir.path(), &brltty, "pl", &["--variant", "chess"]);
+    let socket = d.socket.clone();
     let moves = ["e4", "e5", "Nf3", "Nc6", "Bb5"];
     let mut g = ChessGame::new();
     for m in moves {
@@ -172,13 +116,7 @@ fn a_chess_review_on_the_display_in_polish() {
         assert_eq!(r["ok"], true, "{m}: {r}");
         g.play_text(m).unwrap();
     }
-    let wait_text = |want: &str| {
-        brltty
-            .wait_for(Duration::from_secs(10), |s| {
-                s.text.trim_end() == want.trim_end()
-            })
-            .unwrap_or_else(|e| panic!("the display never showed {want:?}: {e:?}"))
-    };
+    let wait_text = |want: &str| wait_text(&brltty, want);
     wait_text(&chess_list(g.position()));
     let out = ctl(&socket, &["record"]);
     assert!(out.status.success(), "{out:?}");
@@ -202,21 +140,13 @@ fn a_chess_review_on_the_display_in_polish() {
     let announced = r["said"][0].as_str().unwrap().to_owned();
     said_until(&mut events, &announced);
     let live = chess_list(g.position());
-    assert!(
-        brltty
-            .wait_for(Duration::from_secs(2), |s| s.text.trim_end() == live)
-            .is_err(),
-        "the display left the review"
-    );
-    assert_eq!(brltty.snapshot().text.trim_end(), review);
-    brltty.press("KEY_ESCAPE").unwrap();
-    wait_text(&live);
+    stays_in_review_until_cancelled(&brltty, &review, &live);
     said_until(&mut events, "Powrót do gry.");
 }
 
 /// Presses the next-view key `n` times, each press waited for on the
 /// display (BRLTTY may merge keys sent close together on a loaded machine).
-fn next_views(brltty: &tandem_braille::testing::brltty::VirtualBrltty, n: usize) {
+fn next_views(brltty: &VirtualBrltty, n: usize) {
     for _ in 0..n {
         let before = brltty.snapshot();
         brltty.press("DISPMD").unwrap();
@@ -228,15 +158,45 @@ fn next_views(brltty: &tandem_braille::testing::brltty::VirtualBrltty, n: usize)
     }
 }
 
-fn said_until(events: &mut tandem::client::Client, last: &str) -> Vec<String> {
-    let mut said = Vec::new();
-    while let Ok(v) = events.next_line() {
-        if v["event"] == "speech" {
-            said.push(v["text"].as_str().unwrap().to_owned());
-            if said.last().is_some_and(|s| s.starts_with(last)) {
-                return said;
-            }
-        }
-    }
-    panic!("never said {last:?}: {said:?}")
+/// The display keeps showing `review` (not `live`, for 2 s) until the
+/// cancel key, then shows `live`.
+fn stays_in_review_until_cancelled(brltty: &VirtualBrltty, review: &str, live: &str) {
+    assert!(
+        brltty
+            .wait_for(Duration::from_secs(2), |s| s.text.trim_end() == live)
+            .is_err(),
+        "the display left the review"
+    );
+    assert_eq!(brltty.snapshot().text.trim_end(), review);
+    brltty.press("KEY_ESCAPE").unwrap();
+    wait_text(brltty, live);
+}
+
+/// Waits until the display's text is `want` (trailing blanks aside).
+fn wait_text(brltty: &VirtualBrltty, want: &str) {
+    brltty
+        .wait_for(Duration::from_secs(10), |s| {
+            s.text.trim_end() == want.trim_end()
+        })
+        .unwrap_or_else(|e| panic!("the display never showed {want:?}: {e:?}"));
+}
+
+/// `tandem play` in `dir`, in `lang` (and `extra`) speaking as text, on
+/// `brltty`, journaling to `DIR/game.jsonl`, 90 minutes a player: the
+/// daemon, a client subscribed to its events and one for requests.
+fn review_table(
+    dir: &Path,
+    brltty: &VirtualBrltty,
+    lang: &str,
+    extra: &[&str],
+) -> (Daemon, Client, Client) {
+    let d = Play::in_dir(dir)
+        .args(["--lang", lang, "--speech", "text", "--control", "90m"])
+        .args(extra)
+        .brltty(brltty)
+        .journal(&dir.join("game.jsonl"))
+        .start();
+    let events = d.subscribed();
+    let c = d.client();
+    (d, events, c)
 }

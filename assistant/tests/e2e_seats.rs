@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::{ctl, journal_events, real_brltty, real_game, wait_ply, Daemon};
+use tandem_braille::testing::brltty::VirtualBrltty;
 
 const T: Duration = Duration::from_secs(30);
 
@@ -151,6 +152,61 @@ fn seated(args: &[&str], audio: &Capture) -> Seated {
     }
 }
 
+/// A table with `args` and a `--seat` for each of `seats`, and its audio;
+/// `None` where espeak-ng, aplay or sox is missing (said by
+/// `tandem_testkit`).
+fn audio_table(args: &[&str], seats: &[&str]) -> Option<(Capture, Seated)> {
+    if !audio_tools() {
+        return None;
+    }
+    let audio = Capture::new();
+    let mut all = args.to_vec();
+    for seat in seats {
+        all.extend(["--seat", seat]);
+    }
+    let t = seated(&all, &audio);
+    Some((audio, t))
+}
+
+/// Two blind players, each with a real 40-cell display and a seat whose
+/// speech goes to one channel (white left, black right): the table (first,
+/// so that it stops before the displays), its audio and the displays.
+struct TwoDisplays {
+    t: Seated,
+    audio: Capture,
+    white: VirtualBrltty,
+    black: VirtualBrltty,
+}
+
+/// [`TwoDisplays`] with `--blind both` and `args`; `None` where a real
+/// component is missing (said by `tandem_testkit`).
+fn two_displays(args: &[&str]) -> Option<TwoDisplays> {
+    if !audio_tools() {
+        return None;
+    }
+    let white = real_brltty(40)?;
+    let black = real_brltty(40)?;
+    let audio = Capture::new();
+    let white_seat = format!("white:speech=left,braille=brlapi:{}", white.host());
+    let black_seat = format!("black:speech=right,braille=brlapi:{}", black.host());
+    let mut all = args.to_vec();
+    all.extend([
+        "--blind",
+        "both",
+        "--seat",
+        &white_seat,
+        "--seat",
+        &black_seat,
+    ]);
+    let t = seated(&all, &audio);
+    Some(TwoDisplays {
+        t,
+        audio,
+        white,
+        black,
+    })
+}
+
 fn announced(journal: &Path) -> Vec<(String, Value)> {
     journal_events(journal, "announced")
         .into_iter()
@@ -180,33 +236,15 @@ fn audio_tools() -> bool {
 
 #[test]
 fn two_blind_players_each_hear_and_read_their_own_channel() {
-    if !audio_tools() {
-        return;
-    }
-    let Some(white_display) = real_brltty(40) else {
+    let Some(TwoDisplays {
+        t,
+        audio,
+        white: white_display,
+        black: black_display,
+    }) = two_displays(&["--lang", "en", "--control", "90m"])
+    else {
         return;
     };
-    let Some(black_display) = real_brltty(40) else {
-        return;
-    };
-    let audio = Capture::new();
-    let white_seat = format!("white:speech=left,braille=brlapi:{}", white_display.host());
-    let black_seat = format!("black:speech=right,braille=brlapi:{}", black_display.host());
-    let t = seated(
-        &[
-            "--lang",
-            "en",
-            "--blind",
-            "both",
-            "--seat",
-            &white_seat,
-            "--seat",
-            &black_seat,
-            "--control",
-            "90m",
-        ],
-        &audio,
-    );
     let (socket, journal) = (t.socket.clone(), t.journal.clone());
     let mut c = t.d.client();
     // Both displays show the board from the start.
@@ -315,23 +353,12 @@ fn two_blind_players_each_hear_and_read_their_own_channel() {
 /// word in the left earphone and none on the right (the hall's air).
 #[test]
 fn a_mixed_table_plays_a_whole_game_with_the_blind_players_words_on_the_left() {
-    if !audio_tools() {
+    let Some((audio, mut t)) = audio_table(
+        &["--lang", "en", "--blind", "white", "--control", "90m"],
+        &["white:speech=left"],
+    ) else {
         return;
-    }
-    let audio = Capture::new();
-    let mut t = seated(
-        &[
-            "--lang",
-            "en",
-            "--blind",
-            "white",
-            "--seat",
-            "white:speech=left",
-            "--control",
-            "90m",
-        ],
-        &audio,
-    );
+    };
     let (socket, journal) = (t.socket.clone(), t.journal.clone());
     let mut c = t.d.client();
     let game = real_game();
@@ -373,23 +400,12 @@ fn a_mixed_table_plays_a_whole_game_with_the_blind_players_words_on_the_left() {
 /// the journal has a line for each language with its own `to`.
 #[test]
 fn each_seat_hears_its_own_language_on_its_own_channel() {
-    if !audio_tools() {
+    let Some((audio, t)) = audio_table(
+        &["--lang", "pl", "--blind", "both"],
+        &["white:speech=left", "black:speech=right,lang=en"],
+    ) else {
         return;
-    }
-    let audio = Capture::new();
-    let t = seated(
-        &[
-            "--lang",
-            "pl",
-            "--blind",
-            "both",
-            "--seat",
-            "white:speech=left",
-            "--seat",
-            "black:speech=right,lang=en",
-        ],
-        &audio,
-    );
+    };
     let (socket, journal) = (t.socket.clone(), t.journal.clone());
     let mut c = t.d.client();
     audio.since(0, Duration::from_millis(1500));
@@ -427,25 +443,12 @@ fn each_seat_hears_its_own_language_on_its_own_channel() {
 /// heard on both channels, a move from the wrong seat refused.
 #[test]
 fn a_chess_game_between_two_seats() {
-    if !audio_tools() {
+    let Some((audio, t)) = audio_table(
+        &["--variant", "chess", "--lang", "en", "--blind", "both"],
+        &["white:speech=left", "black:speech=right"],
+    ) else {
         return;
-    }
-    let audio = Capture::new();
-    let t = seated(
-        &[
-            "--variant",
-            "chess",
-            "--lang",
-            "en",
-            "--blind",
-            "both",
-            "--seat",
-            "white:speech=left",
-            "--seat",
-            "black:speech=right",
-        ],
-        &audio,
-    );
+    };
     let (socket, journal) = (t.socket.clone(), t.journal.clone());
     let mut c = t.d.client();
     audio.since(0, Duration::from_millis(1500));
@@ -482,35 +485,15 @@ fn a_chess_game_between_two_seats() {
 fn a_backgammon_match_between_two_seats_each_display_from_its_side() {
     use tandem_rules::backgammon::{Match, MatchOptions};
     use tandem_rules::Color;
-    if !audio_tools() {
-        return;
-    }
-    let Some(white_display) = real_brltty(40) else {
+    let Some(TwoDisplays {
+        t,
+        audio,
+        white: white_display,
+        black: black_display,
+    }) = two_displays(&["--variant", "backgammon", "--match", "5", "--lang", "en"])
+    else {
         return;
     };
-    let Some(black_display) = real_brltty(40) else {
-        return;
-    };
-    let audio = Capture::new();
-    let white_seat = format!("white:speech=left,braille=brlapi:{}", white_display.host());
-    let black_seat = format!("black:speech=right,braille=brlapi:{}", black_display.host());
-    let t = seated(
-        &[
-            "--variant",
-            "backgammon",
-            "--match",
-            "5",
-            "--lang",
-            "en",
-            "--blind",
-            "both",
-            "--seat",
-            &white_seat,
-            "--seat",
-            &black_seat,
-        ],
-        &audio,
-    );
     let (socket, journal) = (t.socket.clone(), t.journal.clone());
     let mut m = Match::new(MatchOptions { length: 5 });
     for (seat, cmd, action) in [

@@ -14,7 +14,9 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hall_common::{closed, connect_from, free_port, login, wait_for, Broker, Desk, EVENT, SECRET};
+use hall_common::{
+    closed, connect_from, desk_args, free_port, login, wait_for, Broker, Desk, EVENT, SECRET,
+};
 use serde_json::{json, Value};
 
 /// A draughts journal of `lines` lines, each an announcement of `pad`
@@ -115,8 +117,7 @@ fn heavy_routes_are_built_once_per_change_however_many_ask() {
     std::fs::create_dir_all(&copies).unwrap();
     big_journal(&copies.join("table-1.jsonl"), 2_000, 4_000);
     std::fs::write(copies.join("public.json"), r#"{"all": true, "tables": []}"#).unwrap();
-    let public = format!("127.0.0.1:{}", free_port());
-    let desk = Desk::start(dir.path(), &broker, &["--public", &public]);
+    let (desk, public) = Desk::start_public(dir.path(), &broker, &[], &[]);
     let public = format!("http://{public}");
     let (_, game) = get(&desk.base, "/api/tables/1/game").unwrap();
     assert!(game.contains("Kowalski"), "{game}");
@@ -161,33 +162,17 @@ fn heavy_routes_are_built_once_per_change_however_many_ask() {
 /// limits `nofile` (`SOFT:HARD`, through `prlimit`).
 fn desk_limited(dir: &Path, broker: &Broker, nofile: &str, extra: &[&str]) -> Desk {
     let port = free_port();
-    let data = dir.join("desk");
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
-    let child = Command::new("prlimit")
-        .arg(format!("--nofile={nofile}"))
-        .arg(support::TANDEM)
-        .args([
-            "hall",
-            "--broker",
-            &broker.url("desk", "deskpw"),
-            "--event",
-            EVENT,
-        ])
-        .args(["--listen", &format!("127.0.0.1:{port}")])
-        .arg("--data")
-        .arg(&data)
-        .arg("--arbiter-secret-file")
-        .arg(dir.join("desk-secret"))
+    let mut cmd = Command::new("prlimit");
+    cmd.arg(format!("--nofile={nofile}")).arg(support::TANDEM);
+    let child = desk_args(&mut cmd, dir, broker, &format!("127.0.0.1:{port}"))
         .args(extra)
-        .stdout(Stdio::null())
         .stderr(std::fs::File::create(dir.join("desk-stderr")).unwrap())
         .spawn()
         .expect("start tandem hall under prlimit");
     let d = Desk {
         child,
         base: format!("http://127.0.0.1:{port}"),
-        data,
+        data: dir.join("desk"),
     };
     wait_for("the desk's answer", || get_as(&d.base, "/", None).map(drop));
     d
@@ -351,11 +336,10 @@ fn login_waits(base: &str, secret: &str) -> (u16, Option<u64>) {
 fn live_streams_that_fell_silent_are_closed() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 12);
-    let public = format!("127.0.0.1:{}", free_port());
-    let desk = Desk::start_env(
+    let (desk, public) = Desk::start_public(
         dir.path(),
         &broker,
-        &["--public", &public],
+        &[],
         &[("TANDEM_HALL_STALL_MS", "1500")],
     );
     let public = format!("http://{public}");

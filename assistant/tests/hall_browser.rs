@@ -12,7 +12,7 @@ mod support;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hall_common::{ctl_ok, free_port, journal_of, table, wait_for, Broker, Desk, EVENT};
+use hall_common::{ctl_ok, journal_of, table, wait_for, Broker, Desk, EVENT};
 use serde_json::{json, Value};
 use support::browser::Browser;
 
@@ -339,8 +339,7 @@ fn simulated_table(broker: &Broker, n: u32, state: Value) {
 fn every_board_is_an_svg_of_the_api_position_and_fifty_fit_one_screen() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 50);
-    let public = format!("127.0.0.1:{}", free_port());
-    let desk = Desk::start(dir.path(), &broker, &["--public", &public]);
+    let (desk, public) = Desk::start_public(dir.path(), &broker, &[], &[]);
     let t1 = table(dir.path(), &broker, 1, &[]);
     let t2 = table(dir.path(), &broker, 2, &["--variant", "chess"]);
     let t3 = table(
@@ -583,12 +582,7 @@ fn every_board_is_an_svg_of_the_api_position_and_fifty_fit_one_screen() {
 fn the_delayed_public_page_in_chromium_shows_a_move_only_after_the_delay() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 1);
-    let public = format!("127.0.0.1:{}", free_port());
-    let desk = Desk::start(
-        dir.path(),
-        &broker,
-        &["--public", &public, "--public-delay", "6s"],
-    );
+    let (desk, public) = Desk::start_public(dir.path(), &broker, &["--public-delay", "6s"], &[]);
     let t1 = table(dir.path(), &broker, 1, &[]);
     desk.set_public(None, true);
     let b = Browser::start();

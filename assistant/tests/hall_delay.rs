@@ -11,7 +11,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use hall_common::spectator::Spectator;
-use hall_common::{ctl_ok, free_port, table, wait_for, Broker, Desk};
+use hall_common::{ctl_ok, table, wait_for, Broker, Desk};
 use serde_json::Value;
 
 const DELAY: Duration = Duration::from_secs(3);
@@ -44,12 +44,7 @@ fn ply_of(tables: &[Value], n: u64) -> Option<u64> {
 fn spectators_see_each_move_only_once_it_is_as_old_as_the_delay() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 2);
-    let public = format!("127.0.0.1:{}", free_port());
-    let desk = Desk::start(
-        dir.path(),
-        &broker,
-        &["--public", &public, "--public-delay", "3s"],
-    );
+    let (desk, public) = Desk::start_public(dir.path(), &broker, &["--public-delay", "3s"], &[]);
     let t1 = table(
         dir.path(),
         &broker,

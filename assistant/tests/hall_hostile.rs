@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hall_common::{ctl_ok, free_port, journal_of, table, wait_for, Broker, Desk, EVENT};
+use hall_common::{closed, ctl_ok, free_port, journal_of, table, wait_for, Broker, Desk, EVENT};
 use serde_json::{json, Value};
 
 /// A desk with a public server: (desk, the public server's base URL).
@@ -32,10 +32,7 @@ fn desk_with_public(
 
 /// A desk with a public server and `extra` flags.
 fn desk_with_public_args(dir: &std::path::Path, broker: &Broker, extra: &[&str]) -> (Desk, String) {
-    let public = format!("127.0.0.1:{}", free_port());
-    let mut args = vec!["--public", &public];
-    args.extend_from_slice(extra);
-    let desk = Desk::start(dir, broker, &args);
+    let (desk, public) = Desk::start_public(dir, broker, extra, &[]);
     (desk, format!("http://{public}"))
 }
 
@@ -565,27 +562,6 @@ fn an_alert_flood_from_one_table_pushes_out_no_other_tables_alert() {
             .any(|a| a["table"] == 2 && a["alert"]["kind"] == "flood"),
         "and said so"
     );
-}
-
-/// Whether the server closed `s` (read gives end of file or a reset).
-fn closed(s: &TcpStream) -> bool {
-    let mut s = s;
-    s.set_read_timeout(Some(Duration::from_millis(100)))
-        .unwrap();
-    let mut b = [0u8; 256];
-    loop {
-        match s.read(&mut b) {
-            Ok(0) => return true,
-            Ok(_) => {}
-            Err(e)
-                if e.kind() == std::io::ErrorKind::WouldBlock
-                    || e.kind() == std::io::ErrorKind::TimedOut =>
-            {
-                return false
-            }
-            Err(_) => return true,
-        }
-    }
 }
 
 #[test]

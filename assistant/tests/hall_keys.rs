@@ -88,22 +88,9 @@ fn keygen_writes_a_private_key_only_its_owner_reads_and_never_overwrites_it() {
     assert!(why.contains("tandem hall keygen"), "{why}");
     // A table given the private key, or the secret, as the desk's key is refused too.
     let out = Command::new(TANDEM)
-        .args([
-            "play",
-            "--headless",
-            "--speech",
-            "text",
-            "--braille",
-            "none",
-        ])
-        .args([
-            "--relay",
-            "mqtt://t:p@127.0.0.1:1",
-            "--event",
-            EVENT,
-            "--table",
-            "1",
-        ])
+        .args(["play", "--headless", "--speech", "text"])
+        .args(["--braille", "none", "--relay", "mqtt://t:p@127.0.0.1:1"])
+        .args(["--event", EVENT, "--table", "1"])
         .arg("--desk-key")
         .arg(&old)
         .output()
@@ -121,14 +108,7 @@ fn replies(desk: &Desk, n: u32) -> Vec<serde_json::Value> {
 
 /// `tandem ctl` at `socket` with the local arbiter's secret in the environment.
 fn ctl_as_arbiter(socket: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(TANDEM)
-        .env("TANDEM_ARBITER_SECRET", SECRET)
-        .arg("ctl")
-        .arg("--socket")
-        .arg(socket)
-        .args(args)
-        .output()
-        .unwrap()
+    support::ctl_env(socket, args, &[("TANDEM_ARBITER_SECRET", SECRET)])
 }
 
 #[test]

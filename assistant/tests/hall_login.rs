@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use hall_common::{connect_from, free_port, wait_for, Broker, DEADLINE, EVENT, SECRET};
+use hall_common::{connect_from, desk_args, free_port, wait_for, Broker, DEADLINE, EVENT, SECRET};
 use sha2::{Digest, Sha256};
 use support::tls::{header, https, https_on, served_certificate, status_of};
 use support::TANDEM;
@@ -47,8 +47,6 @@ fn tls_desk(
     env: &[(&str, &str)],
 ) -> TlsDesk {
     let data = dir.join("desk");
-    std::fs::create_dir_all(&data).unwrap();
-    std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
     // A free port can be taken by another test between our look and the
     // desk's bind: then the desk stops at once ("cannot listen"), and it is
     // started again on another port.
@@ -57,14 +55,9 @@ fn tls_desk(
         tries += 1;
         let port = free_port();
         let stderr = dir.join(format!("desk-stderr-{port}"));
-        let mut child = Command::new(TANDEM)
-            .envs(env.iter().copied())
-            .args(["hall", "--broker", &broker.url("desk", "deskpw")])
-            .args(["--event", EVENT, "--listen", &format!("{ip}:{port}")])
-            .arg("--data")
-            .arg(&data)
-            .arg("--arbiter-secret-file")
-            .arg(dir.join("desk-secret"))
+        let mut cmd = Command::new(TANDEM);
+        cmd.envs(env.iter().copied());
+        let mut child = desk_args(&mut cmd, dir, broker, &format!("{ip}:{port}"))
             .args(extra)
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&stderr).unwrap())

@@ -22,30 +22,16 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hall_common::spectator::Spectator;
-use hall_common::{ctl_ok, free_port, journal_of, table, wait_for, Broker, Desk, EVENT};
+use hall_common::{ctl_ok, journal_of, table, wait_for, Broker, Desk, EVENT};
 use serde_json::{json, Value};
 use support::{real_brltty, Daemon, Play};
 use tandem_rules::backgammon::{Match, MatchOptions};
 use tandem_rules::chess::ChessGame;
 use tandem_rules::draughts::{Game, Variant};
 use tandem_rules::TableGame;
+use tandem_testkit::Rng;
 
 const DELAY: Duration = Duration::from_secs(2);
-
-/// A small deterministic generator (xorshift64*), seeded and printed, so a
-/// failing round can be replayed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// The game a table plays, mirrored in the test to pick legal moves.
 enum Model {
@@ -63,7 +49,7 @@ impl Model {
                 if legal.is_empty() || TableGame::result(g).is_some() {
                     return None;
                 }
-                let m = legal[rng.below(legal.len())];
+                let m = legal[rng.index(legal.len())];
                 let text = g.move_text(&m);
                 g.play_move(&m).ok()?;
                 Some(vec!["move".into(), text])
@@ -73,7 +59,7 @@ impl Model {
                 if legal.is_empty() || g.outcome().is_some() {
                     return None;
                 }
-                let m = legal[rng.below(legal.len())];
+                let m = legal[rng.index(legal.len())];
                 g.play(&m).ok()?;
                 Some(vec!["move".into(), g.sans().last()?.clone()])
             }
@@ -84,12 +70,12 @@ impl Model {
                 let legal = m.legal();
                 if legal.is_empty() {
                     // On roll: the dice (different ones, so an opening roll counts too).
-                    let a = 1 + rng.below(6);
-                    let b = 1 + (a + rng.below(5)) % 6;
+                    let a = 1 + rng.index(6);
+                    let b = 1 + (a + rng.index(5)) % 6;
                     m.act_text(&format!("roll {a}{b}")).ok()?;
                     return Some(vec!["roll".into(), a.to_string(), b.to_string()]);
                 }
-                let p = legal[rng.below(legal.len())];
+                let p = legal[rng.index(legal.len())];
                 let text = m.move_text(&p);
                 m.act(tandem_rules::backgammon::Action::Move(p)).ok()?;
                 Some(vec!["move".into(), text])
@@ -225,12 +211,7 @@ fn round(flood_late: bool) {
     };
     let dir = tempfile::tempdir().unwrap();
     let mut broker = Broker::start(dir.path(), 4);
-    let public = format!("127.0.0.1:{}", free_port());
-    let desk = Desk::start(
-        dir.path(),
-        &broker,
-        &["--public", &public, "--public-delay", "2s"],
-    );
+    let (desk, public) = Desk::start_public(dir.path(), &broker, &["--public-delay", "2s"], &[]);
     let extra: [&[&str]; 3] = [
         &[],
         &["--variant", "chess"],
@@ -272,7 +253,7 @@ fn round(flood_late: bool) {
     let mut hidden: Option<(Instant, u64)> = None;
     let mut playing = [true; 3];
     for step in 0..actions * 3 {
-        let i = rng.below(3);
+        let i = rng.index(3);
         if playing[i] {
             match models[i].next(&mut rng) {
                 Some(args) => {
@@ -290,7 +271,7 @@ fn round(flood_late: bool) {
                 None => playing[i] = false,
             }
         }
-        std::thread::sleep(Duration::from_millis(20 + rng.below(250) as u64));
+        std::thread::sleep(Duration::from_millis(20 + rng.index(250) as u64));
         match step {
             // The hostile table: junk on every topic it may write.
             s if s == actions / 2 => {

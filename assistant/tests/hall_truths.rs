@@ -14,9 +14,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use hall_common::{
-    ctl_ok, free_port, journal_of, table, table_next_game_with, wait_for, Broker, Desk, EVENT,
-};
+use hall_common::{ctl_ok, journal_of, table, table_next_game_with, wait_for, Broker, Desk, EVENT};
 use serde_json::{json, Value};
 
 fn get(base: &str, path: &str) -> String {
@@ -47,8 +45,7 @@ fn stop(t: &mut support::Daemon) {
 fn a_state_that_contradicts_the_journal_is_an_alert_and_never_a_shown_result() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 1);
-    let public = format!("127.0.0.1:{}", free_port());
-    let desk = Desk::start(dir.path(), &broker, &["--public", &public]);
+    let (desk, public) = Desk::start_public(dir.path(), &broker, &[], &[]);
     let public = format!("http://{public}");
     desk.set_public(None, true);
     let mut t1 = table(dir.path(), &broker, 1, &["--round", "3"]);
@@ -144,12 +141,7 @@ fn a_state_that_contradicts_the_journal_is_an_alert_and_never_a_shown_result() {
 fn the_delayed_views_take_the_round_and_players_from_the_lines_they_replay() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 1);
-    let public = format!("127.0.0.1:{}", free_port());
-    let desk = Desk::start(
-        dir.path(),
-        &broker,
-        &["--public", &public, "--public-delay", "3s"],
-    );
+    let (desk, public) = Desk::start_public(dir.path(), &broker, &["--public-delay", "3s"], &[]);
     let public = format!("http://{public}");
     desk.set_public(None, true);
     let mut t1 = table(dir.path(), &broker, 1, &["--round", "1"]);

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tandem_testkit::free_port;
 
 const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
 /// Generous: a loaded 2-core machine starts a debug binary slowly.
@@ -688,14 +689,6 @@ fn qr_under(screen: &str, url: &str) -> String {
         .collect();
     assert_eq!(qr.len(), 17, "{screen}");
     qr_decode(&qr_modules(&qr))
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// A code given to the table's pairing API as a device gives it: the

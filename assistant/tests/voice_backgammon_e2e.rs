@@ -57,13 +57,7 @@ fn a_spoken_roll_and_move_are_read_back_and_entered_on_yes() {
 
     // The opening roll: white's 4, black's 2, read back.
     t.mic.say(&roll);
-    d.wait_for("the read-back of the roll", Duration::from_secs(30), || {
-        d.events_of("heard")
-            .iter()
-            .any(|e| e["decision"] == "read-back")
-    });
-    let h = d.events_of("heard");
-    let h = h.last().unwrap();
+    let h = d.wait_read_back("the read-back of the roll");
     assert_eq!(
         (&h["kind"], &h["text"]),
         (&"move".into(), &"roll 4 2".into()),

@@ -69,13 +69,7 @@ fn a_spoken_chess_move_is_read_back_and_played_on_yes_an_illegal_one_is_refused(
     });
     d.wait_echo_tail();
     t.mic.say(&e2e4);
-    d.wait_for("the read-back of e4", Duration::from_secs(30), || {
-        d.events_of("heard")
-            .iter()
-            .any(|e| e["decision"] == "read-back")
-    });
-    let h = d.events_of("heard");
-    let h = h.last().unwrap();
+    let h = d.wait_read_back("the read-back of e4");
     assert_eq!(
         (&h["kind"], &h["text"]),
         (&"move".into(), &"e4".into()),
@@ -99,13 +93,7 @@ fn a_spoken_chess_move_is_read_back_and_played_on_yes_an_illegal_one_is_refused(
     let st = d.state();
     assert_eq!(st["moves"][0], "e4", "{st}");
     assert_eq!(st["turn"], "black", "{st}");
-    let heard = d.events_of("heard");
-    assert!(
-        heard
-            .iter()
-            .any(|e| e["kind"] == "command" && e["text"] == "yes" && e["decision"] == "play"),
-        "{heard:?}"
-    );
+    assert!(d.yes_played(), "{:?}", d.events_of("heard"));
     let moves = d.events_of("move");
     assert_eq!(moves.len(), 1, "{moves:?}");
     assert_eq!(

@@ -66,13 +66,7 @@ fn a_spoken_move_is_read_back_and_played_on_yes() {
     let st = d.state();
     assert_eq!(st["moves"][0], "33-29", "{st}");
     assert_eq!(st["turn"], "black");
-    let heard = d.events_of("heard");
-    assert!(
-        heard
-            .iter()
-            .any(|e| e["kind"] == "command" && e["text"] == "yes" && e["decision"] == "play"),
-        "{heard:?}"
-    );
+    assert!(d.yes_played(), "{:?}", d.events_of("heard"));
     let moves = d.events_of("move");
     assert_eq!(moves.len(), 1, "{moves:?}");
     assert_eq!(moves[0]["source"], "spoken");

@@ -13,11 +13,10 @@ use tandem::voice::VoiceGame;
 use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::chess::listen::{ChessVoice, ChessWords};
 use tandem_speech::chess::ChessPhrasebook;
-use tandem_speech::draughts::listen::{Draughts, DraughtsWords};
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer};
 
-use support::session::{game_setup, h, voice_table, VoiceTable};
+use support::session::{draughts_listener, game_setup, h, voice_table, VoiceTable};
 
 /// Plays `moves` through the control socket's path.
 async fn play<G: VoiceGame>(t: &mut VoiceTable<G>, moves: &[&str]) {
@@ -42,14 +41,7 @@ fn setup(start: AnyPosition) -> GameSetup {
 #[tokio::test]
 async fn draughts_record_commands_are_heard_and_answered() {
     let start = Position::start(Variant::International);
-    let listener: Listener<Draughts> = Listener::new(
-        Box::new(ScriptedRecognizer::default()),
-        Lexicon::draughts_builtin("pl").unwrap(),
-        ConfirmPolicy::Always,
-        Mode::Voice(VadConfig::default()),
-        start,
-    )
-    .unwrap();
+    let listener = draughts_listener(start);
     let mut t = voice_table(&setup(AnyPosition::Draughts(start)), listener);
     let moves = ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14"];
     play(&mut t, &moves).await;

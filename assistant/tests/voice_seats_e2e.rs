@@ -51,15 +51,7 @@ fn alsa_config(w: &Path, b: &Path) -> String {
     conf
 }
 
-fn events(journal: &Path, ty: &str) -> Vec<Value> {
-    std::fs::read_to_string(journal)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .map(|v| v["event"].clone())
-        .filter(|e| e["type"] == ty)
-        .collect()
-}
+use support::journal_events_so_far as events;
 
 fn wait_for(journal: &Path, what: &str, mut ok: impl FnMut() -> bool) {
     let t0 = Instant::now();

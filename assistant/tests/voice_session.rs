@@ -11,11 +11,9 @@ use tandem::game::AnyPosition;
 use tandem::journal::{Event, Source};
 use tandem::session::{Cmd, GameSetup};
 use tandem_rules::draughts::{Position, Variant};
-use tandem_speech::draughts::listen::{Draughts, DraughtsWords};
-use tandem_speech::listen::audio::{Mode, VadConfig};
-use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer};
+use tandem_speech::draughts::listen::Draughts;
 
-use support::session::{game_setup, h, voice_table, VoiceTable};
+use support::session::{draughts_listener, game_setup, h, voice_table, VoiceTable};
 
 fn start() -> VoiceTable<Draughts> {
     let start = Position::start(Variant::International);
@@ -24,15 +22,7 @@ fn start() -> VoiceTable<Draughts> {
         black: None,
         ..game_setup(AnyPosition::Draughts(start), "90m", "pl")
     };
-    let listener = Listener::new(
-        Box::new(ScriptedRecognizer::default()),
-        Lexicon::draughts_builtin("pl").unwrap(),
-        ConfirmPolicy::Always,
-        Mode::Voice(VadConfig::default()),
-        start,
-    )
-    .unwrap();
-    voice_table(&setup, listener)
+    voice_table(&setup, draughts_listener(start))
 }
 
 #[tokio::test]

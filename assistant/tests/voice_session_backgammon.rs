@@ -18,6 +18,7 @@ use tandem_speech::backgammon::listen::{BgVoice, BgWords};
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Listener, ScriptedRecognizer};
 
+use support::play_with_draughts_phrasebook;
 use support::session::{game_setup, h, voice_table, VoiceTable};
 
 fn start() -> (VoiceTable<BgVoice>, Match) {
@@ -259,42 +260,14 @@ async fn a_resignation_is_offered_and_accepted_by_voice_with_its_points() {
 /// journal is made.
 #[test]
 fn a_backgammon_game_refuses_a_draughts_phrasebook_clearly() {
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("game.jsonl");
-    let book =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks/pl.toml");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args([
-            "play",
-            "--headless",
-            "--braille",
-            "none",
-            "--speech",
-            "text",
-            "--voice",
-            "off",
-        ])
-        .args(["--variant", "backgammon"])
-        .arg("--socket")
-        .arg(dir.path().join("t.sock"))
-        .arg("--journal")
-        .arg(&journal)
-        .arg("--phrasebook")
-        .arg(&book)
-        .env("XDG_CONFIG_HOME", dir.path().join("noconfig"))
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+    let (out, journaled) = play_with_draughts_phrasebook("backgammon", &["--voice", "off"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("a backgammon game takes a backgammon phrasebook"),
         "{err}"
     );
-    assert!(
-        !journal.exists(),
-        "no journal for a game that did not start"
-    );
+    assert!(!journaled, "no journal for a game that did not start");
 }
 
 #[tokio::test]

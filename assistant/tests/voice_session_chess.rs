@@ -16,6 +16,7 @@ use tandem_speech::chess::ChessPhrasebook;
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer};
 
+use support::play_with_draughts_phrasebook;
 use support::session::{game_setup, h, voice_table, VoiceTable};
 
 fn start(fen: Option<&str>, blind: Blind) -> VoiceTable<ChessVoice> {
@@ -117,40 +118,14 @@ async fn an_illegal_spoken_move_is_refused_and_stale_or_foreign_ones_are_not_act
 /// draughts one is refused with what to give, before the journal is made.
 #[test]
 fn a_chess_game_refuses_a_draughts_phrasebook_clearly() {
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("game.jsonl");
-    let book =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks/pl.toml");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args([
-            "play",
-            "--headless",
-            "--braille",
-            "none",
-            "--speech",
-            "text",
-        ])
-        .args(["--variant", "chess"])
-        .arg("--socket")
-        .arg(dir.path().join("t.sock"))
-        .arg("--journal")
-        .arg(&journal)
-        .arg("--phrasebook")
-        .arg(&book)
-        .env("XDG_CONFIG_HOME", dir.path().join("noconfig"))
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+    let (out, journaled) = play_with_draughts_phrasebook("chess", &[]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("a chess game takes a chess phrasebook"),
         "{err}"
     );
-    assert!(
-        !journal.exists(),
-        "no journal for a game that did not start"
-    );
+    assert!(!journaled, "no journal for a game that did not start");
 }
 
 #[tokio::test]

@@ -11,20 +11,11 @@ mod support;
 use std::path::Path;
 use std::time::Duration;
 
-use serde_json::Value;
 use support::voice::{wav, Room};
 use support::{Daemon, Play};
 use tandem_speech::listen::fixture::korean_phrasebook_path;
 
-fn journal_events(path: &Path, ty: &str) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .map(|v| v["event"].clone())
-        .filter(|e| e["type"] == ty)
-        .collect()
-}
+use support::journal_events_so_far as journal_events;
 
 fn said(journal: &Path) -> Vec<String> {
     journal_events(journal, "announced")

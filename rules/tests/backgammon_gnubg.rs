@@ -5,7 +5,6 @@
 //! Without gnubg the test fails, unless TANDEM_SKIP_REAL is set outside CI.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
 
 use tandem_rules::backgammon::{
     apply, legal_plays, mat, match_id, notation, position_id, Action, Board, Dice, Match,
@@ -14,6 +13,7 @@ use tandem_rules::backgammon::{
 use tandem_rules::Color;
 
 use tandem_testkit::gnubg;
+use tandem_testkit::Rng;
 
 /// Runs the oracle script once over `questions`; the answers, one a line.
 fn ask_gnubg(questions: &[String]) -> Vec<String> {
@@ -23,14 +23,7 @@ fn ask_gnubg(questions: &[String]) -> Vec<String> {
         // For a look by hand: the questions as asked.
         let _ = std::fs::write(keep, &asked);
     }
-    let script: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests",
-        "data",
-        "gnubg_oracle.py",
-    ]
-    .iter()
-    .collect();
+    let script = gnubg::oracle();
     let (answers, stderr) = gnubg::ask(&script, dir.path(), &asked);
     let lines: Vec<String> = answers.lines().map(str::to_owned).collect();
     assert_eq!(
@@ -42,23 +35,6 @@ fn ask_gnubg(questions: &[String]) -> Vec<String> {
         stderr
     );
     lines
-}
-
-/// A small seeded generator (xorshift64*), so every run asks the same.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        usize::try_from(self.next() % n as u64).unwrap()
-    }
-    fn die(&mut self) -> u8 {
-        u8::try_from(self.below(6) + 1).unwrap()
-    }
 }
 
 /// Positions and rolls from seeded random games, plus every opening roll.
@@ -73,7 +49,7 @@ fn cases(games: usize, seed: u64) -> Vec<(Board, Dice)> {
         }
     }
     for _ in 0..games {
-        let mut board = Board::start(if rng.below(2) == 0 {
+        let mut board = Board::start(if rng.index(2) == 0 {
             Color::White
         } else {
             Color::Black
@@ -85,7 +61,7 @@ fn cases(games: usize, seed: u64) -> Vec<(Board, Dice)> {
             let play = if plays.is_empty() {
                 tandem_rules::backgammon::Play::PASS
             } else {
-                plays[rng.below(plays.len())]
+                plays[rng.index(plays.len())]
             };
             board = apply(&board, &play);
             if board.borne_off(board.turn().other()) == 15 {
@@ -102,14 +78,14 @@ fn scattered(n: usize, seed: u64) -> Vec<(Board, Dice)> {
     let mut out = Vec::new();
     while out.len() < n {
         let mut sides = [[0u8; 25]; 2];
-        let home_only = rng.below(3) == 0;
+        let home_only = rng.index(3) == 0;
         for s in 0..2 {
-            let keep = 1 + rng.below(15);
+            let keep = 1 + rng.index(15);
             for _ in 0..keep {
-                let slot = match rng.below(10) {
+                let slot = match rng.index(10) {
                     0 => 24,
-                    _ if home_only && s == 0 => rng.below(6),
-                    _ => rng.below(24),
+                    _ if home_only && s == 0 => rng.index(6),
+                    _ => rng.index(24),
                 };
                 // Not on a point the other side holds.
                 if slot < 24 && sides[1 - s][23 - slot] > 0 {
@@ -118,7 +94,7 @@ fn scattered(n: usize, seed: u64) -> Vec<(Board, Dice)> {
                 sides[s][slot] += 1;
             }
         }
-        let turn = if rng.below(2) == 0 {
+        let turn = if rng.index(2) == 0 {
             Color::White
         } else {
             Color::Black
@@ -148,7 +124,7 @@ fn check_against_gnubg(cases: &[(Board, Dice)]) {
         let id = position_id::encode(board);
         // Ask gnubg to play one of tandem's moves too (not one that ends the game).
         let pick = (!plays.is_empty())
-            .then(|| plays[rng.below(plays.len())])
+            .then(|| plays[rng.index(plays.len())])
             .filter(|p| apply(board, p).borne_off(board.turn()) < 15);
         let mut q = format!("H {id} {} {}", dice.0, dice.1);
         if let Some(p) = pick {
@@ -251,19 +227,19 @@ fn random_match(seed: u64, length: u32, stop_after: usize) -> Match {
                 if m.actions().len() >= stop_after {
                     break;
                 }
-                if rng.below(60) == 0 {
+                if rng.index(60) == 0 {
                     Action::Resign {
                         side: m.board().turn(),
-                        level: u8::try_from(1 + rng.below(3)).unwrap(),
+                        level: u8::try_from(1 + rng.index(3)).unwrap(),
                     }
-                } else if rng.below(8) == 0 && m.clone().act(Action::Double).is_ok() {
+                } else if rng.index(8) == 0 && m.clone().act(Action::Double).is_ok() {
                     Action::Double
                 } else {
                     Action::Roll(Dice(rng.die(), rng.die()))
                 }
             }
             Phase::DoubleOffered => {
-                if rng.below(4) == 0 {
+                if rng.index(4) == 0 {
                     Action::Pass
                 } else {
                     Action::Take
@@ -274,7 +250,7 @@ fn random_match(seed: u64, length: u32, stop_after: usize) -> Match {
                 Action::Move(if plays.is_empty() {
                     tandem_rules::backgammon::Play::PASS
                 } else {
-                    plays[rng.below(plays.len())]
+                    plays[rng.index(plays.len())]
                 })
             }
             Phase::MatchOver => break,

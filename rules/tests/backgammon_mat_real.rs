@@ -58,14 +58,7 @@ fn ask_gnubg(paths: &[PathBuf]) -> Vec<(String, String)> {
         .iter()
         .map(|f| format!("M {}\n", f.display()))
         .collect();
-    let script: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests",
-        "data",
-        "gnubg_oracle.py",
-    ]
-    .iter()
-    .collect();
+    let script = gnubg::oracle();
     let tmp = tempfile::tempdir().unwrap();
     let (answers, stderr) = gnubg::ask(&script, tmp.path(), &questions);
     let lines: Vec<&str> = answers.lines().collect();

@@ -138,8 +138,6 @@ pub fn require_program(program: &str, args: &[&str], component: &str) -> bool {
     require(component, ran).is_some()
 }
 
-/// GNU Backgammon, the backgammon tests' oracle (Debian's `gnubg`, which
-/// installs it outside root's PATH).
 /// Where the tests' Python packages are (python-chess, installed by
 /// `scripts/setup.sh --test`): `$TANDEM_PYTHONPATH`, else
 /// `$TANDEM_HOME/python`, else `/opt/tandem/python`.
@@ -154,6 +152,49 @@ pub fn python_path() -> String {
         })
 }
 
+/// A TCP port free on loopback now (bound to port 0 and let go), for a
+/// server a test starts: tests running at the same time never share one.
+#[must_use]
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port on 127.0.0.1")
+        .port()
+}
+
+/// A small seeded generator (xorshift64*) for the tests that play at
+/// random: a fixed seed, so a failing run can be replayed.
+#[derive(Debug, Clone)]
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+
+    /// An index below `n` (0 when `n` is 0).
+    pub fn index(&mut self, n: usize) -> usize {
+        usize::try_from(self.below(n as u64)).expect("below a usize")
+    }
+
+    /// A die: 1 to 6.
+    pub fn die(&mut self) -> u8 {
+        u8::try_from(self.below(6) + 1).expect("1 to 6")
+    }
+}
+
+/// GNU Backgammon, the backgammon tests' oracle (Debian's `gnubg`, which
+/// installs it outside root's PATH).
 pub mod gnubg {
     use std::path::Path;
     use std::process::Command;
@@ -181,10 +222,21 @@ pub mod gnubg {
         .is_some()
     }
 
+    /// The oracle script of the rules' tests (`rules/tests/data/gnubg_oracle.py`:
+    /// every legal move of a position, the IDs of an imported .mat file).
+    #[must_use]
+    pub fn oracle() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules/tests/data/gnubg_oracle.py")
+    }
+
+    /// The folder of `tandem_gnubg.py`, the module the scripts share.
+    pub const PYTHON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/python");
+
     /// Runs the Python `script` inside one headless gnubg (`gnubg -t -q -r
-    /// -p`) over `questions`, written to `dir/in.txt` (`TANDEM_GNUBG_IN`);
-    /// the answers it wrote to `dir/out.txt` (`TANDEM_GNUBG_OUT`) and
-    /// gnubg's stderr, for a failing test to show.
+    /// -p`) over `questions`, written to `dir/in.txt` (`TANDEM_GNUBG_IN`),
+    /// with [`PYTHON`] first on its `PYTHONPATH`; the answers it wrote to
+    /// `dir/out.txt` (`TANDEM_GNUBG_OUT`) and gnubg's stderr, for a
+    /// failing test to show.
     ///
     /// # Panics
     /// `dir` cannot be written, or gnubg cannot be started.
@@ -193,11 +245,17 @@ pub mod gnubg {
         let input = dir.join("in.txt");
         let output = dir.join("out.txt");
         std::fs::write(&input, questions).expect("the questions are written");
+        let mut path = std::ffi::OsString::from(PYTHON);
+        if let Some(more) = std::env::var_os("PYTHONPATH") {
+            path.push(":");
+            path.push(more);
+        }
         let run = Command::new(BINARY)
             .args(["-t", "-q", "-r", "-p"])
             .arg(script)
             .env("TANDEM_GNUBG_IN", &input)
             .env("TANDEM_GNUBG_OUT", &output)
+            .env("PYTHONPATH", path)
             .env("HOME", dir)
             .output()
             .expect("gnubg runs");

@@ -5,20 +5,13 @@
 #       the dice from the seed) and exports it with `export match mat`
 #   X <in.mat> <out.mat>         gnubg imports a .mat file and exports it again
 # Answers: `<n>\t<position id>\t<match id>` of the last position.
-import os
 import gnubg
+from tandem_gnubg import Answers, human_players, questions, zero_ply
 
-gnubg.command("set evaluation chequerplay evaluation plies 0")
-gnubg.command("set evaluation cubedecision evaluation plies 0")
-gnubg.command("set threads 2")
+zero_ply()
 
-out = open(os.environ["TANDEM_GNUBG_OUT"], "w")
-n = 0
-for line in open(os.environ["TANDEM_GNUBG_IN"]):
-    line = line.rstrip("\n")
-    if not line:
-        continue
-    n += 1
+out = Answers()
+for n, line in enumerate(questions(), 1):
     parts = line.split(" ")
     if parts[0] == "P":
         gnubg.command("set player 0 gnubg")
@@ -27,11 +20,9 @@ for line in open(os.environ["TANDEM_GNUBG_IN"]):
         gnubg.command("new match " + parts[1])
         gnubg.command("export match mat " + parts[3])
     elif parts[0] == "X":
-        gnubg.command("set player 0 human")
-        gnubg.command("set player 1 human")
+        human_players()
         gnubg.command("set automatic roll off")
         gnubg.command("import mat " + parts[1])
         gnubg.command("export match mat " + parts[2])
-    out.write("%d\t%s\t%s\n" % (n, gnubg.positionid(), gnubg.matchid()))
-    out.flush()
+    out.ids("", n)
 out.close()

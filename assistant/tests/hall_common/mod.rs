@@ -3,7 +3,7 @@
 //! (`tandem hall`) as real processes, and waiting on the desk's API.
 #![allow(dead_code)]
 
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -51,13 +51,7 @@ pub const MAX_PACKET_LINE: &str = "max_packet_size 262144";
 pub const CLIENT_ID_LINE: &str = "use_username_as_clientid true";
 
 /// A port nobody listens on now.
-pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
+pub use tandem_testkit::free_port;
 
 /// A new journal at `path` whose line 1 starts an international draughts
 /// game (90 minutes) of `white` against Nowak.
@@ -448,6 +442,28 @@ pub struct Desk {
     pub data: PathBuf,
 }
 
+/// `cmd` (the `tandem` binary, or a wrapper given it as its first
+/// argument) made `hall --broker … --event EV --listen LISTEN --data
+/// DIR/desk --arbiter-secret-file DIR/desk-secret`, its stdout discarded;
+/// `DIR/desk` and the secret's file are made.
+pub fn desk_args<'c>(
+    cmd: &'c mut Command,
+    dir: &Path,
+    broker: &Broker,
+    listen: &str,
+) -> &'c mut Command {
+    let data = dir.join("desk");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
+    cmd.args(["hall", "--broker", &broker.url("desk", "deskpw")])
+        .args(["--event", EVENT, "--listen", listen])
+        .arg("--data")
+        .arg(data)
+        .arg("--arbiter-secret-file")
+        .arg(dir.join("desk-secret"))
+        .stdout(Stdio::null())
+}
+
 impl Desk {
     /// `tandem hall --broker … --event EV --listen 127.0.0.1:PORT --data DIR/desk
     /// --arbiter-secret-file … --signing-key DIR/keys/desk.key`.
@@ -458,42 +474,40 @@ impl Desk {
     /// [`Desk::start`] with environment variables set for the desk.
     pub fn start_env(dir: &Path, broker: &Broker, extra: &[&str], env: &[(&str, &str)]) -> Desk {
         let port = free_port();
-        let data = dir.join("desk");
-        std::fs::create_dir_all(&data).unwrap();
-        std::fs::write(dir.join("desk-secret"), SECRET).unwrap();
         let (private, _) = desk_keys(dir);
         let mut cmd = Command::new(TANDEM);
         cmd.envs(env.iter().copied());
         if let Some(ca) = &broker.ca {
             cmd.env("TANDEM_MQTT_CA", ca);
         }
-        let child = cmd
-            .args([
-                "hall",
-                "--broker",
-                &broker.url("desk", "deskpw"),
-                "--event",
-                EVENT,
-            ])
-            .args(["--listen", &format!("127.0.0.1:{port}")])
-            .arg("--data")
-            .arg(&data)
-            .arg("--arbiter-secret-file")
-            .arg(dir.join("desk-secret"))
+        let child = desk_args(&mut cmd, dir, broker, &format!("127.0.0.1:{port}"))
             .arg("--signing-key")
             .arg(private)
             .args(extra)
-            .stdout(Stdio::null())
             .stderr(std::fs::File::create(dir.join("desk-stderr")).unwrap())
             .spawn()
             .expect("start tandem hall");
         let d = Desk {
             child,
             base: format!("http://127.0.0.1:{port}"),
-            data,
+            data: dir.join("desk"),
         };
         wait_for("the desk's page", || d.get_text("/").map(drop));
         d
+    }
+
+    /// [`Desk::start_env`] with its public server on a free loopback port
+    /// (`--public 127.0.0.1:PORT`, then `extra`): the desk and that address.
+    pub fn start_public(
+        dir: &Path,
+        broker: &Broker,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> (Desk, String) {
+        let public = format!("127.0.0.1:{}", free_port());
+        let mut args = vec!["--public", &public];
+        args.extend_from_slice(extra);
+        (Desk::start_env(dir, broker, &args, env), public)
     }
 
     /// GET a path, as text.

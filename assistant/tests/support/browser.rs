@@ -7,6 +7,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use tandem_testkit::free_port;
 
 /// Waits until `f` gives something (polling), or panics with `what`.
 fn wait_for<T>(what: &str, mut f: impl FnMut() -> Result<T, String>) -> T {
@@ -21,14 +22,6 @@ fn wait_for<T>(what: &str, mut f: impl FnMut() -> Result<T, String>) -> T {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -139,6 +132,23 @@ impl Browser {
                 _ => Ok(v),
             }
         })
+    }
+
+    /// A WebDriver element click on the element `css` selects (the pointer
+    /// at its centre, as a finger).
+    pub fn click(&self, css: &str) {
+        let el = self.call(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = el
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("no element {css}"))
+            .to_owned();
+        self.call("POST", &format!("/element/{id}/click"), Some(json!({})));
     }
 
     /// A PNG of the window.

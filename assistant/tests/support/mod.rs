@@ -24,6 +24,7 @@ use tandem_rules::draughts::{Game, Variant};
 use tandem_speech::testing::PrivateSpeechd;
 
 pub mod browser;
+pub mod cli;
 pub mod pychess;
 pub mod session;
 pub mod tls;
@@ -144,6 +145,35 @@ impl Play {
         self.env("XDG_STATE_HOME", dir)
     }
 
+    /// `--journal PATH`.
+    pub fn journal(self, path: &Path) -> Play {
+        self.arg("--journal").arg(path)
+    }
+
+    /// [`Play::speechd`] and [`Play::brltty`]: spoken and shown by the
+    /// real components.
+    pub fn real(self, brltty: &VirtualBrltty, speechd: &PrivateSpeechd) -> Play {
+        self.speechd(speechd).brltty(brltty)
+    }
+
+    /// `--resume JOURNAL`.
+    pub fn resume(self, journal: &Path) -> Play {
+        self.arg("--resume").arg(journal)
+    }
+
+    /// `--braille brlapi --brlapi-host HOST`: shown on a private BRLTTY.
+    pub fn brltty(self, brltty: &VirtualBrltty) -> Play {
+        self.args(["--braille", "brlapi", "--brlapi-host"])
+            .arg(brltty.host())
+    }
+
+    /// `--speech speechd` with `SPEECHD_ADDRESS`: spoken by a private
+    /// speech-dispatcher.
+    pub fn speechd(self, speechd: &PrivateSpeechd) -> Play {
+        self.args(["--speech", "speechd"])
+            .env("SPEECHD_ADDRESS", speechd.address())
+    }
+
     /// Stdout goes to `stdout`.
     pub fn stdout(mut self, stdout: Stdio) -> Play {
         self.cmd.stdout(stdout);
@@ -169,6 +199,17 @@ impl Play {
         self.cmd.stderr(std::fs::File::create(&path).unwrap());
         self.stderr_file = Some(path);
         self
+    }
+
+    /// Runs it to its end with stdin closed (for a start it refuses): its
+    /// exit status, stdout and stderr.
+    pub fn output(mut self) -> std::process::Output {
+        self.cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run tandem play")
     }
 
     /// Starts it and waits until its socket answers.
@@ -254,6 +295,13 @@ impl Daemon {
         c
     }
 
+    /// A new client connection subscribed to the daemon's events.
+    pub fn subscribed(&self) -> Client {
+        let mut c = self.client();
+        c.subscribe().unwrap();
+        c
+    }
+
     /// Types a line on the daemon's stdin.
     pub fn type_line(&mut self, line: &str) {
         let stdin = self.child.stdin.as_mut().unwrap();
@@ -297,15 +345,74 @@ impl Drop for Daemon {
     }
 }
 
+/// Runs `tandem play --headless --speech text --braille none --variant
+/// VARIANT ARGS… --journal DIR/game.jsonl --phrasebook pl.toml` (the Polish
+/// draughts phrasebook) in a new directory to its end: its output, and
+/// whether the journal was made.
+pub fn play_with_draughts_phrasebook(variant: &str, args: &[&str]) -> (std::process::Output, bool) {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("game.jsonl");
+    let book = Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks/pl.toml");
+    let out = Play::in_dir(dir.path())
+        .args([
+            "--braille",
+            "none",
+            "--speech",
+            "text",
+            "--variant",
+            variant,
+        ])
+        .args(args)
+        .journal(&journal)
+        .arg("--phrasebook")
+        .arg(&book)
+        .output();
+    (out, journal.exists())
+}
+
 /// Runs `tandem ctl --socket SOCKET ARGS…`.
 pub fn ctl(socket: &Path, args: &[&str]) -> std::process::Output {
+    ctl_env(socket, args, &[])
+}
+
+/// Runs `tandem ctl --socket SOCKET ARGS…` with the variables `env` set.
+pub fn ctl_env(socket: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     Command::new(TANDEM)
+        .envs(env.iter().copied())
         .arg("ctl")
         .arg("--socket")
         .arg(socket)
         .args(args)
         .output()
         .unwrap()
+}
+
+/// Runs `tandem ctl --socket SOCKET ARGS…`, which must succeed: its
+/// stdout.
+pub fn ctl_text(socket: &Path, args: &[&str]) -> String {
+    let out = ctl(socket, args);
+    assert!(
+        out.status.success(),
+        "tandem ctl {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs `tandem ctl --socket SOCKET ARGS…`, which must be refused (exit
+/// 1): its stdout.
+pub fn ctl_refused(socket: &Path, args: &[&str]) -> String {
+    let out = ctl(socket, args);
+    assert_eq!(out.status.code(), Some(1), "tandem ctl {args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `tandem ctl state` (which must succeed): the state.
+pub fn ctl_state(socket: &Path) -> Value {
+    let out = ctl(socket, &["state"]);
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// Runs `tandem ARGS…`.
@@ -342,6 +449,18 @@ pub fn journal_events(journal: &Path, kind: &str) -> Vec<Value> {
         .collect()
 }
 
+/// The events of type `kind` in a journal being written: none if it is not
+/// there yet, a line not (yet) whole passed over.
+pub fn journal_events_so_far(journal: &Path, kind: &str) -> Vec<Value> {
+    std::fs::read_to_string(journal)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .map(|v| v["event"].clone())
+        .filter(|e| e["type"] == kind)
+        .collect()
+}
+
 /// Polls `state` until the game has `ply` plies (20 s at most).
 pub fn wait_ply(c: &mut Client, ply: u64) -> Value {
     let t0 = Instant::now();
@@ -356,6 +475,32 @@ pub fn wait_ply(c: &mut Client, ply: u64) -> Value {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// The speech events on `events` (a subscribed client) up to and with the
+/// first that starts with `last`: `Err` with all that was said if the
+/// stream ends (or times out) before it.
+pub fn speech_until(events: &mut Client, last: &str) -> Result<Vec<String>, Vec<String>> {
+    let mut said = Vec::new();
+    while let Ok(v) = events.next_line() {
+        if v["event"] == "speech" {
+            said.push(v["text"].as_str().unwrap().to_owned());
+            if said.last().is_some_and(|s| s.starts_with(last)) {
+                return Ok(said);
+            }
+        }
+    }
+    Err(said)
+}
+
+/// [`speech_until`], what was said either way (the caller checks it).
+pub fn said_until(events: &mut Client, last: &str) -> Vec<String> {
+    speech_until(events, last).unwrap_or_else(|said| said)
+}
+
+/// [`speech_until`], a panic if `last` is never said.
+pub fn heard_until(events: &mut Client, last: &str) -> Vec<String> {
+    speech_until(events, last).unwrap_or_else(|said| panic!("never said {last:?}: {said:?}"))
 }
 
 /// The text of `rules/tests/data/pdn/NAME`.
@@ -393,6 +538,13 @@ pub fn real_brltty(cells: usize) -> Option<VirtualBrltty> {
 #[track_caller]
 pub fn real_speechd(lang: &str) -> Option<PrivateSpeechd> {
     tandem_testkit::require(SPEECHD, PrivateSpeechd::start(lang))
+}
+
+/// [`real_brltty`] and [`real_speechd`] both (BRLTTY asked for first).
+#[track_caller]
+pub fn real_brltty_speechd(cells: usize, lang: &str) -> Option<(VirtualBrltty, PrivateSpeechd)> {
+    let brltty = real_brltty(cells)?;
+    Some((brltty, real_speechd(lang)?))
 }
 
 /// What [`real_brltty`] needs.

@@ -72,6 +72,25 @@ pub fn game_setup(start: AnyPosition, control: &str, lang: &str) -> GameSetup {
     }
 }
 
+/// A listener of international draughts from `start` with the built-in
+/// Polish words over a scripted recognizer, every move read back
+/// (`ConfirmPolicy::Always`), in voice mode.
+pub fn draughts_listener(
+    start: tandem_rules::draughts::Position,
+) -> Listener<tandem_speech::draughts::listen::Draughts> {
+    use tandem_speech::draughts::listen::DraughtsWords;
+    use tandem_speech::listen::audio::{Mode, VadConfig};
+    use tandem_speech::listen::{ConfirmPolicy, Lexicon, ScriptedRecognizer};
+    Listener::new(
+        Box::new(ScriptedRecognizer::default()),
+        Lexicon::draughts_builtin("pl").unwrap(),
+        ConfirmPolicy::Always,
+        Mode::Voice(VadConfig::default()),
+        start,
+    )
+    .unwrap()
+}
+
 /// The texts said so far, taken out of the channel.
 pub fn drain(rx: &mut mpsc::UnboundedReceiver<Utterance>) -> Vec<String> {
     let mut v = Vec::new();

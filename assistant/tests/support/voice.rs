@@ -326,6 +326,24 @@ impl VoiceDaemon {
         }
     }
 
+    /// Waits (30 s at most) until a spoken input was read back (a `heard`
+    /// event with the decision `read-back`): the last `heard` event then.
+    pub fn wait_read_back(&self, what: &str) -> Value {
+        self.wait_for(what, Duration::from_secs(30), || {
+            self.events_of("heard")
+                .iter()
+                .any(|e| e["decision"] == "read-back")
+        });
+        self.events_of("heard").last().unwrap().clone()
+    }
+
+    /// Whether a spoken "yes" was heard and played what it confirmed.
+    pub fn yes_played(&self) -> bool {
+        self.events_of("heard")
+            .iter()
+            .any(|e| e["kind"] == "command" && e["text"] == "yes" && e["decision"] == "play")
+    }
+
     /// Every line it wrote to stdout so far.
     pub fn stdout(&self) -> Vec<String> {
         let mut lines = self.stdout.borrow_mut();

@@ -6,25 +6,16 @@
 #       Position ID and Match ID of its last position (`-` for none)
 # Answers: `R <n>\t<move>|<move>|...\t<position id after or ->` and
 #          `I <n>\t<position id>\t<match id>`.
-import os
 import gnubg
+from tandem_gnubg import Answers, human_players, questions, zero_ply
 
-gnubg.command("set player 0 human")
-gnubg.command("set player 1 human")
+human_players()
 # Otherwise gnubg rolls for the next player and passes for them when they cannot move.
 gnubg.command("set automatic roll off")
-gnubg.command("set evaluation chequerplay evaluation plies 0")
-gnubg.command("set evaluation cubedecision evaluation plies 0")
-# One thread waits 10 ms a hint for its worker; two answer in about 3 ms.
-gnubg.command("set threads 2")
+zero_ply()
 
-out = open(os.environ["TANDEM_GNUBG_OUT"], "w")
-n = 0
-for line in open(os.environ["TANDEM_GNUBG_IN"]):
-    line = line.rstrip("\n")
-    if not line:
-        continue
-    n += 1
+out = Answers()
+for n, line in enumerate(questions(), 1):
     kind, rest = line.split(" ", 1)
     if kind == "H":
         parts = rest.split(" ", 3)
@@ -35,7 +26,7 @@ for line in open(os.environ["TANDEM_GNUBG_IN"]):
         gnubg.command("set board " + pid)
         gnubg.command("set dice %s %s" % (d0, d1))
         if gnubg.positionid() != pid:
-            out.write("R %d\tBOARD-REFUSED %s\t-\n" % (n, gnubg.positionid()))
+            out.write("R %d\tBOARD-REFUSED %s\t-" % (n, gnubg.positionid()))
             continue
         try:
             moves = [h["move"] for h in gnubg.hint(100000)["hint"]]
@@ -45,15 +36,14 @@ for line in open(os.environ["TANDEM_GNUBG_IN"]):
         if move is not None:
             gnubg.command("move " + move)
             after = gnubg.positionid()
-        out.write("R %d\t%s\t%s\n" % (n, "|".join(moves), after))
+        out.write("R %d\t%s\t%s" % (n, "|".join(moves), after))
     elif kind == "M":
         gnubg.command("set cube use on")
         # A file gnubg cannot start a game from leaves no position: `-`.
         gnubg.command("new match 1")
         gnubg.command("import mat " + rest)
         try:
-            out.write("I %d\t%s\t%s\n" % (n, gnubg.positionid(), gnubg.matchid()))
+            out.ids("I ", n)
         except ValueError:
-            out.write("I %d\t-\t-\n" % n)
-    out.flush()
+            out.write("I %d\t-\t-" % n)
 out.close()

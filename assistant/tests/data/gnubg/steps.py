@@ -4,25 +4,21 @@
 #   Q <gnubg command>   run it, then answer `I <n>\t<position id>\t<match id>`
 # into $TANDEM_GNUBG_OUT, so a test compares tandem's IDs at each step
 # (a double offered, taken, passed, the Crawford game) with gnubg's.
-import os
 import gnubg
+from tandem_gnubg import Answers, human_players, questions
 
-for c in ["set player 0 human", "set player 1 human",
-          # Otherwise gnubg rolls for the next player and starts games itself.
-          "set automatic roll off", "set automatic game off",
+human_players()
+# Otherwise gnubg rolls for the next player and starts games itself.
+for c in ["set automatic roll off", "set automatic game off",
           "set cube use on", "set jacoby off"]:
     gnubg.command(c)
 
-out = open(os.environ["TANDEM_GNUBG_OUT"], "w")
+out = Answers()
 n = 0
-for line in open(os.environ["TANDEM_GNUBG_IN"]):
-    line = line.rstrip("\n")
-    if not line:
-        continue
+for line in questions():
     kind, cmd = line.split(" ", 1)
     gnubg.command(cmd)
     if kind == "Q":
         n += 1
-        out.write("I %d\t%s\t%s\n" % (n, gnubg.positionid(), gnubg.matchid()))
-    out.flush()
+        out.ids("I ", n)
 out.close()
