@@ -1,16 +1,18 @@
-//! The desk's two web servers, bounded: how many connections each holds at
-//! once and how many of them one peer address may hold, room kept for the
-//! arbiter's session, how long a client may take to send a request's headers
-//! (a slowloris, an idle keep-alive socket), how long a request may take to
-//! be read and answered (all but the live stream), how long a client may
-//! leave what it was sent unread (a live stream that fell silent), and how
-//! large a body may be. Beyond loopback the desk's server speaks TLS only
-//! (the handshake within the time for a request's headers); a plain HTTP
-//! request to it is answered in plain words that it needs `https://`, and
-//! closed.
+//! One bounded web server, for the device seats (`devices`) and the hall's
+//! desk and public pages (`hall`): how many connections it holds at once
+//! and how many of them one peer may hold (an IPv4 address, or an IPv6 /64
+//! network: one host is given a whole /64), room kept for the requests that
+//! must always get in (the arbiter's session at the desk, a paired device at
+//! a table), how long a client may take to send a request's headers (a
+//! slowloris, an idle keep-alive socket), how long a request may take to be
+//! read, body included, and answered (all but the live stream), how long a
+//! client may leave what it was sent unread (a live stream that fell
+//! silent), and how large a body may be. With TLS (beyond loopback) the
+//! server speaks TLS only (the handshake within the time for a request's
+//! headers); a plain HTTP request to it is answered in plain words that it
+//! needs `https://`, and closed.
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::IpAddr;
@@ -36,11 +38,11 @@ use tokio_rustls::TlsAcceptor;
 pub struct Limits {
     /// Connections open at once (more are closed as they come).
     pub connections: usize,
-    /// Connections one peer address may hold of them.
+    /// Connections one peer may hold of them.
     pub per_peer: usize,
-    /// Connections kept beyond `connections` for the arbiter's session: a
-    /// request on one of them is served only with the arbiter's login (the
-    /// desk with a login; 0 on the public server).
+    /// Connections kept beyond `connections` for the requests that must
+    /// always get in: a request on one of them is served only when the
+    /// server's [`reserved_for`] check admits it (0: no room kept).
     pub reserve: usize,
     /// Time to send a request's headers, also between two requests on one connection.
     pub header_timeout: Duration,
@@ -48,25 +50,24 @@ pub struct Limits {
     pub request_timeout: Duration,
     /// Time a client may leave what it was sent unread (then it is closed).
     pub stall: Duration,
+    /// The largest request body.
+    pub max_body: usize,
 }
 
-/// The largest request body (a record to reconcile, a command).
-pub const MAX_BODY: usize = 256 << 10;
-
-/// Reserved connections one peer address may hold.
-const RESERVE_PER_PEER: usize = 4;
+/// Reserved connections one peer may hold.
+pub const RESERVE_PER_PEER: usize = 4;
 
 /// Time to send a request's headers on a reserved connection.
-const RESERVE_HEADER_TIMEOUT: Duration = Duration::from_secs(2);
+pub const RESERVE_HEADER_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// The public server's connections at most, whatever the file limit.
-const PUBLIC_MAX: usize = 4096;
+/// The path of the live stream (server-sent events) on every server: not
+/// bounded by [`Limits::request_timeout`], only by [`Limits::stall`].
+pub const STREAM: &str = "/events";
 
-/// Files the desk keeps for itself beyond its two servers: the tables'
-/// copies, the broker, its runtime (see [`Limits::public_for`]).
-const FILES_KEPT: u64 = 512;
-
-fn ms(var: &str, default: u64) -> Duration {
+/// A time in milliseconds from the environment variable `var` (the tests
+/// shorten the bounds with it), else `default`.
+#[must_use]
+pub fn ms(var: &str, default: u64) -> Duration {
     Duration::from_millis(
         std::env::var(var)
             .ok()
@@ -75,65 +76,11 @@ fn ms(var: &str, default: u64) -> Duration {
     )
 }
 
-impl Limits {
-    /// The arbiter's server: a few browsers.
-    #[must_use]
-    pub fn desk() -> Limits {
-        Limits {
-            connections: 256,
-            per_peer: 64,
-            reserve: 64,
-            ..Limits::public_for(u64::MAX)
-        }
-    }
-
-    /// The spectators' server: many readers of the live stream, within
-    /// what a process allowed `nofile` open files can hold with the desk's
-    /// server and the tables' files open: half of what is left once
-    /// [`FILES_KEPT`] and the desk's server are counted, 4,096 at most, 32
-    /// at least; one peer address an eighth of it (16 at least).
-    #[must_use]
-    pub fn public_for(nofile: u64) -> Limits {
-        let desk = 256 + 64;
-        let room = nofile.saturating_sub(FILES_KEPT + desk) / 2;
-        let connections = usize::try_from(room)
-            .unwrap_or(PUBLIC_MAX)
-            .clamp(32, PUBLIC_MAX);
-        Limits {
-            connections,
-            per_peer: (connections / 8).max(16),
-            reserve: 0,
-            header_timeout: ms("TANDEM_HALL_HEADER_TIMEOUT_MS", 10_000),
-            request_timeout: ms("TANDEM_HALL_REQUEST_TIMEOUT_MS", 30_000),
-            stall: ms("TANDEM_HALL_STALL_MS", 30_000),
-        }
-    }
-}
-
-/// Raises this process's soft limit of open files to its hard limit; the
-/// soft limit it then has.
-#[must_use]
-pub fn raise_file_limit() -> u64 {
-    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
-    let now = getrlimit(Resource::Nofile);
-    let raised = Rlimit {
-        current: now.maximum,
-        maximum: now.maximum,
-    };
-    match setrlimit(Resource::Nofile, raised) {
-        Ok(()) => now.maximum.unwrap_or(u64::MAX),
-        Err(e) => {
-            tracing::warn!("hall: cannot raise the limit of open files: {e}");
-            now.current.unwrap_or(u64::MAX)
-        }
-    }
-}
-
 /// Bounds every request but the live stream (`/events`) in time, and every body in size.
 pub fn bounded(r: Router, limits: Limits) -> Router {
     r.layer(axum::middleware::from_fn(
         move |req: Request, next: Next| {
-            let stream = req.uri().path() == "/events";
+            let stream = req.uri().path() == STREAM;
             async move {
                 if stream {
                     return next.run(req).await;
@@ -147,43 +94,78 @@ pub fn bounded(r: Router, limits: Limits) -> Router {
             }
         },
     ))
-    .layer(DefaultBodyLimit::max(MAX_BODY))
+    .layer(DefaultBodyLimit::max(limits.max_body))
 }
 
 /// The peer a request came from: its IPv4 address or its IPv6 /64 network
-/// (a request extension, for the login's wait).
-#[derive(Debug, Clone, Copy)]
+/// (a request extension, for the desk's login wait and the table's pairing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Peer(pub IpAddr);
 
-/// The peer a connection's share is counted for: its IPv4 address, or the
-/// /64 network of its IPv6 address (one host is given a whole /64).
-fn peer_of(ip: IpAddr) -> IpAddr {
-    match ip {
+/// The address and port a request came from (a request extension).
+#[derive(Debug, Clone, Copy)]
+pub struct Remote(pub std::net::SocketAddr);
+
+/// A request that came on a reserved connection (a request extension):
+/// served only when the server's [`reserved_for`] check admits it.
+#[derive(Debug, Clone, Copy)]
+pub struct OnReserve;
+
+/// The peer an address is counted as: an IPv4 address (an IPv4-mapped IPv6
+/// address is its IPv4 address), or the /64 network of an IPv6 address
+/// (one host is given a whole /64).
+#[must_use]
+pub fn peer_of(ip: IpAddr) -> Peer {
+    let ip = ip.to_canonical();
+    Peer(match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => {
             let mut o = v6.octets();
             o[8..].fill(0);
             IpAddr::from(o)
         }
-    }
+    })
 }
 
-/// Whether a request carries the arbiter's session (the login's check).
-pub type Arbiter = Arc<dyn Fn(&HeaderMap) -> bool + Send + Sync>;
+/// Whether a request may be served on a reserved connection (the arbiter's
+/// session at the desk, a paired device at a table).
+pub type Admit = Arc<dyn Fn(&HeaderMap) -> bool + Send + Sync>;
+
+/// The server's reserved connections serve only what `admit` lets in; any
+/// other request on one is told `full` (503) and its connection closed. The
+/// outermost layer, before any other check.
+pub fn reserved_for(r: Router, admit: Admit, full: &'static str) -> Router {
+    r.layer(axum::middleware::from_fn(
+        move |req: Request, next: Next| {
+            let refused = req.extensions().get::<OnReserve>().is_some() && !admit(req.headers());
+            async move {
+                if !refused {
+                    return next.run(req).await;
+                }
+                let mut r = refuse(StatusCode::SERVICE_UNAVAILABLE, full);
+                r.headers_mut().insert(
+                    header::CONNECTION,
+                    header::HeaderValue::from_static("close"),
+                );
+                r
+            }
+        },
+    ))
+}
 
 /// How many connections each peer address holds, in the pool and in the reserve.
 #[derive(Default)]
-struct Peers(Mutex<HashMap<IpAddr, (usize, usize)>>);
+struct Peers(Mutex<HashMap<Peer, (usize, usize)>>);
 
 /// A peer's connection counted; uncounted when dropped.
 struct Counted {
     peers: Arc<Peers>,
-    ip: IpAddr,
+    ip: Peer,
     reserved: bool,
 }
 
 impl Peers {
-    fn take(self: &Arc<Self>, ip: IpAddr, reserved: bool, max: usize) -> Option<Counted> {
+    fn take(self: &Arc<Self>, ip: Peer, reserved: bool, max: usize) -> Option<Counted> {
         let mut all = self
             .0
             .lock()
@@ -219,14 +201,15 @@ impl Drop for Counted {
     }
 }
 
-/// Serves `app` on `listener` for ever within `limits`; with `arbiter`, the
-/// reserve's connections serve the arbiter's session only; with `tls`,
-/// over TLS only.
+/// Serves `app` on `listener` for ever within `limits` (a request on one
+/// of the `limits.reserve` connections carries [`OnReserve`], for
+/// [`reserved_for`]); with `tls`, over TLS only. `name` names the server in
+/// the log.
 pub async fn serve(
+    name: &'static str,
     listener: TcpListener,
     app: Router,
     limits: Limits,
-    arbiter: Option<Arbiter>,
     tls: Option<TlsAcceptor>,
 ) {
     let pool = Arc::new(Semaphore::new(limits.connections));
@@ -237,19 +220,17 @@ pub async fn serve(
             Ok(c) => c,
             Err(e) => {
                 // Out of file descriptors, most likely: wait, then go on.
-                tracing::warn!("hall: cannot accept a connection: {e}");
+                tracing::warn!("{name}: cannot accept a connection: {e}");
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
         };
-        let ip = addr.ip().to_canonical();
-        let peer = peer_of(ip);
-        // The pool, within the peer's share; else the reserve, for the arbiter's session.
+        let peer = peer_of(addr.ip());
+        // The pool, within the peer's share; else the reserve.
         let slot = peers
             .take(peer, false, limits.per_peer)
             .and_then(|c| Some((pool.clone().try_acquire_owned().ok()?, c, false)))
             .or_else(|| {
-                arbiter.as_ref()?;
                 let c = peers.take(peer, true, RESERVE_PER_PEER)?;
                 Some((reserve.clone().try_acquire_owned().ok()?, c, true))
             });
@@ -260,25 +241,14 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let app = app.clone();
-        let arbiter = arbiter.clone();
         let svc = hyper::service::service_fn(move |mut req: hyper::Request<_>| {
-            req.extensions_mut().insert(Peer(peer));
-            let refused = reserved && !arbiter.as_ref().is_some_and(|a| a(req.headers()));
-            let svc = TowerToHyperService::new(app.clone());
-            async move {
-                if refused {
-                    let mut r = refuse(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        "the desk is full: only the arbiter's session gets in now",
-                    );
-                    r.headers_mut().insert(
-                        header::CONNECTION,
-                        header::HeaderValue::from_static("close"),
-                    );
-                    return Ok::<_, Infallible>(r);
-                }
-                hyper::service::Service::call(&svc, req).await
+            req.extensions_mut().insert(peer);
+            req.extensions_mut().insert(Remote(addr));
+            if reserved {
+                req.extensions_mut().insert(OnReserve);
             }
+            let svc = TowerToHyperService::new(app.clone());
+            async move { hyper::service::Service::call(&svc, req).await }
         });
         let header_timeout = if reserved {
             limits.header_timeout.min(RESERVE_HEADER_TIMEOUT)
@@ -314,7 +284,7 @@ pub async fn serve(
 }
 
 /// What a plain HTTP request to the TLS port is told before it is closed.
-const HTTPS_ONLY: &str = "This desk answers only over TLS: open it with https://\n";
+const HTTPS_ONLY: &str = "This server answers only over TLS: open it with https://\n";
 
 /// The TLS stream of `stream`, or nothing: a client that does not begin
 /// with a TLS handshake is told, in plain HTTP, to use `https://`, and closed.
@@ -429,17 +399,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_public_cap_stays_below_the_file_limit() {
-        assert_eq!(Limits::public_for(1_048_576).connections, 4096);
-        assert_eq!(Limits::public_for(1_048_576).per_peer, 512);
-        let l = Limits::public_for(1024);
-        assert_eq!(l.connections, 96);
-        assert_eq!(l.per_peer, 16);
-        assert!(l.connections as u64 + 256 + 64 + FILES_KEPT <= 1024);
-        assert_eq!(Limits::public_for(100).connections, 32);
-    }
-
-    #[test]
     fn an_ipv6_peer_is_its_64_network() {
         let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
         let b: IpAddr = "2001:db8:1:2:bbbb::7".parse().unwrap();
@@ -447,17 +406,25 @@ mod tests {
         assert_eq!(peer_of(a), peer_of(b));
         assert_ne!(peer_of(a), peer_of(c));
         let v4: IpAddr = "10.0.0.7".parse().unwrap();
-        assert_eq!(peer_of(v4), v4);
+        assert_eq!(peer_of(v4), Peer(v4));
+        let mapped: IpAddr = "::ffff:10.0.0.7".parse().unwrap();
+        assert_eq!(
+            peer_of(mapped),
+            Peer(v4),
+            "an IPv4-mapped address is its IPv4 address"
+        );
     }
 
     #[test]
     fn a_peer_holds_its_share_and_no_more() {
         let peers = Arc::new(Peers::default());
-        let ip: IpAddr = "10.0.0.7".parse().unwrap();
+        let ip = Peer("10.0.0.7".parse().unwrap());
         let held: Vec<Counted> = (0..3).filter_map(|_| peers.take(ip, false, 3)).collect();
         assert_eq!(held.len(), 3);
         assert!(peers.take(ip, false, 3).is_none());
-        assert!(peers.take("10.0.0.8".parse().unwrap(), false, 3).is_some());
+        assert!(peers
+            .take(Peer("10.0.0.8".parse().unwrap()), false, 3)
+            .is_some());
         assert!(peers.take(ip, true, 1).is_some(), "the reserve is apart");
         drop(held);
         assert!(peers.take(ip, false, 3).is_some());
