@@ -57,6 +57,7 @@ const SEAT_JS: &str = include_str!("seat.js");
 const PAIR_JS: &str = include_str!("pair.js");
 const BOARD_PAGE: &str = include_str!("board.html");
 const BOARD_JS: &str = include_str!("board.js");
+const STREAM_JS: &str = include_str!("stream.js");
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
      connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 /// The headers of every answer: nothing from elsewhere, no referrer, no cache.
@@ -185,6 +186,7 @@ pub fn router(app: App) -> Router {
         .route("/seat.js", get(script))
         .route("/board", get(board_page))
         .route("/board.js", get(board_script))
+        .route("/stream.js", get(stream_script))
         .route("/pair.js", get(|| async { js(PAIR_JS) }))
         .route("/api/pair", post(pair))
         .route("/api/state", get(state))
@@ -255,17 +257,23 @@ async fn board_page(State(app): State<App>, h: HeaderMap) -> Response {
 }
 
 async fn board_script(State(app): State<App>, h: HeaderMap) -> Response {
-    if seat(&app, &h).is_none() {
-        return unpaired();
-    }
-    js(BOARD_JS)
+    paired_js(&app, &h, BOARD_JS)
+}
+
+async fn stream_script(State(app): State<App>, h: HeaderMap) -> Response {
+    paired_js(&app, &h, STREAM_JS)
 }
 
 async fn script(State(app): State<App>, h: HeaderMap) -> Response {
-    if seat(&app, &h).is_none() {
-        return unpaired();
+    paired_js(&app, &h, SEAT_JS)
+}
+
+/// A page's script, to a paired device only.
+fn paired_js(app: &App, h: &HeaderMap, text: &'static str) -> Response {
+    match seat(app, h) {
+        Some(_) => js(text),
+        None => unpaired(),
     }
-    js(SEAT_JS)
 }
 
 fn js(text: &'static str) -> Response {
@@ -453,6 +461,7 @@ async fn events(State(app): State<App>, h: HeaderMap) -> Response {
     let mut heard = app.feeds[usize::from(side == Color::Black)].subscribe();
     let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(64);
     let lang = app.lang(side).to_owned();
+    let pairing = app.pairing.clone();
     tokio::spawn(async move {
         let _slot = slot;
         loop {
@@ -462,7 +471,10 @@ async fn events(State(app): State<App>, h: HeaderMap) -> Response {
                 said = heard.recv() => match said {
                     // What this seat heard (its own answers, every move).
                     Ok(text) => {
-                        if tx.try_send(Ok(SseEvent::default().event("said").data(text))).is_err() {
+                        // Unpaired: the device hears nothing more.
+                        if pairing.seat_of(&token) != Some(side)
+                            || tx.try_send(Ok(SseEvent::default().event("said").data(text))).is_err()
+                        {
                             break;
                         }
                         continue;
@@ -480,8 +492,8 @@ async fn events(State(app): State<App>, h: HeaderMap) -> Response {
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(_) => break,
             };
-            // A device that does not read is dropped, never waited for.
-            if tx.try_send(Ok(ev)).is_err() {
+            // Unpaired, or a device that does not read (dropped, never waited for).
+            if pairing.seat_of(&token) != Some(side) || tx.try_send(Ok(ev)).is_err() {
                 break;
             }
         }
