@@ -17,6 +17,7 @@
 //!   every peer's count again); another peer's are checked as before.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
@@ -113,6 +114,12 @@ pub struct Pairing {
     life: Duration,
 }
 
+fn random_bytes(n: usize) -> std::io::Result<Vec<u8>> {
+    let mut b = vec![0u8; n];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut b)?;
+    Ok(b)
+}
+
 /// Six decimal digits, uniform (a draw past the last whole million is drawn again).
 fn six_digits() -> std::io::Result<String> {
     loop {
@@ -122,13 +129,6 @@ fn six_digits() -> std::io::Result<String> {
             return Ok(format!("{:06}", n % 1_000_000));
         }
     }
-}
-
-fn random_bytes(n: usize) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut b = vec![0u8; n];
-    std::fs::File::open("/dev/urandom")?.read_exact(&mut b)?;
-    Ok(b)
 }
 
 impl State {
