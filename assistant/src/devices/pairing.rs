@@ -42,7 +42,7 @@ pub const BURST: u32 = 30;
 pub const PACE: Duration = Duration::from_secs(2);
 
 /// Time a code may wait for its turn (then: busy, try again; not counted).
-pub const TURN_WAIT: Duration = Duration::from_secs(8);
+pub const TURN_WAIT: Duration = Duration::from_secs(6);
 
 /// Sessions at most (each pairing makes one; unpairing ends its side's).
 pub const MAX_SESSIONS: usize = 16;
