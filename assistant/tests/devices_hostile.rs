@@ -76,6 +76,58 @@ fn bodies_that_never_come_do_not_keep_the_paired_device_out() {
     drop(held);
 }
 
+/// Beyond loopback (`--seats 0.0.0.0:PORT`, over TLS, reached through
+/// 127.0.0.1 here): 64 connections from 8 other addresses that never begin
+/// their TLS handshake do not keep the paired device from being answered
+/// over TLS.
+#[test]
+fn over_tls_handshakes_that_never_come_do_not_keep_the_paired_device_out() {
+    use support::tls::{header, https, served_certificate};
+    let state = tempfile::tempdir().unwrap();
+    let port = support::devices::free_port();
+    let env = [("XDG_STATE_HOME", state.path().to_str().unwrap().to_owned())];
+    let t = Table::start_at(&format!("0.0.0.0:{port}"), &env);
+    let der = until("the table's TLS", Duration::from_secs(20), || {
+        served_certificate(port)
+    });
+    let here = format!("127.0.0.1:{port}");
+    let code = t.code("white")["code"].as_str().unwrap().to_owned();
+    let body = json!({ "code": code }).to_string();
+    let (st, raw) = https(
+        port,
+        &der,
+        &format!(
+            "{}{body}",
+            head(&here, "POST", "/api/pair", &[], body.len())
+        ),
+    );
+    assert_eq!(st, 200, "{raw}");
+    let cookie = header(&raw, "set-cookie")
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let held: Vec<TcpStream> = (2..10)
+        .flat_map(|host| {
+            let (from, here) = (format!("127.0.0.{host}"), here.clone());
+            (0..8).filter_map(move |_| connect_from(&from, &here).ok())
+        })
+        .collect();
+    assert_eq!(held.len(), 64);
+    std::thread::sleep(Duration::from_millis(300));
+    let req = head(
+        &here,
+        "GET",
+        "/api/state",
+        &[("Cookie", cookie.as_str())],
+        0,
+    );
+    let (st, raw) = https(port, &der, &req);
+    assert_eq!(st, 200, "the paired device over TLS: {raw}");
+    drop(held);
+}
+
 /// A request whose body has not come within the time for it (shortened to
 /// 1.5 s here from its 10 s) is answered 408 and closed, and its address's
 /// share is free again.

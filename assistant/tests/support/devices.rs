@@ -34,7 +34,22 @@ impl Table {
     /// `tandem play --seats 127.0.0.1:PORT` (text speech, no voice) with
     /// `env`, awaited until its pages answer.
     pub fn start(env: &[(&str, String)]) -> Table {
-        let addr = format!("127.0.0.1:{}", free_port());
+        let t = Table::start_at(&format!("127.0.0.1:{}", free_port()), env);
+        let t0 = Instant::now();
+        while http(&t.addr, "GET", "/", &[], None).status != 200 {
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "the pages never answered"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        t
+    }
+
+    /// `tandem play --seats ADDR` (text speech, no voice) with `env`, not
+    /// awaited beyond its control socket.
+    pub fn start_at(addr: &str, env: &[(&str, String)]) -> Table {
+        let addr = addr.to_owned();
         let dir = tempfile::tempdir().unwrap();
         let socket = dir.path().join("tandem.sock");
         let journal = dir.path().join("game.jsonl");
@@ -54,14 +69,6 @@ impl Table {
             &socket,
             env,
         );
-        let t0 = Instant::now();
-        while http(&addr, "GET", "/", &[], None).status != 200 {
-            assert!(
-                t0.elapsed() < Duration::from_secs(20),
-                "the pages never answered"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
         Table {
             addr,
             socket,
