@@ -5,9 +5,10 @@
 //! for its side, on its turn; its answers to it alone), journaled with
 //! `"seat"` like any seat's, and it hears what that seat hears.
 //!
-//! - [`pairing`]: the codes (6 digits, 2 minutes, slowed and counted when
-//!   wrong, refused after 10 until a new one) and the sessions (a random
-//!   128-bit token in an `HttpOnly`, `SameSite=Strict` cookie).
+//! - [`pairing`]: the codes (6 digits, 2 minutes, checked in turn at a
+//!   global pace, counted per peer when wrong, a peer refused after its 10th
+//!   until a new one) and the sessions (a random 128-bit token in an
+//!   `HttpOnly`, `SameSite=Strict` cookie).
 //! - [`web`]: the routes, the Host and Origin checks, the pages (embedded:
 //!   nothing from elsewhere).
 //! - [`serve`]: the bounds of the table's server (`crate::http`): in all,
