@@ -191,7 +191,7 @@ fn a_stream_closed_by_its_client_gives_its_slot_back() {
 }
 
 /// Wrong codes sent without end from two other hosts, eight at once each,
-/// never keep the player from pairing with the code just made (typed in 3
+/// never keep the player from pairing with the code just made (typed in 2
 /// s), three codes in a row.
 #[test]
 fn wrong_codes_from_other_hosts_do_not_keep_the_player_from_pairing() {
@@ -211,19 +211,18 @@ fn wrong_codes_from_other_hosts_do_not_keep_the_player_from_pairing() {
             }));
         }
     }
-    std::thread::sleep(Duration::from_secs(2));
+    std::thread::sleep(Duration::from_secs(1));
     for n in 1..=3 {
         let code = t.code("white")["code"].as_str().unwrap().to_owned();
         // The time the player takes to type it, while the others go on.
-        std::thread::sleep(Duration::from_secs(3));
+        std::thread::sleep(Duration::from_secs(2));
         let r = t.pair_from("127.0.0.1", &code);
         assert_eq!(r.status, 200, "fresh code {n}: {r:?}");
         assert_eq!(r.json()["seat"], "white");
     }
+    // The guessers stop after their request in flight (not waited for).
     stop.store(true, Ordering::Relaxed);
-    for g in guessers {
-        g.join().unwrap();
-    }
+    drop(guessers);
 }
 
 /// docs/devices.md: a code is good for its life (shortened to 3 s here

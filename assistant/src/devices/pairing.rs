@@ -8,8 +8,8 @@
 //! (docs/devices.md, "Pairing codes"):
 //! - every code given is checked in turn, one at a time, one code of a
 //!   peer at a time (a peer sending many waits behind itself), the peers
-//!   with the fewest wrong codes since the last new code first, else in the
-//!   order they came: the player, who has sent none, waits for the code
+//!   with the fewest wrong codes since the daemon started first, else in
+//!   the order they came: the player, who has sent none, waits for the code
 //!   being checked at most, whatever the others send;
 //! - the table checks [`BURST`] codes at once and then one every [`PACE`]:
 //!   at most 30 + 120 / 2 = 90 checks in a code's life of 120 s, so a
@@ -86,6 +86,8 @@ struct State {
     pending: Vec<Pending>,
     /// Wrong codes per peer since the last new code.
     wrong: HashMap<Peer, u32>,
+    /// Wrong codes per peer since the daemon started: whose code goes first.
+    tried: HashMap<Peer, u32>,
     sessions: HashMap<String, Device>,
     /// Checks the table may make now (at most [`BURST`], one more every [`PACE`]).
     checks: f64,
@@ -143,6 +145,17 @@ impl State {
             Duration::ZERO
         } else {
             PACE.mul_f64(-self.checks)
+        }
+    }
+}
+
+/// A check taken from the table's; given back unless used.
+struct Reserved<'a>(&'a Pairing, bool);
+
+impl Drop for Reserved<'_> {
+    fn drop(&mut self) {
+        if self.1 {
+            self.0.state().checks += 1.0;
         }
     }
 }
@@ -226,6 +239,7 @@ impl Pairing {
             state: Mutex::new(State {
                 pending: Vec::new(),
                 wrong: HashMap::new(),
+                tried: HashMap::new(),
                 sessions: HashMap::new(),
                 checks: f64::from(BURST),
                 counted: Instant::now(),
@@ -304,23 +318,29 @@ impl Pairing {
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             p.entry(peer).or_default().clone()
         };
-        let answer = async {
-            let _mine = mine.lock().await;
+        // The peer's own turn, then the table's, within one wait.
+        let turn = async {
+            let mine = mine.lock().await;
             if self.locked(peer) {
                 return Err(Refusal::Locked);
             }
-            let rank = self.state().wrong.get(&peer).copied().unwrap_or(0);
-            let _turn = tokio::time::timeout(TURN_WAIT, self.turns.take(rank))
-                .await
-                .map_err(|_| Refusal::Busy)?;
-            if self.locked(peer) {
-                return Err(Refusal::Locked);
+            let rank = self.state().tried.get(&peer).copied().unwrap_or(0);
+            Ok((mine, self.turns.take(rank).await))
+        };
+        let answer = match tokio::time::timeout(TURN_WAIT, turn).await {
+            Err(_) => Err(Refusal::Busy),
+            Ok(Err(why)) => Err(why),
+            Ok(Ok(_turns)) if self.locked(peer) => Err(Refusal::Locked),
+            Ok(Ok(_turns)) => {
+                let wait = self.state().take_check(Instant::now());
+                // A check given back if this code goes before it is checked
+                // (its client gone): no check, no count.
+                let mut reserved = Reserved(self, true);
+                tokio::time::sleep(wait).await;
+                reserved.1 = false;
+                self.check(peer, address, code)
             }
-            let wait = self.state().take_check(Instant::now());
-            tokio::time::sleep(wait).await;
-            self.check(peer, address, code)
-        }
-        .await;
+        };
         let mut p = self
             .peers
             .lock()
@@ -351,6 +371,12 @@ impl Pairing {
             } else {
                 peer
             };
+            let tried = if st.tried.len() >= MAX_PEERS && !st.tried.contains_key(&peer) {
+                crowd
+            } else {
+                peer
+            };
+            *st.tried.entry(tried).or_default() += 1;
             let n = st.wrong.entry(key).or_default();
             *n += 1;
             return Err(if *n >= MAX_WRONG {
