@@ -52,7 +52,10 @@ fn table(rt: &tokio::runtime::Runtime) -> Table {
     listener.set_nonblocking(true).expect("nonblocking");
     let pairing = Arc::new(Pairing::new(format!("http://{addr}/")));
     let code = pairing.pair(Color::White).expect("code").code;
-    let (_, token) = pairing.redeem(&code).expect("paired");
+    let from = std::net::Ipv4Addr::LOCALHOST.into();
+    let (_, token) = rt
+        .block_on(pairing.redeem_from(from, &code))
+        .expect("paired");
     let app = App::new(pairing, handle.clone(), vec![addr.clone()], feeds);
     let listener = tokio::net::TcpListener::from_std(listener).expect("tokio listener");
     rt.spawn(tandem::devices::serve::serve(listener, router(app), None));

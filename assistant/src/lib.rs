@@ -17,11 +17,12 @@
 //! 3. the games: [`games`];
 //! 4. the registry: [`game`];
 //! 5. the session: [`session`];
-//! 6. the adapters around it: [`control`], [`client`], [`relay`],
+//! 6. the web server: [`http`];
+//! 7. the adapters around the session: [`control`], [`client`], [`relay`],
 //!    [`outputs`], [`screen`], [`export`], [`voice_start`], [`voice_thread`],
 //!    [`devices`];
-//! 7. the hall: [`hall`];
-//! 8. the wiring: [`cmd`], [`config`], [`cli`], and [`table`]: `tandem play`'s
+//! 8. the hall: [`hall`];
+//! 9. the wiring: [`cmd`], [`config`], [`cli`], and [`table`]: `tandem play`'s
 //!    list of parts (every adapter around the session, started and stopped alike).
 //!
 //! Everything testable lives in this library; `main.rs` only calls [`cli::main`].
@@ -40,6 +41,7 @@ pub mod game;
 pub mod game_book;
 pub mod games;
 pub mod hall;
+pub mod http;
 pub mod interface;
 pub mod journal;
 pub mod kind;

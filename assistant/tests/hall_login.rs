@@ -21,20 +21,13 @@ use support::TANDEM;
 
 /// A `tandem hall` serving its desk over TLS, killed when dropped.
 struct TlsDesk {
-    child: Child,
+    _child: Killed,
     port: u16,
     data: PathBuf,
     /// What the desk printed at start: `certificate SHA-256 …`.
     printed: String,
     /// The certificate it serves (DER), which every request is pinned to.
     der: Vec<u8>,
-}
-
-impl Drop for TlsDesk {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// `tandem hall --listen IP:PORT --data DIR/desk …` with the tests' secret,
@@ -57,14 +50,25 @@ fn tls_desk(
         let stderr = dir.join(format!("desk-stderr-{port}"));
         let mut cmd = Command::new(TANDEM);
         cmd.envs(env.iter().copied());
-        let mut child = desk_args(&mut cmd, dir, broker, &format!("{ip}:{port}"))
-            .args(extra)
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&stderr).unwrap())
-            .spawn()
-            .expect("start tandem hall");
+        // Killed however this ends, a failed assertion included.
+        let mut child = Killed(
+            desk_args(&mut cmd, dir, broker, &format!("{ip}:{port}"))
+                .args(extra)
+                .stdout(Stdio::null())
+                .stderr(std::fs::File::create(&stderr).unwrap())
+                .spawn()
+                .expect("start tandem hall"),
+        );
         let printed = wait_for("the desk's certificate printed at start", || {
             let text = std::fs::read_to_string(&stderr).map_err(|e| e.to_string())?;
+            // The desk says how it serves as soon as it does: plain HTTP
+            // fails here at once, not after the wait for a certificate.
+            if let Some(desk) = text.split(", desk ").nth(1) {
+                assert!(
+                    desk.starts_with("https://"),
+                    "the desk serves without TLS at {ip}: {text}"
+                );
+            }
             if let Some(fp) = text
                 .split("certificate SHA-256 ")
                 .nth(1)
@@ -72,7 +76,7 @@ fn tls_desk(
             {
                 return Ok(Some(fp.to_owned()));
             }
-            match child.try_wait() {
+            match child.0.try_wait() {
                 Ok(Some(_)) if text.contains("cannot listen") && tries < 3 => Ok(None),
                 Ok(Some(st)) => panic!("the desk stopped ({st}): {text}"),
                 _ => Err(text),
@@ -83,7 +87,7 @@ fn tls_desk(
         }
     };
     let mut desk = TlsDesk {
-        child,
+        _child: child,
         port,
         data,
         printed,

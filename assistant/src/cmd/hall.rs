@@ -97,14 +97,14 @@ fn desk_tls(
     args: &Args,
     ip: std::net::IpAddr,
     data: &std::path::Path,
-) -> anyhow::Result<crate::devices::tls::Tls> {
+) -> anyhow::Result<crate::http::tls::Tls> {
     let given = args.tls_cert.as_deref().zip(args.tls_key.as_deref());
     let mut names = vec!["localhost".to_owned()];
     if !ip.is_unspecified() {
         names.push(ip.to_string());
     }
     names.extend(args.allow_host.iter().cloned());
-    crate::devices::tls::load_or_make(given, &data.join("tls"), names)
+    crate::http::tls::load_or_make(given, &data.join("tls"), names)
         .context("the desk's TLS certificate")
 }
 
@@ -272,7 +272,6 @@ async fn serve(args: Args, mut s: Settings, nofile: u64) -> anyhow::Result<ExitC
     if let Some(p) = public {
         spawn_public(&hall, p, &args, s.delay, nofile);
     }
-    let limits = hall::serve::Limits::desk();
     let setup = hall::login::Setup {
         idle: s.session_idle,
         wait: s.login_wait,
@@ -286,13 +285,17 @@ async fn serve(args: Args, mut s: Settings, nofile: u64) -> anyhow::Result<ExitC
     let session = login.as_ref().map(|l| l.bar()).unwrap_or_default();
     let guard = hall::guard::Guard::new(args.allow_host.clone(), login);
     let arbiter = guard.arbiter();
-    let app = hall::guard::guarded(
-        hall::serve::bounded(hall::web::desk(hall.clone(), &session), limits),
+    let limits = hall::serve::desk(arbiter.is_some());
+    let mut app = hall::guard::guarded(
+        crate::http::serve::bounded(hall::web::desk(hall.clone(), &session), limits),
         guard,
     );
+    if let Some(a) = arbiter {
+        app = crate::http::serve::reserved_for(app, a, hall::guard::FULL);
+    }
     let acceptor = tls.map(|t| t.acceptor);
     tokio::select! {
-        () = hall::serve::serve(listener, app, limits, arbiter, acceptor) => {}
+        () = crate::http::serve::serve("hall", listener, app, limits, acceptor) => {}
         () = super::play::wait_for_signal() => {}
     }
     Ok(ExitCode::SUCCESS)
@@ -361,7 +364,7 @@ fn spawn_public(
     delay: Option<std::time::Duration>,
     nofile: u64,
 ) {
-    let limits = hall::serve::Limits::public_for(nofile);
+    let limits = hall::serve::public_for(nofile);
     let routes = match delay {
         Some(d) => {
             let d = hall::delay::Delayed::new(hall.clone(), d);
@@ -371,8 +374,10 @@ fn spawn_public(
         None => hall::web::public(hall.clone()),
     };
     let app = hall::guard::guarded(
-        hall::serve::bounded(routes, limits),
+        crate::http::serve::bounded(routes, limits),
         hall::guard::Guard::new(args.allow_host.clone(), None),
     );
-    tokio::spawn(hall::serve::serve(listener, app, limits, None, None));
+    // Plain HTTP, also beyond loopback: nothing secret goes either way, and
+    // broadcast sites poll its feeds (docs/hall.md, "Spectators").
+    tokio::spawn(crate::http::serve::serve("hall", listener, app, limits, None));
 }

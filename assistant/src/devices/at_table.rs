@@ -280,7 +280,13 @@ mod tests {
             })
         ));
         // The code works.
-        assert_eq!(p.redeem(&code).unwrap().0, Color::Black);
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let from = std::net::Ipv4Addr::LOCALHOST.into();
+        let redeemed = rt.block_on(p.redeem_from(from, &code));
+        assert_eq!(redeemed.unwrap().0, Color::Black);
         // Over TLS: the fingerprint is on the screen, not said.
         let p = Pairing::new("https://x:1/".into()).with_fingerprint("A0:B1".into());
         let a = answer(Some(&p), &PairAsk::parse("pair white").unwrap(), None);

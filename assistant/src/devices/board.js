@@ -353,7 +353,11 @@ $("accept").addEventListener("click", () => ask(w("ask_accept"), w("yes_accept")
 $("decline").addEventListener("click", () => command("draw decline"));
 $("resign").addEventListener("click", () => ask(w("ask_resign"), w("yes_resign"), () => command("resign")));
 
-fetch("/api/state").then((r) => r.json()).then(show).catch(() => {});
-const events = new EventSource("/events");
-events.addEventListener("said", (e) => said(e.data));
-events.addEventListener("state", (e) => show(JSON.parse(e.data)));
+const fetchState = () => fetch("/api/state").then((r) => r.json()).then(show).catch(() => {});
+fetchState();
+liveStream(
+  { said: (e) => said(e.data), state: (e) => show(JSON.parse(e.data)) },
+  said,
+  () => W,
+  fetchState,
+);

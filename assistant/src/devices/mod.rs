@@ -5,25 +5,27 @@
 //! for its side, on its turn; its answers to it alone), journaled with
 //! `"seat"` like any seat's, and it hears what that seat hears.
 //!
-//! - [`pairing`]: the codes (6 digits, 2 minutes, slowed and counted when
-//!   wrong, refused after 10 until a new one) and the sessions (a random
-//!   128-bit token in an `HttpOnly`, `SameSite=Strict` cookie).
+//! - [`pairing`]: the codes (6 digits, 2 minutes, checked in turn at a
+//!   global pace, counted per peer when wrong, a peer refused after its 10th
+//!   until a new one) and the sessions (a random 128-bit token in an
+//!   `HttpOnly`, `SameSite=Strict` cookie).
 //! - [`web`]: the routes, the Host and Origin checks, the pages (embedded:
 //!   nothing from elsewhere).
-//! - [`serve`]: connections bounded, for everyone and per peer address.
+//! - [`serve`]: the bounds of the table's server (`crate::http`): in all,
+//!   per peer, room kept for paired devices, the time for headers and body.
 //!
 //! - [`view`]: what the pages show (the state for one seat, its board
 //!   drawn from its chair and what it may tap), apart from how.
-//! - [`tls`]: beyond loopback, the pages over TLS with the table's own
-//!   certificate, its fingerprint shown and said.
+//! - [`tls`] (`crate::http::tls`): beyond loopback, the pages over TLS
+//!   with the table's own certificate, its fingerprint shown and said.
 //! - [`at_table`]: `pair SIDE` and `unpair SIDE` typed on the table's own
 //!   input line (or asked by a seat), the code said in the table's words.
 
 pub mod at_table;
 pub mod pairing;
 pub mod serve;
-pub mod tls;
 pub mod view;
 pub mod web;
 
+pub use crate::http::tls;
 pub use pairing::{PairCode, Pairing};

@@ -37,10 +37,14 @@ function named(s) {
   // The grid drawn: what the page's time to interactive counts.
   if (!performance.getEntriesByName("seat-ready").length) performance.mark("seat-ready");
 }
-fetch("/api/state").then((r) => r.json()).then(named).catch(() => {});
-const events = new EventSource("/events");
-events.addEventListener("said", (e) => said(e.data));
-events.addEventListener("state", (e) => named(JSON.parse(e.data)));
+const fetchState = () => fetch("/api/state").then((r) => r.json()).then(named).catch(() => {});
+fetchState();
+liveStream(
+  { said: (e) => said(e.data), state: (e) => named(JSON.parse(e.data)) },
+  said,
+  () => W,
+  fetchState,
+);
 document.getElementById("command").addEventListener("submit", async (e) => {
   e.preventDefault();
   const line = document.getElementById("line");

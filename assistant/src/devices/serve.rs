@@ -1,87 +1,51 @@
-//! The device pages' server: every connection bounded in number, in all
-//! ([`MAX_CONNECTIONS`]) and per peer address ([`PER_PEER`]), so that one
-//! host with a thousand idle sockets cannot lock a paired device out; a
-//! request's headers must come within [`HEADER_TIMEOUT`].
+//! The device pages' bounds (served by [`crate::http::serve`]): 64
+//! connections at once, 8 per peer (an IPv4 address or an IPv6 /64), 16
+//! more kept for paired devices (a request on one of them is served only
+//! with a paired device's cookie), a request's headers within 10 s and its
+//! body within 10 s of them (then answered 408 and closed), a live stream
+//! that reads nothing for 30 s closed, a body of 4 KiB at most
+//! (docs/devices.md, "What a peer can make the table hold").
 
-use std::collections::HashMap;
-use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
+
+use crate::http::serve::{bounded, ms, Limits};
 
 /// Connections at once, in all.
 pub const MAX_CONNECTIONS: usize = 64;
-/// Connections at once from one address.
+/// Connections at once from one peer.
 pub const PER_PEER: usize = 8;
+/// Connections kept for paired devices beyond [`MAX_CONNECTIONS`].
+pub const RESERVE: usize = 16;
 /// Time for a request's headers.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Time for a request's body to come, and its answer (not the live stream).
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Time a live stream may leave what it was sent unread.
+pub const STALL: Duration = Duration::from_secs(30);
 
-/// The peer's address, in every request's extensions (who paired: issue 45).
-#[derive(Debug, Clone, Copy)]
-pub struct Peer(pub std::net::SocketAddr);
-
-/// Serves `app` on `listener` until the task is dropped, over TLS when
-/// `tls` is given (the handshake within [`HEADER_TIMEOUT`] too).
-pub async fn serve(listener: TcpListener, app: Router, tls: Option<tokio_rustls::TlsAcceptor>) {
-    let open: Arc<Mutex<HashMap<IpAddr, usize>>> = Arc::default();
-    loop {
-        let (stream, peer) = match listener.accept().await {
-            Ok(c) => c,
-            Err(e) => {
-                tracing::warn!("devices: cannot accept a connection: {e}");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-                continue;
-            }
-        };
-        let ip = peer.ip();
-        {
-            let mut o = open
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let all: usize = o.values().sum();
-            let mine = o.entry(ip).or_default();
-            if all >= MAX_CONNECTIONS || *mine >= PER_PEER {
-                // Full: closed at once (the client may try again).
-                drop(stream);
-                continue;
-            }
-            *mine += 1;
-        }
-        let _ = stream.set_nodelay(true);
-        let svc = TowerToHyperService::new(app.clone().layer(axum::Extension(Peer(peer))));
-        let open = open.clone();
-        let tls = tls.clone();
-        tokio::spawn(async move {
-            let http = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT)
-                .max_buf_size(64 << 10)
-                .clone();
-            match tls {
-                Some(acceptor) => {
-                    if let Ok(Ok(s)) =
-                        tokio::time::timeout(HEADER_TIMEOUT, acceptor.accept(stream)).await
-                    {
-                        let _ = http.serve_connection(TokioIo::new(s), svc).await;
-                    }
-                }
-                None => {
-                    let _ = http.serve_connection(TokioIo::new(stream), svc).await;
-                }
-            }
-            let mut o = open
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if let Some(n) = o.get_mut(&ip) {
-                *n -= 1;
-                if *n == 0 {
-                    o.remove(&ip);
-                }
-            }
-        });
+/// What the device pages' server lets its clients hold. The tests may
+/// shorten the time for a body (`TANDEM_SEATS_BODY_TIMEOUT_MS`), never
+/// lengthen it.
+#[must_use]
+pub fn limits() -> Limits {
+    let body = ms("TANDEM_SEATS_BODY_TIMEOUT_MS", 10_000).min(BODY_TIMEOUT);
+    Limits {
+        connections: MAX_CONNECTIONS,
+        per_peer: PER_PEER,
+        reserve: RESERVE,
+        header_timeout: HEADER_TIMEOUT,
+        request_timeout: body,
+        stall: STALL,
+        max_body: super::web::MAX_BODY,
     }
+}
+
+/// Serves the pages' `app` (`devices::web::router`) on `listener` until the
+/// task is dropped, within [`limits`], over TLS when `tls` is given.
+pub async fn serve(listener: TcpListener, app: Router, tls: Option<tokio_rustls::TlsAcceptor>) {
+    let limits = limits();
+    crate::http::serve::serve("devices", listener, bounded(app, limits), limits, tls).await;
 }

@@ -1,8 +1,10 @@
 //! The device pages and their API (exact contract, issue 33):
 //!
 //! - `POST /api/pair` `{"code": "123456"}`: 200 and the session cookie, 403
-//!   otherwise (a wrong code answered after a second; after 10, every code
-//!   until the operator makes a new one).
+//!   otherwise (a wrong code answered after a second; after 10 from one
+//!   peer, every code from that peer until the operator makes a new one),
+//!   503 when the code found no turn to be checked in time (try again: it
+//!   was not counted; `devices::pairing`).
 //! - With the cookie: `GET /api/state` (the `tandem ctl state` object and
 //!   `"seat": SIDE`), `POST /api/move` `{"move": "32-28"}` and `POST
 //!   /api/command` `{"command": "clock"}` (the table's typed commands): 200
@@ -11,13 +13,15 @@
 //!   `state`.
 //! - Without a valid cookie every route but the pairing page and
 //!   `/api/pair` answers 401. `Host` must be the table's address, and
-//!   `Origin`, when sent, the same.
+//!   `Origin`, when sent, the same (`crate::http::guard`); on a connection
+//!   kept for paired devices (the server full) only a paired device's
+//!   requests are served.
 
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::extract::{DefaultBodyLimit, Extension, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -31,8 +35,9 @@ use tandem_speech::Utterance;
 use tokio::sync::{broadcast, mpsc};
 
 use super::pairing::{Pairing, Refusal};
-use super::serve::Peer;
 use super::view::{for_seat, page_words, Page};
+use crate::http::guard::{Addresses, Denied, Policy, Site};
+use crate::http::serve::{reserved_for, Remote};
 use crate::journal::Source;
 use crate::session::{Cmd, Notice, SessionHandle};
 
@@ -42,6 +47,9 @@ pub const COOKIE: &str = "tandem_seat";
 pub const MAX_BODY: usize = 4096;
 /// Live streams (`/events`) of one session at once.
 pub const STREAMS_PER_SESSION: usize = 4;
+/// A live stream's comment when nothing else is sent: a client gone is
+/// noticed by the next write at the latest.
+const KEEP_ALIVE: Duration = Duration::from_secs(5);
 
 const PAIR_PAGE: &str = include_str!("pair.html");
 const SEAT_PAGE: &str = include_str!("seat.html");
@@ -49,8 +57,17 @@ const SEAT_JS: &str = include_str!("seat.js");
 const PAIR_JS: &str = include_str!("pair.js");
 const BOARD_PAGE: &str = include_str!("board.html");
 const BOARD_JS: &str = include_str!("board.js");
+const STREAM_JS: &str = include_str!("stream.js");
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
      connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/// The headers of every answer: nothing from elsewhere, no referrer, no cache.
+const POLICY: Policy = Policy {
+    csp: CSP,
+    referrer: "no-referrer",
+    no_store: true,
+};
+/// What the connections kept for paired devices tell any other request.
+const FULL: &str = "the table's server is full: only paired devices get in now";
 
 /// What the routes share.
 #[derive(Clone)]
@@ -148,57 +165,46 @@ impl App {
         self
     }
 
-    fn is_host(&self, host: &str) -> bool {
-        if self.hosts.iter().any(|h| h == host) {
-            return true;
-        }
-        // An IP literal (never a name: a rebound name carries its own) at our port.
-        self.any_ip_port.is_some_and(|port| {
-            host.parse::<std::net::SocketAddr>()
-                .is_ok_and(|a| a.port() == port)
-        })
+    /// Who the pages answer: the table's own addresses (any IP address at
+    /// its port when bound to every address), an `Origin` of its scheme.
+    fn site(&self) -> Site {
+        let addresses = self
+            .any_ip_port
+            .map_or(Addresses::Listed, Addresses::AtPort);
+        let scheme = if self.secure { "https" } else { "http" };
+        Site::new(self.hosts.to_vec(), addresses, Some(scheme), POLICY)
     }
 }
 
 /// The router: pages, API, checks.
 pub fn router(app: App) -> Router {
-    Router::new()
+    let site = Arc::new(app.site());
+    let paired = app.clone();
+    let r = Router::new()
         .route("/", get(|| async { page(PAIR_PAGE) }))
         .route("/seat", get(seat_page))
         .route("/seat.js", get(script))
         .route("/board", get(board_page))
         .route("/board.js", get(board_script))
+        .route("/stream.js", get(stream_script))
         .route("/pair.js", get(|| async { js(PAIR_JS) }))
         .route("/api/pair", post(pair))
         .route("/api/state", get(state))
         .route("/api/move", post(play))
         .route("/api/command", post(command))
         .route("/events", get(events))
-        .layer(axum::middleware::from_fn_with_state(app.clone(), checked))
+        .layer(axum::middleware::from_fn_with_state(site, checked))
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(app)
+        .with_state(app);
+    reserved_for(
+        r,
+        Arc::new(move |h: &HeaderMap| seat(&paired, h).is_some()),
+        FULL,
+    )
 }
 
 fn page(html: &'static str) -> Response {
-    let mut r = Html(html).into_response();
-    headers(r.headers_mut());
-    r
-}
-
-fn headers(h: &mut HeaderMap) {
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CSP),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    h.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Html(html).into_response()
 }
 
 fn refused(status: StatusCode, why: &str) -> Response {
@@ -206,24 +212,16 @@ fn refused(status: StatusCode, why: &str) -> Response {
 }
 
 /// `Host` the table's own, `Origin` (if sent) the same site: a page on
-/// another site, or a name rebound to the table's address, gets nothing.
-async fn checked(State(app): State<App>, req: Request, next: Next) -> Response {
-    let host = req
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
-    if !app.is_host(host) {
-        return refused(StatusCode::FORBIDDEN, "not this table's address");
-    }
-    if let Some(origin) = req.headers().get(header::ORIGIN) {
-        let scheme = if app.secure { "https" } else { "http" };
-        let want = format!("{scheme}://{host}");
-        if origin.to_str().ok() != Some(want.as_str()) {
-            return refused(StatusCode::FORBIDDEN, "a request from another site");
-        }
-    }
-    next.run(req).await
+/// another site, or a name rebound to the table's address, gets nothing;
+/// every answer with the security headers.
+async fn checked(State(site): State<Arc<Site>>, req: Request, next: Next) -> Response {
+    let mut r = match site.check(req.headers()) {
+        Ok(()) => next.run(req).await,
+        Err(Denied::Host) => refused(StatusCode::FORBIDDEN, "not this table's address"),
+        Err(Denied::Origin) => refused(StatusCode::FORBIDDEN, "a request from another site"),
+    };
+    site.headers(r.headers_mut());
+    r
 }
 
 /// The paired side of a request's cookie.
@@ -259,27 +257,31 @@ async fn board_page(State(app): State<App>, h: HeaderMap) -> Response {
 }
 
 async fn board_script(State(app): State<App>, h: HeaderMap) -> Response {
-    if seat(&app, &h).is_none() {
-        return unpaired();
-    }
-    js(BOARD_JS)
+    paired_js(&app, &h, BOARD_JS)
+}
+
+async fn stream_script(State(app): State<App>, h: HeaderMap) -> Response {
+    paired_js(&app, &h, STREAM_JS)
 }
 
 async fn script(State(app): State<App>, h: HeaderMap) -> Response {
-    if seat(&app, &h).is_none() {
-        return unpaired();
+    paired_js(&app, &h, SEAT_JS)
+}
+
+/// A page's script, to a paired device only.
+fn paired_js(app: &App, h: &HeaderMap, text: &'static str) -> Response {
+    match seat(app, h) {
+        Some(_) => js(text),
+        None => unpaired(),
     }
-    js(SEAT_JS)
 }
 
 fn js(text: &'static str) -> Response {
-    let mut r = (
+    (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
         text,
     )
-        .into_response();
-    headers(r.headers_mut());
-    r
+        .into_response()
 }
 
 #[derive(Deserialize)]
@@ -289,16 +291,18 @@ struct PairBody {
 
 async fn pair(
     State(app): State<App>,
-    peer: Option<axum::Extension<Peer>>,
+    remote: Option<Extension<Remote>>,
     body: axum::body::Bytes,
 ) -> Response {
     let Ok(b) = serde_json::from_slice::<PairBody>(&body) else {
         return refused(StatusCode::BAD_REQUEST, "expected {\"code\": \"123456\"}");
     };
-    match app.pairing.redeem(&b.code) {
+    let remote = remote.map(|Extension(Remote(a))| a);
+    let from = remote.map_or(std::net::Ipv4Addr::LOCALHOST.into(), |a| a.ip());
+    match app.pairing.redeem_from(from, &b.code).await {
         Ok((side, token)) => {
             // Journaled, said to the seat and shown (issue 45): who paired, from where.
-            let at = peer.map_or_else(|| "unknown".to_owned(), |p| p.0 .0.to_string());
+            let at = remote.map_or_else(|| "unknown".to_owned(), |a| a.to_string());
             app.pairing.paired_from(&token, at);
             let secure = if app.secure { "; Secure" } else { "" };
             let cookie = format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/{secure}");
@@ -309,12 +313,16 @@ async fn pair(
             }
             r
         }
+        Err(Refusal::Busy) => refused(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the table is checking other codes: send yours again",
+        ),
         Err(why) => {
             // A wrong code waits a second (guessing is slow), without a lock held.
             tokio::time::sleep(Duration::from_secs(1)).await;
             let text = match why {
-                Refusal::Wrong => "wrong or expired code",
                 Refusal::Locked => "too many wrong codes: ask the table for a new one",
+                _ => "wrong or expired code",
             };
             refused(StatusCode::FORBIDDEN, text)
         }
@@ -397,42 +405,77 @@ async fn command(State(app): State<App>, h: HeaderMap, body: axum::body::Bytes) 
     as_seat(&app, side, cmd).await
 }
 
-/// Server-sent events: `said` (what this seat heard, as the journal's
-/// `to` says) and `state`, from now on.
-async fn events(State(app): State<App>, h: HeaderMap) -> Response {
-    let Some((side, token)) = seat(&app, &h) else {
-        return unpaired();
-    };
-    {
+/// A live stream's slot among its session's [`STREAMS_PER_SESSION`]: given
+/// back when the stream ends, whichever side ends it.
+struct Slot {
+    streams: Arc<std::sync::Mutex<std::collections::HashMap<String, usize>>>,
+    token: String,
+}
+
+impl Slot {
+    fn take(app: &App, token: &str) -> Option<Slot> {
         let mut s = app
             .streams
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let n = s.entry(token.clone()).or_default();
+        let n = s.entry(token.to_owned()).or_default();
         if *n >= STREAMS_PER_SESSION {
-            return refused(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too many live streams for this device",
-            );
+            return None;
         }
         *n += 1;
+        Some(Slot {
+            streams: app.streams.clone(),
+            token: token.to_owned(),
+        })
     }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut s = self
+            .streams
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = s.get_mut(&self.token) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                s.remove(&self.token);
+            }
+        }
+    }
+}
+
+/// Server-sent events: `said` (what this seat heard, as the journal's
+/// `to` says) and `state`, from now on. The stream's slot is given back as
+/// soon as its client goes (its connection closed), events or none.
+async fn events(State(app): State<App>, h: HeaderMap) -> Response {
+    let Some((side, token)) = seat(&app, &h) else {
+        return unpaired();
+    };
+    let Some(slot) = Slot::take(&app, &token) else {
+        return refused(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many live streams for this device",
+        );
+    };
     let mut notices = app.session.subscribe();
     let mut heard = app.feeds[usize::from(side == Color::Black)].subscribe();
     let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(64);
-    let streams = app.streams.clone();
     let lang = app.lang(side).to_owned();
     let pairing = app.pairing.clone();
     tokio::spawn(async move {
-        // Unpaired (`unpair SIDE`): its stream ends with its seat.
-        let paired = || pairing.seat_of(&token) == Some(side);
+        let _slot = slot;
         loop {
             let notice = tokio::select! {
+                // The client went: its stream was dropped with its connection.
+                () = tx.closed() => break,
                 said = heard.recv() => match said {
                     // What this seat heard (its own answers, every move).
-                    Ok(_) if !paired() => break,
                     Ok(text) => {
-                        if tx.try_send(Ok(SseEvent::default().event("said").data(text))).is_err() {
+                        // Unpaired: the device hears nothing more.
+                        if pairing.seat_of(&token) != Some(side)
+                            || tx.try_send(Ok(SseEvent::default().event("said").data(text))).is_err()
+                        {
                             break;
                         }
                         continue;
@@ -450,19 +493,13 @@ async fn events(State(app): State<App>, h: HeaderMap) -> Response {
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(_) => break,
             };
-            // A device that does not read is dropped, never waited for.
-            if !paired() || tx.try_send(Ok(ev)).is_err() {
+            // Unpaired, or a device that does not read (dropped, never waited for).
+            if pairing.seat_of(&token) != Some(side) || tx.try_send(Ok(ev)).is_err() {
                 break;
             }
         }
-        let mut s = streams
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(n) = s.get_mut(&token) {
-            *n = n.saturating_sub(1);
-        }
     });
     Sse::new(tokio_stream::wrappers::ReceiverStream::new(rx))
-        .keep_alive(KeepAlive::default())
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
         .into_response()
 }

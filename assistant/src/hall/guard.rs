@@ -12,24 +12,38 @@
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 
 use super::login::{self, Login};
-use super::serve::{refuse, Arbiter};
+use crate::http::guard::{Addresses, Denied, Policy, Site};
+use crate::http::serve::{refuse, Admit};
 
 /// The Content-Security-Policy of every page: its own scripts and styles only, in no frame.
 pub const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
      connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+/// The headers of every answer. No referrer to other sites; to its own,
+/// the origin a browser then sends with a form's POST (`/login`,
+/// `/logout`): under `no-referrer` it sends `Origin: null`, which the
+/// origin check refuses.
+const POLICY: Policy = Policy {
+    csp: CSP,
+    referrer: "same-origin",
+    no_store: false,
+};
+
+/// What the desk's reserved connections tell any other request.
+pub const FULL: &str = "the desk is full: only the arbiter's session gets in now";
+
 /// What a server lets in.
 #[derive(Clone)]
 pub struct Guard {
-    /// Host names besides IP addresses and `localhost` (`--allow-host`).
-    hosts: Arc<Vec<String>>,
+    /// Any IP address, `localhost` and the names of `--allow-host`.
+    site: Arc<Site>,
     /// The login, where one is needed.
     login: Option<Arc<Login>>,
 }
@@ -39,42 +53,18 @@ impl Guard {
     /// and, with `login`, asks for the arbiter's login.
     #[must_use]
     pub fn new(hosts: Vec<String>, login: Option<Arc<Login>>) -> Guard {
+        let mut names = vec!["localhost".to_owned()];
+        names.extend(hosts);
         Guard {
-            hosts: Arc::new(hosts.into_iter().map(|h| h.to_ascii_lowercase()).collect()),
+            site: Arc::new(Site::new(names, Addresses::Any, None, POLICY)),
             login,
-        }
-    }
-
-    fn host_ok(&self, h: &HeaderMap) -> bool {
-        let Some(host) = h.get(header::HOST).and_then(|v| v.to_str().ok()) else {
-            return false;
-        };
-        let name = host_name(host).to_ascii_lowercase();
-        // DNS rebinding needs a name: an address is the server itself.
-        name == "localhost"
-            || name.parse::<std::net::IpAddr>().is_ok()
-            || self.hosts.contains(&name)
-    }
-
-    fn origin_ok(h: &HeaderMap) -> bool {
-        let Some(origin) = h.get(header::ORIGIN) else {
-            return true;
-        };
-        let host = h.get(header::HOST).and_then(|v| v.to_str().ok());
-        let origin = origin.to_str().ok();
-        match (origin, host) {
-            (Some(o), Some(host)) => o
-                .strip_prefix("http://")
-                .or_else(|| o.strip_prefix("https://"))
-                .is_some_and(|rest| rest.eq_ignore_ascii_case(host)),
-            _ => false,
         }
     }
 
     /// With a login: whether a request carries the arbiter's session (the
     /// server's reserved connections serve only such requests).
     #[must_use]
-    pub fn arbiter(&self) -> Option<Arbiter> {
+    pub fn arbiter(&self) -> Option<Admit> {
         let g = self.clone();
         self.login.as_ref()?;
         Some(Arc::new(move |h: &HeaderMap| g.logged_in(h)))
@@ -83,14 +73,6 @@ impl Guard {
     fn logged_in(&self, h: &HeaderMap) -> bool {
         self.login.as_ref().map_or(true, |l| l.logged_in(h))
     }
-}
-
-/// The host part of a Host header (`[::1]:8080` → `::1`, `desk:80` → `desk`).
-fn host_name(host: &str) -> &str {
-    if let Some(v6) = host.strip_prefix('[') {
-        return v6.split(']').next().unwrap_or_default();
-    }
-    host.rsplit_once(':').map_or(host, |(h, _)| h)
 }
 
 /// Adds the guard to a server: the checks before every route, the headers after.
@@ -109,28 +91,34 @@ pub fn guarded(r: Router, guard: Guard) -> Router {
 
 async fn check(State(g): State<Guard>, req: Request, next: Next) -> Response {
     let h = req.headers();
-    if !g.host_ok(h) {
-        return with_headers(refuse(
-            StatusCode::MISDIRECTED_REQUEST,
-            "this server does not answer for that host name (tandem hall --allow-host NAME)",
-        ));
-    }
-    if !Guard::origin_ok(h) {
-        return with_headers(refuse(
-            StatusCode::FORBIDDEN,
-            "a request from another site's page",
-        ));
+    match g.site.check(h) {
+        Ok(()) => {}
+        Err(Denied::Host) => {
+            return with_headers(&g, refuse(
+                StatusCode::MISDIRECTED_REQUEST,
+                "this server does not answer for that host name (tandem hall --allow-host NAME)",
+            ));
+        }
+        Err(Denied::Origin) => {
+            return with_headers(
+                &g,
+                refuse(StatusCode::FORBIDDEN, "a request from another site's page"),
+            );
+        }
     }
     let path = req.uri().path();
     let open = matches!(path, "/login" | "/hall.css");
     if !open && !g.logged_in(h) {
         let page = req.method() == axum::http::Method::GET
             && (path == "/" || path.starts_with("/tables/"));
-        return with_headers(if page {
-            Redirect::to("/login").into_response()
-        } else {
-            refuse(StatusCode::UNAUTHORIZED, "log in first: /login")
-        });
+        return with_headers(
+            &g,
+            if page {
+                Redirect::to("/login").into_response()
+            } else {
+                refuse(StatusCode::UNAUTHORIZED, "log in first: /login")
+            },
+        );
     }
     let stream = path == "/events";
     let h = stream.then(|| req.headers().clone());
@@ -140,61 +128,10 @@ async fn check(State(g): State<Guard>, req: Request, next: Next) -> Response {
         (Some(l), Some(h)) => l.until_logout(&h, r),
         _ => r,
     };
-    with_headers(r)
+    with_headers(&g, r)
 }
 
-fn with_headers(mut r: Response) -> Response {
-    let h = r.headers_mut();
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CSP),
-    );
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    // No referrer to other sites; to its own, the origin a browser then
-    // sends with a form's POST (`/login`, `/logout`): under `no-referrer` it
-    // sends `Origin: null`, which the origin check refuses.
-    h.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("same-origin"),
-    );
+fn with_headers(g: &Guard, mut r: Response) -> Response {
+    g.site.headers(r.headers_mut());
     r
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn host_names_of_host_headers() {
-        assert_eq!(host_name("[::1]:8080"), "::1");
-        assert_eq!(host_name("desk.hall:80"), "desk.hall");
-        assert_eq!(host_name("desk.hall"), "desk.hall");
-        let g = Guard::new(vec!["Desk.Hall".into()], None);
-        let mut h = HeaderMap::new();
-        for (host, ok) in [
-            ("127.0.0.1:8080", true),
-            ("[::1]:8080", true),
-            ("localhost:8080", true),
-            ("desk.hall:8080", true),
-            ("evil.example:8080", false),
-        ] {
-            h.insert(header::HOST, HeaderValue::from_static(host));
-            assert_eq!(g.host_ok(&h), ok, "{host}");
-        }
-        h.insert(header::HOST, HeaderValue::from_static("127.0.0.1:8080"));
-        h.insert(
-            header::ORIGIN,
-            HeaderValue::from_static("http://127.0.0.1:8080"),
-        );
-        assert!(Guard::origin_ok(&h));
-        h.insert(
-            header::ORIGIN,
-            HeaderValue::from_static("http://evil.example"),
-        );
-        assert!(!Guard::origin_ok(&h));
-    }
 }

@@ -26,7 +26,7 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use super::serve::{refuse, Peer};
+use crate::http::serve::{refuse, Peer};
 
 /// The session cookie's name.
 pub const COOKIE: &str = "tandem_desk_session";

@@ -25,6 +25,7 @@ use tandem_speech::testing::PrivateSpeechd;
 
 pub mod browser;
 pub mod cli;
+pub mod devices;
 pub mod pychess;
 pub mod session;
 pub mod tls;

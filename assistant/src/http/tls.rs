@@ -1,4 +1,4 @@
-//! TLS for the device pages beyond loopback: the table's own certificate,
+//! TLS beyond loopback, for the device pages: the table's own certificate,
 //! given (`--seats-cert`, `--seats-key`) or made at first start and kept in
 //! a private folder (`$XDG_STATE_HOME/tandem/seats/`), and its SHA-256
 //! fingerprint, which the table shows and says so that a phone can trust

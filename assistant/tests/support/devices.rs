@@ -1,0 +1,237 @@
+//! A table serving device seats (`tandem play --seats 127.0.0.1:PORT`) and
+//! plain HTTP/1.1 to it from any loopback address (127.0.0.2.. play the
+//! other hosts of a venue's network).
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::{ctl, Daemon};
+
+/// A table serving device seats at `addr`, in its own folder (its socket,
+/// its journal `game.jsonl`), killed when dropped.
+pub struct Table {
+    pub addr: String,
+    pub socket: PathBuf,
+    pub journal: PathBuf,
+    _d: Daemon,
+    _dir: tempfile::TempDir,
+}
+
+/// A free port on 127.0.0.1.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Table {
+    /// `tandem play --seats 127.0.0.1:PORT` (text speech, no voice) with
+    /// `env`, awaited until its pages answer.
+    pub fn start(env: &[(&str, String)]) -> Table {
+        let t = Table::start_at(&format!("127.0.0.1:{}", free_port()), env);
+        let t0 = Instant::now();
+        while http(&t.addr, "GET", "/", &[], None).status != 200 {
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "the pages never answered"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        t
+    }
+
+    /// `tandem play --seats ADDR` (text speech, no voice) with `env`, not
+    /// awaited beyond its control socket.
+    pub fn start_at(addr: &str, env: &[(&str, String)]) -> Table {
+        let addr = addr.to_owned();
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("tandem.sock");
+        let journal = dir.path().join("game.jsonl");
+        let d = Daemon::start(
+            &[
+                "--lang",
+                "en",
+                "--speech",
+                "text",
+                "--voice",
+                "off",
+                "--seats",
+                &addr,
+                "--journal",
+                journal.to_str().unwrap(),
+            ],
+            &socket,
+            env,
+        );
+        Table {
+            addr,
+            socket,
+            journal,
+            _d: d,
+            _dir: dir,
+        }
+    }
+
+    /// `tandem ctl pair SIDE --json`.
+    pub fn code(&self, side: &str) -> Value {
+        code(&self.socket, side)
+    }
+
+    /// A device paired to `side` from 127.0.0.1: its `Cookie` header.
+    pub fn paired(&self, side: &str) -> String {
+        let code = self.code(side)["code"].as_str().unwrap().to_owned();
+        let r = self.pair_from("127.0.0.1", &code);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let cookie = r.header("set-cookie").unwrap();
+        cookie.split(';').next().unwrap().to_owned()
+    }
+
+    /// `POST /api/pair` with `code` from the loopback address `from`.
+    pub fn pair_from(&self, from: &str, code: &str) -> Answer {
+        pair_from(&self.addr, from, code)
+    }
+}
+
+/// `POST /api/pair` with `code` to `addr` from the loopback address `from`.
+pub fn pair_from(addr: &str, from: &str, code: &str) -> Answer {
+    let body = serde_json::json!({ "code": code });
+    http_from(from, addr, "POST", "/api/pair", &[], Some(&body))
+}
+
+/// `tandem ctl pair SIDE --json` on `socket`.
+pub fn code(socket: &Path, side: &str) -> Value {
+    let out = ctl(socket, &["pair", side, "--json"]);
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// An HTTP answer: its status (0: none, the connection closed), headers
+/// (lower case names) and body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Answer {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The JSON object in the body (chunked or not).
+    pub fn json(&self) -> Value {
+        let b = &self.body;
+        let start = b.find('{').unwrap_or(0);
+        let end = b.rfind('}').map_or(b.len(), |e| e + 1);
+        serde_json::from_str(&b[start..end]).unwrap_or(Value::Null)
+    }
+}
+
+/// A TCP connection to `addr` from the loopback address `from`.
+pub fn connect_from(from: &str, addr: &str) -> std::io::Result<TcpStream> {
+    let from: SocketAddr = format!("{from}:0").parse().unwrap();
+    let to: SocketAddr = addr.parse().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()?;
+    let s = rt.block_on(async {
+        let sock = tokio::net::TcpSocket::new_v4()?;
+        sock.bind(from)?;
+        sock.connect(to).await
+    })?;
+    let s = s.into_std()?;
+    s.set_nonblocking(false)?;
+    Ok(s)
+}
+
+/// The head of a request (`Host: addr` unless given, `Connection: close`).
+pub fn head(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body_len: usize,
+) -> String {
+    let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        req.push_str(&format!("Host: {addr}\r\n"));
+    }
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if body_len > 0 {
+        req.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {body_len}\r\n"
+        ));
+    }
+    req.push_str("\r\n");
+    req
+}
+
+/// One request on a new connection from 127.0.0.1.
+pub fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> Answer {
+    http_from("127.0.0.1", addr, method, path, headers, body)
+}
+
+/// One request on a new connection from the loopback address `from`.
+pub fn http_from(
+    from: &str,
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&Value>,
+) -> Answer {
+    let Ok(mut s) = connect_from(from, addr) else {
+        return Answer {
+            status: 0,
+            headers: Vec::new(),
+            body: String::new(),
+        };
+    };
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let mut req = head(addr, method, path, headers, body.len());
+    req.push_str(&body);
+    let _ = s.write_all(req.as_bytes());
+    read_answer(&mut s)
+}
+
+/// What comes back on `s` until it closes (or its read timeout).
+pub fn read_answer(s: &mut TcpStream) -> Answer {
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let raw = String::from_utf8_lossy(&raw);
+    let (top, rest) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let mut lines = top.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: rest.to_owned(),
+    }
+}
