@@ -33,6 +33,7 @@ pub mod cmd;
 pub mod config;
 pub mod control;
 pub mod desk_key;
+pub mod eboard;
 pub mod devices;
 pub mod export;
 pub mod game;

@@ -64,6 +64,11 @@ pub enum Msg {
     NotYourMove,
     /// A seat's request for the other side (`resign black` from white's seat).
     YouPlay(Color),
+    /// A seat's e-board is not connected (pulled out, never plugged in):
+    /// that side's moves are typed (docs/eboards.md).
+    EboardLost(Color),
+    /// A seat's e-board is connected again: it is read and compared.
+    EboardBack(Color),
 }
 
 /// Renders [`Msg`]s in the phrasebook's language.
@@ -179,6 +184,20 @@ impl Messages {
                 "The braille display works again."
             }
             .into(),
+            Msg::EboardLost(c) | Msg::EboardBack(c) => {
+                let lost = matches!(m, Msg::EboardLost(_));
+                let whose = match c {
+                    Color::White => "białych",
+                    Color::Black => "czarnych",
+                };
+                let s = self.book.side(*c, "nominative");
+                match (pl, lost) {
+                    (true, true) => format!("Szachownica elektroniczna {whose} nie jest podłączona. Ruchy {whose} trzeba wpisywać."),
+                    (true, false) => format!("Szachownica elektroniczna {whose} znów jest podłączona."),
+                    (false, true) => format!("The {s} e-board is not connected. Type {s}'s moves until it is back."),
+                    (false, false) => format!("The {s} e-board is connected again."),
+                }
+            }
             Msg::BoardNotRead(t) => {
                 if pl {
                     format!("Nie rozumiem pozycji {t}.")
