@@ -147,8 +147,10 @@ pub struct Args {
     /// A player's own channel, repeatable: `SIDE:KEY=VALUE[,KEY=VALUE…]`,
     /// SIDE `white` or `black`; keys `speech` (auto, speechd, espeak, text,
     /// none, left, right, alsa:DEVICE), `braille` (none, terminal,
-    /// brlapi:HOST), `mic` (an ALSA device, or none), `lang` (pl, en).
-    /// Each seat hears the moves and its own answers (docs/seats.md).
+    /// brlapi:HOST), `mic` (an ALSA device, or none), `lang` (pl, en),
+    /// `board` (chesslink:PATH, the seat's e-board on a serial device;
+    /// docs/eboards.md). Each seat hears the moves and its own answers
+    /// (docs/seats.md).
     #[arg(long = "seat", value_name = "SIDE:KEY=VALUE,…")]
     pub seats: Vec<String>,
     /// Serve the device seats' pages at ADDR (`127.0.0.1:PORT`): a phone
@@ -473,10 +475,17 @@ async fn serve(
             config.setup.start.kind(),
         )?),
     };
+    if resume.is_none() {
+        // Before the journal is made: a board the game cannot have.
+        let setup = &config.setup;
+        let game = crate::game::new_game(setup.start.clone(), setup.options.clone(), &setup.lang);
+        super::play_seats::eboard_parts(&config, game.as_ref())?;
+    }
     let mut session = match &resume {
         Some(j) => Session::resume(j, out)?,
         None => Session::start(&config.setup, &config.journal, out)?,
     };
+    let eboards = super::play_seats::eboard_parts(&config, session.table().game.as_ref())?;
     let books = match books.take() {
         Some(b) => b,
         None => load_books(config.phrasebook.as_deref(), session.table().game.kind())?,
@@ -585,6 +594,22 @@ async fn serve(
         )?;
     }
     super::play_seats::start(seat_voices, &handle)?;
+    // Each seat's e-board (docs/eboards.md): its moves read, the other
+    // side's shown on its lights.
+    let mut running_eboards = Vec::new();
+    for part in eboards {
+        let _ = writeln!(
+            std::io::stderr(),
+            "tandem: {} e-board at {}",
+            part.side(),
+            part.opens()
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        running_eboards.push(part.start(handle.clone(), msgs.clone())?);
+    }
     if config.seats.is_empty() {
         // Said once, at start: whether tandem listens, else why not and
         // the one command that fixes it (journaled as a `say` line).
@@ -739,6 +764,9 @@ async fn serve(
     }
     let _ = stop_tx.send(());
     let _ = server.await;
+    for e in running_eboards {
+        e.stop();
+    }
     handle.shutdown().await;
     let _ = actor.await;
     // The journal's last lines (the result) sent before the table stops, for

@@ -128,3 +128,26 @@ pub(super) fn start(voices: Vec<SeatVoice>, handle: &SessionHandle) -> anyhow::R
     }
     Ok(())
 }
+
+/// The seats' e-boards (`--seat SIDE:board=chesslink:PATH`; docs/eboards.md),
+/// one part each, for a game whose positions an e-board can show.
+///
+/// # Errors
+/// A board for a game that has none (draughts, backgammon).
+pub(super) fn eboard_parts(
+    config: &Config,
+    game: &dyn crate::interface::Game,
+) -> anyhow::Result<Vec<crate::eboard::EboardPart>> {
+    let parts: Vec<_> = config
+        .seats
+        .iter()
+        .filter_map(crate::eboard::EboardPart::from_seat)
+        .collect();
+    if !parts.is_empty() && game.board_sight().is_none() {
+        anyhow::bail!(
+            "--seat …:board=…: e-boards are for chess (no {} e-board protocol is published; docs/eboards.md)",
+            game.kind().name()
+        );
+    }
+    Ok(parts)
+}

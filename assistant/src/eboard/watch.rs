@@ -10,7 +10,9 @@
 //!   was behind the other side's move; the lights go out);
 //! - a legal next position, on the seat's turn: that move is played,
 //!   whatever order the hand worked in (the board shows only where the
-//!   pieces end up);
+//!   pieces end up); a move that is also on the way to another (the rook
+//!   of a castling set down first is a rook move) counts only after it has
+//!   stood [`HOLD`] times the settle time;
 //! - the position before the last move: the board is behind, the lights
 //!   show that move until the board shows it;
 //! - on the way: every piece on it stands where it stands now or where a
@@ -26,6 +28,10 @@ use std::time::{Duration, Instant};
 use tandem_rules::Color;
 
 use crate::interface::BoardSight;
+
+/// How many settle times a move that is also on the way to another must
+/// stand before it counts.
+pub const HOLD: u32 = 5;
 
 /// What the seat's adapter is to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,7 +65,8 @@ pub struct GameNow {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Class {
     Now,
-    Next(usize),
+    /// A legal next position; `true`: also on the way to another move.
+    Next(usize, bool),
     Before,
     OnTheWay,
     Wrong,
@@ -133,7 +140,7 @@ impl Watch {
     pub fn deadline(&self) -> Option<Instant> {
         let (_, since) = self.reading.as_ref()?;
         if !self.decided {
-            return Some(*since + self.settle);
+            return Some(*since + self.settle_of(self.class().as_ref()));
         }
         (!self.reported && self.class() == Some(Class::Wrong)).then(|| *since + self.mismatch_after)
     }
@@ -144,18 +151,27 @@ impl Watch {
         Some(classify(sight, r))
     }
 
+    /// How long a reading of `class` must stand.
+    fn settle_of(&self, class: Option<&Class>) -> Duration {
+        match class {
+            Some(Class::Next(_, true)) => self.settle * HOLD,
+            _ => self.settle,
+        }
+    }
+
     /// What to do at `now`.
     pub fn decide(&mut self, now: Instant) -> Vec<Act> {
         let mut acts = Vec::new();
+        let class = self.class();
         let settled = self
             .reading
             .as_ref()
-            .is_some_and(|(_, since)| now >= *since + self.settle);
-        let class = if settled { self.class() } else { None };
+            .is_some_and(|(_, since)| now >= *since + self.settle_of(class.as_ref()));
+        let class = if settled { class } else { None };
         if let (Some(class), false) = (&class, self.decided) {
             self.decided = true;
             let right = matches!(class, Class::Now | Class::Before)
-                || matches!(class, Class::Next(_) if self.game.turn == Some(self.side));
+                || matches!(class, Class::Next(..) if self.game.turn == Some(self.side));
             if right && self.open_mismatch {
                 self.open_mismatch = false;
                 if self.game.stopped_differ {
@@ -164,7 +180,7 @@ impl Watch {
             }
             match class {
                 Class::Now if self.game.behind => acts.push(Act::Done),
-                Class::Next(i) if self.game.turn == Some(self.side) => {
+                Class::Next(i, _) if self.game.turn == Some(self.side) => {
                     if let Some(m) = self.game.sight.as_ref().and_then(|s| s.next.get(*i)) {
                         acts.push(Act::Play(m.text.clone()));
                     }
@@ -210,12 +226,16 @@ fn classify(sight: &BoardSight, r: &str) -> Class {
         return Class::Now;
     }
     if let Some(i) = sight.next.iter().position(|m| m.placement == r) {
-        return Class::Next(i);
+        let passing = sight.next.iter().any(|m| m.via.iter().any(|v| v == r));
+        return Class::Next(i, passing);
     }
     if sight.last.as_ref().is_some_and(|l| l.placement == r) {
         return Class::Before;
     }
-    let mut ways = sight.next.iter().map(|m| (&sight.now, &m.placement, &m.via[..]));
+    let mut ways = sight
+        .next
+        .iter()
+        .map(|m| (&sight.now, &m.placement, &m.via[..]));
     let on_the_way = on_the_way(r, &sight.now, &sight.now, &[])
         || ways.any(|(from, to, via)| on_the_way(r, from, to, via))
         || sight
@@ -262,7 +282,11 @@ mod tests {
     }
 
     fn watch() -> (Watch, Instant) {
-        let mut w = Watch::new(Color::White, Duration::from_millis(500), Duration::from_secs(1));
+        let mut w = Watch::new(
+            Color::White,
+            Duration::from_millis(500),
+            Duration::from_secs(1),
+        );
         w.game(GameNow {
             sight: Some(sight()),
             turn: Some(Color::White),
@@ -278,7 +302,10 @@ mod tests {
         w.reading(E4.into(), t);
         assert!(w.decide(t + Duration::from_millis(100)).is_empty());
         assert_eq!(w.deadline(), Some(t + Duration::from_millis(500)));
-        assert_eq!(w.decide(t + Duration::from_millis(500)), [Act::Play("e2e4".into())]);
+        assert_eq!(
+            w.decide(t + Duration::from_millis(500)),
+            [Act::Play("e2e4".into())]
+        );
         assert!(w.decide(t + Duration::from_secs(5)).is_empty(), "once");
     }
 

@@ -6,7 +6,7 @@
 //! A promotion is the piece the pawn becomes on the last rank (002 art.
 //! 3.7(e)), whichever it is: every promotion piece is its own next position.
 
-use tandem_rules::chess::shakmaty::{Board, File, Position as _, Rank, Square};
+use tandem_rules::chess::shakmaty::{Board, File, Piece, Position as _, Rank, Square};
 use tandem_rules::chess::{ChessGame, ChessMove};
 
 use crate::interface::{BoardSight, SightMove};
@@ -39,17 +39,27 @@ pub fn sight(game: &ChessGame) -> BoardSight {
             after.play_unchecked(&m.to_shakmaty());
             // 002 art. 3.7(e): the pawn may be set on the last rank before
             // it is exchanged for the piece it becomes.
-            let via = m
-                .promotion
-                .map(|_| {
-                    let mut b = after.board().clone();
-                    b.set_piece_at(m.to, tandem_rules::chess::shakmaty::Piece {
+            let mut via = Vec::new();
+            if m.promotion.is_some() {
+                let mut b = after.board().clone();
+                b.set_piece_at(
+                    m.to,
+                    Piece {
                         color: pos.turn(),
                         role: m.role,
-                    });
-                    vec![placement(&b)]
-                })
-                .unwrap_or_default();
+                    },
+                );
+                via.push(placement(&b));
+            }
+            // 002 art. 3.8(b): castling with the rook set down first passes
+            // through the rook's own move.
+            if let Some((from, to)) = m.rook_move() {
+                let mut b = pos.board().clone();
+                if let Some(rook) = b.remove_piece_at(from) {
+                    b.set_piece_at(to, rook);
+                }
+                via.push(placement(&b));
+            }
             SightMove {
                 placement: placement(after.board()),
                 text: m.uci(),
@@ -106,7 +116,16 @@ mod tests {
         let s = sight(&g);
         let castle = s.next.iter().find(|m| m.text == "e1c1").unwrap();
         assert_eq!(&castle.placement[56..64], "..KR...k");
-        let promos: Vec<_> = s.next.iter().filter(|m| m.text.starts_with("a7a8")).collect();
+        assert_eq!(
+            &castle.via[0][56..64],
+            "...RK..k",
+            "the rook set down first"
+        );
+        let promos: Vec<_> = s
+            .next
+            .iter()
+            .filter(|m| m.text.starts_with("a7a8"))
+            .collect();
         assert_eq!(promos.len(), 4);
         let n = promos.iter().find(|m| m.text == "a7a8n").unwrap();
         assert_eq!(&n.placement[0..8], "N.......");
