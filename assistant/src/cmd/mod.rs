@@ -13,6 +13,5 @@ pub mod moves;
 pub mod pdn;
 pub mod perft;
 pub mod play;
-mod play_seats;
 pub mod say;
 pub mod voice;
