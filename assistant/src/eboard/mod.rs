@@ -232,6 +232,14 @@ impl EboardPart {
         })
     }
 
+    /// The same part with other settle times (the benches; a table takes
+    /// [`Timing::from_env`]).
+    #[must_use]
+    pub fn with_timing(mut self, timing: Timing) -> EboardPart {
+        self.timing = timing;
+        self
+    }
+
     /// What it opens: the board's device.
     #[must_use]
     pub fn opens(&self) -> Vec<PathBuf> {
