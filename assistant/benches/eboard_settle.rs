@@ -18,9 +18,8 @@ use tandem::game::AnyPosition;
 use tandem::journal::Source;
 use tandem::messages::Messages;
 use tandem::seat::{BoardProtocol, BoardSpec, SeatSpec};
-use tandem::session::{Blind, Cmd, GameSetup, Outputs, Session, SessionHandle, DEFAULT_WARNINGS};
-use tandem_rules::clock::TimeControl;
-use tandem_rules::{Color, GameOptions};
+use tandem::session::{Blind, Cmd, Outputs, Session, SessionHandle};
+use tandem_rules::Color;
 use tokio::sync::{broadcast, mpsc};
 
 const SETTLE: Duration = Duration::from_millis(40);
@@ -65,8 +64,8 @@ fn drain(master: &OwnedFd) {
 fn table(rt: &tokio::runtime::Runtime) -> Table {
     use rustix::pty::{grantpt, openpt, ptsname, unlockpt, OpenptFlags};
     let dir = tempfile::tempdir().expect("temp dir");
-    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)
-        .expect("pty");
+    let master =
+        openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC).expect("pty");
     grantpt(&master).expect("grantpt");
     unlockpt(&master).expect("unlockpt");
     rustix::fs::fcntl_setfl(&master, rustix::fs::OFlags::NONBLOCK).expect("nonblocking");
@@ -79,18 +78,10 @@ fn table(rt: &tokio::runtime::Runtime) -> Table {
     let (tx, mut speech) = mpsc::unbounded_channel();
     let (notices, _) = broadcast::channel(1024);
     let _g = rt.enter();
-    let setup = GameSetup {
-        start: AnyPosition::Chess(Box::new(tandem_rules::chess::start())),
-        control: TimeControl::lookup("90m").expect("control"),
-        warnings: DEFAULT_WARNINGS.to_vec(),
-        white: None,
-        black: None,
-        event: None,
-        round: None,
-        blind: Blind::Black,
-        lang: "en".into(),
-        options: GameOptions::default(),
-    };
+    let setup = support::setup(
+        AnyPosition::Chess(Box::new(tandem_rules::chess::start())),
+        Blind::Black,
+    );
     let out = Outputs::new(tx, None, notices);
     let session = Session::start(&setup, &dir.path().join("g.jsonl"), out).expect("session");
     let (handle, _task) = session.spawn();
@@ -158,7 +149,14 @@ fn settle_once(t: &mut Table, rt: &tokio::runtime::Runtime, pos: &[String; 4]) -
         .expect("black's move");
     assert!(r.ok, "{r:?}");
     rustix::io::write(&t.master, &status(&pos[(t.ply + 2) % 4])).expect("status");
-    std::thread::sleep(SETTLE * 2);
+    // The board shows black's move: "Both boards agree."
+    while !t
+        .speech
+        .blocking_recv()
+        .expect("the boards' sync")
+        .text()
+        .contains("agree")
+    {}
     while t.speech.try_recv().is_ok() {}
     t.ply += 2;
     beyond

@@ -184,20 +184,8 @@ impl Messages {
                 "The braille display works again."
             }
             .into(),
-            Msg::EboardLost(c) | Msg::EboardBack(c) => {
-                let lost = matches!(m, Msg::EboardLost(_));
-                let whose = match c {
-                    Color::White => "białych",
-                    Color::Black => "czarnych",
-                };
-                let s = self.book.side(*c, "nominative");
-                match (pl, lost) {
-                    (true, true) => format!("Szachownica elektroniczna {whose} nie jest podłączona. Ruchy {whose} trzeba wpisywać."),
-                    (true, false) => format!("Szachownica elektroniczna {whose} znów jest podłączona."),
-                    (false, true) => format!("The {s} e-board is not connected. Type {s}'s moves until it is back."),
-                    (false, false) => format!("The {s} e-board is connected again."),
-                }
-            }
+            Msg::EboardLost(c) => self.eboard(*c, true),
+            Msg::EboardBack(c) => self.eboard(*c, false),
             Msg::BoardNotRead(t) => {
                 if pl {
                     format!("Nie rozumiem pozycji {t}.")
@@ -252,6 +240,25 @@ impl Messages {
                     (false, _) => format!("The arbiter took back the last {k} half-moves."),
                 }
             }
+        }
+    }
+
+    /// A seat's e-board lost (`lost`) or back.
+    fn eboard(&self, c: Color, lost: bool) -> String {
+        let whose = match c {
+            Color::White => "białych",
+            Color::Black => "czarnych",
+        };
+        let s = self.book.side(c, "nominative");
+        match (self.polish, lost) {
+            (true, true) => format!(
+                "Szachownica elektroniczna {whose} nie jest podłączona. Ruchy {whose} trzeba wpisywać."
+            ),
+            (true, false) => format!("Szachownica elektroniczna {whose} znów jest podłączona."),
+            (false, true) => {
+                format!("The {s} e-board is not connected. Type {s}'s moves until it is back.")
+            }
+            (false, false) => format!("The {s} e-board is connected again."),
         }
     }
 

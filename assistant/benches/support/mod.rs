@@ -25,3 +25,22 @@ pub fn pct(v: &mut [Duration], p: f64) -> Duration {
     v.sort();
     v[((v.len() - 1) as f64 * p) as usize]
 }
+
+/// A new game from `start` with `blind`, 90 minutes, in English.
+pub fn setup(
+    start: tandem::game::AnyPosition,
+    blind: tandem::session::Blind,
+) -> tandem::session::GameSetup {
+    tandem::session::GameSetup {
+        start,
+        control: tandem_rules::clock::TimeControl::lookup("90m").expect("control"),
+        warnings: tandem::session::DEFAULT_WARNINGS.to_vec(),
+        white: None,
+        black: None,
+        event: None,
+        round: None,
+        blind,
+        lang: "en".into(),
+        options: tandem_rules::GameOptions::default(),
+    }
+}

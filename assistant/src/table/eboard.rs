@@ -39,11 +39,13 @@ impl Part for EboardsPart {
     }
 
     fn opens(&self) -> Opens {
-        self.boards.iter().fold(Opens::none().input(Input::Eboard), |o, b| {
-            b.opens()
-                .iter()
-                .fold(o, |o, p| o.device(p.display().to_string()))
-        })
+        self.boards
+            .iter()
+            .fold(Opens::none().input(Input::Eboard), |o, b| {
+                b.opens()
+                    .iter()
+                    .fold(o, |o, p| o.device(p.display().to_string()))
+            })
     }
 
     /// A board only for a game whose positions it can show (chess).
