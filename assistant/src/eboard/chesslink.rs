@@ -130,10 +130,7 @@ impl Decoder {
     pub fn push(&mut self, bytes: &[u8]) -> Vec<Message> {
         self.pending.extend(bytes.iter().map(|b| b & 0x7F));
         let mut out = Vec::new();
-        loop {
-            let Some(&first) = self.pending.first() else {
-                break;
-            };
+        while let Some(&first) = self.pending.first() {
             let len = match first {
                 b's' => 67,
                 b'l' | b'x' => 3,
