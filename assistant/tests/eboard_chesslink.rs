@@ -145,8 +145,18 @@ fn a_real_game_from_a_chesslink_board_against_a_blind_player() {
         ["c7", "d6"],
         &["-d6", "-c7", "+d6p"],
     );
-    // The cable pulled out: said, and white goes on by typing.
+    // The cable pulled out: shown (a device event), said, and white goes
+    // on by typing.
+    let mut events = d.client();
+    events.subscribe().unwrap();
     board.pull();
+    loop {
+        let e = events.next_line().expect("the lost board shown");
+        if e["event"] == "device" && e["device"] == "eboard white" {
+            assert_eq!(e["ok"], false, "{e}");
+            break;
+        }
+    }
     let said = |text: &str| {
         journal_events(&journal, "say")
             .iter()
@@ -315,4 +325,31 @@ fn queenside_castling_rook_first_and_promotions_from_the_board() {
         "{pgn}"
     );
     board.pull();
+}
+
+#[test]
+fn an_e_board_is_refused_for_draughts_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(support::TANDEM)
+        .args([
+            "play",
+            "--headless",
+            "--speech",
+            "text",
+            "--braille",
+            "none",
+        ])
+        .args(["--variant", "international", "--voice", "off", "--socket"])
+        .arg(dir.path().join("tandem.sock"))
+        .arg("--journal")
+        .arg(dir.path().join("game.jsonl"))
+        .args(["--seat", "white:board=chesslink:/dev/null"])
+        .env("XDG_CONFIG_HOME", dir.path().join("noconfig"))
+        .env("XDG_STATE_HOME", dir.path().join("state"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("e-boards are for chess"), "{err}");
 }
