@@ -353,3 +353,32 @@ fn an_e_board_is_refused_for_draughts_with_the_reason() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("e-boards are for chess"), "{err}");
 }
+
+#[test]
+fn the_config_files_seat_takes_its_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("chesslink");
+    let journal = dir.path().join("game.jsonl");
+    let conf = dir.path().join("conf");
+    std::fs::create_dir_all(conf.join("tandem")).unwrap();
+    std::fs::write(
+        conf.join("tandem/config.toml"),
+        format!("[seat.white]\nboard = \"chesslink:{}\"\n", link.display()),
+    )
+    .unwrap();
+    let board = Board::plug_in(&link, START);
+    let d = Play::text_only(dir.path())
+        .args(["--variant", "chess", "--lang", "en", "--blind", "black"])
+        .arg("--journal")
+        .arg(&journal)
+        .config_home(&conf)
+        .env("TANDEM_EBOARD_SETTLE_MS", SETTLE_MS.to_string())
+        .start();
+    let mut c = d.client();
+    board.hand(&["-d2", "+d4P"]);
+    wait_ply(&mut c, 1);
+    assert_eq!(
+        moves(&journal),
+        [("white".into(), "d4".into(), "eboard".into(), "white".into())]
+    );
+}
