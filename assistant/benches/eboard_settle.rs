@@ -163,11 +163,7 @@ fn settle_once(t: &mut Table, rt: &tokio::runtime::Runtime, pos: &[String; 4]) -
 }
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let rt = support::runtime();
     let pos = dance();
     let mut t = table(&rt);
     let mut v = Vec::new();

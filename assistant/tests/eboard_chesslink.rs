@@ -330,25 +330,12 @@ fn queenside_castling_rook_first_and_promotions_from_the_board() {
 #[test]
 fn an_e_board_is_refused_for_draughts_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(support::TANDEM)
-        .args([
-            "play",
-            "--headless",
-            "--speech",
-            "text",
-            "--braille",
-            "none",
-        ])
-        .args(["--variant", "international", "--voice", "off", "--socket"])
-        .arg(dir.path().join("tandem.sock"))
+    let out = Play::text_only(dir.path())
+        .args(["--variant", "international", "--voice", "off"])
         .arg("--journal")
         .arg(dir.path().join("game.jsonl"))
         .args(["--seat", "white:board=chesslink:/dev/null"])
-        .env("XDG_CONFIG_HOME", dir.path().join("noconfig"))
-        .env("XDG_STATE_HOME", dir.path().join("state"))
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+        .output();
     assert!(!out.status.success(), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("e-boards are for chess"), "{err}");

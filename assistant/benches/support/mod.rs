@@ -44,3 +44,12 @@ pub fn setup(
         options: tandem_rules::GameOptions::default(),
     }
 }
+
+/// The runtime the daemon's benches run the table on (two workers).
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}

@@ -172,6 +172,15 @@ impl Play {
         self
     }
 
+    /// Runs it to its end (stdin empty): for a table that must not start.
+    pub fn output(mut self) -> std::process::Output {
+        self.cmd
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run tandem play")
+    }
+
     /// Starts it and waits until its socket answers.
     pub fn start(mut self) -> Daemon {
         let mut child = self.cmd.spawn().expect("start tandem play");
