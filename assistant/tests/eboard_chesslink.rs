@@ -45,7 +45,7 @@ fn black(socket: &Path, mv: &str) {
 /// Lets what the board shows now settle before the next hand (longer than
 /// the settle time, shorter than a move on the way to another must stand).
 fn settle() {
-    std::thread::sleep(Duration::from_millis(SETTLE_MS * 2));
+    std::thread::sleep(Duration::from_millis(SETTLE_MS * 3 / 2));
 }
 
 /// Waits (20 s at most) for `n` journal lines of type `kind`.
