@@ -321,4 +321,62 @@ mod tests {
         assert_eq!(w.decide(t + Duration::from_secs(1)), [Act::Mismatch(stray)]);
         assert!(w.decide(t + Duration::from_secs(3)).is_empty());
     }
+
+    #[test]
+    fn a_move_on_the_way_to_another_waits_longer() {
+        let (mut w, t) = watch();
+        // As if e2e4 were also the first half of another move.
+        let mut s = sight();
+        s.next.push(SightMove {
+            placement: "x".repeat(64),
+            text: "other".into(),
+            squares: Vec::new(),
+            via: vec![E4.into()],
+        });
+        w.game(GameNow {
+            sight: Some(s),
+            turn: Some(Color::White),
+            behind: false,
+            stopped_differ: false,
+        });
+        w.reading(E4.into(), t);
+        assert!(w.decide(t + Duration::from_millis(600)).is_empty());
+        assert_eq!(w.deadline(), Some(t + Duration::from_millis(500) * HOLD));
+        assert_eq!(
+            w.decide(t + Duration::from_millis(500) * HOLD),
+            [Act::Play("e2e4".into())]
+        );
+    }
+
+    #[test]
+    fn the_lights_show_the_move_the_board_lacks_until_it_shows_it() {
+        let (mut w, t) = watch();
+        // The other side played e2e4; the board still shows the start.
+        let s = BoardSight {
+            now: E4.into(),
+            last: Some(SightMove {
+                placement: START.into(),
+                text: "e2e4".into(),
+                squares: vec!["e2".into(), "e4".into()],
+                via: Vec::new(),
+            }),
+            next: Vec::new(),
+        };
+        w.game(GameNow {
+            sight: Some(s),
+            turn: Some(Color::White),
+            behind: true,
+            stopped_differ: false,
+        });
+        w.reading(START.into(), t);
+        assert_eq!(
+            w.decide(t + Duration::from_secs(1)),
+            [Act::Lights(vec!["e2".into(), "e4".into()])]
+        );
+        w.reading(E4.into(), t + Duration::from_secs(2));
+        assert_eq!(
+            w.decide(t + Duration::from_secs(3)),
+            [Act::Done, Act::Lights(Vec::new())]
+        );
+    }
 }
