@@ -273,6 +273,8 @@ async fn table(
         }
         let said = Event::Say {
             text: format!("Move {ply} at table {n}: thirty-two, twenty-eight."),
+            seat: None,
+            source: None,
         };
         let _ = pub_line(sim.line(said)).await;
         let _ = pub_line(sim.line(Event::Announced {

@@ -11,12 +11,15 @@ use serde_json::Value;
 
 use crate::control::frame::Request;
 
-/// The arbiter's secret for an arbiter action (`clock set …`, `takeback …`),
-/// from `TANDEM_ARBITER_SECRET` or the file named by `TANDEM_ARBITER_SECRET_FILE`;
+/// The arbiter's secret for an arbiter action (`clock set …`, `takeback …`,
+/// and `pause`, `resume`, `say` sent by the arbiter), from
+/// `TANDEM_ARBITER_SECRET` or the file named by `TANDEM_ARBITER_SECRET_FILE`;
 /// never sent with other requests.
 fn arbiter_secret(cmd: &str, arg: Option<&str>) -> Option<String> {
-    let arbiter =
-        cmd == "takeback" || (cmd == "clock" && arg.is_some_and(|a| !a.trim().is_empty()));
+    // The clock's pause and resume and the words said are the arbiter's too
+    // when the arbiter sends them (journaled `"source": "arbiter"`).
+    let arbiter = matches!(cmd, "takeback" | "pause" | "resume" | "say")
+        || (cmd == "clock" && arg.is_some_and(|a| !a.trim().is_empty()));
     if !arbiter {
         return None;
     }

@@ -69,6 +69,22 @@ pub enum Msg {
     EboardLost(Color),
     /// A seat's e-board is connected again: it is read and compared.
     EboardBack(Color),
+    /// A seat or its device stopped the clock: it calls the arbiter
+    /// (FIDE Laws 6.12b), said to both seats.
+    SeatCallsArbiter(Color),
+    /// A seat, a device, the braille keys or a microphone asked to restart
+    /// the clock: only the arbiter or the table's operator may (6.12).
+    RestartArbiterOnly,
+    /// A seat's own words (its `say`): said as that seat's, never as the arbiter's.
+    SeatSays(Color, String),
+    /// A seat's `say` longer than this many characters.
+    SayTooLong(usize),
+    /// A seat's `say` too soon after its last ones.
+    SayTooOften,
+    /// A device at this address became this side's seat.
+    DevicePaired(Color, String),
+    /// The device at this address is this side's seat no more.
+    DeviceUnpaired(Color, String),
 }
 
 /// Renders [`Msg`]s in the phrasebook's language.
@@ -100,12 +116,6 @@ impl Messages {
         let side = |c: Color| cap(self.book.side(c, "nominative"));
         let pl = self.polish;
         match m {
-            Msg::NotYourMove => if pl { "To nie jest twój ruch." } else { "It is not your move." }.into(),
-            Msg::YouPlay(c) => match (pl, c) {
-                (true, Color::White) => "Grasz białymi.".into(),
-                (true, Color::Black) => "Grasz czarnymi.".into(),
-                (false, c) => format!("You play {}.", self.book.side(*c, "nominative")),
-            },
             Msg::ClockRunning => if pl { "Zegar chodzi." } else { "Clock running." }.into(),
             Msg::NoClock(n) => {
                 let k = self.book.number(u64::from(*n));
@@ -212,34 +222,8 @@ impl Messages {
                 "The game record is written again. Nothing was lost."
             }
             .into(),
-            Msg::ArbiterAtDesk => if pl {
-                "Przy tym stoliku to może zrobić tylko sędzia ze stanowiska sędziowskiego."
-            } else {
-                "At this table only the arbiter at the hall's desk may do that."
-            }
-            .into(),
-            Msg::ArbiterOnly => if pl {
-                "To może zrobić tylko sędzia."
-            } else {
-                "Only the arbiter may do that."
-            }
-            .into(),
-            Msg::ClockSet(c, secs) => {
-                let d = self.book.duration(std::time::Duration::from_secs(*secs));
-                if pl {
-                    format!("Sędzia ustawił zegar: {} mają {d}.", side(*c).to_lowercase())
-                } else {
-                    format!("The arbiter set the clock: {} has {d}.", side(*c))
-                }
-            }
-            Msg::TakenBack(n) => {
-                let k = self.book.number(u64::from(*n));
-                match (pl, *n) {
-                    (true, _) => format!("Sędzia cofnął półruchy: {k}."),
-                    (false, 1) => "The arbiter took back the last half-move.".to_owned(),
-                    (false, _) => format!("The arbiter took back the last {k} half-moves."),
-                }
-            }
+            // Who may do what at the table (rendered by `seat_text`).
+            _ => self.seat_text(m).unwrap_or_default(),
         }
     }
 
@@ -260,6 +244,76 @@ impl Messages {
             }
             (false, false) => format!("The {s} e-board is connected again."),
         }
+    }
+
+    /// The sentences about who may do what at the table (the arbiter's
+    /// acts, a seat's side, its call of the arbiter, its words, its
+    /// devices); `None` for the others.
+    fn seat_text(&self, m: &Msg) -> Option<String> {
+        let side = |c: Color| cap(self.book.side(c, "nominative"));
+        let pl = self.polish;
+        Some(match m {
+            Msg::SeatCallsArbiter(c) => {
+                if pl {
+                    format!("{} zatrzymały zegar i wzywają sędziego.", side(*c))
+                } else {
+                    format!("{} stopped the clock and calls the arbiter.", side(*c))
+                }
+            }
+            Msg::RestartArbiterOnly => if pl {
+                "Zegar może uruchomić tylko sędzia albo obsługa stołu."
+            } else {
+                "Only the arbiter or the table's operator may restart the clock."
+            }
+            .into(),
+            Msg::SeatSays(c, text) => {
+                if pl {
+                    format!("{} mówią: {text}", side(*c))
+                } else {
+                    format!("{} says: {text}", side(*c))
+                }
+            }
+            Msg::SayTooLong(n) => {
+                if pl {
+                    format!("Za długie: najwyżej {n} znaków.")
+                } else {
+                    format!("Too long: at most {n} characters.")
+                }
+            }
+            Msg::SayTooOften => if pl {
+                "Za dużo wiadomości: odczekaj chwilę."
+            } else {
+                "Too many messages: wait a moment."
+            }
+            .into(),
+            Msg::DevicePaired(c, addr) => {
+                if pl {
+                    format!(
+                        "Urządzenie {addr} jest teraz miejscem {}.",
+                        self.book.side(*c, "genitive")
+                    )
+                } else {
+                    format!(
+                        "A device at {addr} is now {}'s seat.",
+                        self.book.side(*c, "nominative")
+                    )
+                }
+            }
+            Msg::DeviceUnpaired(c, addr) => {
+                if pl {
+                    format!(
+                        "Urządzenie {addr} nie jest już miejscem {}.",
+                        self.book.side(*c, "genitive")
+                    )
+                } else {
+                    format!(
+                        "The device at {addr} is {}'s seat no more.",
+                        self.book.side(*c, "nominative")
+                    )
+                }
+            }
+            _ => return None,
+        })
     }
 
     /// `m` as an utterance.
@@ -284,6 +338,12 @@ mod tests {
                 Msg::DrawTooEarly(40),
                 Msg::UnknownCommand("foo".into()),
                 Msg::SpeechFallback("espeak-ng".into()),
+                Msg::SeatCallsArbiter(Color::Black),
+                Msg::RestartArbiterOnly,
+                Msg::SayTooLong(200),
+                Msg::SayTooOften,
+                Msg::DevicePaired(Color::White, "10.0.0.7:5123".into()),
+                Msg::DeviceUnpaired(Color::White, "10.0.0.7:5123".into()),
             ] {
                 let t = m.text(&msg);
                 assert!(

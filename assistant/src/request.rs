@@ -168,6 +168,25 @@ pub enum Cmd {
     /// table's input line, `tandem ctl --seat SIDE pair SIDE`), said as an
     /// answer. Never read from a typed or spoken line.
     Tell(Box<Tell>),
+    /// Say again what the asking seat last heard (the table's own channel:
+    /// what the table's output last said): never another seat's words.
+    Repeat,
+    /// A device became a seat, or is one no more (`devices::pairing`):
+    /// journaled, said to that seat and shown. From tandem itself only
+    /// ([`Source::Tandem`](crate::journal::Source::Tandem)); never read
+    /// from a typed or spoken line.
+    Device(DeviceChange),
+}
+
+/// A device paired to a seat, or unpaired from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceChange {
+    /// Whose seat.
+    pub side: Color,
+    /// The device's address as the table saw it.
+    pub address: String,
+    /// Paired (else unpaired).
+    pub paired: bool,
 }
 
 /// Words made outside the session, in each language it may speak, said to
@@ -186,6 +205,11 @@ pub struct Tell {
     pub refusal: bool,
     /// What was asked (a refusal's journal line names it).
     pub input: String,
+    /// The words are [`Tell::side`]'s secret (a pairing code): said only
+    /// on that seat's own outputs (its earphone, its braille display, its
+    /// device) and shown on the operator's screen, never on the table's
+    /// own loudspeaker, which the other player hears too.
+    pub private: bool,
 }
 
 /// [`Tell`]'s words in one language.
@@ -265,6 +289,7 @@ impl Cmd {
                 Cmd::Mismatch((!rest.is_empty()).then(|| rest.to_owned()))
             }
             "say" | "powiedz" => Cmd::Say(rest.to_owned()),
+            "repeat" | "powtórz" | "powtorz" if rest.is_empty() => Cmd::Repeat,
             "ask" | "zapytaj" | "pytanie" => Cmd::Ask(rest.to_owned()),
             "record" | "zapis" => parse_record(rest).unwrap_or_else(|| Cmd::Unknown(line.into())),
             // `move 12`: a move number (a move itself is never one number).

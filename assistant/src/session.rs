@@ -53,16 +53,18 @@ mod table;
 mod tongues;
 mod view;
 mod voice_input;
+mod words;
 
 pub use crate::request;
 pub use record::DEFAULT_RECORD_LAST;
-pub use request::{parse_record, Blind, Cmd, DrawCmd, GameSetup, Tell, TellWords};
+pub use request::{parse_record, Blind, Cmd, DeviceChange, DrawCmd, GameSetup, Tell, TellWords};
 use seats::Audience;
 pub use seats::SeatOutput;
 pub use table::{start_info, Table};
 pub use view::{
     BoardView, BoardsView, ClockView, ClocksView, Notice, Reply, ScreenView, StateView,
 };
+pub use words::{MAX_SAY_CHARS, SAY_BURST, SAY_WINDOW};
 
 use table::{idx, ms};
 
@@ -280,8 +282,10 @@ pub struct Session {
     /// Voice input, when it listens: the table's microphone, or each
     /// seat's own.
     voices: Vec<crate::voice::VoiceLink>,
-    /// The last thing said (for the spoken "repeat").
+    /// The last thing the table's own output said (its "repeat").
     last_said: Option<Utterance>,
+    /// Each seat's recent `say`s and what it last heard (`session/words.rs`).
+    seat_words: words::SeatWords,
     /// The review cursor: the position after this many plies is shown and
     /// read; `None` while live (`session/record.rs`).
     review: Option<usize>,
@@ -364,6 +368,8 @@ impl Session {
         if s.table.clock.is_running() {
             s.record(Event::Pause {
                 reason: "resume".into(),
+                source: Some(Source::Tandem),
+                seat: None,
             })?;
         }
         let g = &s.table.game;
@@ -400,6 +406,7 @@ impl Session {
             last_record: None,
             voices: Vec::new(),
             last_said: None,
+            seat_words: words::SeatWords::default(),
             review: None,
             record_last: DEFAULT_RECORD_LAST,
             in_hall: false,
@@ -660,106 +667,6 @@ impl Session {
         }
     }
 
-    /// The next moment the clock has something to say (a warning, a flag).
-    #[must_use]
-    pub fn next_deadline(&self) -> Option<Instant> {
-        if self.table.result.is_some() {
-            return None;
-        }
-        self.table
-            .clock
-            .next_event(self.now())
-            .map(|e| self.instant_of(e.at))
-    }
-
-    /// When the next clock checkpoint is due: [`CHECKPOINT`] after the
-    /// journal's last line (any line is a checkpoint), while the clock runs
-    /// and the game goes on. `None` while it is paused or the game is over.
-    #[must_use]
-    pub fn next_checkpoint(&self) -> Option<Instant> {
-        if self.table.result.is_some() || !self.table.clock.is_running() {
-            return None;
-        }
-        let at = self.journal.last_t_ms().saturating_add(ms(CHECKPOINT));
-        Some(self.instant_of(GameTime::from_millis(at)))
-    }
-
-    /// Journals a `tick` checkpoint if one is due (see [`Session::next_checkpoint`]),
-    /// so that a resume after a crash charges the side to move up to here.
-    /// Nobody is told: it is not an announcement and changes no state.
-    pub fn checkpoint(&mut self) {
-        if self
-            .next_checkpoint()
-            .is_some_and(|due| due <= Instant::now())
-        {
-            if let Err(e) = self.journal.append(self.now().as_millis(), Event::Tick) {
-                tracing::error!("journal: {e}");
-            }
-        }
-    }
-
-    /// Gives the clock's warnings and flag falls up to now (001 ch. VIII 4.1.4).
-    pub fn poll_clock(&mut self) {
-        if self.table.result.is_some() || !self.table.clock.is_running() {
-            return;
-        }
-        let now = self.now();
-        let mut probe = self.table.clock.clone();
-        let events = match probe.advance(now) {
-            Ok(e) => e,
-            Err(e) => {
-                tracing::error!("clock: {e}");
-                return;
-            }
-        };
-        for e in events {
-            let event = match e.kind {
-                ClockEventKind::Warning(left) => Event::Warning {
-                    side: e.side,
-                    left_ms: ms(left),
-                },
-                ClockEventKind::Flag => Event::Flag {
-                    side: e.side,
-                    at_ms: e.at.as_millis(),
-                },
-                _ => continue,
-            };
-            if let Err(err) = self.record(event) {
-                tracing::error!("journal: {err}");
-                continue;
-            }
-            match e.kind {
-                ClockEventKind::Warning(left) => {
-                    // To the seat whose clock it is.
-                    let side = e.side;
-                    self.announce_with_to(|s| s.words.low_time(side, left), Audience::Seat(side));
-                }
-                ClockEventKind::Flag => {
-                    // 001 ch. VIII 4.1.4: the flag fall is claimed and recorded.
-                    let side = e.side;
-                    self.announce_with(|s| s.words.flag_fall(side));
-                    let o = self.table.game.flag_outcome(e.side);
-                    self.finish(o);
-                }
-                _ => {}
-            }
-        }
-        self.refresh();
-    }
-
-    fn finish(&mut self, outcome: Outcome) {
-        if self.table.result.is_some() {
-            return;
-        }
-        match self.record(Event::Result {
-            result: outcome.pdn_result().to_owned(),
-            outcome,
-        }) {
-            Ok(_) => self.announce_with(|s| s.table.game.game_over(&outcome)),
-            Err(e) => tracing::error!("journal: {e}"),
-        }
-    }
-
     /// Handles one command.
     pub fn handle(&mut self, cmd: Cmd, source: Source) -> Reply {
         self.handle_as(cmd, source, None)
@@ -862,21 +769,10 @@ impl Session {
                 });
                 self.ok()
             }
-            Cmd::Say(text) => {
-                if text.trim().is_empty() {
-                    return self.refuse_msg(source, "say", &Msg::UnknownCommand("say".into()));
-                }
-                if let Err(e) = self
-                    .journal
-                    .append(self.now().as_millis(), Event::Say { text: text.clone() })
-                {
-                    tracing::error!("journal: {e}");
-                }
-                self.changed = true;
-                self.announce(Utterance::new(Priority::Next, Kind::Help, vec![text]));
-                self.ok()
-            }
+            Cmd::Say(text) => self.say(&text, source),
             Cmd::Tell(tell) => self.tell(&tell, source),
+            Cmd::Repeat => self.repeat(),
+            Cmd::Device(change) => self.device_change(&change, source),
             Cmd::Help => {
                 self.announce_with(|s| s.table.game.help());
                 self.ok()

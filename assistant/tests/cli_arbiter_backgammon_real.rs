@@ -196,3 +196,42 @@ fn a_real_records_irregularities_are_reported_at_their_game_and_line() {
     assert_eq!(json["agreed_plies"], 542);
     assert_eq!(json["finding"]["kind"], "ends");
 }
+
+#[test]
+fn score_lines_without_a_space_before_the_colon_reconcile_with_their_originals() {
+    // Issue 44: `PlayerA: 0     PlayerB: 0`, as newer servers write a
+    // game's score line (`rules/tests/data/mat/colon/`, real files with only
+    // that line rewritten). Each reads entry for entry as its original and
+    // ends at gnubg's IDs.
+    let colon = |f: &str| {
+        real(f)
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join("colon")
+            .join(f)
+    };
+    let pairs = [
+        ("gibbon-7point.mat", real("gibbon-7point.mat")),
+        (
+            "BlueNote-nori-2009Jan181115.mat",
+            real("BlueNote-nori-2009Jan181115.mat"),
+        ),
+        (
+            "match10013413.mat",
+            real("servers/galaxy/match10013413.mat"),
+        ),
+    ];
+    let files: Vec<PathBuf> = pairs.iter().map(|(f, _)| colon(f)).collect();
+    let theirs = gnubg_ids(&files);
+    for (k, (f, original)) in pairs.iter().enumerate() {
+        let (out, json) = reconcile(&colon(f), original);
+        assert_eq!(out.status.code(), Some(0), "{f}: {json}");
+        assert_eq!(json["agree"], true, "{f}: {json}");
+        if let Some(ids) = &theirs {
+            assert_eq!(json["position_id"], ids[k].0, "{f}");
+            assert_eq!(json["match_id"], ids[k].1, "{f}");
+        }
+    }
+}

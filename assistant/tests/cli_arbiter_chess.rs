@@ -445,3 +445,40 @@ fn a_chess_journal_is_detected_and_gives_the_clocks_at_the_agreed_ply() {
     assert_eq!(code, 0, "{j}");
     assert_eq!(j["clocks"]["ply"], 24);
 }
+
+#[test]
+fn a_chess960_record_reconciles_with_the_same_game_castling_onto_its_rook() {
+    // Issue 44: game 4 of a real Chess960 file (cutechess's `fischerandom`
+    // export, rules/tests/data/chess/SOURCES.md) castling `O-O`, against
+    // the same game with castling written as the king taking its own rook
+    // (`f1h1`, `f8h8`): the records agree to the end, by Chess960's rules.
+    let data = |name: &str| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../rules/tests/data/chess")
+            .join(name)
+    };
+    let fourth = |name: &str| {
+        let text = std::fs::read_to_string(data(name)).unwrap();
+        format!("[Event {}", text.split("\n[Event ").nth(3).unwrap())
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let a_text = fourth("cutechess-fischerrandom.pgn");
+    let b_text = fourth("cutechess-fischerrandom-king-takes-rook.pgn");
+    assert!(b_text.contains("f1h1") && !a_text.contains("f1h1"));
+    let a = write(dir.path(), "a.pgn", &a_text);
+    let b = write(dir.path(), "b.pgn", &b_text);
+    let Replay::Ok(g) = replay(&parse_pgn(&a_text)[0]) else {
+        panic!("the real game replays")
+    };
+    assert!(g.is_chess960());
+    let (code, j) = reconcile(&a, &b, &[]);
+    assert_eq!(code, 0, "{j}");
+    assert_eq!(j["agree"], true, "{j}");
+    assert_eq!(j["agreed_plies"], g.ply());
+    assert_eq!(j["agreed_moves"], json!(g.sans()));
+    assert_eq!(j["fen"], to_fen(g.position()));
+    assert_eq!(
+        j["start_fen"],
+        "nbrnbkqr/pppppppp/8/8/8/8/PPPPPPPP/NBRNBKQR w KQkq - 0 1"
+    );
+}

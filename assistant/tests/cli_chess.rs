@@ -389,3 +389,65 @@ fn a_draw_claim_is_heard_in_polish_and_english() {
     ]);
     assert_eq!(json(&out)["command"], "draw");
 }
+
+#[test]
+fn pdn_check_reads_chess960_glued_results_and_games_past_a_dead_position() {
+    // Issue 44's forms, in real files (rules/tests/data/chess/SOURCES.md).
+    let (code, out, _) = tandem(&[
+        "pdn",
+        "check",
+        "--json",
+        &data("cutechess-fischerrandom.pgn"),
+        &data("cutechess-fischerrandom-king-takes-rook.pgn"),
+        &data("aronian-glued-results.pgn"),
+        &data("dead-position-played-on.pgn"),
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let lines: Vec<serde_json::Value> = out.lines().map(json).collect();
+    assert_eq!(lines.len(), 4 + 4 + 120 + 3 + 1, "{out}");
+    // Chess960: replayed by its rules, the last position as python-chess
+    // gives it (rules/tests/pgn_real.rs compares every game).
+    for g in &lines[..8] {
+        assert_eq!(g["status"], "ok", "{g}");
+        assert_eq!(g["chess960"], true, "{g}");
+    }
+    assert_eq!(lines[0]["plies"], 120);
+    assert_eq!(lines[0]["result"], "0-1");
+    assert_eq!(lines[0]["fen"], lines[4]["fen"], "both castling forms");
+    // A result against the last move: the game ends there, with a warning.
+    let glued = &lines[8..128];
+    assert!(glued.iter().all(|g| g["status"] == "ok"));
+    assert_eq!(glued[0]["result"], "1-0");
+    let w = glued[0]["warning_details"].as_array().unwrap();
+    assert_eq!(w.len(), 1, "{}", glued[0]);
+    assert!(
+        w[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`1-0` is written against the move `38.Qf5+`"),
+        "{w:?}"
+    );
+    // Played on past a dead position: every move, the recorded result, a
+    // warning at the first move after it; the file's other games unharmed.
+    let dead = &lines[129];
+    assert_eq!(dead["status"], "ok", "{dead}");
+    assert_eq!(dead["plies"], 8);
+    assert_eq!(dead["result"], "0-1");
+    assert_eq!(dead["fen"], "8/8/2n5/2k5/8/3K4/8/8 w - - 6 64");
+    let w = dead["warning_details"].as_array().unwrap();
+    assert_eq!(w.len(), 1, "{dead}");
+    assert!(w[0]["message"].as_str().unwrap().contains("5.2.2"), "{w:?}");
+    assert_eq!(
+        w[0]["line"],
+        dead["line"].as_u64().unwrap() + 10,
+        "the line of 61. Kf2"
+    );
+    for g in [&lines[128], &lines[130]] {
+        assert_eq!(g["status"], "ok");
+        assert_eq!(g["warnings"], 0, "{g}");
+    }
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["games"], 131);
+    assert_eq!(summary["failed"], 0);
+    assert_eq!(summary["warnings"], 121);
+}

@@ -203,8 +203,9 @@ fn a_real_game_from_a_chesslink_board_against_a_blind_player() {
         &["-d5", "-f6", "+d5n"],
     );
     // An impossible placement (the queen through its own pawn) for longer
-    // than the mismatch takes: journaled, the clock stopped; put right,
-    // play goes on.
+    // than the mismatch takes: journaled and said, nothing played, the
+    // clock not stopped (white's own board to put right); put right, play
+    // goes on.
     board.hand(&["-d1", "+d4Q"]);
     let m = wait_lines(&journal, "mismatch", 1);
     assert_eq!(m[0]["source"], "eboard", "{m:?}");
@@ -219,8 +220,8 @@ fn a_real_game_from_a_chesslink_board_against_a_blind_player() {
         diffs[0].starts_with("d1") && diffs[1].starts_with("d4"),
         "{diffs:?}"
     );
+    assert!(journal_events(&journal, "pause").is_empty());
     board.hand(&["-d4", "+d1Q"]);
-    wait_lines(&journal, "resume", 1);
     // 8. h3 Bxf3 9. Qxf3, the captured piece lifted first.
     board.hand(&["-h2", "+h3P"]);
     wait_ply(&mut c, 15);

@@ -15,51 +15,15 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
+use hall_common::chain::{rechain, sha256_hex, verify};
 use hall_common::{ctl_ok, desk_keys, journal_of, table, wait_for, Broker, Desk};
 use serde_json::Value;
 use support::TANDEM;
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest as _;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// The journal's lines with `prev` of every line from `from` (1-based) on
-/// set to the SHA-256 of the line before it, as written (docs/protocol.md:
-/// "`prev` is the lowercase hex SHA-256 of the previous line's bytes").
-fn rechain(lines: &mut [String], from: usize) {
-    for i in from.max(2)..=lines.len() {
-        let prev = sha256_hex(lines[i - 2].as_bytes());
-        let v: Value = serde_json::from_str(&lines[i - 1]).unwrap();
-        let old = v["prev"].as_str().unwrap().to_owned();
-        lines[i - 1] = lines[i - 1].replacen(
-            &format!("\"prev\":\"{old}\""),
-            &format!("\"prev\":\"{prev}\""),
-            1,
-        );
-    }
-}
 
 fn write_lines(path: &Path, lines: &[String]) {
     let mut text = lines.join("\n");
     text.push('\n');
     std::fs::write(path, text).unwrap();
-}
-
-/// `tandem journal verify ARGS… --json JOURNAL`: exit status and report.
-fn verify(journal: &Path, args: &[&str]) -> (bool, Value) {
-    let out = Command::new(TANDEM)
-        .args(["journal", "verify", "--json"])
-        .args(args)
-        .arg(journal)
-        .output()
-        .unwrap();
-    let v = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("verify printed no JSON ({e}): {out:?}"));
-    (out.status.success(), v)
 }
 
 fn verify_text(journal: &Path, args: &[&str]) -> (bool, String) {

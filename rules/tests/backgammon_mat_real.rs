@@ -24,7 +24,12 @@ fn dir() -> PathBuf {
 }
 
 fn all_files() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir())
+    mat_files_in(&dir())
+}
+
+/// The `.mat` files of a folder, by name, sorted.
+fn mat_files_in(folder: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(folder)
         .unwrap()
         .filter_map(|e| {
             let n = e.ok()?.file_name().into_string().ok()?;
@@ -772,5 +777,77 @@ fn server_exports_export_and_read_back_to_the_same_actions() {
             match_id::of_match(&r.game),
             "{f}"
         );
+    }
+}
+
+// ---------------------------------------------------------------------
+// Score lines with no space before the colon (issue 44): `colon/`, real
+// files with only their score lines rewritten so (its README says which).
+
+fn colon_dir() -> PathBuf {
+    dir().parent().unwrap().join("colon")
+}
+
+#[test]
+fn score_lines_without_a_space_before_the_colon_read_as_gnubg_reads_them() {
+    let files = mat_files_in(&colon_dir());
+    assert_eq!(files.len(), 16, "{files:?}");
+    let text = |f: &str| {
+        tandem_rules::record::decode_text(&std::fs::read(colon_dir().join(f)).unwrap()).into_owned()
+    };
+    // The original of each: the same name under real/ or real/servers/*/.
+    let original = |f: &str| {
+        let mut candidates = vec![dir().join(f)];
+        for s in ["galaxy", "studio", "xg"] {
+            candidates.push(server_dir().join(s).join(f));
+        }
+        let path = candidates.into_iter().find(|p| p.exists()).unwrap();
+        tandem_rules::record::decode_text(&std::fs::read(path).unwrap()).into_owned()
+    };
+    let theirs = if gnubg::present() {
+        let paths: Vec<PathBuf> = files.iter().map(|f| colon_dir().join(f)).collect();
+        Some(ask_gnubg(&paths))
+    } else {
+        None
+    };
+    let mut agree = 0usize;
+    for (k, f) in files.iter().enumerate() {
+        let t = text(f);
+        // Every score line is in the new form.
+        let lines: Vec<&str> = t.lines().collect();
+        let scores = lines
+            .windows(2)
+            .filter(|w| w[0].trim().starts_with("Game "))
+            .map(|w| w[1])
+            .collect::<Vec<_>>();
+        assert!(!scores.is_empty(), "{f}");
+        assert!(scores.iter().all(|l| !l.contains(" : ")), "{f}: {scores:?}");
+        let r = mat::read(&t).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let o = mat::read(&original(f)).unwrap();
+        assert_eq!(r.names, o.names, "{f}");
+        assert_eq!(r.game.position_id(), o.game.position_id(), "{f}");
+        assert_eq!(
+            match_id::of_match(&r.game),
+            match_id::of_match(&o.game),
+            "{f}"
+        );
+        assert_eq!(r.irregular.len(), o.irregular.len(), "{f}");
+        // The arbiter's reader takes the file too, entry for entry.
+        let rec = tandem_rules::backgammon::arbiter::read_mat(&t)
+            .unwrap_or_else(|e| panic!("{f}: arbiter: {e}"));
+        let orec = tandem_rules::backgammon::arbiter::read_mat(&original(f)).unwrap();
+        assert_eq!(rec.entries, orec.entries, "{f}");
+        assert_eq!(rec.names, orec.names, "{f}");
+        assert_eq!(rec.start_score, orec.start_score, "{f}");
+        if let Some(theirs) = &theirs {
+            let (pid, mid) = &theirs[k];
+            let info = match_id::decode(mid).unwrap_or_else(|e| panic!("{f}: {e}: {mid}"));
+            assert_eq!(r.game.position_id(), *pid, "{f}: Position ID");
+            assert_eq!(match_id::after_import(&r.game), info, "{f}: Match ID");
+            agree += 1;
+        }
+    }
+    if theirs.is_some() {
+        assert_eq!(agree, files.len());
     }
 }

@@ -140,6 +140,20 @@ pub fn require_program(program: &str, args: &[&str], component: &str) -> bool {
 
 /// GNU Backgammon, the backgammon tests' oracle (Debian's `gnubg`, which
 /// installs it outside root's PATH).
+/// Where the tests' Python packages are (python-chess, installed by
+/// `scripts/setup.sh --test`): `$TANDEM_PYTHONPATH`, else
+/// `$TANDEM_HOME/python`, else `/opt/tandem/python`.
+#[must_use]
+pub fn python_path() -> String {
+    std::env::var("TANDEM_PYTHONPATH")
+        .ok()
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| {
+            let home = std::env::var("TANDEM_HOME").unwrap_or_else(|_| "/opt/tandem".into());
+            format!("{home}/python")
+        })
+}
+
 pub mod gnubg {
     use std::path::Path;
     use std::process::Command;

@@ -42,14 +42,15 @@ pub struct Args {
     /// ask QUERY (a question about the board: kings, knights, file e, row 5, point 8…; docs/ask.md);
     /// backgammon: roll A B (or roll with --dice tandem), reroll, double, take, pass, pips;
     /// pair white|black (a code for a device to become that seat, `tandem play --seats`),
-    /// unpair white|black.
+    /// unpair white|black, devices (each seat's paired devices: address, since when);
+    /// repeat (what this seat last heard).
     #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
     pub command: Vec<String>,
 }
 
 /// Runs `tandem ctl`.
 pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
-    // `tandem ctl pair white --json`: the flag after the command is the
+    // `tandem ctl pair white --json`, `tandem ctl devices --json`: the flag after the command is the
     // flag (exact contract, docs/devices.md), not a word of the command.
     if args.command.len() > 1 && args.command.last().is_some_and(|w| w == "--json") {
         args.command.pop();
@@ -107,6 +108,9 @@ fn print_reply(out: &mut impl Write, cmd: &str, reply: &Value, json: bool) -> st
     if json && cmd == "pair" && reply["pair"].is_object() {
         // Exact (docs/devices.md): {"code": "NNNNNN", "url": "http://…", "expires_ms": N}
         writeln!(out, "{}", reply["pair"])?;
+    } else if json && cmd == "devices" && reply["devices"].is_object() {
+        // Exact (docs/devices.md): {"white": [{"seat", "address", "since"}…], "black": […]}
+        writeln!(out, "{}", reply["devices"])?;
     } else if json {
         writeln!(out, "{reply}")?;
     } else if cmd == "state" && reply["ok"] == true {

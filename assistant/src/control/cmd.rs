@@ -104,6 +104,7 @@ pub fn to_cmd(cmd: &str, arg: Option<&str>) -> Result<Cmd, String> {
         "pause" => none(&word, arg, Cmd::Pause)?,
         "resume" => none(&word, arg, Cmd::Resume)?,
         "help" => none(&word, arg, Cmd::Help)?,
+        "repeat" => none(&word, arg, Cmd::Repeat)?,
         "listen" => none(&word, arg, Cmd::Listen)?,
         "mismatch" => Cmd::Mismatch(
             arg.map(str::trim)

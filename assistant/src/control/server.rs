@@ -19,7 +19,7 @@ use super::connection::{Connection, Line};
 use super::frame::{error, Response};
 use super::{parse_request, Parsed, MAX_CONNECTIONS};
 use crate::journal::Source;
-use crate::session::SessionHandle;
+use crate::session::{Cmd, SessionHandle};
 
 /// The arbiter's secret (`tandem play --arbiter-secret-file`,
 /// `TANDEM_ARBITER_SECRET`). Only its SHA-256 is kept; requests are compared
@@ -145,6 +145,10 @@ impl ControlSocket {
     /// Serves connections until `shutdown` completes; then stops every
     /// connection task and returns. At most [`MAX_CONNECTIONS`] at once.
     pub async fn serve(self, session: SessionHandle, shutdown: impl Future<Output = ()>) {
+        if let Some(p) = &self.devices {
+            // Every pairing and unpairing is the session's to journal and say.
+            crate::devices::pairing::tell_session(p, session.clone());
+        }
         let (stop_tx, stop_rx) = watch::channel(false);
         let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
         let arbiter = Arc::new(self.arbiter.clone());
@@ -262,9 +266,19 @@ where
                     {
                         pair_reply(devices, &request, &session).await
                     }
+                    Parsed::Cmd { request, .. }
+                        if request.cmd.trim().eq_ignore_ascii_case("devices") =>
+                    {
+                        devices_reply(devices, &request)
+                    }
                     Parsed::Cmd { request, cmd } => {
-                        // An arbiter action counts as the arbiter's only with the secret.
-                        let source = match (is_arbiter(&cmd), arbiter, request.secret.as_deref()) {
+                        // An arbiter action counts as the arbiter's only with the
+                        // secret; with it, the clock's pause and resume and the
+                        // words said are the arbiter's too (the desk's, through
+                        // the relay: FIDE Laws 6.12).
+                        let arbiters = is_arbiter(&cmd)
+                            || matches!(cmd, Cmd::Pause | Cmd::Resume | Cmd::Say(_));
+                        let source = match (arbiters, arbiter, request.secret.as_deref()) {
                             (true, Some(s), Some(given)) if s.matches(given) => Source::Arbiter,
                             _ => Source::Control,
                         };
@@ -391,5 +405,45 @@ async fn pair_reply(
     Response {
         id: request.id.clone(),
         reply,
+    }
+}
+
+/// `devices`: each seat's paired devices, their addresses and since when
+/// (`tandem ctl devices [--json]`; the operator's, never a seat's).
+fn devices_reply(
+    devices: Option<&crate::devices::Pairing>,
+    request: &super::frame::Request,
+) -> Response {
+    let Some(p) = devices else {
+        return error(
+            request.id.clone(),
+            "no device seats: tandem play was started without --seats",
+        );
+    };
+    if request.seat.is_some() {
+        return error(
+            request.id.clone(),
+            "the devices are the operator's to list, not a seat's",
+        );
+    }
+    let list = p.devices();
+    let mut said = Vec::new();
+    for side in [tandem_rules::Color::White, tandem_rules::Color::Black] {
+        let mine: Vec<_> = list.iter().filter(|d| d.seat == side).collect();
+        if mine.is_empty() {
+            said.push(format!("{side}: no device"));
+        }
+        for d in mine {
+            said.push(format!("{side}: {} since {}", d.address, d.since));
+        }
+    }
+    Response {
+        id: request.id.clone(),
+        reply: crate::session::Reply {
+            ok: true,
+            said,
+            devices: serde_json::to_value(crate::devices::pairing::by_seat(&list)).ok(),
+            ..crate::session::Reply::default()
+        },
     }
 }

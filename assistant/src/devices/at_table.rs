@@ -143,6 +143,7 @@ pub fn answer(pairing: Option<&Pairing>, ask: &PairAsk, asker: Option<Color>) ->
             side: None,
             refusal: true,
             input: ask.input.clone(),
+            private: false,
         })),
     };
     let Some(p) = pairing else {
@@ -155,12 +156,13 @@ pub fn answer(pairing: Option<&Pairing>, ask: &PairAsk, asker: Option<Color>) ->
     if asker.is_some_and(|a| a != side) {
         return refuse("own_side");
     }
-    let tell = |words| {
+    let tell = |words, private| {
         Cmd::Tell(Box::new(Tell {
             words,
             side: Some(side),
             refusal: false,
             input: ask.input.clone(),
+            private,
         }))
     };
     if ask.unpair {
@@ -168,7 +170,7 @@ pub fn answer(pairing: Option<&Pairing>, ask: &PairAsk, asker: Option<Color>) ->
         return Answer {
             code: None,
             notice: None,
-            tell: tell(said("unpaired", Some(side))),
+            tell: tell(said("unpaired", Some(side)), false),
         };
     }
     let Ok(code) = p.pair(side) else {
@@ -182,7 +184,11 @@ pub fn answer(pairing: Option<&Pairing>, ask: &PairAsk, asker: Option<Color>) ->
             expires_ms: code.expires_ms,
             fingerprint: p.fingerprint().map(str::to_owned),
         }),
-        tell: tell(code_words(side, &code.code, p.fingerprint().is_some())),
+        // The code is white's secret: its own outputs and the screen only.
+        tell: tell(
+            code_words(side, &code.code, p.fingerprint().is_some()),
+            true,
+        ),
         code: Some(code),
     }
 }

@@ -44,6 +44,8 @@ struct State {
     pending: Vec<Pending>,
     wrong: u32,
     sessions: HashMap<String, Color>,
+    /// Where each session's device paired from, and when (`paired_from`).
+    seen: HashMap<String, Device>,
 }
 
 /// Why a code was refused.
@@ -61,6 +63,8 @@ pub struct Pairing {
     state: Mutex<State>,
     url: String,
     fingerprint: Option<String>,
+    /// Where each pairing and unpairing is told ([`tell_session`]).
+    hook: Mutex<Option<tokio::sync::mpsc::UnboundedSender<DeviceChange>>>,
 }
 
 fn random_bytes(n: usize) -> std::io::Result<Vec<u8>> {
@@ -86,6 +90,7 @@ impl Pairing {
             state: Mutex::new(State::default()),
             url,
             fingerprint: None,
+            hook: Mutex::new(None),
         }
     }
 
@@ -130,11 +135,29 @@ impl Pairing {
         })
     }
 
-    /// Ends `side`'s sessions and its pending code.
+    /// Ends `side`'s sessions and its pending code (each device's end told
+    /// through the hook: [`tell_session`]).
     pub fn unpair(&self, side: Color) {
         let mut st = self.state();
         st.pending.retain(|p| p.side != side);
         st.sessions.retain(|_, s| *s != side);
+        let State { sessions, seen, .. } = &mut *st;
+        let mut ended: Vec<Device> = Vec::new();
+        seen.retain(|token, d| {
+            let live = sessions.contains_key(token);
+            if !live {
+                ended.push(d.clone());
+            }
+            live
+        });
+        drop(st);
+        for d in ended {
+            self.tell(DeviceChange {
+                side: d.seat,
+                address: d.address,
+                paired: false,
+            });
+        }
     }
 
     /// A device's code: its side and a new session token, once.
@@ -195,9 +218,153 @@ impl Pairing {
     }
 }
 
+// --- Who is paired: the hook the session journals and says each pairing
+// and unpairing through, and `tandem ctl devices` (issue 45). Apart from
+// the codes' checking above.
+
+/// A paired device: `tandem ctl devices --json` lists these (exact).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Device {
+    /// Whose seat it is.
+    pub seat: Color,
+    /// Its address as the table saw it when it paired (IP and port).
+    pub address: String,
+    /// When it paired (UTC, RFC 3339).
+    pub since: String,
+}
+
+/// Each seat's devices, as `tandem ctl devices --json` prints them.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BySeat {
+    /// White's devices, oldest first.
+    pub white: Vec<Device>,
+    /// Black's.
+    pub black: Vec<Device>,
+}
+
+/// `list` by seat.
+#[must_use]
+pub fn by_seat(list: &[Device]) -> BySeat {
+    let of = |side: Color| list.iter().filter(|d| d.seat == side).cloned().collect();
+    BySeat {
+        white: of(Color::White),
+        black: of(Color::Black),
+    }
+}
+
+/// Tells `session` every pairing and unpairing from now on, as tandem's
+/// own [`Cmd::Device`](crate::session::Cmd::Device): journaled (`paired`,
+/// `unpaired`), said to that seat, shown on the screen. Spawns a task on
+/// the current tokio runtime.
+pub fn tell_session(pairing: &Pairing, session: crate::session::SessionHandle) {
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<DeviceChange>();
+    *pairing
+        .hook
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(tx);
+    tokio::spawn(async move {
+        while let Some(change) = rx.recv().await {
+            let cmd = crate::session::Cmd::Device(change);
+            if session
+                .request(cmd, crate::journal::Source::Tandem)
+                .await
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+}
+
+use crate::session::DeviceChange;
+
+impl Pairing {
+    fn tell(&self, change: DeviceChange) {
+        let hook = self
+            .hook
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(tx) = hook.as_ref() {
+            let _ = tx.send(change);
+        }
+    }
+
+    /// The session `token` (just redeemed) is a device at `address`: kept
+    /// for `tandem ctl devices` and told through the hook.
+    pub fn paired_from(&self, token: &str, address: String) {
+        let mut st = self.state();
+        let Some(&seat) = st.sessions.get(token) else {
+            return;
+        };
+        // Sessions pushed out by a newer one (`MAX_SESSIONS`) are gone too.
+        let State { sessions, seen, .. } = &mut *st;
+        seen.retain(|t, _| sessions.contains_key(t));
+        let d = Device {
+            seat,
+            address: address.clone(),
+            since: crate::journal::wall_now(),
+        };
+        st.seen.insert(token.to_owned(), d);
+        drop(st);
+        self.tell(DeviceChange {
+            side: seat,
+            address,
+            paired: true,
+        });
+    }
+
+    /// The paired devices, white's first, each seat's oldest first.
+    #[must_use]
+    pub fn devices(&self) -> Vec<Device> {
+        let st = self.state();
+        let mut v: Vec<Device> = st
+            .seen
+            .iter()
+            .filter(|(t, _)| st.sessions.contains_key(*t))
+            .map(|(_, d)| d.clone())
+            .collect();
+        v.sort_by(|a, b| {
+            (a.seat == Color::Black, &a.since).cmp(&(b.seat == Color::Black, &b.since))
+        });
+        v
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_pairing_and_unpairing_is_told_and_listed_with_its_address() {
+        let p = Pairing::new("http://127.0.0.1:1/".into());
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        *p.hook.lock().unwrap() = Some(tx);
+        let code = p.pair(Color::Black).unwrap().code;
+        let (_, token) = p.redeem(&code).unwrap();
+        p.paired_from(&token, "10.0.0.7:5123".into());
+        let told = rx.try_recv().unwrap();
+        assert_eq!(
+            (told.side, told.address.as_str(), told.paired),
+            (Color::Black, "10.0.0.7:5123", true)
+        );
+        let list = p.devices();
+        assert_eq!(list.len(), 1);
+        assert_eq!(
+            (list[0].seat, list[0].address.as_str()),
+            (Color::Black, "10.0.0.7:5123")
+        );
+        // Unpairing the other side ends nothing and tells nothing.
+        p.unpair(Color::White);
+        assert!(rx.try_recv().is_err());
+        p.unpair(Color::Black);
+        let told = rx.try_recv().unwrap();
+        assert_eq!(
+            (told.address.as_str(), told.paired),
+            ("10.0.0.7:5123", false)
+        );
+        assert!(p.devices().is_empty());
+        assert_eq!(p.seat_of(&token), None);
+    }
 
     #[test]
     fn a_code_pairs_once_for_its_side_and_wrong_ones_lock_it() {

@@ -20,6 +20,10 @@ pub const PER_PEER: usize = 8;
 /// Time for a request's headers.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The peer's address, in every request's extensions (who paired: issue 45).
+#[derive(Debug, Clone, Copy)]
+pub struct Peer(pub std::net::SocketAddr);
+
 /// Serves `app` on `listener` until the task is dropped, over TLS when
 /// `tls` is given (the handshake within [`HEADER_TIMEOUT`] too).
 pub async fn serve(listener: TcpListener, app: Router, tls: Option<tokio_rustls::TlsAcceptor>) {
@@ -48,7 +52,7 @@ pub async fn serve(listener: TcpListener, app: Router, tls: Option<tokio_rustls:
             *mine += 1;
         }
         let _ = stream.set_nodelay(true);
-        let svc = TowerToHyperService::new(app.clone());
+        let svc = TowerToHyperService::new(app.clone().layer(axum::Extension(Peer(peer))));
         let open = open.clone();
         let tls = tls.clone();
         tokio::spawn(async move {

@@ -31,6 +31,7 @@ use tandem_speech::Utterance;
 use tokio::sync::{broadcast, mpsc};
 
 use super::pairing::{Pairing, Refusal};
+use super::serve::Peer;
 use super::view::{for_seat, page_words, Page};
 use crate::journal::Source;
 use crate::session::{Cmd, Notice, SessionHandle};
@@ -286,12 +287,19 @@ struct PairBody {
     code: String,
 }
 
-async fn pair(State(app): State<App>, body: axum::body::Bytes) -> Response {
+async fn pair(
+    State(app): State<App>,
+    peer: Option<axum::Extension<Peer>>,
+    body: axum::body::Bytes,
+) -> Response {
     let Ok(b) = serde_json::from_slice::<PairBody>(&body) else {
         return refused(StatusCode::BAD_REQUEST, "expected {\"code\": \"123456\"}");
     };
     match app.pairing.redeem(&b.code) {
         Ok((side, token)) => {
+            // Journaled, said to the seat and shown (issue 45): who paired, from where.
+            let at = peer.map_or_else(|| "unknown".to_owned(), |p| p.0 .0.to_string());
+            app.pairing.paired_from(&token, at);
             let secure = if app.secure { "; Secure" } else { "" };
             let cookie = format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/{secure}");
             let page = app.pages[usize::from(side == Color::Black)].path();
@@ -414,11 +422,15 @@ async fn events(State(app): State<App>, h: HeaderMap) -> Response {
     let (tx, rx) = mpsc::channel::<Result<SseEvent, Infallible>>(64);
     let streams = app.streams.clone();
     let lang = app.lang(side).to_owned();
+    let pairing = app.pairing.clone();
     tokio::spawn(async move {
+        // Unpaired (`unpair SIDE`): its stream ends with its seat.
+        let paired = || pairing.seat_of(&token) == Some(side);
         loop {
             let notice = tokio::select! {
                 said = heard.recv() => match said {
                     // What this seat heard (its own answers, every move).
+                    Ok(_) if !paired() => break,
                     Ok(text) => {
                         if tx.try_send(Ok(SseEvent::default().event("said").data(text))).is_err() {
                             break;
@@ -439,7 +451,7 @@ async fn events(State(app): State<App>, h: HeaderMap) -> Response {
                 Err(_) => break,
             };
             // A device that does not read is dropped, never waited for.
-            if tx.try_send(Ok(ev)).is_err() {
+            if !paired() || tx.try_send(Ok(ev)).is_err() {
                 break;
             }
         }

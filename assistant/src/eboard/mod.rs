@@ -325,7 +325,6 @@ pub fn game_now(v: &StateView, side: Color) -> GameNow {
         sight: if over { None } else { v.sight.clone() },
         turn: (!over).then_some(v.turn),
         behind: behind > 0,
-        stopped_differ: v.clocks.paused && v.screen.differ,
     }
 }
 
@@ -430,7 +429,6 @@ impl Seat {
             Act::Play(text) => Cmd::Move(text),
             Act::Done => Cmd::Done(Some(self.side)),
             Act::Mismatch(p) => Cmd::Mismatch(Some(fen_board(&p))),
-            Act::Resume => Cmd::Resume,
         };
         match self
             .handle

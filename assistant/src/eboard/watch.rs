@@ -20,8 +20,7 @@
 //!   (pieces lifted, a king set down before its rook); it waits as long as
 //!   it takes;
 //! - else wrong: after a second unchanged, a mismatch (once for that
-//!   reading); play goes on once the board is put right, the clock resumed
-//!   if the mismatch stopped it.
+//!   reading); play goes on once the board is put right.
 
 use std::time::{Duration, Instant};
 
@@ -42,8 +41,6 @@ pub enum Act {
     Done,
     /// The board shows no position of the game: this placement.
     Mismatch(String),
-    /// The board was put right after a mismatch that stopped the clock.
-    Resume,
     /// Show these squares on the board's lights (none: all out).
     Lights(Vec<String>),
 }
@@ -57,8 +54,6 @@ pub struct GameNow {
     pub turn: Option<Color>,
     /// The seat's board lacks moves (the session's count).
     pub behind: bool,
-    /// The clock is stopped for boards that differ.
-    pub stopped_differ: bool,
 }
 
 /// How a settled reading stands to the game.
@@ -84,8 +79,6 @@ pub struct Watch {
     decided: bool,
     /// A mismatch was reported for this reading.
     reported: bool,
-    /// A mismatch was reported and the board not yet put right.
-    open_mismatch: bool,
     lights: Vec<String>,
 }
 
@@ -102,7 +95,6 @@ impl Watch {
             reading: None,
             decided: false,
             reported: false,
-            open_mismatch: false,
             lights: Vec::new(),
         }
     }
@@ -170,14 +162,6 @@ impl Watch {
         let class = if settled { class } else { None };
         if let (Some(class), false) = (&class, self.decided) {
             self.decided = true;
-            let right = matches!(class, Class::Now | Class::Before)
-                || matches!(class, Class::Next(..) if self.game.turn == Some(self.side));
-            if right && self.open_mismatch {
-                self.open_mismatch = false;
-                if self.game.stopped_differ {
-                    acts.push(Act::Resume);
-                }
-            }
             match class {
                 Class::Now if self.game.behind => acts.push(Act::Done),
                 Class::Next(i, _) if self.game.turn == Some(self.side) => {
@@ -191,7 +175,6 @@ impl Watch {
         if let (Some(Class::Wrong), Some((r, since))) = (&class, &self.reading) {
             if !self.reported && now >= *since + self.mismatch_after {
                 self.reported = true;
-                self.open_mismatch = true;
                 acts.push(Act::Mismatch(r.clone()));
             }
         }
@@ -291,7 +274,6 @@ mod tests {
             sight: Some(sight()),
             turn: Some(Color::White),
             behind: false,
-            stopped_differ: false,
         });
         (w, Instant::now())
     }
@@ -337,7 +319,6 @@ mod tests {
             sight: Some(s),
             turn: Some(Color::White),
             behind: false,
-            stopped_differ: false,
         });
         w.reading(E4.into(), t);
         assert!(w.decide(t + Duration::from_millis(600)).is_empty());
@@ -366,7 +347,6 @@ mod tests {
             sight: Some(s),
             turn: Some(Color::White),
             behind: true,
-            stopped_differ: false,
         });
         w.reading(START.into(), t);
         assert_eq!(

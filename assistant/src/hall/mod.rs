@@ -337,13 +337,7 @@ impl Hall {
         let Some((n, leaf)) = proto::parse_table_topic(&self.event, topic) else {
             return;
         };
-        let mut raised = Vec::new();
-        let mut ask = None;
-        let mut lag_ms = None;
-        let mut lines = 0;
-        let mut reply = None;
-        let mut head = None;
-        let load;
+        let mut got = Got::default();
         {
             let mut tables = self.tables();
             let t = match tables.entry(n) {
@@ -372,157 +366,114 @@ impl Hall {
             };
             t.seen = Some(Instant::now());
             match leaf {
-                "journal" => match serde_json::from_slice::<LineMsg>(payload) {
-                    Err(_) => raised.extend(t.junk(&format!(
-                        "a journal message that is not one ({} bytes)",
-                        payload.len()
-                    ))),
-                    Ok(msg) => {
-                        // A left-over line of an earlier game: its delay is not the desk's.
-                        let wall = serde_json::from_str::<Value>(&msg.line)
-                            .ok()
-                            .filter(|_| !msg.earlier)
-                            .and_then(|v| v["wall"].as_str().map(str::to_owned));
-                        let earlier = msg.earlier.then(|| msg.game.clone());
-                        // Where this message's lines begin (all of them after another game began).
-                        let before = (t.game().map(str::to_owned), t.records.len());
-                        let (taken, alerts) = if msg.earlier {
-                            t.take_earlier(msg)
-                        } else {
-                            t.take(msg)
-                        };
-                        raised = alerts;
-                        if let Some(key) = &self.witness_key {
-                            let from = if before.0.as_deref() == t.game() {
-                                before.1
-                            } else {
-                                0
-                            };
-                            raised.extend(t.check_witnesses(from, key, &self.event));
-                        }
-                        let earlier = earlier.filter(|g| t.game() != Some(g.as_str()));
-                        match taken {
-                            Taken::Appended(k) => {
-                                lines = k;
-                                // The current game's head, to witness.
-                                if earlier.is_none() {
-                                    head = t.game().map(str::to_owned).zip(t.head()).map(
-                                        |(game, (line, hash, is_witness))| {
-                                            (
-                                                witness::Head {
-                                                    game,
-                                                    line,
-                                                    hash: hash.to_owned(),
-                                                },
-                                                is_witness,
-                                            )
-                                        },
-                                    );
-                                }
-                                lag_ms =
-                                    wall.and_then(|w| humantime::parse_rfc3339(&w).ok())
-                                        .map(|w| {
-                                            std::time::SystemTime::now().duration_since(w).map_or(
-                                                0,
-                                                |d| {
-                                                    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-                                                },
-                                            )
-                                        });
-                            }
-                            Taken::Gap(from) => {
-                                // An earlier game's lines are asked for apart from the current game's.
-                                let asked = if earlier.is_some() {
-                                    &mut t.asked_earlier
-                                } else {
-                                    &mut t.asked
-                                };
-                                if asked.map_or(true, |a| a.elapsed() >= ASK_AGAIN) {
-                                    *asked = Some(Instant::now());
-                                    ask = Some((from, earlier));
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                },
-                "state" => {
-                    // One publisher per topic, delivered in order: the last is the newest.
-                    match serde_json::from_slice::<Value>(payload) {
-                        Ok(v) if v.is_object() && payload.len() <= store::MAX_LINE => {
-                            t.set_state(v);
-                        }
-                        _ => raised.extend(t.junk(&format!(
-                            "a state that is not a JSON object of at most 256 KiB ({} bytes)",
-                            payload.len()
-                        ))),
-                    }
-                }
-                "alert" => {
-                    // Alerts from journal lines come with the lines; the others
-                    // (a board far behind, an unhealthy journal) only here.
-                    match serde_json::from_slice::<Alert>(payload) {
-                        Ok(a) if a.seq.is_none() => {
-                            if t.raise(a) {
-                                raised.extend(t.alerts.last().cloned());
-                            }
-                        }
-                        Ok(_) => {}
-                        Err(_) => raised.extend(t.junk(&format!(
-                            "an alert that is not one ({} bytes)",
-                            payload.len()
-                        ))),
-                    }
-                }
-                "online" => {
-                    let on = payload == b"true";
-                    if t.online == Some(true) && !on {
-                        let a = Alert {
-                            kind: "offline".into(),
-                            text: format!("Table {n} lost its connection to the hall."),
-                            seq: None,
-                            wall: crate::journal::wall_now(),
-                        };
-                        t.raise(a.clone());
-                        raised.push(a);
-                    }
-                    t.online = Some(on);
-                }
-                "reply" => match serde_json::from_slice::<CommandReply>(payload) {
-                    Ok(mut r) => {
-                        r.text = store::cut(&r.text, store::MAX_ALERT_TEXT);
-                        r.cmd = store::cut(&r.cmd, 32);
-                        reply = Some(r);
-                    }
-                    Err(_) => raised.extend(t.junk(&format!(
-                        "a reply that is not one ({} bytes)",
-                        payload.len()
-                    ))),
-                },
-                other => {
-                    let other = store::cut(other, 40);
-                    raised.extend(t.junk(&format!("a message on an unknown topic {other:?}")));
-                }
+                "journal" => self.on_journal(t, payload, &mut got),
+                other => got
+                    .raised
+                    .extend(on_table_news(t, n, other, payload, &mut got.reply)),
             }
             // The facts follow the lines taken, and the state is held against them.
-            raised.extend(t.refresh_facts());
-            load = self.may_load().then(|| t.take_load()).flatten();
+            got.raised.extend(t.refresh_facts());
+            got.load = self.may_load().then(|| t.take_load()).flatten();
         }
-        if let Some((game, file)) = load {
+        self.after_message(n, got);
+    }
+
+    /// A table's journal lines: taken into its copy, its witnesses checked,
+    /// its head offered to witness (`got.head`), a gap asked for again.
+    fn on_journal(&self, t: &mut TableCopy, payload: &[u8], got: &mut Got) {
+        let Ok(msg) = serde_json::from_slice::<LineMsg>(payload) else {
+            got.raised.extend(t.junk(&format!(
+                "a journal message that is not one ({} bytes)",
+                payload.len()
+            )));
+            return;
+        };
+        // A left-over line of an earlier game: its delay is not the desk's.
+        let wall = serde_json::from_str::<Value>(&msg.line)
+            .ok()
+            .filter(|_| !msg.earlier)
+            .and_then(|v| v["wall"].as_str().map(str::to_owned));
+        let earlier = msg.earlier.then(|| msg.game.clone());
+        // Where this message's lines begin (all of them after another game began).
+        let before = (t.game().map(str::to_owned), t.records.len());
+        let (taken, alerts) = if msg.earlier {
+            t.take_earlier(msg)
+        } else {
+            t.take(msg)
+        };
+        got.raised = alerts;
+        let from = if before.0.as_deref() == t.game() {
+            before.1
+        } else {
+            0
+        };
+        if let Some(key) = &self.witness_key {
+            got.raised.extend(t.check_witnesses(from, key, &self.event));
+        }
+        let earlier = earlier.filter(|g| t.game() != Some(g.as_str()));
+        match taken {
+            Taken::Appended(k) => {
+                got.lines = k;
+                // The current game's head, to witness; at once when a line
+                // taken ends the game (its result: the end of every game is
+                // witnessed, whatever the period).
+                if earlier.is_none() {
+                    let ends = t.records[from.min(t.records.len())..]
+                        .iter()
+                        .any(|r| matches!(r.event, crate::journal::Event::Result { .. }));
+                    got.head = t.game().map(str::to_owned).zip(t.head()).map(
+                        |(game, (line, hash, is_witness))| {
+                            let head = witness::Head {
+                                game,
+                                line,
+                                hash: hash.to_owned(),
+                            };
+                            (head, is_witness, ends)
+                        },
+                    );
+                }
+                got.lag_ms = wall
+                    .and_then(|w| humantime::parse_rfc3339(&w).ok())
+                    .map(|w| {
+                        std::time::SystemTime::now()
+                            .duration_since(w)
+                            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+                    });
+            }
+            Taken::Gap(from) => {
+                // An earlier game's lines are asked for apart from the current game's.
+                let asked = if earlier.is_some() {
+                    &mut t.asked_earlier
+                } else {
+                    &mut t.asked
+                };
+                if asked.map_or(true, |a| a.elapsed() >= ASK_AGAIN) {
+                    *asked = Some(Instant::now());
+                    got.ask = Some((from, earlier));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// What a message leaves to do once the tables' lock is let go: the
+    /// lag counted, a reply kept, lines asked for, a witness sent, alerts.
+    fn after_message(&self, n: u32, got: Got) {
+        if let Some((game, file)) = got.load {
             self.load_aside(n, game, file);
         }
         {
             let mut lag = lock(&self.lag);
             lag.messages += 1;
-            lag.lines += lines;
-            if let Some(ms) = lag_ms {
+            lag.lines += got.lines;
+            if let Some(ms) = got.lag_ms {
                 lag.recent.push_back(ms);
                 if lag.recent.len() > 100_000 {
                     lag.recent.pop_front();
                 }
             }
         }
-        if let Some(r) = reply {
+        if let Some(r) = got.reply {
             let mut replies = lock(&self.replies);
             // Each table keeps its last replies: one table's flood never pushes out another's.
             if replies.iter().filter(|(t, _)| *t == n).count() >= 20 {
@@ -537,16 +488,16 @@ impl Hall {
             drop(replies);
             let _ = self.updates.send(Update::Reply { table: n, reply: r });
         }
-        if let Some((from, game)) = ask {
+        if let Some((from, game)) = got.ask {
             self.ask(n, from, game);
         }
-        if let Some((h, is_witness)) = head.filter(|_| self.signing.is_some()) {
-            let now = lock(&self.witnesses).offer(n, h, is_witness, Instant::now());
+        if let Some((h, is_witness, ends)) = got.head.filter(|_| self.signing.is_some()) {
+            let now = lock(&self.witnesses).offer(n, h, is_witness, ends, Instant::now());
             if let Some(h) = now {
                 self.send_witness(n, h);
             }
         }
-        for a in raised {
+        for a in got.raised {
             self.alert(n, a);
         }
         let _ = self.updates.send(Update::Table { table: n });
@@ -918,4 +869,92 @@ pub async fn broker_loop(hall: Arc<Hall>, broker: BrokerUrl, mut out: Outbox) {
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(Duration::from_secs(5));
     }
+}
+
+/// What one broker message leaves to do after the tables' lock
+/// ([`Hall::after_message`]).
+#[derive(Default)]
+struct Got {
+    raised: Vec<Alert>,
+    /// Lines to ask for again (from, and of which earlier game).
+    ask: Option<(u64, Option<String>)>,
+    lag_ms: Option<u64>,
+    lines: u64,
+    reply: Option<CommandReply>,
+    /// The head to witness, whether it is a witness line, and whether a
+    /// line taken ends the game.
+    head: Option<(witness::Head, bool, bool)>,
+    load: Option<(String, PathBuf)>,
+}
+
+/// A table's message other than journal lines (`state`, `alert`,
+/// `online`, `reply`, or junk): the alerts it raises; a reply goes to `reply`.
+fn on_table_news(
+    t: &mut TableCopy,
+    n: u32,
+    leaf: &str,
+    payload: &[u8],
+    reply: &mut Option<CommandReply>,
+) -> Vec<Alert> {
+    let mut raised = Vec::new();
+    match leaf {
+        "state" => {
+            // One publisher per topic, delivered in order: the last is the newest.
+            match serde_json::from_slice::<Value>(payload) {
+                Ok(v) if v.is_object() && payload.len() <= store::MAX_LINE => {
+                    t.set_state(v);
+                }
+                _ => raised.extend(t.junk(&format!(
+                    "a state that is not a JSON object of at most 256 KiB ({} bytes)",
+                    payload.len()
+                ))),
+            }
+        }
+        "alert" => {
+            // Alerts from journal lines come with the lines; the others
+            // (a board far behind, an unhealthy journal) only here.
+            match serde_json::from_slice::<Alert>(payload) {
+                Ok(a) if a.seq.is_none() => {
+                    if t.raise(a) {
+                        raised.extend(t.alerts.last().cloned());
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => raised.extend(t.junk(&format!(
+                    "an alert that is not one ({} bytes)",
+                    payload.len()
+                ))),
+            }
+        }
+        "online" => {
+            let on = payload == b"true";
+            if t.online == Some(true) && !on {
+                let a = Alert {
+                    kind: "offline".into(),
+                    text: format!("Table {n} lost its connection to the hall."),
+                    seq: None,
+                    wall: crate::journal::wall_now(),
+                };
+                t.raise(a.clone());
+                raised.push(a);
+            }
+            t.online = Some(on);
+        }
+        "reply" => match serde_json::from_slice::<CommandReply>(payload) {
+            Ok(mut r) => {
+                r.text = store::cut(&r.text, store::MAX_ALERT_TEXT);
+                r.cmd = store::cut(&r.cmd, 32);
+                *reply = Some(r);
+            }
+            Err(_) => raised.extend(t.junk(&format!(
+                "a reply that is not one ({} bytes)",
+                payload.len()
+            ))),
+        },
+        other => {
+            let other = store::cut(other, 40);
+            raised.extend(t.junk(&format!("a message on an unknown topic {other:?}")));
+        }
+    }
+    raised
 }

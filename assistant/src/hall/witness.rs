@@ -8,7 +8,8 @@
 //! another: no loop), at once for the first, then at most once per period
 //! (`TANDEM_HALL_WITNESS_MS`, 10 s by default); a head that comes within the
 //! period waits for its end (the once-a-second check sends it), and the
-//! latest head is the one signed.
+//! latest head is the one signed. A head whose lines end the game (its
+//! `result`) is witnessed at once, whatever the period.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -59,8 +60,18 @@ impl Cadence {
     }
 
     /// Table `n`'s copy now ends at `head`, whose line is a witness line or
-    /// not: the head to witness now, if any.
-    pub fn offer(&mut self, n: u32, head: Head, is_witness: bool, now: Instant) -> Option<Head> {
+    /// not: the head to witness now, if any. `ends`: the lines just taken
+    /// end the game (its result): witnessed at once, whatever the period, so
+    /// that the end of every game is witnessed (a quick resignation, a
+    /// table stopped after its result).
+    pub fn offer(
+        &mut self,
+        n: u32,
+        head: Head,
+        is_witness: bool,
+        ends: bool,
+        now: Instant,
+    ) -> Option<Head> {
         let t = self.tables.entry(n).or_default();
         let seen = t
             .witnessed
@@ -75,7 +86,8 @@ impl Cadence {
             return None;
         }
         t.pending = Some(head);
-        Self::release(t, self.period, now)
+        let period = if ends { Duration::ZERO } else { self.period };
+        Self::release(t, period, now)
     }
 
     /// The heads whose period is over (called once a second).
@@ -118,16 +130,16 @@ mod tests {
         };
         let t0 = Instant::now();
         // The first head at once.
-        assert_eq!(c.offer(1, head(3), false, t0), Some(head(3)));
+        assert_eq!(c.offer(1, head(3), false, false, t0), Some(head(3)));
         // Its witness line comes back: nothing new.
-        assert_eq!(c.offer(1, head(4), true, t0), None);
+        assert_eq!(c.offer(1, head(4), true, false, t0), None);
         // Moves within the period wait; the latest is sent at its end.
         assert_eq!(
-            c.offer(1, head(5), false, t0 + Duration::from_secs(1)),
+            c.offer(1, head(5), false, false, t0 + Duration::from_secs(1)),
             None
         );
         assert_eq!(
-            c.offer(1, head(6), false, t0 + Duration::from_secs(2)),
+            c.offer(1, head(6), false, false, t0 + Duration::from_secs(2)),
             None
         );
         assert!(c.due(t0 + Duration::from_secs(5)).is_empty());
@@ -135,27 +147,36 @@ mod tests {
         assert!(c.due(t0 + Duration::from_secs(30)).is_empty());
         // Its witness line alone makes no other, however long after.
         assert_eq!(
-            c.offer(1, head(7), true, t0 + Duration::from_secs(60)),
+            c.offer(1, head(7), true, false, t0 + Duration::from_secs(60)),
             None
         );
         assert!(c.due(t0 + Duration::from_secs(90)).is_empty());
         // A witness line after lines that waited carries them on.
         assert_eq!(
-            c.offer(1, head(8), false, t0 + Duration::from_secs(95)),
+            c.offer(1, head(8), false, false, t0 + Duration::from_secs(95)),
             Some(head(8))
         );
         assert_eq!(
-            c.offer(1, head(9), false, t0 + Duration::from_secs(96)),
+            c.offer(1, head(9), false, false, t0 + Duration::from_secs(96)),
             None
         );
         assert_eq!(
-            c.offer(1, head(10), true, t0 + Duration::from_secs(97)),
+            c.offer(1, head(10), true, false, t0 + Duration::from_secs(97)),
             None
         );
         assert_eq!(c.due(t0 + Duration::from_secs(105)), vec![(1, head(10))]);
+        // A head whose lines end the game is witnessed at once, within the period.
+        assert_eq!(
+            c.offer(1, head(11), false, false, t0 + Duration::from_secs(106)),
+            None
+        );
+        assert_eq!(
+            c.offer(1, head(12), false, true, t0 + Duration::from_secs(107)),
+            Some(head(12))
+        );
         // Tables are apart.
         assert_eq!(
-            c.offer(2, head(2), false, t0 + Duration::from_secs(105)),
+            c.offer(2, head(2), false, false, t0 + Duration::from_secs(105)),
             Some(head(2))
         );
     }

@@ -192,11 +192,32 @@ pub enum Event {
     },
     /// The clock was stopped.
     Pause {
-        /// Why (`mismatch`, `arbiter`, `resume`, …).
+        /// Why (`mismatch`, `arbiter`, `resume`, `control`, `device`, …).
         reason: String,
+        /// Who stopped it: `arbiter` (the desk's signed command, the
+        /// arbiter's secret), `typed` (the table's screen), `control`
+        /// (`tandem ctl`), a seat's `control`, `device`, `keys` or `spoken`,
+        /// or `tandem` (a mismatch, a resumed journal). Absent in journals
+        /// written before it was recorded.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        source: Option<Source>,
+        /// The seat that stopped it to call the arbiter (FIDE 6.12b); absent
+        /// when it was not a seat.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Color>,
     },
-    /// The clock was restarted.
-    Resume,
+    /// The clock was restarted: by the arbiter or the table's operator,
+    /// never a seat (FIDE Laws 6.12, 001 ch. VIII).
+    Resume {
+        /// Who restarted it (`arbiter`, `typed`, `control`). Absent in
+        /// journals written before it was recorded.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        source: Option<Source>,
+        /// Always absent: a seat never restarts the clock (kept for the
+        /// line's shape, as `pause` has it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Color>,
+    },
     /// A low-time warning was given.
     Warning {
         /// Whose time.
@@ -256,10 +277,35 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Color>,
     },
-    /// A message spoken on request (`tandem ctl say`).
+    /// A message spoken on request (`tandem ctl say`, the desk's `say`, a
+    /// seat's or device's `say`).
     Say {
         /// The words.
         text: String,
+        /// The seat whose words they are (a seat's or device's `say`: said
+        /// as that seat's, never as the arbiter's); absent for the table's
+        /// operator and the arbiter.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Color>,
+        /// Who sent it (`arbiter` for the desk's `say`). Absent in journals
+        /// written before it was recorded.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        source: Option<Source>,
+    },
+    /// A device became a seat (`tandem play --seats`; docs/devices.md): its
+    /// code was redeemed. The code itself is never journaled.
+    Paired {
+        /// Whose seat it is now.
+        seat: Color,
+        /// The device's address (IP and port as the table saw it).
+        address: String,
+    },
+    /// A device is a seat no more (`unpair SIDE`, typed or `tandem ctl`).
+    Unpaired {
+        /// Whose seat it was.
+        seat: Color,
+        /// The device's address when it paired.
+        address: String,
     },
     /// The arbiter set a side's remaining time (001 ch. VIII 3.1.2, ch. II 6.19).
     ClockSet {

@@ -773,11 +773,11 @@ impl Relay {
             "clock" => ("clock", Some(c.arg.clone())),
             _ => ("say", Some(c.arg.clone())),
         };
-        // The arbiter's acts go with the control socket's token: the desk's
-        // signature, checked above, is the arbiter's authority here.
-        let token = proto::ARBITER_COMMANDS
-            .contains(&c.cmd.as_str())
-            .then(|| self.token.clone());
+        // Every desk command goes with the control socket's token: the
+        // desk's signature, checked above, is the arbiter's authority here
+        // (its pause, resume and words are journaled as the arbiter's, and
+        // only the arbiter or the operator restarts a stopped clock).
+        let token = Some(self.token.clone());
         let socket = self.socket.clone();
         let tx = self.done_tx.clone();
         let (counter, name) = (c.counter, c.cmd.clone());

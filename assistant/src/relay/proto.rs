@@ -241,7 +241,33 @@ pub fn alert_of(r: &Record) -> Option<Alert> {
         Event::Microphone { ok: true, seat, .. } if r.seq > 2 => {
             ("device", format!("{} works again.", microphone_of(*seat)))
         }
-        Event::Say { text } if is_device_news(text) => ("device", text.clone()),
+        // tandem's own words about its devices; a seat's `say` is never news.
+        Event::Say {
+            text, seat: None, ..
+        } if is_device_news(text) => ("device", text.clone()),
+        Event::Paired { seat, address } => (
+            "device",
+            format!(
+                "A device at {address} paired as {} seat.",
+                side_name(*seat).to_lowercase()
+            ),
+        ),
+        Event::Unpaired { seat, address } => (
+            "device",
+            format!(
+                "The device at {address} is {} seat no more.",
+                side_name(*seat).to_lowercase()
+            ),
+        ),
+        Event::Pause {
+            seat: Some(seat), ..
+        } => (
+            "arbiter",
+            format!(
+                "{} seat stopped the clock to call the arbiter.",
+                side_name(*seat)
+            ),
+        ),
         Event::ClockSet { side, .. } => (
             "arbiter",
             format!("The arbiter set {}'s clock.", side_name(*side)),
@@ -553,11 +579,15 @@ mod tests {
         };
         let a = alert_of(&rec(Event::Say {
             text: "Speech switched to espeak-ng.".into(),
+            seat: None,
+            source: None,
         }))
         .unwrap();
         assert_eq!(a.kind, "device");
         let a = alert_of(&rec(Event::Say {
             text: "Mowa przełączona na espeak-ng.".into(),
+            seat: None,
+            source: None,
         }))
         .unwrap();
         assert_eq!(a.kind, "device");
@@ -567,12 +597,61 @@ mod tests {
         ] {
             let a = alert_of(&rec(Event::Say {
                 text: lost_or_back.into(),
+                seat: None,
+                source: None,
             }))
             .unwrap();
             assert_eq!(a.kind, "device");
         }
         assert!(alert_of(&rec(Event::Say {
-            text: "Five minutes left.".into()
+            text: "Five minutes left.".into(),
+            seat: None,
+            source: None,
+        }))
+        .is_none());
+        // A seat's words are never tandem's news about its devices.
+        assert!(alert_of(&rec(Event::Say {
+            text: "Speech switched to espeak-ng.".into(),
+            seat: Some(tandem_rules::Color::Black),
+            source: Some(crate::journal::Source::Device),
+        }))
+        .is_none());
+        // A device paired or unpaired, a seat calling the arbiter: the desk sees it.
+        let a = alert_of(&rec(Event::Paired {
+            seat: tandem_rules::Color::White,
+            address: "10.0.0.7:5123".into(),
+        }))
+        .unwrap();
+        assert_eq!(
+            (a.kind.as_str(), a.text.as_str()),
+            (
+                "device",
+                "A device at 10.0.0.7:5123 paired as white's seat."
+            )
+        );
+        let a = alert_of(&rec(Event::Unpaired {
+            seat: tandem_rules::Color::White,
+            address: "10.0.0.7:5123".into(),
+        }))
+        .unwrap();
+        assert_eq!(a.kind, "device");
+        let a = alert_of(&rec(Event::Pause {
+            reason: "device".into(),
+            source: Some(crate::journal::Source::Device),
+            seat: Some(tandem_rules::Color::Black),
+        }))
+        .unwrap();
+        assert_eq!(
+            (a.kind.as_str(), a.text.as_str()),
+            (
+                "arbiter",
+                "Black's seat stopped the clock to call the arbiter."
+            )
+        );
+        assert!(alert_of(&rec(Event::Pause {
+            reason: "control".into(),
+            source: Some(crate::journal::Source::Control),
+            seat: None,
         }))
         .is_none());
         let a = alert_of(&rec(Event::Flag {

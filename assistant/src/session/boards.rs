@@ -36,6 +36,8 @@ impl Session {
     }
 
     pub(super) fn done(&mut self, side: Option<Color>, source: Source) -> Reply {
+        // A seat's `done` is for its own board (`for_seat` named it; a
+        // seat naming the other's is refused before: `other_sides`).
         let side = side.unwrap_or_else(|| self.behind_side());
         let ply = self.table.game.ply() as u32;
         if let Err(e) = self.record(Event::BoardDone { side, ply, source }) {
@@ -96,7 +98,12 @@ impl Session {
         }) {
             tracing::error!("journal: {e}");
         }
-        self.stop_for_mismatch();
+        // A seat's e-board that shows no position of the game is its
+        // player's own board to put right while their clock runs
+        // (docs/eboards.md); a mismatch reported otherwise stops the clock.
+        if source != Source::Eboard {
+            self.stop_for_mismatch(source);
+        }
         self.announce(check.differ);
         if !check.read_back {
             // Help to find the difference: the record's position, read out.
@@ -107,10 +114,12 @@ impl Session {
 
     /// Stops the clock for a mismatch (001 ch. VIII 3.1, 002 annex E.4): the
     /// arbiter corrects the boards.
-    pub(super) fn stop_for_mismatch(&mut self) {
+    pub(super) fn stop_for_mismatch(&mut self, source: Source) {
         if self.table.clock.is_running() {
             if let Err(e) = self.record(Event::Pause {
                 reason: "mismatch".into(),
+                source: Some(source),
+                seat: self.asker,
             }) {
                 tracing::error!("journal: {e}");
             }

@@ -23,15 +23,18 @@ pub(crate) enum Audience {
     /// One seat alone.
     Seat(Color),
     /// The table's own output and one seat (not the other side's): words
-    /// typed at the table about that side (its pairing code).
+    /// typed at the table about that side.
     TableAnd(Color),
+    /// One seat's own outputs and never the table's loudspeaker (which the
+    /// other player hears too): that side's secret (its pairing code).
+    Private(Color),
 }
 
 impl Audience {
-    fn includes(self, side: Color) -> bool {
+    pub(super) fn includes(self, side: Color) -> bool {
         match self {
             Audience::All => true,
-            Audience::Seat(s) | Audience::TableAnd(s) => s == side,
+            Audience::Seat(s) | Audience::TableAnd(s) | Audience::Private(s) => s == side,
         }
     }
 }
@@ -109,9 +112,8 @@ impl Session {
     ) -> Vec<Color> {
         let mut heard = Vec::new();
         // Without seats the one output says everything, as before seats.
-        if table
-            && (self.out.seats.is_empty() || matches!(to, Audience::All | Audience::TableAnd(_)))
-        {
+        let shared = matches!(to, Audience::All | Audience::TableAnd(_));
+        if table && !matches!(to, Audience::Private(_)) && (self.out.seats.is_empty() || shared) {
             let _ = self.out.speech.send(u.clone());
             if self.out.seats.is_empty() && self.out.table_speaks {
                 heard.extend(self.table_sides());
@@ -195,12 +197,19 @@ impl Session {
         }
     }
 
-    /// Whether a seat asks to act for the other side (`resign black` from
-    /// white's seat): refused to that seat alone.
+    /// Whether a seat asks to act for the other side (`resign black`,
+    /// `done black`, `missing black` from white's seat): refused to that
+    /// seat alone.
     pub(super) fn other_sides(&mut self, cmd: &Cmd, source: Source) -> Option<Reply> {
         let seat = self.asker?;
         let named = match cmd {
-            Cmd::Resign(Some(s)) | Cmd::Draw(_, Some(s)) => *s,
+            // A seat resigns, offers and answers draws, and says its board
+            // is up to date (or asks what it lacks) for its own side only
+            // (001 ch. VIII 1.3: each player keeps their own board).
+            Cmd::Resign(Some(s))
+            | Cmd::Draw(_, Some(s))
+            | Cmd::Done(Some(s))
+            | Cmd::Missing(Some(s)) => *s,
             _ => return None,
         };
         (named != seat).then(|| self.refuse_msg(source, &format!("{cmd:?}"), &Msg::YouPlay(seat)))
@@ -224,11 +233,17 @@ impl Session {
             Kind::Help
         };
         let to = match (self.asker, tell.side) {
+            (Some(seat), _) if tell.private => Audience::Private(seat),
             (Some(seat), _) => Audience::Seat(seat),
+            (None, Some(side)) if tell.private => Audience::Private(side),
             (None, Some(side)) => Audience::TableAnd(side),
             (None, None) => Audience::All,
         };
         let words = |s: &Session| tell.words_in(&s.table.info.lang).cloned();
+        if let (Audience::Private(side), Some(w)) = (to, words(self)) {
+            // Its braille display too (read by that player alone).
+            self.show_to(side, &w.text);
+        }
         let made = self.in_every_tongue(&|s| {
             let text = words(s).map(|w| w.text).unwrap_or_default();
             Utterance::new(Priority::Next, kind, vec![text])

@@ -88,27 +88,7 @@ impl Table {
     /// session decides every event against this state before writing it).
     pub fn apply(&mut self, event: &Event, at: GameTime) -> anyhow::Result<()> {
         match event {
-            Event::Move { text, side, .. } => {
-                anyhow::ensure!(*side == self.game.turn(), "{side} moved out of turn");
-                self.game
-                    .play_text(text)
-                    .map_err(|e| anyhow::anyhow!("move {text}: {e}"))?;
-                if self.clock.is_running() {
-                    self.clock
-                        .press(at)
-                        .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
-                } else {
-                    // A move entered while the clock was stopped (not done by
-                    // the session) still changes the side whose time runs.
-                    let _ = self.clock.set_turn(side.other(), at);
-                }
-                // The mover made it on their own board; that confirms the
-                // earlier moves too (design: "The flow of one move", 4).
-                self.boards[idx(*side)] = self.game.ply() as u32;
-                if self.draw_offer == Some(side.other()) {
-                    self.draw_offer = None;
-                }
-            }
+            Event::Move { text, side, .. } => self.apply_move(text, *side, at)?,
             Event::Action {
                 text, side, press, ..
             } => {
@@ -116,34 +96,13 @@ impl Table {
                     .play_action(text)
                     .map_err(|e| anyhow::anyhow!("action {text}: {e}"))?;
                 if *press {
-                    if self.clock.is_running() {
-                        self.clock
-                            .press(at)
-                            .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
-                    } else {
-                        let _ = self.clock.set_turn(side.other(), at);
-                    }
+                    self.press(*side, at)?;
                 }
             }
             Event::BoardDone { side, ply, .. } => {
                 self.boards[idx(*side)] = (*ply).min(self.game.ply() as u32)
             }
-            Event::Pause { .. } => {
-                if self.clock.is_running() {
-                    self.clock
-                        .pause(at)
-                        .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
-                }
-            }
             Event::Mismatch { .. } => self.differ = true,
-            Event::Resume => {
-                self.differ = false;
-                if self.clock.is_paused() {
-                    self.clock
-                        .resume(at)
-                        .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
-                }
-            }
             Event::DrawOffer { side } => {
                 self.draw_offer = Some(*side);
                 // An offer from the opponent lifts one's own bar.
@@ -152,6 +111,66 @@ impl Table {
             Event::DrawDeclined { side } => {
                 self.draw_offer = None;
                 self.barred[idx(side.other())] = true;
+            }
+            Event::Result { outcome, .. } => {
+                self.game.declare(*outcome);
+                self.result = Some(*outcome);
+                self.draw_offer = None;
+                if self.clock.is_running() {
+                    let _ = self.clock.pause(at);
+                }
+            }
+            Event::Correction { plies, undone, .. } => self.apply_correction(*plies, undone, at)?,
+            Event::Start(_) => anyhow::bail!("a second game start"),
+            other if Table::changes_only_time(other) => {}
+            // The clock's own lines (pause, resume, flag, warnings, a time set).
+            other => self.apply_clock(other, at)?,
+        }
+        Ok(())
+    }
+
+    /// Presses the clock for `side` (a move, an action that ends the turn).
+    fn press(&mut self, side: Color, at: GameTime) -> anyhow::Result<()> {
+        if self.clock.is_running() {
+            self.clock
+                .press(at)
+                .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
+        } else {
+            // A move entered while the clock was stopped (not done by
+            // the session) still changes the side whose time runs.
+            let _ = self.clock.set_turn(side.other(), at);
+        }
+        Ok(())
+    }
+
+    fn apply_move(&mut self, text: &str, side: Color, at: GameTime) -> anyhow::Result<()> {
+        anyhow::ensure!(side == self.game.turn(), "{side} moved out of turn");
+        self.game
+            .play_text(text)
+            .map_err(|e| anyhow::anyhow!("move {text}: {e}"))?;
+        self.press(side, at)?;
+        // The mover made it on their own board; that confirms the
+        // earlier moves too (design: "The flow of one move", 4).
+        self.boards[idx(side)] = self.game.ply() as u32;
+        if self.draw_offer == Some(side.other()) {
+            self.draw_offer = None;
+        }
+        Ok(())
+    }
+
+    /// The clock's lines: pause, resume, flag and warnings, the arbiter's
+    /// time set, an incorrect draw claim's added time.
+    fn apply_clock(&mut self, event: &Event, at: GameTime) -> anyhow::Result<()> {
+        let clock = |e: tandem_rules::clock::ClockError| anyhow::anyhow!("clock: {e}");
+        match event {
+            Event::Pause { .. } if self.clock.is_running() => {
+                self.clock.pause(at).map_err(clock)?;
+            }
+            Event::Resume { .. } => {
+                self.differ = false;
+                if self.clock.is_paused() {
+                    self.clock.resume(at).map_err(clock)?;
+                }
             }
             Event::DrawClaim {
                 side,
@@ -164,16 +183,7 @@ impl Table {
                 let left = self.clock.remaining(opp, at);
                 self.clock
                     .set_remaining(opp, left + Duration::from_millis(*added_ms), at)
-                    .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
-            }
-            Event::DrawClaim { .. } => {}
-            Event::Result { outcome, .. } => {
-                self.game.declare(*outcome);
-                self.result = Some(*outcome);
-                self.draw_offer = None;
-                if self.clock.is_running() {
-                    let _ = self.clock.pause(at);
-                }
+                    .map_err(clock)?;
             }
             // The clock gave these itself: settle it at that moment so it
             // does not give them again.
@@ -185,46 +195,40 @@ impl Table {
             } => {
                 self.clock
                     .set_remaining(*side, Duration::from_millis(*remaining_ms), at)
-                    .map_err(|e| anyhow::anyhow!("clock: {e}"))?;
+                    .map_err(clock)?;
             }
-            Event::Correction { plies, undone, .. } => {
-                anyhow::ensure!(
-                    *plies as usize <= self.game.ply() && undone.len() == *plies as usize,
-                    "a correction of {plies} plies after {} plies",
-                    self.game.ply()
-                );
-                for _ in 0..*plies {
-                    self.game.undo();
-                }
-                let ply = self.game.ply() as u32;
-                for b in &mut self.boards {
-                    *b = (*b).min(ply);
-                }
-                self.draw_offer = None;
-                self.result = None;
-                // The clock follows the record: the side to move and the
-                // moves each side has made (time is the arbiter's `clock set`).
-                for c in [Color::White, Color::Black] {
-                    let _ = self.clock.set_moves(c, self.game.moves_made(c), at);
-                }
-                let _ = self.clock.set_turn(self.game.turn(), at);
-            }
-            Event::Start(_) => anyhow::bail!("a second game start"),
-            // A checkpoint: the clock ran up to here. Nothing to apply (the
-            // clock charges the side to move lazily, up to the `at` of the
-            // next event); its point is that the journal's last line, where a
-            // resume stops the clock, is at most about a second old.
-            Event::Tick
-            | Event::Announced { .. }
-            | Event::Rejected { .. }
-            | Event::Say { .. }
-            | Event::Resumed { .. }
-            | Event::JournalDegraded { .. }
-            | Event::JournalRecovered { .. }
-            | Event::Heard { .. }
-            | Event::Witness(_)
-            | Event::Microphone { .. } => {}
+            _ => {}
         }
+        Ok(())
+    }
+
+    /// The arbiter's takeback (001 ch. VIII 3.1.2).
+    fn apply_correction(
+        &mut self,
+        plies: u32,
+        undone: &[String],
+        at: GameTime,
+    ) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            plies as usize <= self.game.ply() && undone.len() == plies as usize,
+            "a correction of {plies} plies after {} plies",
+            self.game.ply()
+        );
+        for _ in 0..plies {
+            self.game.undo();
+        }
+        let ply = self.game.ply() as u32;
+        for b in &mut self.boards {
+            *b = (*b).min(ply);
+        }
+        self.draw_offer = None;
+        self.result = None;
+        // The clock follows the record: the side to move and the
+        // moves each side has made (time is the arbiter's `clock set`).
+        for c in [Color::White, Color::Black] {
+            let _ = self.clock.set_moves(c, self.game.moves_made(c), at);
+        }
+        let _ = self.clock.set_turn(self.game.turn(), at);
         Ok(())
     }
 
@@ -244,6 +248,8 @@ impl Table {
                 | Event::Heard { .. }
                 | Event::Microphone { .. }
                 | Event::Witness(_)
+                | Event::Paired { .. }
+                | Event::Unpaired { .. }
         )
     }
 

@@ -216,11 +216,9 @@ impl Session {
                 self.said.push(t);
             }
         }
-        if journaled.is_some() {
+        if journaled.is_some() || texts[0].is_empty() {
             return;
         }
-        if let Some(u) = versions.into_iter().next().filter(|u| !u.text().is_empty()) {
-            self.last_said = Some(u);
-        }
+        self.keep_heard(&versions, to);
     }
 }

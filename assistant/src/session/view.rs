@@ -187,4 +187,8 @@ pub struct Reply {
     /// is good for (docs/devices.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pair: Option<serde_json::Value>,
+    /// `devices`: each seat's paired devices (`{"white": [{"address":
+    /// "…", "since": "…"}], "black": []}`; docs/devices.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub devices: Option<serde_json::Value>,
 }

@@ -165,10 +165,10 @@ impl Session {
             SpokenCmd::Run(cmd) => {
                 let _ = self.handle_as(cmd, Source::Spoken, self.asker);
             }
-            SpokenCmd::Repeat => match self.last_said.clone() {
-                Some(u) => self.announce(u),
-                None => self.announce_with(|s| s.words.not_understood()),
-            },
+            // What this seat last heard, to it alone (never the other's words).
+            SpokenCmd::Repeat => {
+                let _ = self.repeat();
+            }
             // Only games with numbered squares listen for "square N".
             SpokenCmd::Square(sq) => match self.table.game.describe_square(sq) {
                 Some(_) => {

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::support::{Daemon, Play, TANDEM};
 
+pub mod chain;
 pub mod spectator;
 
 /// The event every hall test plays.

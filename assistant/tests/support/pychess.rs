@@ -31,16 +31,6 @@ while True:
 print(json.dumps(games))
 "#;
 
-fn python_path() -> String {
-    std::env::var("TANDEM_PYTHONPATH")
-        .ok()
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| {
-            let home = std::env::var("TANDEM_HOME").unwrap_or_else(|_| "/opt/tandem".into());
-            format!("{home}/python")
-        })
-}
-
 /// Every game of `pgn` as python-chess reads it: `{"headers": {…}, "moves":
 /// [{"san", "clock" (seconds or null), "comment"}], "errors": […], "fen"}`;
 /// `None` when python-chess is missing (the test then returns early, or
@@ -49,7 +39,7 @@ fn python_path() -> String {
 pub fn read(pgn: &str) -> Option<Vec<Value>> {
     let present = Command::new("python3")
         .args(["-c", "import chess.pgn"])
-        .env("PYTHONPATH", python_path())
+        .env("PYTHONPATH", tandem_testkit::python_path())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .output()
@@ -64,7 +54,7 @@ pub fn read(pgn: &str) -> Option<Vec<Value>> {
     tandem_testkit::require(PYCHESS, present)?;
     let mut child = Command::new("python3")
         .args(["-c", READER])
-        .env("PYTHONPATH", python_path())
+        .env("PYTHONPATH", tandem_testkit::python_path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -312,8 +312,9 @@ pub struct MatRead {
 
 /// `Name : 3    Name : 0`: the two names and scores, as gnubg reads a game's
 /// line (the first colon ends the first name, the number after it is its
-/// score, the next word starts the second name).
-fn score_line(t: &str) -> Option<(String, u32, String, u32)> {
+/// score, the next word starts the second name). Newer servers write no
+/// space before the colon (`PlayerA: 0    PlayerB: 0`): read the same.
+pub(crate) fn score_line(t: &str) -> Option<(String, u32, String, u32)> {
     let (n0, rest) = t.split_once(':')?;
     let rest = rest.trim_start();
     let digits = rest.chars().take_while(char::is_ascii_digit).count();
@@ -377,24 +378,72 @@ impl MatRead {
 /// # Errors
 /// No match length, or a line that cannot be read at all.
 pub fn read(text: &str) -> Result<MatRead, MatError> {
-    let mut names = Names::default();
-    let mut m: Option<Match> = None;
-    let mut irregular = Vec::new();
-    let mut new_game = false;
-    let mut game = 0usize;
-    // The file's games after a side reached the match length are left out.
-    let mut skipping = false;
-    // Whether this game's score was taken from its line (not the replay).
-    let mut score_from_file = false;
+    let mut r = Reader {
+        names: Names::default(),
+        m: None,
+        irregular: Vec::new(),
+        new_game: false,
+        game: 0,
+        skipping: false,
+        score_from_file: false,
+    };
     for (ln, raw) in text.lines().enumerate() {
-        let ln = ln + 1;
-        let line = raw.trim_end();
+        r.line(ln + 1, raw.trim_end())?;
+    }
+    let game = r.m.ok_or(MatError::NoLength)?;
+    Ok(MatRead {
+        game,
+        names: r.names,
+        irregular: r.irregular,
+    })
+}
+
+/// [`read`]'s state between lines.
+struct Reader {
+    names: Names,
+    m: Option<Match>,
+    irregular: Vec<Irregularity>,
+    /// A `Game N` line was read and the game's opening roll is to come.
+    new_game: bool,
+    /// The game being read, as the file numbers it.
+    game: usize,
+    /// The file's games after a side reached the match length are left out.
+    skipping: bool,
+    /// Whether this game's score was taken from its line (not the replay).
+    score_from_file: bool,
+}
+
+/// What notes an irregularity of `entry` at game `game`, line `line`.
+fn noter<'a>(
+    irregular: &'a mut Vec<Irregularity>,
+    game: usize,
+    line: usize,
+    entry: &'a str,
+) -> impl FnMut(IrregularKind, String) + 'a {
+    move |kind, why| {
+        irregular.push(Irregularity {
+            kind,
+            game,
+            line,
+            entry: entry.to_owned(),
+            why,
+        });
+    }
+}
+
+impl Reader {
+    fn note(&mut self, ln: usize, entry: &str, kind: IrregularKind, why: String) {
+        noter(&mut self.irregular, self.game, ln, entry)(kind, why);
+    }
+
+    /// One line of the file, its end trimmed.
+    fn line(&mut self, ln: usize, line: &str) -> Result<(), MatError> {
         let t = line.trim();
         if t.is_empty() || t.starts_with(';') {
-            continue;
+            return Ok(());
         }
         let bad = |why: String| MatError::Line(ln, why);
-        if m.is_none() {
+        if self.m.is_none() {
             if let Some(n) = t.strip_suffix("point match") {
                 let n: u32 = n
                     .trim()
@@ -403,65 +452,70 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
                 if !(1..=64).contains(&n) {
                     return Err(bad(format!("match length {n}: 1 to 64")));
                 }
-                m = Some(Match::new(MatchOptions { length: n }));
-                continue;
+                self.m = Some(Match::new(MatchOptions { length: n }));
+                return Ok(());
             }
-        }
-        let Some(mm) = m.as_mut() else {
             return Err(MatError::NoLength);
-        };
-        if let Some(k) = t.strip_prefix("Game ") {
-            new_game = true;
-            game = k.trim().parse().unwrap_or(game + 1);
-            continue;
         }
-        if new_game && t.contains(':') && !t.contains(')') && parse_roll(t).is_none() {
-            // `Name : score   Name : score`: the score before this game.
-            let Some((n0, s0, n1, s1)) = score_line(t) else {
+        if let Some(k) = t.strip_prefix("Game ") {
+            self.new_game = true;
+            self.game = k.trim().parse().unwrap_or(self.game + 1);
+            return Ok(());
+        }
+        if self.new_game && t.contains(':') && !t.contains(')') && parse_roll(t).is_none() {
+            let Some(score) = score_line(t) else {
                 return Err(bad(format!("cannot read the score line {t:?}")));
             };
-            names.white = n0;
-            names.black = n1;
-            let len = mm.options().length;
-            score_from_file = false;
-            skipping = s0 >= len || s1 >= len || mm.phase() == Phase::MatchOver;
-            if !skipping && !matches!(mm.phase(), Phase::Opening) {
-                // gnubg starts the next game over an unfinished one; a
-                // match cannot: the rest of the file is left out.
-                irregular.push(Irregularity {
-                    kind: IrregularKind::Unfinished,
-                    game,
-                    line: ln,
-                    entry: t.to_owned(),
-                    why: "the game before it did not end; the rest of the file is left out"
-                        .to_owned(),
-                });
-                skipping = true;
-            }
-            if !skipping && [s0, s1] != [mm.score(Color::White), mm.score(Color::Black)] {
-                // A game under way when the next one starts ends unfinished.
-                if mm.phase() == Phase::Opening && mm.set_score(s0, s1).is_ok() {
-                    score_from_file = true;
-                    if !mm.games().is_empty() {
-                        irregular.push(Irregularity {
-                            kind: IrregularKind::Score,
-                            game,
-                            line: ln,
-                            entry: t.to_owned(),
-                            why: "the score on this game's line is not the one the games before it give; it is taken".to_owned(),
-                        });
-                    }
-                } else {
-                    skipping = true;
+            self.game_line(ln, t, score);
+            return Ok(());
+        }
+        if self.skipping {
+            return Ok(());
+        }
+        self.turn_line(ln, line)
+    }
+
+    /// `Name : score   Name : score`: the score before this game.
+    fn game_line(&mut self, ln: usize, t: &str, (n0, s0, n1, s1): (String, u32, String, u32)) {
+        self.names.white = n0;
+        self.names.black = n1;
+        let Some(mm) = self.m.as_mut() else { return };
+        let len = mm.options().length;
+        self.score_from_file = false;
+        self.skipping = s0 >= len || s1 >= len || mm.phase() == Phase::MatchOver;
+        if !self.skipping && !matches!(mm.phase(), Phase::Opening) {
+            // gnubg starts the next game over an unfinished one; a match
+            // cannot: the rest of the file is left out.
+            self.skipping = true;
+            self.new_game = false;
+            self.note(
+                ln,
+                t,
+                IrregularKind::Unfinished,
+                "the game before it did not end; the rest of the file is left out".to_owned(),
+            );
+            return;
+        }
+        let Some(mm) = self.m.as_mut() else { return };
+        if !self.skipping && [s0, s1] != [mm.score(Color::White), mm.score(Color::Black)] {
+            // A game under way when the next one starts ends unfinished.
+            if mm.phase() == Phase::Opening && mm.set_score(s0, s1).is_ok() {
+                self.score_from_file = true;
+                if !mm.games().is_empty() {
+                    self.note(ln, t, IrregularKind::Score, "the score on this game's line is not the one the games before it give; it is taken".to_owned());
                 }
+            } else {
+                self.skipping = true;
             }
-            new_game = mm.phase() == Phase::Opening;
-            continue;
         }
-        if skipping {
-            continue;
-        }
-        // A numbered turn line, or a `Wins` line.
+        self.new_game = self
+            .m
+            .as_ref()
+            .is_some_and(|mm| mm.phase() == Phase::Opening);
+    }
+
+    /// A numbered turn line, or a `Wins` line: each entry on it.
+    fn turn_line(&mut self, ln: usize, line: &str) -> Result<(), MatError> {
         let body_start = match line.find(')') {
             Some(p)
                 if line[..p].trim().chars().all(|c| c.is_ascii_digit())
@@ -473,151 +527,176 @@ pub fn read(text: &str) -> Result<MatRead, MatError> {
         };
         let (body, cut) = cut_stray_number(&line[body_start..]);
         if let Some(rest) = cut {
-            irregular.push(Irregularity {
-                kind: IrregularKind::Ignored,
-                game,
-                line: ln,
-                entry: rest.to_owned(),
-                why: "a second turn number in the right column: gnubg passes over the column, so it is left out".to_owned(),
-            });
+            self.note(ln, rest, IrregularKind::Ignored, "a second turn number in the right column: gnubg passes over the column, so it is left out".to_owned());
         }
         for (col, e) in entries(body) {
-            // The entry before this one was refused (and reported).
-            let illegal_before = irregular.last().is_some_and(|i: &Irregularity| {
-                i.kind == IrregularKind::Illegal && i.line + 1 >= ln
-            });
             let side = if body_start + col >= 20 {
                 Color::Black
             } else {
                 Color::White
             };
-            let lower = e.to_ascii_lowercase();
-            let mut note = |kind: IrregularKind, why: String| {
-                irregular.push(Irregularity {
-                    kind,
-                    game,
-                    line: ln,
-                    entry: e.clone(),
-                    why,
-                });
-            };
-            if lower.starts_with("losses") {
-                // Backgammon Galaxy writes the loser's `Losses N point` in
-                // the loser's column, beside the winner's last move or
-                // before the winner's `Wins` line: it states the result the
-                // `Wins` line gives (or the bear-off made), and gnubg's
-                // `import mat` passes over it as an unknown word.
-                continue;
-            }
-            if lower.starts_with("wins") {
-                // A game still under way ends here by resignation; otherwise
-                // the score follows from the replay.
-                if let Some(why) = wins_value(mm, &lower, side.other()) {
-                    note(IrregularKind::WinsValue, why);
-                }
-                if matches!(mm.phase(), Phase::Roll | Phase::Move | Phase::DoubleOffered) {
-                    let n: u32 = lower
-                        .split_whitespace()
-                        .nth(1)
-                        .and_then(|w| w.parse().ok())
-                        .ok_or_else(|| bad(format!("cannot read {e:?}")))?;
-                    // As gnubg: up to the cube a single game, up to twice
-                    // a gammon, more a backgammon.
-                    let cube = mm.cube();
-                    let level = if n <= cube {
-                        1
-                    } else if n <= 2 * cube {
-                        2
-                    } else {
-                        3
-                    };
-                    if let Err(x) = mm.act(Action::Resign {
-                        side: side.other(),
-                        level,
-                    }) {
-                        note(IrregularKind::Illegal, x.to_string());
-                    }
-                }
-                continue;
-            }
-            if new_game {
-                // The opening: the side whose column holds the first roll starts.
-                let Some((a, b)) = parse_roll(&e) else {
-                    note(IrregularKind::Illegal, "no opening roll".to_owned());
-                    continue;
-                };
-                let (hi, lo) = (a.max(b), a.min(b));
-                if hi == lo || Dice::new(a, b).is_none() {
-                    note(
-                        IrregularKind::Illegal,
-                        "no opening roll: a double or a die out of 1 to 6".to_owned(),
-                    );
-                    continue;
-                }
-                new_game = false;
-                let d = match side {
-                    Color::White => Dice(hi, lo),
-                    Color::Black => Dice(lo, hi),
-                };
-                mm.act(Action::Roll(d)).map_err(|e| bad(e.to_string()))?;
-                play_written(mm, e[3..].trim(), &mut note);
-                continue;
-            }
-            if lower.starts_with("doubles") || lower.starts_with("beavers") {
-                if matches!(mm.phase(), Phase::Roll | Phase::Move) && mm.board().turn() != side {
-                    // The other side's turn before was left out or dropped
-                    // (gnubg lets this side double from the same board).
-                    if !illegal_before {
-                        note(IrregularKind::Missing, missing(mm));
-                    }
-                    mm.skip_turn();
-                }
-                if mm.is_crawford() && mm.phase() == Phase::Roll && score_from_file {
-                    // The file's game line made this the Crawford game; a
-                    // double in it shows the match was post-Crawford.
-                    note(IrregularKind::PostCrawford, "a double in what the score on the game's line makes the Crawford game: read as a post-Crawford game (004 4.4 (iv))".to_owned());
-                    mm.post_crawford_after_all();
-                }
-                if let Err(x) = mm.act(Action::Double) {
-                    note(IrregularKind::Illegal, x.to_string());
-                }
-            } else if lower.starts_with("takes") || lower.starts_with("accepts") {
-                if let Err(x) = mm.act(Action::Take) {
-                    note(IrregularKind::Illegal, x.to_string());
-                }
-            } else if lower.starts_with("drops") || lower.starts_with("rejects") {
-                if let Err(x) = mm.act(Action::Pass) {
-                    note(IrregularKind::Illegal, x.to_string());
-                }
-            } else if let Some((a, b)) = parse_roll(&e) {
-                let Some(d) = Dice::new(a, b) else {
-                    note(IrregularKind::Illegal, "a die out of 1 to 6".to_owned());
-                    continue;
-                };
-                if matches!(mm.phase(), Phase::Roll | Phase::Move) && mm.board().turn() != side {
-                    // The other side's turn before was left out or dropped:
-                    // gnubg lets this side play on from the same board.
-                    if !illegal_before {
-                        note(IrregularKind::Missing, missing(mm));
-                    }
-                    mm.skip_turn();
-                }
-                if let Err(x) = mm.act(Action::Roll(d)) {
-                    note(IrregularKind::Illegal, x.to_string());
-                    continue;
-                }
-                play_written(mm, e[3..].trim(), &mut note);
-            } else {
-                return Err(bad(format!("cannot read {e:?}")));
-            }
+            self.entry(ln, side, &e)?;
         }
+        Ok(())
     }
-    let game = m.ok_or(MatError::NoLength)?;
-    Ok(MatRead {
-        game,
-        names,
-        irregular,
-    })
+
+    /// One entry of a turn line, in `side`'s column.
+    fn entry(&mut self, ln: usize, side: Color, e: &str) -> Result<(), MatError> {
+        // The entry before this one was refused (and reported).
+        let illegal_before = self
+            .irregular
+            .last()
+            .is_some_and(|i| i.kind == IrregularKind::Illegal && i.line + 1 >= ln);
+        let lower = e.to_ascii_lowercase();
+        if lower.starts_with("losses") {
+            // Backgammon Galaxy writes the loser's `Losses N point` in the
+            // loser's column, beside the winner's last move or before the
+            // winner's `Wins` line: it states the result the `Wins` line
+            // gives (or the bear-off made), and gnubg's `import mat` passes
+            // over it as an unknown word.
+            return Ok(());
+        }
+        if lower.starts_with("wins") {
+            return self.wins(ln, side, e, &lower);
+        }
+        if self.new_game {
+            return self.opening(ln, side, e);
+        }
+        let Reader {
+            m: Some(mm),
+            irregular,
+            game,
+            score_from_file,
+            ..
+        } = self
+        else {
+            return Ok(());
+        };
+        let mut note = noter(irregular, *game, ln, e);
+        let side_written = |mm: &mut Match, note: &mut dyn FnMut(IrregularKind, String)| {
+            if matches!(mm.phase(), Phase::Roll | Phase::Move) && mm.board().turn() != side {
+                // The other side's turn before was left out or dropped:
+                // gnubg lets this side play on from the same board.
+                if !illegal_before {
+                    note(IrregularKind::Missing, missing(mm));
+                }
+                mm.skip_turn();
+            }
+        };
+        if lower.starts_with("doubles") || lower.starts_with("beavers") {
+            side_written(mm, &mut note);
+            if mm.is_crawford() && mm.phase() == Phase::Roll && *score_from_file {
+                // The file's game line made this the Crawford game; a
+                // double in it shows the match was post-Crawford.
+                note(IrregularKind::PostCrawford, "a double in what the score on the game's line makes the Crawford game: read as a post-Crawford game (004 4.4 (iv))".to_owned());
+                mm.post_crawford_after_all();
+            }
+            if let Err(x) = mm.act(Action::Double) {
+                note(IrregularKind::Illegal, x.to_string());
+            }
+        } else if lower.starts_with("takes") || lower.starts_with("accepts") {
+            if let Err(x) = mm.act(Action::Take) {
+                note(IrregularKind::Illegal, x.to_string());
+            }
+        } else if lower.starts_with("drops") || lower.starts_with("rejects") {
+            if let Err(x) = mm.act(Action::Pass) {
+                note(IrregularKind::Illegal, x.to_string());
+            }
+        } else if let Some((a, b)) = parse_roll(e) {
+            let Some(d) = Dice::new(a, b) else {
+                note(IrregularKind::Illegal, "a die out of 1 to 6".to_owned());
+                return Ok(());
+            };
+            side_written(mm, &mut note);
+            if let Err(x) = mm.act(Action::Roll(d)) {
+                note(IrregularKind::Illegal, x.to_string());
+                return Ok(());
+            }
+            play_written(mm, e[3..].trim(), &mut note);
+        } else {
+            return Err(MatError::Line(ln, format!("cannot read {e:?}")));
+        }
+        Ok(())
+    }
+
+    /// `Wins N points`: a game still under way ends here by resignation
+    /// (004 4.5); otherwise the score follows from the replay and N is
+    /// checked against it.
+    fn wins(&mut self, ln: usize, side: Color, e: &str, lower: &str) -> Result<(), MatError> {
+        let Some(mm) = self.m.as_mut() else {
+            return Ok(());
+        };
+        let value = wins_value(mm, lower, side.other());
+        let under_way = matches!(mm.phase(), Phase::Roll | Phase::Move | Phase::DoubleOffered);
+        if let Some(why) = value {
+            self.note(ln, e, IrregularKind::WinsValue, why);
+        }
+        if !under_way {
+            return Ok(());
+        }
+        let n: u32 = lower
+            .split_whitespace()
+            .nth(1)
+            .and_then(|w| w.parse().ok())
+            .ok_or_else(|| MatError::Line(ln, format!("cannot read {e:?}")))?;
+        let Some(mm) = self.m.as_mut() else {
+            return Ok(());
+        };
+        // As gnubg: up to the cube a single game, up to twice a gammon, more
+        // a backgammon.
+        let cube = mm.cube();
+        let level = if n <= cube {
+            1
+        } else if n <= 2 * cube {
+            2
+        } else {
+            3
+        };
+        if let Err(x) = mm.act(Action::Resign {
+            side: side.other(),
+            level,
+        }) {
+            self.note(ln, e, IrregularKind::Illegal, x.to_string());
+        }
+        Ok(())
+    }
+
+    /// A game's first entry: the side whose column holds the first roll
+    /// starts (004 4.1: the higher die moves first with both).
+    fn opening(&mut self, ln: usize, side: Color, e: &str) -> Result<(), MatError> {
+        let Some((a, b)) = parse_roll(e) else {
+            self.note(ln, e, IrregularKind::Illegal, "no opening roll".to_owned());
+            return Ok(());
+        };
+        let (hi, lo) = (a.max(b), a.min(b));
+        if hi == lo || Dice::new(a, b).is_none() {
+            self.note(
+                ln,
+                e,
+                IrregularKind::Illegal,
+                "no opening roll: a double or a die out of 1 to 6".to_owned(),
+            );
+            return Ok(());
+        }
+        self.new_game = false;
+        let d = match side {
+            Color::White => Dice(hi, lo),
+            Color::Black => Dice(lo, hi),
+        };
+        let Reader {
+            m: Some(mm),
+            irregular,
+            game,
+            ..
+        } = self
+        else {
+            return Ok(());
+        };
+        mm.act(Action::Roll(d))
+            .map_err(|x| MatError::Line(ln, x.to_string()))?;
+        play_written(mm, e[3..].trim(), &mut noter(irregular, *game, ln, e));
+        Ok(())
+    }
 }
 
 /// The position in Snowie's `Illegal play (25;0;1;0;0;A;B;...)`, played by

@@ -68,14 +68,19 @@ pub type ChessReconciliation = generic::Reconciliation<ChessGame>;
 
 /// Replays a record (move texts as written: SAN, UCI, `e2-e4`, `0-0`) from
 /// `start`, stopping at the first move that is illegal (002 art. 7.4) or
-/// cannot be read.
+/// cannot be read. Moves recorded after a dead position are replayed as
+/// written (the game was drawn there, FIDE Laws 5.2.2, but the records are
+/// compared as the players kept them).
 ///
 /// ```
 /// use tandem_rules::chess::arbiter::replay_chess_record;
-/// use tandem_rules::chess::start;
+/// use tandem_rules::chess::{from_fen, start};
 /// let r = replay_chess_record(&start(), &["e4", "e7e5", "Ke3"]);
 /// assert_eq!(r.legal(), 2);
 /// assert_eq!(r.illegal.unwrap().ply, 3);
+/// // The knight takes the last rook; the players went on.
+/// let dead = from_fen("4k3/8/8/8/1N6/8/r7/4K3 w - - 0 1").unwrap();
+/// assert_eq!(replay_chess_record(&dead, &["Nxa2", "Kd7", "Kd2"]).legal(), 3);
 /// ```
 #[must_use]
 pub fn replay_chess_record<S: AsRef<str>>(start: &Chess, texts: &[S]) -> ChessRecordReplay {
@@ -97,12 +102,15 @@ impl RecordedGame for ChessGame {
 
     /// Plays the record move by move (002 art. 7.4: the first illegal move).
     fn replay(start: &Chess, texts: Vec<String>) -> ChessRecordReplay {
-        let game = ChessGame::from_position(start.clone(), ChessOptions::default());
+        let mut game = ChessGame::from_position(start.clone(), ChessOptions::default());
+        game.play_on_past_dead_position();
         generic::replay_with(game, texts, ChessGame::play_text)
     }
 
     fn play_in(pos: &Chess, text: &str) -> Result<ChessMove, ChessError> {
-        ChessGame::from_position(pos.clone(), ChessOptions::default()).play_text(text)
+        let mut game = ChessGame::from_position(pos.clone(), ChessOptions::default());
+        game.play_on_past_dead_position();
+        game.play_text(text)
     }
 
     fn start_position(&self) -> &Chess {

@@ -67,6 +67,9 @@ pub struct ChessGame {
     moves: Vec<ChessMove>,
     sans: Vec<String>,
     declared: Option<Outcome>,
+    /// Replaying a record that goes on past a dead position: the moves
+    /// after it are played ([`ChessGame::play_on_past_dead_position`]).
+    play_on_dead: bool,
 }
 
 impl Default for ChessGame {
@@ -91,6 +94,7 @@ impl ChessGame {
             moves: Vec::new(),
             sans: Vec::new(),
             declared: None,
+            play_on_dead: false,
         }
     }
 
@@ -196,9 +200,37 @@ impl ChessGame {
 
     fn check_not_over(&self) -> Result<(), ChessError> {
         match self.outcome() {
+            Some(Outcome::Draw {
+                reason: DrawReason::DeadPosition,
+            }) if self.play_on_dead && self.declared.is_none() => Ok(()),
             Some(o) => Err(ChessError::GameOver(o)),
             None => Ok(()),
         }
+    }
+
+    /// Lets the moves a record holds after a dead position be played: the
+    /// game was drawn when the position arose (FIDE Laws 5.2.2), but players
+    /// sometimes play on and a record replayed as written goes on with them
+    /// ([`ChessGame::dead_position_ply`] says where it was drawn). Checkmate
+    /// and stalemate still end the game.
+    pub fn play_on_past_dead_position(&mut self) {
+        self.play_on_dead = true;
+    }
+
+    /// The ply after which a dead position first stood on the board (0: the
+    /// start), if one did (FIDE Laws 5.2.2; decided as insufficient
+    /// material, as [`ChessGame::outcome`]).
+    #[must_use]
+    pub fn dead_position_ply(&self) -> Option<usize> {
+        self.positions
+            .iter()
+            .position(Position::is_insufficient_material)
+    }
+
+    /// Whether the game castles by Chess960's rules (a Chess960 start).
+    #[must_use]
+    pub fn is_chess960(&self) -> bool {
+        super::is_chess960(self.start())
     }
 
     /// Takes back the last ply; `None` at the start. A declared ending is

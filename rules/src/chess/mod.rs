@@ -67,12 +67,45 @@ pub fn start() -> Chess {
 /// assert_eq!(tandem_rules::chess::to_fen(&p), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
 /// ```
 pub fn from_fen(text: &str) -> Result<Chess, ChessError> {
+    from_fen_in(text, false)
+}
+
+/// A position from FEN, castling by Chess960's rules when `chess960` (the
+/// Laws' guidelines for Chess960: the rooks may stand anywhere on the back
+/// rank; castling rights in X-FEN `KQkq` or Shredder-FEN `HAha`).
+///
+/// # Errors
+/// As [`from_fen`].
+///
+/// ```
+/// use tandem_rules::chess::{from_fen_in, is_chess960, resolve, san, to_fen};
+/// let p = from_fen_in("nbbrkn1q/pppppppp/8/8/8/8/PPPPPPPP/NBBRK1RQ w GDd - 0 1", true).unwrap();
+/// assert!(is_chess960(&p));
+/// assert_eq!(to_fen(&p), "nbbrkn1q/pppppppp/8/8/8/8/PPPPPPPP/NBBRK1RQ w KQq - 0 1");
+/// let m = resolve(&p, "O-O").unwrap();
+/// assert_eq!(san(&p, &m), "O-O");
+/// for t in ["e1g1", "Kxg1"] {
+///     assert_eq!(resolve(&p, t).unwrap(), m, "{t}: the king takes its own rook");
+/// }
+/// ```
+pub fn from_fen_in(text: &str, chess960: bool) -> Result<Chess, ChessError> {
+    let mode = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
     let fen: Fen = text
         .trim()
         .parse()
         .map_err(|e: shakmaty::fen::ParseFenError| ChessError::Fen(format!("{e}: {text:?}")))?;
-    fen.into_position(CastlingMode::Standard)
+    fen.into_position(mode)
         .map_err(|e| ChessError::Fen(format!("{e}: {text:?}")))
+}
+
+/// Whether a position castles by Chess960's rules.
+#[must_use]
+pub fn is_chess960(pos: &Chess) -> bool {
+    pos.castles().mode() == CastlingMode::Chess960
 }
 
 /// A position as FEN (the en passant square only when a capture is legal).

@@ -52,6 +52,8 @@ pub struct PgnMove {
     pub comments: Vec<String>,
     /// The line (1-based) of the move.
     pub line: usize,
+    /// The column (1-based, in characters) of the move on its line.
+    pub column: usize,
 }
 
 impl PgnGame {
@@ -64,21 +66,54 @@ impl PgnGame {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The start position: the `FEN` tag, or the standard one.
+    /// Whether the game is Chess960 (Fischer random chess): a `Variant` tag
+    /// `Chess960`, `Chess 960`, `Fischerandom` (cutechess), `Fischer Random`
+    /// or `FRC`, any case.
+    #[must_use]
+    pub fn is_chess960(&self) -> bool {
+        self.tag("Variant").is_some_and(|v| {
+            let v: String = v
+                .chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+                .to_ascii_lowercase();
+            matches!(
+                v.as_str(),
+                "chess960"
+                    | "fischerandom"
+                    | "fischerrandom"
+                    | "fischerrandomchess"
+                    | "frc"
+                    | "960"
+            )
+        })
+    }
+
+    /// The start position: the `FEN` tag, or the standard one. A Chess960
+    /// game ([`PgnGame::is_chess960`]) castles by Chess960's rules (the
+    /// Laws' guidelines for Chess960, castling: the king and the rook end on
+    /// the squares of standard castling).
     ///
     /// # Errors
-    /// A bad FEN, or a `Variant` tag that is not standard chess.
+    /// A bad FEN, or a `Variant` tag that is neither standard chess nor
+    /// Chess960.
     pub fn start(&self) -> Result<ChessGame, String> {
+        let chess960 = self.is_chess960();
         if let Some(v) = self.tag("Variant") {
             let v = v.trim().to_ascii_lowercase();
-            if !matches!(v.as_str(), "" | "standard" | "chess" | "from position") {
-                return Err(format!("variant {v:?} is not standard chess"));
+            if !chess960 && !matches!(v.as_str(), "" | "standard" | "chess" | "from position") {
+                return Err(format!(
+                    "variant {v:?} is neither standard chess nor Chess960"
+                ));
             }
         }
         match self.tag("FEN") {
-            Some(f) if !f.trim().is_empty() => super::from_fen(f)
+            Some(f) if !f.trim().is_empty() => super::from_fen_in(f, chess960)
                 .map(|p| ChessGame::from_position(p, ChessOptions::default()))
                 .map_err(|e| e.to_string()),
+            _ if chess960 => {
+                Err("a Chess960 game without a FEN tag: its start position is not known".into())
+            }
             _ => Ok(ChessGame::new()),
         }
     }
@@ -126,12 +161,17 @@ impl fmt::Display for Replay {
 ///     other => panic!("{other}"),
 /// }
 /// ```
+///
+/// A record that goes on past a dead position (FIDE Laws 5.2.2: the game
+/// was drawn there, but players sometimes play on and the record goes on)
+/// is replayed to its end; [`replay_warnings`] says where it was drawn.
 #[must_use]
 pub fn replay(g: &PgnGame) -> Replay {
     let mut game = match g.start() {
         Ok(game) => game,
         Err(e) => return Replay::Unreadable(e),
     };
+    game.play_on_past_dead_position();
     for (i, m) in g.moves.iter().enumerate() {
         if let Err(reason) = game.play_text(&m.text) {
             return Replay::Illegal {
@@ -145,14 +185,50 @@ pub fn replay(g: &PgnGame) -> Replay {
     Replay::Ok(game)
 }
 
-/// Every game of a PGN file, and what the reader skipped outside them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PgnFile {
-    /// The games in file order, each with its own warnings.
-    pub games: Vec<PgnGame>,
-    /// Warnings that belong to no game (only in a file with no game).
-    pub warnings: Vec<Warning>,
+/// What the replay of `g` found that breaks the Laws, as warnings at the
+/// move in the file: a move recorded after a dead position (FIDE Laws
+/// 5.2.2: the game was drawn when the position arose; the moves after it
+/// are replayed and the recorded result is reported as written).
+///
+/// ```
+/// use tandem_rules::chess::pgn::{parse_pgn, replay, replay_warnings, Replay};
+/// let g = &parse_pgn("[FEN \"4k3/8/8/8/8/8/r7/4K2N w - - 0 1\"]\n1. Kd1 Kd7 2. Kc1 *")[0];
+/// let r = replay(g);
+/// assert!(matches!(r, Replay::Ok(ref game) if game.ply() == 3));
+/// assert!(replay_warnings(g, &r).is_empty());
+/// // The knight takes the last rook: king and knight against king.
+/// let g = &parse_pgn("[FEN \"4k3/8/8/8/1N6/8/r7/4K3 w - - 0 1\"]\n1. Nxa2 Kd7 2. Kd2 1-0")[0];
+/// let r = replay(g);
+/// assert!(matches!(r, Replay::Ok(ref game) if game.ply() == 3));
+/// let w = replay_warnings(g, &r);
+/// assert_eq!((w.len(), w[0].line, w[0].column), (1, 2, 9), "{w:?}");
+/// ```
+#[must_use]
+pub fn replay_warnings(g: &PgnGame, r: &Replay) -> Vec<Warning> {
+    let game = match r {
+        Replay::Ok(game) | Replay::Illegal { game, .. } => game,
+        Replay::Unreadable(_) => return Vec::new(),
+    };
+    let Some(dead) = game.dead_position_ply() else {
+        return Vec::new();
+    };
+    let Some(next) = g.moves.get(dead).filter(|_| dead < game.ply()) else {
+        return Vec::new();
+    };
+    let result = g.result.as_deref().unwrap_or("*");
+    vec![Warning {
+        line: next.line,
+        column: next.column,
+        message: format!(
+            "the game was drawn before this move: a dead position arose (FIDE Laws 5.2.2); \
+             the {} half-moves recorded after it are replayed and the recorded result {result} is reported",
+            game.ply() - dead
+        ),
+    }]
 }
+
+/// Every game of a PGN file, and what the reader skipped outside them.
+pub type PgnFile = record::RecordFile<PgnGame>;
 
 /// Reads every game of a PGN file from its bytes, whatever their encoding
 /// (as [`crate::draughts::pdn::read_pdn`]: see [`crate::record`] for what is repaired
@@ -169,11 +245,7 @@ pub struct PgnFile {
 /// ```
 #[must_use]
 pub fn read_pgn(bytes: &[u8]) -> PgnFile {
-    let (games, warnings) = record::read(bytes, classify);
-    PgnFile {
-        games: games.into_iter().map(PgnGame::from_raw).collect(),
-        warnings,
-    }
+    record::read_file(bytes, classify, PgnGame::from_raw)
 }
 
 /// Reads every game of a PGN text (as [`read_pgn`], for text already decoded).
@@ -189,11 +261,7 @@ pub fn read_pgn(bytes: &[u8]) -> PgnFile {
 /// ```
 #[must_use]
 pub fn parse_pgn(text: &str) -> Vec<PgnGame> {
-    record::read_str(text, classify)
-        .0
-        .into_iter()
-        .map(PgnGame::from_raw)
-        .collect()
+    record::parse_games(text, classify, PgnGame::from_raw)
 }
 
 impl PgnGame {
@@ -212,6 +280,7 @@ impl PgnGame {
                         .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
                         .collect(),
                     line: m.line,
+                    column: m.column,
                 })
                 .collect(),
             result: g.result,
@@ -238,6 +307,11 @@ fn looks_like_move(t: &str) -> bool {
 /// What a word of PGN move text is. `at_end`: nothing but the next game or
 /// the end of the file follows.
 fn classify(w: &str, at_end: bool) -> Class {
+    glued_result(w).unwrap_or_else(|| classify_word(w, at_end))
+}
+
+/// [`classify`] without looking for a result against the move.
+fn classify_word(w: &str, at_end: bool) -> Class {
     if w.chars().all(|c| c == '.' || c == '…') {
         return Class::Skip;
     }
@@ -282,6 +356,39 @@ fn classify(w: &str, at_end: bool) -> Class {
     }
 }
 
+/// A move with a result written against it, `a5*` or `Qxf7#1-0`: PGN's
+/// result tokens end the movetext wherever they stand (PGN standard 8.2.6),
+/// and python-chess reads them so.
+fn glued_result(w: &str) -> Option<Class> {
+    [
+        ("1/2-1/2", "1/2-1/2"),
+        ("½-½", "1/2-1/2"),
+        ("1-0", "1-0"),
+        ("0-1", "0-1"),
+        ("*", "*"),
+    ]
+    .into_iter()
+    .find_map(|(token, result)| {
+        // `a5**` as `a5*`: the repeated marker is one result.
+        let before = w
+            .strip_suffix(token)
+            .map(|b| {
+                if token == "*" {
+                    b.trim_end_matches('*')
+                } else {
+                    b
+                }
+            })
+            .filter(|b| !b.is_empty())?;
+        let class = classify_word(before, false);
+        matches!(class, Class::Move { .. }).then(|| Class::Glued {
+            before: Box::new(class),
+            result: result.to_owned(),
+            at: before.chars().count(),
+        })
+    })
+}
+
 /// The clock comment broadcast sites write after a move (Lichess, and
 /// python-chess reads it): the mover's remaining time, `[%clk H:MM:SS]`
 /// (whole seconds, rounded down).
@@ -311,7 +418,9 @@ fn escape(v: &str) -> String {
 }
 
 /// Writes a game as PGN: the seven tag roster (filled with `?` where the
-/// header has none), `SetUp`/`FEN` for a game not from the start, SAN
+/// header has none), `SetUp`/`FEN` for a game not from the start (and
+/// `Variant "Chess960"` with them for a Chess960 game, whose castling SAN
+/// writes `O-O`, `O-O-O`), SAN
 /// moves with numbers, comments, the result. Lines stay under 80 characters.
 ///
 /// ```
@@ -337,12 +446,19 @@ pub fn write_pgn(game: &ChessGame, header: &PgnHeader) -> String {
     }
     out.push_str(&format!("[Result \"{result}\"]\n"));
     let start_fen = super::to_fen(game.start());
-    if start_fen != super::to_fen(&super::start()) {
+    let chess960 = game.is_chess960();
+    if chess960 {
+        // The tag lichess, chess.com and python-chess write and read.
+        out.push_str("[Variant \"Chess960\"]\n");
+    }
+    if chess960 || start_fen != super::to_fen(&super::start()) {
         out.push_str("[SetUp \"1\"]\n");
         out.push_str(&format!("[FEN \"{start_fen}\"]\n"));
     }
     for (n, v) in &header.tags {
-        if !roster.contains(&n.as_str()) && !matches!(n.as_str(), "Result" | "SetUp" | "FEN") {
+        let written = matches!(n.as_str(), "Result" | "SetUp" | "FEN")
+            || (chess960 && n.eq_ignore_ascii_case("Variant"));
+        if !roster.contains(&n.as_str()) && !written {
             out.push_str(&format!("[{n} \"{}\"]\n", escape(v)));
         }
     }
@@ -428,6 +544,49 @@ mod tests {
         let g = parse_pgn("[FEN \"nonsense\"]\n1. e4 *");
         assert!(matches!(replay(&g[0]), Replay::Unreadable(_)));
         let g = parse_pgn("[Variant \"Atomic\"]\n1. e4 *");
-        assert!(matches!(replay(&g[0]), Replay::Unreadable(_)));
+        assert!(matches!(replay(&g[0]), Replay::Unreadable(ref w) if w.contains("atomic")));
+        // Chess960 needs its start.
+        let g = parse_pgn("[Variant \"Chess960\"]\n1. e4 *");
+        assert!(matches!(replay(&g[0]), Replay::Unreadable(ref w) if w.contains("FEN")));
+    }
+
+    #[test]
+    fn results_against_a_move_and_words_that_only_look_so() {
+        let g = parse_pgn(
+            "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6*\n\n1. d4 d5 2. Kd21/2-1/2\n1. c4 e5 2. Qa4½-½",
+        );
+        assert_eq!(g.len(), 3);
+        let ends: Vec<_> = g
+            .iter()
+            .map(|g| (g.moves.len(), g.result.clone()))
+            .collect();
+        assert_eq!(
+            ends,
+            [
+                (6, Some("*".into())),
+                (3, Some("1/2-1/2".into())),
+                (3, Some("1/2-1/2".into()))
+            ]
+        );
+        assert_eq!(g[0].moves[5].text, "a6");
+        assert_eq!((g[0].warnings[0].line, g[0].warnings[0].column), (1, 30));
+        assert!(g.iter().all(|g| g.warnings.len() == 1));
+        // Castling with zeros is no result against a move, a word with no
+        // move before the result stays junk, and so does a move with many
+        // results after it (read in one pass, however long).
+        let long = format!("1. e4 e5{} *", "*".repeat(100_000));
+        let g = parse_pgn(&long);
+        let texts: Vec<&str> = g[0].moves.iter().map(|m| m.text.as_str()).collect();
+        assert_eq!(texts, ["e4", "e5"]);
+        assert_eq!(g[0].result.as_deref(), Some("*"));
+        let g = parse_pgn("[FEN \"4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1\"]\n1. 0-0-0 Kf7 2. x1-0");
+        assert_eq!(g[0].moves[0].text, "0-0-0");
+        assert!(matches!(replay(&g[0]), Replay::Ok(ref r) if r.sans()[0] == "O-O-O"));
+        assert_eq!(g[0].result, None);
+        assert!(
+            g[0].warnings[0].message.contains("not a move"),
+            "{:?}",
+            g[0].warnings
+        );
     }
 }

@@ -309,24 +309,53 @@ fn from_san(pos: &Chess, legal: &[ChessMove], t: &str) -> Result<ChessMove, Refu
                 .map(ChessMove::from_shakmaty)
                 .collect(),
         )),
-        Err(SanError::IllegalSan) => Err(Refusal::Reason(match parsed {
-            San::Castle(_) => IllegalReason::CastlingNotAllowed,
-            San::Normal {
-                role,
-                to,
-                promotion,
-                ..
-            } => {
-                let reaching = |r: Role| legal.iter().any(|m| m.role == r && m.to == to);
-                if reaching(role) && (promotion.is_some() || role == Role::Pawn) {
-                    IllegalReason::Promotion
-                } else {
-                    IllegalReason::NoSuchMove { role, to }
-                }
+        Err(SanError::IllegalSan) => {
+            if let Some(m) = king_onto_rook(legal, &parsed) {
+                return Ok(m);
             }
-            San::Put { role, to } => IllegalReason::NoSuchMove { role, to },
-            San::Null => IllegalReason::NoMoves,
-        })),
+            Err(Refusal::Reason(refusal_reason(legal, parsed)))
+        }
+    }
+}
+
+/// Castling written as the king taking its own rook (`Kxh1`, `Kg1` onto
+/// the rook): Chess960 programs write it so, and the Laws' guidelines for
+/// Chess960 describe castling as the king's move with the rook's.
+fn king_onto_rook(legal: &[ChessMove], parsed: &San) -> Option<ChessMove> {
+    let San::Normal {
+        role: Role::King,
+        to,
+        promotion: None,
+        ..
+    } = *parsed
+    else {
+        return None;
+    };
+    legal
+        .iter()
+        .find(|m| m.rook_move().is_some_and(|(rook, _)| rook == to))
+        .copied()
+}
+
+/// Why a SAN move that parsed is not legal.
+fn refusal_reason(legal: &[ChessMove], parsed: San) -> IllegalReason {
+    match parsed {
+        San::Castle(_) => IllegalReason::CastlingNotAllowed,
+        San::Normal {
+            role,
+            to,
+            promotion,
+            ..
+        } => {
+            let reaching = |r: Role| legal.iter().any(|m| m.role == r && m.to == to);
+            if reaching(role) && (promotion.is_some() || role == Role::Pawn) {
+                IllegalReason::Promotion
+            } else {
+                IllegalReason::NoSuchMove { role, to }
+            }
+        }
+        San::Put { role, to } => IllegalReason::NoSuchMove { role, to },
+        San::Null => IllegalReason::NoMoves,
     }
 }
 

@@ -189,13 +189,7 @@ fn replay_from(mut game: Game, moves: &[PdnMove], budget: &mut u32) -> Replay {
 }
 
 /// Every game of a PDN file, and what the reader skipped outside them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct PdnFile {
-    /// The games in file order, each with its own warnings.
-    pub games: Vec<PdnGame>,
-    /// Warnings that belong to no game (only in a file with no game).
-    pub warnings: Vec<Warning>,
-}
+pub type PdnFile = record::RecordFile<PdnGame>;
 
 /// Reads every game of a PDN file from its bytes, whatever their encoding
 /// (UTF-8, Windows-1252 or Latin-1 line by line, UTF-16 with a byte-order
@@ -214,11 +208,7 @@ pub struct PdnFile {
 /// ```
 #[must_use]
 pub fn read_pdn(bytes: &[u8]) -> PdnFile {
-    let (games, warnings) = record::read(bytes, classify);
-    PdnFile {
-        games: games.into_iter().map(PdnGame::from_raw).collect(),
-        warnings,
-    }
+    record::read_file(bytes, classify, PdnGame::from_raw)
 }
 
 /// Reads every game in a PDN text (as [`read_pdn`], for text already decoded).
@@ -234,11 +224,7 @@ pub fn read_pdn(bytes: &[u8]) -> PdnFile {
 /// ```
 #[must_use]
 pub fn parse_pdn(text: &str) -> Vec<PdnGame> {
-    record::read_str(text, classify)
-        .0
-        .into_iter()
-        .map(PdnGame::from_raw)
-        .collect()
+    record::parse_games(text, classify, PdnGame::from_raw)
 }
 
 impl PdnGame {

@@ -27,6 +27,17 @@ pub(crate) enum Class {
     },
     /// Not a move and nothing else either: skipped with a warning.
     Junk,
+    /// A move with the result written against it (`a5*`, `Qxf7#1-0`): the
+    /// move, then the result, with a warning (PGN standard 8.2.6: a game
+    /// termination marker ends the movetext wherever it stands).
+    Glued {
+        /// What the text before the result is (a [`Class::Move`]).
+        before: Box<Class>,
+        /// The result, as [`Class::Result`] holds it.
+        result: String,
+        /// Characters before the result in the word.
+        at: usize,
+    },
 }
 
 /// A game before the format makes its own type of it.
@@ -47,6 +58,7 @@ pub(crate) struct RawMove {
     pub nags: Vec<u16>,
     pub comments: Vec<String>,
     pub line: usize,
+    pub column: usize,
 }
 
 /// Tags that a game holds once: a second one after a blank line starts the
@@ -100,6 +112,53 @@ impl Builder {
         self.cur.get_or_insert_with(RawGame::default)
     }
 
+    /// Places a word of move text the format has classified.
+    fn word(&mut self, class: Class, w: &str, t: &Token) {
+        let has_moves = self.cur.as_ref().is_some_and(|g| !g.moves.is_empty());
+        let number = match &class {
+            Class::Number(n, white) => Some((*n, *white)),
+            Class::Move { number, .. } => *number,
+            _ => None,
+        };
+        if number == Some((1, true)) && has_moves {
+            // Move 1 again: the game before had no result.
+            self.finish();
+        }
+        match class {
+            Class::Skip | Class::Glued { .. } => {}
+            Class::Number(..) => {
+                if self.cur.is_none() {
+                    self.pending_line.get_or_insert(t.line);
+                }
+            }
+            Class::Result(r) => {
+                if let Some(g) = &mut self.cur {
+                    g.result = r;
+                    self.finish();
+                } else {
+                    self.pending_line = None;
+                    self.warn(Warning {
+                        line: t.line,
+                        column: t.col,
+                        message: format!("result `{w}` outside a game skipped"),
+                    });
+                }
+            }
+            Class::Move { text, marks, .. } => self.start(t.line).moves.push(RawMove {
+                text,
+                marks,
+                line: t.line,
+                column: t.col,
+                ..RawMove::default()
+            }),
+            Class::Junk => self.warn(Warning {
+                line: t.line,
+                column: t.col,
+                message: format!("`{w}` is not a move; skipped"),
+            }),
+        }
+    }
+
     fn warn(&mut self, w: Warning) {
         match &mut self.cur {
             Some(g) => g.warnings.push(w),
@@ -140,47 +199,20 @@ where
             }
             Tok::Word(w) => {
                 let has_moves = b.cur.as_ref().is_some_and(|g| !g.moves.is_empty());
-                let class = classify(w, has_moves && at_game_end(&tokens[k + 1..]));
-                let number = match &class {
-                    Class::Number(n, white) => Some((*n, *white)),
-                    Class::Move { number, .. } => *number,
-                    _ => None,
-                };
-                if number == Some((1, true)) && has_moves {
-                    // Move 1 again: the game before had no result.
-                    b.finish();
-                }
-                match class {
-                    Class::Skip => {}
-                    Class::Number(..) => {
-                        if b.cur.is_none() {
-                            b.pending_line.get_or_insert(t.line);
-                        }
+                match classify(w, has_moves && at_game_end(&tokens[k + 1..])) {
+                    Class::Glued { before, result, at } => {
+                        b.word(*before, w, t);
+                        b.warn(Warning {
+                            line: t.line,
+                            column: t.col + at,
+                            message: format!(
+                                "the result `{result}` is written against the move `{}`: read as the move and the result (PGN standard 8.2.6)",
+                                w.chars().take(at).collect::<String>()
+                            ),
+                        });
+                        b.word(Class::Result(Some(result)), w, t);
                     }
-                    Class::Result(r) => {
-                        if let Some(g) = &mut b.cur {
-                            g.result = r;
-                            b.finish();
-                        } else {
-                            b.pending_line = None;
-                            b.warn(Warning {
-                                line: t.line,
-                                column: t.col,
-                                message: format!("result `{w}` outside a game skipped"),
-                            });
-                        }
-                    }
-                    Class::Move { text, marks, .. } => b.start(t.line).moves.push(RawMove {
-                        text,
-                        marks,
-                        line: t.line,
-                        ..RawMove::default()
-                    }),
-                    Class::Junk => b.warn(Warning {
-                        line: t.line,
-                        column: t.col,
-                        message: format!("`{w}` is not a move; skipped"),
-                    }),
+                    class => b.word(class, w, t),
                 }
             }
             Tok::Comment(c) => {

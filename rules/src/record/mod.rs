@@ -99,26 +99,52 @@ pub fn decode_text(bytes: &[u8]) -> Cow<'_, str> {
     decode(bytes).text
 }
 
-/// Reads the bytes of a file into raw games with `classify` deciding what
-/// each word of the move text is; the second part holds the warnings that
-/// belong to no game (only when the file holds none).
-pub(crate) fn read<F>(bytes: &[u8], classify: F) -> (Vec<RawGame>, Vec<Warning>)
+/// Every game of a record file (PDN or PGN), and what the reader skipped
+/// outside them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordFile<G> {
+    /// The games in file order, each with its own warnings.
+    pub games: Vec<G>,
+    /// Warnings that belong to no game (only in a file with no game).
+    pub warnings: Vec<Warning>,
+}
+
+impl<G> Default for RecordFile<G> {
+    fn default() -> Self {
+        RecordFile {
+            games: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// Reads the bytes of a file into games: `classify` decides what each word
+/// of the move text is, `make` turns a raw game into the format's own.
+pub(crate) fn read_file<F, G>(bytes: &[u8], classify: F, make: fn(RawGame) -> G) -> RecordFile<G>
 where
     F: Fn(&str, bool) -> Class,
 {
     let decoded = decode(bytes);
     let tokens = lex::lex(&decoded.text, &decoded.foreign_lines);
-    assemble::assemble(&tokens, classify)
+    let (games, warnings) = assemble::assemble(&tokens, classify);
+    RecordFile {
+        games: games.into_iter().map(make).collect(),
+        warnings,
+    }
 }
 
-/// [`read`] for text already decoded.
-pub(crate) fn read_str<F>(text: &str, classify: F) -> (Vec<RawGame>, Vec<Warning>)
+/// [`read_file`]'s games for text already decoded.
+pub(crate) fn parse_games<F, G>(text: &str, classify: F, make: fn(RawGame) -> G) -> Vec<G>
 where
     F: Fn(&str, bool) -> Class,
 {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let tokens = lex::lex(text, &[]);
     assemble::assemble(&tokens, classify)
+        .0
+        .into_iter()
+        .map(make)
+        .collect()
 }
 
 #[cfg(test)]

@@ -197,11 +197,10 @@ fn load(path: &Path, table: &str) -> anyhow::Result<LoadedRecord> {
             path.display()
         ),
     };
-    if let Some(v) = game.tag("Variant") {
-        let v = v.trim().to_ascii_lowercase();
-        if !matches!(v.as_str(), "" | "standard" | "chess" | "from position") {
-            bail!("{}: variant {v:?} is not standard chess", path.display());
-        }
+    // Standard chess or Chess960 (whose start is its FEN): another variant
+    // is refused with the reason.
+    if let Err(why) = game.start() {
+        bail!("{}: {why}", path.display());
     }
     Ok(LoadedRecord {
         path: path.to_owned(),
@@ -223,6 +222,13 @@ fn load(path: &Path, table: &str) -> anyhow::Result<LoadedRecord> {
     })
 }
 
+/// A record's start position from FEN: standard chess, or Chess960 where
+/// the castling rights name rooks standard castling cannot use (a Chess960
+/// start; where both read, their castling is the same).
+fn start_fen(f: &str) -> Result<Chess, tandem_rules::chess::ChessError> {
+    from_fen(f).or_else(|e| tandem_rules::chess::from_fen_in(f, true).map_err(|_| e))
+}
+
 /// `tandem arbiter reconcile` for chess.
 ///
 /// # Errors
@@ -231,11 +237,11 @@ pub fn run_reconcile(args: &ReconcileArgs, reg: &Registry) -> anyhow::Result<Exi
     let a = load(&args.a, &args.braille_table())?;
     let b = load(&args.b, &args.braille_table())?;
     let start = match (&args.fen, &a.fen, &b.fen) {
-        (Some(f), _, _) => from_fen(f).with_context(|| format!("reading --fen {f:?}"))?,
+        (Some(f), _, _) => start_fen(f).with_context(|| format!("reading --fen {f:?}"))?,
         (None, fa, fb) => {
             let read = |f: &Option<String>, rec: &LoadedRecord| {
                 f.as_deref()
-                    .map(from_fen)
+                    .map(start_fen)
                     .transpose()
                     .with_context(|| format!("{}: start FEN", rec.path.display()))
             };

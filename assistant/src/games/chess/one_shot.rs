@@ -4,7 +4,7 @@
 
 use anyhow::Context as _;
 use serde_json::json;
-use tandem_rules::chess::pgn::{read_pgn, replay, Replay};
+use tandem_rules::chess::pgn::{read_pgn, replay, replay_warnings, Replay};
 use tandem_rules::chess::{self, shakmaty::Chess};
 use tandem_speech::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 
@@ -81,7 +81,10 @@ pub fn say(asked: &SayAsked) -> anyhow::Result<Said> {
 }
 
 /// `tandem pdn check` of a PGN file: the same lines and JSON objects as
-/// for PDN; `fen` is chess FEN.
+/// for PDN; `fen` is chess FEN (also of a game that replays, its last
+/// position), `result` the result the record gives (`null` for none), and
+/// the warnings include a move recorded after a dead position (FIDE Laws
+/// 5.2.2). Chess960 games (`[Variant "Chess960"]`) replay by their rules.
 #[must_use]
 pub fn check_records(bytes: &[u8]) -> Vec<RecordReport> {
     let file = read_pgn(bytes);
@@ -92,7 +95,9 @@ pub fn check_records(bytes: &[u8]) -> Vec<RecordReport> {
         .into_iter()
         .map(|mut g| {
             let r = replay(&g);
-            let warnings = std::mem::take(&mut g.warnings);
+            let mut warnings = std::mem::take(&mut g.warnings);
+            warnings.extend(replay_warnings(&g, &r));
+            warnings.sort_by_key(|w| (w.line, w.column));
             let replayed = match &r {
                 Replay::Ok(game) => Replayed::Ok { plies: game.ply() },
                 Replay::Illegal {
@@ -109,13 +114,23 @@ pub fn check_records(bytes: &[u8]) -> Vec<RecordReport> {
                 },
                 Replay::Unreadable(why) => Replayed::Unreadable(why),
             };
-            RecordReport::new(
+            let mut report = RecordReport::new(
                 g.line,
                 (g.tag("White"), g.tag("Black")),
                 &replayed,
                 r.to_string(),
                 warnings,
-            )
+            );
+            if let Replay::Ok(game) = &r {
+                report
+                    .fields
+                    .insert("fen".into(), json!(chess::to_fen(game.position())));
+            }
+            report.fields.insert("result".into(), json!(g.result));
+            report
+                .fields
+                .insert("chess960".into(), json!(g.is_chess960()));
+            report
         })
         .collect()
 }

@@ -808,7 +808,9 @@ impl TableCopy {
         for r in self.records.iter().rev() {
             match r.event {
                 Event::Mismatch { .. } => return true,
-                Event::Resume | Event::Correction { .. } | Event::Move { .. } => return false,
+                Event::Resume { .. } | Event::Correction { .. } | Event::Move { .. } => {
+                    return false
+                }
                 _ => {}
             }
         }

@@ -185,34 +185,24 @@ pub fn read_mat(text: &str) -> Result<BgRecord, RecordError> {
             header = true;
             continue;
         }
-        if header && t.contains(" : ") && !t.contains(')') {
-            // `Name : score   Name : score`; the first game's score starts
-            // the match there (a file that continues a match).
-            if rec.entries.is_empty() && rec.start_score.is_none() {
-                let score: Vec<u32> = t
-                    .split(':')
-                    .skip(1)
-                    .filter_map(|p| {
-                        let d: String = p.trim().chars().take_while(char::is_ascii_digit).collect();
-                        d.parse().ok()
-                    })
-                    .collect();
-                if let [w, b] = score[..] {
-                    if [w, b] != [0, 0] && rec.length.is_some_and(|n| w < n && b < n) {
-                        rec.start_score = Some([w, b]);
-                    }
-                }
+        if header && t.contains(':') && !t.contains(')') && mat::parse_roll(t).is_none() {
+            // `Name : score   Name : score` (or `Name: score`, as newer
+            // servers write it); the first game's score starts the match
+            // there (a file that continues a match).
+            let Some((w, ws, b, bs)) = mat::score_line(t) else {
+                return Err(RecordError::Line(
+                    ln,
+                    format!("cannot read the score line {t:?}"),
+                ));
+            };
+            if rec.entries.is_empty()
+                && rec.start_score.is_none()
+                && [ws, bs] != [0, 0]
+                && rec.length.is_some_and(|n| ws < n && bs < n)
+            {
+                rec.start_score = Some([ws, bs]);
             }
-            let parts: Vec<&str> = t.split(" : ").collect();
-            if let [w, mid, ..] = parts.as_slice() {
-                let black = mid
-                    .trim()
-                    .split_once(char::is_whitespace)
-                    .map(|(_, b)| b.trim().to_owned());
-                if let Some(b) = black {
-                    rec.names = Some((w.trim().to_owned(), b));
-                }
-            }
+            rec.names = Some((w, b));
             header = false;
             continue;
         }

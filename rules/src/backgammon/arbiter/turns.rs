@@ -164,95 +164,108 @@ fn play_on(m: &mut Match, text: &str) -> Result<Turn, TurnError> {
         .split(|c: char| c.is_whitespace() || c == ':')
         .next()
         .unwrap_or("");
+    if let Some(t) = cube_entry(m, side, word)? {
+        return Ok(t);
+    }
+    if let Some(t) = end_entry(m, side, word, &lower, body)? {
+        return Ok(t);
+    }
+    roll_entry(m, side, body)
+}
+
+/// A cube action (`doubles`, `takes`, `drops`, `pass` to a double), or
+/// `None` for another entry.
+fn cube_entry(m: &mut Match, side: Option<Color>, word: &str) -> Result<Option<Turn>, TurnError> {
+    let action = match word {
+        "double" | "doubles" => Action::Double,
+        "take" | "takes" | "accept" | "accepts" => Action::Take,
+        "drop" | "drops" | "reject" | "rejects" => Action::Pass,
+        "pass" if m.phase() == Phase::DoubleOffered => Action::Pass,
+        _ => return Ok(None),
+    };
+    check_side(m, side)?;
+    // A record that starts at a score one point away (a `.mat` file
+    // continuing a match) and doubles in that first game shows its Crawford
+    // game was played before (004 4.4 (iv)).
+    if action == Action::Double
+        && m.is_crawford()
+        && m.games().len() == 1
+        && m.games()[0].score != [0, 0]
+        && m.phase() == Phase::Roll
+    {
+        m.post_crawford_after_all();
+    }
+    let who = m.to_act().unwrap_or(m.board().turn());
+    m.act(action).map_err(TurnError::Action)?;
+    Ok(Some(match action {
+        Action::Double => Turn::Double(who),
+        Action::Take => Turn::Take(who),
+        _ => Turn::Drop(who),
+    }))
+}
+
+/// A game's end: `resign N`, or `wins N points` (in a game under way the
+/// loser resigned, 004 4.5; after the game, the points it gave are
+/// checked), or `None` for another entry.
+fn end_entry(
+    m: &mut Match,
+    side: Option<Color>,
+    word: &str,
+    lower: &str,
+    body: &str,
+) -> Result<Option<Turn>, TurnError> {
     let number = || {
         lower
             .split(|c: char| !c.is_ascii_digit())
             .find(|w| !w.is_empty())
             .and_then(|w| w.parse::<u32>().ok())
     };
-    let act = |m: &mut Match, a: Action| m.act(a).map_err(TurnError::Action);
-    match word {
-        "double" | "doubles" => {
-            check_side(m, side)?;
-            // A record that starts at a score one point away (a `.mat` file
-            // continuing a match) and doubles in that first game shows its
-            // Crawford game was played before (004 4.4 (iv)).
-            if m.is_crawford()
-                && m.games().len() == 1
-                && m.games()[0].score != [0, 0]
-                && m.phase() == Phase::Roll
-            {
-                m.post_crawford_after_all();
-            }
-            let who = m.to_act().unwrap_or(m.board().turn());
-            act(m, Action::Double)?;
-            return Ok(Turn::Double(who));
-        }
-        "take" | "takes" | "accept" | "accepts" => {
-            check_side(m, side)?;
-            let who = m.to_act().unwrap_or(m.board().turn());
-            act(m, Action::Take)?;
-            return Ok(Turn::Take(who));
-        }
-        "drop" | "drops" | "reject" | "rejects" => {
-            check_side(m, side)?;
-            let who = m.to_act().unwrap_or(m.board().turn());
-            act(m, Action::Pass)?;
-            return Ok(Turn::Drop(who));
-        }
-        "pass" if m.phase() == Phase::DoubleOffered => {
-            check_side(m, side)?;
-            let who = m.to_act().unwrap_or(m.board().turn());
-            act(m, Action::Pass)?;
-            return Ok(Turn::Drop(who));
-        }
+    let (loser, level) = match word {
         "resign" | "resigns" => {
             let who = side.or(m.to_act()).unwrap_or(m.board().turn());
-            let level = number().and_then(|n| u8::try_from(n).ok()).unwrap_or(1);
-            act(m, Action::Resign { side: who, level })?;
-            return Ok(Turn::Resign { side: who, level });
+            (
+                who,
+                number().and_then(|n| u8::try_from(n).ok()).unwrap_or(1),
+            )
         }
         "wins" => {
             let n = number().ok_or_else(|| TurnError::Unreadable(body.to_owned()))?;
-            if matches!(m.phase(), Phase::Roll | Phase::Move | Phase::DoubleOffered) {
-                // A game under way ends here: the loser resigned, as gnubg
-                // reads it: up to the cube a single game, up to twice the
-                // cube a gammon, more a backgammon.
-                let winner = side.ok_or(TurnError::NeedSide)?;
-                let cube = m.cube().max(1);
-                let level = if n == 0 {
-                    return Err(TurnError::GameEnd {
-                        written: n,
-                        side,
-                        actual: None,
-                    });
-                } else if n <= cube {
-                    1
-                } else if n <= 2 * cube {
-                    2
-                } else {
-                    3
-                };
-                act(
-                    m,
-                    Action::Resign {
-                        side: winner.other(),
-                        level,
+            let under_way = matches!(m.phase(), Phase::Roll | Phase::Move | Phase::DoubleOffered);
+            if !under_way || n == 0 {
+                return Err(TurnError::GameEnd {
+                    written: n,
+                    side,
+                    actual: if under_way {
+                        None
+                    } else {
+                        m.last_end().map(|e| (e.winner, e.points))
                     },
-                )?;
-                return Ok(Turn::Resign {
-                    side: winner.other(),
-                    level,
                 });
             }
-            return Err(TurnError::GameEnd {
-                written: n,
-                side,
-                actual: m.last_end().map(|e| (e.winner, e.points)),
-            });
+            // A game under way ends here: the loser resigned, as gnubg reads
+            // it: up to the cube a single game, up to twice the cube a
+            // gammon, more a backgammon.
+            let winner = side.ok_or(TurnError::NeedSide)?;
+            let cube = m.cube().max(1);
+            let level = if n <= cube {
+                1
+            } else if n <= 2 * cube {
+                2
+            } else {
+                3
+            };
+            (winner.other(), level)
         }
-        _ => {}
-    }
+        _ => return Ok(None),
+    };
+    m.act(Action::Resign { side: loser, level })
+        .map_err(TurnError::Action)?;
+    Ok(Some(Turn::Resign { side: loser, level }))
+}
+
+/// A roll and the move written after it (`52: 13/8 13/11`, `31:` alone,
+/// `63: ???`, `21: pass`).
+fn roll_entry(m: &mut Match, side: Option<Color>, body: &str) -> Result<Turn, TurnError> {
     let Some((d0, d1, rest)) = roll_prefix(body) else {
         return Err(TurnError::Unreadable(body.to_owned()));
     };
