@@ -121,6 +121,7 @@ fn a_real_game_from_a_chesslink_board_against_a_blind_player() {
     let mut board = Board::plug_in(&link, START);
     let d = daemon(dir.path(), &link, None);
     let mut c = d.client();
+    board.wait_host();
     let s = &d.socket;
     // 1. e4: a plain move, the pawn slid on its way.
     board.hand(&["-e2", "+e3P", "-e3", "+e4P"]);
@@ -267,7 +268,7 @@ fn a_real_game_from_a_chesslink_board_against_a_blind_player() {
     assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     // Every byte tandem sent had odd parity, every command its block parity.
     let sh = board.shared.lock().unwrap();
-    assert_eq!((sh.bad_parity, sh.bad_block), (0, 0));
+    assert_eq!((sh.bad_parity, sh.bad_block), (0, 0), "{:?}", sh.bad);
     assert_eq!(sh.e2rom[2] & 0b111, 0b011, "reports on every change");
 }
 
@@ -286,6 +287,7 @@ fn queenside_castling_rook_first_and_promotions_from_the_board() {
     let mut board = Board::plug_in(&link, &squares);
     let d = daemon(dir.path(), &link, Some(fen));
     let mut c = d.client();
+    board.wait_host();
     let s = &d.socket;
     // 1. O-O-O, the rook first.
     board.hand(&["-a1", "+d1R"]);
@@ -363,6 +365,7 @@ fn the_config_files_seat_takes_its_board() {
         .env("TANDEM_EBOARD_SETTLE_MS", SETTLE_MS.to_string())
         .start();
     let mut c = d.client();
+    board.wait_host();
     board.hand(&["-d2", "+d4P"]);
     wait_ply(&mut c, 1);
     assert_eq!(

@@ -286,6 +286,8 @@ fn configure(fd: &OwnedFd) -> io::Result<bool> {
         t.control_modes |= ControlModes::CS8;
         termios::tcsetattr(fd, OptionalActions::Now, &t)?;
     }
+    // What came in before the line was raw (echoed, cooked) is no message.
+    termios::tcflush(fd, termios::QueueSelector::IFlush)?;
     Ok(!seven)
 }
 

@@ -47,6 +47,12 @@ pub struct Shared {
     pub bad_parity: usize,
     /// Host commands with a wrong block parity.
     pub bad_block: usize,
+    /// What those commands were.
+    pub bad: Vec<String>,
+    /// A host spoke on this connection (a command with a right block
+    /// parity): before it, the line may still echo what the board sends (a
+    /// terminal's default), so the board sends nothing of itself.
+    pub host: bool,
 }
 
 pub struct Board {
@@ -128,6 +134,7 @@ impl Board {
         let _ = std::fs::remove_file(&self.link);
         std::os::unix::fs::symlink(&slave, &self.link).unwrap();
         self.stop = Arc::new(AtomicBool::new(false));
+        self.shared.lock().unwrap().host = false;
         let (stop, shared) = (self.stop.clone(), self.shared.clone());
         self.thread = Some(std::thread::spawn(move || serve(&master, &shared, &stop)));
     }
@@ -153,7 +160,7 @@ impl Board {
                 b'+' => step.as_bytes()[3],
                 other => panic!("a step is -SQ or +SQP, not {}", char::from(other)),
             };
-            if matches!(s.e2rom[2] & 0b111, 0b000 | 0b011..=0b111) {
+            if s.host && matches!(s.e2rom[2] & 0b111, 0b000 | 0b011..=0b111) {
                 let status = message(&format!("s{}", String::from_utf8_lossy(&s.squares)));
                 s.outbox.push(status);
             }
@@ -166,6 +173,18 @@ impl Board {
         self.shared.lock().unwrap().e2rom[2] = 0b001;
         self.hand(steps);
         self.shared.lock().unwrap().e2rom[2] = saved;
+    }
+
+    /// Waits (20 s at most) until a host has spoken on this connection.
+    pub fn wait_host(&self) {
+        let t0 = Instant::now();
+        while !self.shared.lock().unwrap().host {
+            assert!(
+                t0.elapsed() < Duration::from_secs(20),
+                "no host opened the board"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// The LEDs lit by the last `L` (their numbers, 1 … 81), none after `X`.
@@ -288,9 +307,11 @@ fn serve(master: &OwnedFd, shared: &Mutex<Shared>, stop: &AtomicBool) {
             let (body, check) = cmd.split_at(len - 2);
             if u8::from_str_radix(check, 16).ok() == Some(xor(body)) {
                 s.commands.push(cmd.clone());
+                s.host = true;
                 answer(&mut s, &cmd);
             } else {
                 s.bad_block += 1;
+                s.bad.push(cmd);
             }
         }
         if !s.outbox.is_empty() {
