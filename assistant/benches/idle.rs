@@ -1,6 +1,9 @@
-//! Idle CPU and resident memory of a running game: starts `tandem play
-//! --headless` (text speech, no braille, no speech model), lets it idle for
-//! 10 s mid-game, and reads /proc/PID/stat and /proc/PID/status.
+//! Idle CPU, wake-ups and resident memory of a running game: starts `tandem
+//! play --headless` (text speech, no speech model), without braille and with
+//! the terminal braille view (`--braille none`, `--braille terminal`), lets
+//! it idle for 10 s mid-game, and reads /proc/PID/stat, /proc/PID/status and
+//! each thread's context switches (a thread that polls wakes on its timer;
+//! one that waits on its events does not: issue 47).
 //! Targets: under 1 % of a core, under 30 MB.
 //!
 //! `cargo bench -p tandem --bench idle`
@@ -25,7 +28,30 @@ fn rss_kb(pid: u32) -> u64 {
         .expect("VmRSS")
 }
 
+/// Context switches of every thread of `pid` so far: each is a wake-up.
+fn switches(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
+    tasks
+        .filter_map(Result::ok)
+        .filter_map(|t| std::fs::read_to_string(t.path().join("status")).ok())
+        .flat_map(|s| {
+            s.lines()
+                .filter(|l| l.contains("ctxt_switches"))
+                .filter_map(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+                .collect::<Vec<_>>()
+        })
+        .sum()
+}
+
 fn main() {
+    for braille in ["none", "terminal"] {
+        idle(braille);
+    }
+}
+
+fn idle(braille: &str) {
     let dir = tempfile::tempdir().expect("temp dir");
     let socket = dir.path().join("s.sock");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tandem"))
@@ -35,7 +61,7 @@ fn main() {
             "--speech",
             "text",
             "--braille",
-            "none",
+            braille,
             "--lang",
             "en",
         ])
@@ -62,13 +88,15 @@ fn main() {
     }
     let pid = child.id();
     let hz = 100.0; // USER_HZ on Linux
-    let (c0, w0) = (ticks(pid), Instant::now());
+    let (c0, s0, w0) = (ticks(pid), switches(pid), Instant::now());
     std::thread::sleep(Duration::from_secs(10));
-    let (c1, w1) = (ticks(pid), Instant::now());
-    let cpu = (c1 - c0) as f64 / hz / (w1 - w0).as_secs_f64() * 100.0;
+    let (c1, s1, w1) = (ticks(pid), switches(pid), Instant::now());
+    let secs = (w1 - w0).as_secs_f64();
+    let cpu = (c1 - c0) as f64 / hz / secs * 100.0;
+    let wakes = (s1 - s0) as f64 / secs;
     let rss = rss_kb(pid);
     println!(
-        "idle game: CPU {cpu:.2} % of a core over 10 s, resident memory {:.1} MB",
+        "idle game, --braille {braille}: CPU {cpu:.2} % of a core over 10 s, {wakes:.1} wake-ups a second, resident memory {:.1} MB",
         rss as f64 / 1024.0
     );
     let _ = child.kill();

@@ -286,15 +286,7 @@ impl Config {
                 .collect::<anyhow::Result<Vec<_>>>()?,
             None => DEFAULT_WARNINGS.to_vec(),
         };
-        let journal = match raw.journal {
-            Some(j) => j,
-            None => {
-                let stamp = crate::journal::wall_now().replace([':', '.'], "-");
-                raw.journal_dir
-                    .unwrap_or_else(default_journal_dir)
-                    .join(format!("game-{stamp}.jsonl"))
-            }
-        };
+        let journal = journal_path(raw.journal, raw.journal_dir);
         let seats = match &raw.seat {
             Some(s) => s.specs().map_err(|e| anyhow::anyhow!("--seat: {e}"))?,
             None => Vec::new(),
@@ -363,6 +355,16 @@ impl Config {
             devices_cert: raw.seats_cert.zip(raw.seats_key),
         })
     }
+}
+
+/// `--journal FILE`, else a new file named for this moment in
+/// `--journal-dir` (the state folder's `journals` by default).
+fn journal_path(journal: Option<PathBuf>, dir: Option<PathBuf>) -> PathBuf {
+    journal.unwrap_or_else(|| {
+        let stamp = crate::journal::wall_now().replace([':', '.'], "-");
+        dir.unwrap_or_else(default_journal_dir)
+            .join(format!("game-{stamp}.jsonl"))
+    })
 }
 
 /// `--relay URL --event EV --table N` (with `--relay-password-file`), checked.

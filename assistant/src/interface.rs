@@ -482,12 +482,14 @@ pub(crate) fn ask_with(
     })
 }
 
-/// A game's question words, or its English ones for a language without
-/// built-in ones (the table speaks English then too).
+/// A game's question words in `lang` (its `builtin` ones), or its English
+/// ones for a language without built-in ones (the table speaks English
+/// then too).
 pub(crate) fn or_english(
-    book: &'static tandem_speech::ask::AskBook,
+    lang: &str,
     builtin: fn(&str) -> &'static tandem_speech::ask::AskBook,
 ) -> &'static tandem_speech::ask::AskBook {
+    let book = builtin(lang);
     if book.is_empty() {
         builtin("en")
     } else {
@@ -496,14 +498,18 @@ pub(crate) fn or_english(
 }
 
 /// The refusal of an unknown question: `questions` (the typed forms, for
-/// the control socket) and the phrasebook's sentence listing them.
-pub(crate) fn unknown_question(text: &str, questions: &str, said: String) -> Refused {
+/// the control socket) and the sentence of `book` listing them.
+pub(crate) fn unknown_question(
+    text: &str,
+    questions: &str,
+    book: &tandem_speech::ask::AskBook,
+) -> Refused {
     Refused {
         reason: format!("unknown question {text:?}; the questions: {questions}"),
         say: Utterance::new(
             tandem_speech::Priority::Now,
             tandem_speech::Kind::Rejection,
-            vec![said],
+            vec![book.unknown()],
         ),
     }
 }

@@ -1,8 +1,10 @@
 //! The daemon's own sentences that the speech crate's phrasebooks do not
-//! have yet (clock running, draw offers, unknown commands, journal failure,
-//! speech fallback). Polish and English; every other language falls back to
-//! English. These belong in the phrasebook files (`speech/phrasebooks/*.toml`)
-//! and move there when the phrasebook gains the keys.
+//! have (clock running, draw offers, unknown commands, journal failure,
+//! speech fallback). The words are data, `assistant/data/messages.toml`:
+//! Polish and English; every other language falls back to English.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use tandem_rules::Color;
 use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
@@ -91,7 +93,20 @@ pub enum Msg {
 #[derive(Debug, Clone)]
 pub struct Messages {
     book: Phrasebook,
-    polish: bool,
+    words: &'static BTreeMap<String, String>,
+}
+
+/// The sentences of `assistant/data/messages.toml` in `lang` (English for
+/// a language the file lacks), read once.
+fn sentences(lang: &str) -> &'static BTreeMap<String, String> {
+    static ALL: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
+    let all = ALL.get_or_init(|| {
+        toml::from_str(include_str!("../data/messages.toml"))
+            .expect("assistant/data/messages.toml is checked by its tests")
+    });
+    all.get(lang)
+        .or_else(|| all.get("en"))
+        .expect("messages.toml has English")
 }
 
 fn cap(s: &str) -> String {
@@ -106,214 +121,95 @@ impl Messages {
     /// Messages in `book`'s language.
     #[must_use]
     pub fn new(book: Phrasebook) -> Messages {
-        let polish = book.language() == "pl";
-        Messages { book, polish }
+        let words = sentences(book.language());
+        Messages { book, words }
     }
 
     /// The sentence for `m`.
     #[must_use]
     pub fn text(&self, m: &Msg) -> String {
-        let side = |c: Color| cap(self.book.side(c, "nominative"));
-        let pl = self.polish;
-        match m {
-            Msg::ClockRunning => if pl { "Zegar chodzi." } else { "Clock running." }.into(),
-            Msg::NoClock(n) => {
-                let k = self.book.number(u64::from(*n));
-                if pl {
-                    format!("Gra bez zegara. Wykonane posunięcia: {k}.")
-                } else {
-                    format!("No clock in this game. Moves made: {k}.")
-                }
-            }
-            Msg::ClockStoppedRefusal => if pl {
-                "Zegar jest zatrzymany. Najpierw wznów grę."
-            } else {
-                "The clock is stopped. Resume the game first."
-            }
-            .into(),
-            Msg::NotPaused => if pl { "Zegar już chodzi." } else { "The clock is already running." }.into(),
-            Msg::AlreadyPaused => if pl { "Zegar już stoi." } else { "The clock is already stopped." }.into(),
-            Msg::DrawOffered(c) => {
-                if pl {
-                    format!("{} proponują remis.", side(*c))
-                } else {
-                    format!("{} offers a draw.", side(*c))
-                }
-            }
-            Msg::DrawDeclined => if pl { "Remis odrzucony." } else { "Draw declined." }.into(),
-            Msg::DrawTooEarly(n) => {
-                let n = self.book.number(u64::from(*n));
-                if pl {
-                    format!("Remis można zaproponować dopiero po {n} posunięciach każdego z graczy.")
-                } else {
-                    format!("A draw may be offered only after {n} moves each.")
-                }
-            }
-            Msg::DrawNotYourTime => if pl {
-                "Remis proponuje się zaraz po własnym posunięciu."
-            } else {
-                "A draw is offered right after one's own move."
-            }
-            .into(),
-            Msg::DrawBarred => if pl {
-                "Propozycja została odrzucona. Nie można jej powtórzyć, dopóki przeciwnik nie zaproponuje remisu."
-            } else {
-                "Your offer was declined. You may not repeat it until your opponent offers a draw."
-            }
-            .into(),
-            Msg::NoDrawOffer => if pl { "Nie ma propozycji remisu." } else { "There is no draw offer." }.into(),
-            Msg::UnknownCommand(t) => {
-                if pl {
-                    format!("Nieznane polecenie: {t}.")
-                } else {
-                    format!("Unknown command: {t}.")
-                }
-            }
-            Msg::JournalFailed => if pl {
-                "Nie udało się zapisać posunięcia, więc nie zostało wykonane. Wezwij sędziego."
-            } else {
-                "The move could not be recorded, so it was not played. Call the arbiter."
-            }
-            .into(),
-            Msg::SpeechFallback(n) => {
-                if pl {
-                    format!("Mowa przełączona na {n}.")
-                } else {
-                    format!("Speech switched to {n}.")
-                }
-            }
-            Msg::BrailleLost => if pl {
-                "Monitor brajlowski nie odpowiada. Gra toczy się dalej."
-            } else {
-                "The braille display is not answering. Play goes on."
-            }
-            .into(),
-            Msg::BrailleBack => if pl {
-                "Monitor brajlowski znów działa."
-            } else {
-                "The braille display works again."
-            }
-            .into(),
-            Msg::EboardLost(c) => self.eboard(*c, true),
-            Msg::EboardBack(c) => self.eboard(*c, false),
-            Msg::BoardNotRead(t) => {
-                if pl {
-                    format!("Nie rozumiem pozycji {t}.")
-                } else {
-                    format!("I cannot read the position {t}.")
-                }
-            }
-            Msg::BoardMatches => if pl {
-                "Ta pozycja zgadza się z zapisem."
-            } else {
-                "That position matches the record."
-            }
-            .into(),
-            Msg::JournalDegraded(copied) => match (pl, copied) {
-                (true, true) => "Uwaga: zapis gry na dysk się nie udaje. Gra toczy się dalej, posunięcia są zapisywane w pliku zapasowym. Wezwij sędziego.",
-                (true, false) => "Uwaga: zapis gry na dysk się nie udaje. Gra toczy się dalej, posunięcia są przechowywane w pamięci. Wezwij sędziego.",
-                (false, true) => "Warning: the game record cannot be written to disk. Play goes on; moves are saved to a fallback file. Call the arbiter.",
-                (false, false) => "Warning: the game record cannot be written to disk. Play goes on; moves are kept in memory. Call the arbiter.",
-            }
-            .into(),
-            Msg::JournalRecovered => if pl {
-                "Zapis gry znów działa. Nic nie zginęło."
-            } else {
-                "The game record is written again. Nothing was lost."
-            }
-            .into(),
-            // Who may do what at the table (rendered by `seat_text`).
-            _ => self.seat_text(m).unwrap_or_default(),
+        let (key, args) = self.key_args(m);
+        let mut s = self
+            .words
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| key.to_owned());
+        for (name, value) in args {
+            s = s.replace(&format!("{{{name}}}"), &value);
         }
+        s
     }
 
-    /// A seat's e-board lost (`lost`) or back.
-    fn eboard(&self, c: Color, lost: bool) -> String {
-        let whose = match c {
-            Color::White => "białych",
-            Color::Black => "czarnych",
+    /// The key of `m` in `messages.toml` and the values of its placeholders.
+    fn key_args(&self, m: &Msg) -> (&'static str, Vec<(&'static str, String)>) {
+        let side = |c: Color| {
+            let s = self.book.side(c, "nominative");
+            vec![
+                ("side", s.to_owned()),
+                ("Side", cap(s)),
+                ("side_lower", cap(s).to_lowercase()),
+                ("side_genitive", self.book.side(c, "genitive").to_owned()),
+            ]
         };
-        let s = self.book.side(c, "nominative");
-        match (self.polish, lost) {
-            (true, true) => format!(
-                "Szachownica elektroniczna {whose} nie jest podłączona. Ruchy {whose} trzeba wpisywać."
-            ),
-            (true, false) => format!("Szachownica elektroniczna {whose} znów jest podłączona."),
-            (false, true) => {
-                format!("The {s} e-board is not connected. Type {s}'s moves until it is back.")
+        let n = |n: u32| vec![("n", self.book.number(u64::from(n)))];
+        let text = |t: &str| vec![("text", t.to_owned())];
+        match m {
+            Msg::NotYourMove => ("not_your_move", vec![]),
+            Msg::YouPlay(Color::White) => ("you_play_white", side(Color::White)),
+            Msg::YouPlay(Color::Black) => ("you_play_black", side(Color::Black)),
+            Msg::ClockRunning => ("clock_running", vec![]),
+            Msg::NoClock(k) => ("no_clock", n(*k)),
+            Msg::ClockStoppedRefusal => ("clock_stopped_refusal", vec![]),
+            Msg::NotPaused => ("not_paused", vec![]),
+            Msg::AlreadyPaused => ("already_paused", vec![]),
+            Msg::DrawOffered(c) => ("draw_offered", side(*c)),
+            Msg::DrawDeclined => ("draw_declined", vec![]),
+            Msg::DrawTooEarly(k) => ("draw_too_early", n(*k)),
+            Msg::DrawNotYourTime => ("draw_not_your_time", vec![]),
+            Msg::DrawBarred => ("draw_barred", vec![]),
+            Msg::NoDrawOffer => ("no_draw_offer", vec![]),
+            Msg::UnknownCommand(t) => ("unknown_command", text(t)),
+            Msg::JournalFailed => ("journal_failed", vec![]),
+            Msg::SpeechFallback(name) => ("speech_fallback", vec![("name", name.clone())]),
+            Msg::BrailleLost => ("braille_lost", vec![]),
+            Msg::BrailleBack => ("braille_back", vec![]),
+            Msg::EboardLost(c) => ("eboard_lost", side(*c)),
+            Msg::EboardBack(c) => ("eboard_back", side(*c)),
+            Msg::BoardNotRead(t) => ("board_not_read", text(t)),
+            Msg::BoardMatches => ("board_matches", vec![]),
+            Msg::JournalDegraded(true) => ("journal_degraded_copied", vec![]),
+            Msg::JournalDegraded(false) => ("journal_degraded_kept", vec![]),
+            Msg::JournalRecovered => ("journal_recovered", vec![]),
+            Msg::ArbiterAtDesk => ("arbiter_at_desk", vec![]),
+            Msg::ArbiterOnly => ("arbiter_only", vec![]),
+            Msg::ClockSet(c, secs) => {
+                let d = self.book.duration(std::time::Duration::from_secs(*secs));
+                let mut args = side(*c);
+                args.push(("duration", d));
+                ("clock_set", args)
             }
-            (false, false) => format!("The {s} e-board is connected again."),
-        }
-    }
-
-    /// The sentences about who may do what at the table (the arbiter's
-    /// acts, a seat's side, its call of the arbiter, its words, its
-    /// devices); `None` for the others.
-    fn seat_text(&self, m: &Msg) -> Option<String> {
-        let side = |c: Color| cap(self.book.side(c, "nominative"));
-        let pl = self.polish;
-        Some(match m {
-            Msg::SeatCallsArbiter(c) => {
-                if pl {
-                    format!("{} zatrzymały zegar i wzywają sędziego.", side(*c))
-                } else {
-                    format!("{} stopped the clock and calls the arbiter.", side(*c))
-                }
+            Msg::TakenBack(1) => ("taken_back_one", n(1)),
+            Msg::TakenBack(k) => ("taken_back", n(*k)),
+            Msg::SeatCallsArbiter(c) => ("seat_calls_arbiter", side(*c)),
+            Msg::RestartArbiterOnly => ("restart_arbiter_only", vec![]),
+            Msg::SeatSays(c, t) => {
+                let mut args = side(*c);
+                args.extend(text(t));
+                ("seat_says", args)
             }
-            Msg::RestartArbiterOnly => if pl {
-                "Zegar może uruchomić tylko sędzia albo obsługa stołu."
-            } else {
-                "Only the arbiter or the table's operator may restart the clock."
-            }
-            .into(),
-            Msg::SeatSays(c, text) => {
-                if pl {
-                    format!("{} mówią: {text}", side(*c))
-                } else {
-                    format!("{} says: {text}", side(*c))
-                }
-            }
-            Msg::SayTooLong(n) => {
-                if pl {
-                    format!("Za długie: najwyżej {n} znaków.")
-                } else {
-                    format!("Too long: at most {n} characters.")
-                }
-            }
-            Msg::SayTooOften => if pl {
-                "Za dużo wiadomości: odczekaj chwilę."
-            } else {
-                "Too many messages: wait a moment."
-            }
-            .into(),
+            Msg::SayTooLong(k) => ("say_too_long", vec![("max", k.to_string())]),
+            Msg::SayTooOften => ("say_too_often", vec![]),
             Msg::DevicePaired(c, addr) => {
-                if pl {
-                    format!(
-                        "Urządzenie {addr} jest teraz miejscem {}.",
-                        self.book.side(*c, "genitive")
-                    )
-                } else {
-                    format!(
-                        "A device at {addr} is now {}'s seat.",
-                        self.book.side(*c, "nominative")
-                    )
-                }
+                let mut args = side(*c);
+                args.push(("address", addr.clone()));
+                ("device_paired", args)
             }
             Msg::DeviceUnpaired(c, addr) => {
-                if pl {
-                    format!(
-                        "Urządzenie {addr} nie jest już miejscem {}.",
-                        self.book.side(*c, "genitive")
-                    )
-                } else {
-                    format!(
-                        "The device at {addr} is {}'s seat no more.",
-                        self.book.side(*c, "nominative")
-                    )
-                }
+                let mut args = side(*c);
+                args.push(("address", addr.clone()));
+                ("device_unpaired", args)
             }
-            _ => return None,
-        })
+        }
     }
 
     /// `m` as an utterance.
@@ -328,6 +224,73 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_data_file_has_every_message_in_both_languages() {
+        let every = [
+            Msg::ClockRunning,
+            Msg::ClockStoppedRefusal,
+            Msg::NotPaused,
+            Msg::AlreadyPaused,
+            Msg::DrawOffered(Color::White),
+            Msg::DrawDeclined,
+            Msg::DrawTooEarly(2),
+            Msg::DrawNotYourTime,
+            Msg::DrawBarred,
+            Msg::NoDrawOffer,
+            Msg::UnknownCommand("x".into()),
+            Msg::JournalFailed,
+            Msg::SpeechFallback("x".into()),
+            Msg::BrailleLost,
+            Msg::BrailleBack,
+            Msg::EboardLost(Color::White),
+            Msg::EboardBack(Color::Black),
+            Msg::BoardNotRead("x".into()),
+            Msg::BoardMatches,
+            Msg::JournalDegraded(true),
+            Msg::JournalDegraded(false),
+            Msg::JournalRecovered,
+            Msg::ArbiterOnly,
+            Msg::ArbiterAtDesk,
+            Msg::ClockSet(Color::Black, 60),
+            Msg::TakenBack(1),
+            Msg::TakenBack(3),
+            Msg::NoClock(3),
+            Msg::NotYourMove,
+            Msg::YouPlay(Color::White),
+            Msg::YouPlay(Color::Black),
+            Msg::SeatCallsArbiter(Color::Black),
+            Msg::RestartArbiterOnly,
+            Msg::SeatSays(Color::White, "x".into()),
+            Msg::SayTooLong(200),
+            Msg::SayTooOften,
+            Msg::DevicePaired(Color::White, "10.0.0.7:5123".into()),
+            Msg::DeviceUnpaired(Color::White, "10.0.0.7:5123".into()),
+        ];
+        for lang in ["pl", "en"] {
+            assert_eq!(sentences(lang).len(), every.len(), "{lang}");
+        }
+        for book in [Phrasebook::polish(), Phrasebook::english()] {
+            let m = Messages::new(book);
+            for msg in &every {
+                let (key, _) = m.key_args(msg);
+                assert!(m.words.contains_key(key), "{key}");
+                let t = m.text(msg);
+                assert!(!t.contains('{') && !t.contains('}'), "{t}");
+            }
+        }
+        let en = Messages::new(Phrasebook::english());
+        assert_eq!(en.text(&Msg::YouPlay(Color::Black)), "You play black.");
+        assert_eq!(
+            en.text(&Msg::TakenBack(1)),
+            "The arbiter took back the last half-move."
+        );
+        let pl = Messages::new(Phrasebook::polish());
+        assert_eq!(
+            pl.text(&Msg::ClockSet(Color::White, 300)),
+            "Sędzia ustawił zegar: białe mają pięć minut."
+        );
+    }
+
+    #[test]
     fn both_languages_render_every_message() {
         for book in [Phrasebook::polish(), Phrasebook::english()] {
             let m = Messages::new(book);
@@ -338,12 +301,6 @@ mod tests {
                 Msg::DrawTooEarly(40),
                 Msg::UnknownCommand("foo".into()),
                 Msg::SpeechFallback("espeak-ng".into()),
-                Msg::SeatCallsArbiter(Color::Black),
-                Msg::RestartArbiterOnly,
-                Msg::SayTooLong(200),
-                Msg::SayTooOften,
-                Msg::DevicePaired(Color::White, "10.0.0.7:5123".into()),
-                Msg::DeviceUnpaired(Color::White, "10.0.0.7:5123".into()),
             ] {
                 let t = m.text(&msg);
                 assert!(

@@ -296,19 +296,7 @@ async fn speak_through(
             );
             if next_backend(&mut worker) {
                 if let Some(w) = worker.as_ref() {
-                    let name = w.backend_name().to_owned();
-                    // The same kind again (the chain started over): nothing to tell.
-                    let told = name == failed
-                        || switched
-                            .as_ref()
-                            .is_some_and(|t| t.send(name.clone()).is_ok());
-                    if !told {
-                        let _ = w.say(msgs.utter(
-                            Priority::Now,
-                            Kind::Help,
-                            &Msg::SpeechFallback(name),
-                        ));
-                    }
+                    tell_switch(w, &failed, switched.as_ref(), &msgs);
                     // The utterance that may have been lost is said again.
                     if let Some(u) = last.clone() {
                         let _ = w.say(u);
@@ -321,18 +309,7 @@ async fn speak_through(
                 if let Some(w) = worker.as_ref() {
                     if w.say(u.clone()).is_err() && may_switch() && next_backend(&mut worker) {
                         if let Some(w) = worker.as_ref() {
-                            let name = w.backend_name().to_owned();
-                            if name != failed
-                                && !switched
-                                    .as_ref()
-                                    .is_some_and(|t| t.send(name.clone()).is_ok())
-                            {
-                                let _ = w.say(msgs.utter(
-                                    Priority::Now,
-                                    Kind::Help,
-                                    &Msg::SpeechFallback(name),
-                                ));
-                            }
+                            tell_switch(w, &failed, switched.as_ref(), &msgs);
                             let _ = w.say(u.clone());
                         }
                     }
@@ -345,6 +322,22 @@ async fn speak_through(
     }
     if let Some(w) = worker {
         let _ = w.wait_idle(Duration::from_secs(2));
+    }
+}
+
+/// Tells that speech goes on through `w`, the backend after `failed`:
+/// through `switched` (the session tells everyone) when given, else on `w`
+/// itself; nothing when it is the same kind again (the chain started over).
+fn tell_switch(
+    w: &SpeechWorker,
+    failed: &str,
+    switched: Option<&mpsc::UnboundedSender<String>>,
+    msgs: &Messages,
+) {
+    let name = w.backend_name().to_owned();
+    let told = name == failed || switched.is_some_and(|t| t.send(name.clone()).is_ok());
+    if !told {
+        let _ = w.say(msgs.utter(Priority::Now, Kind::Help, &Msg::SpeechFallback(name)));
     }
 }
 

@@ -39,6 +39,23 @@ impl Outcome {
             Outcome::Draw { .. } => "1-1",
         }
     }
+
+    /// The result from white's side in points of one: `1-0`, `0-1`,
+    /// `1/2-1/2` (PGN's, 002 art. 8.7; a backgammon game's record).
+    #[must_use]
+    pub fn one_point_result(self) -> &'static str {
+        match self {
+            Outcome::Win {
+                winner: Color::White,
+                ..
+            } => "1-0",
+            Outcome::Win {
+                winner: Color::Black,
+                ..
+            } => "0-1",
+            Outcome::Draw { .. } => "1/2-1/2",
+        }
+    }
 }
 
 /// Why a side won (001 ch. I 7.2).

@@ -126,6 +126,27 @@ impl Question {
 }
 
 impl Question {
+    /// The side a question names (`None`: none named) and the sides its
+    /// answer speaks of, the asker's first (white's where nobody in
+    /// particular asks).
+    ///
+    /// # Errors
+    /// The book's words asking which side, for "my" or "opponent" with no asker.
+    pub fn sides(
+        &self,
+        ask: &AskBook,
+        asker: Option<Color>,
+    ) -> Result<(Option<Color>, Vec<Color>), String> {
+        let first = asker.unwrap_or(Color::White);
+        let side = match self.whose.map(|w| w.color(asker)) {
+            None => None,
+            Some(Ok(c)) => Some(c),
+            Some(Err(_)) => return Err(ask.sentence("which_side", &[])),
+        };
+        let sides = side.map_or_else(|| vec![first, first.other()], |c| vec![c]);
+        Ok((side, sides))
+    }
+
     /// The question a letter key of the braille display asks (`ask key k`,
     /// docs/ask.md), from a game's `(letter, question word)` keys: `None`
     /// for another question, `Some(None)` for a letter the game has no
@@ -144,6 +165,28 @@ impl Question {
                     arg: None,
                 }),
         )
+    }
+}
+
+/// A game's answer to `q`: its sides checked first ([`Question::sides`]),
+/// a letter key of the braille display (`ask key k`, docs/ask.md) taken as
+/// the question of the game's `keys` (an unknown letter refused), then
+/// `answer` given the question, the side it names and the sides it speaks of.
+pub fn answer_keyed(
+    ask: &AskBook,
+    q: &Question,
+    asker: Option<Color>,
+    keys: &[(&str, &str)],
+    answer: impl FnOnce(&Question, Option<Color>, &[Color]) -> Option<Result<Vec<String>, String>>,
+) -> Option<Result<Vec<String>, String>> {
+    let (side, sides) = match q.sides(ask, asker) {
+        Ok(s) => s,
+        Err(e) => return Some(Err(e)),
+    };
+    match q.from_key(keys) {
+        None => answer(q, side, &sides),
+        Some(None) => Some(Err(ask.unknown())),
+        Some(Some(keyed)) => answer(&keyed, side, &sides),
     }
 }
 
@@ -303,6 +346,21 @@ impl AskBook {
             s = s.replace(&format!("{{{name}}}"), value);
         }
         s
+    }
+
+    /// A side's word (`[ask] white`, `black`).
+    #[must_use]
+    pub fn side_word(&self, c: Color) -> String {
+        match c {
+            Color::White => self.text("white", &[]),
+            Color::Black => self.text("black", &[]),
+        }
+    }
+
+    /// The words for a question the game does not know, listing those it does.
+    #[must_use]
+    pub fn unknown(&self) -> String {
+        self.sentence("unknown", &[("questions", &self.text("questions", &[]))])
     }
 
     /// A template as a sentence: its first letter a capital.

@@ -16,44 +16,22 @@
 //! the genitive forms, the move connectives and the command words
 //! ([`Phrasebook::listen`]) to build its grammar.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
+use std::sync::OnceLock;
 
-use intl_pluralrules::{PluralCategory, PluralRuleType, PluralRules};
+use intl_pluralrules::{PluralCategory, PluralRules};
 use tandem_rules::Color;
-use unic_langid::LanguageIdentifier;
 
 mod listen;
-use listen::parse_mishearings;
+mod load;
 pub use listen::{CommandKind, ListenWords, Mishearing, SquareStyle, SquareWords};
 
 /// The Polish phrasebook's source (`speech/phrasebooks/pl.toml`).
 pub const POLISH_TOML: &str = include_str!("../phrasebooks/pl.toml");
 /// The English phrasebook's source (`speech/phrasebooks/en.toml`).
 pub const ENGLISH_TOML: &str = include_str!("../phrasebooks/en.toml");
-
-/// What kind of value a placeholder stands for; decides which `:form`s it takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ArgKind {
-    /// A square: `{from}`, `{from:genitive}`.
-    Square,
-    /// A count: `{count}`, `{count:piece}` (a noun).
-    Number,
-    /// A side: `{side}`, `{side:genitive}` (a case in `[sides]`).
-    Side,
-    /// Ready-made words (a list of squares, a move phrase, a duration).
-    Text,
-}
-
-fn arg_kind(name: &str) -> ArgKind {
-    match name {
-        "from" | "to" | "square" => ArgKind::Square,
-        "count" | "left" | "limit" | "required" | "given" => ArgKind::Number,
-        "side" => ArgKind::Side,
-        _ => ArgKind::Text,
-    }
-}
 
 /// Every template key and the arguments it may use. Speech input and the
 /// announcer rely on all of them being present.
@@ -275,13 +253,7 @@ impl std::ops::DerefMut for Phrasebook {
 #[doc(hidden)]
 #[derive(Clone)]
 pub struct Book {
-    name: String,
-    language: String,
-    plural: PluralRules,
-    espeak_voice: String,
-    list_separator: String,
-    list_last: String,
-    alternative: String,
+    meta: Meta,
     cardinal: Vec<String>,
     hundreds: Vec<String>,
     genitive: Option<Vec<String>>,
@@ -295,11 +267,23 @@ pub struct Book {
     listen: ListenWords,
 }
 
+/// `[meta]`: the language, its plural rules, its voice and how lists join.
+#[derive(Clone)]
+struct Meta {
+    name: String,
+    language: String,
+    plural: PluralRules,
+    espeak_voice: String,
+    list_separator: String,
+    list_last: String,
+    alternative: String,
+}
+
 impl fmt::Debug for Phrasebook {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Phrasebook")
-            .field("language", &self.language)
-            .field("name", &self.name)
+            .field("language", &self.meta.language)
+            .field("name", &self.meta.name)
             .finish_non_exhaustive()
     }
 }
@@ -315,164 +299,45 @@ fn category_key(c: &PluralCategory) -> &'static str {
     }
 }
 
-/// A view of a TOML table that reports missing and mistyped keys by their full path.
-struct Tab<'a> {
-    path: String,
-    t: &'a toml::Table,
-}
-
-impl<'a> Tab<'a> {
-    fn full(&self, key: &str) -> String {
-        if self.path.is_empty() {
-            key.to_owned()
-        } else {
-            format!("{}.{key}", self.path)
-        }
-    }
-    fn get(&self, key: &str) -> Result<&'a toml::Value, PhrasebookError> {
-        self.t
-            .get(key)
-            .ok_or_else(|| PhrasebookError::Missing(self.full(key)))
-    }
-    fn table(&self, key: &str) -> Result<Tab<'a>, PhrasebookError> {
-        match self.get(key)? {
-            toml::Value::Table(t) => Ok(Tab {
-                path: self.full(key),
-                t,
-            }),
-            _ => Err(self.invalid(key, "must be a table")),
-        }
-    }
-    fn opt_table(&self, key: &str) -> Result<Option<Tab<'a>>, PhrasebookError> {
-        if self.t.contains_key(key) {
-            self.table(key).map(Some)
-        } else {
-            Ok(None)
-        }
-    }
-    fn string(&self, key: &str) -> Result<String, PhrasebookError> {
-        match self.get(key)? {
-            toml::Value::String(s) => Ok(s.clone()),
-            _ => Err(self.invalid(key, "must be a string")),
-        }
-    }
-    fn opt_string(&self, key: &str) -> Result<Option<String>, PhrasebookError> {
-        if self.t.contains_key(key) {
-            self.string(key).map(Some)
-        } else {
-            Ok(None)
-        }
-    }
-    fn strings(&self, key: &str, len: Option<usize>) -> Result<Vec<String>, PhrasebookError> {
-        let toml::Value::Array(a) = self.get(key)? else {
-            return Err(self.invalid(key, "must be a list of strings"));
-        };
-        let mut v = Vec::with_capacity(a.len());
-        for (i, x) in a.iter().enumerate() {
-            match x {
-                toml::Value::String(s) if !s.trim().is_empty() => v.push(s.clone()),
-                _ => {
-                    return Err(
-                        self.invalid(key, &format!("entry {} must be a non-empty string", i + 1))
-                    )
-                }
-            }
-        }
-        if let Some(n) = len {
-            if v.len() != n {
-                return Err(self.invalid(
-                    key,
-                    &format!("must have exactly {n} entries, has {}", v.len()),
-                ));
-            }
-        }
-        if v.is_empty() {
-            return Err(self.invalid(key, "must not be empty"));
-        }
-        Ok(v)
-    }
-    fn invalid(&self, key: &str, reason: &str) -> PhrasebookError {
-        PhrasebookError::Invalid {
-            key: self.full(key),
-            reason: reason.to_owned(),
-        }
-    }
-}
-
-fn parse_template(key: &str, text: &str) -> Result<Vec<Part>, PhrasebookError> {
-    let mut parts = Vec::new();
-    let mut lit = String::new();
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' => {
-                let mut inner = String::new();
-                let mut closed = false;
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        closed = true;
-                        break;
-                    }
-                    inner.push(c);
-                }
-                if !closed {
-                    return Err(PhrasebookError::BadPlaceholder {
-                        key: key.to_owned(),
-                        placeholder: inner,
-                        reason: "is not closed with `}`".to_owned(),
-                    });
-                }
-                if !lit.is_empty() {
-                    parts.push(Part::Lit(std::mem::take(&mut lit)));
-                }
-                let (name, form) = match inner.split_once(':') {
-                    Some((n, f)) => (n.trim().to_owned(), Some(f.trim().to_owned())),
-                    None => (inner.trim().to_owned(), None),
-                };
-                parts.push(Part::Arg { name, form });
-            }
-            '}' => {
-                return Err(PhrasebookError::Invalid {
-                    key: key.to_owned(),
-                    reason: "has a `}` without a `{`".to_owned(),
-                })
-            }
-            c => lit.push(c),
-        }
-    }
-    if !lit.is_empty() {
-        parts.push(Part::Lit(lit));
-    }
-    Ok(parts)
+/// A built-in book's `source` parsed once into `cell`, and a clone of it
+/// (a clone shares the words): the hall replays journals (each a new game
+/// with its books) many times a second, and parsing the TOML was most of it.
+pub(crate) fn parsed_once<T: Clone, E: fmt::Debug>(
+    cell: &'static OnceLock<T>,
+    source: &str,
+    parse: fn(&str) -> Result<T, E>,
+    what: &str,
+) -> T {
+    cell.get_or_init(|| {
+        parse(source).unwrap_or_else(|e| panic!("the built-in {what} is valid (tested): {e:?}"))
+    })
+    .clone()
 }
 
 impl Phrasebook {
     /// The built-in Polish phrasebook.
     #[must_use]
     pub fn polish() -> Phrasebook {
-        // Parsed once: the hall replays journals (each a new game with its
-        // phrasebook) many times a second, and parsing the TOML was most of it.
-        static PARSED: std::sync::OnceLock<Phrasebook> = std::sync::OnceLock::new();
-        PARSED
-            .get_or_init(|| {
-                // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
-                Phrasebook::from_toml_str(POLISH_TOML)
-                    .expect("the built-in Polish phrasebook is valid (tested)")
-            })
-            .clone()
+        static PARSED: OnceLock<Phrasebook> = OnceLock::new();
+        // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
+        parsed_once(
+            &PARSED,
+            POLISH_TOML,
+            Phrasebook::from_toml_str,
+            "Polish phrasebook",
+        )
     }
 
     /// The built-in English phrasebook.
     #[must_use]
     pub fn english() -> Phrasebook {
-        static PARSED: std::sync::OnceLock<Phrasebook> = std::sync::OnceLock::new();
-        PARSED
-            .get_or_init(|| {
-                // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
-                Phrasebook::from_toml_str(ENGLISH_TOML)
-                    .expect("the built-in English phrasebook is valid (tested)")
-            })
-            .clone()
+        static PARSED: OnceLock<Phrasebook> = OnceLock::new();
+        parsed_once(
+            &PARSED,
+            ENGLISH_TOML,
+            Phrasebook::from_toml_str,
+            "English phrasebook",
+        )
     }
 
     /// A built-in phrasebook by language code (`pl`, `en`).
@@ -495,291 +360,22 @@ impl Phrasebook {
         Phrasebook::from_toml_str(&text)
     }
 
-    /// Parses and checks a phrasebook.
-    ///
-    /// ```
-    /// let err = tandem_speech::Phrasebook::from_toml_str("[meta]\nlanguage = \"pl\"").unwrap_err();
-    /// assert_eq!(err.to_string(), "missing key `meta.name`");
-    /// ```
-    ///
-    /// # Errors
-    /// [`PhrasebookError`] for the first problem found.
-    pub fn from_toml_str(text: &str) -> Result<Phrasebook, PhrasebookError> {
-        let root: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| PhrasebookError::Toml(e.message().to_owned()))?;
-        let root = Tab {
-            path: String::new(),
-            t: &root,
-        };
-
-        let meta = root.table("meta")?;
-        let language = meta.string("language")?;
-        let name = meta.string("name")?;
-        let langid: LanguageIdentifier = language
-            .parse()
-            .map_err(|_| meta.invalid("language", "is not a BCP 47 language tag"))?;
-        let plural = PluralRules::create(langid.clone(), PluralRuleType::CARDINAL)
-            .or_else(|_| {
-                let bare: LanguageIdentifier = langid
-                    .language
-                    .as_str()
-                    .parse()
-                    .map_err(|_| "bad language")?;
-                PluralRules::create(bare, PluralRuleType::CARDINAL)
-            })
-            .map_err(|_| meta.invalid("language", "has no CLDR plural rules"))?;
-        let espeak_voice = meta
-            .opt_string("espeak_voice")?
-            .unwrap_or_else(|| language.clone());
-        let list_separator = meta
-            .opt_string("list_separator")?
-            .unwrap_or_else(|| ", ".to_owned());
-        let list_last = meta
-            .opt_string("list_last")?
-            .unwrap_or_else(|| list_separator.clone());
-        let alternative = meta
-            .opt_string("alternative")?
-            .unwrap_or_else(|| list_separator.clone());
-
-        let numbers = root.table("numbers")?;
-        let cardinal = numbers.strings("cardinal", Some(100))?;
-        let hundreds = numbers.strings("hundreds", Some(9))?;
-        let genitive = if numbers.t.contains_key("genitive") {
-            Some(numbers.strings("genitive", Some(50))?)
-        } else {
-            None
-        };
-        let mut gender_numbers = HashMap::new();
-        if let Some(g) = numbers.opt_table("gender")? {
-            for gender in g.t.keys() {
-                let gt = g.table(gender)?;
-                let mut m = HashMap::new();
-                for (k, v) in gt.t {
-                    let n: u64 = k
-                        .parse()
-                        .ok()
-                        .filter(|n| *n < 100)
-                        .ok_or_else(|| gt.invalid(k, "must be a number 0-99"))?;
-                    let toml::Value::String(s) = v else {
-                        return Err(gt.invalid(k, "must be a string"));
-                    };
-                    m.insert(n, s.clone());
-                }
-                gender_numbers.insert(gender.clone(), m);
-            }
-        }
-
-        // Plural categories the language uses for whole numbers.
-        let mut categories = BTreeSet::new();
-        for n in 0u64..=1000 {
-            if let Ok(c) = plural.select(n) {
-                categories.insert(category_key(&c));
-            }
-        }
-        let nouns_t = root.table("nouns")?;
-        let mut nouns = HashMap::new();
-        for noun in NOUNS {
-            let nt = nouns_t.table(noun)?;
-            let gender = nt
-                .opt_string("gender")?
-                .unwrap_or_else(|| "masculine".to_owned());
-            if gender != "masculine" && !gender_numbers.contains_key(&gender) {
-                return Err(nt.invalid("gender", &format!("`{gender}` is not in [numbers.gender]")));
-            }
-            let mut forms = HashMap::new();
-            for c in &categories {
-                forms.insert(*c, nt.string(c)?);
-            }
-            nouns.insert((*noun).to_owned(), Noun { gender, forms });
-        }
-
-        let squares = root.table("squares")?;
-        let letters = squares.strings("letters", Some(8))?;
-        let letter_names = if squares.t.contains_key("letter_names") {
-            Some(squares.strings("letter_names", Some(8))?)
-        } else {
-            None
-        };
-
-        let sides_t = root.table("sides")?;
-        let mut sides: [HashMap<String, String>; 2] = Default::default();
-        for (i, side) in ["white", "black"].iter().enumerate() {
-            let st = sides_t.table(side)?;
-            st.string("nominative")?;
-            for (k, v) in st.t {
-                let toml::Value::String(s) = v else {
-                    return Err(st.invalid(k, "must be a string"));
-                };
-                sides[i].insert(k.clone(), s.clone());
-            }
-        }
-
-        let pieces_t = root.table("pieces")?;
-        let pieces = [
-            pieces_t.string("white_man")?,
-            pieces_t.string("white_king")?,
-            pieces_t.string("black_man")?,
-            pieces_t.string("black_king")?,
-            pieces_t.string("empty")?,
-        ];
-
-        let mut templates = HashMap::new();
-        let required = TEMPLATE_KEYS.iter().map(|(k, a)| (*k, *a, None));
-        let optional = OPTIONAL_TEMPLATE_KEYS
-            .iter()
-            .map(|(k, a, d)| (*k, *a, Some(*d)));
-        for (key, allowed, default) in required.chain(optional) {
-            let (section, name) = key.split_once('.').unwrap_or(("", key));
-            let text = match default {
-                None => root.table(section)?.string(name)?,
-                Some(d) => match root.opt_table(section)? {
-                    Some(t) => t.opt_string(name)?.unwrap_or_else(|| d.to_owned()),
-                    None => d.to_owned(),
-                },
-            };
-            let parts = parse_template(key, &text)?;
-            for p in &parts {
-                let Part::Arg { name, form } = p else {
-                    continue;
-                };
-                let bad = |reason: String| PhrasebookError::BadPlaceholder {
-                    key: (*key).to_owned(),
-                    placeholder: match form {
-                        Some(f) => format!("{name}:{f}"),
-                        None => name.clone(),
-                    },
-                    reason,
-                };
-                if !allowed.contains(&name.as_str()) {
-                    let list = if allowed.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        allowed.join(", ")
-                    };
-                    return Err(bad(format!(
-                        "is not an argument of this template (it has: {list})"
-                    )));
-                }
-                if let Some(form) = form {
-                    match arg_kind(name) {
-                        ArgKind::Square if form == "genitive" => {
-                            if genitive.is_none() {
-                                return Err(bad("needs the list `numbers.genitive`".to_owned()));
-                            }
-                        }
-                        ArgKind::Square => {
-                            return Err(bad(
-                                "has an unknown form (squares have only `genitive`)".to_owned()
-                            ))
-                        }
-                        ArgKind::Number if nouns.contains_key(form) => {}
-                        ArgKind::Number => {
-                            return Err(bad(format!(
-                                "names an unknown noun (nouns: {})",
-                                NOUNS.join(", ")
-                            )));
-                        }
-                        ArgKind::Side => {
-                            if !sides.iter().all(|s| s.contains_key(form)) {
-                                return Err(bad(
-                                    "names a case missing from [sides.white] or [sides.black]"
-                                        .to_owned(),
-                                ));
-                            }
-                        }
-                        ArgKind::Text => return Err(bad("takes no form".to_owned())),
-                    }
-                }
-            }
-            templates.insert(key, parts);
-        }
-
-        let listen_t = root.table("listen")?;
-        let commands_t = listen_t.table("commands")?;
-        let mut commands = BTreeMap::new();
-        for c in CommandKind::ALL {
-            // A draw claim is chess's (002 art. 9.2): a phrasebook written
-            // before it, or for draughts only, may leave it out.
-            if c.optional() && !commands_t.t.contains_key(c.key()) {
-                commands.insert(c, Vec::new());
-                continue;
-            }
-            commands.insert(c, commands_t.strings(c.key(), None)?);
-        }
-        let mut files: [Vec<String>; 8] = Default::default();
-        if let Some(ft) = listen_t.opt_table("files")? {
-            for key in ft.t.keys() {
-                let i = match key.as_bytes() {
-                    [c @ b'a'..=b'h'] => usize::from(c - b'a'),
-                    _ => return Err(ft.invalid(key, "is not a file letter a-h")),
-                };
-                files[i] = ft.strings(key, None)?;
-            }
-        }
-        let mishearings = parse_mishearings(&listen_t)?;
-        let match_syllables = match listen_t.opt_string("match")?.as_deref() {
-            None | Some("words") => false,
-            Some("syllables") => true,
-            Some(_) => return Err(listen_t.invalid("match", "must be \"words\" or \"syllables\"")),
-        };
-        // The connective lists must be present but may be empty: a language
-        // may say a move as the two squares alone.
-        let connectives = |key: &str| match listen_t.get(key)? {
-            toml::Value::Array(a) if a.is_empty() => Ok(Vec::new()),
-            _ => listen_t.strings(key, None),
-        };
-        let listen = ListenWords {
-            to: connectives("to")?,
-            takes: connectives("takes")?,
-            from: connectives("from")?,
-            taking: connectives("taking")?,
-            commands,
-            files,
-            mishearings,
-            match_syllables,
-        };
-
-        Ok(Phrasebook {
-            book: std::sync::Arc::new(Book {
-                name,
-                language,
-                plural,
-                espeak_voice,
-                list_separator,
-                list_last,
-                alternative,
-                cardinal,
-                hundreds,
-                genitive,
-                gender_numbers,
-                nouns,
-                letters,
-                letter_names,
-                sides,
-                pieces,
-                templates,
-                listen,
-            }),
-        })
-    }
-
     /// The language tag (`pl`, `en`).
     #[must_use]
     pub fn language(&self) -> &str {
-        &self.language
+        &self.meta.language
     }
 
     /// The language's own name.
     #[must_use]
     pub fn name(&self) -> &str {
-        &self.name
+        &self.meta.name
     }
 
     /// The espeak-ng voice for this language.
     #[must_use]
     pub fn espeak_voice(&self) -> &str {
-        &self.espeak_voice
+        &self.meta.espeak_voice
     }
 
     /// The words speech input listens for.
@@ -839,6 +435,7 @@ impl Phrasebook {
             return self.number(n);
         };
         let cat = self
+            .meta
             .plural
             .select(n)
             .map(|c| category_key(&c))
@@ -899,9 +496,9 @@ impl Phrasebook {
         for (i, it) in items.iter().enumerate() {
             if i > 0 {
                 s.push_str(if i + 1 == items.len() {
-                    &self.list_last
+                    &self.meta.list_last
                 } else {
-                    &self.list_separator
+                    &self.meta.list_separator
                 });
             }
             s.push_str(it.as_ref());
@@ -916,7 +513,7 @@ impl Phrasebook {
             .iter()
             .map(AsRef::as_ref)
             .collect::<Vec<_>>()
-            .join(&self.alternative)
+            .join(&self.meta.alternative)
     }
 
     /// Renders a template with its arguments. Unknown keys render as nothing

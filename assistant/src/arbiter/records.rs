@@ -55,9 +55,24 @@ pub fn is_journal(text: &str) -> bool {
     text.lines()
         .map(str::trim)
         .find(|l| !l.is_empty())
-        .is_some_and(|l| {
-            l.starts_with('{') && serde_json::from_str::<serde_json::Map<String, Json>>(l).is_ok()
-        })
+        .is_some_and(|l| serde_json::from_str::<serde_json::Map<String, Json>>(l).is_ok())
+}
+
+/// The one game with moves of a record file (`games`, those the file
+/// holds that count): the arbiter compares a game with a game.
+///
+/// # Errors
+/// The file has no such game, or more than one.
+pub(crate) fn the_one_game<'a, G>(games: &'a [G], path: &Path) -> anyhow::Result<&'a G> {
+    match games {
+        [] => bail!("{}: no moves found", path.display()),
+        [game] => Ok(game),
+        _ => bail!(
+            "{}: holds {} games; give each record as a file with one game",
+            path.display(),
+            games.len()
+        ),
+    }
 }
 
 /// What the arbiter should know about how a journal was read: a broken

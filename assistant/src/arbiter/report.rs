@@ -15,7 +15,7 @@ use tandem_rules::reconcile::{
 use tandem_rules::reconcile::{Finding, Side};
 use tandem_rules::Color;
 
-use super::announcements::{announcement_stats, announcements_text};
+use super::announcements::{announcement_stats, announcements_text, AnnouncementStats};
 use super::records::read_journal;
 use super::records::{clocks_at, ClockTimes, LoadedRecord, RecordFormat};
 use super::{side_word, ReconcileArgs, Registry, Words};
@@ -161,259 +161,40 @@ pub(crate) fn reconcile_report<G: ReportGame>(
 ) -> ReconcileReport {
     let start = r.start().clone();
     let pos = r.agreed_position().clone();
-    let mut t = String::new();
-    let mut notes: Vec<String> = a.notes.iter().chain(&b.notes).cloned().collect();
-
-    // Records.
-    let fmt_name = |f: RecordFormat| match f {
-        RecordFormat::Pdn => "PDN",
-        RecordFormat::Pgn => "PGN",
-        RecordFormat::Journal => w.s("journal", "dziennik"),
-        RecordFormat::List => w.s("move list", "lista posunięć"),
-        RecordFormat::Brf => w.s("braille record (BRF)", "zapis brajlowski (BRF)"),
-        RecordFormat::Mat => w.s("Jellyfish .mat match", "mecz w formacie .mat"),
+    let mut rep = Report {
+        r,
+        start: &start,
+        pos: &pos,
+        w,
+        ann,
+        t: String::new(),
     };
-    for (label, rec, rr) in [("A", a, &r.a), ("B", b, &r.b)] {
-        let _ = writeln!(
-            t,
-            "{} {label}: {} ({}, {} {})",
-            w.s("Record", "Zapis"),
-            rec.path.display(),
-            fmt_name(rec.format),
-            rr.written(),
-            w.s("plies", "półruchów")
-        );
-    }
-
-    // Agreement.
-    let agreed = r.agreed_plies;
-    if r.agree() {
-        let _ = writeln!(
-            t,
-            "{} {agreed} {}.",
-            w.s("The records agree on all", "Zapisy są zgodne we wszystkich"),
-            w.s("plies", "półruchach")
-        );
-    } else {
-        let last = if agreed == 0 {
-            w.s(
-                "none: back to the start position",
-                "żadnym: powrót do pozycji początkowej",
-            )
-            .to_owned()
-        } else {
-            let m = r.agreed_moves();
-            let before =
-                r.a.game
-                    .position_after(agreed - 1)
-                    .unwrap_or_else(|| r.a.game.current_position());
-            format!(
-                "{} {}",
-                G::move_label(&start, before, agreed, w),
-                m[agreed - 1]
-            )
-        };
-        let _ = writeln!(
-            t,
-            "{}: {agreed} ({} {last})",
-            w.s("Agreed plies", "Zgodne półruchy"),
-            w.s("last agreed:", "ostatni zgodny:")
-        );
-    }
-
-    // First difference.
-    let diff_json = r
-        .first_difference
-        .as_ref()
-        .map(|d| difference_json::<G>(d, &start, &pos, ann, w));
-    if let Some(d) = &r.first_difference {
-        let _ = writeln!(
-            t,
-            "{}: {} {} ({} {}, {})",
-            w.s("First difference", "Pierwsza różnica"),
-            w.s("ply", "półruch"),
-            d.ply,
-            G::move_label(&start, &pos, d.ply, w),
-            side_word(G::mover(&start, &pos, d.ply), w).to_lowercase(),
-            w.s("in the position below", "w pozycji poniżej")
-        );
-        for side in [Side::A, Side::B] {
-            let line = match (d.text(side), d.result(side)) {
-                (None, _) | (_, None) => w
-                    .s(
-                        "(no move: the record ends)",
-                        "(brak posunięcia: zapis się kończy)",
-                    )
-                    .to_owned(),
-                (Some(txt), Some(Ok(_))) => format!("{txt} ({})", w.s("legal", "prawidłowe")),
-                (Some(txt), Some(Err(e))) => {
-                    format!(
-                        "{txt} ({}: {})",
-                        w.s("illegal", "nieprawidłowe"),
-                        G::reason(ann, &pos, txt, e)
-                    )
-                }
-            };
-            let _ = writeln!(t, "  {side}: {line}");
-        }
-    }
-
-    // Finding.
+    let mut notes: Vec<String> = a.notes.iter().chain(&b.notes).cloned().collect();
+    rep.records(a, b);
+    rep.agreement();
+    let diff_json = rep.first_difference();
     let finding = finding_text(&r.finding, &r.a.texts, &r.b.texts, w).map(|f| G::wording(f, w));
     if let Some(f) = &finding {
-        let _ = writeln!(t, "{}: {f}", w.s("Looks like", "Wygląda na"));
+        let _ = writeln!(rep.t, "{}: {f}", w.s("Looks like", "Wygląda na"));
     }
-
-    // Illegal moves.
-    let mut illegal_all = Vec::new();
-    for side in [Side::A, Side::B] {
-        if let Some(il) = r.illegal(side) {
-            let rec = r.record(side);
-            let before = rec
-                .game
-                .position_after(il.ply - 1)
-                .unwrap_or_else(|| rec.game.current_position());
-            let reason = G::reason(ann, before, &il.text, &il.reason);
-            let _ = writeln!(
-                t,
-                "{} {side}: {} {} ({} {}): {}",
-                w.s(
-                    "Illegal move in record",
-                    "Nieprawidłowe posunięcie w zapisie"
-                ),
-                w.s("ply", "półruch"),
-                il.ply,
-                G::move_label(&start, before, il.ply, w),
-                il.text,
-                reason
-            );
-            illegal_all.push(json!({
-                "record": side.name(),
-                "ply": il.ply,
-                "move": il.text,
-                "reason": reason,
-                "reason_log": il.reason.to_string(),
-            }));
-        }
-    }
-    illegal_all.sort_by_key(|v| v["ply"].as_u64().unwrap_or(u64::MAX));
-
-    // Transposition.
-    let transposition = r.transposition.as_ref().map(|tr| {
-        let _ = writeln!(
-            t,
-            "{}: {} {} {} {}; {} {} ({} {}).",
-            w.s("Transposition", "Przestawienie posunięć"),
-            w.s(
-                "the records differ in order from ply",
-                "zapisy różnią się kolejnością od półruchu"
-            ),
-            tr.from_ply,
-            w.s(
-                "but reach the same position after ply",
-                "ale dochodzą do tej samej pozycji po półruchu"
-            ),
-            tr.same_after,
-            w.s(
-                "they agree again up to ply",
-                "dalej znów są zgodne do półruchu"
-            ),
-            tr.last_common_ply(),
-            w.s("last common position:", "ostatnia wspólna pozycja:"),
-            G::fen(&tr.last_common)
-        );
-        json!({
-            "from_ply": tr.from_ply,
-            "same_position_after": tr.same_after,
-            "agree_again": tr.agree_again,
-            "last_common_ply": tr.last_common_ply(),
-            "fen": G::fen(&tr.last_common),
-        })
-    });
-
-    // The position to go back to.
+    let illegal_all = rep.illegal_moves();
+    let transposition = rep.transposition();
+    let agreed = r.agreed_plies;
     let diagram = G::diagram(&pos);
     let list = G::list_text(&pos);
     let (braille_text, braille_cells) = G::braille_list(&pos);
-    let _ = writeln!(
-        t,
-        "\n{} {agreed} ({} {}; {} {}):",
-        w.s("Position after ply", "Pozycja po półruchu"),
-        w.s("to move:", "na posunięciu:"),
-        side_word(G::turn(&pos), w).to_lowercase(),
-        w.s("next move", "następne posunięcie"),
-        G::move_label(&start, &pos, agreed + 1, w)
-    );
-    let _ = writeln!(t, "{} {}", G::fen_label(), G::fen(&pos));
-    for l in &diagram {
-        let _ = writeln!(t, "{l}");
-    }
-    let _ = writeln!(t, "{}: {list}", w.s("List", "Lista"));
-    let _ = writeln!(
-        t,
-        "{}:",
-        w.s(
-            "Braille list view (40 cells)",
-            "Widok listy w brajlu (40 znaków)"
-        )
-    );
-    for (cells, text) in braille_cells.iter().zip(&braille_text) {
-        let _ = writeln!(t, "  {cells}   {text}");
-    }
-
-    // Clocks.
-    let clocks = journal.as_ref().and_then(|(_, j)| G::clocks(j, agreed));
-    match (&journal, &clocks) {
-        (Some((p, _)), Some(c)) => {
-            let _ = writeln!(
-                t,
-                "\n{} {agreed} ({} {}): {} {} {}, {} {}; {} {} {}, {} {}.",
-                w.s("Clocks at ply", "Zegary po półruchu"),
-                w.s("from", "z"),
-                p.display(),
-                side_word(Color::White, w),
-                clock(c.white_remaining),
-                w.s("left", "pozostało"),
-                clock(c.white_used),
-                w.s("used", "zużyte"),
-                side_word(Color::Black, w).to_lowercase(),
-                clock(c.black_remaining),
-                w.s("left", "pozostało"),
-                clock(c.black_used),
-                w.s("used", "zużyte"),
-            );
-            if !r.agree() {
-                let _ = writeln!(t, "{}", G::set_clocks(w));
-            }
-        }
-        (Some((p, _)), None) => notes.push(format!(
-            "{}: {} {agreed}",
-            p.display(),
-            w.s(
-                "the journal has no clock times for ply",
-                "dziennik nie ma czasów zegara dla półruchu"
-            )
-        )),
-        (None, _) => {}
-    }
+    rep.position(&diagram, &list, &braille_text, &braille_cells);
+    let clocks = rep.clocks(journal.as_ref(), &mut notes);
     let trans_clocks = match (&journal, &r.transposition) {
         (Some((_, j)), Some(tr)) => G::clocks(j, tr.last_common_ply()),
         _ => None,
     };
-
     // Announcements (001 ch. VIII 3.2).
     let announcements = journal.as_ref().map(|(_, j)| announcement_stats(j, reg));
     if let Some(st) = &announcements {
-        let _ = writeln!(
-            t,
-            "\n{}{}:",
-            w.s("Refused inputs", "Odrzucone zapowiedzi"),
-            G::refused_cite(w)
-        );
-        for l in announcements_text(st, w).lines().take(3) {
-            let _ = writeln!(t, "  {l}");
-        }
+        rep.announcements(st);
     }
+    let mut t = rep.t;
     for n in &notes {
         let _ = writeln!(t, "{}: {n}", w.s("Note", "Uwaga"));
     }
@@ -456,6 +237,291 @@ pub(crate) fn reconcile_report<G: ReportGame>(
     ReconcileReport {
         json,
         text: G::wording(t, w),
+    }
+}
+
+/// The reconcile report's text being written, section by section, with
+/// what every section reads.
+struct Report<'a, G: ReportGame> {
+    r: &'a GenericReconciliation<G>,
+    start: &'a G::Position,
+    /// The agreed position: the one to go back to.
+    pos: &'a G::Position,
+    w: Words,
+    ann: &'a G::Announcer,
+    t: String,
+}
+
+impl<G: ReportGame> Report<'_, G> {
+    /// The two records: path, format and how many plies each has.
+    fn records(&mut self, a: &LoadedRecord, b: &LoadedRecord) {
+        let w = self.w;
+        let fmt_name = |f: RecordFormat| match f {
+            RecordFormat::Pdn => "PDN",
+            RecordFormat::Pgn => "PGN",
+            RecordFormat::Journal => w.s("journal", "dziennik"),
+            RecordFormat::List => w.s("move list", "lista posunięć"),
+            RecordFormat::Brf => w.s("braille record (BRF)", "zapis brajlowski (BRF)"),
+            RecordFormat::Mat => w.s("Jellyfish .mat match", "mecz w formacie .mat"),
+        };
+        for (label, rec, rr) in [("A", a, &self.r.a), ("B", b, &self.r.b)] {
+            let _ = writeln!(
+                self.t,
+                "{} {label}: {} ({}, {} {})",
+                w.s("Record", "Zapis"),
+                rec.path.display(),
+                fmt_name(rec.format),
+                rr.written(),
+                w.s("plies", "półruchów")
+            );
+        }
+    }
+
+    /// Whether the records agree, else how far and on which last move.
+    fn agreement(&mut self) {
+        let (r, w) = (self.r, self.w);
+        let agreed = r.agreed_plies;
+        if r.agree() {
+            let _ = writeln!(
+                self.t,
+                "{} {agreed} {}.",
+                w.s("The records agree on all", "Zapisy są zgodne we wszystkich"),
+                w.s("plies", "półruchach")
+            );
+            return;
+        }
+        let last = if agreed == 0 {
+            w.s(
+                "none: back to the start position",
+                "żadnym: powrót do pozycji początkowej",
+            )
+            .to_owned()
+        } else {
+            let m = r.agreed_moves();
+            let before =
+                r.a.game
+                    .position_after(agreed - 1)
+                    .unwrap_or_else(|| r.a.game.current_position());
+            format!(
+                "{} {}",
+                G::move_label(self.start, before, agreed, w),
+                m[agreed - 1]
+            )
+        };
+        let _ = writeln!(
+            self.t,
+            "{}: {agreed} ({} {last})",
+            w.s("Agreed plies", "Zgodne półruchy"),
+            w.s("last agreed:", "ostatni zgodny:")
+        );
+    }
+
+    /// The first ply the records differ on, each record's move and whether
+    /// it is legal; its JSON.
+    fn first_difference(&mut self) -> Option<Json> {
+        let (start, pos, w) = (self.start, self.pos, self.w);
+        let d = self.r.first_difference.as_ref()?;
+        let json = difference_json::<G>(d, start, pos, self.ann, w);
+        let _ = writeln!(
+            self.t,
+            "{}: {} {} ({} {}, {})",
+            w.s("First difference", "Pierwsza różnica"),
+            w.s("ply", "półruch"),
+            d.ply,
+            G::move_label(start, pos, d.ply, w),
+            side_word(G::mover(start, pos, d.ply), w).to_lowercase(),
+            w.s("in the position below", "w pozycji poniżej")
+        );
+        for side in [Side::A, Side::B] {
+            let line = match (d.text(side), d.result(side)) {
+                (None, _) | (_, None) => w
+                    .s(
+                        "(no move: the record ends)",
+                        "(brak posunięcia: zapis się kończy)",
+                    )
+                    .to_owned(),
+                (Some(txt), Some(Ok(_))) => format!("{txt} ({})", w.s("legal", "prawidłowe")),
+                (Some(txt), Some(Err(e))) => {
+                    format!(
+                        "{txt} ({}: {})",
+                        w.s("illegal", "nieprawidłowe"),
+                        G::reason(self.ann, pos, txt, e)
+                    )
+                }
+            };
+            let _ = writeln!(self.t, "  {side}: {line}");
+        }
+        Some(json)
+    }
+
+    /// Each record's illegal move, if it has one; their JSON by ply.
+    fn illegal_moves(&mut self) -> Vec<Json> {
+        let w = self.w;
+        let mut illegal_all = Vec::new();
+        for side in [Side::A, Side::B] {
+            let Some(il) = self.r.illegal(side) else {
+                continue;
+            };
+            let rec = self.r.record(side);
+            let before = rec
+                .game
+                .position_after(il.ply - 1)
+                .unwrap_or_else(|| rec.game.current_position());
+            let reason = G::reason(self.ann, before, &il.text, &il.reason);
+            let _ = writeln!(
+                self.t,
+                "{} {side}: {} {} ({} {}): {}",
+                w.s(
+                    "Illegal move in record",
+                    "Nieprawidłowe posunięcie w zapisie"
+                ),
+                w.s("ply", "półruch"),
+                il.ply,
+                G::move_label(self.start, before, il.ply, w),
+                il.text,
+                reason
+            );
+            illegal_all.push(json!({
+                "record": side.name(),
+                "ply": il.ply,
+                "move": il.text,
+                "reason": reason,
+                "reason_log": il.reason.to_string(),
+            }));
+        }
+        illegal_all.sort_by_key(|v| v["ply"].as_u64().unwrap_or(u64::MAX));
+        illegal_all
+    }
+
+    /// Records that differ in order but reach the same position; its JSON.
+    fn transposition(&mut self) -> Option<Json> {
+        let w = self.w;
+        let tr = self.r.transposition.as_ref()?;
+        let _ = writeln!(
+            self.t,
+            "{}: {} {} {} {}; {} {} ({} {}).",
+            w.s("Transposition", "Przestawienie posunięć"),
+            w.s(
+                "the records differ in order from ply",
+                "zapisy różnią się kolejnością od półruchu"
+            ),
+            tr.from_ply,
+            w.s(
+                "but reach the same position after ply",
+                "ale dochodzą do tej samej pozycji po półruchu"
+            ),
+            tr.same_after,
+            w.s(
+                "they agree again up to ply",
+                "dalej znów są zgodne do półruchu"
+            ),
+            tr.last_common_ply(),
+            w.s("last common position:", "ostatnia wspólna pozycja:"),
+            G::fen(&tr.last_common)
+        );
+        Some(json!({
+            "from_ply": tr.from_ply,
+            "same_position_after": tr.same_after,
+            "agree_again": tr.agree_again,
+            "last_common_ply": tr.last_common_ply(),
+            "fen": G::fen(&tr.last_common),
+        }))
+    }
+
+    /// The position to go back to: FEN, diagram, list and braille list.
+    fn position(
+        &mut self,
+        diagram: &[String],
+        list: &str,
+        braille_text: &[String],
+        braille_cells: &[String],
+    ) {
+        let (pos, w) = (self.pos, self.w);
+        let agreed = self.r.agreed_plies;
+        let t = &mut self.t;
+        let _ = writeln!(
+            t,
+            "\n{} {agreed} ({} {}; {} {}):",
+            w.s("Position after ply", "Pozycja po półruchu"),
+            w.s("to move:", "na posunięciu:"),
+            side_word(G::turn(pos), w).to_lowercase(),
+            w.s("next move", "następne posunięcie"),
+            G::move_label(self.start, pos, agreed + 1, w)
+        );
+        let _ = writeln!(t, "{} {}", G::fen_label(), G::fen(pos));
+        for l in diagram {
+            let _ = writeln!(t, "{l}");
+        }
+        let _ = writeln!(t, "{}: {list}", w.s("List", "Lista"));
+        let _ = writeln!(
+            t,
+            "{}:",
+            w.s(
+                "Braille list view (40 cells)",
+                "Widok listy w brajlu (40 znaków)"
+            )
+        );
+        for (cells, text) in braille_cells.iter().zip(braille_text) {
+            let _ = writeln!(t, "  {cells}   {text}");
+        }
+    }
+
+    /// The clocks at the agreed ply from the journal (a note where it has
+    /// none), and the arbiter told to set them where the records differ.
+    fn clocks(
+        &mut self,
+        journal: Option<&(PathBuf, &Journal)>,
+        notes: &mut Vec<String>,
+    ) -> Option<ClockTimes> {
+        let (r, w) = (self.r, self.w);
+        let agreed = r.agreed_plies;
+        let (p, j) = journal?;
+        let Some(c) = G::clocks(j, agreed) else {
+            notes.push(format!(
+                "{}: {} {agreed}",
+                p.display(),
+                w.s(
+                    "the journal has no clock times for ply",
+                    "dziennik nie ma czasów zegara dla półruchu"
+                )
+            ));
+            return None;
+        };
+        let _ = writeln!(
+            self.t,
+            "\n{} {agreed} ({} {}): {} {} {}, {} {}; {} {} {}, {} {}.",
+            w.s("Clocks at ply", "Zegary po półruchu"),
+            w.s("from", "z"),
+            p.display(),
+            side_word(Color::White, w),
+            clock(c.white_remaining),
+            w.s("left", "pozostało"),
+            clock(c.white_used),
+            w.s("used", "zużyte"),
+            side_word(Color::Black, w).to_lowercase(),
+            clock(c.black_remaining),
+            w.s("left", "pozostało"),
+            clock(c.black_used),
+            w.s("used", "zużyte"),
+        );
+        if !r.agree() {
+            let _ = writeln!(self.t, "{}", G::set_clocks(w));
+        }
+        Some(c)
+    }
+
+    /// The refused inputs of the journal (001 ch. VIII 3.2), three lines.
+    fn announcements(&mut self, st: &AnnouncementStats) {
+        let w = self.w;
+        let _ = writeln!(
+            self.t,
+            "\n{}{}:",
+            w.s("Refused inputs", "Odrzucone zapowiedzi"),
+            G::refused_cite(w)
+        );
+        for l in announcements_text(st, w).lines().take(3) {
+            let _ = writeln!(self.t, "  {l}");
+        }
     }
 }
 

@@ -190,34 +190,62 @@ fn face(d: Duration) -> String {
 
 fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
     let control = TimeControl::lookup(&args.control).context("--control")?;
-    let text = if args.presses.as_os_str() == "-" {
+    let presses = read_presses(&args.presses)?;
+    let end = end_time(args.end.as_deref(), &presses)?;
+    let mut clock = Clock::new(control);
+    let rows = press_all(&mut clock, &presses)?;
+    let last = end
+        .or(presses.last().map(|p| p.at))
+        .unwrap_or(GameTime::ZERO);
+    clock.advance(last)?;
+    let mut flags: Vec<(Color, GameTime)> = [Color::White, Color::Black]
+        .into_iter()
+        .filter_map(|c| clock.flag(c, last).map(|t| (c, t)))
+        .collect();
+    flags.sort_by_key(|&(_, t)| t);
+
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        write_json(&mut out, &clock, &rows, &flags)?;
+    } else {
+        write_text(&mut out, &clock, &rows, last, &flags)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The presses of `--presses FILE` (`-`: standard input).
+fn read_presses(path: &std::path::Path) -> anyhow::Result<Vec<PressLine>> {
+    let text = if path.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin())
             .context("reading the presses from standard input")?
     } else {
-        std::fs::read_to_string(&args.presses)
-            .with_context(|| format!("reading {}", args.presses.display()))?
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
     };
-    let presses = parse_presses(&text).with_context(|| format!("in {}", args.presses.display()))?;
-    let end = match &args.end {
-        Some(s) => {
-            let Some(d) = parse_seconds(s.trim()) else {
-                bail!("--end {s:?} is not a time in seconds from the start of the game (like 12 or 12.5)");
-            };
-            let end = GameTime::from_duration(d);
-            if let Some(last) = presses.last().filter(|p| p.at > end) {
-                bail!(
-                    "--end {s} is before the last press ({} s, line {})",
-                    seconds(last.at.since_start()),
-                    last.line
-                );
-            }
-            Some(end)
-        }
-        None => None,
-    };
+    parse_presses(&text).with_context(|| format!("in {}", path.display()))
+}
 
-    let mut clock = Clock::new(control);
-    // The game starts at time 0 with white's clock running.
+/// `--end SECONDS`: a moment no earlier than the last press.
+fn end_time(end: Option<&str>, presses: &[PressLine]) -> anyhow::Result<Option<GameTime>> {
+    let Some(s) = end else {
+        return Ok(None);
+    };
+    let Some(d) = parse_seconds(s.trim()) else {
+        bail!("--end {s:?} is not a time in seconds from the start of the game (like 12 or 12.5)");
+    };
+    let end = GameTime::from_duration(d);
+    if let Some(last) = presses.last().filter(|p| p.at > end) {
+        bail!(
+            "--end {s} is before the last press ({} s, line {})",
+            seconds(last.at.since_start()),
+            last.line
+        );
+    }
+    Ok(Some(end))
+}
+
+/// Starts the clock at time 0 with white's clock running and presses it at
+/// each moment: a row a ply.
+fn press_all(clock: &mut Clock, presses: &[PressLine]) -> anyhow::Result<Vec<Row>> {
     clock.start(GameTime::ZERO)?;
     let mut rows = Vec::with_capacity(presses.len());
     for (i, p) in presses.iter().enumerate() {
@@ -241,42 +269,48 @@ fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
                 .collect(),
         });
     }
-    let last = end
-        .or(presses.last().map(|p| p.at))
-        .unwrap_or(GameTime::ZERO);
-    clock.advance(last)?;
-    let mut flags: Vec<(Color, GameTime)> = [Color::White, Color::Black]
-        .into_iter()
-        .filter_map(|c| clock.flag(c, last).map(|t| (c, t)))
-        .collect();
-    flags.sort_by_key(|&(_, t)| t);
+    Ok(rows)
+}
 
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        let presses: Vec<_> = rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "ply": r.ply,
-                    "at": seconds(r.at.since_start()),
-                    "white_remaining": seconds(r.white_remaining),
-                    "black_remaining": seconds(r.black_remaining),
-                    "white_used": seconds(r.white_used),
-                    "black_used": seconds(r.black_used),
-                })
+/// `--json`: one object.
+fn write_json(
+    out: &mut impl Write,
+    clock: &Clock,
+    rows: &[Row],
+    flags: &[(Color, GameTime)],
+) -> anyhow::Result<()> {
+    let presses: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "ply": r.ply,
+                "at": seconds(r.at.since_start()),
+                "white_remaining": seconds(r.white_remaining),
+                "black_remaining": seconds(r.black_remaining),
+                "white_used": seconds(r.white_used),
+                "black_used": seconds(r.black_used),
             })
-            .collect();
-        let flag_json = |&(side, t): &(Color, GameTime)| serde_json::json!({"side": side.name(), "at": seconds(t.since_start())});
-        let obj = serde_json::json!({
-            "control": clock.control().to_string(),
-            "presses": presses,
-            "flag": flags.first().map(flag_json),
-            "flags": flags.iter().map(flag_json).collect::<Vec<_>>(),
-        });
-        writeln!(out, "{obj}")?;
-        return Ok(ExitCode::SUCCESS);
-    }
+        })
+        .collect();
+    let flag_json = |&(side, t): &(Color, GameTime)| serde_json::json!({"side": side.name(), "at": seconds(t.since_start())});
+    let obj = serde_json::json!({
+        "control": clock.control().to_string(),
+        "presses": presses,
+        "flag": flags.first().map(flag_json),
+        "flags": flags.iter().map(flag_json).collect::<Vec<_>>(),
+    });
+    writeln!(out, "{obj}")?;
+    Ok(())
+}
 
+/// The text: a line a ply, then both clocks at `last` and the flags.
+fn write_text(
+    out: &mut impl Write,
+    clock: &Clock,
+    rows: &[Row],
+    last: GameTime,
+    flags: &[(Color, GameTime)],
+) -> anyhow::Result<()> {
     writeln!(out, "control {}", clock.control())?;
     // Untimed (`none`): no time is left or lacking, only used.
     let untimed = clock.control().is_untimed();
@@ -287,7 +321,7 @@ fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
             format!("{:>10} left", face(d))
         }
     };
-    for r in &rows {
+    for r in rows {
         writeln!(
             out,
             "ply {:>3} {} at {:>10}  move {:>8}  white {:>15}, {:>10} used  black {:>15}, {:>10} used",
@@ -336,14 +370,14 @@ fn replay(args: &ReplayArgs) -> anyhow::Result<ExitCode> {
             },
         )?;
     }
-    match flags.as_slice() {
+    match flags {
         [] => writeln!(out, "no flag fell")?,
         [(side, t)] => writeln!(out, "flag: {side}'s fell at {t}")?,
         [(s1, t1), (s2, t2), ..] => {
             writeln!(out, "flags: {s1}'s fell first, at {t1}; {s2}'s at {t2}")?
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 struct Row {

@@ -139,12 +139,79 @@ fn default_data() -> PathBuf {
     crate::paths::state_dir().join("hall")
 }
 
+/// What `tandem hall`'s flags say, checked before anything starts.
+struct Settings {
+    broker: BrokerUrl,
+    event: String,
+    secret: Option<String>,
+    signing: Option<crate::desk_key::SigningKey>,
+    delay: Option<std::time::Duration>,
+    session_idle: std::time::Duration,
+    login_wait: std::time::Duration,
+    data: PathBuf,
+}
+
+impl Settings {
+    fn read(args: &Args, broker: &str, event: String) -> anyhow::Result<Settings> {
+        let mut broker: BrokerUrl = broker.parse().context("--broker")?;
+        if broker.password.is_none() {
+            broker.password = std::env::var("TANDEM_HALL_PASSWORD").ok();
+        }
+        check_level("--event", &event)?;
+        let secret = crate::relay::secret_text(args.arbiter_secret_file.as_deref())?;
+        anyhow::ensure!(
+            args.arbiter_secret_file.is_none() || secret.is_some(),
+            "--arbiter-secret-file: the file is empty"
+        );
+        let signing = args
+            .signing_key
+            .as_deref()
+            .map(crate::desk_key::SigningKey::load)
+            .transpose()?;
+        if signing.is_none() {
+            eprintln!(
+                "tandem hall: no --signing-key: the desk sends no command and witnesses no journal \
+                 (make its key pair with `tandem hall keygen DIR`)"
+            );
+        }
+        let delay = args
+            .public_delay
+            .as_deref()
+            .map(hall::delay::parse)
+            .transpose()?;
+        let session_idle = humantime::parse_duration(args.session_idle.trim()).map_err(|e| {
+            anyhow::anyhow!(
+                "--session-idle {:?}: {e} (write it like 30s, 30m or 2h)",
+                args.session_idle
+            )
+        })?;
+        anyhow::ensure!(
+            !session_idle.is_zero(),
+            "--session-idle: a session must last a moment"
+        );
+        let login_wait = std::env::var("TANDEM_HALL_LOGIN_WAIT_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .map_or(hall::login::DEFAULT_WAIT, std::time::Duration::from_millis);
+        Ok(Settings {
+            broker,
+            event,
+            secret,
+            signing,
+            delay,
+            session_idle,
+            login_wait,
+            data: args.data.clone().unwrap_or_else(default_data),
+        })
+    }
+}
+
 /// Runs `tandem hall`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(Action::Keygen { dir }) = &args.action {
         return keygen(dir);
     }
-    let (Some(broker_arg), Some(event)) = (args.broker.clone(), args.event.clone()) else {
+    let (Some(broker), Some(event)) = (args.broker.clone(), args.event.clone()) else {
         anyhow::bail!("tandem hall needs --broker URL and --event EVENT");
     };
     let _ = tracing_subscriber::fmt()
@@ -155,47 +222,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_writer(std::io::stderr)
         .log_internal_errors(false)
         .try_init();
-    let mut broker: BrokerUrl = broker_arg.parse().context("--broker")?;
-    if broker.password.is_none() {
-        broker.password = std::env::var("TANDEM_HALL_PASSWORD").ok();
-    }
-    check_level("--event", &event)?;
-    let secret = crate::relay::secret_text(args.arbiter_secret_file.as_deref())?;
-    anyhow::ensure!(
-        args.arbiter_secret_file.is_none() || secret.is_some(),
-        "--arbiter-secret-file: the file is empty"
-    );
-    let signing = args
-        .signing_key
-        .as_deref()
-        .map(crate::desk_key::SigningKey::load)
-        .transpose()?;
-    if signing.is_none() {
-        eprintln!(
-            "tandem hall: no --signing-key: the desk sends no command and witnesses no journal \
-             (make its key pair with `tandem hall keygen DIR`)"
-        );
-    }
-    let delay = args
-        .public_delay
-        .as_deref()
-        .map(hall::delay::parse)
-        .transpose()?;
-    let session_idle = humantime::parse_duration(args.session_idle.trim()).map_err(|e| {
-        anyhow::anyhow!(
-            "--session-idle {:?}: {e} (write it like 30s, 30m or 2h)",
-            args.session_idle
-        )
-    })?;
-    anyhow::ensure!(
-        !session_idle.is_zero(),
-        "--session-idle: a session must last a moment"
-    );
-    let login_wait = std::env::var("TANDEM_HALL_LOGIN_WAIT_MS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .map_or(hall::login::DEFAULT_WAIT, std::time::Duration::from_millis);
-    let data = args.data.clone().unwrap_or_else(default_data);
+    let settings = Settings::read(&args, &broker, event)?;
     // As many open files as the system lets this process have: the public
     // server's cap is set below that (docs/hall.md, "What a peer can make
     // the desk hold").
@@ -205,114 +232,147 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the runtime")?;
-    rt.block_on(async move {
-        let (hall, out) = Hall::new(&event, data.clone(), secret, signing)?;
-        let listener = tokio::net::TcpListener::bind(&args.listen)
-            .await
-            .with_context(|| format!("--listen {}: cannot listen", args.listen))?;
-        let public = match &args.public {
-            Some(a) => Some(
-                tokio::net::TcpListener::bind(a)
-                    .await
-                    .with_context(|| format!("--public {a}: cannot listen"))?,
-            ),
-            None => None,
-        };
-        let here = listener.local_addr()?;
-        let loopback = here.ip().is_loopback();
-        let login = args.login || !loopback;
-        anyhow::ensure!(
-            !login || hall.secret_for_login().is_some(),
-            "--listen {}{}: the desk's page needs the arbiter's login there: give --arbiter-secret-file",
-            args.listen,
-            if loopback { " --login" } else { " is reachable beyond this machine" }
-        );
-        if let Some(secret) = login.then(|| hall.secret_for_login()).flatten() {
-            check_login_secret(&secret, args.arbiter_secret_file.as_deref())?;
+    rt.block_on(serve(args, settings, nofile))
+}
+
+/// The desk: its pages, its public server, its broker's thread, until a signal.
+async fn serve(args: Args, mut s: Settings, nofile: u64) -> anyhow::Result<ExitCode> {
+    let (hall, out) = Hall::new(&s.event, s.data.clone(), s.secret.take(), s.signing.take())?;
+    let listener = tokio::net::TcpListener::bind(&args.listen)
+        .await
+        .with_context(|| format!("--listen {}: cannot listen", args.listen))?;
+    let public = match &args.public {
+        Some(a) => Some(
+            tokio::net::TcpListener::bind(a)
+                .await
+                .with_context(|| format!("--public {a}: cannot listen"))?,
+        ),
+        None => None,
+    };
+    let here = listener.local_addr()?;
+    let loopback = here.ip().is_loopback();
+    let login = args.login || !loopback;
+    anyhow::ensure!(
+        !login || hall.secret_for_login().is_some(),
+        "--listen {}{}: the desk's page needs the arbiter's login there: give --arbiter-secret-file",
+        args.listen,
+        if loopback { " --login" } else { " is reachable beyond this machine" }
+    );
+    if let Some(secret) = login.then(|| hall.secret_for_login()).flatten() {
+        check_login_secret(&secret, args.arbiter_secret_file.as_deref())?;
+    }
+    // Beyond loopback (or with a certificate given) the desk speaks TLS only.
+    let tls = if loopback && args.tls_cert.is_none() {
+        None
+    } else {
+        Some(desk_tls(&args, here.ip(), &s.data)?)
+    };
+    announce(&args, &s, &listener, public.as_ref(), tls.as_ref())?;
+    spawn_broker(&hall, &s.broker, out)?;
+    if let Some(p) = public {
+        spawn_public(&hall, p, &args, s.delay, nofile);
+    }
+    let limits = hall::serve::Limits::desk();
+    let setup = hall::login::Setup {
+        idle: s.session_idle,
+        wait: s.login_wait,
+        secure: tls.is_some(),
+        fingerprint: tls.as_ref().map(|t| t.fingerprint.clone()),
+    };
+    let login = login
+        .then(|| hall.secret_for_login())
+        .flatten()
+        .map(|secret| std::sync::Arc::new(hall::login::Login::new(&secret, setup)));
+    let session = login.as_ref().map(|l| l.bar()).unwrap_or_default();
+    let guard = hall::guard::Guard::new(args.allow_host.clone(), login);
+    let arbiter = guard.arbiter();
+    let app = hall::guard::guarded(
+        hall::serve::bounded(hall::web::desk(hall.clone(), &session), limits),
+        guard,
+    );
+    let acceptor = tls.map(|t| t.acceptor);
+    tokio::select! {
+        () = hall::serve::serve(listener, app, limits, arbiter, acceptor) => {}
+        () = super::play::wait_for_signal() => {}
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The desk's first line: the event, the broker, where its pages are.
+fn announce(
+    args: &Args,
+    s: &Settings,
+    listener: &tokio::net::TcpListener,
+    public: Option<&tokio::net::TcpListener>,
+    tls: Option<&crate::devices::tls::Tls>,
+) -> anyhow::Result<()> {
+    eprintln!(
+        "tandem hall: event {}, broker {}, desk {}://{}{}{}",
+        s.event,
+        s.broker,
+        if tls.is_some() { "https" } else { "http" },
+        listener.local_addr()?,
+        tls.map(|t| format!(" (certificate SHA-256 {})", t.fingerprint))
+            .unwrap_or_default(),
+        public
+            .and_then(|p| p.local_addr().ok())
+            .map(|a| format!(
+                ", public http://{a}{}",
+                args.public_delay
+                    .as_deref()
+                    .map(|d| format!(" (delayed {d})"))
+                    .unwrap_or_default()
+            ))
+            .unwrap_or_default()
+    );
+    Ok(())
+}
+
+/// The broker on a thread of its own: no web request can starve its keep-alive.
+fn spawn_broker(
+    hall: &std::sync::Arc<Hall>,
+    broker: &BrokerUrl,
+    out: hall::Outbox,
+) -> anyhow::Result<()> {
+    let (h, b) = (hall.clone(), broker.clone());
+    std::thread::Builder::new()
+        .name("tandem-hall-broker".into())
+        .spawn(move || {
+            match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt.block_on(hall::broker_loop(h, b, out)),
+                Err(e) => tracing::error!("hall: cannot start the broker's runtime: {e}"),
+            }
+        })
+        .context("cannot start the broker's thread")?;
+    Ok(())
+}
+
+/// The public server (`--public`): plain HTTP, also beyond loopback: nothing
+/// secret goes either way, and broadcast sites poll its feeds (docs/hall.md,
+/// "Spectators"). With `--public-delay` every public route is built from
+/// lines the desk has held that long (hall/delay.rs).
+fn spawn_public(
+    hall: &std::sync::Arc<Hall>,
+    listener: tokio::net::TcpListener,
+    args: &Args,
+    delay: Option<std::time::Duration>,
+    nofile: u64,
+) {
+    let limits = hall::serve::Limits::public_for(nofile);
+    let routes = match delay {
+        Some(d) => {
+            let d = hall::delay::Delayed::new(hall.clone(), d);
+            tokio::spawn(d.clone().run());
+            hall::web::public_page(hall::delay::routes(d))
         }
-        // Beyond loopback (or with a certificate given) the desk speaks TLS only.
-        let tls = if loopback && args.tls_cert.is_none() {
-            None
-        } else {
-            Some(desk_tls(&args, here.ip(), &data)?)
-        };
-        eprintln!(
-            "tandem hall: event {}, broker {broker}, desk {}://{}{}{}",
-            event,
-            if tls.is_some() { "https" } else { "http" },
-            listener.local_addr()?,
-            tls.as_ref()
-                .map(|t| format!(" (certificate SHA-256 {})", t.fingerprint))
-                .unwrap_or_default(),
-            public
-                .as_ref()
-                .and_then(|p| p.local_addr().ok())
-                .map(|a| format!(
-                    ", public http://{a}{}",
-                    args.public_delay
-                        .as_deref()
-                        .map(|d| format!(" (delayed {d})"))
-                        .unwrap_or_default()
-                ))
-                .unwrap_or_default()
-        );
-        // The broker on a thread of its own: no web request can starve its keep-alive.
-        let (h, b) = (hall.clone(), broker.clone());
-        std::thread::Builder::new()
-            .name("tandem-hall-broker".into())
-            .spawn(move || {
-                match tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                {
-                    Ok(rt) => rt.block_on(hall::broker_loop(h, b, out)),
-                    Err(e) => tracing::error!("hall: cannot start the broker's runtime: {e}"),
-                }
-            })
-            .context("cannot start the broker's thread")?;
-        if let Some(p) = public {
-            let limits = hall::serve::Limits::public_for(nofile);
-            // With --public-delay every public route is built from lines
-            // the desk has held that long (hall/delay.rs).
-            let routes = match delay {
-                Some(d) => {
-                    let d = hall::delay::Delayed::new(hall.clone(), d);
-                    tokio::spawn(d.clone().run());
-                    hall::web::public_page(hall::delay::routes(d))
-                }
-                None => hall::web::public(hall.clone()),
-            };
-            let app = hall::guard::guarded(
-                hall::serve::bounded(routes, limits),
-                hall::guard::Guard::new(args.allow_host.clone(), None),
-            );
-            // Plain HTTP, also beyond loopback: nothing secret goes either
-            // way, and broadcast sites poll its feeds (docs/hall.md, "Spectators").
-            tokio::spawn(hall::serve::serve(p, app, limits, None, None));
-        }
-        let limits = hall::serve::Limits::desk();
-        let setup = hall::login::Setup {
-            idle: session_idle,
-            wait: login_wait,
-            secure: tls.is_some(),
-            fingerprint: tls.as_ref().map(|t| t.fingerprint.clone()),
-        };
-        let login = login
-            .then(|| hall.secret_for_login())
-            .flatten()
-            .map(|secret| std::sync::Arc::new(hall::login::Login::new(&secret, setup)));
-        let session = login.as_ref().map(|l| l.bar()).unwrap_or_default();
-        let guard = hall::guard::Guard::new(args.allow_host.clone(), login);
-        let arbiter = guard.arbiter();
-        let app = hall::guard::guarded(
-            hall::serve::bounded(hall::web::desk(hall.clone(), &session), limits),
-            guard,
-        );
-        let acceptor = tls.map(|t| t.acceptor);
-        tokio::select! {
-            () = hall::serve::serve(listener, app, limits, arbiter, acceptor) => {}
-            () = super::play::wait_for_signal() => {}
-        }
-        Ok(ExitCode::SUCCESS)
-    })
+        None => hall::web::public(hall.clone()),
+    };
+    let app = hall::guard::guarded(
+        hall::serve::bounded(routes, limits),
+        hall::guard::Guard::new(args.allow_host.clone(), None),
+    );
+    tokio::spawn(hall::serve::serve(listener, app, limits, None, None));
 }

@@ -208,10 +208,13 @@ impl Args {
     }
 }
 
-/// Runs `tandem play`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    // Log lines never onto the screen: a file unless asked for on stderr.
-    crate::logging::init(args.log.as_deref());
+/// The config `tandem play` with these arguments runs: the config file
+/// (`--config`, else the default one if there is one) under the flags,
+/// checked. What the table opens is `table::opens` of it.
+///
+/// # Errors
+/// The file does not read, or a value is wrong.
+pub fn config(args: &Args) -> anyhow::Result<Config> {
     let file = match &args.config {
         Some(p) => RawConfig::from_file(p)?,
         None => match RawConfig::default_path().filter(|p| p.exists()) {
@@ -219,7 +222,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => RawConfig::default(),
         },
     };
-    let config = Config::from_raw(file.overlay(args.raw()?))?;
+    Config::from_raw(file.overlay(args.raw()?))
+}
+
+/// Runs `tandem play`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // Log lines never onto the screen: a file unless asked for on stderr.
+    crate::logging::init(args.log.as_deref());
+    let config = config(&args)?;
     let arbiter = arbiter_secret(args.arbiter_secret_file.as_deref())?;
     if let Some(v) = config
         .voice

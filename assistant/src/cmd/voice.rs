@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use tandem_speech::listen::audio::{Gate, Mode, MuteSwitch, VadConfig};
 use tandem_speech::listen::mic::{listen_once, Microphone};
+use tandem_speech::listen::vosk::VoskRecognizer;
 use tandem_speech::output::worker::SpeechWorker;
 use tandem_speech::{Kind, Priority, Utterance};
 
@@ -217,10 +218,40 @@ fn check(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     };
 
     // 1. The level.
-    writeln!(out, "Microphone level for {} s: speak now.", a.seconds)?;
+    let peak = measure_level(&mut out, &mic, a.seconds)?;
+    let verdict = if peak < SILENT_DBFS {
+        CheckSentence::LevelSilent
+    } else if peak > LOUD_DBFS {
+        CheckSentence::LevelLoud
+    } else {
+        CheckSentence::LevelOk
+    };
+    writeln!(out, "peak {peak:.0} dBFS")?;
+    tell(&mut out, speech.as_ref(), &check_text(&ear.lang, verdict))?;
+
+    // 2. A move.
+    tell(
+        &mut out,
+        speech.as_ref(),
+        &check_text(&ear.lang, CheckSentence::SayAMove),
+    )?;
+    hear_a_move(
+        &mut out,
+        speech.as_ref(),
+        &ear,
+        &mut rec,
+        mic,
+        a.listen_seconds,
+    )
+}
+
+/// Shows the microphone's level for `seconds` (a meter redrawn on a
+/// terminal, a line a second otherwise); its peak in dBFS.
+fn measure_level(out: &mut impl Write, mic: &Microphone, seconds: u64) -> anyhow::Result<f64> {
+    writeln!(out, "Microphone level for {seconds} s: speak now.")?;
     out.flush()?;
     let terminal = std::io::stdout().is_terminal();
-    let end = Instant::now() + Duration::from_secs(a.seconds);
+    let end = Instant::now() + Duration::from_secs(seconds);
     let mut window: Vec<i16> = Vec::new();
     let mut second: Vec<i16> = Vec::new();
     let mut peak = -100.0_f64;
@@ -254,36 +285,33 @@ fn check(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     if terminal {
         writeln!(out)?;
     }
-    let verdict = if peak < SILENT_DBFS {
-        CheckSentence::LevelSilent
-    } else if peak > LOUD_DBFS {
-        CheckSentence::LevelLoud
-    } else {
-        CheckSentence::LevelOk
-    };
-    writeln!(out, "peak {peak:.0} dBFS")?;
-    tell(&mut out, speech.as_ref(), &check_text(&ear.lang, verdict))?;
+    Ok(peak)
+}
 
-    // 2. A move.
-    tell(
-        &mut out,
-        speech.as_ref(),
-        &check_text(&ear.lang, CheckSentence::SayAMove),
-    )?;
+/// Listens for one move (for `listen_seconds` at most) and says what was
+/// understood: success only for a move understood.
+fn hear_a_move(
+    out: &mut impl Write,
+    speech: Option<&SpeechWorker>,
+    ear: &super::hear::Ear,
+    rec: &mut VoskRecognizer,
+    mic: Microphone,
+    listen_seconds: u64,
+) -> anyhow::Result<ExitCode> {
     // What the microphone took in while tandem spoke is not the player.
     while mic.frames.try_recv().is_ok() {}
     let mut gate = Gate::new(Mode::Voice(VadConfig::default()), MuteSwitch::default());
     let (transcripts, timing) = listen_once(
-        &mut rec,
+        rec,
         &mic.frames,
         &mut gate,
-        Duration::from_secs(a.listen_seconds),
+        Duration::from_secs(listen_seconds),
     )?;
     drop(mic);
     if timing.is_none() {
         tell(
-            &mut out,
-            speech.as_ref(),
+            out,
+            speech,
             &check_text(&ear.lang, CheckSentence::NothingHeard),
         )?;
         return Ok(ExitCode::from(1));
@@ -291,16 +319,12 @@ fn check(a: &CheckArgs) -> anyhow::Result<ExitCode> {
     let v = (ear.judge)(&transcripts)?;
     writeln!(out, "{}", v.line)?;
     if v.understood {
-        tell(
-            &mut out,
-            speech.as_ref(),
-            &understood_text(&ear.lang, &v.label),
-        )?;
+        tell(out, speech, &understood_text(&ear.lang, &v.label))?;
         Ok(ExitCode::SUCCESS)
     } else {
         tell(
-            &mut out,
-            speech.as_ref(),
+            out,
+            speech,
             &check_text(&ear.lang, CheckSentence::NotUnderstood),
         )?;
         Ok(ExitCode::from(1))

@@ -243,12 +243,45 @@ fn points_point_width(width: u16) -> u16 {
 }
 
 fn points_lines(p: &BoardPicture, width: u16, height: u16, look: Look) -> Vec<Line<'static>> {
-    let pt = points_point_width(width);
     // Rows: numbers, stack, the middle line, stack, numbers.
     let stack_h = height.saturating_sub(3) / 2;
-    let stack_h = stack_h.clamp(2, 6);
-    let on = |sq: &str| p.on(sq).next();
-    let number_row = |top: bool| {
+    let b = Points {
+        p,
+        pt: points_point_width(width),
+        stack_h: stack_h.clamp(2, 6),
+        look,
+    };
+    let mut out = vec![b.number_row(true)];
+    for i in 0..b.stack_h {
+        // White's checkers on the bar wait to enter at the top right.
+        out.push(b.stack_row(13..=24, ("bar", Color::White), ("off", Color::Black), i));
+    }
+    out.push(b.middle_line());
+    for i in (0..b.stack_h).rev() {
+        out.push(b.stack_row(
+            (1..=12).rev(),
+            ("bar", Color::Black),
+            ("off", Color::White),
+            i,
+        ));
+    }
+    out.push(b.number_row(false));
+    out
+}
+
+/// A backgammon board drawn in lines: its picture, a point's width, a
+/// stack's height and the look.
+struct Points<'a> {
+    p: &'a BoardPicture,
+    pt: u16,
+    stack_h: u16,
+    look: Look,
+}
+
+impl Points<'_> {
+    /// The points' numbers: 13-24 on top (with BAR and OFF), 12-1 below.
+    fn number_row(&self, top: bool) -> Line<'static> {
+        let (p, look) = (self.p, self.look);
         let mut spans = Vec::new();
         for col in 0..12u8 {
             if col == 6 {
@@ -265,14 +298,38 @@ fn points_lines(p: &BoardPicture, width: u16, height: u16, look: Look) -> Vec<Li
                 };
             }
             spans.push(Span::styled(
-                format!("{id:>w$}", w = usize::from(pt)),
+                format!("{id:>w$}", w = usize::from(self.pt)),
                 style,
             ));
         }
         spans.push(Span::raw(if top { " OFF" } else { "" }));
         Line::from(spans)
-    };
-    let cell = |point: u8, i: u16| -> Span<'static> {
+    }
+
+    /// Line `i` of a half's stacks, from the edge: its 12 points left to
+    /// right with the bar after the sixth, and the tray.
+    fn stack_row(
+        &self,
+        points: impl Iterator<Item = u8>,
+        bar: (&str, Color),
+        off: (&str, Color),
+        i: u16,
+    ) -> Line<'static> {
+        let mut spans = Vec::new();
+        for (col, point) in points.enumerate() {
+            if col == 6 {
+                spans.push(self.side_box(bar.0, bar.1, i));
+            }
+            spans.push(self.cell(point, i));
+        }
+        spans.push(self.side_box(off.0, off.1, i));
+        Line::from(spans)
+    }
+
+    /// Line `i` of a point's stack: a checker, a tall stack's count on top,
+    /// or the point's colour.
+    fn cell(&self, point: u8, i: u16) -> Span<'static> {
+        let (p, look, pt, stack_h) = (self.p, self.look, self.pt, self.stack_h);
         let id = point.to_string();
         let (col, _) = point_place(point);
         let last = p.last.contains(&id);
@@ -286,7 +343,7 @@ fn points_lines(p: &BoardPicture, width: u16, height: u16, look: Look) -> Vec<Li
         if last && !look.color {
             style = style.add_modifier(Modifier::REVERSED);
         }
-        let text = match on(&id) {
+        let text = match p.on(&id).next() {
             Some(pc) if u32::from(i) < pc.count => {
                 if pc.count > u32::from(stack_h) && i + 1 == stack_h {
                     // The top of a tall stack: its count.
@@ -313,9 +370,11 @@ fn points_lines(p: &BoardPicture, width: u16, height: u16, look: Look) -> Vec<Li
             _ => " ".repeat(usize::from(pt)),
         };
         Span::styled(text, style)
-    };
-    // The bar and the tray: a side's count on its half.
-    let side_box = |sq: &str, side: Color, i: u16| -> Span<'static> {
+    }
+
+    /// The bar and the tray: a side's count on its half.
+    fn side_box(&self, sq: &str, side: Color, i: u16) -> Span<'static> {
+        let (p, look) = (self.p, self.look);
         let pc = p.pieces.iter().find(|x| x.square == sq && x.side == side);
         let marked = p.last.iter().any(|l| l == sq) || p.captured.iter().any(|l| l == sq);
         let mut style = Style::new().bg(FELT).fg(Hue::White);
@@ -333,62 +392,40 @@ fn points_lines(p: &BoardPicture, width: u16, height: u16, look: Look) -> Vec<Li
             }
             _ => Span::styled("    ".to_owned(), style),
         }
-    };
-    let mut out = vec![number_row(true)];
-    for i in 0..stack_h {
-        let mut spans = Vec::new();
-        for col in 0..12u8 {
-            if col == 6 {
-                // White's checkers on the bar wait to enter at the top right.
-                spans.push(side_box("bar", Color::White, i));
-            }
-            spans.push(cell(13 + col, i));
+    }
+
+    /// The middle: whose turn, the dice, the cube.
+    fn middle_line(&self) -> Line<'static> {
+        let (p, look) = (self.p, self.look);
+        let mut middle = String::new();
+        if !p.dice.is_empty() {
+            let dice: Vec<String> = p
+                .dice
+                .iter()
+                .map(|d| {
+                    if look.ascii {
+                        format!("[{d}]")
+                    } else {
+                        format!("{} {d}", die_face(*d))
+                    }
+                })
+                .collect();
+            middle.push_str(&dice.join("  "));
+            middle.push_str("   ");
         }
-        spans.push(side_box("off", Color::Black, i));
-        out.push(Line::from(spans));
-    }
-    // The middle: whose turn, the dice, the cube.
-    let mut middle = String::new();
-    if !p.dice.is_empty() {
-        let dice: Vec<String> = p
-            .dice
-            .iter()
-            .map(|d| {
-                if look.ascii {
-                    format!("[{d}]")
-                } else {
-                    format!("{} {d}", die_face(*d))
-                }
-            })
-            .collect();
-        middle.push_str(&dice.join("  "));
-        middle.push_str("   ");
-    }
-    if let Some(c) = &p.cube {
-        let owner = match c.owner {
-            Some(Color::White) => "white's",
-            Some(Color::Black) => "black's",
-            None => "centred",
-        };
-        middle.push_str(&format!("cube {} ({owner})", c.value.max(1)));
-    }
-    out.push(Line::from(Span::styled(
-        centred(&middle, 12 * pt + 8),
-        Style::new().add_modifier(Modifier::BOLD),
-    )));
-    for i in (0..stack_h).rev() {
-        let mut spans = Vec::new();
-        for col in 0..12u8 {
-            if col == 6 {
-                spans.push(side_box("bar", Color::Black, i));
-            }
-            spans.push(cell(12 - col, i));
+        if let Some(c) = &p.cube {
+            let owner = match c.owner {
+                Some(Color::White) => "white's",
+                Some(Color::Black) => "black's",
+                None => "centred",
+            };
+            middle.push_str(&format!("cube {} ({owner})", c.value.max(1)));
         }
-        spans.push(side_box("off", Color::White, i));
-        out.push(Line::from(spans));
+        Line::from(Span::styled(
+            centred(&middle, 12 * self.pt + 8),
+            Style::new().add_modifier(Modifier::BOLD),
+        ))
     }
-    out.push(number_row(false));
-    out
 }
 
 #[cfg(test)]

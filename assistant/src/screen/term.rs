@@ -23,13 +23,7 @@ static HOOK: Once = Once::new();
 /// Where stderr goes while the screen is up.
 #[must_use]
 pub fn stderr_file() -> PathBuf {
-    std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("tandem")
-        .join("tandem.log")
+    crate::paths::state_dir().join("tandem.log")
 }
 
 /// Raw mode, the alternate screen, the cursor hidden until drawn; the panic

@@ -181,3 +181,52 @@ fn a_seats_e_board_is_an_input_and_its_serial_device() {
     assert!(o.inputs.contains(&Input::Eboard), "{o:?}");
     assert!(o.devices.contains(&"/dev/ttyACM0".to_owned()), "{o:?}");
 }
+
+/// `tandem play`'s own flags, as `tandem report` will take them.
+#[derive(clap::Parser)]
+struct Play {
+    #[command(flatten)]
+    args: crate::cmd::play::Args,
+}
+
+#[test]
+fn the_flags_of_tandem_play_give_what_the_table_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("t.sock");
+    let play = <Play as clap::Parser>::try_parse_from([
+        "play",
+        "--config",
+        dir.path().join("none.toml").to_str().unwrap(),
+        "--seats",
+        "127.0.0.1:0",
+        "--relay",
+        "mqtt://h:1883",
+        "--event",
+        "open",
+        "--table",
+        "2",
+        "--socket",
+        socket.to_str().unwrap(),
+        "--journal",
+        dir.path().join("g.jsonl").to_str().unwrap(),
+        "--speech",
+        "none",
+        "--braille",
+        "none",
+        "--voice",
+        "off",
+        "--screen",
+        "none",
+    ]);
+    std::fs::write(dir.path().join("none.toml"), "").unwrap();
+    let config = crate::cmd::play::config(&play.unwrap().args).unwrap();
+    let o = opens(&config);
+    assert_eq!(
+        o.listens,
+        ["127.0.0.1:0".to_owned(), socket.display().to_string()]
+    );
+    assert_eq!(o.connects, ["h:1883"]);
+    // Nothing was opened to answer.
+    assert!(!socket.exists());
+    assert!(!dir.path().join("g.jsonl").exists());
+}

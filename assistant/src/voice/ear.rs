@@ -59,6 +59,26 @@ pub struct Ear {
     pub normalize: Box<dyn Fn(&str) -> String>,
 }
 
+impl Ear {
+    /// An ear from its parts (see the fields).
+    #[must_use]
+    pub fn new(
+        lang: String,
+        phrases: Vec<String>,
+        words: Vec<String>,
+        judge: impl Fn(&[Transcript]) -> anyhow::Result<Verdict> + 'static,
+        normalize: impl Fn(&str) -> String + 'static,
+    ) -> Ear {
+        Ear {
+            lang,
+            phrases,
+            words,
+            judge: Box::new(judge),
+            normalize: Box::new(normalize),
+        }
+    }
+}
+
 /// A transcript in quotes (empty when nothing was heard).
 #[must_use]
 pub fn quoted_transcript(t: &str) -> String {
@@ -71,7 +91,9 @@ pub fn quoted_transcript(t: &str) -> String {
 
 /// An ear that hears the questions about the board first, exactly
 /// (`{"kind": "query", "query": "opponent knights", ...}`): a question is
-/// never a move, and no move phrase is a question's.
+/// never a move, and no move phrase is a question's. `questions` are the
+/// built-in ones of the words' language: none for a language without
+/// built-in words, such as a `--phrasebook` of its own.
 #[must_use]
 pub fn asking(mut ear: Ear, questions: Vec<AskPhrase>) -> Ear {
     let unk = ear.phrases.iter().position(|p| p == "[unk]");

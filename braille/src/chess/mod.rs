@@ -212,14 +212,7 @@ pub struct ChessRenderer {
     pub patterns: ChessPatterns,
 }
 
-const ORDER: [Role; 6] = [
-    Role::King,
-    Role::Queen,
-    Role::Rook,
-    Role::Bishop,
-    Role::Knight,
-    Role::Pawn,
-];
+use tandem_rules::chess::ROLES as ORDER;
 
 impl ChessRenderer {
     /// The lines of `view` for a display `width` cells wide.

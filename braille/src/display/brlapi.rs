@@ -112,6 +112,33 @@ impl Shared {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
+
+    /// Waits until `ready` finds what it waits for in the state, for
+    /// `timeout` at most (then the last error, else "timed out").
+    fn wait_for<T>(
+        &self,
+        timeout: Duration,
+        ready: impl Fn(&State) -> Option<T>,
+    ) -> Result<T, DisplayError> {
+        let deadline = Instant::now() + timeout;
+        let mut st = self.lock();
+        loop {
+            if let Some(t) = ready(&st) {
+                return Ok(t);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(DisplayError::Disconnected(
+                    st.last_error.clone().unwrap_or_else(|| "timed out".into()),
+                ));
+            }
+            st = self
+                .cv
+                .wait_timeout(st, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
 }
 
 /// A braille display behind BRLTTY, reconnecting by itself.
@@ -153,25 +180,7 @@ impl BrlApiDisplay {
 
     /// Waits until a display is connected (for start-up and tests).
     pub fn wait_connected(&self, timeout: Duration) -> Result<Geometry, DisplayError> {
-        let deadline = Instant::now() + timeout;
-        let mut st = self.shared.lock();
-        loop {
-            if let Some(g) = st.geometry {
-                return Ok(g);
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(DisplayError::Disconnected(
-                    st.last_error.clone().unwrap_or_else(|| "timed out".into()),
-                ));
-            }
-            st = self
-                .shared
-                .cv
-                .wait_timeout(st, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
+        self.shared.wait_for(timeout, |st| st.geometry)
     }
 
     /// Connections made so far (a reconnection makes it grow).
@@ -188,23 +197,8 @@ impl BrlApiDisplay {
 
     /// Waits until the current line has been written to BRLTTY.
     pub fn flush(&self, timeout: Duration) -> Result<(), DisplayError> {
-        let deadline = Instant::now() + timeout;
-        let mut st = self.shared.lock();
-        while st.dirty {
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(DisplayError::Disconnected(
-                    st.last_error.clone().unwrap_or_else(|| "timed out".into()),
-                ));
-            }
-            st = self
-                .shared
-                .cv
-                .wait_timeout(st, deadline - now)
-                .unwrap_or_else(|e| e.into_inner())
-                .0;
-        }
-        Ok(())
+        self.shared
+            .wait_for(timeout, |st| (!st.dirty).then_some(()))
     }
 }
 

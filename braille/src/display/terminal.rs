@@ -50,14 +50,7 @@ impl<W: Write + Send> BrailleDisplay for TerminalDisplay<W> {
     }
 
     fn write(&mut self, line: &BrailleLine) -> Result<(), DisplayError> {
-        let cells: String = line
-            .cells_padded(self.width)
-            .iter()
-            .map(|c| c.to_char())
-            .collect();
-        let text: String = line.chars().iter().take(self.width).collect();
-        writeln!(self.out, "{cells}  {}", text.trim_end())
-            .and_then(|()| self.out.flush())
+        self.write_line(line)
             .map_err(|e| DisplayError::Io(e.to_string()))
     }
 

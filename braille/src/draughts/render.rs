@@ -69,24 +69,14 @@ impl GraphicPatterns {
     /// The cell for what stands on a square.
     #[must_use]
     pub fn cell(&self, piece: Option<Piece>) -> Cell {
-        match piece {
-            None => self.empty,
-            Some(Piece {
-                color: Color::White,
-                role: Role::Man,
-            }) => self.white_man,
-            Some(Piece {
-                color: Color::White,
-                role: Role::King,
-            }) => self.white_king,
-            Some(Piece {
-                color: Color::Black,
-                role: Role::Man,
-            }) => self.black_man,
-            Some(Piece {
-                color: Color::Black,
-                role: Role::King,
-            }) => self.black_king,
+        let Some(p) = piece else {
+            return self.empty;
+        };
+        match (p.color, p.role) {
+            (Color::White, Role::Man) => self.white_man,
+            (Color::White, Role::King) => self.white_king,
+            (Color::Black, Role::Man) => self.black_man,
+            (Color::Black, Role::King) => self.black_king,
         }
     }
 }
@@ -100,24 +90,12 @@ pub fn graphic_letter(piece: Option<Piece>) -> char {
 /// The rows view's word for what stands on a square.
 #[must_use]
 pub fn piece_code(piece: Option<Piece>) -> &'static str {
-    match piece {
+    match piece.map(|p| (p.color, p.role)) {
         None => "-",
-        Some(Piece {
-            color: Color::White,
-            role: Role::Man,
-        }) => "w",
-        Some(Piece {
-            color: Color::White,
-            role: Role::King,
-        }) => "wk",
-        Some(Piece {
-            color: Color::Black,
-            role: Role::Man,
-        }) => "b",
-        Some(Piece {
-            color: Color::Black,
-            role: Role::King,
-        }) => "bk",
+        Some((Color::White, Role::Man)) => "w",
+        Some((Color::White, Role::King)) => "wk",
+        Some((Color::Black, Role::Man)) => "b",
+        Some((Color::Black, Role::King)) => "bk",
     }
 }
 

@@ -46,7 +46,18 @@ pub use shakmaty;
 pub use text::{resolve, san, uci};
 
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, Square};
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position, Role, Square};
+
+/// The kinds of piece in the order a position is read out, said, listed
+/// and shown: king, queen, rooks, bishops, knights, pawns.
+pub const ROLES: [Role; 6] = [
+    Role::King,
+    Role::Queen,
+    Role::Rook,
+    Role::Bishop,
+    Role::Knight,
+    Role::Pawn,
+];
 
 /// The standard start position.
 #[must_use]

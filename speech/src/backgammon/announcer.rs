@@ -398,16 +398,7 @@ impl BgAnnouncer {
     /// A resignation offered (004 4.5): "White offers to resign a gammon."
     #[must_use]
     pub fn resign_offer(&self, side: Color, level: u8) -> String {
-        let what = self
-            .book
-            .resign_levels
-            .get(usize::from(level))
-            .cloned()
-            .unwrap_or_default();
-        self.book.fill(
-            "table.resign_offer",
-            &[("side", self.book.side(side)), ("what", &what)],
-        )
+        self.resignation("table.resign_offer", side, level)
     }
 
     /// A double: "White doubles to 2."
@@ -437,6 +428,12 @@ impl BgAnnouncer {
     /// A resignation of 1, 2 or 3 (004 4.5: single, double, triple).
     #[must_use]
     pub fn resign(&self, side: Color, level: u8) -> String {
+        self.resignation("resign", side, level)
+    }
+
+    /// Template `key` of a side's resignation at `level` (its words from
+    /// `resign_levels`).
+    fn resignation(&self, key: &str, side: Color, level: u8) -> String {
         let what = self
             .book
             .resign_levels
@@ -444,7 +441,7 @@ impl BgAnnouncer {
             .cloned()
             .unwrap_or_default();
         self.book
-            .fill("resign", &[("side", self.book.side(side)), ("what", &what)])
+            .fill(key, &[("side", self.book.side(side)), ("what", &what)])
     }
 
     /// A game's end with its points: "White wins 2 points with a gammon."

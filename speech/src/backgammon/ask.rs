@@ -55,10 +55,7 @@ pub fn answer(
     viewer: Color,
 ) -> Option<Result<Vec<String>, String>> {
     let me = asker.unwrap_or(viewer);
-    let side_word = |c: Color| match c {
-        Color::White => ask.text("white", &[]),
-        Color::Black => ask.text("black", &[]),
-    };
+    let side_word = |c: Color| ask.side_word(c);
     // What stands on the asker's point `n` (1..24): whose and how many.
     let on = |n: u8| -> Option<(Color, u8)> {
         let mine = board.count(me, n);

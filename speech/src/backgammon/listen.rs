@@ -42,7 +42,7 @@ use std::hash::{Hash, Hasher};
 use tandem_rules::backgammon::{notation, Action, Dice, Match, Phase, Play};
 
 use crate::backgammon::{BgAnnouncer, BgPhrasebook, Numbering};
-use crate::listen::lexicon::{fold, words_of, Lexicon, Words};
+use crate::listen::lexicon::{fold, tokens_of, words_of, Lexicon, Words};
 
 /// One thing a player may say to the match: the listener's "move".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -206,6 +206,89 @@ fn strings(v: &[toml::Value]) -> Vec<String> {
         .collect()
 }
 
+/// A phrase as the recognizer's tokens: folded words, or their syllables
+/// (`match = "syllables"`).
+fn spoken_tokens(s: &str, syllables: bool) -> Words {
+    let w: Words = words_of(s).iter().map(|w| fold(w)).collect();
+    tokens_of(&w, syllables)
+}
+
+/// Every class's phrases from `[listen]` (and the doubles of `[numbers]`):
+/// the cube's words required, the rest optional.
+fn word_forms(t: &toml::Table) -> Result<BTreeMap<Class, Vec<String>>, String> {
+    let list = |key: &str| strings(&toml_list(t, &["listen", key]));
+    let mut forms: BTreeMap<Class, Vec<String>> = BTreeMap::new();
+    for (key, class) in [
+        ("bar", Class::Bar),
+        ("off", Class::Off),
+        ("double", Class::Double),
+        ("take", Class::Take),
+        ("pass", Class::Pass),
+        ("pips", Class::Pips),
+        ("accept", Class::Accept),
+        ("decline", Class::Decline),
+    ] {
+        let v = list(key);
+        if v.is_empty() && matches!(class, Class::Double | Class::Take | Class::Pass) {
+            return Err(format!("listen.{key}: missing list"));
+        }
+        forms.insert(class, v);
+    }
+    let mut fillers = Vec::new();
+    for key in ["to", "hit", "and", "roll"] {
+        fillers.extend(list(key));
+    }
+    forms.insert(Class::Filler, fillers);
+    // Three groups each: `times` for 2, 3 and 4; `resign` for levels 1 to 3
+    // (optional: a book without them cannot offer or answer a resignation
+    // by voice; the table's commands still resign).
+    let times: fn(u8) -> Class = Class::Times;
+    for (key, class, first) in [("times", times, 2), ("resign", Class::Resign, 1)] {
+        for (i, group) in toml_list(t, &["listen", key]).iter().enumerate().take(3) {
+            let v = strings(group.as_array().map_or(&[][..], Vec::as_slice));
+            forms.insert(class(i as u8 + first), v);
+        }
+    }
+    let book_doubles = strings(&toml_list(t, &["numbers", "doubles"]));
+    let extra = toml_list(t, &["listen", "doubles"]);
+    for face in 1..=6u8 {
+        let mut v: Vec<String> = book_doubles
+            .get(usize::from(face))
+            .filter(|s| !s.is_empty())
+            .cloned()
+            .into_iter()
+            .collect();
+        if let Some(e) = extra.get(usize::from(face) - 1).and_then(|x| x.as_array()) {
+            v.extend(strings(e));
+        }
+        forms.insert(Class::Doubles(face), v);
+    }
+    Ok(forms)
+}
+
+/// The phrases as tokens with their class, longest first (each once), and
+/// each class's first phrase (the one said back).
+fn classes_of(
+    forms: &BTreeMap<Class, Vec<String>>,
+    tokens: &dyn Fn(&str) -> Words,
+) -> (Vec<(Words, Class)>, BTreeMap<Class, String>) {
+    let mut classes: Vec<(Words, Class)> = Vec::new();
+    let mut first = BTreeMap::new();
+    for (class, v) in forms {
+        if let Some(f) = v.first() {
+            first.insert(*class, f.clone());
+        }
+        for f in v {
+            let tk = tokens(f);
+            if !tk.is_empty() && !classes.contains(&(tk.clone(), *class)) {
+                classes.push((tk, *class));
+            }
+        }
+    }
+    classes.sort_by_key(|c| std::cmp::Reverse(c.0.len()));
+    (classes, first)
+}
+
 impl BgLexicon {
     /// The listening words of a backgammon phrasebook's TOML text; `base` is
     /// the table's words of the language (its mis-hearings).
@@ -221,14 +304,7 @@ impl BgLexicon {
             .and_then(|l| l.get("match"))
             .and_then(toml::Value::as_str)
             == Some("syllables");
-        let tokens = |s: &str| -> Words {
-            let w: Words = words_of(s).iter().map(|w| fold(w)).collect();
-            if syllables {
-                w.iter().flat_map(|w| w.chars().map(String::from)).collect()
-            } else {
-                w
-            }
-        };
+        let tokens = |s: &str| spoken_tokens(s, syllables);
         let points: Vec<Words> = strings(&toml_list(&t, &["numbers", "points"]))
             .iter()
             .map(|s| tokens(s))
@@ -239,74 +315,8 @@ impl BgLexicon {
             return Err("[numbers] points needs 25 entries and dice 7".into());
         }
         let list = |key: &str| strings(&toml_list(&t, &["listen", key]));
-        let mut forms: BTreeMap<Class, Vec<String>> = BTreeMap::new();
-        for (key, class) in [
-            ("bar", Class::Bar),
-            ("off", Class::Off),
-            ("double", Class::Double),
-            ("take", Class::Take),
-            ("pass", Class::Pass),
-            ("pips", Class::Pips),
-            ("accept", Class::Accept),
-            ("decline", Class::Decline),
-        ] {
-            let v = list(key);
-            if v.is_empty() && matches!(class, Class::Double | Class::Take | Class::Pass) {
-                return Err(format!("listen.{key}: missing list"));
-            }
-            forms.insert(class, v);
-        }
-        let mut fillers = Vec::new();
-        for key in ["to", "hit", "and", "roll"] {
-            fillers.extend(list(key));
-        }
-        forms.insert(Class::Filler, fillers);
-        for (i, group) in toml_list(&t, &["listen", "times"])
-            .iter()
-            .enumerate()
-            .take(3)
-        {
-            let v = strings(group.as_array().map_or(&[][..], Vec::as_slice));
-            forms.insert(Class::Times(i as u8 + 2), v);
-        }
-        // Optional: a book without them cannot offer or answer a
-        // resignation by voice (the table's commands still resign).
-        for (i, group) in toml_list(&t, &["listen", "resign"])
-            .iter()
-            .enumerate()
-            .take(3)
-        {
-            let v = strings(group.as_array().map_or(&[][..], Vec::as_slice));
-            forms.insert(Class::Resign(i as u8 + 1), v);
-        }
-        let book_doubles = strings(&toml_list(&t, &["numbers", "doubles"]));
-        let extra = toml_list(&t, &["listen", "doubles"]);
-        for face in 1..=6u8 {
-            let mut v: Vec<String> = book_doubles
-                .get(usize::from(face))
-                .filter(|s| !s.is_empty())
-                .cloned()
-                .into_iter()
-                .collect();
-            if let Some(e) = extra.get(usize::from(face) - 1).and_then(|x| x.as_array()) {
-                v.extend(strings(e));
-            }
-            forms.insert(Class::Doubles(face), v);
-        }
-        let mut classes: Vec<(Words, Class)> = Vec::new();
-        let mut first = BTreeMap::new();
-        for (class, v) in &forms {
-            if let Some(f) = v.first() {
-                first.insert(*class, f.clone());
-            }
-            for f in v {
-                let tk = tokens(f);
-                if !tk.is_empty() && !classes.contains(&(tk.clone(), *class)) {
-                    classes.push((tk, *class));
-                }
-            }
-        }
-        classes.sort_by_key(|c| std::cmp::Reverse(c.0.len()));
+        let forms = word_forms(&t)?;
+        let (classes, first) = classes_of(&forms, &tokens);
         let number_tokens = points.iter().chain(&dice).flatten().cloned().collect();
         let confusions = base
             .confusions
@@ -355,14 +365,7 @@ impl BgLexicon {
     }
 
     fn tok_words(&self, words: &[String]) -> Vec<String> {
-        if self.syllables {
-            words
-                .iter()
-                .flat_map(|w| w.chars().map(String::from))
-                .collect()
-        } else {
-            words.to_vec()
-        }
+        tokens_of(words, self.syllables)
     }
 
     /// The heard words as content tokens, and the cost of what was
@@ -436,8 +439,8 @@ impl BgLexicon {
         for (phrase, class) in &self.classes {
             let [p] = phrase.as_slice() else { continue };
             let b: Vec<char> = p.chars().collect();
-            let longer = a.len().max(b.len()).max(1) as f32;
-            let c = 0.3 + 0.7 * levenshtein(&a, &b) as f32 / longer;
+            // At most 0.5: `spelling_cost`'s cap at 1 changes nothing here.
+            let c = crate::listen::matcher::spelling_cost(&a, &b);
             if c <= 0.5 && best.map_or(true, |(_, x)| c < x) {
                 best = Some((*class, c));
             }
@@ -498,21 +501,6 @@ impl BgLexicon {
             BgInput::Decline => self.said(Class::Decline),
         }
     }
-}
-
-fn levenshtein(a: &[char], b: &[char]) -> usize {
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
 }
 
 fn key_hash(toks: &[Tok]) -> u64 {

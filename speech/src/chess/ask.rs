@@ -8,7 +8,7 @@
 //! style.
 
 use tandem_rules::chess::shakmaty::{
-    Chess, Color as ShColor, File, Piece, Position as _, Rank, Role, Square,
+    Bitboard, Board, Chess, Color as ShColor, File, Piece, Position as _, Rank, Role, Square,
 };
 use tandem_rules::Color;
 
@@ -130,225 +130,243 @@ pub fn answer(
     q: &Question,
     asker: Option<Color>,
 ) -> Option<Result<Vec<String>, String>> {
-    let first = asker.unwrap_or(Color::White);
-    let side = match q.whose.map(|w| w.color(asker)) {
-        None => None,
-        Some(Ok(c)) => Some(c),
-        Some(Err(_)) => return Some(Err(ask.sentence("which_side", &[]))),
-    };
-    let sides: Vec<Color> = side.map_or_else(|| vec![first, first.other()], |c| vec![c]);
-    let side_word = |c: Color| match c {
-        Color::White => ask.text("white", &[]),
-        Color::Black => ask.text("black", &[]),
-    };
-    // Squares ordered as the asker scans: rows from their side, files a to h.
-    let scan = |mut v: Vec<Square>| {
+    crate::ask::answer_keyed(ask, q, asker, KEYS, |q, side, sides| {
+        let a = Asking {
+            ask,
+            words,
+            board: pos.board(),
+            first: asker.unwrap_or(Color::White),
+        };
+        let arg = q.arg.as_deref();
+        Some(match q.word.as_str() {
+            "pawns" | "pawn" if side.is_none() && arg.is_none() => Ok(a.pawns(sides)),
+            w if role_of(w).is_some() && arg.is_none() => Ok(a.pieces(role_of(w)?, sides)),
+            "file" | "linia" => a.file(arg),
+            "rank" => a.rank(arg),
+            "square" => match arg.and_then(|a| a.parse::<Square>().ok()) {
+                Some(s) => Ok(words.describe_square(pos, s).sentences),
+                None => Err(ask.unknown()),
+            },
+            "material" => Ok(a.material(sides)),
+            _ => return None,
+        })
+    })
+}
+
+/// What every answer reads: the words, the board and whose side is said first.
+struct Asking<'a> {
+    ask: &'a AskBook,
+    words: &'a ChessAnnouncer,
+    board: &'a Board,
+    first: Color,
+}
+
+impl Asking<'_> {
+    /// Squares ordered as the asker scans: rows from their side, files a to h.
+    fn scan(&self, mut v: Vec<Square>) -> Vec<Square> {
         v.sort_by_key(|s| {
             let r = u32::from(s.rank());
-            let r = if first == Color::White { r } else { 7 - r };
+            let r = if self.first == Color::White { r } else { 7 - r };
             (r, u32::from(s.file()))
         });
         v
-    };
-    let board = pos.board();
-    let piece_at = |s: Square| {
-        ask.text(
+    }
+
+    /// "biały król Ewa jeden".
+    fn piece_at(&self, s: Square) -> String {
+        self.ask.text(
             "piece",
             &[
-                ("piece", &words.piece_name(board.piece_at(s))),
-                ("square", &words.square(s)),
+                ("piece", &self.words.piece_name(self.board.piece_at(s))),
+                ("square", &self.words.square(s)),
             ],
         )
-    };
-    let style = words.style();
-    let book = words.phrasebook();
-    // A letter key of the braille display (`ask key k`, docs/ask.md).
-    if let Some(key) = q.from_key(KEYS) {
-        let Some(q) = key else {
-            return Some(Err(
-                ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
-            ));
-        };
-        return answer(ask, words, pos, &q, asker);
     }
-    let out = match q.word.as_str() {
-        "pawns" | "pawn" if side.is_none() && q.arg.is_none() => {
-            // File by file: "Anna: white two, black seven".
-            let mut files = Vec::new();
-            for f in File::ALL {
-                let mut per = Vec::new();
-                for c in &sides {
-                    let mut ranks: Vec<Rank> =
-                        (board.by_piece(Piece {
-                            color: sh(*c),
-                            role: Role::Pawn,
-                        }) & tandem_rules::chess::shakmaty::Bitboard::from(f))
-                        .into_iter()
-                        .map(Square::rank)
-                        .collect();
-                    if *c == Color::Black {
-                        ranks.reverse();
-                    }
-                    if ranks.is_empty() {
-                        continue;
-                    }
-                    let r: Vec<&str> = ranks
-                        .iter()
-                        .map(|r| book.rank_word(usize::from(*r)))
-                        .collect();
-                    per.push(ask.text(
-                        "pawn_side",
-                        &[
-                            ("side", &side_word(*c)),
-                            ("ranks", &r.join(&ask.text("and", &[]))),
-                        ],
-                    ));
-                }
-                if !per.is_empty() {
-                    files.push(ask.text(
-                        "pawn_file",
-                        &[
-                            ("file", book.file_word(usize::from(f), style)),
-                            ("sides", &per.join(", ")),
-                        ],
-                    ));
-                }
-            }
-            if files.is_empty() {
-                vec![ask.sentence("no_pawns", &[])]
-            } else {
-                vec![ask.sentence("pawn_files", &[("files", &files.join("; "))])]
-            }
+
+    /// The pawns file by file: "Anna: white two, black seven".
+    fn pawns(&self, sides: &[Color]) -> Vec<String> {
+        let files: Vec<String> = File::ALL
+            .into_iter()
+            .filter_map(|f| self.pawn_file(f, sides))
+            .collect();
+        if files.is_empty() {
+            vec![self.ask.sentence("no_pawns", &[])]
+        } else {
+            vec![self
+                .ask
+                .sentence("pawn_files", &[("files", &files.join("; "))])]
         }
-        w if role_of(w).is_some() && q.arg.is_none() => {
-            let role = role_of(w)?;
-            let name = ask.text(w_key(role), &[]);
-            sides
+    }
+
+    /// One file's pawns, each side's ranks ("Anna: white two, black
+    /// seven"); `None` for a file without pawns.
+    fn pawn_file(&self, f: File, sides: &[Color]) -> Option<String> {
+        let book = self.words.phrasebook();
+        let mut per = Vec::new();
+        for c in sides {
+            let mut ranks: Vec<Rank> = (self.board.by_piece(Piece {
+                color: sh(*c),
+                role: Role::Pawn,
+            }) & Bitboard::from(f))
+            .into_iter()
+            .map(Square::rank)
+            .collect();
+            if *c == Color::Black {
+                ranks.reverse();
+            }
+            if ranks.is_empty() {
+                continue;
+            }
+            let r: Vec<&str> = ranks
                 .iter()
-                .map(|c| {
-                    let sq = scan(
-                        board
+                .map(|r| book.rank_word(usize::from(*r)))
+                .collect();
+            per.push(self.ask.text(
+                "pawn_side",
+                &[
+                    ("side", &self.ask.side_word(*c)),
+                    ("ranks", &r.join(&self.ask.text("and", &[]))),
+                ],
+            ));
+        }
+        (!per.is_empty()).then(|| {
+            self.ask.text(
+                "pawn_file",
+                &[
+                    ("file", book.file_word(usize::from(f), self.words.style())),
+                    ("sides", &per.join(", ")),
+                ],
+            )
+        })
+    }
+
+    /// Where each side's pieces of one kind stand.
+    fn pieces(&self, role: Role, sides: &[Color]) -> Vec<String> {
+        let name = self.ask.text(w_key(role), &[]);
+        sides
+            .iter()
+            .map(|c| {
+                let side = self.ask.side_word(*c);
+                let sq = self.scan(
+                    self.board
+                        .by_piece(Piece {
+                            color: sh(*c),
+                            role,
+                        })
+                        .into_iter()
+                        .collect(),
+                );
+                if sq.is_empty() {
+                    self.ask
+                        .sentence("none", &[("side", &side), ("name", &name)])
+                } else {
+                    let list: Vec<String> = sq.iter().map(|s| self.words.square(*s)).collect();
+                    self.ask.sentence(
+                        "pieces",
+                        &[
+                            ("side", &side),
+                            ("name", &name),
+                            ("squares", &list.join(", ")),
+                        ],
+                    )
+                }
+            })
+            .collect()
+    }
+
+    /// What stands on a file, from the asker's side.
+    fn file(&self, arg: Option<&str>) -> Result<Vec<String>, String> {
+        let book = self.words.phrasebook();
+        let Some(f) = arg.and_then(|a| file_of(book, a)) else {
+            return Err(self.ask.unknown());
+        };
+        let mut sq: Vec<Square> = (self.board.occupied() & Bitboard::from(f))
+            .into_iter()
+            .collect();
+        if self.first == Color::Black {
+            sq.reverse();
+        }
+        let fw = book.file_word(usize::from(f), self.words.style());
+        Ok(self.line("file", fw, sq))
+    }
+
+    /// What stands on a rank (1-8), files a to h.
+    fn rank(&self, arg: Option<&str>) -> Result<Vec<String>, String> {
+        let Some(r) = arg
+            .and_then(|a| a.parse::<u32>().ok())
+            .filter(|n| (1..=8).contains(n))
+            .map(|n| Rank::new(n - 1))
+        else {
+            return Err(self.ask.unknown());
+        };
+        let sq: Vec<Square> = (self.board.occupied() & Bitboard::from(r))
+            .into_iter()
+            .collect();
+        let rw = self.words.phrasebook().rank_word(usize::from(r));
+        Ok(self.line("rank", rw, sq))
+    }
+
+    /// The pieces on a `kind` of line (`file`, `rank`) called `word`, or
+    /// that it is empty.
+    fn line(&self, kind: &str, word: &str, sq: Vec<Square>) -> Vec<String> {
+        if sq.is_empty() {
+            let line = self.ask.text(&format!("{kind}_name"), &[(kind, word)]);
+            vec![self.ask.sentence("empty", &[("line", &line)])]
+        } else {
+            let p: Vec<String> = sq.into_iter().map(|s| self.piece_at(s)).collect();
+            vec![self
+                .ask
+                .sentence(kind, &[(kind, word), ("pieces", &p.join(", "))])]
+        }
+    }
+
+    /// Each side's pieces counted by kind, the king left out.
+    fn material(&self, sides: &[Color]) -> Vec<String> {
+        let names: Vec<String> = self
+            .ask
+            .text("material_names", &[])
+            .split(',')
+            .map(|s| s.trim().to_owned())
+            .collect();
+        let roles = [
+            Role::Queen,
+            Role::Rook,
+            Role::Bishop,
+            Role::Knight,
+            Role::Pawn,
+        ];
+        sides
+            .iter()
+            .map(|c| {
+                let counts: Vec<String> = roles
+                    .iter()
+                    .zip(&names)
+                    .filter_map(|(role, name)| {
+                        let n = self
+                            .board
                             .by_piece(Piece {
                                 color: sh(*c),
-                                role,
+                                role: *role,
                             })
-                            .into_iter()
-                            .collect(),
-                    );
-                    if sq.is_empty() {
-                        ask.sentence("none", &[("side", &side_word(*c)), ("name", &name)])
-                    } else {
-                        let list: Vec<String> = sq.iter().map(|s| words.square(*s)).collect();
-                        ask.sentence(
-                            "pieces",
-                            &[
-                                ("side", &side_word(*c)),
-                                ("name", &name),
-                                ("squares", &list.join(", ")),
-                            ],
-                        )
-                    }
-                })
-                .collect()
-        }
-        "file" | "linia" => {
-            let Some(f) = q.arg.as_deref().and_then(|a| file_of(book, a)) else {
-                return Some(Err(
-                    ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
-                ));
-            };
-            let mut sq: Vec<Square> = (board.occupied()
-                & tandem_rules::chess::shakmaty::Bitboard::from(f))
-            .into_iter()
-            .collect();
-            if first == Color::Black {
-                sq.reverse();
-            }
-            let fw = book.file_word(usize::from(f), style);
-            if sq.is_empty() {
-                let line = ask.text("file_name", &[("file", fw)]);
-                vec![ask.sentence("empty", &[("line", &line)])]
-            } else {
-                let p: Vec<String> = sq.into_iter().map(piece_at).collect();
-                vec![ask.sentence("file", &[("file", fw), ("pieces", &p.join(", "))])]
-            }
-        }
-        "rank" => {
-            let Some(r) = q
-                .arg
-                .as_deref()
-                .and_then(|a| a.parse::<u32>().ok())
-                .filter(|n| (1..=8).contains(n))
-                .map(|n| Rank::new(n - 1))
-            else {
-                return Some(Err(
-                    ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
-                ));
-            };
-            let sq: Vec<Square> = (board.occupied()
-                & tandem_rules::chess::shakmaty::Bitboard::from(r))
-            .into_iter()
-            .collect();
-            let rw = book.rank_word(usize::from(r));
-            if sq.is_empty() {
-                let line = ask.text("rank_name", &[("rank", rw)]);
-                vec![ask.sentence("empty", &[("line", &line)])]
-            } else {
-                let p: Vec<String> = sq.into_iter().map(piece_at).collect();
-                vec![ask.sentence("rank", &[("rank", rw), ("pieces", &p.join(", "))])]
-            }
-        }
-        "square" => {
-            let Some(s) = q.arg.as_deref().and_then(|a| a.parse::<Square>().ok()) else {
-                return Some(Err(
-                    ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
-                ));
-            };
-            words.describe_square(pos, s).sentences
-        }
-        "material" => {
-            let names: Vec<String> = ask
-                .text("material_names", &[])
-                .split(',')
-                .map(|s| s.trim().to_owned())
-                .collect();
-            let roles = [
-                Role::Queen,
-                Role::Rook,
-                Role::Bishop,
-                Role::Knight,
-                Role::Pawn,
-            ];
-            sides
-                .iter()
-                .map(|c| {
-                    let counts: Vec<String> = roles
-                        .iter()
-                        .zip(&names)
-                        .filter_map(|(role, name)| {
-                            let n = board
-                                .by_piece(Piece {
-                                    color: sh(*c),
-                                    role: *role,
-                                })
-                                .count();
-                            (n > 0).then(|| {
-                                ask.text("count", &[("name", name), ("n", &n.to_string())])
-                            })
+                            .count();
+                        (n > 0).then(|| {
+                            self.ask
+                                .text("count", &[("name", name), ("n", &n.to_string())])
                         })
-                        .collect();
-                    let pieces = if counts.is_empty() {
-                        ask.text("kings", &[])
-                    } else {
-                        counts.join(", ")
-                    };
-                    ask.sentence("material", &[("side", &side_word(*c)), ("pieces", &pieces)])
-                })
-                .collect()
-        }
-        _ => return None,
-    };
-    Some(Ok(out))
+                    })
+                    .collect();
+                let pieces = if counts.is_empty() {
+                    self.ask.text("kings", &[])
+                } else {
+                    counts.join(", ")
+                };
+                self.ask.sentence(
+                    "material",
+                    &[("side", &self.ask.side_word(*c)), ("pieces", &pieces)],
+                )
+            })
+            .collect()
+    }
 }
 
 fn w_key(role: Role) -> &'static str {

@@ -36,7 +36,7 @@ use tandem_rules::chess::{resolve, san, ChessError, ChessGame, ChessMove, ChessO
 use crate::announcer::Announcer;
 use crate::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 use crate::listen::grammar::{CommandGrammar, CommandHeard, ConfirmPolicy};
-use crate::listen::lexicon::{fold, words_of, CommandKind, Lexicon, Slot, Words};
+use crate::listen::lexicon::{fold, words_of, CommandKind, Lexicon, Words};
 use crate::listen::listener::{command_phrase, Action, Decision, ListenGame, Understood};
 use crate::listen::matcher::{Costs, MAX_COST, TIE_WINDOW};
 use crate::listen::Transcript;
@@ -117,14 +117,7 @@ pub struct ChessLexicon {
     long_castle: Vec<Words>,
 }
 
-const ROLES: [Role; 6] = [
-    Role::King,
-    Role::Queen,
-    Role::Rook,
-    Role::Bishop,
-    Role::Knight,
-    Role::Pawn,
-];
+use tandem_rules::chess::ROLES;
 
 fn one_word(w: &str) -> String {
     words_of(w).join(" ")
@@ -720,15 +713,7 @@ impl ListenGame for ChessVoice {
         for list in [&l.takes, &l.to, &l.promote, &l.short_castle, &l.long_castle] {
             set.extend(list.iter().flatten().cloned());
         }
-        for templates in words.commands.commands.values() {
-            for t in templates {
-                for s in t {
-                    if let Slot::Word(w) = s {
-                        set.insert(w.clone());
-                    }
-                }
-            }
-        }
+        set.extend(words.commands.command_words().cloned());
         set.into_iter().collect()
     }
 

@@ -5,8 +5,10 @@
 mod announcer;
 pub mod ask;
 pub mod listen;
+mod phrasebook;
 
-pub use announcer::{
-    role_key, ChessAnnouncer, ChessListenWords, ChessPhrasebook, ChessPhrasebookError, FileStyle,
+pub use announcer::ChessAnnouncer;
+pub use phrasebook::{
+    role_key, ChessListenWords, ChessPhrasebook, ChessPhrasebookError, FileStyle,
     CHESS_ENGLISH_TOML, CHESS_POLISH_TOML, CHESS_TEMPLATES, PIECE_FORMS,
 };

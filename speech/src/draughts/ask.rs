@@ -65,131 +65,127 @@ pub fn answer(
     q: &Question,
     asker: Option<Color>,
 ) -> Option<Result<Vec<String>, String>> {
-    let v = pos.variant();
-    let first = asker.unwrap_or(Color::White);
-    let side = match q.whose.map(|w| w.color(asker)) {
-        None => None,
-        Some(Ok(c)) => Some(c),
-        Some(Err(_)) => return Some(Err(ask.sentence("which_side", &[]))),
-    };
-    let sides: Vec<Color> = side.map_or_else(|| vec![first, first.other()], |c| vec![c]);
-    let side_word = |c: Color| match c {
-        Color::White => ask.text("white", &[]),
-        Color::Black => ask.text("black", &[]),
-    };
-    // From the asker's side of the board: white's men on the highest numbers.
-    let of = |c: Color, role: Role| {
-        let mut sq: Vec<Square> = pos
+    crate::ask::answer_keyed(ask, q, asker, KEYS, |q, _, sides| {
+        let a = Asking {
+            ask,
+            words,
+            pos,
+            first: asker.unwrap_or(Color::White),
+        };
+        let each = |say: &dyn Fn(Color) -> String| sides.iter().map(|c| say(*c)).collect();
+        Some(Ok(match q.word.as_str() {
+            "kings" | "king" if q.arg.is_none() => each(&|c| a.list(c, Role::King)),
+            "men" | "man" if q.arg.is_none() => each(&|c| a.list(c, Role::Man)),
+            "pieces" if q.arg.is_none() => sides
+                .iter()
+                .flat_map(|c| [a.list(*c, Role::Man), a.list(*c, Role::King)])
+                .collect(),
+            "count" if q.arg.is_none() => each(&|c| a.count(c)),
+            "row" => return Some(a.row(q.arg.as_deref())),
+            "square" => {
+                let s = q.arg.as_deref().and_then(|a| pos.variant().parse_square(a));
+                let Some(s) = s else {
+                    return Some(Err(ask.unknown()));
+                };
+                words.describe_square(pos, s).sentences
+            }
+            _ => return None,
+        }))
+    })
+}
+
+/// What every answer reads: the words, the position and whose side is said first.
+struct Asking<'a> {
+    ask: &'a AskBook,
+    words: &'a Announcer,
+    pos: &'a Position,
+    first: Color,
+}
+
+impl Asking<'_> {
+    /// A side's pieces of one kind from the asker's side of the board:
+    /// white's men on the highest numbers.
+    fn of(&self, c: Color, role: Role) -> Vec<Square> {
+        let mut sq: Vec<Square> = self
+            .pos
             .pieces()
             .filter(|(_, p)| p.color == c && p.role == role)
             .map(|(s, _)| s)
             .collect();
         sq.sort();
-        if first == Color::White {
+        if self.first == Color::White {
             sq.reverse();
         }
         sq
-    };
-    let list = |c: Color, role: Role, key: &str, none: &str| {
-        let sq = of(c, role);
-        if sq.is_empty() {
-            ask.sentence(none, &[("side", &side_word(c))])
-        } else {
-            ask.sentence(
-                key,
-                &[
-                    ("side", &side_word(c)),
-                    ("squares", &words.square_list(v, &sq)),
-                ],
-            )
-        }
-    };
-    // A letter key of the braille display (`ask key k`, docs/ask.md).
-    if let Some(key) = q.from_key(KEYS) {
-        let Some(q) = key else {
-            return Some(Err(
-                ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
-            ));
-        };
-        return answer(ask, words, pos, &q, asker);
     }
-    let out = match q.word.as_str() {
-        "kings" | "king" if q.arg.is_none() => sides
-            .iter()
-            .map(|c| list(*c, Role::King, "kings", "no_kings"))
-            .collect(),
-        "men" | "man" if q.arg.is_none() => sides
-            .iter()
-            .map(|c| list(*c, Role::Man, "men", "no_men"))
-            .collect(),
-        "pieces" if q.arg.is_none() => sides
-            .iter()
-            .flat_map(|c| {
-                [
-                    list(*c, Role::Man, "men", "no_men"),
-                    list(*c, Role::King, "kings", "no_kings"),
-                ]
-            })
-            .collect(),
-        "count" if q.arg.is_none() => sides
-            .iter()
-            .map(|c| {
-                let (men, kings) = (of(*c, Role::Man).len(), of(*c, Role::King).len());
-                ask.sentence(
-                    "count",
-                    &[
-                        ("side", &side_word(*c)),
-                        ("men", &men.to_string()),
-                        ("kings", &kings.to_string()),
-                    ],
-                )
-            })
-            .collect(),
-        "row" => {
-            let size = v.size();
-            let n = q.arg.as_deref().and_then(|a| a.parse::<u8>().ok());
-            let Some(n) = n.filter(|n| (1..=size).contains(n)) else {
-                let row = q.arg.clone().unwrap_or_default();
-                return Some(Err(
-                    ask.sentence("bad_row", &[("row", &row), ("last", &size.to_string())])
-                ));
-            };
-            // Row 1 is white's side (001 ch. I 2.6: square 46-50, a1-h1);
-            // the squares left to right as white sees them.
-            let row = size - n;
-            let pieces: Vec<String> = (0..size)
-                .filter_map(|col| v.square_at(row, col))
-                .filter_map(|s| {
-                    pos.piece_at(s).map(|p| {
-                        ask.text(
-                            "piece",
-                            &[
-                                ("piece", words.phrasebook().piece(Some(p))),
-                                ("square", &words.square_list(v, &[s])),
-                            ],
-                        )
-                    })
+
+    /// Where a side's kings (or men) stand, or that it has none.
+    fn list(&self, c: Color, role: Role) -> String {
+        let (key, none) = match role {
+            Role::King => ("kings", "no_kings"),
+            Role::Man => ("men", "no_men"),
+        };
+        let sq = self.of(c, role);
+        let side = self.ask.side_word(c);
+        if sq.is_empty() {
+            self.ask.sentence(none, &[("side", &side)])
+        } else {
+            let squares = self.words.square_list(self.pos.variant(), &sq);
+            self.ask
+                .sentence(key, &[("side", &side), ("squares", &squares)])
+        }
+    }
+
+    /// How many men and kings a side has.
+    fn count(&self, c: Color) -> String {
+        let (men, kings) = (self.of(c, Role::Man).len(), self.of(c, Role::King).len());
+        self.ask.sentence(
+            "count",
+            &[
+                ("side", &self.ask.side_word(c)),
+                ("men", &men.to_string()),
+                ("kings", &kings.to_string()),
+            ],
+        )
+    }
+
+    /// What stands on a row, counted from white's side.
+    fn row(&self, arg: Option<&str>) -> Result<Vec<String>, String> {
+        let v = self.pos.variant();
+        let size = v.size();
+        let n = arg.and_then(|a| a.parse::<u8>().ok());
+        let Some(n) = n.filter(|n| (1..=size).contains(n)) else {
+            let row = arg.unwrap_or_default();
+            return Err(self
+                .ask
+                .sentence("bad_row", &[("row", row), ("last", &size.to_string())]));
+        };
+        // Row 1 is white's side (001 ch. I 2.6: square 46-50, a1-h1);
+        // the squares left to right as white sees them.
+        let row = size - n;
+        let pieces: Vec<String> = (0..size)
+            .filter_map(|col| v.square_at(row, col))
+            .filter_map(|s| {
+                self.pos.piece_at(s).map(|p| {
+                    self.ask.text(
+                        "piece",
+                        &[
+                            ("piece", self.words.phrasebook().piece(Some(p))),
+                            ("square", &self.words.square_list(v, &[s])),
+                        ],
+                    )
                 })
-                .collect();
-            let n = n.to_string();
-            if pieces.is_empty() {
-                vec![ask.sentence("row_empty", &[("row", &n)])]
-            } else {
-                vec![ask.sentence("row", &[("row", &n), ("pieces", &pieces.join(", "))])]
-            }
-        }
-        "square" => {
-            let s = q.arg.as_deref().and_then(|a| v.parse_square(a));
-            let Some(s) = s else {
-                return Some(Err(
-                    ask.sentence("unknown", &[("questions", &ask.text("questions", &[]))])
-                ));
-            };
-            words.describe_square(pos, s).sentences
-        }
-        _ => return None,
-    };
-    Some(Ok(out))
+            })
+            .collect();
+        let n = n.to_string();
+        Ok(if pieces.is_empty() {
+            vec![self.ask.sentence("row_empty", &[("row", &n)])]
+        } else {
+            vec![self
+                .ask
+                .sentence("row", &[("row", &n), ("pieces", &pieces.join(", "))])]
+        })
+    }
 }
 
 #[cfg(test)]

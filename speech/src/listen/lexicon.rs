@@ -287,17 +287,37 @@ impl Lexicon {
         out
     }
 
+    /// The words of the commands' phrases (a game's listener adds its own
+    /// moves' words to them).
+    pub fn command_words(&self) -> impl Iterator<Item = &String> {
+        self.commands
+            .values()
+            .flatten()
+            .flatten()
+            .filter_map(|s| match s {
+                Slot::Word(w) => Some(w),
+                _ => None,
+            })
+    }
+
     /// The units the matcher compares: the words, or their syllables.
     #[must_use]
     pub fn tokens(&self, words: &[String]) -> Words {
-        if self.match_syllables {
-            words
-                .iter()
-                .flat_map(|w| w.chars().map(String::from))
-                .collect()
-        } else {
-            words.to_vec()
-        }
+        tokens_of(words, self.match_syllables)
+    }
+}
+
+/// The units a matcher compares: the words, or their syllables (a
+/// language matched syllable by syllable, `match = "syllables"`).
+#[must_use]
+pub fn tokens_of(words: &[String], syllables: bool) -> Words {
+    if syllables {
+        words
+            .iter()
+            .flat_map(|w| w.chars().map(String::from))
+            .collect()
+    } else {
+        words.to_vec()
     }
 }
 

@@ -168,8 +168,7 @@ impl<'a> Costs<'a> {
         if heard.number && meant.number {
             return NUMBER_INDEL;
         }
-        let longer = heard.folded.len().max(meant.folded.len()).max(1) as f32;
-        (0.3 + 0.7 * levenshtein(&heard.folded, &meant.folded) as f32 / longer).min(1.0)
+        spelling_cost(&heard.folded, &meant.folded)
     }
 
     /// [`Costs::insert`] on a word worked out beforehand.
@@ -238,8 +237,7 @@ impl<'a> Costs<'a> {
         }
         let a: Vec<char> = fh.chars().collect();
         let b: Vec<char> = fm.chars().collect();
-        let longer = a.len().max(b.len()).max(1) as f32;
-        (0.3 + 0.7 * levenshtein(&a, &b) as f32 / longer).min(1.0)
+        spelling_cost(&a, &b)
     }
 
     /// Cost of a heard word the phrase does not have.
@@ -327,6 +325,14 @@ impl<'a> Costs<'a> {
         }
         prev[phrase.len()]
     }
+}
+
+/// The cost of hearing one word for another spelt differently: 0.3 for
+/// the first letter changed, up to 1 for a word wholly unlike.
+#[must_use]
+pub fn spelling_cost(a: &[char], b: &[char]) -> f32 {
+    let longer = a.len().max(b.len()).max(1) as f32;
+    (0.3 + 0.7 * levenshtein(a, b) as f32 / longer).min(1.0)
 }
 
 fn levenshtein(a: &[char], b: &[char]) -> usize {

@@ -151,13 +151,7 @@ impl SpeechOutput for ChannelOutput {
     }
 
     fn capabilities(&self) -> Caps {
-        Caps {
-            interrupt: true,
-            end_of_speech: true,
-            rate: true,
-            volume: true,
-            voice: true,
-        }
+        Caps::ALL
     }
 
     fn speak(&mut self, u: &Utterance) -> Result<(), SpeechError> {
@@ -204,12 +198,6 @@ impl SpeechOutput for ChannelOutput {
     fn set_params(&mut self, params: &VoiceParams) -> Result<(), SpeechError> {
         self.params = params.clone();
         Ok(())
-    }
-}
-
-impl Drop for ChannelOutput {
-    fn drop(&mut self) {
-        let _ = self.cancel();
     }
 }
 

@@ -103,6 +103,13 @@ impl SpeechProcess {
     }
 }
 
+/// A backend dropped stops speaking.
+impl Drop for SpeechProcess {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
 /// Speaks through espeak-ng's own audio output, one child process per utterance.
 #[derive(Debug)]
 pub struct EspeakOutput {
@@ -148,13 +155,7 @@ impl SpeechOutput for EspeakOutput {
     }
 
     fn capabilities(&self) -> Caps {
-        Caps {
-            interrupt: true,
-            end_of_speech: true,
-            rate: true,
-            volume: true,
-            voice: true,
-        }
+        Caps::ALL
     }
 
     fn speak(&mut self, u: &Utterance) -> Result<(), SpeechError> {
@@ -184,12 +185,6 @@ impl SpeechOutput for EspeakOutput {
     fn set_params(&mut self, params: &VoiceParams) -> Result<(), SpeechError> {
         self.params = params.clone();
         Ok(())
-    }
-}
-
-impl Drop for EspeakOutput {
-    fn drop(&mut self) {
-        let _ = self.cancel();
     }
 }
 

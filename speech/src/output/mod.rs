@@ -43,6 +43,17 @@ pub struct Caps {
     pub voice: bool,
 }
 
+impl Caps {
+    /// Everything: interrupt, end of speech, rate, volume and voice.
+    pub const ALL: Caps = Caps {
+        interrupt: true,
+        end_of_speech: true,
+        rate: true,
+        volume: true,
+        voice: true,
+    };
+}
+
 /// Rate, volume, voice and language, on backend-neutral scales.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VoiceParams {

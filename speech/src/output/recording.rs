@@ -94,13 +94,7 @@ impl SpeechOutput for RecordingSpeech {
     }
 
     fn capabilities(&self) -> Caps {
-        Caps {
-            interrupt: true,
-            end_of_speech: true,
-            rate: true,
-            volume: true,
-            voice: true,
-        }
+        Caps::ALL
     }
 
     fn speak(&mut self, u: &Utterance) -> Result<(), SpeechError> {

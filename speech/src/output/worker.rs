@@ -392,6 +392,46 @@ mod tests {
         assert_eq!(r.last(), Some(&Record::Params(p)));
     }
 
+    /// A backend whose every utterance fails (a closed pipe, a dead server).
+    struct Failing;
+
+    impl SpeechOutput for Failing {
+        fn name(&self) -> &'static str {
+            "failing"
+        }
+        fn capabilities(&self) -> crate::output::Caps {
+            crate::output::Caps::default()
+        }
+        fn speak(&mut self, _u: &Utterance) -> Result<(), SpeechError> {
+            Err(SpeechError::Failed("the pipe is closed".into()))
+        }
+        fn is_speaking(&mut self) -> bool {
+            false
+        }
+        fn cancel(&mut self) -> Result<(), SpeechError> {
+            Ok(())
+        }
+        fn set_params(&mut self, _p: &VoiceParams) -> Result<(), SpeechError> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_error_rings_the_alarm_so_that_nobody_looks_on_a_timer() {
+        let w = SpeechWorker::spawn(|| Ok(Box::new(Failing) as Box<dyn SpeechOutput>)).unwrap();
+        let (tx, rx) = mpsc::channel();
+        w.on_error(Arc::new(move || {
+            let _ = tx.send(());
+        }));
+        w.say(u(Priority::Normal, "thirty-two, twenty-eight."))
+            .unwrap();
+        rx.recv_timeout(Duration::from_secs(20))
+            .expect("the alarm rang");
+        let errors = w.take_errors();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].to_string().contains("the pipe is closed"));
+    }
+
     #[test]
     fn backend_that_fails_to_start_reports_why() {
         let e =

@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{PhrasebookError, Tab};
+use super::load::Tab;
+use super::PhrasebookError;
 
 /// A command a player can speak: its words are in a phrasebook's
 /// `[listen.commands]` under [`CommandKind::key`]; JSON and data files name it
@@ -52,29 +53,41 @@ pub enum CommandKind {
     Live,
 }
 
+/// Every command in order, with its name (data files, JSON) and its key
+/// in `[listen.commands]`.
+const COMMANDS: [(CommandKind, &str, &str); 19] = [
+    (CommandKind::Clock, "clock", "clock"),
+    (CommandKind::Position, "position", "position"),
+    (CommandKind::LastMove, "last-move", "last_move"),
+    (CommandKind::Repeat, "repeat", "repeat"),
+    (CommandKind::Square, "square", "square"),
+    (CommandKind::Done, "done", "done"),
+    (CommandKind::Yes, "yes", "yes"),
+    (CommandKind::No, "no", "no"),
+    (CommandKind::Draw, "draw", "draw"),
+    (CommandKind::Resign, "resign", "resign"),
+    (CommandKind::Help, "help", "help"),
+    (CommandKind::Cancel, "cancel", "cancel"),
+    (CommandKind::ClaimDraw, "claim-draw", "claim_draw"),
+    (CommandKind::Record, "record", "record"),
+    (CommandKind::RecordFrom, "record-from", "record_from"),
+    (CommandKind::MoveNumber, "move-number", "move_number"),
+    (CommandKind::Next, "next", "next"),
+    (CommandKind::Back, "back", "back"),
+    (CommandKind::Live, "live", "live"),
+];
+
 impl CommandKind {
     /// Every command.
-    pub const ALL: [CommandKind; 19] = [
-        CommandKind::Clock,
-        CommandKind::Position,
-        CommandKind::LastMove,
-        CommandKind::Repeat,
-        CommandKind::Square,
-        CommandKind::Done,
-        CommandKind::Yes,
-        CommandKind::No,
-        CommandKind::Draw,
-        CommandKind::Resign,
-        CommandKind::Help,
-        CommandKind::Cancel,
-        CommandKind::ClaimDraw,
-        CommandKind::Record,
-        CommandKind::RecordFrom,
-        CommandKind::MoveNumber,
-        CommandKind::Next,
-        CommandKind::Back,
-        CommandKind::Live,
-    ];
+    pub const ALL: [CommandKind; 19] = {
+        let mut all = [CommandKind::Clock; 19];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = COMMANDS[i].0;
+            i += 1;
+        }
+        all
+    };
 
     /// Whether the command is followed by a number (a square, a move number).
     #[must_use]
@@ -88,27 +101,7 @@ impl CommandKind {
     /// The name used in data files and JSON (`last-move`).
     #[must_use]
     pub fn name(self) -> &'static str {
-        match self {
-            CommandKind::Clock => "clock",
-            CommandKind::Position => "position",
-            CommandKind::LastMove => "last-move",
-            CommandKind::Repeat => "repeat",
-            CommandKind::Square => "square",
-            CommandKind::Done => "done",
-            CommandKind::Yes => "yes",
-            CommandKind::No => "no",
-            CommandKind::Draw => "draw",
-            CommandKind::Resign => "resign",
-            CommandKind::Help => "help",
-            CommandKind::Cancel => "cancel",
-            CommandKind::ClaimDraw => "claim-draw",
-            CommandKind::Record => "record",
-            CommandKind::RecordFrom => "record-from",
-            CommandKind::MoveNumber => "move-number",
-            CommandKind::Next => "next",
-            CommandKind::Back => "back",
-            CommandKind::Live => "live",
-        }
+        COMMANDS.iter().find(|c| c.0 == self).map_or("", |c| c.1)
     }
 }
 
@@ -138,27 +131,7 @@ impl CommandKind {
     /// The key in `[listen.commands]`.
     #[must_use]
     pub fn key(self) -> &'static str {
-        match self {
-            CommandKind::Clock => "clock",
-            CommandKind::Position => "position",
-            CommandKind::LastMove => "last_move",
-            CommandKind::Repeat => "repeat",
-            CommandKind::Square => "square",
-            CommandKind::Done => "done",
-            CommandKind::Yes => "yes",
-            CommandKind::No => "no",
-            CommandKind::Draw => "draw",
-            CommandKind::Resign => "resign",
-            CommandKind::Help => "help",
-            CommandKind::ClaimDraw => "claim_draw",
-            CommandKind::Cancel => "cancel",
-            CommandKind::Record => "record",
-            CommandKind::RecordFrom => "record_from",
-            CommandKind::MoveNumber => "move_number",
-            CommandKind::Next => "next",
-            CommandKind::Back => "back",
-            CommandKind::Live => "live",
-        }
+        COMMANDS.iter().find(|c| c.0 == self).map_or("", |c| c.2)
     }
 }
 

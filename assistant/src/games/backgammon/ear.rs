@@ -123,17 +123,11 @@ pub fn ear(req: &EarRequest<'_>) -> anyhow::Result<Ear> {
             _ => e.to_owned(),
         }
     };
-    // The questions of the words' language (none for a language without
-    // built-in words, such as a `--phrasebook` of its own).
     let questions = tandem_speech::backgammon::BgPhrasebook::builtin(&lang)
         .map(|b| tandem_speech::backgammon::ask::phrases(&b))
         .unwrap_or_default();
-    let ear = Ear {
-        lang,
-        phrases,
-        words: all,
-        judge: Box::new(judge),
-        normalize: Box::new(normalize),
-    };
-    Ok(asking(ear, questions))
+    Ok(asking(
+        Ear::new(lang, phrases, all, judge, normalize),
+        questions,
+    ))
 }

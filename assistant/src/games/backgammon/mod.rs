@@ -394,18 +394,7 @@ impl Game for BackgammonTable {
     }
 
     fn result_text(&self, outcome: Option<Outcome>) -> &'static str {
-        match outcome {
-            Some(Outcome::Win {
-                winner: Color::White,
-                ..
-            }) => "1-0",
-            Some(Outcome::Win {
-                winner: Color::Black,
-                ..
-            }) => "0-1",
-            Some(_) => "1/2-1/2",
-            None => "*",
-        }
+        outcome.map_or("*", Outcome::one_point_result)
     }
 
     fn declare(&mut self, outcome: Outcome) {
@@ -601,7 +590,7 @@ impl Game for BackgammonTable {
         any_words: bool,
     ) -> Option<Result<Utterance, Refused>> {
         use tandem_speech::backgammon::ask;
-        let book = super::or_english(ask::ask_book(self.words.language()), ask::ask_book);
+        let book = super::or_english(self.words.language(), ask::ask_book);
         let viewer = self.viewer();
         super::ask_with(
             text,
@@ -617,9 +606,8 @@ impl Game for BackgammonTable {
 
     fn unknown_question(&self, text: &str) -> Refused {
         use tandem_speech::backgammon::ask;
-        let book = super::or_english(ask::ask_book(self.words.language()), ask::ask_book);
-        let said = book.sentence("unknown", &[("questions", &book.text("questions", &[]))]);
-        super::unknown_question(text, ask::QUESTIONS, said)
+        let book = super::or_english(self.words.language(), ask::ask_book);
+        super::unknown_question(text, ask::QUESTIONS, book)
     }
 
     fn after_clock(&self) -> Option<Utterance> {

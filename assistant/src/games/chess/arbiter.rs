@@ -189,14 +189,7 @@ fn load(path: &Path, table: &str) -> anyhow::Result<LoadedRecord> {
         .into_iter()
         .filter(|g| !g.moves.is_empty())
         .collect();
-    let game = match games.len() {
-        0 => bail!("{}: no moves found", path.display()),
-        1 => &games[0],
-        n => bail!(
-            "{}: holds {n} games; give each record as a file with one game",
-            path.display()
-        ),
-    };
+    let game = crate::arbiter::records::the_one_game(&games, path)?;
     // Standard chess or Chess960 (whose start is its FEN): another variant
     // is refused with the reason.
     if let Err(why) = game.start() {
@@ -339,14 +332,7 @@ pub fn list_text(pos: &Chess) -> String {
     for (i, c) in [ShColor::White, ShColor::Black].into_iter().enumerate() {
         s.push_str(if i == 0 { "W" } else { " | B" });
         let mut any = false;
-        for role in [
-            Role::King,
-            Role::Queen,
-            Role::Rook,
-            Role::Bishop,
-            Role::Knight,
-            Role::Pawn,
-        ] {
+        for role in tandem_rules::chess::ROLES {
             for sq in board.by_color(c) & board.by_role(role) {
                 any = true;
                 s.push(' ');

@@ -101,17 +101,11 @@ pub fn ear(req: &EarRequest<'_>) -> anyhow::Result<Ear> {
             .map_or_else(|_| e.to_owned(), |m| tandem_rules::chess::san(&start, &m))
     };
     let lang = book.language().to_owned();
-    // The questions of the words' language (none for a language without
-    // built-in words, such as a `--phrasebook` of its own).
     let questions = ChessPhrasebook::builtin(&lang)
         .map(|b| tandem_speech::chess::ask::phrases(&b))
         .unwrap_or_default();
-    let ear = Ear {
-        lang,
-        phrases,
-        words,
-        judge: Box::new(judge),
-        normalize: Box::new(normalize),
-    };
-    Ok(asking(ear, questions))
+    Ok(asking(
+        Ear::new(lang, phrases, words, judge, normalize),
+        questions,
+    ))
 }

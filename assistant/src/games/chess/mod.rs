@@ -188,10 +188,7 @@ impl Game for ChessTable {
         any_words: bool,
     ) -> Option<Result<Utterance, Refused>> {
         use tandem_speech::chess::ask;
-        let book = super::or_english(
-            ask::ask_book(self.words.phrasebook().language()),
-            ask::ask_book,
-        );
+        let book = super::or_english(self.words.phrasebook().language(), ask::ask_book);
         super::ask_with(
             text,
             any_words,
@@ -202,12 +199,8 @@ impl Game for ChessTable {
 
     fn unknown_question(&self, text: &str) -> Refused {
         use tandem_speech::chess::ask;
-        let book = super::or_english(
-            ask::ask_book(self.words.phrasebook().language()),
-            ask::ask_book,
-        );
-        let said = book.sentence("unknown", &[("questions", &book.text("questions", &[]))]);
-        super::unknown_question(text, ask::QUESTIONS, said)
+        let book = super::or_english(self.words.phrasebook().language(), ask::ask_book);
+        super::unknown_question(text, ask::QUESTIONS, book)
     }
 
     fn set_phrasebook(&mut self, _book: &Phrasebook) {

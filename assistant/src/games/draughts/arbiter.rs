@@ -83,14 +83,7 @@ pub fn load_record(
         .into_iter()
         .filter(|g| !g.moves.is_empty() || g.error.is_some())
         .collect();
-    let game = match games.len() {
-        0 => bail!("{}: no moves found", path.display()),
-        1 => &games[0],
-        n => bail!(
-            "{}: holds {n} games; give each record as a file with one game",
-            path.display()
-        ),
-    };
+    let game = crate::arbiter::records::the_one_game(&games, path)?;
     if let Some(e) = &game.error {
         bail!("{}: {e}", path.display());
     }

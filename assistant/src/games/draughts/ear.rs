@@ -75,19 +75,13 @@ pub fn ear(variant: Variant, req: &EarRequest<'_>) -> anyhow::Result<Ear> {
             |m| tandem_rules::draughts::notation::write_move(&pos, &m),
         )
     };
-    // The questions of the words' language (none for a language without
-    // built-in words, such as a `--phrasebook` of its own).
     let questions = Phrasebook::builtin(&lang)
         .map(|b| tandem_speech::draughts::ask::phrases(&b))
         .unwrap_or_default();
-    let ear = Ear {
-        lang,
-        phrases,
-        words,
-        judge: Box::new(judge),
-        normalize: Box::new(normalize),
-    };
-    Ok(asking(ear, questions))
+    Ok(asking(
+        Ear::new(lang, phrases, words, judge, normalize),
+        questions,
+    ))
 }
 
 /// The line of a draughts understanding (or a command's).

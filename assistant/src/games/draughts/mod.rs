@@ -211,10 +211,7 @@ impl Game for DraughtsTable {
         any_words: bool,
     ) -> Option<Result<Utterance, Refused>> {
         use tandem_speech::draughts::ask;
-        let book = super::or_english(
-            ask::ask_book(self.words.phrasebook().language()),
-            ask::ask_book,
-        );
+        let book = super::or_english(self.words.phrasebook().language(), ask::ask_book);
         super::ask_with(
             text,
             any_words,
@@ -225,12 +222,8 @@ impl Game for DraughtsTable {
 
     fn unknown_question(&self, text: &str) -> Refused {
         use tandem_speech::draughts::ask;
-        let book = super::or_english(
-            ask::ask_book(self.words.phrasebook().language()),
-            ask::ask_book,
-        );
-        let said = book.sentence("unknown", &[("questions", &book.text("questions", &[]))]);
-        super::unknown_question(text, ask::QUESTIONS, said)
+        let book = super::or_english(self.words.phrasebook().language(), ask::ask_book);
+        super::unknown_question(text, ask::QUESTIONS, book)
     }
 
     /// "square N": the square by its number (001 ch. I 2.6; the

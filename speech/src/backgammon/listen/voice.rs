@@ -11,7 +11,7 @@ use super::understand::{understand_bg, BgHeard};
 use super::{BgGrammar, BgInput, BgLexicon};
 use crate::announcer::Announcer;
 use crate::listen::grammar::{CommandGrammar, CommandHeard, ConfirmPolicy};
-use crate::listen::lexicon::{words_of, CommandKind, Lexicon, Slot};
+use crate::listen::lexicon::{words_of, CommandKind, Lexicon};
 use crate::listen::listener::{command_phrase, Action as Act, Decision, ListenGame, Understood};
 use crate::listen::Transcript;
 use crate::phrasebook::Value;
@@ -170,15 +170,7 @@ impl ListenGame for BgVoice {
                 set.extend(words_of(f));
             }
         }
-        for templates in words.commands.commands.values() {
-            for t in templates {
-                for s in t {
-                    if let Slot::Word(w) = s {
-                        set.insert(w.clone());
-                    }
-                }
-            }
-        }
+        set.extend(words.commands.command_words().cloned());
         set.into_iter().collect()
     }
 

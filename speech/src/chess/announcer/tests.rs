@@ -1,4 +1,5 @@
 use super::*;
+use crate::chess::{CHESS_ENGLISH_TOML, CHESS_POLISH_TOML};
 use tandem_rules::chess::{resolve, start};
 
 #[test]
