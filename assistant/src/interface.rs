@@ -121,6 +121,38 @@ pub struct BoardCheck {
     pub differ: Utterance,
 }
 
+/// What an electronic board (`tandem play --seat SIDE:board=…`, issue 42,
+/// docs/eboards.md) is compared with: the pieces of the game's position,
+/// of the position before the last move, and of every legal next
+/// position ([`Game::board_sight`]). A placement is 64 characters, one a
+/// square from the top left as the board's first player sees it (a8 … h8,
+/// a7 … h1 in chess), a FEN piece letter or `.` for an empty square; the
+/// squares are named as the game names them (`e2`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoardSight {
+    /// The position now.
+    pub now: String,
+    /// The position before the last move, and that move (a board not yet
+    /// brought up to date shows it; its lights show the move).
+    pub last: Option<SightMove>,
+    /// Each legal move now, with the position after it.
+    pub next: Vec<SightMove>,
+}
+
+/// One move as a board sees it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SightMove {
+    /// The placement after the move (for [`BoardSight::last`]: before it).
+    pub placement: String,
+    /// The move's text, as the game reads it back (`e2e4`, `e7e8n`).
+    pub text: String,
+    /// The squares its lights show: where the piece stood, where it goes.
+    pub squares: Vec<String>,
+    /// Placements a hand passes through on its way that are not yet the
+    /// move (a pawn set on the last rank before the piece it becomes).
+    pub via: Vec<String>,
+}
+
 /// A board read back that cannot be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoardNotRead;
@@ -309,6 +341,12 @@ pub trait Game: std::fmt::Debug + Send {
     /// # Errors
     /// The text cannot be read as a board of this game.
     fn check_board(&self, board: Option<&str>) -> Result<BoardCheck, BoardNotRead>;
+
+    /// What an electronic board of this game is compared with (issue 42,
+    /// docs/eboards.md); `None`: the game has no e-board.
+    fn board_sight(&self) -> Option<BoardSight> {
+        None
+    }
 
     // --- views ----------------------------------------------------------
 

@@ -36,6 +36,7 @@ pub mod config;
 pub mod control;
 pub mod desk_key;
 pub mod devices;
+pub mod eboard;
 pub mod export;
 pub mod game;
 pub mod game_book;

@@ -66,6 +66,11 @@ pub enum Msg {
     NotYourMove,
     /// A seat's request for the other side (`resign black` from white's seat).
     YouPlay(Color),
+    /// A seat's e-board is not connected (pulled out, never plugged in):
+    /// that side's moves are typed (docs/eboards.md).
+    EboardLost(Color),
+    /// A seat's e-board is connected again: it is read and compared.
+    EboardBack(Color),
     /// A seat or its device stopped the clock: it calls the arbiter
     /// (FIDE Laws 6.12b), said to both seats.
     SeatCallsArbiter(Color),
@@ -168,6 +173,8 @@ impl Messages {
             Msg::SpeechFallback(name) => ("speech_fallback", vec![("name", name.clone())]),
             Msg::BrailleLost => ("braille_lost", vec![]),
             Msg::BrailleBack => ("braille_back", vec![]),
+            Msg::EboardLost(c) => ("eboard_lost", side(*c)),
+            Msg::EboardBack(c) => ("eboard_back", side(*c)),
             Msg::BoardNotRead(t) => ("board_not_read", text(t)),
             Msg::BoardMatches => ("board_matches", vec![]),
             Msg::JournalDegraded(true) => ("journal_degraded_copied", vec![]),
@@ -234,6 +241,8 @@ mod tests {
             Msg::SpeechFallback("x".into()),
             Msg::BrailleLost,
             Msg::BrailleBack,
+            Msg::EboardLost(Color::White),
+            Msg::EboardBack(Color::Black),
             Msg::BoardNotRead("x".into()),
             Msg::BoardMatches,
             Msg::JournalDegraded(true),

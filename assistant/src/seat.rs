@@ -12,9 +12,13 @@
 //! - `braille`: `none`, `terminal` or `brlapi:HOST` (`brlapi::1`: the
 //!   BRLTTY that serves that display);
 //! - `mic`: an ALSA device name, or `none`;
-//! - `lang`: `pl` or `en`.
+//! - `lang`: `pl` or `en`;
+//! - `board`: `chesslink:PATH` (the seat's electronic board, a Millennium
+//!   ChessLink on the serial device PATH: its moves are read, the other
+//!   side's shown on its lights; chess only, `docs/eboards.md`), or `none`.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use serde::Deserialize;
@@ -103,6 +107,47 @@ pub enum SeatBraille {
     Brlapi(String),
 }
 
+/// The protocols of the e-boards a seat may have (docs/eboards.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardProtocol {
+    /// Millennium ChessLink (Dave Woodfield's document of 25/10/17), on a
+    /// serial line.
+    ChessLink,
+}
+
+/// A seat's electronic board: its protocol and where it is plugged in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardSpec {
+    /// How it speaks.
+    pub protocol: BoardProtocol,
+    /// Its serial device (`/dev/ttyACM0`, `/dev/serial/by-id/…`).
+    pub path: PathBuf,
+}
+
+impl FromStr for BoardSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<BoardSpec, String> {
+        match s.split_once(':') {
+            Some(("chesslink", path)) if !path.trim().is_empty() => Ok(BoardSpec {
+                protocol: BoardProtocol::ChessLink,
+                path: PathBuf::from(path.trim()),
+            }),
+            _ => Err(format!(
+                "board is chesslink:PATH (a serial device such as /dev/ttyACM0) or none, not {s:?}"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for BoardSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.protocol {
+            BoardProtocol::ChessLink => write!(f, "chesslink:{}", self.path.display()),
+        }
+    }
+}
+
 /// One seat's channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatSpec {
@@ -116,6 +161,8 @@ pub struct SeatSpec {
     pub mic: Option<String>,
     /// Its language (`pl`, `en`); `None`: the table's.
     pub lang: Option<String>,
+    /// Its electronic board (`board=chesslink:PATH`); `None`: none.
+    pub board: Option<BoardSpec>,
 }
 
 impl SeatSpec {
@@ -128,6 +175,7 @@ impl SeatSpec {
             braille: SeatBraille::None,
             mic: None,
             lang: None,
+            board: None,
         }
     }
 
@@ -153,6 +201,12 @@ impl SeatSpec {
                 }
                 self.lang = Some(v.to_owned());
             }
+            "board" => {
+                self.board = match v {
+                    "none" => None,
+                    b => Some(b.parse()?),
+                }
+            }
             k => return Err(unknown_key(k)),
         }
         Ok(())
@@ -160,7 +214,7 @@ impl SeatSpec {
 }
 
 fn unknown_key(k: &str) -> String {
-    format!("unknown seat key {k:?}: the keys are speech, braille, mic and lang")
+    format!("unknown seat key {k:?}: the keys are speech, braille, mic, lang and board")
 }
 
 /// A seat's side as the command line names it (`white`, `black`).
@@ -280,6 +334,8 @@ pub struct RawSeat {
     pub mic: Option<String>,
     /// `lang = "en"`.
     pub lang: Option<String>,
+    /// `board = "chesslink:/dev/ttyACM0"`.
+    pub board: Option<String>,
 }
 
 impl RawSeat {
@@ -294,6 +350,7 @@ impl RawSeat {
             ("braille", &self.braille),
             ("mic", &self.mic),
             ("lang", &self.lang),
+            ("board", &self.board),
         ] {
             if let Some(v) = v {
                 seat.set(k, v)?;
@@ -312,6 +369,7 @@ impl RawSeat {
             braille: over.braille.or(self.braille),
             mic: over.mic.or(self.mic),
             lang: over.lang.or(self.lang),
+            board: over.board.or(self.board),
         }
     }
 }
@@ -361,6 +419,7 @@ impl RawSeats {
                     "braille" => raw.braille = v,
                     "mic" => raw.mic = v,
                     "lang" => raw.lang = v,
+                    "board" => raw.board = v,
                     k => return Err(unknown_key(k)),
                 }
             }
@@ -421,6 +480,16 @@ mod tests {
         assert_eq!(s.braille, SeatBraille::Brlapi(":1".into()));
         assert_eq!(s.mic.as_deref(), Some("hw:1"));
         assert_eq!(s.lang.as_deref(), Some("en"));
+        let e: SeatSpec = "white:board=chesslink:/dev/serial/by-id/usb-x:y"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            e.board,
+            Some(BoardSpec {
+                protocol: BoardProtocol::ChessLink,
+                path: "/dev/serial/by-id/usb-x:y".into()
+            })
+        );
         let b: SeatSpec = "black:speech=alsa:plughw:2".parse().unwrap();
         assert_eq!(b.speech, SpeechChoice::Alsa("plughw:2".into()));
         assert_eq!(b.braille, SeatBraille::None);
@@ -437,6 +506,8 @@ mod tests {
             ("white:braille=brlapi:", "braille is none"),
             ("white:lang=de", "lang is pl or en"),
             ("white:mic=", "ALSA device"),
+            ("white:board=dgt:/dev/ttyUSB0", "board is chesslink:PATH"),
+            ("white:board=chesslink:", "board is chesslink:PATH"),
         ] {
             let e = text.parse::<SeatSpec>().unwrap_err();
             assert!(e.contains(said), "{text}: {e}");
@@ -448,6 +519,9 @@ mod tests {
         let raw: RawSeat = toml::from_str("speech = \"right\"\nmic = \"none\"").unwrap();
         let s = raw.to_spec(Color::Black).unwrap();
         assert_eq!((s.speech, s.mic), (SpeechChoice::Right, None));
+        let raw: RawSeat = toml::from_str("board = \"chesslink:/dev/ttyACM0\"").unwrap();
+        let s = raw.to_spec(Color::White).unwrap();
+        assert_eq!(s.board.unwrap().to_string(), "chesslink:/dev/ttyACM0");
         assert!(toml::from_str::<RawSeat>("volume = 3").is_err());
     }
 

@@ -113,3 +113,12 @@ pub fn pct(v: &mut [Duration], p: f64) -> Duration {
     v.sort();
     v[((v.len() - 1) as f64 * p) as usize]
 }
+
+/// The runtime the daemon's benches run the table on (two workers).
+pub fn runtime_two_workers() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime")
+}

@@ -331,6 +331,7 @@ pub(crate) fn source_word(s: Source, w: Words) -> &'static str {
         Source::Tandem => "tandem",
         Source::Arbiter => w.s("arbiter", "sędzia"),
         Source::Device => w.s("device", "urządzenie"),
+        Source::Eboard => w.s("e-board", "szachownica elektroniczna"),
     }
 }
 

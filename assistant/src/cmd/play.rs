@@ -141,8 +141,10 @@ pub struct Args {
     /// A player's own channel, repeatable: `SIDE:KEY=VALUE[,KEY=VALUE…]`,
     /// SIDE `white` or `black`; keys `speech` (auto, speechd, espeak, text,
     /// none, left, right, alsa:DEVICE), `braille` (none, terminal,
-    /// brlapi:HOST), `mic` (an ALSA device, or none), `lang` (pl, en).
-    /// Each seat hears the moves and its own answers (docs/seats.md).
+    /// brlapi:HOST), `mic` (an ALSA device, or none), `lang` (pl, en),
+    /// `board` (chesslink:PATH, the seat's e-board on a serial device;
+    /// docs/eboards.md). Each seat hears the moves and its own answers
+    /// (docs/seats.md).
     #[arg(long = "seat", value_name = "SIDE:KEY=VALUE,…")]
     pub seats: Vec<String>,
     /// Serve the device seats' pages at ADDR (`127.0.0.1:PORT`): a phone

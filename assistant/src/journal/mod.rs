@@ -55,6 +55,10 @@ pub enum Source {
     Arbiter,
     /// A paired device, a seat's (`tandem play --seats`; docs/devices.md).
     Device,
+    /// An electronic board, a seat's (`tandem play --seat SIDE:board=…`;
+    /// docs/eboards.md): a move read from it, its board shown up to date, a
+    /// placement that is no position of the game.
+    Eboard,
 }
 
 /// What the game was started with.

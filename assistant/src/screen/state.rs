@@ -308,6 +308,7 @@ pub(crate) mod tests {
             },
             extra: serde_json::Map::new(),
             taps: crate::interface::Taps::default(),
+            sight: None,
             screen: ScreenView::default(),
         }
     }

@@ -98,7 +98,12 @@ impl Session {
         }) {
             tracing::error!("journal: {e}");
         }
-        self.stop_for_mismatch(source);
+        // A seat's e-board that shows no position of the game is its
+        // player's own board to put right while their clock runs
+        // (docs/eboards.md); a mismatch reported otherwise stops the clock.
+        if source != Source::Eboard {
+            self.stop_for_mismatch(source);
+        }
         self.announce(check.differ);
         if !check.read_back {
             // Help to find the difference: the record's position, read out.

@@ -285,6 +285,7 @@ impl Table {
         // with `report`).
         if v.outcome.is_none() {
             v.taps = self.game.taps();
+            v.sight = self.game.board_sight();
         }
         v
     }
@@ -340,6 +341,7 @@ impl Table {
             },
             extra: self.game.state_extra(),
             taps: crate::interface::Taps::default(),
+            sight: None,
             screen: ScreenView::default(),
         }
     }

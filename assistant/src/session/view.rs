@@ -70,6 +70,10 @@ pub struct StateView {
     /// device's `/api/state` adds it).
     #[serde(skip)]
     pub taps: crate::interface::Taps,
+    /// What an e-board is compared with (`Game::board_sight`; not in
+    /// `tandem ctl state`): the e-board seats follow it (docs/eboards.md).
+    #[serde(skip)]
+    pub sight: Option<crate::interface::BoardSight>,
     /// What only the terminal screen shows (not in `tandem ctl state`).
     #[serde(skip)]
     pub screen: ScreenView,

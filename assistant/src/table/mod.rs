@@ -14,6 +14,7 @@
 //! this folder) and one line in [`parts`].
 
 mod devices;
+mod eboard;
 mod inputs;
 mod outputs;
 mod relay;
@@ -39,6 +40,7 @@ use crate::messages::Messages;
 use crate::session::{Notice, Outputs, Session, SessionHandle};
 
 pub use devices::{reachable_address, DevicesPart};
+pub use eboard::EboardsPart;
 pub use inputs::{ControlPart, ScreenPart, TableVoicePart};
 pub use outputs::{BraillePart, SpeechFallbackPart, SpeechPart};
 pub use relay::RelayPart;
@@ -52,6 +54,7 @@ pub fn parts(config: &Config) -> Vec<Box<dyn Part>> {
         SpeechPart::of(config),
         TableVoicePart::of(config),
         SeatsPart::of(config),
+        EboardsPart::of(config),
         BraillePart::of(config),
         SpeechFallbackPart::of(config),
         RelayPart::of(config),

@@ -172,6 +172,16 @@ fn every_address_names_the_first_one_other_machines_reach() {
     );
 }
 
+#[test]
+fn a_seats_e_board_is_an_input_and_its_serial_device() {
+    let seat =
+        crate::seat::RawSeats::from_flags(&["white:board=chesslink:/dev/ttyACM0".into()]).unwrap();
+    let config = Config::from_raw(RawConfig { seat, ..quiet() }).unwrap();
+    let o = opens(&config);
+    assert!(o.inputs.contains(&Input::Eboard), "{o:?}");
+    assert!(o.devices.contains(&"/dev/ttyACM0".to_owned()), "{o:?}");
+}
+
 /// `tandem play`'s own flags, as `tandem report` will take them.
 #[derive(clap::Parser)]
 struct Play {

@@ -24,6 +24,7 @@ use tandem_rules::draughts::{Game, Variant};
 use tandem_speech::testing::PrivateSpeechd;
 
 pub mod browser;
+pub mod chesslink;
 pub mod cli;
 pub mod devices;
 pub mod pychess;

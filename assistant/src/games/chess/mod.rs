@@ -7,6 +7,7 @@ pub mod arbiter;
 pub mod book;
 pub mod braille;
 pub mod ear;
+pub mod eboard;
 pub mod one_shot;
 pub mod options;
 pub mod picture;
@@ -374,6 +375,10 @@ impl Game for ChessTable {
             moves,
             ..super::Taps::default()
         }
+    }
+
+    fn board_sight(&self) -> Option<super::BoardSight> {
+        Some(eboard::sight(&self.game))
     }
 
     fn picture(&self) -> crate::picture::BoardPicture {
