@@ -379,5 +379,7 @@ fn spawn_public(
     );
     // Plain HTTP, also beyond loopback: nothing secret goes either way, and
     // broadcast sites poll its feeds (docs/hall.md, "Spectators").
-    tokio::spawn(crate::http::serve::serve("hall", listener, app, limits, None));
+    tokio::spawn(crate::http::serve::serve(
+        "hall", listener, app, limits, None,
+    ));
 }
