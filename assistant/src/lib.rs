@@ -11,7 +11,8 @@
 //! (`docs/architecture.md`, checked by `scripts/floors.py`), from the bottom:
 //! 1. words and records: [`lang`], [`kind`], [`journal`], [`picture`],
 //!    [`messages`], [`request`], [`seat`], [`brf_read`], [`game_book`],
-//!    [`table_options`], [`perft_count`], [`logging`], [`paths`];
+//!    [`table_options`], [`perft_count`], [`logging`], [`paths`], [`radios`],
+//!    [`report`];
 //! 2. the game interface and the tools the games build on: [`interface`],
 //!    [`voice`], [`arbiter`], [`one_shot`];
 //! 3. the games: [`games`];
@@ -50,7 +51,9 @@ pub mod outputs;
 pub mod paths;
 pub mod perft_count;
 pub mod picture;
+pub mod radios;
 pub mod relay;
+pub mod report;
 pub mod request;
 pub mod screen;
 pub mod seat;

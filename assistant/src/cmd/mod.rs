@@ -14,5 +14,6 @@ pub mod pdn;
 pub mod perft;
 pub mod play;
 mod play_seats;
+pub mod report;
 pub mod say;
 pub mod voice;

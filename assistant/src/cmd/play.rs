@@ -163,6 +163,14 @@ pub struct Args {
     /// The certificate's key (PEM).
     #[arg(long = "seats-key", value_name = "FILE", requires = "devices_cert")]
     pub devices_key: Option<PathBuf>,
+    /// A rated game (FIDE Laws 11.3.2.1; docs/tournament.md): refuses to
+    /// start while a Wi-Fi or Bluetooth radio is up, refuses `--seats`, and
+    /// a refused move names the rule, never the pieces that could move.
+    #[arg(long)]
+    pub rated: bool,
+    /// What a rated game allows: `radio`, `devices`, `hints` (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub allow: Vec<crate::report::Allow>,
 }
 
 impl Args {
@@ -208,14 +216,18 @@ impl Args {
             devices: self.devices.clone(),
             seats_cert: self.devices_cert.clone(),
             seats_key: self.devices_key.clone(),
+            rated: self.rated.then_some(true),
+            allow: (!self.allow.is_empty()).then(|| self.allow.clone()),
         })
     }
 }
 
-/// Runs `tandem play`.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    // Log lines never onto the screen: a file unless asked for on stderr.
-    crate::logging::init(args.log.as_deref());
+/// The config of `tandem play` (and `tandem report`): the config file
+/// (`--config`, else the default one if it exists) under the flags.
+///
+/// # Errors
+/// The file cannot be read, or the settings are wrong.
+pub fn config(args: &Args) -> anyhow::Result<Config> {
     let file = match &args.config {
         Some(p) => RawConfig::from_file(p)?,
         None => match RawConfig::default_path().filter(|p| p.exists()) {
@@ -223,7 +235,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None => RawConfig::default(),
         },
     };
-    let config = Config::from_raw(file.overlay(args.raw()?))?;
+    Config::from_raw(file.overlay(args.raw()?))
+}
+
+/// Runs `tandem play`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // Log lines never onto the screen: a file unless asked for on stderr.
+    crate::logging::init(args.log.as_deref());
+    let config = config(&args)?;
+    // A rated game (issue 41): no radio up, no device seats, unless allowed.
+    let report = super::report::report(&config, None);
+    if let Some(why) = super::report::refusal(&config, &report) {
+        anyhow::bail!("{why}");
+    }
     let arbiter = arbiter_secret(args.arbiter_secret_file.as_deref())?;
     if let Some(v) = config
         .voice
@@ -481,6 +505,10 @@ async fn serve(
         Some(b) => b,
         None => load_books(config.phrasebook.as_deref(), session.table().game.kind())?,
     };
+    // The table's report, before the first move (issue 41): a resumed
+    // journal's game, this binary.
+    let variant = session.table().info.variant.clone();
+    session.report(super::report::report(&config, Some(&variant)))?;
     session.set_record_last(config.record_last);
     session.set_in_hall(config.relay.is_some());
     let book = books.table.clone();

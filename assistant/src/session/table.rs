@@ -223,6 +223,7 @@ impl Table {
             | Event::JournalRecovered { .. }
             | Event::Heard { .. }
             | Event::Witness(_)
+            | Event::Report(_)
             | Event::Microphone { .. } => {}
         }
         Ok(())
@@ -244,6 +245,7 @@ impl Table {
                 | Event::Heard { .. }
                 | Event::Microphone { .. }
                 | Event::Witness(_)
+                | Event::Report(_)
         )
     }
 

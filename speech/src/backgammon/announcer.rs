@@ -101,6 +101,7 @@ const REFUSALS: &[&str] = &[
     "must_use_more",
     "must_play_larger",
     "ambiguous",
+    "ambiguous_rule",
     "not_legal",
     "unreadable",
     "no_reroll",
@@ -589,6 +590,8 @@ impl BgAnnouncer {
                 MoveError::MustPlayLarger { larger } => {
                     self.phrase("refusals.must_play_larger", &[("die", &n(*larger))])
                 }
+                // A rated game (issue 41): the rule, not the moves.
+                MoveError::Ambiguous(c) if c.is_empty() => r("ambiguous_rule"),
                 MoveError::Ambiguous(c) => {
                     self.phrase("refusals.ambiguous", &[("moves", &c.join(", "))])
                 }

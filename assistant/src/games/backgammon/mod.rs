@@ -52,6 +52,8 @@ pub struct BackgammonTable {
     start: Match,
     words: BgAnnouncer,
     options: GameOptions,
+    /// Refusals may name the moves that could be played (off in a rated game).
+    hints: bool,
 }
 
 /// A match from gnubg's full ID `POSITION_ID:MATCH_ID`: a new match (no game
@@ -144,6 +146,7 @@ impl BackgammonTable {
                 options.listener.unwrap_or(Color::White),
             ),
             options,
+            hints: true,
         }
     }
 
@@ -154,6 +157,13 @@ impl BackgammonTable {
     }
 
     fn refusal(&self, e: &ActionError, text: &str) -> Refused {
+        let hint_free;
+        let e = if self.hints {
+            e
+        } else {
+            hint_free = e.clone().without_hints();
+            &hint_free
+        };
         let s = self.words.refusal(e, text);
         Refused {
             reason: e.to_string(),
@@ -633,6 +643,10 @@ impl Game for BackgammonTable {
         }
         s.extend(self.words.score(&self.m));
         Some(Utterance::new(Priority::Now, Kind::Clock, s))
+    }
+
+    fn set_hints(&mut self, hints: bool) {
+        self.hints = hints;
     }
 
     fn set_phrasebook(&mut self, _book: &Phrasebook) {
