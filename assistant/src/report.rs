@@ -100,14 +100,7 @@ pub fn binary() -> (String, String, String) {
     static HASH: OnceLock<String> = OnceLock::new();
     let hash = HASH.get_or_init(|| {
         std::env::current_exe()
-            .and_then(std::fs::read)
-            .map(|b| {
-                use sha2::Digest as _;
-                sha2::Sha256::digest(b)
-                    .iter()
-                    .map(|x| format!("{x:02x}"))
-                    .collect()
-            })
+            .and_then(|p| file_sha256(&p))
             .unwrap_or_else(|e| format!("unknown ({e})"))
     });
     (
@@ -115,6 +108,31 @@ pub fn binary() -> (String, String, String) {
         env!("TANDEM_COMMIT").to_owned(),
         hash.clone(),
     )
+}
+
+/// The SHA-256 of a file, lowercase hex, read in pieces (ring's digest:
+/// its assembly is as fast in a debug build, where the binary is largest).
+///
+/// # Errors
+/// The file cannot be read.
+pub fn file_sha256(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read as _;
+    let mut f = std::fs::File::open(path)?;
+    let mut ctx = ring::digest::Context::new(&ring::digest::SHA256);
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        ctx.update(&buf[..n]);
+    }
+    Ok(ctx
+        .finish()
+        .as_ref()
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect())
 }
 
 /// What a player can ask of a table, in words: all of it is what the rules

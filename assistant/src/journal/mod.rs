@@ -30,6 +30,7 @@ use sha2::{Digest, Sha256};
 use tandem_rules::{Color, GameOptions, Outcome};
 
 mod fallback;
+pub mod reports;
 pub mod witness;
 use fallback::Fallback;
 pub use fallback::{fallback_dirs, private_folder};
