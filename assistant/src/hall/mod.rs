@@ -9,6 +9,7 @@
 //! over), so no order between them can deadlock the broker loop and the web
 //! server (`hall_stress` toggles spectators while everything is read).
 
+pub mod build;
 pub mod delay;
 pub mod guard;
 pub mod heavy;
@@ -371,6 +372,7 @@ impl Hall {
                 }
             };
             t.seen = Some(Instant::now());
+            let report_from = t.records.len();
             match leaf {
                 "journal" => match serde_json::from_slice::<LineMsg>(payload) {
                     Err(_) => raised.extend(t.junk(&format!(
@@ -507,6 +509,18 @@ impl Hall {
             // The facts follow the lines taken, and the state is held against them.
             raised.extend(t.refresh_facts());
             load = self.may_load().then(|| t.take_load()).flatten();
+            // A report line taken: is this table's build the others'?
+            let new_report = t.records[t.records.len().min(report_from)..]
+                .iter()
+                .any(|r| matches!(r.event, crate::journal::Event::Report(_)));
+            if new_report {
+                let a = build::unlike_others(&tables, n);
+                if let (Some(a), Some(t)) = (a, tables.get_mut(&n)) {
+                    if t.raise(a.clone()) {
+                        raised.push(a);
+                    }
+                }
+            }
         }
         if let Some((game, file)) = load {
             self.load_aside(n, game, file);

@@ -695,6 +695,9 @@ impl TableCopy {
         if let Some(a) = alert_of(&record) {
             self.raise(a);
         }
+        if let Some(a) = super::build::changed(&self.records, &record, self.table) {
+            self.raise(a);
+        }
         if self.keep_records {
             self.records.push(std::sync::Arc::new(record));
         }
