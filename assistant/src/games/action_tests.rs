@@ -127,6 +127,8 @@ impl Game for MockActions {
         self.actions.push(text.to_owned());
         Ok(())
     }
+    fn set_hints(&mut self, _hints: bool) {}
+
     fn set_phrasebook(&mut self, book: &Phrasebook) {
         self.inner.set_phrasebook(book);
     }
