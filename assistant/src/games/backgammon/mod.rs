@@ -37,6 +37,7 @@ use crate::kind::{AnyPosition, GameKind};
 pub mod one_shot;
 pub mod options;
 mod record;
+mod refusal;
 mod resign;
 pub mod voice;
 
@@ -154,21 +155,6 @@ impl BackgammonTable {
     #[must_use]
     pub fn rules(&self) -> &Match {
         &self.m
-    }
-
-    fn refusal(&self, e: &ActionError, text: &str) -> Refused {
-        let hint_free;
-        let e = if self.hints {
-            e
-        } else {
-            hint_free = e.clone().without_hints();
-            &hint_free
-        };
-        let s = self.words.refusal(e, text);
-        Refused {
-            reason: e.to_string(),
-            say: Utterance::new(Priority::Now, Kind::Rejection, vec![s]),
-        }
     }
 
     /// What is said when `a` is done on `before` (the match before it),
