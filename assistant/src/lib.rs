@@ -11,8 +11,8 @@
 //! (`docs/architecture.md`, checked by `scripts/floors.py`), from the bottom:
 //! 1. words and records: [`lang`], [`kind`], [`journal`], [`picture`],
 //!    [`messages`], [`request`], [`seat`], [`brf_read`], [`game_book`],
-//!    [`table_options`], [`perft_count`], [`logging`], [`paths`], [`radios`],
-//!    [`report`];
+//!    [`table_options`], [`perft_count`], [`logging`], [`paths`], [`random`],
+//!    [`radios`], [`report`];
 //! 2. the game interface and the tools the games build on: [`interface`],
 //!    [`voice`], [`arbiter`], [`one_shot`];
 //! 3. the games: [`games`];
@@ -22,7 +22,8 @@
 //!    [`outputs`], [`screen`], [`export`], [`voice_start`], [`voice_thread`],
 //!    [`devices`];
 //! 7. the hall: [`hall`];
-//! 8. the wiring: [`cmd`], [`config`], [`cli`].
+//! 8. the wiring: [`cmd`], [`config`], [`cli`], and [`table`]: `tandem play`'s
+//!    list of parts (every adapter around the session, started and stopped alike).
 //!
 //! Everything testable lives in this library; `main.rs` only calls [`cli::main`].
 
@@ -52,12 +53,14 @@ pub mod paths;
 pub mod perft_count;
 pub mod picture;
 pub mod radios;
+pub mod random;
 pub mod relay;
 pub mod report;
 pub mod request;
 pub mod screen;
 pub mod seat;
 pub mod session;
+pub mod table;
 pub mod table_options;
 pub mod voice;
 pub mod voice_start;

@@ -17,26 +17,11 @@ use tandem_speech::{Kind, Priority, Utterance};
 
 use crate::journal::Source;
 use crate::messages::{Messages, Msg};
-use crate::seat::SeatSpeech;
 use crate::session::{Cmd, SessionHandle};
 use crate::voice::SpeakingState;
 
-/// Speech backends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SpeechChoice {
-    /// speech-dispatcher if it answers, else espeak-ng, else text.
-    #[default]
-    Auto,
-    /// speech-dispatcher.
-    Speechd,
-    /// espeak-ng.
-    Espeak,
-    /// Text lines (on stdout when headless, on the screen otherwise).
-    Text,
-    /// No speech.
-    None,
-}
+/// Speech backends: the table's and each seat's, one type.
+pub use crate::seat::SpeechChoice;
 
 /// Braille backends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Deserialize)]
@@ -68,7 +53,10 @@ enum Backend {
     },
 }
 
-fn chain(choice: SpeechChoice) -> Vec<Backend> {
+/// The backends of a choice. A seat's own channel never falls back to the
+/// table's loudspeaker (its words are its player's): to text.
+fn chain(choice: &SpeechChoice) -> Vec<Backend> {
+    use tandem_speech::output::channel::Ear;
     match choice {
         SpeechChoice::Auto | SpeechChoice::Speechd => {
             vec![Backend::Speechd, Backend::Espeak, Backend::Text]
@@ -76,23 +64,10 @@ fn chain(choice: SpeechChoice) -> Vec<Backend> {
         SpeechChoice::Espeak => vec![Backend::Espeak, Backend::Text],
         SpeechChoice::Text => vec![Backend::Text],
         SpeechChoice::None => vec![],
-    }
-}
-
-/// The backends of a seat's speech. A seat's own channel never falls back
-/// to the table's loudspeaker (its words are its player's): to text.
-fn seat_chain(speech: &SeatSpeech) -> Vec<Backend> {
-    use tandem_speech::output::channel::Ear;
-    match speech {
-        SeatSpeech::Auto => chain(SpeechChoice::Auto),
-        SeatSpeech::Speechd => chain(SpeechChoice::Speechd),
-        SeatSpeech::Espeak => chain(SpeechChoice::Espeak),
-        SeatSpeech::Text => chain(SpeechChoice::Text),
-        SeatSpeech::None => chain(SpeechChoice::None),
-        SeatSpeech::Left | SeatSpeech::Right => vec![
+        SpeechChoice::Left | SpeechChoice::Right => vec![
             Backend::Channel {
                 device: None,
-                ear: Some(if *speech == SeatSpeech::Left {
+                ear: Some(if *choice == SpeechChoice::Left {
                     Ear::Left
                 } else {
                     Ear::Right
@@ -100,7 +75,7 @@ fn seat_chain(speech: &SeatSpeech) -> Vec<Backend> {
             },
             Backend::Text,
         ],
-        SeatSpeech::Alsa(d) => vec![
+        SpeechChoice::Alsa(d) => vec![
             Backend::Channel {
                 device: Some(d.clone()),
                 ear: None,
@@ -108,6 +83,36 @@ fn seat_chain(speech: &SeatSpeech) -> Vec<Backend> {
             Backend::Text,
         ],
     }
+}
+
+/// Where speech-dispatcher listens: `SPEECHD_ADDRESS` as given (its Unix
+/// socket's path for `unix_socket:PATH`), else its socket under
+/// `XDG_RUNTIME_DIR`; `None` when there is neither.
+#[must_use]
+pub fn speechd_address() -> Option<String> {
+    if let Some(addr) = std::env::var_os("SPEECHD_ADDRESS") {
+        let a = addr.to_string_lossy().into_owned();
+        return Some(
+            a.strip_prefix("unix_socket:")
+                .map_or(a.clone(), str::to_owned),
+        );
+    }
+    let run = std::env::var_os("XDG_RUNTIME_DIR")?;
+    let sock = std::path::Path::new(&run)
+        .join("speech-dispatcher")
+        .join("speechd.sock");
+    Some(sock.display().to_string())
+}
+
+/// The BRLTTY a BrlAPI host names (`brlapi::1`; `BRLAPI_HOST` or BRLTTY's
+/// default `:0` without one), as `tandem report` lists it.
+#[must_use]
+pub fn brlapi_address(host: Option<&str>) -> String {
+    let host = host
+        .map(str::to_owned)
+        .or_else(|| std::env::var("BRLAPI_HOST").ok())
+        .unwrap_or_else(|| ":0".into());
+    format!("brlapi:{host}")
 }
 
 #[cfg(feature = "speechd")]
@@ -122,13 +127,7 @@ fn speechd_reachable() -> bool {
             None => true,
         };
     }
-    let Some(run) = std::env::var_os("XDG_RUNTIME_DIR") else {
-        return false;
-    };
-    let sock = std::path::Path::new(&run)
-        .join("speech-dispatcher")
-        .join("speechd.sock");
-    std::os::unix::net::UnixStream::connect(sock).is_ok()
+    speechd_address().is_some_and(|sock| std::os::unix::net::UnixStream::connect(sock).is_ok())
 }
 
 fn make(
@@ -203,9 +202,9 @@ fn make(
 /// Runs the speech task: speaks every utterance the session sends, and when
 /// the backend reports errors moves to the next one and says so: through
 /// `switched` (the backend's name) when given, so that the session announces
-/// it to everyone and journals it, else by itself. With `speaking` (voice
-/// input on), every backend marks when it speaks, so the microphone is
-/// muted meanwhile.
+/// it to everyone and journals it, else by itself (a seat's, on its own
+/// channel). With `speaking` (voice input on), every backend marks when it
+/// speaks, so the microphone is muted meanwhile.
 pub async fn speech_task(
     rx: mpsc::UnboundedReceiver<Utterance>,
     choice: SpeechChoice,
@@ -216,29 +215,14 @@ pub async fn speech_task(
     speaking: Option<SpeakingState>,
 ) {
     let explicit = choice == SpeechChoice::Speechd;
-    let backends = chain(choice);
+    let backends = chain(&choice);
     speak_through(
         rx, backends, explicit, lang, headless, msgs, switched, speaking,
     )
     .await;
 }
 
-/// The speech task of a seat (`--seat SIDE:speech=…`): its own backend,
-/// in its own language; a failed backend is said on the seat's own channel.
-pub async fn seat_speech_task(
-    rx: mpsc::UnboundedReceiver<Utterance>,
-    speech: SeatSpeech,
-    lang: String,
-    headless: bool,
-    msgs: Messages,
-    speaking: Option<SpeakingState>,
-) {
-    let explicit = speech == SeatSpeech::Speechd;
-    let backends = seat_chain(&speech);
-    speak_through(rx, backends, explicit, lang, headless, msgs, None, speaking).await;
-}
-
-#[allow(clippy::too_many_arguments)] // the two tasks' settings, passed through once
+#[allow(clippy::too_many_arguments)] // the task's settings, passed through once
 async fn speak_through(
     mut rx: mpsc::UnboundedReceiver<Utterance>,
     all: Vec<Backend>,
@@ -251,11 +235,16 @@ async fn speak_through(
 ) {
     let mut backends = all.clone().into_iter();
     let mut worker: Option<SpeechWorker> = None;
+    // The backend's errors wake the task: nothing said, nothing failed, no wake-up.
+    let failed_now = std::sync::Arc::new(tokio::sync::Notify::new());
+    let alarm = failed_now.clone();
     let mut next_backend = |worker: &mut Option<SpeechWorker>| {
         for c in backends.by_ref() {
             match make(&c, &lang, headless, explicit, speaking.clone()) {
                 Ok(w) => {
                     tracing::info!("speech: {}", w.backend_name());
+                    let a = alarm.clone();
+                    w.on_error(std::sync::Arc::new(move || a.notify_one()));
                     *worker = Some(w);
                     return true;
                 }
@@ -289,7 +278,10 @@ async fn speak_through(
         ok
     };
     loop {
-        let got = tokio::time::timeout(Duration::from_millis(500), rx.recv()).await;
+        let got = tokio::select! {
+            u = rx.recv() => Ok(u),
+            () = failed_now.notified() => Err(()),
+        };
         let Some(w) = worker.as_ref() else { break };
         let errors = w.take_errors();
         let failed = w.backend_name().to_owned();
@@ -519,7 +511,7 @@ pub fn start_seat(
     speaking: Option<SpeakingState>,
 ) -> SeatStarted {
     let lang = spec.lang.clone().unwrap_or_else(|| lang.to_owned());
-    let (speech_tx, speech) = if spec.speech == SeatSpeech::None {
+    let (speech_tx, speech) = if spec.speech == SpeechChoice::None {
         (None, None)
     } else {
         let (tx, rx) = mpsc::unbounded_channel();
@@ -527,12 +519,13 @@ pub fn start_seat(
             tandem_speech::Phrasebook::builtin(&lang)
                 .unwrap_or_else(tandem_speech::Phrasebook::english),
         );
-        let task = tokio::spawn(seat_speech_task(
+        let task = tokio::spawn(speech_task(
             rx,
             spec.speech.clone(),
             lang,
             headless,
             msgs,
+            None,
             speaking,
         ));
         (Some(tx), Some(task))
@@ -566,8 +559,8 @@ pub fn start_seat(
 /// backend of `choice`'s chain that starts (text goes nowhere: the command
 /// prints its sentences itself).
 #[must_use]
-pub fn one_off_speech(choice: SpeechChoice, lang: &str) -> Option<SpeechWorker> {
-    let explicit = choice == SpeechChoice::Speechd;
+pub fn one_off_speech(choice: &SpeechChoice, lang: &str) -> Option<SpeechWorker> {
+    let explicit = *choice == SpeechChoice::Speechd;
     chain(choice)
         .into_iter()
         .find_map(|c| make(&c, lang, false, explicit, None).ok())

@@ -15,16 +15,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::radios::Radio;
 
-/// The inputs `tandem play` may take moves and requests from (exact names).
-pub const INPUTS: [&str; 6] = [
-    "keyboard",
-    "control-socket",
-    "voice",
-    "braille",
-    "device",
-    "eboard",
-];
-
 /// What `--allow` may grant a rated table (`tandem play --rated --allow …`).
 #[derive(
     Debug,
@@ -77,13 +67,19 @@ pub struct Report {
     /// What `--allow` granted (`radio`, `devices`, `hints`).
     #[serde(default)]
     pub allow: Vec<String>,
-    /// The inputs moves and requests may come from (of [`INPUTS`]).
+    /// The inputs moves and requests may come from (`keyboard`,
+    /// `control-socket`, `voice`, `braille`, `device`, `eboard`: the table's
+    /// parts', [`crate::table::Input`]).
     pub inputs: Vec<String>,
-    /// Every address or socket it listens on (`unix:PATH`, `tcp:ADDR:PORT`).
+    /// Every address (`HOST:PORT`) or Unix socket (its path) it listens on.
     pub listens: Vec<String>,
-    /// Every address it connects to (`tcp:HOST:PORT` of the hall's broker,
-    /// `unix:PATH` of speech-dispatcher or BRLTTY when it would use them).
+    /// Every address it connects to: the hall's broker (`HOST:PORT`),
+    /// speech-dispatcher's socket, BRLTTY (`brlapi:HOST`) when it would use them.
     pub connects: Vec<String>,
+    /// The devices it uses besides the network (a microphone, a sound
+    /// output, the terminal).
+    #[serde(default)]
+    pub devices: Vec<String>,
     /// The machine's radios when the report was made.
     pub radios: Vec<Radio>,
     /// Always `false`: tandem never evaluates a position or suggests a move.
@@ -189,6 +185,7 @@ impl Report {
         let _ = writeln!(s, "inputs: {}", list(&self.inputs));
         let _ = writeln!(s, "listens on: {}", list(&self.listens));
         let _ = writeln!(s, "connects to: {}", list(&self.connects));
+        let _ = writeln!(s, "uses: {}", list(&self.devices));
         let radios: Vec<String> = self
             .radios
             .iter()

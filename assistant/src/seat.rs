@@ -20,26 +20,75 @@ use std::str::FromStr;
 use serde::Deserialize;
 use tandem_rules::Color;
 
-/// Where a seat's speech goes.
+/// Where speech goes: the table's (`--speech`, `speech = "…"` in the
+/// config file: the first five) or a seat's (`--seat SIDE:speech=…`: any).
+/// One type for both; only a seat has an ear or a sound card of its own.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum SeatSpeech {
+pub enum SpeechChoice {
     /// speech-dispatcher if it answers, else espeak-ng, else text.
     #[default]
     Auto,
     /// speech-dispatcher.
     Speechd,
-    /// espeak-ng on the default output.
+    /// espeak-ng.
     Espeak,
-    /// Text lines.
+    /// Text lines (on stdout when headless, on the screen otherwise).
     Text,
     /// No speech.
     None,
-    /// The left channel of the default stereo output.
+    /// A seat's: the left channel of the default stereo output.
     Left,
-    /// The right channel of the default stereo output.
+    /// A seat's: the right channel of the default stereo output.
     Right,
-    /// An ALSA device of its own (`alsa:plughw:1`).
+    /// A seat's: an ALSA device of its own (`alsa:plughw:1`).
     Alsa(String),
+}
+
+/// The table's speech choices (`--speech`), in the order `--help` lists them.
+static TABLE_SPEECH: [SpeechChoice; 5] = [
+    SpeechChoice::Auto,
+    SpeechChoice::Speechd,
+    SpeechChoice::Espeak,
+    SpeechChoice::Text,
+    SpeechChoice::None,
+];
+
+/// `--speech` takes the table's five choices, with their help.
+impl clap::ValueEnum for SpeechChoice {
+    fn value_variants<'a>() -> &'a [Self] {
+        &TABLE_SPEECH
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        use clap::builder::PossibleValue;
+        Some(match self {
+            SpeechChoice::Auto => PossibleValue::new("auto")
+                .help("speech-dispatcher if it answers, else espeak-ng, else text"),
+            SpeechChoice::Speechd => PossibleValue::new("speechd").help("speech-dispatcher"),
+            SpeechChoice::Espeak => PossibleValue::new("espeak").help("espeak-ng"),
+            SpeechChoice::Text => PossibleValue::new("text")
+                .help("Text lines (on stdout when headless, on the screen otherwise)"),
+            SpeechChoice::None => PossibleValue::new("none").help("No speech"),
+            SpeechChoice::Left | SpeechChoice::Right | SpeechChoice::Alsa(_) => return None,
+        })
+    }
+}
+
+/// The config file's `speech = "…"` takes the table's five choices, as `--speech`.
+impl<'de> Deserialize<'de> for SpeechChoice {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SpeechChoice, D::Error> {
+        let s = String::deserialize(d)?;
+        TABLE_SPEECH
+            .iter()
+            .find(|c| c.to_string() == s)
+            .cloned()
+            .ok_or_else(|| {
+                serde::de::Error::unknown_variant(
+                    &s,
+                    &["auto", "speechd", "espeak", "text", "none"],
+                )
+            })
+    }
 }
 
 /// Where a seat's braille goes.
@@ -59,8 +108,8 @@ pub enum SeatBraille {
 pub struct SeatSpec {
     /// Whose seat.
     pub side: Color,
-    /// Its speech output.
-    pub speech: SeatSpeech,
+    /// Its speech output (any of the choices).
+    pub speech: SpeechChoice,
     /// Its braille display.
     pub braille: SeatBraille,
     /// Its microphone (an ALSA device name); `None`: none.
@@ -75,7 +124,7 @@ impl SeatSpec {
     pub fn new(side: Color) -> SeatSpec {
         SeatSpec {
             side,
-            speech: SeatSpeech::None,
+            speech: SpeechChoice::None,
             braille: SeatBraille::None,
             mic: None,
             lang: None,
@@ -161,20 +210,20 @@ fn split_flag(s: &str) -> Result<(Color, Pairs<'_>), String> {
     Ok((side, pairs))
 }
 
-impl FromStr for SeatSpeech {
+impl FromStr for SpeechChoice {
     type Err = String;
 
-    fn from_str(s: &str) -> Result<SeatSpeech, String> {
+    fn from_str(s: &str) -> Result<SpeechChoice, String> {
         Ok(match s {
-            "auto" => SeatSpeech::Auto,
-            "speechd" => SeatSpeech::Speechd,
-            "espeak" => SeatSpeech::Espeak,
-            "text" => SeatSpeech::Text,
-            "none" => SeatSpeech::None,
-            "left" => SeatSpeech::Left,
-            "right" => SeatSpeech::Right,
+            "auto" => SpeechChoice::Auto,
+            "speechd" => SpeechChoice::Speechd,
+            "espeak" => SpeechChoice::Espeak,
+            "text" => SpeechChoice::Text,
+            "none" => SpeechChoice::None,
+            "left" => SpeechChoice::Left,
+            "right" => SpeechChoice::Right,
             _ => match s.strip_prefix("alsa:") {
-                Some(d) if !d.is_empty() => SeatSpeech::Alsa(d.to_owned()),
+                Some(d) if !d.is_empty() => SpeechChoice::Alsa(d.to_owned()),
                 _ => {
                     return Err(format!(
                         "speech is auto, speechd, espeak, text, none, left, right or alsa:DEVICE, not {s:?}"
@@ -204,17 +253,17 @@ impl FromStr for SeatBraille {
     }
 }
 
-impl fmt::Display for SeatSpeech {
+impl fmt::Display for SpeechChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SeatSpeech::Auto => f.write_str("auto"),
-            SeatSpeech::Speechd => f.write_str("speechd"),
-            SeatSpeech::Espeak => f.write_str("espeak"),
-            SeatSpeech::Text => f.write_str("text"),
-            SeatSpeech::None => f.write_str("none"),
-            SeatSpeech::Left => f.write_str("left"),
-            SeatSpeech::Right => f.write_str("right"),
-            SeatSpeech::Alsa(d) => write!(f, "alsa:{d}"),
+            SpeechChoice::Auto => f.write_str("auto"),
+            SpeechChoice::Speechd => f.write_str("speechd"),
+            SpeechChoice::Espeak => f.write_str("espeak"),
+            SpeechChoice::Text => f.write_str("text"),
+            SpeechChoice::None => f.write_str("none"),
+            SpeechChoice::Left => f.write_str("left"),
+            SpeechChoice::Right => f.write_str("right"),
+            SpeechChoice::Alsa(d) => write!(f, "alsa:{d}"),
         }
     }
 }
@@ -368,12 +417,12 @@ mod tests {
             .parse()
             .unwrap();
         assert_eq!(s.side, Color::White);
-        assert_eq!(s.speech, SeatSpeech::Left);
+        assert_eq!(s.speech, SpeechChoice::Left);
         assert_eq!(s.braille, SeatBraille::Brlapi(":1".into()));
         assert_eq!(s.mic.as_deref(), Some("hw:1"));
         assert_eq!(s.lang.as_deref(), Some("en"));
         let b: SeatSpec = "black:speech=alsa:plughw:2".parse().unwrap();
-        assert_eq!(b.speech, SeatSpeech::Alsa("plughw:2".into()));
+        assert_eq!(b.speech, SpeechChoice::Alsa("plughw:2".into()));
         assert_eq!(b.braille, SeatBraille::None);
     }
 
@@ -398,7 +447,7 @@ mod tests {
     fn the_config_files_seat_takes_the_same_keys() {
         let raw: RawSeat = toml::from_str("speech = \"right\"\nmic = \"none\"").unwrap();
         let s = raw.to_spec(Color::Black).unwrap();
-        assert_eq!((s.speech, s.mic), (SeatSpeech::Right, None));
+        assert_eq!((s.speech, s.mic), (SpeechChoice::Right, None));
         assert!(toml::from_str::<RawSeat>("volume = 3").is_err());
     }
 
@@ -416,10 +465,10 @@ mod tests {
             .specs()
             .unwrap();
         assert_eq!(seats.len(), 2);
-        assert_eq!(seats[0].speech, SeatSpeech::Alsa("plughw:2".into()));
+        assert_eq!(seats[0].speech, SpeechChoice::Alsa("plughw:2".into()));
         assert_eq!(seats[0].mic.as_deref(), Some("hw:1"));
         assert_eq!(seats[0].lang.as_deref(), Some("en"));
-        assert_eq!(seats[1].speech, SeatSpeech::Right);
+        assert_eq!(seats[1].speech, SpeechChoice::Right);
         assert!(RawSeats::from_flags(&["white:speech=loud".into()]).is_err());
     }
 }

@@ -787,3 +787,109 @@ fn a_device_that_vanishes_mid_move_leaves_the_table_playing() {
         "{last}"
     );
 }
+
+/// The first IPv4 address `ip` lists that is neither loopback nor link-local.
+fn first_reachable_ipv4() -> Option<String> {
+    let out = std::process::Command::new("ip")
+        .args(["-o", "-4", "addr", "show"])
+        .output()
+        .expect("ip");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(3))
+        .filter_map(|a| a.split('/').next())
+        .find(|a| !a.starts_with("127.") && !a.starts_with("169.254."))
+        .map(str::to_owned)
+}
+
+/// `--seats 0.0.0.0:P` (issue 45) names an address of the table that other
+/// machines reach (its first non-loopback one) where it prints the pages'
+/// address and in the pairing code's address (the one the screen's QR code
+/// carries), never `127.0.0.1`, which would send the phone to itself; in a
+/// network namespace with loopback alone it says there is none and asks
+/// for one (`--seats ADDR:P`), and still serves the machine itself.
+#[test]
+fn every_address_names_one_that_other_machines_reach_or_asks_for_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = dir.path().join("stderr.txt");
+    let port = free_port();
+    let d = support::Play::in_dir(dir.path())
+        .args(["--lang", "en", "--speech", "text", "--voice", "off"])
+        .args(["--seats", &format!("0.0.0.0:{port}")])
+        .arg("--journal")
+        .arg(dir.path().join("game.jsonl"))
+        .state_home(&dir.path().join("state"))
+        .stderr_file(err.clone())
+        .start();
+    let url = pair(&d.socket, "white")["url"]
+        .as_str()
+        .expect("the code's address")
+        .to_owned();
+    let printed = d.stderr_text();
+    match first_reachable_ipv4() {
+        Some(ip) => {
+            let want = format!("https://{ip}:{port}/");
+            assert_eq!(url, want);
+            assert!(
+                printed.contains(&format!("device seats at {want}")),
+                "{printed}"
+            );
+        }
+        None => assert!(
+            printed.contains("no address other machines reach"),
+            "{printed}"
+        ),
+    }
+    drop(d);
+
+    // A namespace of its own: loopback alone.
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("tandem.sock");
+    let mut child = std::process::Command::new("unshare")
+        .arg("-n")
+        .arg(env!("CARGO_BIN_EXE_tandem"))
+        .args(["play", "--headless", "--lang", "en", "--speech", "text"])
+        .args([
+            "--voice",
+            "off",
+            "--braille",
+            "none",
+            "--seats",
+            "0.0.0.0:8443",
+        ])
+        .arg("--socket")
+        .arg(&socket)
+        .arg("--journal")
+        .arg(dir.path().join("game.jsonl"))
+        .env("XDG_CONFIG_HOME", dir.path().join("noconfig"))
+        .env("XDG_STATE_HOME", dir.path().join("state"))
+        .env("TANDEM_LOG", "warn")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(dir.path().join("stderr.txt")).unwrap())
+        .spawn()
+        .expect("unshare -n tandem play");
+    let t0 = Instant::now();
+    while tandem::client::Client::connect(&socket).is_err() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{}",
+            std::fs::read_to_string(dir.path().join("stderr.txt")).unwrap()
+        );
+        assert!(t0.elapsed() < Duration::from_secs(20), "no socket");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let url = pair(&socket, "white")["url"].as_str().unwrap().to_owned();
+    let printed = std::fs::read_to_string(dir.path().join("stderr.txt")).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        printed.contains(
+            "--seats 0.0.0.0:8443: this table has no address other machines reach (only \
+             loopback), so a phone cannot open its pages; name the address they should use: \
+             --seats ADDR:8443"
+        ),
+        "{printed}"
+    );
+    assert_eq!(url, "https://127.0.0.1:8443/");
+}

@@ -24,6 +24,7 @@ fn report(rated: bool, allow: &[&str]) -> Report {
         inputs: vec!["keyboard".into(), "control-socket".into()],
         listens: vec!["unix:/run/tandem.sock".into()],
         connects: Vec::new(),
+        devices: Vec::new(),
         radios: Vec::new(),
         engine: false,
         assistance: tandem::report::assistance(!rated || allow.contains(&"hints")),

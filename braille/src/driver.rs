@@ -135,6 +135,9 @@ pub enum DriverInput {
     },
     /// A message to show until the next key.
     Message(String),
+    /// The display has a key or changed (sent by the display itself, see
+    /// [`BrailleDisplay::wake_on_change`]).
+    Wake,
     /// Stop the driver thread.
     Shutdown,
 }
@@ -179,16 +182,27 @@ impl Drop for DriverHandle {
     }
 }
 
-/// How often a spawned driver looks for keys between updates.
+/// How often a spawned driver looks for keys between updates, on a display
+/// that cannot wake it ([`BrailleDisplay::wake_on_change`]).
 pub const KEY_POLL: Duration = Duration::from_millis(10);
 
 /// Runs `driver` on its own thread. Updates are written as soon as they
-/// arrive; keys are polled every [`KEY_POLL`].
+/// arrive; keys are taken when the display says it has one (it wakes the
+/// thread), else looked for every [`KEY_POLL`]. With nothing to do, the
+/// thread waits and never wakes.
 pub fn spawn<D: BrailleDisplay + 'static>(
     mut driver: DisplayDriver<D>,
 ) -> std::io::Result<DriverHandle> {
     let (in_tx, in_rx) = mpsc::channel::<DriverInput>();
     let (ev_tx, ev_rx) = mpsc::channel::<DriverEvent>();
+    let waker = in_tx.clone();
+    let waits = driver.display.wake_on_change(std::sync::Arc::new(move || {
+        let _ = waker.send(DriverInput::Wake);
+    }));
+    if waits {
+        // A key pressed before the driver listened is taken at once.
+        let _ = in_tx.send(DriverInput::Wake);
+    }
     let thread = std::thread::Builder::new()
         .name("tandem-braille".into())
         .spawn(move || {
@@ -217,7 +231,12 @@ pub fn spawn<D: BrailleDisplay + 'static>(
                     report(r, &ev_tx);
                 }
                 geometry = now;
-                match in_rx.recv_timeout(KEY_POLL) {
+                let next = if waits {
+                    in_rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
+                } else {
+                    in_rx.recv_timeout(KEY_POLL)
+                };
+                match next {
                     Ok(DriverInput::Board { board, status }) => {
                         let r = driver.update_board(&board, &status);
                         report(r, &ev_tx);
@@ -236,7 +255,7 @@ pub fn spawn<D: BrailleDisplay + 'static>(
                         report(r, &ev_tx);
                     }
                     Ok(DriverInput::Shutdown) | Err(RecvTimeoutError::Disconnected) => return,
-                    Err(RecvTimeoutError::Timeout) => {}
+                    Ok(DriverInput::Wake) | Err(RecvTimeoutError::Timeout) => {}
                 }
                 match driver.poll(Duration::ZERO) {
                     Ok(actions) => {

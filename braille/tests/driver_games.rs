@@ -160,3 +160,58 @@ fn a_spawned_driver_shows_chess_and_enters_a_move_by_routing() {
     wait_for(want);
     handle.shutdown();
 }
+
+/// A display that counts how often its driver looks for a key, and can
+/// wake its driver like a real one (issue 47: an idle driver never polls).
+struct Counting {
+    looks: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    wakes: bool,
+}
+
+impl tandem_braille::BrailleDisplay for Counting {
+    fn geometry(&self) -> Result<tandem_braille::display::Geometry, DisplayError> {
+        Ok(tandem_braille::display::Geometry {
+            width: 40,
+            height: 1,
+        })
+    }
+
+    fn write(&mut self, _line: &tandem_braille::BrailleLine) -> Result<(), DisplayError> {
+        Ok(())
+    }
+
+    fn read_key(&mut self, _timeout: Duration) -> Result<Option<Key>, DisplayError> {
+        self.looks.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(None)
+    }
+
+    fn wake_on_change(&mut self, _wake: tandem_braille::display::Wake) -> bool {
+        self.wakes
+    }
+}
+
+#[test]
+fn a_driver_whose_display_wakes_it_looks_for_keys_only_when_woken_or_fed() {
+    let looks = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let display = Counting {
+        looks: looks.clone(),
+        wakes: true,
+    };
+    let pos = Position::start(Variant::International);
+    let drv = DisplayDriver::new(display, pos, StatusInfo::new(Color::White), View::Rows);
+    let handle = spawn(drv).unwrap();
+    for _ in 0..3 {
+        handle
+            .input
+            .send(DriverInput::Board {
+                board: pos.into(),
+                status: StatusInfo::new(Color::Black),
+            })
+            .unwrap();
+    }
+    // Joined: every look it made is counted.
+    handle.shutdown();
+    // Once at start (a key pressed before it listened), once per update;
+    // none on a timer.
+    assert_eq!(looks.load(std::sync::atomic::Ordering::SeqCst), 4);
+}

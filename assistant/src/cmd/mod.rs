@@ -13,7 +13,6 @@ pub mod moves;
 pub mod pdn;
 pub mod perft;
 pub mod play;
-mod play_seats;
 pub mod report;
 pub mod say;
 pub mod voice;

@@ -179,7 +179,7 @@ fn check(a: &CheckArgs) -> anyhow::Result<ExitCode> {
         json: false,
     };
     let ear = super::hear::ear(&hear_args)?;
-    let speech = crate::outputs::one_off_speech(a.speech, &ear.lang);
+    let speech = crate::outputs::one_off_speech(&a.speech, &ear.lang);
     // What cannot work is said too (the details go to stderr with the error).
     let speak = |status: VoiceStatus| {
         if let Some(s) = &speech {

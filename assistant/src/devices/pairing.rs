@@ -6,7 +6,6 @@
 //! operator makes a new one.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -65,9 +64,7 @@ pub struct Pairing {
 }
 
 fn random_bytes(n: usize) -> std::io::Result<Vec<u8>> {
-    let mut b = vec![0u8; n];
-    std::fs::File::open("/dev/urandom")?.read_exact(&mut b)?;
-    Ok(b)
+    crate::random::bytes(n)
 }
 
 /// Six decimal digits, uniform (a draw past the last whole million is drawn again).

@@ -12,7 +12,6 @@
 //! address does.
 
 use std::collections::VecDeque;
-use std::io::Read;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
@@ -371,8 +370,7 @@ impl tokio_stream::Stream for UntilLogout {
 
 /// 32 random bytes from the kernel, in hex.
 fn new_token() -> std::io::Result<String> {
-    let mut b = [0u8; 32];
-    std::fs::File::open("/dev/urandom")?.read_exact(&mut b)?;
+    let b = crate::random::bytes(32)?;
     Ok(b.iter().map(|x| format!("{x:02x}")).collect())
 }
 

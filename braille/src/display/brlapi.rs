@@ -75,14 +75,36 @@ struct State {
     writes: u64,
 }
 
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct Shared {
     state: Mutex<State>,
     /// Signalled when a frame is queued, a key arrives, or the state changes.
     cv: Condvar,
+    /// The driver's, told when a key arrives or the display comes or goes.
+    wake: Mutex<Option<crate::display::Wake>>,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared")
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Shared {
+    /// Tells the driver (a key came, the display came or went).
+    fn wake_driver(&self) {
+        let w = self
+            .wake
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        if let Some(w) = w {
+            w();
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, State> {
         // The worker holds the lock only for plain field updates; a poisoned
         // lock still holds consistent data.
@@ -250,6 +272,15 @@ impl BrailleDisplay for BrlApiDisplay {
                 .0;
         }
     }
+
+    fn wake_on_change(&mut self, wake: crate::display::Wake) -> bool {
+        *self
+            .shared
+            .wake
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(wake);
+        true
+    }
 }
 
 fn worker(shared: &Shared, settings: &BrlApiSettings) {
@@ -269,6 +300,7 @@ fn worker(shared: &Shared, settings: &BrlApiSettings) {
             st.last_error = Some(err);
             shared.cv.notify_all();
         }
+        shared.wake_driver();
         let st = shared.lock();
         if st.shutdown {
             return;
@@ -323,6 +355,7 @@ fn session(shared: &Shared, settings: &BrlApiSettings) -> Result<(), String> {
         st.dirty = st.frame.is_some();
         shared.cv.notify_all();
     }
+    shared.wake_driver();
     tracing::info!(
         "braille display connected: {}x{} cells",
         geometry.width,
@@ -408,6 +441,7 @@ fn read_keys(shared: &Shared, tty: &TtyMode<'_>, broken: &AtomicBool, fail: &dyn
                 if let Some(k) = keymap::from_brlapi(code) {
                     shared.lock().keys.push_back(k);
                     shared.cv.notify_all();
+                    shared.wake_driver();
                 } else {
                     tracing::debug!("ignored braille key {code:#x}");
                 }

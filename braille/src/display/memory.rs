@@ -10,12 +10,32 @@ use crate::display::{BrailleDisplay, DisplayError, Geometry};
 use crate::line::BrailleLine;
 use crate::ui::Key;
 
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct State {
     writes: Vec<Vec<Cell>>,
     text: Vec<String>,
     keys: VecDeque<Key>,
     unplugged: bool,
+    /// Its driver's, told of every key pressed and every (un)plugging.
+    wake: Option<crate::display::Wake>,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("writes", &self.writes.len())
+            .field("keys", &self.keys)
+            .field("unplugged", &self.unplugged)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Tells the driver, outside the lock.
+fn wake(m: &Mutex<State>) {
+    let w = lock(m).wake.clone();
+    if let Some(w) = w {
+        w();
+    }
 }
 
 /// A display that keeps every write. Clone the [`MemoryHandle`] to inspect it
@@ -58,6 +78,7 @@ impl MemoryHandle {
     /// Queues a key press.
     pub fn press(&self, key: Key) {
         lock(&self.state).keys.push_back(key);
+        wake(&self.state);
     }
 
     /// The cells written last (padded to the width), if any.
@@ -81,6 +102,7 @@ impl MemoryHandle {
     /// Simulates a display that vanished (`true`) or came back (`false`).
     pub fn set_unplugged(&self, unplugged: bool) {
         lock(&self.state).unplugged = unplugged;
+        wake(&self.state);
     }
 
     /// The display's width.
@@ -127,5 +149,10 @@ impl BrailleDisplay for MemoryDisplay {
         // Keys are pushed by the test; a short sleep stands for the wait.
         std::thread::sleep(timeout.min(Duration::from_millis(1)));
         Ok(lock(&self.state).keys.pop_front())
+    }
+
+    fn wake_on_change(&mut self, wake: crate::display::Wake) -> bool {
+        lock(&self.state).wake = Some(wake);
+        true
     }
 }

@@ -71,7 +71,19 @@ pub trait BrailleDisplay: Send {
 
     /// Waits up to `timeout` for a key; `Ok(None)` when none came.
     fn read_key(&mut self, timeout: Duration) -> Result<Option<Key>, DisplayError>;
+
+    /// Asks the display to call `wake` whenever a key arrives or the display
+    /// appears or vanishes, so that its driver waits for that instead of
+    /// looking for keys on a timer. `false`: it cannot, and a spawned driver
+    /// looks every [`crate::driver::KEY_POLL`].
+    fn wake_on_change(&mut self, _wake: Wake) -> bool {
+        false
+    }
 }
+
+/// What a display calls when it has something for its driver (a key, a
+/// change of state).
+pub type Wake = std::sync::Arc<dyn Fn() + Send + Sync>;
 
 impl<D: BrailleDisplay + ?Sized> BrailleDisplay for Box<D> {
     fn geometry(&self) -> Result<Geometry, DisplayError> {
@@ -84,5 +96,9 @@ impl<D: BrailleDisplay + ?Sized> BrailleDisplay for Box<D> {
 
     fn read_key(&mut self, timeout: Duration) -> Result<Option<Key>, DisplayError> {
         (**self).read_key(timeout)
+    }
+
+    fn wake_on_change(&mut self, wake: Wake) -> bool {
+        (**self).wake_on_change(wake)
     }
 }

@@ -65,6 +65,11 @@ impl<W: Write + Send> BrailleDisplay for TerminalDisplay<W> {
         std::thread::sleep(timeout);
         Ok(None)
     }
+
+    /// No keys and a fixed width: nothing ever to wake its driver for.
+    fn wake_on_change(&mut self, _wake: crate::display::Wake) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

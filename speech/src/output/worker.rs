@@ -32,9 +32,19 @@ enum Msg {
 pub struct SpeechWorker {
     tx: Option<Sender<Msg>>,
     thread: Option<JoinHandle<()>>,
-    errors: Arc<Mutex<Vec<SpeechError>>>,
+    errors: Arc<Errors>,
     name: &'static str,
 }
+
+/// What the thread reports, and who is told when it does.
+#[derive(Default)]
+struct Errors {
+    list: Mutex<Vec<SpeechError>>,
+    alarm: Mutex<Option<Alarm>>,
+}
+
+/// Called when the backend reports an error (see [`SpeechWorker::on_error`]).
+pub type Alarm = Arc<dyn Fn() + Send + Sync>;
 
 impl std::fmt::Debug for SpeechWorker {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -87,7 +97,7 @@ impl SpeechWorker {
     {
         let (tx, rx) = mpsc::channel();
         let (ready_tx, ready_rx) = mpsc::channel();
-        let errors: Arc<Mutex<Vec<SpeechError>>> = Arc::default();
+        let errors: Arc<Errors> = Arc::default();
         let errs = Arc::clone(&errors);
         let thread = std::thread::Builder::new()
             .name("tandem-speech".into())
@@ -165,9 +175,20 @@ impl SpeechWorker {
         std::mem::take(
             &mut *self
                 .errors
+                .list
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner),
         )
+    }
+
+    /// Calls `alarm` (from the worker's thread) each time the backend
+    /// reports an error, so that whoever takes them need not look on a timer.
+    pub fn on_error(&self, alarm: Alarm) {
+        *self
+            .errors
+            .alarm
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(alarm);
     }
 }
 
@@ -181,12 +202,21 @@ impl Drop for SpeechWorker {
     }
 }
 
-fn run(mut backend: Box<dyn SpeechOutput>, rx: &Receiver<Msg>, errors: &Mutex<Vec<SpeechError>>) {
+fn run(mut backend: Box<dyn SpeechOutput>, rx: &Receiver<Msg>, errors: &Errors) {
     let report = |e: SpeechError| {
         errors
+            .list
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push(e)
+            .push(e);
+        let alarm = errors
+            .alarm
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        if let Some(a) = alarm {
+            a();
+        }
     };
     let mut q = Queues::default();
     let mut current: Option<Utterance> = None;

@@ -12,7 +12,6 @@
 //! not; an opening roll won by the side whose clock is not running presses it.
 
 use std::fmt::Write as _;
-use std::io::Read as _;
 
 use tandem_braille::driver::DriverInput;
 use tandem_braille::{StatusInfo, Width};
@@ -103,11 +102,10 @@ fn numbering(n: PointNumbering) -> Numbering {
 
 /// Two dice from the OS random source (`--dice tandem`), each 1..6 without bias.
 fn os_dice() -> std::io::Result<Dice> {
-    let mut f = std::fs::File::open("/dev/urandom")?;
-    let mut die = || -> std::io::Result<u8> {
+    let die = || -> std::io::Result<u8> {
         loop {
             let mut b = [0u8; 1];
-            f.read_exact(&mut b)?;
+            crate::random::fill(&mut b)?;
             // 252 = 6 * 42: the bytes above it would favour the low faces.
             if b[0] < 252 {
                 return Ok(b[0] % 6 + 1);
