@@ -45,6 +45,9 @@ fn run(args: &[&str], dir: &Path, sys: &Path) -> Output {
         .env("XDG_CONFIG_HOME", dir.join("noconfig"))
         .env("XDG_STATE_HOME", dir.join("state"))
         .env("XDG_DATA_HOME", dir.join("nodata"))
+        .env("XDG_RUNTIME_DIR", dir.join("run"))
+        .env_remove("SPEECHD_ADDRESS")
+        .env_remove("BRLAPI_HOST")
         .stdin(Stdio::null())
         .output()
         .unwrap()
@@ -128,11 +131,15 @@ fn the_json_report_is_the_real_binarys_and_what_play_would_open() {
         v["inputs"],
         serde_json::json!(["keyboard", "control-socket", "device"])
     );
-    assert_eq!(
-        v["listens"],
-        serde_json::json!([format!("unix:{s}"), "tcp:127.0.0.1:8123"])
-    );
-    assert_eq!(v["connects"], serde_json::json!(["tcp:127.0.0.1:1883"]));
+    let mut listens: Vec<&str> = v["listens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    listens.sort_unstable();
+    assert_eq!(listens, [s, "127.0.0.1:8123"]);
+    assert_eq!(v["connects"], serde_json::json!(["127.0.0.1:1883"]));
     assert_eq!(
         v["radios"],
         serde_json::json!([
@@ -173,7 +180,7 @@ fn the_json_report_is_the_real_binarys_and_what_play_would_open() {
         connects.iter().any(|c| c.ends_with("speechd.sock")),
         "{connects:?}"
     );
-    assert!(connects.contains(&"unix:/var/lib/BrlAPI/3"), "{connects:?}");
+    assert!(connects.contains(&"brlapi::3"), "{connects:?}");
     assert!(v["inputs"].as_array().unwrap().contains(&"braille".into()));
 }
 
@@ -423,9 +430,9 @@ fn open_sockets(pid: u32) -> (BTreeSet<String>, BTreeSet<String>) {
                 continue;
             }
             if f[3] == "0A" {
-                listens.insert(format!("tcp:{}", tcp_addr(f[1], v6)));
+                listens.insert(tcp_addr(f[1], v6));
             } else {
-                connects.insert(format!("tcp:{}", tcp_addr(f[2], v6)));
+                connects.insert(tcp_addr(f[2], v6));
             }
         }
     }
@@ -441,7 +448,7 @@ fn open_sockets(pid: u32) -> (BTreeSet<String>, BTreeSet<String>) {
             continue;
         }
         if f[3] == "00010000" {
-            listens.insert(format!("unix:{}", f.get(7).unwrap_or(&"?")));
+            listens.insert((*f.get(7).unwrap_or(&"?")).to_owned());
             continue;
         }
         // `u_str ESTAB 0 0 LOCAL INODE PEER PEER_INODE`: the peer of this inode.
@@ -529,7 +536,7 @@ fn a_rated_table_in_its_own_network_opens_exactly_what_its_report_says() {
         let ok = child.try_wait().unwrap().is_none();
         assert!(ok, "tandem play stopped");
         let (l, c) = open_sockets(pid);
-        let relayed = c.contains("tcp:127.0.0.1:1883");
+        let relayed = c.contains("127.0.0.1:1883");
         if journal.exists() && l.len() >= 2 && relayed {
             break (l, c);
         }
