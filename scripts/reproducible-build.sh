@@ -46,7 +46,8 @@ case "${1:-}" in
     rev="$(git -C "$here" rev-parse HEAD)"
     for d in a b; do
         # Two folders of different names and depths.
-        dir="$base/$d/src-$d$([ "$d" = b ] && echo /nested)"
+        dir="$base/$d/src-$d"
+        if [ "$d" = b ]; then dir="$dir/nested"; fi
         mkdir -p "$(dirname "$dir")"
         git clone -q --no-hardlinks "$here" "$dir"
         git -C "$dir" checkout -q "$rev"
