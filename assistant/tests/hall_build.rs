@@ -154,6 +154,24 @@ fn tables_of_one_event_on_different_builds_raise_a_build_alert() {
         "{v3}"
     );
 
+    // The page (Chromium) shows each table's build, the odd one marked.
+    let b = support::browser::Browser::start();
+    b.go(&format!("{}/", desk.base));
+    let build_of = |n: u32| {
+        format!(
+            "const dt = [...document.querySelectorAll('#table-{n} dl.facts dt')].find(d => d.textContent === 'Build');              return dt && [dt.nextElementSibling.textContent, dt.nextElementSibling.className];"
+        )
+    };
+    let shown = b.wait_js("table 3's build on the page", &build_of(3));
+    assert_eq!(
+        shown[0],
+        format!("{} {}, not rated", &theirs[..8], &theirs[8..16])
+    );
+    assert_eq!(shown[1], "sync-bad", "the odd build is marked");
+    let shown = b.wait_js("table 1's build on the page", &build_of(1));
+    assert_eq!(shown[0], format!("{} {}, rated", &ours[..8], &ours[8..16]));
+    drop(b);
+
     // Table 1 restarted by the other build during its game: its report
     // changed, and says how.
     drop(t1);
