@@ -253,10 +253,7 @@ impl Config {
     /// An unknown variant, a bad FEN, time control or warning, an unknown language.
     pub fn from_raw(raw: RawConfig) -> anyhow::Result<Config> {
         let relay = relay_settings(&raw)?;
-        anyhow::ensure!(
-            raw.rated == Some(true) || raw.allow.as_ref().map_or(true, Vec::is_empty),
-            "--allow is for a rated game: give --rated too"
-        );
+        let (rated, allow) = rated(&raw)?;
         let kind: GameKind = raw.variant.as_deref().unwrap_or("international").parse()?;
         let start = kind
             .position(raw.fen.as_deref())
@@ -376,15 +373,22 @@ impl Config {
             seats,
             devices: raw.devices,
             devices_cert: raw.seats_cert.zip(raw.seats_key),
-            rated: raw.rated.unwrap_or(false),
-            allow: {
-                let mut a = raw.allow.unwrap_or_default();
-                a.sort();
-                a.dedup();
-                a
-            },
+            rated,
+            allow,
         })
     }
+}
+
+/// `--rated` and what `--allow` grants it (sorted, once each), checked.
+fn rated(raw: &RawConfig) -> anyhow::Result<(bool, Vec<crate::report::Allow>)> {
+    let mut allow = raw.allow.clone().unwrap_or_default();
+    anyhow::ensure!(
+        raw.rated == Some(true) || allow.is_empty(),
+        "--allow is for a rated game: give --rated too"
+    );
+    allow.sort();
+    allow.dedup();
+    Ok((raw.rated.unwrap_or(false), allow))
 }
 
 /// `--relay URL --event EV --table N` (with `--relay-password-file`), checked.

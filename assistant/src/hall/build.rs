@@ -96,3 +96,18 @@ pub fn unlike_others(tables: &BTreeMap<u32, TableCopy>, n: u32) -> Option<Alert>
         wall: crate::journal::wall_now(),
     })
 }
+
+/// After table `n` took lines (its records from `from` on): when one is a
+/// report, its `build` alert if its binary is not the others'
+/// ([`unlike_others`]), raised on the table and returned.
+pub fn after_lines(tables: &mut BTreeMap<u32, TableCopy>, n: u32, from: usize) -> Option<Alert> {
+    let t = tables.get(&n)?;
+    let new_report = t.records[t.records.len().min(from)..]
+        .iter()
+        .any(|r| matches!(r.event, Event::Report(_)));
+    if !new_report {
+        return None;
+    }
+    let a = unlike_others(tables, n)?;
+    tables.get_mut(&n)?.raise(a.clone()).then_some(a)
+}

@@ -510,17 +510,7 @@ impl Hall {
             raised.extend(t.refresh_facts());
             load = self.may_load().then(|| t.take_load()).flatten();
             // A report line taken: is this table's build the others'?
-            let new_report = t.records[t.records.len().min(report_from)..]
-                .iter()
-                .any(|r| matches!(r.event, crate::journal::Event::Report(_)));
-            if new_report {
-                let a = build::unlike_others(&tables, n);
-                if let (Some(a), Some(t)) = (a, tables.get_mut(&n)) {
-                    if t.raise(a.clone()) {
-                        raised.push(a);
-                    }
-                }
-            }
+            raised.extend(build::after_lines(&mut tables, n, report_from));
         }
         if let Some((game, file)) = load {
             self.load_aside(n, game, file);
