@@ -86,14 +86,8 @@ fn source_commit() -> String {
 /// The options of a table that opens every kind of thing: a socket, the
 /// device pages, the relay; no speech-dispatcher, no BRLTTY, no voice.
 fn table_args<'a>(socket: &'a str, journal: &'a str, seats: &'a str) -> Vec<&'a str> {
-    vec![
-        "--headless",
-        "--speech",
-        "text",
-        "--braille",
-        "none",
-        "--voice",
-        "off",
+    let mut v = QUIET.to_vec();
+    v.extend([
         "--socket",
         socket,
         "--journal",
@@ -106,8 +100,20 @@ fn table_args<'a>(socket: &'a str, journal: &'a str, seats: &'a str) -> Vec<&'a 
         "Open",
         "--table",
         "7",
-    ]
+    ]);
+    v
 }
+
+/// A table with no screen, no speech-dispatcher, no BRLTTY, no microphone.
+const QUIET: [&str; 7] = [
+    "--headless",
+    "--speech",
+    "text",
+    "--braille",
+    "none",
+    "--voice",
+    "off",
+];
 
 #[test]
 fn the_json_report_is_the_real_binarys_and_what_play_would_open() {
@@ -262,21 +268,14 @@ fn a_rated_game_refuses_a_radio_up_and_device_seats() {
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("t.sock");
     let journal = dir.path().join("g.jsonl");
-    let base = [
-        "play",
-        "--rated",
-        "--headless",
-        "--speech",
-        "text",
-        "--braille",
-        "none",
-        "--voice",
-        "off",
+    let mut base = vec!["play", "--rated"];
+    base.extend(QUIET);
+    base.extend([
         "--socket",
         socket.to_str().unwrap(),
         "--journal",
         journal.to_str().unwrap(),
-    ];
+    ]);
     for (wifi, bt, named) in [
         (Some(true), None, "Wi-Fi wlan0"),
         (Some(false), Some(true), "Bluetooth hci0"),
