@@ -98,8 +98,10 @@ fn draughts_rated_names_the_rule_not_the_piece_that_can_capture() {
     let f = fixture();
     let mut s = table(&f, kind, fen, "fmjd-basic", report(false, &[]));
     let (said, error, journaled) = refusal(&mut s, &f, "32-28");
-    // Unrated: the piece that can capture is named (the check below is not empty).
+    // Unrated: the piece that can capture is named (the check below is not
+    // empty), and the screen completes typed moves from the legal ones.
     assert!(said.contains("thirty-two"), "{said}");
+    assert_eq!(s.view().screen.legal, ["32x21"]);
     assert!(
         error.contains("by 32") && journaled.contains("by 32"),
         "{error}"
@@ -111,6 +113,8 @@ fn draughts_rated_names_the_rule_not_the_piece_that_can_capture() {
     assert_eq!(said, "Capture is compulsory: you must take one piece.");
     assert_eq!(error, "capture is compulsory: 1 piece(s) must be taken");
     assert_eq!(journaled, error);
+    // Nor does the screen's Tab complete the legal moves.
+    assert!(s.view().screen.legal.is_empty());
     // What else a blind player may ask stays: the clock, the record.
     let r = s.handle(Cmd::Clock, Source::Typed);
     assert!(r.ok && !r.said.is_empty(), "{r:?}");

@@ -129,6 +129,10 @@ impl Game for MockActions {
     }
     fn set_hints(&mut self, _hints: bool) {}
 
+    fn hints(&self) -> bool {
+        true
+    }
+
     fn set_phrasebook(&mut self, book: &Phrasebook) {
         self.inner.set_phrasebook(book);
     }

@@ -633,6 +633,10 @@ impl Game for BackgammonTable {
         self.hints = hints;
     }
 
+    fn hints(&self) -> bool {
+        self.hints
+    }
+
     fn set_phrasebook(&mut self, _book: &Phrasebook) {
         // Backgammon speaks from its own phrasebook (set_game_phrasebook).
     }

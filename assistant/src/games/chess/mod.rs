@@ -160,6 +160,10 @@ impl Game for ChessTable {
         self.hints = hints;
     }
 
+    fn hints(&self) -> bool {
+        self.hints
+    }
+
     fn flag_outcome(&self, side: Color) -> Outcome {
         // 002 art. 6.9: a draw if the opponent cannot checkmate by any series of legal moves.
         if self

@@ -184,6 +184,10 @@ impl Game for DraughtsTable {
         self.hints = hints;
     }
 
+    fn hints(&self) -> bool {
+        self.hints
+    }
+
     fn draw_claims(&self) -> Result<(), Refused> {
         // Draughts draws come by themselves (001 ch. I 6): nothing to claim.
         Err(Refused {
