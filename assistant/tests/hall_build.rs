@@ -191,4 +191,13 @@ fn tables_of_one_event_on_different_builds_raise_a_build_alert() {
             && changed.contains(&format!("from {} to {}", &ours[..16], &theirs[..16])),
         "{changed}"
     );
+    // A desk started again says it again, from its copy.
+    drop(desk);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    let v1 = desk.wait_table(1, "table 1 after the desk's restart", |t| {
+        t["alerts"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|a| a["kind"] == "build"))
+    });
+    assert_eq!(v1["binary_sha256"], theirs);
 }
