@@ -22,8 +22,14 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
 build() {
-    # build SOURCE_DIR: builds there, prints the binary's SHA-256.
+    # build SOURCE_DIR [OTHER_DIR…]: builds in SOURCE_DIR, prints the binary's
+    # SHA-256. Every folder named is remapped, so that two builds given the
+    # same folders have the same flags (cargo rebuilds what other flags built).
     local src="$1"
+    local remaps="" d
+    # In one order whatever the order given: the same flags in both builds.
+    while read -r d; do remaps="$remaps --remap-path-prefix=$d=/tandem"; done \
+        < <(printf '%s\n' "$@" | sort)
     cd "$src"
     local commit epoch cargo_home sysroot
     commit="$(git rev-parse HEAD)"
@@ -33,7 +39,7 @@ build() {
     export TANDEM_COMMIT="$commit"
     export SOURCE_DATE_EPOCH="$epoch"
     export CARGO_TARGET_DIR="$src/target/reproducible"
-    export RUSTFLAGS="--remap-path-prefix=$src=/tandem --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$sysroot=/rust ${TANDEM_EXTRA_RUSTFLAGS:-}"
+    export RUSTFLAGS="${remaps# } --remap-path-prefix=$cargo_home=/cargo --remap-path-prefix=$sysroot=/rust ${TANDEM_EXTRA_RUSTFLAGS:-}"
     export CARGO_INCREMENTAL=0
     # Build in a fixed locale and time zone; nothing else of the machine.
     export LC_ALL=C TZ=UTC
@@ -56,16 +62,19 @@ case "${1:-}" in
         git -C "$dir" checkout -q "$rev"
     done
     start=$(date +%s)
-    h1="$(build "$base/a/src-a")"
+    a="$base/a/src-a"
+    b="$base/b/src-b/nested"
+    h1="$(build "$a" "$b")"
     mid=$(date +%s)
     if [ "$1" = --check-fast ]; then
-        # The dependencies built once; tandem's crates built again in b.
-        mkdir -p "$base/b/src-b/nested/target"
-        cp -a "$base/a/src-a/target/reproducible" "$base/b/src-b/nested/target/"
-        (cd "$base/b/src-b/nested" && CARGO_TARGET_DIR=target/reproducible cargo clean --release \
+        # The dependencies built once (the same flags: both folders remapped
+        # in both builds); tandem's crates built again in b.
+        mkdir -p "$b/target"
+        cp -a "$a/target/reproducible" "$b/target/"
+        (cd "$b" && CARGO_TARGET_DIR=target/reproducible cargo clean --release \
             -p tandem -p tandem-rules -p tandem-speech -p tandem-braille >&2)
     fi
-    h2="$(build "$base/b/src-b/nested")"
+    h2="$(build "$b" "$a")"
     end=$(date +%s)
     echo "commit   $rev"
     echo "build 1  $h1  ($((mid - start)) s)"
