@@ -48,6 +48,8 @@ pub enum Command {
     /// Voice input: `tandem voice check` tests the microphone and recognition.
     #[command(subcommand)]
     Voice(cmd::voice::VoiceCommand),
+    /// What `tandem play` with the same options would run, for the arbiter (docs/tournament.md).
+    Report(Box<cmd::report::Args>),
     /// The arbiter's desk: every table of an event live through an MQTT broker (docs/hall.md).
     Hall(cmd::hall::Args),
 }
@@ -70,6 +72,7 @@ pub fn main() -> ExitCode {
         Command::Export(a) => cmd::export::run(a),
         Command::Voice(c) => cmd::voice::run(c),
         Command::Hall(a) => cmd::hall::run(a),
+        Command::Report(a) => cmd::report::run(*a),
     };
     match result {
         Ok(code) => code,

@@ -96,6 +96,11 @@ pub struct RawConfig {
     pub seats_cert: Option<PathBuf>,
     /// The key.
     pub seats_key: Option<PathBuf>,
+    /// A rated game (`--rated`, issue 41): no radio up, no device seats,
+    /// refused moves without hints, unless `allow` grants them.
+    pub rated: Option<bool>,
+    /// What a rated game allows (`--allow radio,devices,hints`).
+    pub allow: Option<Vec<crate::report::Allow>>,
 }
 
 /// Backgammon: who rolls the dice.
@@ -176,7 +181,9 @@ impl RawConfig {
             numbering,
             devices,
             seats_cert,
-            seats_key
+            seats_key,
+            rated,
+            allow
         )
     }
 }
@@ -221,6 +228,10 @@ pub struct Config {
     pub devices: Option<String>,
     /// Their TLS certificate and key, given (else made at first start).
     pub devices_cert: Option<(PathBuf, PathBuf)>,
+    /// A rated game (`--rated`; docs/tournament.md).
+    pub rated: bool,
+    /// What the rated game allows (`--allow`), sorted, once each.
+    pub allow: Vec<crate::report::Allow>,
 }
 
 /// A duration such as `5m`, `1m30s`, `10s` (the clock's time syntax).
@@ -242,6 +253,7 @@ impl Config {
     /// An unknown variant, a bad FEN, time control or warning, an unknown language.
     pub fn from_raw(raw: RawConfig) -> anyhow::Result<Config> {
         let relay = relay_settings(&raw)?;
+        let (rated, allow) = rated(&raw)?;
         let kind: GameKind = raw.variant.as_deref().unwrap_or("international").parse()?;
         let start = kind
             .position(raw.fen.as_deref())
@@ -353,6 +365,8 @@ impl Config {
             seats,
             devices: raw.devices,
             devices_cert: raw.seats_cert.zip(raw.seats_key),
+            rated,
+            allow,
         })
     }
 }
@@ -365,6 +379,18 @@ fn journal_path(journal: Option<PathBuf>, dir: Option<PathBuf>) -> PathBuf {
         dir.unwrap_or_else(default_journal_dir)
             .join(format!("game-{stamp}.jsonl"))
     })
+}
+
+/// `--rated` and what `--allow` grants it (sorted, once each), checked.
+fn rated(raw: &RawConfig) -> anyhow::Result<(bool, Vec<crate::report::Allow>)> {
+    let mut allow = raw.allow.clone().unwrap_or_default();
+    anyhow::ensure!(
+        raw.rated == Some(true) || allow.is_empty(),
+        "--allow is for a rated game: give --rated too"
+    );
+    allow.sort();
+    allow.dedup();
+    Ok((raw.rated.unwrap_or(false), allow))
 }
 
 /// `--relay URL --event EV --table N` (with `--relay-password-file`), checked.

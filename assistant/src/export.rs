@@ -149,6 +149,8 @@ pub mod brf;
 pub mod diagram;
 pub mod pdf;
 pub mod record;
+pub mod report_pdf;
+pub use report_pdf::to_pdf as report_pdf;
 
 /// What `tandem export` writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -304,6 +304,13 @@ pub trait Game: std::fmt::Debug + Send {
 
     /// Speaks with the table's phrasebook from now on (`--phrasebook`).
     fn set_phrasebook(&mut self, book: &Phrasebook);
+    /// Whether a refused move may name the pieces or squares that could
+    /// move (`false` in a rated game without `--allow hints`: the refusal
+    /// names the rule only, "capture is compulsory"). On by default.
+    fn set_hints(&mut self, hints: bool);
+    /// Whether hints are on ([`Game::set_hints`]): the screen completes
+    /// typed moves from the legal ones only then.
+    fn hints(&self) -> bool;
     /// Speaks with the game's own phrasebook (`--phrasebook` of a game
     /// whose words have their own book type); `false` if `book` is not one.
     fn set_game_phrasebook(&mut self, _book: &dyn std::any::Any) -> bool {

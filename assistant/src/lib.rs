@@ -11,7 +11,8 @@
 //! (`docs/architecture.md`, checked by `scripts/floors.py`), from the bottom:
 //! 1. words and records: [`lang`], [`kind`], [`journal`], [`picture`],
 //!    [`messages`], [`request`], [`seat`], [`brf_read`], [`game_book`],
-//!    [`table_options`], [`perft_count`], [`logging`], [`paths`], [`random`];
+//!    [`table_options`], [`perft_count`], [`logging`], [`paths`], [`random`],
+//!    [`radios`], [`report`];
 //! 2. the game interface and the tools the games build on: [`interface`],
 //!    [`voice`], [`arbiter`], [`one_shot`];
 //! 3. the games: [`games`];
@@ -54,8 +55,10 @@ pub mod outputs;
 pub mod paths;
 pub mod perft_count;
 pub mod picture;
+pub mod radios;
 pub mod random;
 pub mod relay;
+pub mod report;
 pub mod request;
 pub mod screen;
 pub mod seat;

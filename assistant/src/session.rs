@@ -47,6 +47,7 @@ mod boards;
 mod clock;
 mod draws;
 mod moves;
+mod rated;
 mod record;
 mod seats;
 mod table;

@@ -119,6 +119,18 @@ pub const TEMPLATE_KEYS: &[(&str, &[&str])] = &[
 /// English words used when the file has none (a phrasebook written before
 /// the key was added still loads).
 pub const OPTIONAL_TEMPLATE_KEYS: &[(&str, &[&str], &str)] = &[
+    // A rated game's refusals (issue 41): the rule, never the pieces or
+    // squares that could move.
+    (
+        "reject.no_such_route_rule",
+        &[],
+        "No capture goes that way. Say the whole capture, with the pieces taken.",
+    ),
+    (
+        "reject.ambiguous_rule",
+        &[],
+        "More than one capture fits. Say the whole capture, with the pieces taken.",
+    ),
     // The spoken record at the table (issue 15): a move pair's number, one
     // ply of it, and the review's edges.
     ("record.move", &["count"], "Move {count}."),

@@ -76,6 +76,20 @@ pub enum ArbiterCommand {
     Diff(DiffArgs),
     /// How often each side's input was refused, from a journal (001 ch. VIII 3.2).
     Announcements(AnnouncementsArgs),
+    /// The table's report lines in a journal: the binary (its SHA-256),
+    /// whether the game was rated, what the table opened (issue 41).
+    Report(JournalReportArgs),
+}
+
+/// Arguments of `tandem arbiter report`.
+#[derive(Debug, clap::Args)]
+pub struct JournalReportArgs {
+    /// A tandem journal.
+    #[arg(value_name = "JOURNAL")]
+    pub journal: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `tandem arbiter reconcile`.

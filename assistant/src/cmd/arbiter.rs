@@ -15,6 +15,9 @@
 //!   differ, 2 on a bad position.
 //! - `tandem arbiter announcements JOURNAL [--json]`: how often each side's
 //!   input was refused (an illegal or misheard move, an unknown command).
+//! - `tandem arbiter report JOURNAL [--json]`: the table's report lines
+//!   (its binary's SHA-256, rated or not, what it opened; issue 41); exit 1
+//!   when there is none or the binary changed during the game.
 //!
 //! Each game brings its part through `ArbiterGame` (the registry's
 //! [`GameKind::arbiter`] is the one place that lists them); the logic is
@@ -62,7 +65,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             kind.arbiter().diff(&a, kind)
         }
         ArbiterCommand::Announcements(a) => announcements::run_announcements(&a, &reg),
+        ArbiterCommand::Report(a) => report(&a),
     }
+}
+
+/// `tandem arbiter report JOURNAL`: the table's report lines (exit 1 when
+/// there is none, or the binary changed during the game).
+fn report(a: &crate::arbiter::JournalReportArgs) -> anyhow::Result<ExitCode> {
+    use std::io::Write as _;
+    let j = crate::journal::Journal::read(&a.journal)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", a.journal.display()))?;
+    let r = crate::journal::reports::Reports::of(&j);
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        writeln!(out, "{}", serde_json::to_string(&r)?)?;
+    } else {
+        for line in r.text() {
+            writeln!(out, "{}: {line}", a.journal.display())?;
+        }
+        // The latest report in full: what the table runs now.
+        if let Some(last) = r.lines.last() {
+            write!(out, "{}", last.report.text())?;
+        }
+    }
+    let ok = !r.lines.is_empty() && !r.binary_changed;
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// The game of two records given without `--variant`: the first game of

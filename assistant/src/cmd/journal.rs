@@ -71,6 +71,7 @@ fn verify(
     let j = Journal::read(path).with_context(|| format!("cannot read {}", path.display()))?;
     let w = crate::journal::witness::check(&j, key);
     let missing = require_witness && w.checked == 0;
+    let reports = crate::journal::reports::Reports::of(&j);
     let ok = j.bad.is_none() && w.bad.is_none() && !missing;
     let mut out = std::io::stdout().lock();
     if json {
@@ -81,6 +82,7 @@ fn verify(
             "bad": j.bad,
             "torn": j.torn,
             "witnesses": w,
+            "reports": reports,
         });
         writeln!(out, "{v}")?;
     } else {
@@ -104,6 +106,9 @@ fn verify(
             )?,
         }
         write_witnesses(&mut out, path, &w, key.is_some(), j.records.len())?;
+        for line in reports.text() {
+            writeln!(out, "{}: {line}", path.display())?;
+        }
         if missing {
             writeln!(
                 out,

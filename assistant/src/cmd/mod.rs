@@ -13,5 +13,6 @@ pub mod moves;
 pub mod pdn;
 pub mod perft;
 pub mod play;
+pub mod report;
 pub mod say;
 pub mod voice;

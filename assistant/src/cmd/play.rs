@@ -159,6 +159,14 @@ pub struct Args {
     /// The certificate's key (PEM).
     #[arg(long = "seats-key", value_name = "FILE", requires = "devices_cert")]
     pub devices_key: Option<PathBuf>,
+    /// A rated game (FIDE Laws 11.3.2.1; docs/tournament.md): refuses to
+    /// start while a Wi-Fi or Bluetooth radio is up, refuses `--seats`, and
+    /// a refused move names the rule, never the pieces that could move.
+    #[arg(long)]
+    pub rated: bool,
+    /// What a rated game allows: `radio`, `devices`, `hints` (comma-separated).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub allow: Vec<crate::report::Allow>,
 }
 
 impl Args {
@@ -204,6 +212,8 @@ impl Args {
             devices: self.devices.clone(),
             seats_cert: self.devices_cert.clone(),
             seats_key: self.devices_key.clone(),
+            rated: self.rated.then_some(true),
+            allow: (!self.allow.is_empty()).then(|| self.allow.clone()),
         })
     }
 }
@@ -230,6 +240,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Log lines never onto the screen: a file unless asked for on stderr.
     crate::logging::init(args.log.as_deref());
     let config = config(&args)?;
+    // A rated game (issue 41): no radio up, no device seats, unless allowed.
+    let report = crate::table::report(&config, None);
+    if let Some(why) = crate::table::refusal(&config, &report) {
+        anyhow::bail!("{why}");
+    }
     let arbiter = arbiter_secret(args.arbiter_secret_file.as_deref())?;
     if let Some(v) = config
         .voice

@@ -15,7 +15,7 @@ use tandem_rules::Color;
 
 use crate::picture::{glyph, point_place, BoardPicture, Grid, Layout, Piece, Shape};
 
-fn rgb(r: u8, g: u8, b: u8) -> PdfColor {
+pub(super) fn rgb(r: u8, g: u8, b: u8) -> PdfColor {
     PdfColor::Rgb(Rgb::new(
         f32::from(r) / 255.0,
         f32::from(g) / 255.0,
@@ -24,7 +24,7 @@ fn rgb(r: u8, g: u8, b: u8) -> PdfColor {
     ))
 }
 
-fn rect(layer: &PdfLayerReference, x: f32, y: f32, w: f32, h: f32, fill: PdfColor) {
+pub(super) fn rect(layer: &PdfLayerReference, x: f32, y: f32, w: f32, h: f32, fill: PdfColor) {
     layer.set_fill_color(fill);
     let p = |x: f32, y: f32| (Point::new(Mm(x), Mm(y)), false);
     layer.add_polygon(Polygon {

@@ -127,6 +127,12 @@ impl Game for MockActions {
         self.actions.push(text.to_owned());
         Ok(())
     }
+    fn set_hints(&mut self, _hints: bool) {}
+
+    fn hints(&self) -> bool {
+        true
+    }
+
     fn set_phrasebook(&mut self, book: &Phrasebook) {
         self.inner.set_phrasebook(book);
     }

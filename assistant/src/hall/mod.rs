@@ -9,6 +9,7 @@
 //! over), so no order between them can deadlock the broker loop and the web
 //! server (`hall_stress` toggles spectators while everything is read).
 
+pub mod build;
 pub mod delay;
 pub mod guard;
 pub mod heavy;
@@ -365,6 +366,7 @@ impl Hall {
                 }
             };
             t.seen = Some(Instant::now());
+            let report_from = t.records.len();
             match leaf {
                 "journal" => self.on_journal(t, payload, &mut got),
                 other => got
@@ -374,6 +376,9 @@ impl Hall {
             // The facts follow the lines taken, and the state is held against them.
             got.raised.extend(t.refresh_facts());
             got.load = self.may_load().then(|| t.take_load()).flatten();
+            // A report line taken: is this table's build the others'?
+            got.raised
+                .extend(build::after_lines(&mut tables, n, report_from));
         }
         self.after_message(n, got);
     }

@@ -43,6 +43,7 @@ pub fn api(t: &TableCopy, event: &str) -> Value {
 /// [`api`] of the table's facts `s` (docs/hall.md, "Facts from the journal").
 fn api_of(t: &TableCopy, event: &str, s: &Value) -> Value {
     let (white_ms, black_ms, running) = clocks_now(s, t);
+    let report = super::build::latest(&t.records);
     let last_move = s["moves"]
         .as_array()
         .and_then(|m| m.last())
@@ -76,6 +77,10 @@ fn api_of(t: &TableCopy, event: &str, s: &Value) -> Value {
         "chain_ok": t.chain_ok,
         "alerts": t.alerts,
         "seen_ms_ago": t.seen.map_or(Value::Null, |i| json!(u64::try_from(i.elapsed().as_millis()).unwrap_or(u64::MAX))),
+        // The table's build, from its journal's `report` line (issue 41):
+        // null before one came (a tandem before it, or not yet relayed).
+        "binary_sha256": report.map(|r| r.binary_sha256.clone()),
+        "rated": report.map(|r| r.rated),
     })
 }
 

@@ -30,6 +30,7 @@ use sha2::{Digest, Sha256};
 use tandem_rules::{Color, GameOptions, Outcome};
 
 mod fallback;
+pub mod reports;
 pub mod witness;
 use fallback::Fallback;
 pub use fallback::{fallback_dirs, private_folder};
@@ -389,6 +390,12 @@ pub enum Event {
     /// table's relay brings it. No game content: never replayed, exported
     /// or said; `tandem journal verify --desk-key` checks it.
     Witness(witness::Witness),
+    /// The table's report (`tandem report`, issue 41): the binary's
+    /// version, commit and SHA-256, whether the game is rated, what the
+    /// table listens on and connects to, its radios. Written after the
+    /// `start` line, before the first move, and again after a `resumed`
+    /// line (the binary may be another). Never replayed or said.
+    Report(Box<crate::report::Report>),
     /// The microphone was opened (at start, or again after a loss) or
     /// stopped (voice input); typed and braille input go on meanwhile.
     Microphone {

@@ -192,7 +192,8 @@ pub struct LineMsg {
 /// An alert: something the arbiter should see at once.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Alert {
-    /// `mismatch`, `behind`, `flag`, `result`, `journal`, `device`, `resumed`, `chain`, `command`.
+    /// `mismatch`, `behind`, `flag`, `result`, `journal`, `device`, `resumed`, `chain`, `command`,
+    /// `build` (a table runs another binary than the others, or its report changed: issue 41).
     pub kind: String,
     /// In words.
     pub text: String,

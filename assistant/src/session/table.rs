@@ -250,6 +250,7 @@ impl Table {
                 | Event::Witness(_)
                 | Event::Paired { .. }
                 | Event::Unpaired { .. }
+                | Event::Report(_)
         )
     }
 
@@ -278,7 +279,12 @@ impl Table {
         v.screen = ScreenView {
             diagram: self.game.diagram(),
             record: self.game.record_lines(),
-            legal: self.game.legal_move_texts(),
+            // A rated game without hints completes no move (issue 41).
+            legal: if self.game.hints() {
+                self.game.legal_move_texts()
+            } else {
+                Vec::new()
+            },
             differ: self.differ,
         };
         // What a device's board page may tap (not the desk's: it replays

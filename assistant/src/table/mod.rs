@@ -18,6 +18,7 @@ mod eboard;
 mod inputs;
 mod outputs;
 mod relay;
+mod report;
 mod seats;
 
 use std::future::Future;
@@ -44,6 +45,7 @@ pub use eboard::EboardsPart;
 pub use inputs::{ControlPart, ScreenPart, TableVoicePart};
 pub use outputs::{BraillePart, SpeechFallbackPart, SpeechPart};
 pub use relay::RelayPart;
+pub use report::{refusal, report};
 pub use seats::SeatsPart;
 
 /// The parts of a table, in the order they start. Each line gives a part,
@@ -497,6 +499,10 @@ fn make_session(
         Some(b) => b,
         None => load_books(config.phrasebook.as_deref(), session.table().game.kind())?,
     };
+    // The table's report, before the first move (issue 41): a resumed
+    // journal's game, this binary.
+    let variant = session.table().info.variant.clone();
+    session.report(report(config, Some(&variant)))?;
     session.set_record_last(config.record_last);
     session.set_in_hall(config.relay.is_some());
     if let Some(b) = &books.table {

@@ -143,6 +143,17 @@ pub enum ActionError {
     Move(MoveError),
 }
 
+impl ActionError {
+    /// The same refusal naming the rule only ([`MoveError::without_hints`]).
+    #[must_use]
+    pub fn without_hints(self) -> ActionError {
+        match self {
+            ActionError::Move(e) => ActionError::Move(e.without_hints()),
+            e => e,
+        }
+    }
+}
+
 impl fmt::Display for ActionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = match self {

@@ -121,6 +121,19 @@ pub enum MoveError {
     NotLegal,
 }
 
+impl MoveError {
+    /// The same refusal naming the rule only, never the moves that could
+    /// be played (a rated game, FIDE Laws 11.3.2.1 as a tournament applies
+    /// them to every game): an ambiguous move loses its candidates.
+    #[must_use]
+    pub fn without_hints(self) -> MoveError {
+        match self {
+            MoveError::Ambiguous(_) => MoveError::Ambiguous(Vec::new()),
+            e => e,
+        }
+    }
+}
+
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -140,6 +153,9 @@ impl fmt::Display for MoveError {
             }
             MoveError::MustPlayLarger { larger } => {
                 write!(f, "the larger die, {larger}, must be played")
+            }
+            MoveError::Ambiguous(c) if c.is_empty() => {
+                f.write_str("ambiguous: say the points of each checker moved")
             }
             MoveError::Ambiguous(c) => write!(f, "ambiguous: {}", c.join(" or ")),
             MoveError::NotLegal => f.write_str("not a legal move for this roll"),

@@ -87,6 +87,31 @@ pub enum ChessError {
     NoClaim,
 }
 
+impl ChessError {
+    /// The same refusal naming the rule only, never the pieces or squares
+    /// that could move (a rated game, FIDE Laws 11.3.2.1): an ambiguous
+    /// move loses its candidates, unless only the promotion piece is open
+    /// (the player's own choice, not a hint).
+    #[must_use]
+    pub fn without_hints(self) -> ChessError {
+        match self {
+            ChessError::Ambiguous { text, candidates }
+                if !candidates.iter().all(|m| {
+                    m.promotion.is_some()
+                        && m.from == candidates[0].from
+                        && m.to == candidates[0].to
+                }) =>
+            {
+                ChessError::Ambiguous {
+                    text,
+                    candidates: Vec::new(),
+                }
+            }
+            e => e,
+        }
+    }
+}
+
 impl fmt::Display for IllegalReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -123,6 +148,9 @@ impl fmt::Display for ChessError {
             }
             ChessError::Syntax(t) => write!(f, "not a chess move: {t:?}"),
             ChessError::Illegal { text, reason } => write!(f, "illegal move {text}: {reason}"),
+            ChessError::Ambiguous { text, candidates } if candidates.is_empty() => {
+                write!(f, "ambiguous move {text}: give the square it starts from")
+            }
             ChessError::Ambiguous { text, candidates } => {
                 let c: Vec<String> = candidates.iter().map(ChessMove::uci).collect();
                 write!(f, "ambiguous move {text}: {}", c.join(" or "))

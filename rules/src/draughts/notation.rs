@@ -292,6 +292,29 @@ pub enum ResolveError {
     },
 }
 
+impl ResolveError {
+    /// The same refusal naming the rule only, never the pieces or squares
+    /// that could move (a rated game: FIDE Laws 11.3.2.1 forbid help; a
+    /// blind player is told the rule, as a sighted one sees nothing more):
+    /// no capturers, no candidate routes.
+    #[must_use]
+    pub fn without_hints(self) -> ResolveError {
+        match self {
+            ResolveError::CaptureCompulsory { required, .. } => ResolveError::CaptureCompulsory {
+                required,
+                capturers: Vec::new(),
+            },
+            ResolveError::NoSuchRoute { .. } => ResolveError::NoSuchRoute {
+                candidates: Vec::new(),
+            },
+            ResolveError::Ambiguous { .. } => ResolveError::Ambiguous {
+                candidates: Vec::new(),
+            },
+            e => e,
+        }
+    }
+}
+
 impl fmt::Display for ResolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -307,8 +330,12 @@ impl fmt::Display for ResolveError {
             } => {
                 write!(
                     f,
-                    "capture is compulsory: {required} piece(s) must be taken, by "
+                    "capture is compulsory: {required} piece(s) must be taken"
                 )?;
+                if capturers.is_empty() {
+                    return Ok(());
+                }
+                write!(f, ", by ")?;
                 write_list(f, capturers)
             }
             ResolveError::NotLargestCapture { required, given } => {
@@ -323,6 +350,12 @@ impl fmt::Display for ResolveError {
             ResolveError::Occupied { square } => write!(f, "square {square} is occupied"),
             ResolveError::Unreachable { from, to } => {
                 write!(f, "the piece on {from} cannot go to {to}")
+            }
+            ResolveError::NoSuchRoute { candidates } if candidates.is_empty() => {
+                write!(f, "no capture goes that way")
+            }
+            ResolveError::Ambiguous { candidates } if candidates.is_empty() => {
+                write!(f, "ambiguous: say the whole capture, with the pieces taken")
             }
             ResolveError::NoSuchRoute { candidates } => {
                 write!(

@@ -73,6 +73,9 @@ const TABLE: &[&str] = &[
 ];
 
 /// The refusals (`[refusals]`): why an action or a move was refused.
+/// A rated game's ambiguous move (issue 41), in a book without its own words.
+const AMBIGUOUS_RULE_EN: &str = "More than one move fits: say the points of each checker moved.";
+
 const REFUSALS: &[&str] = &[
     "match_over",
     "already_rolled",
@@ -183,6 +186,11 @@ impl BgPhrasebook {
                 templates.insert(format!("{section}.{k}"), word(&t, section, k)?);
             }
         }
+        // A rated game's refusal (issue 41): a book written before it loads,
+        // with the English words.
+        let rule =
+            word(&t, "refusals", "ambiguous_rule").unwrap_or_else(|_| AMBIGUOUS_RULE_EN.to_owned());
+        templates.insert("refusals.ambiguous_rule".to_owned(), rule);
         Ok(BgPhrasebook {
             language: word(&t, "meta", "language")?,
             and: word(&t, "meta", "and")?,
@@ -586,6 +594,8 @@ impl BgAnnouncer {
                 MoveError::MustPlayLarger { larger } => {
                     self.phrase("refusals.must_play_larger", &[("die", &n(*larger))])
                 }
+                // A rated game (issue 41): the rule, not the moves.
+                MoveError::Ambiguous(c) if c.is_empty() => r("ambiguous_rule"),
                 MoveError::Ambiguous(c) => {
                     self.phrase("refusals.ambiguous", &[("moves", &c.join(", "))])
                 }

@@ -130,6 +130,11 @@ impl ChessAnnouncer {
     #[must_use]
     pub fn ask_which(&self, candidates: &[ChessMove]) -> Utterance {
         let b = &self.book;
+        if candidates.is_empty() {
+            // A rated game (issue 41): the rule, not the pieces that could move.
+            let s = b.sentence("reject.which_rule", &[]);
+            return Utterance::new(Priority::Now, Kind::Rejection, vec![s]);
+        }
         let promotion = candidates.len() > 1
             && candidates.iter().all(|m| {
                 m.promotion.is_some() && m.from == candidates[0].from && m.to == candidates[0].to

@@ -16,6 +16,9 @@ pub const CHESS_POLISH_TOML: &str = include_str!("../../phrasebooks/chess/pl.tom
 /// The English chess phrasebook's source.
 pub const CHESS_ENGLISH_TOML: &str = include_str!("../../phrasebooks/chess/en.toml");
 
+/// A rated game's ambiguous move (issue 41), in a book without its own words.
+const WHICH_RULE_EN: &str = "More than one move fits: say the square the piece starts from too.";
+
 /// Every template and the names it may use.
 pub const CHESS_TEMPLATES: &[(&str, &[&str])] = &[
     ("squares.square", &["file", "rank"]),
@@ -301,6 +304,11 @@ impl ChessPhrasebook {
             let t = string(&root, key)?;
             templates.insert((*key).to_owned(), parse_template(key, &t, allowed)?);
         }
+        // A rated game's refusal (issue 41): a book written before it loads,
+        // with the English words.
+        let key = "reject.which_rule";
+        let t = string(&root, key).unwrap_or_else(|_| WHICH_RULE_EN.to_owned());
+        templates.insert(key.to_owned(), parse_template(key, &t, &[])?);
         let mut pieces = BTreeMap::new();
         for form in PIECE_FORMS {
             for (_, role) in ROLES {

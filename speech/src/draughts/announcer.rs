@@ -234,6 +234,13 @@ impl Announcer {
                     &[("from", self.sqv(v, *from)), ("to", self.sqv(v, *to))],
                 ));
             }
+            // A rated game's refusal (no candidates given): the rule only.
+            ResolveError::NoSuchRoute { candidates } if candidates.is_empty() => {
+                s.push(self.sentence("reject.no_such_route_rule", &[]));
+            }
+            ResolveError::Ambiguous { candidates } if candidates.is_empty() => {
+                s.push(self.sentence("reject.ambiguous_rule", &[]));
+            }
             ResolveError::NoSuchRoute { candidates } => s.push(self.sentence(
                 "reject.no_such_route",
                 &[("options", Value::Text(self.options_list(v, candidates)))],

@@ -36,6 +36,7 @@ use crate::kind::{AnyPosition, GameKind};
 pub mod one_shot;
 pub mod options;
 mod record;
+mod refusal;
 mod resign;
 pub mod voice;
 
@@ -51,6 +52,8 @@ pub struct BackgammonTable {
     start: Match,
     words: BgAnnouncer,
     options: GameOptions,
+    /// Refusals may name the moves that could be played (off in a rated game).
+    hints: bool,
 }
 
 /// A match from gnubg's full ID `POSITION_ID:MATCH_ID`: a new match (no game
@@ -142,6 +145,7 @@ impl BackgammonTable {
                 options.listener.unwrap_or(Color::White),
             ),
             options,
+            hints: true,
         }
     }
 
@@ -149,14 +153,6 @@ impl BackgammonTable {
     #[must_use]
     pub fn rules(&self) -> &Match {
         &self.m
-    }
-
-    fn refusal(&self, e: &ActionError, text: &str) -> Refused {
-        let s = self.words.refusal(e, text);
-        Refused {
-            reason: e.to_string(),
-            say: Utterance::new(Priority::Now, Kind::Rejection, vec![s]),
-        }
     }
 
     /// What is said when `a` is done on `before` (the match before it),
@@ -619,6 +615,14 @@ impl Game for BackgammonTable {
         }
         s.extend(self.words.score(&self.m));
         Some(Utterance::new(Priority::Now, Kind::Clock, s))
+    }
+
+    fn set_hints(&mut self, hints: bool) {
+        self.hints = hints;
+    }
+
+    fn hints(&self) -> bool {
+        self.hints
     }
 
     fn set_phrasebook(&mut self, _book: &Phrasebook) {

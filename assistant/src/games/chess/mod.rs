@@ -37,6 +37,8 @@ use crate::voice::VoiceGame;
 pub struct ChessTable {
     game: ChessGame,
     words: ChessAnnouncer,
+    /// Refusals may name the pieces that could move (off in a rated game).
+    hints: bool,
 }
 
 impl ChessTable {
@@ -47,6 +49,7 @@ impl ChessTable {
         ChessTable {
             game: ChessGame::from_position(start, ChessOptions::default()),
             words: ChessAnnouncer::new(book, FileStyle::Names),
+            hints: true,
         }
     }
 
@@ -144,11 +147,22 @@ impl Game for ChessTable {
                 text: chess::san(before, &m),
                 announce: self.words.on_move(before, &m),
             }),
-            Err(e) => Err(Refused {
-                reason: e.to_string(),
-                say: self.words.on_rejected(text, &e),
-            }),
+            Err(e) => {
+                let e = if self.hints { e } else { e.without_hints() };
+                Err(Refused {
+                    reason: e.to_string(),
+                    say: self.words.on_rejected(text, &e),
+                })
+            }
         }
+    }
+
+    fn set_hints(&mut self, hints: bool) {
+        self.hints = hints;
+    }
+
+    fn hints(&self) -> bool {
+        self.hints
     }
 
     fn flag_outcome(&self, side: Color) -> Outcome {

@@ -54,6 +54,8 @@ pub struct DraughtsTable {
     /// ends), so writing the whole record each time cost a game of 100
     /// plies more than the move itself.
     texts: Vec<String>,
+    /// Refusals may name the pieces that could move (off in a rated game).
+    hints: bool,
 }
 
 impl DraughtsTable {
@@ -66,6 +68,7 @@ impl DraughtsTable {
             words: Announcer::new(book, AnnounceOptions::default()),
             lang: lang.to_owned(),
             texts: Vec::new(),
+            hints: true,
         }
     }
 
@@ -167,11 +170,22 @@ impl Game for DraughtsTable {
                 text: notation::write_move(before, &m),
                 announce: self.words.on_move(before, &m),
             }),
-            Err(e) => Err(Refused {
-                reason: e.to_string(),
-                say: self.words.on_rejected(before, text, &e),
-            }),
+            Err(e) => {
+                let e = if self.hints { e } else { e.without_hints() };
+                Err(Refused {
+                    reason: e.to_string(),
+                    say: self.words.on_rejected(before, text, &e),
+                })
+            }
         }
+    }
+
+    fn set_hints(&mut self, hints: bool) {
+        self.hints = hints;
+    }
+
+    fn hints(&self) -> bool {
+        self.hints
     }
 
     fn draw_claims(&self) -> Result<(), Refused> {

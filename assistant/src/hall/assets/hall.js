@@ -114,6 +114,14 @@
     add("Boards", sync, b.mismatch || b.white_behind > 1 || b.black_behind > 1 ? "sync-bad" : null);
     add("Result", v.result || "playing");
     if (v.chain_ok !== undefined) add("Journal", `${v.journal_lines} lines, ${v.chain_ok ? "chain intact" : "CHAIN BROKEN"}${v.lacking ? ", catching up" : ""}`, v.chain_ok ? null : "sync-bad");
+    // The table's build (its report line): the hash's first 16 digits, as
+    // `tandem report --pdf` prints them, to compare at a glance.
+    if (v.binary_sha256 !== undefined) {
+      const built = v.binary_sha256
+        ? `${v.binary_sha256.slice(0, 8)} ${v.binary_sha256.slice(8, 16)}, ${v.rated ? "rated" : "not rated"}`
+        : "no report";
+      add("Build", built, (v.alerts || []).some((a) => a.kind === "build") ? "sync-bad" : null);
+    }
     if (v.online === false) add("Connection", "lost", "sync-bad");
     if (typeof v.seen_ms_ago === "number") add("Heard from", `${Math.round(v.seen_ms_ago / 1000)} s ago`, v.seen_ms_ago > 15000 ? "sync-bad" : null);
     return dl;

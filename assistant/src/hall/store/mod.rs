@@ -286,7 +286,15 @@ impl TableCopy {
                 t.last_t = j.records.last().map_or(0, |r| r.t_ms);
                 if keep_records {
                     t.records = j.records.into_iter().map(std::sync::Arc::new).collect();
-                    let alerts: Vec<Alert> = t.records.iter().filter_map(|r| alert_of(r)).collect();
+                    let rs = &t.records;
+                    let alerts: Vec<Alert> = rs
+                        .iter()
+                        .filter_map(|r| alert_of(r))
+                        .chain(
+                            (0..rs.len())
+                                .filter_map(|i| super::build::changed(&rs[..i], &rs[i], table)),
+                        )
+                        .collect();
                     for a in alerts {
                         t.raise(a);
                     }
@@ -693,6 +701,9 @@ impl TableCopy {
         self.hashes.push(m.hash);
         self.last_t = record.t_ms;
         if let Some(a) = alert_of(&record) {
+            self.raise(a);
+        }
+        if let Some(a) = super::build::changed(&self.records, &record, self.table) {
             self.raise(a);
         }
         if self.keep_records {
