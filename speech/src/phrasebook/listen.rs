@@ -3,9 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use super::load::Tab;
-use super::PhrasebookError;
-
 /// A command a player can speak: its words are in a phrasebook's
 /// `[listen.commands]` under [`CommandKind::key`]; JSON and data files name it
 /// [`CommandKind::name`] (`last-move`).
@@ -192,45 +189,4 @@ pub struct SquareWords {
     /// After "z" ("trzydziestu dwóch"); the nominative where the language has
     /// no genitive list or the square has a letter.
     pub genitive: String,
-}
-
-/// `[[listen.mishearings]]`: `{ heard = "dwie", meant = "dwa", cost = 0.1 }`.
-pub(super) fn parse_mishearings(listen_t: &Tab<'_>) -> Result<Vec<Mishearing>, PhrasebookError> {
-    let Some(v) = listen_t.t.get("mishearings") else {
-        return Ok(Vec::new());
-    };
-    let key = listen_t.full("mishearings");
-    let bad = |i: usize, reason: &str| PhrasebookError::Invalid {
-        key: format!("{key}[{}]", i + 1),
-        reason: reason.to_owned(),
-    };
-    let toml::Value::Array(a) = v else {
-        return Err(listen_t.invalid("mishearings", "must be a list of tables"));
-    };
-    let mut out = Vec::with_capacity(a.len());
-    for (i, e) in a.iter().enumerate() {
-        let toml::Value::Table(t) = e else {
-            return Err(bad(i, "must be a table { heard, meant, cost }"));
-        };
-        let word = |k: &str| match t.get(k) {
-            Some(toml::Value::String(w)) if w.split_whitespace().count() == 1 => {
-                Ok(w.trim().to_lowercase())
-            }
-            _ => Err(bad(i, &format!("`{k}` must be one word"))),
-        };
-        let cost = match t.get("cost") {
-            Some(toml::Value::Float(f)) => *f,
-            Some(toml::Value::Integer(n)) => *n as f64,
-            _ => return Err(bad(i, "`cost` must be a number from 0 to 1")),
-        };
-        if !(0.0..=1.0).contains(&cost) {
-            return Err(bad(i, "`cost` must be a number from 0 to 1"));
-        }
-        out.push(Mishearing {
-            heard: word("heard")?,
-            meant: word("meant")?,
-            cost: cost as f32,
-        });
-    }
-    Ok(out)
 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use intl_pluralrules::{PluralRuleType, PluralRules};
 use unic_langid::LanguageIdentifier;
 
-use super::listen::parse_mishearings;
+use super::listen::Mishearing;
 use super::{
     category_key, Book, CommandKind, ListenWords, Meta, Noun, Part, Phrasebook, PhrasebookError,
     NOUNS, OPTIONAL_TEMPLATE_KEYS, TEMPLATE_KEYS,
@@ -520,4 +520,45 @@ impl Phrasebook {
             }),
         })
     }
+}
+
+/// `[[listen.mishearings]]`: `{ heard = "dwie", meant = "dwa", cost = 0.1 }`.
+fn parse_mishearings(listen_t: &Tab<'_>) -> Result<Vec<Mishearing>, PhrasebookError> {
+    let Some(v) = listen_t.t.get("mishearings") else {
+        return Ok(Vec::new());
+    };
+    let key = listen_t.full("mishearings");
+    let bad = |i: usize, reason: &str| PhrasebookError::Invalid {
+        key: format!("{key}[{}]", i + 1),
+        reason: reason.to_owned(),
+    };
+    let toml::Value::Array(a) = v else {
+        return Err(listen_t.invalid("mishearings", "must be a list of tables"));
+    };
+    let mut out = Vec::with_capacity(a.len());
+    for (i, e) in a.iter().enumerate() {
+        let toml::Value::Table(t) = e else {
+            return Err(bad(i, "must be a table { heard, meant, cost }"));
+        };
+        let word = |k: &str| match t.get(k) {
+            Some(toml::Value::String(w)) if w.split_whitespace().count() == 1 => {
+                Ok(w.trim().to_lowercase())
+            }
+            _ => Err(bad(i, &format!("`{k}` must be one word"))),
+        };
+        let cost = match t.get("cost") {
+            Some(toml::Value::Float(f)) => *f,
+            Some(toml::Value::Integer(n)) => *n as f64,
+            _ => return Err(bad(i, "`cost` must be a number from 0 to 1")),
+        };
+        if !(0.0..=1.0).contains(&cost) {
+            return Err(bad(i, "`cost` must be a number from 0 to 1"));
+        }
+        out.push(Mishearing {
+            heard: word("heard")?,
+            meant: word("meant")?,
+            cost: cost as f32,
+        });
+    }
+    Ok(out)
 }
