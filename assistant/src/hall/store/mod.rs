@@ -16,6 +16,7 @@ use crate::relay::proto::{alert_of, now_ms, Alert, LineMsg};
 mod aside;
 mod broken;
 pub mod facts;
+pub mod reports;
 
 /// Lines held back waiting for a missing one, at most (then the farthest is dropped: it comes again).
 pub const MAX_PENDING: usize = 2_000;
@@ -291,8 +292,7 @@ impl TableCopy {
                         .iter()
                         .filter_map(|r| alert_of(r))
                         .chain(
-                            (0..rs.len())
-                                .filter_map(|i| super::build::changed(&rs[..i], &rs[i], table)),
+                            (0..rs.len()).filter_map(|i| reports::changed(&rs[..i], &rs[i], table)),
                         )
                         .collect();
                     for a in alerts {
@@ -703,7 +703,7 @@ impl TableCopy {
         if let Some(a) = alert_of(&record) {
             self.raise(a);
         }
-        if let Some(a) = super::build::changed(&self.records, &record, self.table) {
+        if let Some(a) = reports::changed(&self.records, &record, self.table) {
             self.raise(a);
         }
         if self.keep_records {
