@@ -60,6 +60,7 @@ if [ "$with_tests" = 1 ]; then
     liblouis-bin                                      # lou_translate: reads tandem's BRF back in the export tests
     poppler-utils                                     # pdftoppm, pdftotext: the PDF scoresheet in the export tests
     gnubg                                             # GNU Backgammon (/usr/games/gnubg): the backgammon oracle
+    iproute2                                          # ip, ss: a table's addresses and open sockets in the report and --seats tests
   )
 fi
 # The hall's broker (the desk machine; docs/hall.md) and its command-line clients.
