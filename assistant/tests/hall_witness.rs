@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::Command;
 
 use hall_common::chain::{rechain, sha256_hex, verify};
-use hall_common::{ctl_ok, desk_keys, journal_of, table, wait_for, Broker, Desk};
+use hall_common::{ctl_ok, desk_keys, table, wait_for, witnessed, Broker, Desk, Witnessed};
 use serde_json::Value;
 use support::TANDEM;
 
@@ -42,18 +42,15 @@ fn verify_text(journal: &Path, args: &[&str]) -> (bool, String) {
 #[test]
 fn a_journal_rewritten_before_its_witness_fails_verify_with_the_desks_key() {
     let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 1);
     // Witnesses every 300 ms (10 s by default), so the test waits little.
-    let desk = Desk::start_env(
-        dir.path(),
-        &broker,
-        &[],
-        &[("TANDEM_HALL_WITNESS_MS", "300")],
-    );
-    let (_, public) = desk_keys(dir.path());
-    let key = public.to_str().unwrap();
-    let t1 = table(dir.path(), &broker, 1, &[]);
-    let journal = journal_of(dir.path(), 1);
+    let Witnessed {
+        broker,
+        desk,
+        key,
+        table: t1,
+        journal,
+    } = witnessed(dir.path(), "300");
+    let key = key.as_str();
     for m in ["32-28", "19-23", "28x19", "14x23"] {
         ctl_ok(&t1, &["move", m]);
     }

@@ -14,7 +14,7 @@ mod support;
 use std::path::Path;
 
 use hall_common::chain::{rechain, sha256_hex, verify};
-use hall_common::{ctl_ok, desk_keys, journal_of, started, table, wait_for, Broker, Desk};
+use hall_common::{ctl_ok, desk_keys, started, wait_for, witnessed, Witnessed};
 use serde_json::Value;
 use tandem::journal::witness::Witness;
 use tandem::journal::Event;
@@ -30,19 +30,16 @@ fn lines_of(journal: &Path) -> Vec<String> {
 #[test]
 fn a_game_that_ends_soon_after_a_witness_has_its_result_witnessed_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 1);
     // A period of an hour: after the first head, only the end of the game
     // is witnessed before the test is over.
-    let desk = Desk::start_env(
-        dir.path(),
-        &broker,
-        &[],
-        &[("TANDEM_HALL_WITNESS_MS", "3600000")],
-    );
-    let (_, public) = desk_keys(dir.path());
-    let key = public.to_str().unwrap();
-    let t1 = table(dir.path(), &broker, 1, &[]);
-    let journal = journal_of(dir.path(), 1);
+    let Witnessed {
+        broker: _broker,
+        desk,
+        key,
+        table: t1,
+        journal,
+    } = witnessed(dir.path(), "3600000");
+    let key = key.as_str();
     let records = || -> Vec<Value> {
         lines_of(&journal)
             .iter()

@@ -356,6 +356,34 @@ pub fn table(dir: &Path, broker: &Broker, n: u32, extra: &[&str]) -> Daemon {
     table_with(dir, &url, n, extra, broker.ca.as_deref())
 }
 
+/// A desk that witnesses table journals every `period_ms`
+/// (`TANDEM_HALL_WITNESS_MS`) and table 1 relayed to it: the witness
+/// tests' start. Hold the broker as long as the rest.
+pub struct Witnessed {
+    pub broker: Broker,
+    pub desk: Desk,
+    /// The desk's public key file (`desk.pub`), for `--desk-key`.
+    pub key: String,
+    pub table: Daemon,
+    pub journal: PathBuf,
+}
+
+/// [`Witnessed`] in `dir`.
+pub fn witnessed(dir: &Path, period_ms: &str) -> Witnessed {
+    let broker = Broker::start(dir, 1);
+    let desk = Desk::start_env(dir, &broker, &[], &[("TANDEM_HALL_WITNESS_MS", period_ms)]);
+    let (_, public) = desk_keys(dir);
+    let key = public.to_str().expect("a UTF-8 path").to_owned();
+    let table = table(dir, &broker, 1, &[]);
+    Witnessed {
+        broker,
+        desk,
+        key,
+        table,
+        journal: journal_of(dir, 1),
+    }
+}
+
 /// The journal of table `n`.
 pub fn journal_of(dir: &Path, n: u32) -> PathBuf {
     dir.join(format!("t{n}")).join("game.jsonl")
