@@ -15,8 +15,9 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use support::devices::Table;
 use support::tls::https;
-use support::{ctl, journal_events, Daemon};
+use support::{ctl, journal_events};
 use tandem_testkit::free_port;
 
 /// One HTTP/1.1 request on a new connection: the status, the headers (lower
@@ -84,43 +85,6 @@ fn pair(socket: &std::path::Path, side: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// A table serving device seats at `addr` (`--seats`), in its own folder
-/// (its socket, its journal `game.jsonl`), with `env`.
-struct Table {
-    _dir: tempfile::TempDir,
-    socket: std::path::PathBuf,
-    journal: std::path::PathBuf,
-    _d: Daemon,
-}
-
-fn device_table(addr: &str, env: &[(&str, String)]) -> Table {
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
-    let journal = dir.path().join("game.jsonl");
-    let d = Daemon::start(
-        &[
-            "--lang",
-            "en",
-            "--speech",
-            "text",
-            "--voice",
-            "off",
-            "--seats",
-            addr,
-            "--journal",
-            journal.to_str().unwrap(),
-        ],
-        &socket,
-        env,
-    );
-    Table {
-        _dir: dir,
-        socket,
-        journal,
-        _d: d,
-    }
-}
-
 /// Waits until the pages answer plain HTTP at `addr`.
 fn wait_pages(addr: &str) {
     let t0 = Instant::now();
@@ -136,7 +100,7 @@ fn wait_pages(addr: &str) {
 #[test]
 fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
     let addr = format!("127.0.0.1:{}", free_port());
-    let t = device_table(&addr, &[]);
+    let t = Table::start_at(&addr, &[]);
     let (socket, journal) = (t.socket.clone(), t.journal.clone());
     wait_pages(&addr);
     // Unpaired: 401 everywhere but the pairing page and /api/pair.
@@ -389,7 +353,7 @@ fn beyond_loopback_the_pages_are_served_over_tls_with_the_tables_certificate() {
     use std::os::unix::fs::PermissionsExt;
     let state = tempfile::tempdir().unwrap();
     let port = free_port();
-    let t = device_table(
+    let t = Table::start_at(
         &format!("0.0.0.0:{port}"),
         &[("XDG_STATE_HOME", state.path().to_str().unwrap().to_owned())],
     );
@@ -463,7 +427,7 @@ fn beyond_loopback_the_pages_are_served_over_tls_with_the_tables_certificate() {
 fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
     use support::browser::Browser;
     let addr = format!("127.0.0.1:{}", free_port());
-    let t = device_table(&addr, &[]);
+    let t = Table::start_at(&addr, &[]);
     let socket = t.socket.clone();
     wait_pages(&addr);
     let code = pair(&socket, "white")["code"].as_str().unwrap().to_owned();
@@ -622,7 +586,7 @@ fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
 #[test]
 fn a_seat_asks_for_its_own_code_and_hears_it_alone_never_journaled() {
     let addr = format!("127.0.0.1:{}", free_port());
-    let t = device_table(&addr, &[]);
+    let t = Table::start_at(&addr, &[]);
     wait_pages(&addr);
     // Black's seat cannot ask for white's code.
     let out = ctl(&t.socket, &["--seat", "black", "pair", "white"]);
@@ -685,7 +649,7 @@ fn a_seat_asks_for_its_own_code_and_hears_it_alone_never_journaled() {
 #[test]
 fn a_device_that_vanishes_mid_move_leaves_the_table_playing() {
     let addr = format!("127.0.0.1:{}", free_port());
-    let t = device_table(&addr, &[]);
+    let t = Table::start_at(&addr, &[]);
     wait_pages(&addr);
     let code = pair(&t.socket, "white")["code"]
         .as_str()
