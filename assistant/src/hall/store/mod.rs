@@ -873,7 +873,12 @@ pub(crate) fn journal_lines(white: Option<&str>, control: &str) -> Vec<LineMsg> 
     for _ in 0..3 {
         w.append(0, crate::journal::Event::Tick).unwrap();
     }
-    let text = std::fs::read_to_string(&p).unwrap();
+    line_msgs(&std::fs::read_to_string(&p).unwrap())
+}
+
+/// A journal's text as the lines a table relays, numbered from 1.
+#[cfg(test)]
+pub(crate) fn line_msgs(text: &str) -> Vec<LineMsg> {
     text.lines()
         .enumerate()
         .map(|(i, l)| LineMsg {

@@ -352,18 +352,7 @@ fn big_game(white: &str, n: usize, pad: usize) -> Vec<LineMsg> {
         )
         .unwrap();
     }
-    let text = std::fs::read_to_string(&p).unwrap();
-    let lines: Vec<LineMsg> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| LineMsg {
-            seq: i as u64 + 1,
-            hash: line_hash(l.as_bytes()),
-            line: l.to_owned(),
-            game: String::new(),
-            earlier: false,
-        })
-        .collect();
+    let lines = line_msgs(&std::fs::read_to_string(&p).unwrap());
     with_game(&lines)
 }
 

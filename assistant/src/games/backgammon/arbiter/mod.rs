@@ -18,7 +18,7 @@ use tandem_rules::backgammon::arbiter::{
 };
 use tandem_rules::backgammon::{match_id, Match};
 use tandem_rules::reconcile::Difference;
-use tandem_rules::{Color, GameOptions, TableGame, TimeControl};
+use tandem_rules::{Color, GameOptions, TableGame};
 use tandem_speech::backgammon::arbiter::BgArbiterBook;
 use tandem_speech::backgammon::{BgAnnouncer, BgPhrasebook, Numbering};
 
@@ -631,32 +631,9 @@ fn bg_clocks(j: &Journal, ply: usize) -> Option<ClockTimes> {
     let snaps = journal_match(j).ok()?.snaps;
     // An entry ends with a move or a cube action: the actions that pressed.
     let entries: Vec<Snap> = snaps.into_iter().flatten().collect();
-    let secs = |ms: u64| ms as f64 / 1000.0;
-    let used = |c: Color| -> f64 {
-        secs(
-            entries
-                .iter()
-                .take(ply)
-                .filter(|s| s.side == c)
-                .map(|s| s.move_ms)
-                .sum(),
-        )
-    };
-    let (white_ms, black_ms) = if ply == 0 {
-        let initial = TimeControl::lookup(&j.start()?.control)
-            .ok()?
-            .initial_time();
-        let ms = u64::try_from(initial.as_millis()).ok()?;
-        (ms, ms)
-    } else {
-        let s = entries.get(ply - 1)?;
-        (s.white_ms, s.black_ms)
-    };
-    Some(ClockTimes {
-        ply,
-        white_remaining: secs(white_ms),
-        black_remaining: secs(black_ms),
-        white_used: used(Color::White),
-        black_used: used(Color::Black),
-    })
+    let plies: Vec<(Color, u64, u64, u64)> = entries
+        .iter()
+        .map(|s| (s.side, s.move_ms, s.white_ms, s.black_ms))
+        .collect();
+    crate::arbiter::records::clocks_after(j, ply, &plies)
 }
