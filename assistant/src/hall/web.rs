@@ -524,6 +524,15 @@ fn from_page(h: &HeaderMap) -> bool {
     h.get("x-tandem-desk").is_some_and(|v| v == "1")
 }
 
+/// The JSON refusal of a desk command not sent by the desk's page.
+fn not_from_page() -> Response {
+    (
+        StatusCode::FORBIDDEN,
+        Json(json!({"ok": false, "error": "from the desk's page only"})),
+    )
+        .into_response()
+}
+
 async fn reconcile(
     State(app): State<App>,
     Path(n): Path<u32>,
@@ -555,11 +564,7 @@ struct CommandBody {
 
 async fn command(State(app): State<App>, h: HeaderMap, Json(b): Json<CommandBody>) -> Response {
     if !from_page(&h) {
-        return (
-            StatusCode::FORBIDDEN,
-            Json(json!({"ok": false, "error": "from the desk's page only"})),
-        )
-            .into_response();
+        return not_from_page();
     }
     if b.table.is_none() && b.cmd != "start" {
         return (
@@ -588,11 +593,7 @@ struct PublicBody {
 /// Shows or hides a table (or every table) on the spectators' server.
 async fn publish(State(app): State<App>, h: HeaderMap, Json(b): Json<PublicBody>) -> Response {
     if !from_page(&h) {
-        return (
-            StatusCode::FORBIDDEN,
-            Json(json!({"ok": false, "error": "from the desk's page only"})),
-        )
-            .into_response();
+        return not_from_page();
     }
     match app.hall.set_public(b.table, b.on) {
         Ok(()) => Json(json!({"ok": true})).into_response(),
@@ -608,11 +609,7 @@ async fn publish(State(app): State<App>, h: HeaderMap, Json(b): Json<PublicBody>
 /// (the alerts stay).
 async fn acknowledge(State(app): State<App>, Path(n): Path<u32>, h: HeaderMap) -> Response {
     if !from_page(&h) {
-        return (
-            StatusCode::FORBIDDEN,
-            Json(json!({"ok": false, "error": "from the desk's page only"})),
-        )
-            .into_response();
+        return not_from_page();
     }
     match app.hall.acknowledge(n) {
         Ok(()) => Json(json!({"ok": true})).into_response(),

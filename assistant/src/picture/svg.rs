@@ -589,16 +589,7 @@ mod tests {
 
     #[test]
     fn black_sees_the_points_turned_half_round() {
-        let p = BoardPicture {
-            layout: Layout::Points,
-            pieces: vec![],
-            turn: Some(Color::Black),
-            last: vec![],
-            captured: vec![],
-            differs: vec![],
-            dice: vec![],
-            cube: None,
-        };
+        let p = BoardPicture::new(Layout::Points, vec![], Some(Color::Black));
         // Where a point's triangle stands: its "points" attribute.
         let at = |s: &str, id: &str| {
             let key = format!("data-square=\"{id}\" points=\"");
