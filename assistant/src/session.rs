@@ -661,6 +661,15 @@ impl Session {
         }
     }
 
+    /// Refuses `input` the journal could not record (`e`): the reason
+    /// names the error; the words say the journal failed.
+    fn unrecorded(&mut self, source: Source, input: &str, e: &anyhow::Error) -> Reply {
+        let u = self
+            .msgs
+            .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed);
+        self.refuse(source, input, format!("journal: {e}"), u)
+    }
+
     fn refuse_msg(&mut self, source: Source, input: &str, m: &Msg) -> Reply {
         let reason = self.msgs.text(m);
         self.refuse_with(source, input, reason, |s| {

@@ -202,16 +202,19 @@ impl ChessLexicon {
         words_of(self.pieces.get(&role).map_or("", String::as_str))
     }
 
-    /// The words that carry meaning: files, ranks, pieces, the castling words
-    /// that tell the sides apart.
-    fn key_words(&self) -> Vec<String> {
-        let mut v: Vec<String> = self
-            .files
+    /// The words of the files, the ranks and the pieces.
+    fn board_words(&self) -> impl Iterator<Item = String> + '_ {
+        self.files
             .iter()
             .chain(&self.ranks)
             .chain(self.pieces.values())
             .flat_map(|w| words_of(w))
-            .collect();
+    }
+
+    /// The words that carry meaning: files, ranks, pieces, the castling words
+    /// that tell the sides apart.
+    fn key_words(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.board_words().collect();
         // "krótka" and "długa": the words in which the castling phrases differ.
         let short: BTreeSet<String> = self.short_castle.iter().flatten().cloned().collect();
         let long: BTreeSet<String> = self.long_castle.iter().flatten().cloned().collect();
@@ -703,13 +706,7 @@ impl ListenGame for ChessVoice {
 
     fn all_words(words: &ChessWords) -> Vec<String> {
         let l = &words.moves;
-        let mut set: BTreeSet<String> = l
-            .files
-            .iter()
-            .chain(&l.ranks)
-            .chain(l.pieces.values())
-            .flat_map(|w| words_of(w))
-            .collect();
+        let mut set: BTreeSet<String> = l.board_words().collect();
         for list in [&l.takes, &l.to, &l.promote, &l.short_castle, &l.long_castle] {
             set.extend(list.iter().flatten().cloned());
         }

@@ -79,16 +79,21 @@ fn fill(t: &Template, lex: &Lexicon, v: Variant, from: Square, to: Square) -> Ve
             // `N` is the square of a command, given as `to`.
             Slot::To | Slot::N => lex.square(v, to),
         };
-        out = out
-            .iter()
-            .flat_map(|prefix| {
-                forms
-                    .iter()
-                    .map(move |f| prefix.iter().chain(f).cloned().collect())
-            })
-            .collect();
+        out = followed_by(&out, &forms);
     }
     out
+}
+
+/// Each of `prefixes` followed by each of `forms`, in that order.
+fn followed_by(prefixes: &[Words], forms: &[Words]) -> Vec<Words> {
+    prefixes
+        .iter()
+        .flat_map(|prefix| {
+            forms
+                .iter()
+                .map(move |f| prefix.iter().chain(f).cloned().collect())
+        })
+        .collect()
 }
 
 impl Grammar {
@@ -118,15 +123,7 @@ impl Grammar {
                     if m.is_capture() {
                         let mut tails: Vec<Words> = vec![Vec::new()];
                         for sq in m.captured() {
-                            let forms = lex.square(v, sq);
-                            tails = tails
-                                .iter()
-                                .flat_map(|p| {
-                                    forms
-                                        .iter()
-                                        .map(move |f| p.iter().chain(f).cloned().collect())
-                                })
-                                .collect();
+                            tails = followed_by(&tails, &lex.square(v, sq));
                         }
                         for tail in &tails {
                             for lead in lex.taken.iter().chain(std::iter::once(&Vec::new())) {
