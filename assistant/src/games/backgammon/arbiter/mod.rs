@@ -16,7 +16,7 @@ use tandem_rules::backgammon::arbiter::{
     after_roll, entry_parts, entry_place, fill_sides, from_match, is_mat, looks_like_backgammon,
     read_list, read_mat, settle, turn_text, BgRecord, BgRecordGame, Turn, TurnError,
 };
-use tandem_rules::backgammon::{match_id, Match};
+use tandem_rules::backgammon::Match;
 use tandem_rules::reconcile::Difference;
 use tandem_rules::{Color, GameOptions, TableGame};
 use tandem_speech::backgammon::arbiter::BgArbiterBook;
@@ -552,32 +552,7 @@ impl ReportGame for BgRecordGame {
     /// `position_id`, `match_id`, `dice`, `cube`, `score`, `pips` as
     /// `tandem ctl state` gives them.
     fn position_extra(pos: &Match) -> Map<String, Json> {
-        let b = pos.board();
-        let mut m = Map::new();
-        m.insert("position_id".into(), json!(pos.position_id()));
-        m.insert(
-            "match_id".into(),
-            json!(match_id::encode(&match_id::of_match(pos))),
-        );
-        m.insert("dice".into(), json!(pos.dice().map(|d| [d.0, d.1])));
-        m.insert(
-            "cube".into(),
-            json!({"value": pos.cube(), "owner": pos.cube_owner().map(Color::name)}),
-        );
-        m.insert(
-            "score".into(),
-            json!({
-                "white": pos.score(Color::White),
-                "black": pos.score(Color::Black),
-                "length": pos.options().length,
-                "crawford": pos.is_crawford(),
-            }),
-        );
-        m.insert(
-            "pips".into(),
-            json!({"white": b.pips(Color::White), "black": b.pips(Color::Black)}),
-        );
-        m
+        super::match_fields(pos)
     }
 }
 
