@@ -283,6 +283,19 @@ mod tests {
     use super::*;
     use crate::game::GameKind;
 
+    /// `tandem say MV --dice 31 --lang en` in the game `kind`.
+    fn say_31(kind: GameKind, mv: &str) -> Said {
+        kind.say(&SayAsked {
+            mv,
+            fen: None,
+            lang: "en",
+            phrasebook: None,
+            letters: false,
+            dice: Some("31"),
+        })
+        .unwrap()
+    }
+
     /// Every game of the registry lists its moves from the start, and
     /// `tandem say` reads each of them back as the same legal move, in the
     /// game's name: the two commands agree through the registry.
@@ -298,16 +311,7 @@ mod tests {
                 .unwrap();
             assert!(moves.len() > 1, "{name}: {moves:?}");
             for m in &moves {
-                let said = kind
-                    .say(&SayAsked {
-                        mv: m,
-                        fen: None,
-                        lang: "en",
-                        phrasebook: None,
-                        letters: false,
-                        dice: Some("31"),
-                    })
-                    .unwrap();
+                let said = say_31(kind, m);
                 assert_eq!(said.played.as_deref(), Some(m.as_str()), "{name}: {said:?}");
                 assert_eq!((said.error, said.variant), (None, name));
                 assert!(!said.utterance.text().is_empty(), "{name} {m}");
@@ -321,16 +325,7 @@ mod tests {
     fn a_move_no_game_allows_is_refused_in_words() {
         for name in ["international", "sixty-four", "chess", "backgammon"] {
             let kind: GameKind = name.parse().unwrap();
-            let said = kind
-                .say(&SayAsked {
-                    mv: "1-1",
-                    fen: None,
-                    lang: "en",
-                    phrasebook: None,
-                    letters: false,
-                    dice: Some("31"),
-                })
-                .unwrap();
+            let said = say_31(kind, "1-1");
             assert_eq!(said.played, None, "{name}: {said:?}");
             assert!(said.error.is_some(), "{name}: {said:?}");
             assert!(!said.utterance.text().is_empty(), "{name}");

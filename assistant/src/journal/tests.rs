@@ -2,18 +2,10 @@ use super::*;
 
 fn start() -> Event {
     Event::Start(StartInfo {
-        variant: "international".into(),
-        fen: "W:W31-50:B1-20".into(),
-        control: "90m".into(),
         warnings_s: vec![300, 60, 10],
         white: Some("A".into()),
-        black: None,
-        event: None,
-        round: None,
-        blind: "white".into(),
         lang: "pl".into(),
-        options: GameOptions::default(),
-        version: "test".into(),
+        ..StartInfo::for_tests()
     })
 }
 
