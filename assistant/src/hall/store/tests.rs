@@ -44,6 +44,15 @@ fn lines_in_order_duplicates_gaps_and_edits() {
     assert!(TableCopy::open(1, &f).unwrap().chain_ok);
 }
 
+/// A new copy of table `n` in a folder of its own: the folder (kept while
+/// the test runs), the copy's file, the copy.
+fn open_copy(n: u32) -> (tempfile::TempDir, std::path::PathBuf, TableCopy) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join(format!("table-{n}.jsonl"));
+    let t = TableCopy::open(n, &f).unwrap();
+    (dir, f, t)
+}
+
 fn with_game(l: &[LineMsg]) -> Vec<LineMsg> {
     l.iter()
         .map(|m| LineMsg {
@@ -56,9 +65,7 @@ fn with_game(l: &[LineMsg]) -> Vec<LineMsg> {
 #[test]
 fn a_made_up_game_erases_nothing_and_no_copy_is_overwritten() {
     let a = with_game(&lines());
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("table-5.jsonl");
-    let mut t = TableCopy::open(5, &f).unwrap();
+    let (dir, f, mut t) = open_copy(5);
     for m in &a {
         t.take(m.clone());
     }
@@ -105,8 +112,7 @@ fn a_made_up_game_erases_nothing_and_no_copy_is_overwritten() {
 #[test]
 fn junk_is_bounded_and_repeated_alerts_are_one() {
     let l = lines();
-    let dir = tempfile::tempdir().unwrap();
-    let mut t = TableCopy::open(6, &dir.path().join("table-6.jsonl")).unwrap();
+    let (dir, _, mut t) = open_copy(6);
     t.take(l[0].clone());
     // Two lines in one: refused (the copy would hold a line that is not one).
     let mut two = l[1].clone();
@@ -154,9 +160,7 @@ fn junk_is_bounded_and_repeated_alerts_are_one() {
 #[test]
 fn another_game_at_the_table_starts_a_new_copy() {
     let (a, b) = (lines(), lines_of(Some("Next round")));
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("table-3.jsonl");
-    let mut t = TableCopy::open(3, &f).unwrap();
+    let (dir, _, mut t) = open_copy(3);
     for m in &a {
         let mut m = m.clone();
         m.game = a[0].hash.clone();
@@ -179,9 +183,7 @@ fn another_game_at_the_table_starts_a_new_copy() {
 fn an_earlier_games_left_over_lines_go_to_its_own_copy() {
     let a = with_game(&lines());
     let b = with_game(&lines_of(Some("Next round")));
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("table-4.jsonl");
-    let mut t = TableCopy::open(4, &f).unwrap();
+    let (dir, f, mut t) = open_copy(4);
     // Game a's first two lines, then game b starts: a is put aside.
     t.take(a[0].clone());
     t.take(a[1].clone());
@@ -241,8 +243,7 @@ fn an_earlier_games_left_over_lines_go_to_its_own_copy() {
 fn the_desk_asks_for_what_it_lacks_of_an_earlier_game_the_table_sends() {
     let a = with_game(&lines());
     let b = with_game(&lines_of(Some("Next round")));
-    let dir = tempfile::tempdir().unwrap();
-    let mut t = TableCopy::open(9, &dir.path().join("table-9.jsonl")).unwrap();
+    let (_dir, _, mut t) = open_copy(9);
     t.take(a[0].clone());
     t.take(a[1].clone());
     t.take(b[0].clone());
@@ -273,8 +274,7 @@ fn the_desk_asks_for_what_it_lacks_of_an_earlier_game_the_table_sends() {
 #[test]
 fn a_line_not_chained_is_refused() {
     let l = lines();
-    let dir = tempfile::tempdir().unwrap();
-    let mut t = TableCopy::open(2, &dir.path().join("table-2.jsonl")).unwrap();
+    let (_dir, _, mut t) = open_copy(2);
     t.take(l[0].clone());
     // Line 3 relabelled as line 2 (line 2 removed).
     let mut moved = l[2].clone();
@@ -289,9 +289,7 @@ fn a_line_not_chained_is_refused() {
 #[test]
 fn a_break_in_the_copy_found_at_start_is_kept_across_restarts() {
     let l = lines();
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("table-1.jsonl");
-    let mut t = TableCopy::open(1, &f).unwrap();
+    let (dir, f, mut t) = open_copy(1);
     for m in &l {
         t.take(m.clone());
     }
@@ -360,8 +358,7 @@ fn big_game(white: &str, n: usize, pad: usize) -> Vec<LineMsg> {
 fn a_big_copy_aside_is_read_on_another_thread_never_while_a_line_is_taken() {
     let a = big_game("Big", 300, 4_000);
     let b = with_game(&lines_of(Some("Next round")));
-    let dir = tempfile::tempdir().unwrap();
-    let mut t = TableCopy::open(5, &dir.path().join("table-5.jsonl")).unwrap();
+    let (_dir, _, mut t) = open_copy(5);
     for m in &a {
         t.take(m.clone());
     }
@@ -385,8 +382,7 @@ fn a_big_copy_aside_is_read_on_another_thread_never_while_a_line_is_taken() {
 
 #[test]
 fn a_table_starts_at_most_so_many_games_an_hour() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut t = TableCopy::open(6, &dir.path().join("table-6.jsonl")).unwrap();
+    let (dir, _, mut t) = open_copy(6);
     let mut taken = 0;
     for i in 0..GAMES_PER_HOUR + 5 {
         let g = with_game(&lines_of(Some(&format!("Player {i}"))));
