@@ -332,6 +332,18 @@ pub enum Heard {
 }
 
 impl Heard {
+    /// How it stands among an utterance's n-best: a move, a command or an
+    /// ambiguity wins; a question is passed over.
+    fn fit(&self) -> crate::listen::grammar::Fit {
+        use crate::listen::grammar::Fit;
+        match self {
+            Heard::Move { .. } | Heard::Command { .. } | Heard::Ambiguous { .. } => Fit::Wins,
+            Heard::Illegal { .. } => Fit::Illegal,
+            Heard::Unknown { .. } => Fit::Unknown,
+            Heard::Query { .. } => Fit::Other,
+        }
+    }
+
     /// The confidence of a move or command (0 for the others).
     #[must_use]
     pub fn confidence(&self) -> f64 {
@@ -443,21 +455,13 @@ pub fn understand(
     lex: &Lexicon,
     transcripts: &[Transcript],
 ) -> Heard {
-    let mut fallback: Option<Heard> = None;
-    for t in transcripts {
-        let h = understand_one(pos, grammar, lex, t);
-        match h {
-            Heard::Move { .. } | Heard::Command { .. } | Heard::Ambiguous { .. } => return h,
-            Heard::Illegal { .. } if !matches!(fallback, Some(Heard::Illegal { .. })) => {
-                fallback = Some(h)
-            }
-            Heard::Unknown { .. } if fallback.is_none() => fallback = Some(h),
-            _ => {}
-        }
-    }
-    fallback.unwrap_or_else(|| Heard::Unknown {
+    let heards = transcripts
+        .iter()
+        .map(|t| understand_one(pos, grammar, lex, t));
+    let unknown = Heard::Unknown {
         transcript: String::new(),
-    })
+    };
+    crate::listen::grammar::first_fit(heards, Heard::fit, unknown)
 }
 
 fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcript) -> Heard {
