@@ -44,6 +44,48 @@ fn lines_in_order_duplicates_gaps_and_edits() {
     assert!(TableCopy::open(1, &f).unwrap().chain_ok);
 }
 
+/// Where the desk puts aside the copy of table `n`'s earlier game `g`.
+fn aside_of(dir: &tempfile::TempDir, n: u32, g: &[LineMsg]) -> std::path::PathBuf {
+    dir.path()
+        .join(format!("table-{n}-{}.jsonl", &g[0].hash[..12]))
+}
+
+/// A new copy of table `n` that took the first of [`lines`].
+fn first_line_taken(n: u32) -> (tempfile::TempDir, TableCopy, Vec<LineMsg>) {
+    let l = lines();
+    let (dir, _, mut t) = open_copy(n);
+    t.take(l[0].clone());
+    (dir, t, l)
+}
+
+/// What [`game_begun`] gives.
+type Begun = (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    TableCopy,
+    Vec<LineMsg>,
+    Vec<LineMsg>,
+);
+
+/// A new copy of table `n` that took the first two lines of a game `a`
+/// (the next game `b` not yet begun): the folder, the file, the copy,
+/// `a` and `b`.
+fn game_begun(n: u32) -> Begun {
+    let (a, b) = two_games();
+    let (dir, f, mut t) = open_copy(n);
+    t.take(a[0].clone());
+    t.take(a[1].clone());
+    (dir, f, t, a, b)
+}
+
+/// A game's lines and those of the next one (another round).
+fn two_games() -> (Vec<LineMsg>, Vec<LineMsg>) {
+    (
+        with_game(&lines()),
+        with_game(&lines_of(Some("Next round"))),
+    )
+}
+
 /// A new copy of table `n` in a folder of its own: the folder (kept while
 /// the test runs), the copy's file, the copy.
 fn open_copy(n: u32) -> (tempfile::TempDir, std::path::PathBuf, TableCopy) {
@@ -91,9 +133,7 @@ fn a_made_up_game_erases_nothing_and_no_copy_is_overwritten() {
     assert_eq!(t.take(b[0].clone()).0, Taken::Appended(1));
     assert!(!t.chain_ok, "a new game does not mend a broken chain");
     assert!(t.alerts.iter().any(|a| a.kind == "chain"));
-    let aside = dir
-        .path()
-        .join(format!("table-5-{}.jsonl", &a[0].hash[..12]));
+    let aside = aside_of(&dir, 5, &a);
     assert_eq!(std::fs::read(&aside).unwrap(), before);
     // The first game's lines again: two machines, an alert; the copy stays with the new game.
     assert_eq!(t.take(a[3].clone()).0, Taken::Bad);
@@ -102,18 +142,14 @@ fn a_made_up_game_erases_nothing_and_no_copy_is_overwritten() {
     // The first game starting over (same first line) is the same game id: no overwrite.
     let c = with_game(&lines_of(Some("Third")));
     t.take(c[0].clone());
-    let aside_b = dir
-        .path()
-        .join(format!("table-5-{}.jsonl", &b[0].hash[..12]));
+    let aside_b = aside_of(&dir, 5, &b);
     assert!(aside_b.exists());
     assert_eq!(std::fs::read(&aside).unwrap(), before, "never overwritten");
 }
 
 #[test]
 fn junk_is_bounded_and_repeated_alerts_are_one() {
-    let l = lines();
-    let (dir, _, mut t) = open_copy(6);
-    t.take(l[0].clone());
+    let (dir, mut t, l) = first_line_taken(6);
     // Two lines in one: refused (the copy would hold a line that is not one).
     let mut two = l[1].clone();
     two.line.push_str("\n{}");
@@ -173,24 +209,16 @@ fn another_game_at_the_table_starts_a_new_copy() {
     assert_eq!(t.len(), 1);
     assert!(t.chain_ok);
     assert!(t.alerts.iter().any(|a| a.kind == "new-game"));
-    let aside = dir
-        .path()
-        .join(format!("table-3-{}.jsonl", &a[0].hash[..12]));
+    let aside = aside_of(&dir, 3, &a);
     assert_eq!(Journal::read(&aside).unwrap().records.len(), 4);
 }
 
 #[test]
 fn an_earlier_games_left_over_lines_go_to_its_own_copy() {
-    let a = with_game(&lines());
-    let b = with_game(&lines_of(Some("Next round")));
-    let (dir, f, mut t) = open_copy(4);
+    let (dir, f, mut t, a, b) = game_begun(4);
     // Game a's first two lines, then game b starts: a is put aside.
-    t.take(a[0].clone());
-    t.take(a[1].clone());
     assert_eq!(t.take(b[0].clone()).0, Taken::Appended(1));
-    let aside = dir
-        .path()
-        .join(format!("table-4-{}.jsonl", &a[0].hash[..12]));
+    let aside = aside_of(&dir, 4, &a);
     // The rest of game a, sent as left over: into its copy, no alert of a second machine.
     let earlier = |m: &LineMsg| LineMsg {
         earlier: true,
@@ -214,9 +242,7 @@ fn an_earlier_games_left_over_lines_go_to_its_own_copy() {
     for m in &c {
         t.take_earlier(earlier(m));
     }
-    let aside_c = dir
-        .path()
-        .join(format!("table-4-{}.jsonl", &c[0].hash[..12]));
+    let aside_c = aside_of(&dir, 4, &c);
     let whole: String = c.iter().map(|m| format!("{}\n", m.line)).collect();
     assert_eq!(std::fs::read_to_string(&aside_c).unwrap(), whole);
     // An edited left-over line breaks the table's chain, as any line would.
@@ -241,11 +267,7 @@ fn an_earlier_games_left_over_lines_go_to_its_own_copy() {
 
 #[test]
 fn the_desk_asks_for_what_it_lacks_of_an_earlier_game_the_table_sends() {
-    let a = with_game(&lines());
-    let b = with_game(&lines_of(Some("Next round")));
-    let (_dir, _, mut t) = open_copy(9);
-    t.take(a[0].clone());
-    t.take(a[1].clone());
+    let (_dir, _, mut t, a, b) = game_begun(9);
     t.take(b[0].clone());
     let said = |g: &str, lines: u64| {
         Some(serde_json::json!({"earlier_journals": [
@@ -273,9 +295,7 @@ fn the_desk_asks_for_what_it_lacks_of_an_earlier_game_the_table_sends() {
 
 #[test]
 fn a_line_not_chained_is_refused() {
-    let l = lines();
-    let (_dir, _, mut t) = open_copy(2);
-    t.take(l[0].clone());
+    let (_dir, mut t, l) = first_line_taken(2);
     // Line 3 relabelled as line 2 (line 2 removed).
     let mut moved = l[2].clone();
     moved.seq = 2;
