@@ -9,7 +9,8 @@
 use std::path::Path;
 
 use serde_json::json;
-use tandem_rules::record::Warning;
+use tandem_rules::record::{Replay, Warning};
+use tandem_rules::TableGame;
 
 use crate::interface::{Game, Refused};
 
@@ -156,7 +157,72 @@ pub enum Replayed<'a> {
     Unreadable(&'a str),
 }
 
+impl Said {
+    /// `tandem say`'s answer in `variant` from `fen` (as the game writes
+    /// positions): the announcement or the refusal, the move played, why it
+    /// was refused; in a phrasebook's language with its espeak-ng voice.
+    #[must_use]
+    pub fn new(
+        variant: &'static str,
+        fen: String,
+        (utterance, played, error): (tandem_speech::Utterance, Option<String>, Option<String>),
+        (lang, voice): (&str, &str),
+    ) -> Said {
+        Said {
+            utterance,
+            played,
+            error,
+            variant,
+            fen,
+            lang: lang.to_owned(),
+            voice: voice.to_owned(),
+            extra: serde_json::Map::new(),
+        }
+    }
+}
+
+impl<'a> Replayed<'a> {
+    /// What a game's replay came to, as the report tells it: a refused
+    /// move with the position it was refused in (as the game writes
+    /// positions) and its line in the record (`move_line` of its ply).
+    pub fn of<G: TableGame, E: std::fmt::Display>(
+        r: &'a Replay<G, E>,
+        move_line: impl Fn(usize) -> usize,
+    ) -> Replayed<'a> {
+        match r {
+            Replay::Ok(game) => Replayed::Ok {
+                plies: game.plies(),
+            },
+            Replay::Illegal {
+                ply,
+                text,
+                reason,
+                game,
+            } => Replayed::Illegal {
+                ply: *ply,
+                text,
+                reason: reason.to_string(),
+                fen: game.position_text(),
+                move_line: move_line(*ply),
+            },
+            Replay::Unreadable(why) => Replayed::Unreadable(why),
+        }
+    }
+}
+
 impl RecordReport {
+    /// The reports of a record file's games, one a game (`report`); one
+    /// that says so for a file with no game.
+    pub fn each<G>(
+        file: tandem_rules::record::RecordFile<G>,
+        report: impl FnMut(G) -> RecordReport,
+    ) -> Vec<RecordReport> {
+        if file.games.is_empty() {
+            return vec![RecordReport::no_game(file.warnings)];
+        }
+        file.games.into_iter().map(report).collect()
+    }
+
     /// One game's report: where it starts, who played, what its replay came
     /// to and in words (`text`), and what the reader skipped or repaired.
     #[must_use]
@@ -217,6 +283,19 @@ mod tests {
     use super::*;
     use crate::game::GameKind;
 
+    /// `tandem say MV --dice 31 --lang en` in the game `kind`.
+    fn say_31(kind: GameKind, mv: &str) -> Said {
+        kind.say(&SayAsked {
+            mv,
+            fen: None,
+            lang: "en",
+            phrasebook: None,
+            letters: false,
+            dice: Some("31"),
+        })
+        .unwrap()
+    }
+
     /// Every game of the registry lists its moves from the start, and
     /// `tandem say` reads each of them back as the same legal move, in the
     /// game's name: the two commands agree through the registry.
@@ -232,16 +311,7 @@ mod tests {
                 .unwrap();
             assert!(moves.len() > 1, "{name}: {moves:?}");
             for m in &moves {
-                let said = kind
-                    .say(&SayAsked {
-                        mv: m,
-                        fen: None,
-                        lang: "en",
-                        phrasebook: None,
-                        letters: false,
-                        dice: Some("31"),
-                    })
-                    .unwrap();
+                let said = say_31(kind, m);
                 assert_eq!(said.played.as_deref(), Some(m.as_str()), "{name}: {said:?}");
                 assert_eq!((said.error, said.variant), (None, name));
                 assert!(!said.utterance.text().is_empty(), "{name} {m}");
@@ -255,16 +325,7 @@ mod tests {
     fn a_move_no_game_allows_is_refused_in_words() {
         for name in ["international", "sixty-four", "chess", "backgammon"] {
             let kind: GameKind = name.parse().unwrap();
-            let said = kind
-                .say(&SayAsked {
-                    mv: "1-1",
-                    fen: None,
-                    lang: "en",
-                    phrasebook: None,
-                    letters: false,
-                    dice: Some("31"),
-                })
-                .unwrap();
+            let said = say_31(kind, "1-1");
             assert_eq!(said.played, None, "{name}: {said:?}");
             assert!(said.error.is_some(), "{name}: {said:?}");
             assert!(!said.utterance.text().is_empty(), "{name}");

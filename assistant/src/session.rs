@@ -143,6 +143,32 @@ impl Outputs {
     }
 }
 
+/// The message that asks the session `cmd` as `seat`'s, with the receiver
+/// of its answer (the one form of [`SessionHandle::request_as`] and its
+/// blocking twin).
+fn command(
+    cmd: Cmd,
+    source: Source,
+    seat: Option<Color>,
+) -> (SessionMsg, oneshot::Receiver<Reply>) {
+    let (tx, rx) = oneshot::channel();
+    let msg = SessionMsg::Cmd {
+        cmd,
+        source,
+        seat,
+        reply: Some(tx),
+    };
+    (msg, rx)
+}
+
+fn stopped() -> anyhow::Error {
+    anyhow::anyhow!("the session has stopped")
+}
+
+fn unanswered() -> anyhow::Error {
+    anyhow::anyhow!("the session stopped before answering")
+}
+
 /// A cloneable handle to the actor.
 #[derive(Debug, Clone)]
 pub struct SessionHandle {
@@ -170,18 +196,9 @@ impl SessionHandle {
         source: Source,
         seat: Option<Color>,
     ) -> anyhow::Result<Reply> {
-        let (tx, rx) = oneshot::channel();
-        self.tx
-            .send(SessionMsg::Cmd {
-                cmd,
-                source,
-                seat,
-                reply: Some(tx),
-            })
-            .await
-            .map_err(|_| anyhow::anyhow!("the session has stopped"))?;
-        rx.await
-            .map_err(|_| anyhow::anyhow!("the session stopped before answering"))
+        let (msg, rx) = command(cmd, source, seat);
+        self.tx.send(msg).await.map_err(|_| stopped())?;
+        rx.await.map_err(|_| unanswered())
     }
 
     /// [`SessionHandle::request`] from a plain thread (stdin, braille keys).
@@ -202,17 +219,9 @@ impl SessionHandle {
         source: Source,
         seat: Option<Color>,
     ) -> anyhow::Result<Reply> {
-        let (tx, rx) = oneshot::channel();
-        self.tx
-            .blocking_send(SessionMsg::Cmd {
-                cmd,
-                source,
-                seat,
-                reply: Some(tx),
-            })
-            .map_err(|_| anyhow::anyhow!("the session has stopped"))?;
-        rx.blocking_recv()
-            .map_err(|_| anyhow::anyhow!("the session stopped before answering"))
+        let (msg, rx) = command(cmd, source, seat);
+        self.tx.blocking_send(msg).map_err(|_| stopped())?;
+        rx.blocking_recv().map_err(|_| unanswered())
     }
 
     /// Voice input from the voice thread (no answer).
@@ -234,7 +243,7 @@ impl SessionHandle {
     ) -> anyhow::Result<()> {
         self.tx
             .blocking_send(SessionMsg::Voice(v, seat))
-            .map_err(|_| anyhow::anyhow!("the session has stopped"))
+            .map_err(|_| stopped())
     }
 
     /// Notices from now on.
@@ -650,6 +659,15 @@ impl Session {
             said: std::mem::take(&mut self.said),
             ..Reply::default()
         }
+    }
+
+    /// Refuses `input` the journal could not record (`e`): the reason
+    /// names the error; the words say the journal failed.
+    fn unrecorded(&mut self, source: Source, input: &str, e: &anyhow::Error) -> Reply {
+        let u = self
+            .msgs
+            .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed);
+        self.refuse(source, input, format!("journal: {e}"), u)
     }
 
     fn refuse_msg(&mut self, source: Source, input: &str, m: &Msg) -> Reply {

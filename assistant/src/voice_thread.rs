@@ -68,6 +68,14 @@ impl Mic {
     }
 }
 
+/// What the session is told of the microphone: working (`None`), or why not.
+fn microphone(error: Option<String>) -> VoiceInput {
+    VoiceInput::Microphone {
+        ok: error.is_none(),
+        error: error.unwrap_or_default(),
+    }
+}
+
 fn open(name: Option<&str>) -> Result<Mic, String> {
     let mic = Microphone::open(name).map_err(|e| e.to_string())?;
     Ok(Mic {
@@ -165,11 +173,7 @@ fn listen(
                     mic = Some(m);
                     lost = None;
                     tracing::info!("voice: listening");
-                    let msg = VoiceInput::Microphone {
-                        ok: true,
-                        error: String::new(),
-                    };
-                    if session(msg).is_err() {
+                    if session(microphone(None)).is_err() {
                         return;
                     }
                 }
@@ -178,11 +182,7 @@ fn listen(
                     if lost.is_none() {
                         tracing::warn!("voice: {e}");
                         lost = Some(e.clone());
-                        let msg = VoiceInput::Microphone {
-                            ok: false,
-                            error: e,
-                        };
-                        if session(msg).is_err() {
+                        if session(microphone(Some(e))).is_err() {
                             return;
                         }
                     }
@@ -194,12 +194,8 @@ fn listen(
         if let Lost::Yes(why) = gone {
             tracing::warn!("voice: {why}");
             lost = Some(why.clone());
-            let msg = VoiceInput::Microphone {
-                ok: false,
-                error: why,
-            };
             // Told first: closing a hung device may wait for it.
-            if session(msg).is_err() {
+            if session(microphone(Some(why))).is_err() {
                 return;
             }
             mic = None;

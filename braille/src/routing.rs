@@ -51,13 +51,7 @@ impl Reply {
 ///
 /// `lines` is always the last [`GameKeys::render`]'s result, as the state
 /// machine keeps it; `line` an index into it.
-pub trait GameKeys: fmt::Debug + Send {
-    /// A copy (the state machine is `Clone`).
-    fn clone_box(&self) -> Box<dyn GameKeys>;
-
-    /// For [`GameKeys::hand_over`]: the keys as `Any`.
-    fn as_any_mut(&mut self) -> &mut dyn Any;
-
+pub trait GameKeys: KeysBox + fmt::Debug + Send {
     /// The keys of a new board of the same game (`next`, made by the
     /// registry) take over what outlives a board change (backgammon: the
     /// dice being typed). By default nothing does: the selection and
@@ -136,6 +130,26 @@ pub trait GameKeys: fmt::Debug + Send {
     fn command(&mut self, c: KeyCommand) -> Option<Reply> {
         let _ = c;
         None
+    }
+}
+
+/// What every game's keys do alike, whatever the game: copy themselves and
+/// be seen as `Any` (implemented for every `Clone` [`GameKeys`]).
+pub trait KeysBox {
+    /// A copy (the state machine is `Clone`).
+    fn clone_box(&self) -> Box<dyn GameKeys>;
+
+    /// For [`GameKeys::hand_over`]: the keys as `Any`.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: GameKeys + Clone + 'static> KeysBox for T {
+    fn clone_box(&self) -> Box<dyn GameKeys> {
+        Box::new(self.clone())
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
     }
 }
 

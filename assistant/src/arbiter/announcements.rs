@@ -352,16 +352,8 @@ mod tests {
         Event::Start(StartInfo {
             variant: variant.into(),
             fen,
-            control: "90m".into(),
-            warnings_s: Vec::new(),
-            white: None,
-            black: None,
-            event: None,
-            round: None,
-            blind: "white".into(),
-            lang: "en".into(),
             options,
-            version: "test".into(),
+            ..StartInfo::for_tests()
         })
     }
 

@@ -196,6 +196,18 @@ pub fn clocks_at(j: &Journal, ply: usize) -> Option<ClockTimes> {
             plies.push((*side, *move_ms, *white_ms, *black_ms));
         }
     }
+    clocks_after(j, ply, &plies)
+}
+
+/// The clock times after `ply` of `plies` (each: the side that pressed,
+/// its move's time, then white's and black's time left, in ms): at 0 the
+/// start's time control, after that the ply's times left and each side's
+/// move times summed.
+pub(crate) fn clocks_after(
+    j: &Journal,
+    ply: usize,
+    plies: &[(Color, u64, u64, u64)],
+) -> Option<ClockTimes> {
     let used = |c: Color| -> u64 {
         plies
             .iter()

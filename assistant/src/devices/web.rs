@@ -369,6 +369,21 @@ async fn as_seat(app: &App, side: Color, cmd: Cmd) -> Response {
     }
 }
 
+/// A paired seat's request and its JSON body: the seat's side and the body,
+/// or the answer refusing it (no pairing; a body not like `expected`).
+fn seated<T: serde::de::DeserializeOwned>(
+    app: &App,
+    h: &HeaderMap,
+    body: &[u8],
+    expected: &str,
+) -> Result<(Color, T), Response> {
+    let Some((side, _)) = seat(app, h) else {
+        return Err(unpaired());
+    };
+    let b = serde_json::from_slice::<T>(body)
+        .map_err(|_| refused(StatusCode::BAD_REQUEST, &format!("expected {expected}")))?;
+    Ok((side, b))
+}
 #[derive(Deserialize)]
 struct MoveBody {
     #[serde(rename = "move")]
@@ -376,11 +391,9 @@ struct MoveBody {
 }
 
 async fn play(State(app): State<App>, h: HeaderMap, body: axum::body::Bytes) -> Response {
-    let Some((side, _)) = seat(&app, &h) else {
-        return unpaired();
-    };
-    let Ok(b) = serde_json::from_slice::<MoveBody>(&body) else {
-        return refused(StatusCode::BAD_REQUEST, "expected {\"move\": \"32-28\"}");
+    let (side, b) = match seated::<MoveBody>(&app, &h, &body, "{\"move\": \"32-28\"}") {
+        Ok(sb) => sb,
+        Err(r) => return r,
     };
     as_seat(&app, side, Cmd::Move(b.mv)).await
 }
@@ -391,11 +404,9 @@ struct CommandBody {
 }
 
 async fn command(State(app): State<App>, h: HeaderMap, body: axum::body::Bytes) -> Response {
-    let Some((side, _)) = seat(&app, &h) else {
-        return unpaired();
-    };
-    let Ok(b) = serde_json::from_slice::<CommandBody>(&body) else {
-        return refused(StatusCode::BAD_REQUEST, "expected {\"command\": \"clock\"}");
+    let (side, b) = match seated::<CommandBody>(&app, &h, &body, "{\"command\": \"clock\"}") {
+        Ok(sb) => sb,
+        Err(r) => return r,
     };
     let cmd = Cmd::parse_line(&b.command);
     // The arbiter's actions are the arbiter's, never a device's.

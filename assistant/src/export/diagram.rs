@@ -67,23 +67,25 @@ pub fn draw(
     width: f32,
 ) -> f32 {
     let h = match &p.layout {
-        Layout::Grid(g) => grid(layer, font, p, g, x, top, width),
-        Layout::Points => points(layer, font, p, x, top, width),
+        Layout::Grid(g) => grid(Pen { layer, font }, p, g, (x, top, width)),
+        Layout::Points => points(Pen { layer, font }, p, (x, top, width)),
     };
     layer.set_fill_color(black());
     layer.set_outline_color(black());
     h
 }
 
-fn grid(
-    layer: &PdfLayerReference,
-    font: &IndirectFontRef,
-    p: &BoardPicture,
-    g: &Grid,
-    x: f32,
-    top: f32,
-    width: f32,
-) -> f32 {
+/// What a diagram is drawn with: the page's layer, the font of its glyphs
+/// and labels.
+#[derive(Clone, Copy)]
+struct Pen<'a> {
+    layer: &'a PdfLayerReference,
+    font: &'a IndirectFontRef,
+}
+
+/// A board of squares in the frame `(x, top, width)` (mm); its height.
+fn grid(pen: Pen<'_>, p: &BoardPicture, g: &Grid, (x, top, width): (f32, f32, f32)) -> f32 {
+    let Pen { layer, font } = pen;
     let margin = if g.row_labels.is_empty() { 0.0 } else { 5.0 };
     let sq = (width - margin) / f32::from(g.cols);
     let left = x + margin;
@@ -146,7 +148,7 @@ fn grid(
     }
     for piece in &p.pieces {
         if let Some((sx, sy)) = at(&piece.square) {
-            grid_piece(layer, font, piece, sx + sq / 2.0, sy + sq / 2.0, sq);
+            grid_piece(pen, piece, (sx + sq / 2.0, sy + sq / 2.0), sq);
         }
     }
     layer.set_fill_color(black());
@@ -161,14 +163,9 @@ fn grid(
     top - bottom + if g.col_labels.is_empty() { 0.0 } else { 5.0 }
 }
 
-fn grid_piece(
-    layer: &PdfLayerReference,
-    font: &IndirectFontRef,
-    p: &Piece,
-    cx: f32,
-    cy: f32,
-    sq: f32,
-) {
+/// A piece centred on `(cx, cy)` of a square `sq` mm wide.
+fn grid_piece(pen: Pen<'_>, p: &Piece, (cx, cy): (f32, f32), sq: f32) {
+    let Pen { layer, font } = pen;
     let (fill, stroke) = side_colours(p.side);
     match p.shape {
         Shape::Man | Shape::Checker | Shape::Crowned => {
@@ -187,14 +184,9 @@ fn grid_piece(
     }
 }
 
-fn points(
-    layer: &PdfLayerReference,
-    font: &IndirectFontRef,
-    p: &BoardPicture,
-    x: f32,
-    top: f32,
-    width: f32,
-) -> f32 {
+/// A backgammon board in the frame `(x, top, width)` (mm); its height.
+fn points(pen: Pen<'_>, p: &BoardPicture, (x, top, width): (f32, f32, f32)) -> f32 {
+    let Pen { layer, font } = pen;
     let pt = width / 14.0;
     let half = pt * 5.5;
     let height = 2.0 * half + pt;

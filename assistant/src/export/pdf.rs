@@ -26,24 +26,23 @@ struct Fonts {
     bold: IndirectFontRef,
 }
 
-fn hline(layer: &PdfLayerReference, x1: f32, x2: f32, y: f32) {
+/// A straight line from `(x1, y1)` to `(x2, y2)`, in mm.
+fn line(layer: &PdfLayerReference, (x1, y1): (f32, f32), (x2, y2): (f32, f32)) {
     layer.add_line(Line {
         points: vec![
-            (Point::new(Mm(x1), Mm(y)), false),
-            (Point::new(Mm(x2), Mm(y)), false),
+            (Point::new(Mm(x1), Mm(y1)), false),
+            (Point::new(Mm(x2), Mm(y2)), false),
         ],
         is_closed: false,
     });
 }
 
+fn hline(layer: &PdfLayerReference, x1: f32, x2: f32, y: f32) {
+    line(layer, (x1, y), (x2, y));
+}
+
 fn vline(layer: &PdfLayerReference, x: f32, y1: f32, y2: f32) {
-    layer.add_line(Line {
-        points: vec![
-            (Point::new(Mm(x), Mm(y1)), false),
-            (Point::new(Mm(x), Mm(y2)), false),
-        ],
-        is_closed: false,
-    });
+    line(layer, (x, y1), (x, y2));
 }
 
 fn move_cell(m: Option<&RecordedMove>) -> (String, String) {

@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -342,27 +342,6 @@ fn key_of(shown: &[(u32, Arc<Seen>)]) -> super::heavy::KeyOf {
     key
 }
 
-fn answer(built: super::heavy::Built, kind: &'static str, name: &str) -> Response {
-    match built {
-        Ok(b) => (
-            [
-                (header::CONTENT_TYPE, kind.to_owned()),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!("inline; filename=\"{name}\""),
-                ),
-            ],
-            b,
-        )
-            .into_response(),
-        Err((status, why)) => (
-            StatusCode::from_u16(status).unwrap_or(StatusCode::NOT_FOUND),
-            format!("{why}\n"),
-        )
-            .into_response(),
-    }
-}
-
 async fn game(State(d): State<Arc<Delayed>>, Path(n): Path<u32>) -> Response {
     let s = if d.hall.is_public(n) { d.seen(n) } else { None };
     let Some(s) = s else {
@@ -373,72 +352,60 @@ async fn game(State(d): State<Arc<Delayed>>, Path(n): Path<u32>) -> Response {
             .into_response();
     };
     let ending = s.ending;
-    let key = key_of(&[(n, s.clone())]);
-    let d2 = d.clone();
-    let built = d
-        .hall
-        .heavy
-        .get(super::heavy::Route::Game(n), true, key, move || {
-            d2.game_text(&s)
+    let built = build(
+        &d,
+        super::heavy::Route::Game(n),
+        vec![(n, s)],
+        move |d, s| {
+            s.first()
+                .and_then(|(_, s)| d.game_text(s))
                 .map(Into::into)
                 .ok_or((404, format!("no table {n} in this event")))
-        })
-        .await;
-    answer(
-        built,
-        "text/plain; charset=utf-8",
-        &format!("table-{n}.{ending}"),
+        },
     )
+    .await;
+    super::web::record_response(built, &format!("table-{n}.{ending}"))
+}
+
+/// What `route` answers, built from the tables `shown` (by `make`, on a
+/// blocking thread) or kept from the last time they were the same.
+async fn build(
+    d: &Arc<Delayed>,
+    route: super::heavy::Route,
+    shown: Vec<(u32, Arc<Seen>)>,
+    make: impl FnOnce(&Delayed, Vec<(u32, Arc<Seen>)>) -> super::heavy::Built + Send + 'static,
+) -> super::heavy::Built {
+    let key = key_of(&shown);
+    let d2 = d.clone();
+    d.hall
+        .heavy
+        .get(route, true, key, move || make(&d2, shown))
+        .await
 }
 
 async fn round(State(d): State<Arc<Delayed>>, ending: &'static str) -> Response {
-    let shown = d.shown();
-    let key = key_of(&shown);
-    let d2 = d.clone();
-    let built = d
-        .hall
-        .heavy
-        .get(super::heavy::Route::Round(ending), true, key, move || {
-            let mut out = String::new();
-            for (_, s) in shown {
-                if s.ending == ending {
-                    if let Some(t) = d2.game_text(&s) {
-                        out.push_str(t.trim_end());
-                        out.push_str("\n\n");
-                    }
-                }
-            }
-            Ok(out.into())
-        })
-        .await;
-    answer(
-        built,
-        "text/plain; charset=utf-8",
-        &format!("round.{ending}"),
-    )
+    let route = super::heavy::Route::Round(ending);
+    let built = build(&d, route, d.shown(), move |d, shown| {
+        let texts = shown
+            .into_iter()
+            .filter(|(_, s)| s.ending == ending)
+            .filter_map(|(_, s)| d.game_text(&s));
+        Ok(super::web::round_records(texts).into())
+    })
+    .await;
+    super::web::record_response(built, &format!("round.{ending}"))
 }
 
 async fn results(State(d): State<Arc<Delayed>>) -> Response {
-    let shown = d.shown();
-    let key = key_of(&shown);
-    let d2 = d.clone();
-    let built = d
-        .hall
-        .heavy
-        .get(super::heavy::Route::Results, true, key, move || {
-            let rows: Vec<Value> = shown
-                .iter()
-                .map(|(_, s)| view::api(&s.copy, &d2.hall.event))
-                .collect();
-            Ok(super::web::results_csv(&rows).into())
-        })
-        .await;
-    let mut r = answer(built, "text/csv; charset=utf-8", "results.csv");
-    r.headers_mut().insert(
-        header::CONTENT_DISPOSITION,
-        header::HeaderValue::from_static("attachment; filename=\"results.csv\""),
-    );
-    r
+    let built = build(&d, super::heavy::Route::Results, d.shown(), |d, shown| {
+        let rows: Vec<Value> = shown
+            .iter()
+            .map(|(_, s)| view::api(&s.copy, &d.hall.event))
+            .collect();
+        Ok(super::web::results_csv(&rows).into())
+    })
+    .await;
+    super::web::results_response(built)
 }
 
 /// The live stream of the delayed views: a table's view when what may be

@@ -180,18 +180,14 @@ mod tests {
         }
         assert_eq!(built.load(std::sync::atomic::Ordering::SeqCst), 1);
         // A new key: built again; the public server's answer is its own.
-        let mut k = KeyOf::default();
-        k.part("v2");
-        heavy
-            .get(Route::Results, false, k, || Ok(Bytes::new()))
-            .await
-            .unwrap();
-        let mut k = KeyOf::default();
-        k.part("v2");
-        heavy
-            .get(Route::Results, true, k, || Ok(Bytes::new()))
-            .await
-            .unwrap();
+        for public in [false, true] {
+            let mut k = KeyOf::default();
+            k.part("v2");
+            heavy
+                .get(Route::Results, public, k, || Ok(Bytes::new()))
+                .await
+                .unwrap();
+        }
         assert_eq!(heavy.made(), 3);
     }
 }

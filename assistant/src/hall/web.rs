@@ -99,24 +99,12 @@ pub fn public(hall: Arc<Hall>) -> Router {
 /// broadcast delay (`--public-delay`) every data route comes from the
 /// delayed views (`hall/delay.rs`, whose routes the caller passes in).
 pub fn public_page(routes: Router) -> Router {
-    routes
-        .route("/", get(|| async { Html(PUBLIC) }))
-        .route(
-            "/hall.js",
-            get(|| async {
-                (
-                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-                    JS,
-                )
-            }),
-        )
-        .route(
-            "/hall.css",
-            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS) }),
-        )
+    script_and_style(routes.route("/", get(|| async { Html(PUBLIC) })))
 }
 
-fn common(r: Router<App>) -> Router<App> {
+/// The pages' script and style (`/hall.js`, `/hall.css`), whatever state
+/// the routes hold.
+fn script_and_style<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S> {
     r.route(
         "/hall.js",
         get(|| async {
@@ -130,13 +118,17 @@ fn common(r: Router<App>) -> Router<App> {
         "/hall.css",
         get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS) }),
     )
-    .route("/api/tables", get(tables))
-    .route("/api/view", get(views))
-    .route("/api/tables/{n}/game", get(game))
-    .route("/api/round.pdn", get(|s| round(s, "pdn")))
-    .route("/api/round.pgn", get(|s| round(s, "pgn")))
-    .route("/api/results.csv", get(results))
-    .route("/events", get(events))
+}
+
+fn common(r: Router<App>) -> Router<App> {
+    script_and_style(r)
+        .route("/api/tables", get(tables))
+        .route("/api/view", get(views))
+        .route("/api/tables/{n}/game", get(game))
+        .route("/api/round.pdn", get(|s| round(s, "pdn")))
+        .route("/api/round.pgn", get(|s| round(s, "pgn")))
+        .route("/api/results.csv", get(results))
+        .route("/events", get(events))
 }
 
 fn not_found(n: u32) -> Response {
@@ -289,7 +281,11 @@ fn game_text(app: &App, n: u32) -> Result<(String, &'static str), (u16, String)>
 }
 
 /// A heavy answer as a response: the text with its type and file name, or why not.
-fn heavy_response(built: super::heavy::Built, kind: &'static str, name: &str) -> Response {
+pub(super) fn heavy_response(
+    built: super::heavy::Built,
+    kind: &'static str,
+    name: &str,
+) -> Response {
     match built {
         Ok(bytes) => (
             [
@@ -308,6 +304,31 @@ fn heavy_response(built: super::heavy::Built, kind: &'static str, name: &str) ->
         )
             .into_response(),
     }
+}
+
+/// A record (a table's game, a round's games) as a heavy answer: plain text.
+pub(super) fn record_response(built: super::heavy::Built, name: &str) -> Response {
+    heavy_response(built, "text/plain; charset=utf-8", name)
+}
+
+/// `results.csv` as a heavy answer: a file to save.
+pub(super) fn results_response(built: super::heavy::Built) -> Response {
+    let mut r = heavy_response(built, "text/csv; charset=utf-8", "results.csv");
+    r.headers_mut().insert(
+        header::CONTENT_DISPOSITION,
+        header::HeaderValue::from_static("attachment; filename=\"results.csv\""),
+    );
+    r
+}
+
+/// The round's records: each game's record, a blank line after each.
+pub(super) fn round_records(texts: impl IntoIterator<Item = String>) -> String {
+    let mut out = String::new();
+    for text in texts {
+        out.push_str(text.trim_end());
+        out.push_str("\n\n");
+    }
+    out
 }
 
 /// What a table's game and the round's records are made of: for each table
@@ -344,11 +365,7 @@ async fn game(State(app): State<App>, Path(n): Path<u32>) -> Response {
             game_text(&app, n).map(|(text, _)| text.into())
         })
         .await;
-    heavy_response(
-        built,
-        "text/plain; charset=utf-8",
-        &format!("table-{n}.{ending}"),
-    )
+    record_response(built, &format!("table-{n}.{ending}"))
 }
 
 async fn round(State(app): State<App>, ending: &'static str) -> Response {
@@ -362,24 +379,16 @@ async fn round(State(app): State<App>, ending: &'static str) -> Response {
             key,
             move || {
                 // Every journal replayed: on a blocking thread, not the server's or the broker's.
-                let mut out = String::new();
-                for n in numbers {
-                    if let Ok((text, its)) = game_text(&app, n) {
-                        if its == ending {
-                            out.push_str(text.trim_end());
-                            out.push_str("\n\n");
-                        }
-                    }
-                }
-                Ok(out.into())
+                let texts = numbers
+                    .into_iter()
+                    .filter_map(|n| game_text(&app, n).ok())
+                    .filter(|(_, its)| *its == ending)
+                    .map(|(text, _)| text);
+                Ok(round_records(texts).into())
             },
         )
         .await;
-    heavy_response(
-        built,
-        "text/plain; charset=utf-8",
-        &format!("round.{ending}"),
-    )
+    record_response(built, &format!("round.{ending}"))
 }
 
 fn csv_field(v: &Value) -> String {
@@ -448,12 +457,7 @@ async fn results(State(app): State<App>) -> Response {
             Ok(results_csv(&api_views(&app)).into())
         })
         .await;
-    let mut r = heavy_response(built, "text/csv; charset=utf-8", "results.csv");
-    r.headers_mut().insert(
-        header::CONTENT_DISPOSITION,
-        header::HeaderValue::from_static("attachment; filename=\"results.csv\""),
-    );
-    r
+    results_response(built)
 }
 
 async fn detail(State(app): State<App>, Path(n): Path<u32>) -> Response {
@@ -520,6 +524,15 @@ fn from_page(h: &HeaderMap) -> bool {
     h.get("x-tandem-desk").is_some_and(|v| v == "1")
 }
 
+/// The JSON refusal of a desk command not sent by the desk's page.
+fn not_from_page() -> Response {
+    (
+        StatusCode::FORBIDDEN,
+        Json(json!({"ok": false, "error": "from the desk's page only"})),
+    )
+        .into_response()
+}
+
 async fn reconcile(
     State(app): State<App>,
     Path(n): Path<u32>,
@@ -551,11 +564,7 @@ struct CommandBody {
 
 async fn command(State(app): State<App>, h: HeaderMap, Json(b): Json<CommandBody>) -> Response {
     if !from_page(&h) {
-        return (
-            StatusCode::FORBIDDEN,
-            Json(json!({"ok": false, "error": "from the desk's page only"})),
-        )
-            .into_response();
+        return not_from_page();
     }
     if b.table.is_none() && b.cmd != "start" {
         return (
@@ -584,11 +593,7 @@ struct PublicBody {
 /// Shows or hides a table (or every table) on the spectators' server.
 async fn publish(State(app): State<App>, h: HeaderMap, Json(b): Json<PublicBody>) -> Response {
     if !from_page(&h) {
-        return (
-            StatusCode::FORBIDDEN,
-            Json(json!({"ok": false, "error": "from the desk's page only"})),
-        )
-            .into_response();
+        return not_from_page();
     }
     match app.hall.set_public(b.table, b.on) {
         Ok(()) => Json(json!({"ok": true})).into_response(),
@@ -604,11 +609,7 @@ async fn publish(State(app): State<App>, h: HeaderMap, Json(b): Json<PublicBody>
 /// (the alerts stay).
 async fn acknowledge(State(app): State<App>, Path(n): Path<u32>, h: HeaderMap) -> Response {
     if !from_page(&h) {
-        return (
-            StatusCode::FORBIDDEN,
-            Json(json!({"ok": false, "error": "from the desk's page only"})),
-        )
-            .into_response();
+        return not_from_page();
     }
     match app.hall.acknowledge(n) {
         Ok(()) => Json(json!({"ok": true})).into_response(),

@@ -129,55 +129,29 @@ mod tests {
             tables: HashMap::new(),
         };
         let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
         // The first head at once.
         assert_eq!(c.offer(1, head(3), false, false, t0), Some(head(3)));
         // Its witness line comes back: nothing new.
         assert_eq!(c.offer(1, head(4), true, false, t0), None);
         // Moves within the period wait; the latest is sent at its end.
-        assert_eq!(
-            c.offer(1, head(5), false, false, t0 + Duration::from_secs(1)),
-            None
-        );
-        assert_eq!(
-            c.offer(1, head(6), false, false, t0 + Duration::from_secs(2)),
-            None
-        );
-        assert!(c.due(t0 + Duration::from_secs(5)).is_empty());
-        assert_eq!(c.due(t0 + Duration::from_secs(10)), vec![(1, head(6))]);
-        assert!(c.due(t0 + Duration::from_secs(30)).is_empty());
+        assert_eq!(c.offer(1, head(5), false, false, at(1)), None);
+        assert_eq!(c.offer(1, head(6), false, false, at(2)), None);
+        assert!(c.due(at(5)).is_empty());
+        assert_eq!(c.due(at(10)), vec![(1, head(6))]);
+        assert!(c.due(at(30)).is_empty());
         // Its witness line alone makes no other, however long after.
-        assert_eq!(
-            c.offer(1, head(7), true, false, t0 + Duration::from_secs(60)),
-            None
-        );
-        assert!(c.due(t0 + Duration::from_secs(90)).is_empty());
+        assert_eq!(c.offer(1, head(7), true, false, at(60)), None);
+        assert!(c.due(at(90)).is_empty());
         // A witness line after lines that waited carries them on.
-        assert_eq!(
-            c.offer(1, head(8), false, false, t0 + Duration::from_secs(95)),
-            Some(head(8))
-        );
-        assert_eq!(
-            c.offer(1, head(9), false, false, t0 + Duration::from_secs(96)),
-            None
-        );
-        assert_eq!(
-            c.offer(1, head(10), true, false, t0 + Duration::from_secs(97)),
-            None
-        );
-        assert_eq!(c.due(t0 + Duration::from_secs(105)), vec![(1, head(10))]);
+        assert_eq!(c.offer(1, head(8), false, false, at(95)), Some(head(8)));
+        assert_eq!(c.offer(1, head(9), false, false, at(96)), None);
+        assert_eq!(c.offer(1, head(10), true, false, at(97)), None);
+        assert_eq!(c.due(at(105)), vec![(1, head(10))]);
         // A head whose lines end the game is witnessed at once, within the period.
-        assert_eq!(
-            c.offer(1, head(11), false, false, t0 + Duration::from_secs(106)),
-            None
-        );
-        assert_eq!(
-            c.offer(1, head(12), false, true, t0 + Duration::from_secs(107)),
-            Some(head(12))
-        );
+        assert_eq!(c.offer(1, head(11), false, false, at(106)), None);
+        assert_eq!(c.offer(1, head(12), false, true, at(107)), Some(head(12)));
         // Tables are apart.
-        assert_eq!(
-            c.offer(2, head(2), false, false, t0 + Duration::from_secs(105)),
-            Some(head(2))
-        );
+        assert_eq!(c.offer(2, head(2), false, false, at(105)), Some(head(2)));
     }
 }

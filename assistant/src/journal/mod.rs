@@ -98,6 +98,28 @@ pub struct StartInfo {
     pub version: String,
 }
 
+/// The tests' start: international draughts from its start, `90m`, no
+/// names, no warnings, white blind, English (each test sets what it needs).
+#[cfg(test)]
+impl StartInfo {
+    pub(crate) fn for_tests() -> StartInfo {
+        StartInfo {
+            variant: "international".into(),
+            fen: "W:W31-50:B1-20".into(),
+            control: "90m".into(),
+            warnings_s: vec![],
+            white: None,
+            black: None,
+            event: None,
+            round: None,
+            blind: "white".into(),
+            lang: "en".into(),
+            options: tandem_rules::GameOptions::default(),
+            version: "test".into(),
+        }
+    }
+}
+
 /// One journal event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]

@@ -2,19 +2,46 @@ use super::*;
 
 fn start() -> Event {
     Event::Start(StartInfo {
-        variant: "international".into(),
-        fen: "W:W31-50:B1-20".into(),
-        control: "90m".into(),
         warnings_s: vec![300, 60, 10],
         white: Some("A".into()),
-        black: None,
-        event: None,
-        round: None,
-        blind: "white".into(),
         lang: "pl".into(),
-        options: GameOptions::default(),
-        version: "test".into(),
+        ..StartInfo::for_tests()
     })
+}
+
+/// The journal at `p`, which has no bad line and no torn one.
+fn read_whole(p: &Path) -> Journal {
+    let j = Journal::read(p).unwrap();
+    assert_whole(&j);
+    j
+}
+
+/// The journal at `p` is whole and has `n` records, the last `last`.
+fn read_ending(p: &Path, n: usize, last: &Event) {
+    let j = read_whole(p);
+    assert_eq!(j.records.len(), n);
+    assert_eq!(&j.records[n - 1].event, last);
+}
+
+/// The journal read has no bad line and no torn one.
+fn assert_whole(j: &Journal) {
+    assert!(
+        j.bad.is_none() && j.torn.is_none(),
+        "{:?} {:?}",
+        j.bad,
+        j.torn
+    );
+}
+
+/// The journal file with `from` replaced by `to` (a line edited by hand).
+fn edit(p: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(p).unwrap().replace(from, to);
+    std::fs::write(p, text).unwrap();
+}
+
+/// A writer resuming the journal file `p`.
+fn resumed(p: &Path) -> JournalWriter {
+    JournalWriter::resume(p, &Journal::read(p).unwrap()).unwrap()
 }
 
 fn mv(ply: u32, text: &str) -> Event {
@@ -59,7 +86,7 @@ fn a_written_journal_reads_back_and_verifies() {
     let (_d, p) = sample();
     let j = Journal::read(&p).unwrap();
     assert_eq!(j.records.len(), 4);
-    assert!(j.bad.is_none() && j.torn.is_none());
+    assert_whole(&j);
     assert_eq!(j.records[1].event, mv(1, "32-28"));
     assert_eq!(j.records[0].prev, GENESIS);
     assert!(j.start().is_some());
@@ -69,10 +96,7 @@ fn a_written_journal_reads_back_and_verifies() {
 #[test]
 fn an_edited_line_is_named() {
     let (_d, p) = sample();
-    let text = std::fs::read_to_string(&p)
-        .unwrap()
-        .replace("19-23", "19-24");
-    std::fs::write(&p, text).unwrap();
+    edit(&p, "19-23", "19-24");
     let j = Journal::read(&p).unwrap();
     // The edited line 3 itself parses; line 4's hash of it no longer matches.
     assert_eq!(j.bad.as_ref().unwrap().line, 4, "{:?}", j.bad);
@@ -115,13 +139,7 @@ fn a_torn_last_line_is_dropped_and_cut_on_resume() {
         },
     )
     .unwrap();
-    let j2 = Journal::read(&p).unwrap();
-    assert!(
-        j2.bad.is_none() && j2.torn.is_none(),
-        "{:?} {:?}",
-        j2.bad,
-        j2.torn
-    );
+    let j2 = read_whole(&p);
     assert_eq!(j2.records.len(), 5);
     assert!(std::fs::read(&p).unwrap().starts_with(&full));
 }
@@ -144,9 +162,7 @@ fn garbage_after_a_power_loss_is_torn_not_bad() {
 fn a_full_disk_keeps_lines_copies_them_and_flushes_them_later() {
     let (d, p) = sample();
     let fb = d.path().join("fallback");
-    let mut w = JournalWriter::resume(&p, &Journal::read(&p).unwrap())
-        .unwrap()
-        .with_fallback_dirs(vec![PathBuf::from("/proc/no/such"), fb.clone()]);
+    let mut w = resumed(&p).with_fallback_dirs(vec![PathBuf::from("/proc/no/such"), fb.clone()]);
     w.file = OpenOptions::new().write(true).open("/dev/full").unwrap();
     w.append(3000, mv(3, "33-29")).unwrap();
     let Some(HealthChange::Degraded {
@@ -166,8 +182,7 @@ fn a_full_disk_keeps_lines_copies_them_and_flushes_them_later() {
     assert!(!h.ok && h.fallback_ok && h.pending == 2, "{h:?}");
     assert!(h.error.is_some());
     // The copy is a whole journal with the kept lines.
-    let j = Journal::read(&copy).unwrap();
-    assert!(j.bad.is_none() && j.torn.is_none());
+    let j = read_whole(&copy);
     assert_eq!(j.records.len(), 6);
     assert!(!w.retry());
     // The disk is back.
@@ -178,15 +193,7 @@ fn a_full_disk_keeps_lines_copies_them_and_flushes_them_later() {
         Some(HealthChange::Recovered { flushed: 2 })
     );
     w.append(5000, mv(5, "38-33")).unwrap();
-    let j = Journal::read(&p).unwrap();
-    assert!(
-        j.bad.is_none() && j.torn.is_none(),
-        "{:?} {:?}",
-        j.bad,
-        j.torn
-    );
-    assert_eq!(j.records.len(), 7);
-    assert_eq!(j.records[6].event, mv(5, "38-33"));
+    read_ending(&p, 7, &mv(5, "38-33"));
     assert!(w.health().ok);
 }
 
@@ -197,9 +204,7 @@ fn a_full_disk_keeps_lines_copies_them_and_flushes_them_later() {
 fn a_second_failure_after_a_recovery_refreshes_the_fallback_copy() {
     let (d, p) = sample();
     let fb = d.path().join("fallback");
-    let mut w = JournalWriter::resume(&p, &Journal::read(&p).unwrap())
-        .unwrap()
-        .with_fallback_dirs(vec![fb]);
+    let mut w = resumed(&p).with_fallback_dirs(vec![fb]);
     let full = || OpenOptions::new().write(true).open("/dev/full").unwrap();
     let back = || OpenOptions::new().append(true).open(&p).unwrap();
     w.file = full();
@@ -218,15 +223,7 @@ fn a_second_failure_after_a_recovery_refreshes_the_fallback_copy() {
     else {
         panic!("no degraded change with a fallback copy")
     };
-    let j = Journal::read(&copy).unwrap();
-    assert!(
-        j.bad.is_none() && j.torn.is_none(),
-        "{:?} {:?}",
-        j.bad,
-        j.torn
-    );
-    assert_eq!(j.records.len(), 8);
-    assert_eq!(j.records[7].event, mv(6, "18-23"));
+    read_ending(&copy, 8, &mv(6, "18-23"));
     assert!(w.health().fallback_ok);
 }
 
@@ -242,10 +239,7 @@ fn create_refuses_to_overwrite() {
 #[test]
 fn a_tampered_journal_is_not_resumed() {
     let (_d, p) = sample();
-    let text = std::fs::read_to_string(&p)
-        .unwrap()
-        .replace("32-28", "33-28");
-    std::fs::write(&p, text).unwrap();
+    edit(&p, "32-28", "33-28");
     let j = Journal::read(&p).unwrap();
     assert_eq!(
         JournalWriter::resume(&p, &j).unwrap_err().kind(),

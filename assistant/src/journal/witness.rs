@@ -214,20 +214,7 @@ mod tests {
     use crate::journal::{JournalWriter, StartInfo};
 
     fn start() -> Event {
-        Event::Start(StartInfo {
-            variant: "international".into(),
-            fen: "W:W31-50:B1-20".into(),
-            control: "90m".into(),
-            warnings_s: vec![],
-            white: None,
-            black: None,
-            event: None,
-            round: None,
-            blind: "white".into(),
-            lang: "en".into(),
-            options: tandem_rules::GameOptions::default(),
-            version: "test".into(),
-        })
+        Event::Start(StartInfo::for_tests())
     }
 
     /// A journal of `ticks` ticks after its start, with a witness of its

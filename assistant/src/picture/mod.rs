@@ -138,6 +138,23 @@ pub struct Cube {
 }
 
 impl BoardPicture {
+    /// A board laid out as `layout` with its `pieces`, `turn` to move, and
+    /// nothing marked: no last move, no capture, no difference, no dice, no
+    /// cube (a game sets what it has).
+    #[must_use]
+    pub fn new(layout: Layout, pieces: Vec<Piece>, turn: Option<Color>) -> BoardPicture {
+        BoardPicture {
+            layout,
+            pieces,
+            turn,
+            last: Vec::new(),
+            captured: Vec::new(),
+            differs: Vec::new(),
+            dice: Vec::new(),
+            cube: None,
+        }
+    }
+
     /// The pieces on a square.
     pub fn on(&self, square: &str) -> impl Iterator<Item = &Piece> {
         let square = square.to_owned();
@@ -301,16 +318,7 @@ mod tests {
     }
 
     fn points(pieces: Vec<Piece>) -> BoardPicture {
-        BoardPicture {
-            layout: Layout::Points,
-            pieces,
-            turn: Some(Color::White),
-            last: vec![],
-            captured: vec![],
-            differs: vec![],
-            dice: vec![],
-            cube: None,
-        }
+        BoardPicture::new(Layout::Points, pieces, Some(Color::White))
     }
 
     #[test]

@@ -125,6 +125,31 @@ fn board(p: &BoardPicture, out: &mut String) -> (u32, u32) {
     }
 }
 
+/// The outline of a zone `(x, y, w, h)`, `inset` inside it: a rectangle of
+/// `class` drawn with `stroke` (its attributes).
+fn outline(
+    out: &mut String,
+    (x, y, w, h): (u32, u32, u32, u32),
+    inset: u32,
+    class: &str,
+    stroke: &str,
+) {
+    let _ = write!(
+        out,
+        "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" {stroke}/>",
+        x + inset,
+        y + inset,
+        w - 2 * inset,
+        h - 2 * inset
+    );
+}
+
+/// The outline of a square or a point whose pieces differ from another board.
+fn differs_outline(out: &mut String, zone: (u32, u32, u32, u32)) {
+    let stroke = format!("stroke=\"{DIFFERS}\" stroke-width=\"4\"");
+    outline(out, zone, 2, "differs", &stroke);
+}
+
 fn differs_attr(p: &BoardPicture, id: &str) -> &'static str {
     if p.differs.iter().any(|d| d == id) {
         " data-differs=\"true\""
@@ -216,14 +241,7 @@ fn grid(p: &BoardPicture, g: &Grid, out: &mut String) -> (u32, u32) {
     }
     for id in &p.differs {
         if let Some((x, y)) = at(id) {
-            let _ = write!(
-                out,
-                "<rect class=\"differs\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{DIFFERS}\" stroke-width=\"4\"/>",
-                x + 2,
-                y + 2,
-                SQ - 4,
-                SQ - 4
-            );
+            differs_outline(out, (x, y, SQ, SQ));
         }
     }
     for (i, l) in g.col_labels.iter().enumerate() {
@@ -379,27 +397,15 @@ fn points(p: &BoardPicture, out: &mut String, flip: bool) -> (u32, u32) {
         stack(piece, height, board_w, out, flip);
     }
     for id in &p.captured {
-        if let Some((x, y, w, h)) = zone(id) {
-            let _ = write!(
-                out,
-                "<rect class=\"captured\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{CAPTURED}\" stroke-width=\"3\" stroke-dasharray=\"6 4\"/>",
-                x + 1,
-                y + 1,
-                w - 2,
-                h - 2
-            );
+        if let Some(z) = zone(id) {
+            let stroke =
+                format!("stroke=\"{CAPTURED}\" stroke-width=\"3\" stroke-dasharray=\"6 4\"");
+            outline(out, z, 1, "captured", &stroke);
         }
     }
     for id in &p.differs {
-        if let Some((x, y, w, h)) = zone(id) {
-            let _ = write!(
-                out,
-                "<rect class=\"differs\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{DIFFERS}\" stroke-width=\"4\"/>",
-                x + 2,
-                y + 2,
-                w - 4,
-                h - 4
-            );
+        if let Some(z) = zone(id) {
+            differs_outline(out, z);
         }
     }
     // The dice in the right half, the cube at its owner's side.
@@ -589,16 +595,7 @@ mod tests {
 
     #[test]
     fn black_sees_the_points_turned_half_round() {
-        let p = BoardPicture {
-            layout: Layout::Points,
-            pieces: vec![],
-            turn: Some(Color::Black),
-            last: vec![],
-            captured: vec![],
-            differs: vec![],
-            dice: vec![],
-            cube: None,
-        };
+        let p = BoardPicture::new(Layout::Points, vec![], Some(Color::Black));
         // Where a point's triangle stands: its "points" attribute.
         let at = |s: &str, id: &str| {
             let key = format!("data-square=\"{id}\" points=\"");

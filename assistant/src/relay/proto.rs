@@ -578,38 +578,24 @@ mod tests {
             prev: String::new(),
             event,
         };
-        let a = alert_of(&rec(Event::Say {
-            text: "Speech switched to espeak-ng.".into(),
-            seat: None,
-            source: None,
-        }))
-        .unwrap();
-        assert_eq!(a.kind, "device");
-        let a = alert_of(&rec(Event::Say {
-            text: "Mowa przełączona na espeak-ng.".into(),
-            seat: None,
-            source: None,
-        }))
-        .unwrap();
-        assert_eq!(a.kind, "device");
-        for lost_or_back in [
+        // What tandem itself says (no seat, no source).
+        let said = |text: &str| {
+            rec(Event::Say {
+                text: text.into(),
+                seat: None,
+                source: None,
+            })
+        };
+        // A switch of speech, a display lost or back.
+        for text in [
+            "Speech switched to espeak-ng.",
+            "Mowa przełączona na espeak-ng.",
             "The braille display is not answering. Play goes on.",
             "Monitor brajlowski znów działa.",
         ] {
-            let a = alert_of(&rec(Event::Say {
-                text: lost_or_back.into(),
-                seat: None,
-                source: None,
-            }))
-            .unwrap();
-            assert_eq!(a.kind, "device");
+            assert_eq!(alert_of(&said(text)).unwrap().kind, "device", "{text}");
         }
-        assert!(alert_of(&rec(Event::Say {
-            text: "Five minutes left.".into(),
-            seat: None,
-            source: None,
-        }))
-        .is_none());
+        assert!(alert_of(&said("Five minutes left.")).is_none());
         // A seat's words are never tandem's news about its devices.
         assert!(alert_of(&rec(Event::Say {
             text: "Speech switched to espeak-ng.".into(),

@@ -25,6 +25,12 @@ impl Session {
             return;
         }
         let at = self.table.boards[idx(side)] as usize;
+        self.tell_behind(at, behind);
+    }
+
+    /// Says what a board showing the position before ply `at` lacks
+    /// (`behind` moves), when the game can say it.
+    fn tell_behind(&mut self, at: usize, behind: u32) {
         if self.table.game.board_behind(at, behind).is_some() {
             self.announce_with(|s| {
                 s.table
@@ -41,13 +47,7 @@ impl Session {
         let side = side.unwrap_or_else(|| self.behind_side());
         let ply = self.table.game.ply() as u32;
         if let Err(e) = self.record(Event::BoardDone { side, ply, source }) {
-            return self.refuse(
-                source,
-                "done",
-                format!("journal: {e}"),
-                self.msgs
-                    .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
-            );
+            return self.unrecorded(source, "done", &e);
         }
         if self.table.behind(Color::White) == 0 && self.table.behind(Color::Black) == 0 {
             self.announce_with(|s| s.table.game.boards_in_sync());
@@ -81,14 +81,7 @@ impl Session {
         }
         if let Some(ply) = check.shows_ply {
             let behind = self.table.board_moves_since(ply);
-            if self.table.game.board_behind(ply, behind).is_some() {
-                self.announce_with(|s| {
-                    s.table
-                        .game
-                        .board_behind(ply, behind)
-                        .unwrap_or_else(nothing)
-                });
-            }
+            self.tell_behind(ply, behind);
             return self.ok();
         }
         if let Err(e) = self.record(Event::Mismatch {

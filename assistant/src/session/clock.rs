@@ -68,13 +68,7 @@ impl Session {
             source: Some(source),
             seat,
         }) {
-            return self.refuse(
-                source,
-                "pause",
-                format!("journal: {e}"),
-                self.msgs
-                    .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
-            );
+            return self.unrecorded(source, "pause", &e);
         }
         if let Some(side) = seat {
             // Both seats hear who stopped it and why (not an answer).
@@ -110,13 +104,7 @@ impl Session {
             source: Some(source),
             seat: None,
         }) {
-            return self.refuse(
-                source,
-                "resume",
-                format!("journal: {e}"),
-                self.msgs
-                    .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
-            );
+            return self.unrecorded(source, "resume", &e);
         }
         self.say_msg(Priority::Next, Kind::Clock, &Msg::ClockRunning);
         self.announce_with(|s| s.words.turn(s.table.game.turn()));

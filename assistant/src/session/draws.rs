@@ -32,13 +32,7 @@ impl Session {
                     return self.refuse_msg(source, &input, &Msg::DrawNotYourTime);
                 }
                 if let Err(e) = self.record(Event::DrawOffer { side }) {
-                    return self.refuse(
-                        source,
-                        &input,
-                        format!("journal: {e}"),
-                        self.msgs
-                            .utter(Priority::Now, Kind::Rejection, &Msg::JournalFailed),
-                    );
+                    return self.unrecorded(source, &input, &e);
                 }
                 self.say_msg(Priority::Next, Kind::Draw, &Msg::DrawOffered(side));
                 self.ok()

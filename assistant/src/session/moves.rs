@@ -66,11 +66,7 @@ impl Session {
         let mut probe = self.table.clock.clone();
         let press = match probe.press(t) {
             Ok(p) => p,
-            Err(e) => {
-                return self.refuse_with(source, text, format!("clock: {e}"), |s| {
-                    s.words.not_understood()
-                })
-            }
+            Err(e) => return self.clock_refused(source, text, &e),
         };
         let event = Event::Move {
             ply: self.table.game.ply() as u32 + 1,
@@ -83,12 +79,10 @@ impl Session {
             black_ms: ms(probe.remaining(Color::Black, t)),
             seat: self.asker,
         };
-        // Journal first (fsync), then announce (design: "The flow of one move", 3).
-        if let Err(e) = self.record(event) {
-            tracing::error!("journal: {e}");
-            return self.refuse_msg(source, text, &Msg::JournalFailed);
+        if let Err(r) = self.journal_then_say(event, (source, text), prepared.announce, in_tongues)
+        {
+            return r;
         }
-        self.announce_made(prepared.announce, in_tongues);
         self.flags_fell(&press.events);
         self.refresh();
         if let Some(o) = self.table.game.outcome() {
@@ -99,6 +93,31 @@ impl Session {
         self.ok()
     }
 
+    /// The clock would not take the press (`e`): `input` is refused.
+    fn clock_refused(&mut self, source: Source, input: &str, e: &dyn std::fmt::Display) -> Reply {
+        self.refuse_with(source, input, format!("clock: {e}"), |s| {
+            s.words.not_understood()
+        })
+    }
+
+    /// A move's or an action's `event` journaled first (fsync), then its
+    /// words said (design: "The flow of one move", 3); the refusal of
+    /// `input` from `source` when the journal cannot take it.
+    fn journal_then_say(
+        &mut self,
+        event: Event,
+        (source, input): (Source, &str),
+        first: Utterance,
+        others: Vec<Utterance>,
+    ) -> Result<(), Reply> {
+        if let Err(e) = self.record(event) {
+            tracing::error!("journal: {e}");
+            return Err(self.refuse_msg(source, input, &Msg::JournalFailed));
+        }
+        self.announce_made(first, others);
+        Ok(())
+    }
+
     /// A game action (decided by the game): journaled, applied, the clock
     /// pressed if it ends the turn, announced, exactly as a move is.
     pub(super) fn act(&mut self, a: PreparedAction, input: &str, source: Source) -> Reply {
@@ -107,11 +126,7 @@ impl Session {
         let press = if a.press {
             match probe.press(t) {
                 Ok(p) => Some(p),
-                Err(e) => {
-                    return self.refuse_with(source, input, format!("clock: {e}"), |s| {
-                        s.words.not_understood()
-                    })
-                }
+                Err(e) => return self.clock_refused(source, input, &e),
             }
         } else {
             None
@@ -134,11 +149,9 @@ impl Session {
             black_ms: ms(probe.remaining(Color::Black, t)),
             seat: self.asker,
         };
-        if let Err(e) = self.record(event) {
-            tracing::error!("journal: {e}");
-            return self.refuse_msg(source, input, &Msg::JournalFailed);
+        if let Err(r) = self.journal_then_say(event, (source, input), a.announce, in_tongues) {
+            return r;
         }
-        self.announce_made(a.announce, in_tongues);
         if let Some(p) = &press {
             self.flags_fell(&p.events);
         }

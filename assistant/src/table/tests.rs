@@ -20,16 +20,21 @@ fn quiet() -> RawConfig {
     }
 }
 
-#[test]
-fn a_table_opens_its_socket_its_device_seats_and_its_relay_and_nothing_else() {
-    let config = Config::from_raw(RawConfig {
+/// A quiet table of an event with device seats on loopback and the relay
+/// to a broker.
+fn seats_and_relay() -> RawConfig {
+    RawConfig {
         devices: Some("127.0.0.1:0".into()),
         relay: Some("mqtt://h:1883".into()),
         event: Some("open".into()),
         table: Some(3),
         ..quiet()
-    })
-    .unwrap();
+    }
+}
+
+#[test]
+fn a_table_opens_its_socket_its_device_seats_and_its_relay_and_nothing_else() {
+    let config = Config::from_raw(seats_and_relay()).unwrap();
     let o = opens(&config);
     assert_eq!(o.listens, ["127.0.0.1:0", "/run/t/tandem.sock"]);
     assert_eq!(o.connects, ["h:1883"]);
@@ -91,12 +96,8 @@ fn seats_add_their_microphones_displays_and_sound_cards() {
 #[test]
 fn the_parts_are_listed_in_their_order_and_stop_socket_first() {
     let config = Config::from_raw(RawConfig {
-        devices: Some("127.0.0.1:0".into()),
-        relay: Some("mqtt://h:1883".into()),
-        event: Some("open".into()),
-        table: Some(3),
         braille: Some(BrailleChoice::Terminal),
-        ..quiet()
+        ..seats_and_relay()
     })
     .unwrap();
     let list = parts(&config);

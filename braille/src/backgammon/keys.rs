@@ -8,8 +8,6 @@
 //! A spot's target is the number GNU Backgammon gives it in the viewer's
 //! numbering ([`target`]: points 1-24, the bar 25, borne off 0).
 
-use std::any::Any;
-
 use tandem_rules::backgammon::Match;
 use tandem_rules::Color;
 
@@ -58,14 +56,6 @@ impl BgKeys {
 }
 
 impl GameKeys for BgKeys {
-    fn clone_box(&self) -> Box<dyn GameKeys> {
-        Box::new(self.clone())
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
     /// The dice being typed stay; the steps routed on the old board go.
     fn hand_over(&self, next: &mut dyn GameKeys) {
         if let Some(next) = next.as_any_mut().downcast_mut::<BgKeys>() {

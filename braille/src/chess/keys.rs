@@ -9,8 +9,6 @@
 //!
 //! A square's target is its number 1-64 ([`tandem_rules::chess::square_number`]).
 
-use std::any::Any;
-
 use tandem_rules::chess::shakmaty::{Chess, Color as ShColor, Position as _, Rank, Role, Square};
 use tandem_rules::chess::square_number;
 
@@ -93,14 +91,6 @@ impl ChessKeys {
 }
 
 impl GameKeys for ChessKeys {
-    fn clone_box(&self) -> Box<dyn GameKeys> {
-        Box::new(self.clone())
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
     fn render(&mut self, status: &StatusInfo, view: View, width: Width) -> Vec<BrailleLine> {
         self.lines = self.renderer.render(&self.position, status, view, width);
         self.lines.iter().map(|l| l.line.clone()).collect()

@@ -7,8 +7,6 @@
 //!
 //! A square's target is its number ([`target`], [`square`]: [`super::target`]).
 
-use std::any::Any;
-
 use tandem_rules::draughts::Position;
 
 use crate::line::{BrailleLine, Target};
@@ -39,14 +37,6 @@ impl DraughtsKeys {
 }
 
 impl GameKeys for DraughtsKeys {
-    fn clone_box(&self) -> Box<dyn GameKeys> {
-        Box::new(self.clone())
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
     fn render(&mut self, status: &StatusInfo, view: View, width: Width) -> Vec<BrailleLine> {
         self.renderer.render(&self.position, status, view, width)
     }

@@ -579,13 +579,20 @@ impl Match {
         Ok(())
     }
 
-    fn resign(&mut self, side: Color, level: u8) -> Result<(), ActionError> {
+    /// Whether a game may be resigned (or its resignation offered) at
+    /// `level` (1 single, 2 gammon, 3 backgammon; 004 4.5).
+    fn may_resign(&self, level: u8) -> Result<(), ActionError> {
         if !(1..=3).contains(&level) {
             return Err(ActionError::BadResignation);
         }
         if self.phase == Phase::Opening {
             return Err(ActionError::NoGame);
         }
+        Ok(())
+    }
+
+    fn resign(&mut self, side: Color, level: u8) -> Result<(), ActionError> {
+        self.may_resign(level)?;
         // Accepting an offer takes exactly what was offered.
         if self.resign_offer.is_some_and(|o| o != (side, level)) {
             return Err(ActionError::ResignPending);
@@ -603,12 +610,7 @@ impl Match {
     /// 004 4.5: "gracz może poddać partię odpowiednio: pojedynczo,
     /// podwójnie lub potrójnie"; 4.3 (ii) (g): the opponent agrees or not.
     fn offer_resign(&mut self, side: Color, level: u8) -> Result<(), ActionError> {
-        if !(1..=3).contains(&level) {
-            return Err(ActionError::BadResignation);
-        }
-        if self.phase == Phase::Opening {
-            return Err(ActionError::NoGame);
-        }
+        self.may_resign(level)?;
         self.record(side, Action::ResignOffer { side, level });
         self.resign_offer = Some((side, level));
         Ok(())

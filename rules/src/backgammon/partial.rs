@@ -89,13 +89,7 @@ fn index(point: u8) -> usize {
 /// moved on before the other enters): the turn as a whole is then held to
 /// the legal moves, whose positions the steps must lead to.
 fn hop(s: &State, i: usize, to: u8, strict: bool, out: &mut Vec<State>) {
-    let mut tried = Vec::new();
-    for (k, &d) in s.dice.iter().enumerate() {
-        if tried.contains(&d) {
-            continue;
-        }
-        tried.push(d);
-        let die = usize::from(d);
+    for (k, die) in distinct_dice(&s.dice) {
         if s.me[i] == 0 || (strict && s.me[BAR] > 0 && i != BAR) {
             return;
         }
@@ -112,11 +106,8 @@ fn hop(s: &State, i: usize, to: u8, strict: bool, out: &mut Vec<State>) {
         if land < usize::from(to) {
             continue;
         }
-        let mut n = s.clone();
-        n.dice.remove(k);
-        let before = n.them[BAR];
-        apply_step(&mut n.me, &mut n.them, i, die);
-        if n.them[BAR] > before {
+        let mut n = stepped(s, k, i, die);
+        if n.them[BAR] > s.them[BAR] {
             n.hits += 1;
         }
         if land == usize::from(to) {
@@ -158,26 +149,12 @@ fn more(s: &State, keys: &HashSet<[u8; 10]>, board: &Board) -> (usize, bool) {
     if best.1 {
         return best;
     }
-    let mut tried = Vec::new();
-    for (k, &d) in s.dice.iter().enumerate() {
-        if tried.contains(&d) {
-            continue;
+    for n in next_states(s) {
+        let (m, ok) = more(&n, keys, board);
+        if ok {
+            return (m + 1, true);
         }
-        tried.push(d);
-        let die = usize::from(d);
-        for i in (0..25).rev() {
-            if s.me[i] == 0 || (s.me[BAR] > 0 && i != BAR) || !legal_step(&s.me, &s.them, i, die) {
-                continue;
-            }
-            let mut n = s.clone();
-            n.dice.remove(k);
-            apply_step(&mut n.me, &mut n.them, i, die);
-            let (m, ok) = more(&n, keys, board);
-            if ok {
-                return (m + 1, true);
-            }
-            best.0 = best.0.max(m + 1);
-        }
+        best.0 = best.0.max(m + 1);
     }
     best
 }
@@ -185,26 +162,39 @@ fn more(s: &State, keys: &HashSet<[u8; 10]>, board: &Board) -> (usize, bool) {
 /// Whether one more die step from `s` (any checker) leads on to a legal
 /// move's position.
 fn continues(s: &State, keys: &HashSet<[u8; 10]>, board: &Board) -> bool {
-    let mut tried = Vec::new();
-    for (k, &d) in s.dice.iter().enumerate() {
-        if tried.contains(&d) {
-            continue;
-        }
-        tried.push(d);
-        let die = usize::from(d);
-        for i in (0..25).rev() {
-            if s.me[i] == 0 || (s.me[BAR] > 0 && i != BAR) || !legal_step(&s.me, &s.them, i, die) {
-                continue;
-            }
-            let mut n = s.clone();
-            n.dice.remove(k);
-            apply_step(&mut n.me, &mut n.them, i, die);
-            if more(&n, keys, board).1 {
-                return true;
-            }
-        }
-    }
-    false
+    next_states(s).any(|n| more(&n, keys, board).1)
+}
+
+/// Each die of `dice` once, by value (a double's four dice are one): its
+/// index and its pips.
+fn distinct_dice(dice: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    dice.iter()
+        .enumerate()
+        .filter(|&(k, d)| !dice[..k].contains(d))
+        .map(|(k, &d)| (k, usize::from(d)))
+}
+
+/// `s` after die `k` (`die` pips) moves the checker on point index `i`.
+fn stepped(s: &State, k: usize, i: usize, die: usize) -> State {
+    let mut n = s.clone();
+    n.dice.remove(k);
+    apply_step(&mut n.me, &mut n.them, i, die);
+    n
+}
+
+/// Every state one legal die step from `s` (each distinct die, each checker
+/// from the bar or the farthest point first), made as they are asked for.
+fn next_states(s: &State) -> impl Iterator<Item = State> + '_ {
+    distinct_dice(&s.dice).flat_map(move |(k, die)| {
+        (0..25)
+            .rev()
+            .filter(move |&i| {
+                !(s.me[i] == 0
+                    || (s.me[BAR] > 0 && i != BAR)
+                    || !legal_step(&s.me, &s.them, i, die))
+            })
+            .map(move |i| stepped(s, k, i, die))
+    })
 }
 
 /// The steps as a move text (`13/8 8/5`, `bar/22`, `6/off`).

@@ -17,8 +17,6 @@
 //! - move text is kept as written; [`replay`] reads it with
 //!   [`super::resolve`], so `0-0`, `e8Q` and UCI-looking moves are accepted.
 
-use std::fmt;
-
 use shakmaty::Position;
 
 use super::error::ChessError;
@@ -119,37 +117,9 @@ impl PgnGame {
     }
 }
 
-/// What replaying a game gave.
-#[derive(Debug, Clone)]
-pub enum Replay {
-    /// Every move was legal.
-    Ok(ChessGame),
-    /// Move `ply` (1-based) is not legal; `game` holds the moves before it.
-    Illegal {
-        /// 1-based ply.
-        ply: usize,
-        /// The move as written.
-        text: String,
-        /// Why.
-        reason: ChessError,
-        /// The game up to the move before.
-        game: ChessGame,
-    },
-    /// The game could not be set up (bad FEN, other variant).
-    Unreadable(String),
-}
-
-impl fmt::Display for Replay {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Replay::Ok(g) => write!(f, "ok ({} plies)", g.ply()),
-            Replay::Illegal {
-                ply, text, reason, ..
-            } => write!(f, "illegal move {text} at ply {ply}: {reason}"),
-            Replay::Unreadable(why) => write!(f, "unreadable: {why}"),
-        }
-    }
-}
+/// What replaying a game gave (`Unreadable`: the game could not be set
+/// up, a bad FEN or another variant).
+pub type Replay = record::Replay<ChessGame, ChessError>;
 
 /// Replays a game's main line from its start position.
 ///

@@ -17,8 +17,6 @@
 //! (20 international; 26, the Brazilian game, for 64-square draughts with
 //! the same rules), `[FEN]` the set-up.
 
-use std::fmt;
-
 use crate::draughts::game::{Game, PlayError};
 use crate::draughts::notation::ResolveError;
 use crate::draughts::position::Position;
@@ -106,24 +104,7 @@ impl PdnGame {
 }
 
 /// The outcome of replaying one game.
-#[derive(Debug, Clone)]
-pub enum Replay {
-    /// Every move was legal.
-    Ok(Game),
-    /// The first illegal move: 1-based ply, its text, why.
-    Illegal {
-        /// 1-based ply.
-        ply: usize,
-        /// The move as written.
-        text: String,
-        /// Why it is illegal.
-        reason: PlayError,
-        /// The game up to the move before it.
-        game: Game,
-    },
-    /// The record cannot be used at all.
-    Unreadable(String),
-}
+pub type Replay = record::Replay<Game, PlayError>;
 
 /// Replays a game read from PDN.
 ///
@@ -424,16 +405,4 @@ fn tag_line(out: &mut String, k: &str, v: &str) {
         "[{k} \"{}\"]\n",
         v.replace('\\', "\\\\").replace('"', "\\\"")
     ));
-}
-
-impl fmt::Display for Replay {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Replay::Ok(g) => write!(f, "ok ({} plies)", g.ply()),
-            Replay::Illegal {
-                ply, text, reason, ..
-            } => write!(f, "illegal move {text} at ply {ply}: {reason}"),
-            Replay::Unreadable(why) => write!(f, "unreadable: {why}"),
-        }
-    }
 }

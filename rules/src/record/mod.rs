@@ -16,6 +16,40 @@ mod lex;
 
 pub(crate) use assemble::{Class, RawGame};
 
+/// What replaying a game of a record gave (each game's reader's `replay`:
+/// `G` its game, `E` why its rules refuse a move).
+#[derive(Debug, Clone)]
+pub enum Replay<G, E> {
+    /// Every move was legal.
+    Ok(G),
+    /// The first illegal move: move `ply` (1-based) is not legal; `game`
+    /// holds the moves before it.
+    Illegal {
+        /// 1-based ply.
+        ply: usize,
+        /// The move as written.
+        text: String,
+        /// Why it is illegal.
+        reason: E,
+        /// The game up to the move before it.
+        game: G,
+    },
+    /// The record cannot be used at all.
+    Unreadable(String),
+}
+
+impl<G: crate::TableGame, E: fmt::Display> fmt::Display for Replay<G, E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Replay::Ok(g) => write!(f, "ok ({} plies)", g.plies()),
+            Replay::Illegal {
+                ply, text, reason, ..
+            } => write!(f, "illegal move {text} at ply {ply}: {reason}"),
+            Replay::Unreadable(why) => write!(f, "unreadable: {why}"),
+        }
+    }
+}
+
 /// Something the reader skipped or had to guess, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {

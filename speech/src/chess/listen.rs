@@ -35,7 +35,7 @@ use tandem_rules::chess::{resolve, san, ChessError, ChessGame, ChessMove, ChessO
 
 use crate::announcer::Announcer;
 use crate::chess::{ChessAnnouncer, ChessPhrasebook, FileStyle};
-use crate::listen::grammar::{CommandGrammar, CommandHeard, ConfirmPolicy};
+use crate::listen::grammar::{CommandGrammar, CommandHeard, ConfirmPolicy, Fit};
 use crate::listen::lexicon::{fold, words_of, CommandKind, Lexicon, Words};
 use crate::listen::listener::{command_phrase, Action, Decision, ListenGame, Understood};
 use crate::listen::matcher::{Costs, MAX_COST, TIE_WINDOW};
@@ -95,6 +95,18 @@ pub enum ChessHeard {
         /// What the recognizer returned.
         transcript: String,
     },
+}
+
+impl ChessHeard {
+    /// How it stands among an utterance's n-best: a move or an ambiguity
+    /// wins.
+    fn fit(&self) -> Fit {
+        match self {
+            ChessHeard::Move { .. } | ChessHeard::Ambiguous { .. } => Fit::Wins,
+            ChessHeard::Illegal { .. } => Fit::Illegal,
+            ChessHeard::Unknown { .. } => Fit::Unknown,
+        }
+    }
 }
 
 /// The listening words of a chess phrasebook, canonicalised: every way of
@@ -202,16 +214,19 @@ impl ChessLexicon {
         words_of(self.pieces.get(&role).map_or("", String::as_str))
     }
 
-    /// The words that carry meaning: files, ranks, pieces, the castling words
-    /// that tell the sides apart.
-    fn key_words(&self) -> Vec<String> {
-        let mut v: Vec<String> = self
-            .files
+    /// The words of the files, the ranks and the pieces.
+    fn board_words(&self) -> impl Iterator<Item = String> + '_ {
+        self.files
             .iter()
             .chain(&self.ranks)
             .chain(self.pieces.values())
             .flat_map(|w| words_of(w))
-            .collect();
+    }
+
+    /// The words that carry meaning: files, ranks, pieces, the castling words
+    /// that tell the sides apart.
+    fn key_words(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.board_words().collect();
         // "krótka" and "długa": the words in which the castling phrases differ.
         let short: BTreeSet<String> = self.short_castle.iter().flatten().cloned().collect();
         let long: BTreeSet<String> = self.long_castle.iter().flatten().cloned().collect();
@@ -421,21 +436,11 @@ pub fn understand_in(
     lex: &ChessLexicon,
     transcripts: &[Transcript],
 ) -> ChessHeard {
-    let mut fallback: Option<ChessHeard> = None;
-    for t in transcripts {
-        let h = understand_one(grammar, lex, t);
-        match h {
-            ChessHeard::Move { .. } | ChessHeard::Ambiguous { .. } => return h,
-            ChessHeard::Illegal { .. } if !matches!(fallback, Some(ChessHeard::Illegal { .. })) => {
-                fallback = Some(h);
-            }
-            ChessHeard::Unknown { .. } if fallback.is_none() => fallback = Some(h),
-            _ => {}
-        }
-    }
-    fallback.unwrap_or(ChessHeard::Unknown {
+    let heards = transcripts.iter().map(|t| understand_one(grammar, lex, t));
+    let unknown = ChessHeard::Unknown {
         transcript: String::new(),
-    })
+    };
+    crate::listen::grammar::first_fit(heards, ChessHeard::fit, unknown)
 }
 
 fn announcer(lex: &ChessLexicon) -> ChessAnnouncer {
@@ -503,18 +508,8 @@ fn understand_one(grammar: &ChessGrammar, lex: &ChessLexicon, t: &Transcript) ->
         return ChessHeard::Unknown { transcript };
     }
     let costs = Costs::new(&lex.base).with_square_words(lex.key_words());
-    let mut best: Vec<(usize, f32)> = Vec::new();
-    for p in &grammar.phrases {
-        let c = costs.distance_within(&heard, &p.words, MAX_COST + TIE_WINDOW);
-        if c > MAX_COST + TIE_WINDOW {
-            continue;
-        }
-        match best.iter_mut().find(|(m, _)| *m == p.mv) {
-            Some(e) => e.1 = e.1.min(c),
-            None => best.push((p.mv, c)),
-        }
-    }
-    best.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let phrasings = grammar.phrases.iter().map(|p| (p.words.as_slice(), p.mv));
+    let best = crate::listen::grammar::rank_by(phrasings, &costs, &heard);
     let Some(&(i, cost)) = best.first().filter(|(_, c)| *c <= MAX_COST) else {
         return illegal_or_unknown(grammar, lex, &heard, transcript);
     };
@@ -703,13 +698,7 @@ impl ListenGame for ChessVoice {
 
     fn all_words(words: &ChessWords) -> Vec<String> {
         let l = &words.moves;
-        let mut set: BTreeSet<String> = l
-            .files
-            .iter()
-            .chain(&l.ranks)
-            .chain(l.pieces.values())
-            .flat_map(|w| words_of(w))
-            .collect();
+        let mut set: BTreeSet<String> = l.board_words().collect();
         for list in [&l.takes, &l.to, &l.promote, &l.short_castle, &l.long_castle] {
             set.extend(list.iter().flatten().cloned());
         }

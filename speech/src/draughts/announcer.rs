@@ -112,22 +112,22 @@ impl Announcer {
     /// The move read back for confirmation: "32 28, correct?".
     #[must_use]
     pub fn confirm_move(&self, before: &Position, m: &Move) -> Utterance {
-        let mv = Value::Text(self.move_phrase(before.variant(), m));
-        self.utter(
-            Priority::Next,
-            Kind::Confirm,
-            vec![self.sentence("move.confirm", &[("move", mv)])],
-        )
+        self.confirming("move.confirm", before, m)
     }
 
     /// A confirmed move: "Played 32 28".
     #[must_use]
     pub fn confirmed(&self, before: &Position, m: &Move) -> Utterance {
+        self.confirming("move.confirmed", before, m)
+    }
+
+    /// The sentence `key` of a move being confirmed, naming it.
+    fn confirming(&self, key: &str, before: &Position, m: &Move) -> Utterance {
         let mv = Value::Text(self.move_phrase(before.variant(), m));
         self.utter(
             Priority::Next,
             Kind::Confirm,
-            vec![self.sentence("move.confirmed", &[("move", mv)])],
+            vec![self.sentence(key, &[("move", mv)])],
         )
     }
 

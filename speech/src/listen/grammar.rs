@@ -127,15 +127,65 @@ pub fn completion(phrases: &[Phrase], lex: &Lexicon, text: &str) -> (bool, bool)
 /// `MAX_COST + TIE_WINDOW` are left out.
 #[must_use]
 pub fn rank(phrases: &[Phrase], costs: &Costs<'_>, heard: &[String]) -> Vec<(Meaning, f32)> {
-    let mut best: Vec<(Meaning, f32)> = Vec::new();
-    for p in phrases {
-        let c = costs.distance_within(heard, &p.tokens, MAX_COST + TIE_WINDOW);
+    rank_by(
+        phrases.iter().map(|p| (p.tokens.as_slice(), p.meaning)),
+        costs,
+        heard,
+    )
+}
+
+/// How one transcript's understanding stands among the n-best of an
+/// utterance ([`first_fit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fit {
+    /// It fits (a move, a command, an ambiguity, a question): it wins.
+    Wins,
+    /// A move the rules refuse: told only when nothing fits.
+    Illegal,
+    /// Nothing understood.
+    Unknown,
+    /// Passed over.
+    Other,
+}
+
+/// The understanding of an utterance from those of its n-best transcripts
+/// (made as they are asked for, best first): the first that wins; else the
+/// first illegal move; else the first not understood; else `unknown`.
+pub(crate) fn first_fit<H>(
+    heards: impl IntoIterator<Item = H>,
+    fit: impl Fn(&H) -> Fit,
+    unknown: H,
+) -> H {
+    let mut fallback: Option<(H, Fit)> = None;
+    for h in heards {
+        match fit(&h) {
+            Fit::Wins => return h,
+            Fit::Illegal if !matches!(fallback, Some((_, Fit::Illegal))) => {
+                fallback = Some((h, Fit::Illegal));
+            }
+            Fit::Unknown if fallback.is_none() => fallback = Some((h, Fit::Unknown)),
+            _ => {}
+        }
+    }
+    fallback.map_or(unknown, |(h, _)| h)
+}
+
+/// [`rank`] of any game's phrasings, each given as its words and what it
+/// means (a move's index, a meaning).
+pub(crate) fn rank_by<'p, M: PartialEq + Copy>(
+    phrasings: impl IntoIterator<Item = (&'p [String], M)>,
+    costs: &Costs<'_>,
+    heard: &[String],
+) -> Vec<(M, f32)> {
+    let mut best: Vec<(M, f32)> = Vec::new();
+    for (words, meaning) in phrasings {
+        let c = costs.distance_within(heard, words, MAX_COST + TIE_WINDOW);
         if c > MAX_COST + TIE_WINDOW {
             continue;
         }
-        match best.iter_mut().find(|(m, _)| *m == p.meaning) {
+        match best.iter_mut().find(|(m, _)| *m == meaning) {
             Some(e) => e.1 = e.1.min(c),
-            None => best.push((p.meaning, c)),
+            None => best.push((meaning, c)),
         }
     }
     best.sort_by(|a, b| a.1.total_cmp(&b.1));

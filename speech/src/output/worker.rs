@@ -312,6 +312,15 @@ mod tests {
         }
     }
 
+    /// A worker over a held fake (each utterance goes on until the test
+    /// releases it), and the fake.
+    fn held_worker() -> (RecordingSpeech, SpeechWorker) {
+        let rec = RecordingSpeech::held();
+        let r2 = rec.clone();
+        let w = SpeechWorker::spawn(move || Ok(Box::new(r2) as Box<dyn SpeechOutput>)).unwrap();
+        (rec, w)
+    }
+
     /// A marker message: once its parameters are recorded, every message
     /// sent before it has been handled (the worker takes them in order).
     fn marker(w: &SpeechWorker, rec: &RecordingSpeech) {
@@ -326,9 +335,7 @@ mod tests {
     #[test]
     fn fake_backend_queue_keeps_order_and_next_goes_first() {
         // Held: the first utterance goes on until the test releases it.
-        let rec = RecordingSpeech::held();
-        let r2 = rec.clone();
-        let w = SpeechWorker::spawn(move || Ok(Box::new(r2) as Box<dyn SpeechOutput>)).unwrap();
+        let (rec, w) = held_worker();
         // The first one starts at once; the rest queue: Next before Normal.
         w.say(u(Priority::Normal, "first normal, still speaking"))
             .unwrap();
@@ -347,9 +354,7 @@ mod tests {
 
     #[test]
     fn fake_backend_now_interrupts_and_the_interrupted_is_repeated() {
-        let rec = RecordingSpeech::held();
-        let r2 = rec.clone();
-        let w = SpeechWorker::spawn(move || Ok(Box::new(r2) as Box<dyn SpeechOutput>)).unwrap();
+        let (rec, w) = held_worker();
         w.say(u(Priority::Next, "thirty-two, twenty-eight."))
             .unwrap();
         wait_record(&rec, "the move", |r| matches!(r, Record::Spoke(..)));
@@ -375,9 +380,7 @@ mod tests {
     fn fake_backend_cancel_all_forgets_the_queue_and_params_pass_through() {
         // Held: "one two three four" cannot end (and let the next start)
         // before the cancel, however slowly this runs.
-        let rec = RecordingSpeech::held();
-        let r2 = rec.clone();
-        let w = SpeechWorker::spawn(move || Ok(Box::new(r2) as Box<dyn SpeechOutput>)).unwrap();
+        let (rec, w) = held_worker();
         w.say(u(Priority::Normal, "one two three four")).unwrap();
         w.say(u(Priority::Normal, "never said")).unwrap();
         w.cancel_all().unwrap();

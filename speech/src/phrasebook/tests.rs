@@ -64,91 +64,75 @@ fn replace(src: &str, from: &str, to: &str) -> String {
     src.replacen(from, to, 1)
 }
 
+/// Why the phrasebook `src` with `from` replaced by `to` is refused.
+fn refusal(src: &str, from: &str, to: &str) -> String {
+    Phrasebook::from_toml_str(&replace(src, from, to))
+        .unwrap_err()
+        .to_string()
+}
+
 #[test]
 fn missing_key_is_named() {
-    let src = replace(POLISH_TOML, "occupied = \"Pole {square} jest zajęte.\"", "");
     assert_eq!(
-        Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+        refusal(POLISH_TOML, "occupied = \"Pole {square} jest zajęte.\"", ""),
         "missing key `reject.occupied`"
     );
-    let src = replace(POLISH_TOML, "many = \"pionów\"", "");
     assert_eq!(
-        Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+        refusal(POLISH_TOML, "many = \"pionów\"", ""),
         "missing key `nouns.piece.many`"
     );
-    let src = replace(POLISH_TOML, "cancel = [\"anuluj\"]", "");
     assert_eq!(
-        Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+        refusal(POLISH_TOML, "cancel = [\"anuluj\"]", ""),
         "missing key `listen.commands.cancel`"
     );
 }
 
 #[test]
 fn bad_placeholders_are_named() {
-    let src = replace(
-        POLISH_TOML,
-        "Pole {square} jest zajęte.",
-        "Pole {sqare} jest zajęte.",
-    );
     assert_eq!(
-        Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+        refusal(POLISH_TOML, "Pole {square} jest zajęte.", "Pole {sqare} jest zajęte."),
         "template `reject.occupied`: placeholder `{sqare}` is not an argument of this template (it has: square)"
     );
-    let src = replace(
+    assert!(refusal(
         POLISH_TOML,
         "{count:piece}: {squares}",
-        "{count:pieces}: {squares}",
-    );
-    assert!(Phrasebook::from_toml_str(&src)
-        .unwrap_err()
-        .to_string()
-        .contains("unknown noun"));
-    let src = replace(
+        "{count:pieces}: {squares}"
+    )
+    .contains("unknown noun"));
+    assert!(refusal(
         POLISH_TOML,
         "Pole {square} jest zajęte.",
-        "Pole {square jest zajęte.",
-    );
-    assert!(Phrasebook::from_toml_str(&src)
-        .unwrap_err()
-        .to_string()
-        .contains("is not closed"));
-    let src = replace(
+        "Pole {square jest zajęte."
+    )
+    .contains("is not closed"));
+    assert!(refusal(
         POLISH_TOML,
         "Ruch {side:genitive}.",
-        "Ruch {side:vocative}.",
-    );
-    assert!(Phrasebook::from_toml_str(&src)
-        .unwrap_err()
-        .to_string()
-        .contains("case missing"));
+        "Ruch {side:vocative}."
+    )
+    .contains("case missing"));
 }
 
 #[test]
 fn wrong_sizes_and_types_are_named() {
-    let src = replace(POLISH_TOML, "\"zero\", \"jeden\",", "\"jeden\",");
     assert_eq!(
-        Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+        refusal(POLISH_TOML, "\"zero\", \"jeden\",", "\"jeden\","),
         "key `numbers.cardinal`: must have exactly 100 entries, has 99"
     );
-    let src = replace(POLISH_TOML, "language = \"pl\"", "language = \"qqq\"");
-    assert!(Phrasebook::from_toml_str(&src)
-        .unwrap_err()
-        .to_string()
-        .contains("plural rules"));
+    assert!(
+        refusal(POLISH_TOML, "language = \"pl\"", "language = \"qqq\"").contains("plural rules")
+    );
     assert!(matches!(
         Phrasebook::from_toml_str("not = [toml"),
         Err(PhrasebookError::Toml(_))
     ));
     // English has no genitive list: a template asking for it is refused.
-    let src = replace(
+    assert!(refusal(
         ENGLISH_TOML,
         "\"{from}, {to}\"",
-        "\"{from:genitive}, {to}\"",
-    );
-    assert!(Phrasebook::from_toml_str(&src)
-        .unwrap_err()
-        .to_string()
-        .contains("numbers.genitive"));
+        "\"{from:genitive}, {to}\""
+    )
+    .contains("numbers.genitive"));
 }
 
 #[test]
@@ -173,14 +157,10 @@ fn listen_words_for_both_directions() {
 
 #[test]
 fn bad_listen_extras_are_named() {
-    let src = replace(POLISH_TOML, "h = [\"h\"]", "z = [\"zet\"]");
     assert_eq!(
-        Phrasebook::from_toml_str(&src).unwrap_err().to_string(),
+        refusal(POLISH_TOML, "h = [\"h\"]", "z = [\"zet\"]"),
         "key `listen.files.z`: is not a file letter a-h"
     );
-    let src = replace(POLISH_TOML, "cost = 0.1 }", "cost = 1.5 }");
-    assert!(Phrasebook::from_toml_str(&src)
-        .unwrap_err()
-        .to_string()
+    assert!(refusal(POLISH_TOML, "cost = 0.1 }", "cost = 1.5 }")
         .contains("`cost` must be a number from 0 to 1"));
 }

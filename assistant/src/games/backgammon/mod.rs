@@ -340,6 +340,44 @@ impl BackgammonTable {
     }
 }
 
+/// `position_id`, `match_id`, `dice`, `cube`, `score`, `pips` of a match
+/// as `tandem ctl state` (and the arbiter's tools) give them.
+pub(crate) fn match_fields(m: &Match) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::{json, Value};
+    let b = m.board();
+    // gnubg's positionid(): from the side on roll, which after a move is
+    // the opponent; while a double or a resignation waits for its answer
+    // it stays the side on roll (checked against gnubg step by step).
+    let mut map = serde_json::Map::new();
+    map.insert("position_id".into(), json!(m.position_id()));
+    map.insert(
+        "match_id".into(),
+        json!(match_id::encode(&match_id::of_match(m))),
+    );
+    map.insert(
+        "dice".into(),
+        m.dice().map_or(Value::Null, |d| json!([d.0, d.1])),
+    );
+    map.insert(
+        "cube".into(),
+        json!({"value": m.cube(), "owner": m.cube_owner().map(color_name)}),
+    );
+    map.insert(
+        "score".into(),
+        json!({
+            "white": m.score(Color::White),
+            "black": m.score(Color::Black),
+            "length": m.options().length,
+            "crawford": m.is_crawford(),
+        }),
+    );
+    map.insert(
+        "pips".into(),
+        json!({"white": b.pips(Color::White), "black": b.pips(Color::Black)}),
+    );
+    map
+}
+
 fn color_name(c: Color) -> &'static str {
     match c {
         Color::White => "white",
@@ -849,40 +887,7 @@ impl Game for BackgammonTable {
     }
 
     fn state_extra(&self) -> serde_json::Map<String, serde_json::Value> {
-        use serde_json::{json, Value};
-        let m = &self.m;
-        let b = m.board();
-        // gnubg's positionid(): from the side on roll, which after a move is
-        // the opponent; while a double or a resignation waits for its answer
-        // it stays the side on roll (checked against gnubg step by step).
-        let mut map = serde_json::Map::new();
-        map.insert("position_id".into(), json!(m.position_id()));
-        map.insert(
-            "match_id".into(),
-            json!(match_id::encode(&match_id::of_match(m))),
-        );
-        map.insert(
-            "dice".into(),
-            m.dice().map_or(Value::Null, |d| json!([d.0, d.1])),
-        );
-        map.insert(
-            "cube".into(),
-            json!({"value": m.cube(), "owner": m.cube_owner().map(color_name)}),
-        );
-        map.insert(
-            "score".into(),
-            json!({
-                "white": m.score(Color::White),
-                "black": m.score(Color::Black),
-                "length": m.options().length,
-                "crawford": m.is_crawford(),
-            }),
-        );
-        map.insert(
-            "pips".into(),
-            json!({"white": b.pips(Color::White), "black": b.pips(Color::Black)}),
-        );
-        map
+        match_fields(&self.m)
     }
 
     fn export(&self, tags: Vec<(String, String)>, _comments: Vec<Option<String>>) -> String {

@@ -138,16 +138,7 @@ fn board_picture(b: &Board) -> BoardPicture {
     for side in [Color::White, Color::Black] {
         stack("off".to_owned(), side, b.borne_off(side));
     }
-    BoardPicture {
-        layout: Layout::Points,
-        pieces,
-        turn: Some(b.turn()),
-        last: Vec::new(),
-        captured: Vec::new(),
-        differs: Vec::new(),
-        dice: Vec::new(),
-        cube: None,
-    }
+    BoardPicture::new(Layout::Points, pieces, Some(b.turn()))
 }
 
 /// The points the last play of the game under way used, and those where

@@ -66,18 +66,15 @@ pub fn say(asked: &SayAsked) -> anyhow::Result<Said> {
             Some(e.to_string()),
         ),
     };
-    let mut extra = serde_json::Map::new();
-    extra.insert("uci".into(), json!(uci));
-    Ok(Said {
-        utterance,
-        played,
-        error,
-        variant: "chess",
-        fen: chess::to_fen(&pos),
-        lang: announcer.phrasebook().language().to_owned(),
-        voice: announcer.phrasebook().espeak_voice().to_owned(),
-        extra,
-    })
+    let book = announcer.phrasebook();
+    let mut said = Said::new(
+        "chess",
+        chess::to_fen(&pos),
+        (utterance, played, error),
+        (book.language(), book.espeak_voice()),
+    );
+    said.extra.insert("uci".into(), json!(uci));
+    Ok(said)
 }
 
 /// `tandem pdn check` of a PGN file: the same lines and JSON objects as
@@ -87,52 +84,30 @@ pub fn say(asked: &SayAsked) -> anyhow::Result<Said> {
 /// 5.2.2). Chess960 games (`[Variant "Chess960"]`) replay by their rules.
 #[must_use]
 pub fn check_records(bytes: &[u8]) -> Vec<RecordReport> {
-    let file = read_pgn(bytes);
-    if file.games.is_empty() {
-        return vec![RecordReport::no_game(file.warnings)];
-    }
-    file.games
-        .into_iter()
-        .map(|mut g| {
-            let r = replay(&g);
-            let mut warnings = std::mem::take(&mut g.warnings);
-            warnings.extend(replay_warnings(&g, &r));
-            warnings.sort_by_key(|w| (w.line, w.column));
-            let replayed = match &r {
-                Replay::Ok(game) => Replayed::Ok { plies: game.ply() },
-                Replay::Illegal {
-                    ply,
-                    text,
-                    reason,
-                    game,
-                } => Replayed::Illegal {
-                    ply: *ply,
-                    text,
-                    reason: reason.to_string(),
-                    fen: chess::to_fen(game.position()),
-                    move_line: g.moves[ply - 1].line,
-                },
-                Replay::Unreadable(why) => Replayed::Unreadable(why),
-            };
-            let mut report = RecordReport::new(
-                g.line,
-                (g.tag("White"), g.tag("Black")),
-                &replayed,
-                r.to_string(),
-                warnings,
-            );
-            if let Replay::Ok(game) = &r {
-                report
-                    .fields
-                    .insert("fen".into(), json!(chess::to_fen(game.position())));
-            }
-            report.fields.insert("result".into(), json!(g.result));
+    RecordReport::each(read_pgn(bytes), |mut g| {
+        let r = replay(&g);
+        let mut warnings = std::mem::take(&mut g.warnings);
+        warnings.extend(replay_warnings(&g, &r));
+        warnings.sort_by_key(|w| (w.line, w.column));
+        let replayed = Replayed::of(&r, |ply| g.moves[ply - 1].line);
+        let mut report = RecordReport::new(
+            g.line,
+            (g.tag("White"), g.tag("Black")),
+            &replayed,
+            r.to_string(),
+            warnings,
+        );
+        if let Replay::Ok(game) = &r {
             report
                 .fields
-                .insert("chess960".into(), json!(g.is_chess960()));
-            report
-        })
-        .collect()
+                .insert("fen".into(), json!(chess::to_fen(game.position())));
+        }
+        report.fields.insert("result".into(), json!(g.result));
+        report
+            .fields
+            .insert("chess960".into(), json!(g.is_chess960()));
+        report
+    })
 }
 
 /// `tandem perft --variant chess`: the leaf nodes of the move tree from

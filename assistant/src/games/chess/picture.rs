@@ -49,21 +49,17 @@ pub fn picture(pos: &Chess, last: Option<&ChessMove>) -> BoardPicture {
         MoveKind::EnPassant => Square::from_coords(m.to.file(), m.from.rank()),
         _ => m.to,
     });
+    let grid = Layout::Grid(Grid {
+        cols: 8,
+        rows: 8,
+        col_labels: ('a'..='h').map(String::from).collect(),
+        row_labels: (1..=8).rev().map(|r: u8| r.to_string()).collect(),
+        squares,
+    });
     BoardPicture {
-        layout: Layout::Grid(Grid {
-            cols: 8,
-            rows: 8,
-            col_labels: ('a'..='h').map(String::from).collect(),
-            row_labels: (1..=8).rev().map(|r: u8| r.to_string()).collect(),
-            squares,
-        }),
-        pieces,
-        turn: Some(Color::from(pos.turn())),
         last: last.map_or_else(Vec::new, |m| vec![m.from.to_string(), m.to.to_string()]),
         captured: captured.map(|s| s.to_string()).into_iter().collect(),
-        differs: Vec::new(),
-        dice: Vec::new(),
-        cube: None,
+        ..BoardPicture::new(grid, pieces, Some(Color::from(pos.turn())))
     }
 }
 

@@ -4,7 +4,7 @@
 
 use anyhow::Context as _;
 use tandem_rules::draughts::notation::{resolve, write_move};
-use tandem_rules::draughts::pdn::{read_pdn, replay, Replay};
+use tandem_rules::draughts::pdn::{read_pdn, replay};
 use tandem_rules::draughts::{Position, Variant};
 use tandem_speech::{AnnounceOptions, Announcer, Phrasebook};
 
@@ -63,56 +63,31 @@ pub fn say(variant: Variant, asked: &SayAsked) -> anyhow::Result<Said> {
             Some(e.to_string()),
         ),
     };
-    Ok(Said {
-        utterance,
-        played,
-        error,
-        variant: variant.name(),
-        fen: pos.to_fen(),
-        lang: announcer.phrasebook().language().to_owned(),
-        voice: announcer.phrasebook().espeak_voice().to_owned(),
-        extra: serde_json::Map::new(),
-    })
+    let book = announcer.phrasebook();
+    Ok(Said::new(
+        variant.name(),
+        pos.to_fen(),
+        (utterance, played, error),
+        (book.language(), book.espeak_voice()),
+    ))
 }
 
 /// `tandem pdn check`: every game of a PDN file replayed in `variant`
 /// (for games without a `[GameType]` tag).
 #[must_use]
 pub fn check_records(variant: Variant, bytes: &[u8]) -> Vec<RecordReport> {
-    let file = read_pdn(bytes);
-    if file.games.is_empty() {
-        return vec![RecordReport::no_game(file.warnings)];
-    }
-    file.games
-        .into_iter()
-        .map(|mut g| {
-            let r = replay(&g, variant);
-            let warnings = std::mem::take(&mut g.warnings);
-            let replayed = match &r {
-                Replay::Ok(game) => Replayed::Ok { plies: game.ply() },
-                Replay::Illegal {
-                    ply,
-                    text,
-                    reason,
-                    game,
-                } => Replayed::Illegal {
-                    ply: *ply,
-                    text,
-                    reason: reason.to_string(),
-                    fen: game.position().to_fen(),
-                    move_line: g.moves[ply - 1].line,
-                },
-                Replay::Unreadable(why) => Replayed::Unreadable(why),
-            };
-            RecordReport::new(
-                g.line,
-                (g.tag("White"), g.tag("Black")),
-                &replayed,
-                r.to_string(),
-                warnings,
-            )
-        })
-        .collect()
+    RecordReport::each(read_pdn(bytes), |mut g| {
+        let r = replay(&g, variant);
+        let warnings = std::mem::take(&mut g.warnings);
+        let replayed = Replayed::of(&r, |ply| g.moves[ply - 1].line);
+        RecordReport::new(
+            g.line,
+            (g.tag("White"), g.tag("Black")),
+            &replayed,
+            r.to_string(),
+            warnings,
+        )
+    })
 }
 
 /// `tandem perft` for draughts: the leaf nodes of the move tree from `fen`

@@ -58,16 +58,14 @@ pub fn picture(pos: &Position, last: Option<&Move>) -> BoardPicture {
         v.dedup();
         v
     });
+    let grid = Layout::Grid(Grid {
+        cols: n,
+        rows: n,
+        col_labels,
+        row_labels,
+        squares,
+    });
     BoardPicture {
-        layout: Layout::Grid(Grid {
-            cols: n,
-            rows: n,
-            col_labels,
-            row_labels,
-            squares,
-        }),
-        pieces,
-        turn: Some(pos.turn()),
         last: last_squares
             .iter()
             .map(|s| s.number().to_string())
@@ -75,9 +73,7 @@ pub fn picture(pos: &Position, last: Option<&Move>) -> BoardPicture {
         captured: last.map_or_else(Vec::new, |m| {
             m.captured().map(|s| s.number().to_string()).collect()
         }),
-        differs: Vec::new(),
-        dice: Vec::new(),
-        cube: None,
+        ..BoardPicture::new(grid, pieces, Some(pos.turn()))
     }
 }
 

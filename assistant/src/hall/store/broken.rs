@@ -99,13 +99,7 @@ impl TableCopy {
         f.write_all(&bytes[..good])
             .and_then(|()| f.sync_all())
             .map_err(|e| why("started again from its good lines", e))?;
-        self.chain_ok = false;
-        self.raise(Alert {
-            kind: "chain".into(),
-            text,
-            seq: None,
-            wall: crate::journal::wall_now(),
-        });
+        self.chain_broken(text);
         Ok(())
     }
 
@@ -117,6 +111,11 @@ impl TableCopy {
                 tracing::error!("hall: cannot write {}: {e}", f.display());
             }
         }
+        self.chain_broken(text);
+    }
+
+    /// The copy's chain no longer holds: the arbiter is told `text`.
+    fn chain_broken(&mut self, text: String) {
         self.chain_ok = false;
         self.raise(Alert {
             kind: "chain".into(),

@@ -254,18 +254,10 @@ mod tests {
         w.append(
             0,
             Event::Start(StartInfo {
-                variant: "international".into(),
-                fen: "W:W31-50:B1-20".into(),
-                control: "90m".into(),
-                warnings_s: vec![],
                 white: Some("Anna".into()),
                 black: Some("Bolek".into()),
-                event: None,
                 round: round.map(str::to_owned),
-                blind: "white".into(),
-                lang: "en".into(),
-                options: tandem_rules::GameOptions::default(),
-                version: "test".into(),
+                ..StartInfo::for_tests()
             }),
         )
         .unwrap();

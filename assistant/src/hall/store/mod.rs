@@ -850,7 +850,6 @@ pub(crate) fn journal_lines(white: Option<&str>, control: &str) -> Vec<LineMsg> 
     let p = dir.path().join("j.jsonl");
     let mut w = crate::journal::JournalWriter::create(&p).unwrap();
     let start = crate::journal::StartInfo {
-        variant: "international".into(),
         // The start position of that game, from the registry.
         fen: "international"
             .parse::<crate::game::GameKind>()
@@ -859,21 +858,19 @@ pub(crate) fn journal_lines(white: Option<&str>, control: &str) -> Vec<LineMsg> 
             .unwrap()
             .to_fen(),
         control: control.into(),
-        warnings_s: vec![],
         white: white.map(str::to_owned),
-        black: None,
-        event: None,
-        round: None,
-        blind: "white".into(),
-        lang: "en".into(),
-        options: tandem_rules::GameOptions::default(),
-        version: "test".into(),
+        ..crate::journal::StartInfo::for_tests()
     };
     w.append(0, crate::journal::Event::Start(start)).unwrap();
     for _ in 0..3 {
         w.append(0, crate::journal::Event::Tick).unwrap();
     }
-    let text = std::fs::read_to_string(&p).unwrap();
+    line_msgs(&std::fs::read_to_string(&p).unwrap())
+}
+
+/// A journal's text as the lines a table relays, numbered from 1.
+#[cfg(test)]
+pub(crate) fn line_msgs(text: &str) -> Vec<LineMsg> {
     text.lines()
         .enumerate()
         .map(|(i, l)| LineMsg {

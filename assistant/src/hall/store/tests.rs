@@ -44,6 +44,57 @@ fn lines_in_order_duplicates_gaps_and_edits() {
     assert!(TableCopy::open(1, &f).unwrap().chain_ok);
 }
 
+/// Where the desk puts aside the copy of table `n`'s earlier game `g`.
+fn aside_of(dir: &tempfile::TempDir, n: u32, g: &[LineMsg]) -> std::path::PathBuf {
+    dir.path()
+        .join(format!("table-{n}-{}.jsonl", &g[0].hash[..12]))
+}
+
+/// A new copy of table `n` that took the first of [`lines`].
+fn first_line_taken(n: u32) -> (tempfile::TempDir, TableCopy, Vec<LineMsg>) {
+    let l = lines();
+    let (dir, _, mut t) = open_copy(n);
+    t.take(l[0].clone());
+    (dir, t, l)
+}
+
+/// What [`game_begun`] gives.
+type Begun = (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    TableCopy,
+    Vec<LineMsg>,
+    Vec<LineMsg>,
+);
+
+/// A new copy of table `n` that took the first two lines of a game `a`
+/// (the next game `b` not yet begun): the folder, the file, the copy,
+/// `a` and `b`.
+fn game_begun(n: u32) -> Begun {
+    let (a, b) = two_games();
+    let (dir, f, mut t) = open_copy(n);
+    t.take(a[0].clone());
+    t.take(a[1].clone());
+    (dir, f, t, a, b)
+}
+
+/// A game's lines and those of the next one (another round).
+fn two_games() -> (Vec<LineMsg>, Vec<LineMsg>) {
+    (
+        with_game(&lines()),
+        with_game(&lines_of(Some("Next round"))),
+    )
+}
+
+/// A new copy of table `n` in a folder of its own: the folder (kept while
+/// the test runs), the copy's file, the copy.
+fn open_copy(n: u32) -> (tempfile::TempDir, std::path::PathBuf, TableCopy) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join(format!("table-{n}.jsonl"));
+    let t = TableCopy::open(n, &f).unwrap();
+    (dir, f, t)
+}
+
 fn with_game(l: &[LineMsg]) -> Vec<LineMsg> {
     l.iter()
         .map(|m| LineMsg {
@@ -56,9 +107,7 @@ fn with_game(l: &[LineMsg]) -> Vec<LineMsg> {
 #[test]
 fn a_made_up_game_erases_nothing_and_no_copy_is_overwritten() {
     let a = with_game(&lines());
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("table-5.jsonl");
-    let mut t = TableCopy::open(5, &f).unwrap();
+    let (dir, f, mut t) = open_copy(5);
     for m in &a {
         t.take(m.clone());
     }
@@ -84,9 +133,7 @@ fn a_made_up_game_erases_nothing_and_no_copy_is_overwritten() {
     assert_eq!(t.take(b[0].clone()).0, Taken::Appended(1));
     assert!(!t.chain_ok, "a new game does not mend a broken chain");
     assert!(t.alerts.iter().any(|a| a.kind == "chain"));
-    let aside = dir
-        .path()
-        .join(format!("table-5-{}.jsonl", &a[0].hash[..12]));
+    let aside = aside_of(&dir, 5, &a);
     assert_eq!(std::fs::read(&aside).unwrap(), before);
     // The first game's lines again: two machines, an alert; the copy stays with the new game.
     assert_eq!(t.take(a[3].clone()).0, Taken::Bad);
@@ -95,19 +142,14 @@ fn a_made_up_game_erases_nothing_and_no_copy_is_overwritten() {
     // The first game starting over (same first line) is the same game id: no overwrite.
     let c = with_game(&lines_of(Some("Third")));
     t.take(c[0].clone());
-    let aside_b = dir
-        .path()
-        .join(format!("table-5-{}.jsonl", &b[0].hash[..12]));
+    let aside_b = aside_of(&dir, 5, &b);
     assert!(aside_b.exists());
     assert_eq!(std::fs::read(&aside).unwrap(), before, "never overwritten");
 }
 
 #[test]
 fn junk_is_bounded_and_repeated_alerts_are_one() {
-    let l = lines();
-    let dir = tempfile::tempdir().unwrap();
-    let mut t = TableCopy::open(6, &dir.path().join("table-6.jsonl")).unwrap();
-    t.take(l[0].clone());
+    let (dir, mut t, l) = first_line_taken(6);
     // Two lines in one: refused (the copy would hold a line that is not one).
     let mut two = l[1].clone();
     two.line.push_str("\n{}");
@@ -154,9 +196,7 @@ fn junk_is_bounded_and_repeated_alerts_are_one() {
 #[test]
 fn another_game_at_the_table_starts_a_new_copy() {
     let (a, b) = (lines(), lines_of(Some("Next round")));
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("table-3.jsonl");
-    let mut t = TableCopy::open(3, &f).unwrap();
+    let (dir, _, mut t) = open_copy(3);
     for m in &a {
         let mut m = m.clone();
         m.game = a[0].hash.clone();
@@ -169,26 +209,16 @@ fn another_game_at_the_table_starts_a_new_copy() {
     assert_eq!(t.len(), 1);
     assert!(t.chain_ok);
     assert!(t.alerts.iter().any(|a| a.kind == "new-game"));
-    let aside = dir
-        .path()
-        .join(format!("table-3-{}.jsonl", &a[0].hash[..12]));
+    let aside = aside_of(&dir, 3, &a);
     assert_eq!(Journal::read(&aside).unwrap().records.len(), 4);
 }
 
 #[test]
 fn an_earlier_games_left_over_lines_go_to_its_own_copy() {
-    let a = with_game(&lines());
-    let b = with_game(&lines_of(Some("Next round")));
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("table-4.jsonl");
-    let mut t = TableCopy::open(4, &f).unwrap();
+    let (dir, f, mut t, a, b) = game_begun(4);
     // Game a's first two lines, then game b starts: a is put aside.
-    t.take(a[0].clone());
-    t.take(a[1].clone());
     assert_eq!(t.take(b[0].clone()).0, Taken::Appended(1));
-    let aside = dir
-        .path()
-        .join(format!("table-4-{}.jsonl", &a[0].hash[..12]));
+    let aside = aside_of(&dir, 4, &a);
     // The rest of game a, sent as left over: into its copy, no alert of a second machine.
     let earlier = |m: &LineMsg| LineMsg {
         earlier: true,
@@ -212,9 +242,7 @@ fn an_earlier_games_left_over_lines_go_to_its_own_copy() {
     for m in &c {
         t.take_earlier(earlier(m));
     }
-    let aside_c = dir
-        .path()
-        .join(format!("table-4-{}.jsonl", &c[0].hash[..12]));
+    let aside_c = aside_of(&dir, 4, &c);
     let whole: String = c.iter().map(|m| format!("{}\n", m.line)).collect();
     assert_eq!(std::fs::read_to_string(&aside_c).unwrap(), whole);
     // An edited left-over line breaks the table's chain, as any line would.
@@ -239,12 +267,7 @@ fn an_earlier_games_left_over_lines_go_to_its_own_copy() {
 
 #[test]
 fn the_desk_asks_for_what_it_lacks_of_an_earlier_game_the_table_sends() {
-    let a = with_game(&lines());
-    let b = with_game(&lines_of(Some("Next round")));
-    let dir = tempfile::tempdir().unwrap();
-    let mut t = TableCopy::open(9, &dir.path().join("table-9.jsonl")).unwrap();
-    t.take(a[0].clone());
-    t.take(a[1].clone());
+    let (_dir, _, mut t, a, b) = game_begun(9);
     t.take(b[0].clone());
     let said = |g: &str, lines: u64| {
         Some(serde_json::json!({"earlier_journals": [
@@ -272,10 +295,7 @@ fn the_desk_asks_for_what_it_lacks_of_an_earlier_game_the_table_sends() {
 
 #[test]
 fn a_line_not_chained_is_refused() {
-    let l = lines();
-    let dir = tempfile::tempdir().unwrap();
-    let mut t = TableCopy::open(2, &dir.path().join("table-2.jsonl")).unwrap();
-    t.take(l[0].clone());
+    let (_dir, mut t, l) = first_line_taken(2);
     // Line 3 relabelled as line 2 (line 2 removed).
     let mut moved = l[2].clone();
     moved.seq = 2;
@@ -289,9 +309,7 @@ fn a_line_not_chained_is_refused() {
 #[test]
 fn a_break_in_the_copy_found_at_start_is_kept_across_restarts() {
     let l = lines();
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("table-1.jsonl");
-    let mut t = TableCopy::open(1, &f).unwrap();
+    let (dir, f, mut t) = open_copy(1);
     for m in &l {
         t.take(m.clone());
     }
@@ -352,18 +370,7 @@ fn big_game(white: &str, n: usize, pad: usize) -> Vec<LineMsg> {
         )
         .unwrap();
     }
-    let text = std::fs::read_to_string(&p).unwrap();
-    let lines: Vec<LineMsg> = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| LineMsg {
-            seq: i as u64 + 1,
-            hash: line_hash(l.as_bytes()),
-            line: l.to_owned(),
-            game: String::new(),
-            earlier: false,
-        })
-        .collect();
+    let lines = line_msgs(&std::fs::read_to_string(&p).unwrap());
     with_game(&lines)
 }
 
@@ -371,8 +378,7 @@ fn big_game(white: &str, n: usize, pad: usize) -> Vec<LineMsg> {
 fn a_big_copy_aside_is_read_on_another_thread_never_while_a_line_is_taken() {
     let a = big_game("Big", 300, 4_000);
     let b = with_game(&lines_of(Some("Next round")));
-    let dir = tempfile::tempdir().unwrap();
-    let mut t = TableCopy::open(5, &dir.path().join("table-5.jsonl")).unwrap();
+    let (_dir, _, mut t) = open_copy(5);
     for m in &a {
         t.take(m.clone());
     }
@@ -396,8 +402,7 @@ fn a_big_copy_aside_is_read_on_another_thread_never_while_a_line_is_taken() {
 
 #[test]
 fn a_table_starts_at_most_so_many_games_an_hour() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut t = TableCopy::open(6, &dir.path().join("table-6.jsonl")).unwrap();
+    let (dir, _, mut t) = open_copy(6);
     let mut taken = 0;
     for i in 0..GAMES_PER_HOUR + 5 {
         let g = with_game(&lines_of(Some(&format!("Player {i}"))));

@@ -282,13 +282,15 @@ impl Parser<'_> {
     }
 
     /// A number of moves ≥ 1.
+    /// How many ASCII digits the text has from byte `at` on.
+    fn digits_at(&self, at: usize) -> usize {
+        self.s[at..].bytes().take_while(u8::is_ascii_digit).count()
+    }
+
     fn count(&mut self) -> PResult<u32> {
         self.skip_ws();
         let start = self.pos;
-        let digits = self.s[start..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count();
+        let digits = self.digits_at(start);
         if digits == 0 {
             return Err((self.word_from(start), ParseReason::BadMoves));
         }
@@ -317,10 +319,7 @@ impl Parser<'_> {
                 }
             }
             let num_start = self.pos;
-            let int_len = self.s[num_start..]
-                .bytes()
-                .take_while(u8::is_ascii_digit)
-                .count();
+            let int_len = self.digits_at(num_start);
             if int_len == 0 {
                 if last_rank == 3 {
                     return Err((self.word_from(num_start), ParseReason::ExpectedNumber));
@@ -334,10 +333,7 @@ impl Parser<'_> {
             let mut nanos: u32 = 0;
             let mut has_fraction = false;
             if self.s[self.pos..].starts_with('.') {
-                let frac_len = self.s[self.pos + 1..]
-                    .bytes()
-                    .take_while(u8::is_ascii_digit)
-                    .count();
+                let frac_len = self.digits_at(self.pos + 1);
                 if frac_len == 0 {
                     return Err((self.word_from(num_start), ParseReason::ExpectedNumber));
                 }

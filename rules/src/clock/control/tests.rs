@@ -34,68 +34,55 @@ fn relaxed_input_strict_output() {
 
 #[test]
 fn errors_name_the_wrong_part() {
-    assert_eq!(err(""), (String::new(), ParseReason::Empty));
-    assert_eq!(err("   "), ("   ".into(), ParseReason::Empty));
-    assert_eq!(err("90"), ("90".into(), ParseReason::ExpectedUnit));
-    assert_eq!(err("90x"), ("90x".into(), ParseReason::ExpectedUnit));
-    assert_eq!(err("90m/x"), ("x".into(), ParseReason::BadMoves));
-    assert_eq!(err("90m/0"), ("0".into(), ParseReason::BadMoves));
-    assert_eq!(err("2h/50*,1h"), ("*".into(), ParseReason::RepeatNotLast));
-    assert_eq!(err("30s1m"), ("1m".into(), ParseReason::UnitOrder));
-    assert_eq!(
-        err("1.5m"),
-        ("1.5m".into(), ParseReason::FractionNotSeconds)
-    );
-    assert_eq!(err("1.s"), ("1.s".into(), ParseReason::ExpectedNumber));
-    assert_eq!(
-        err("1.0000000001s"),
-        ("1.0000000001".into(), ParseReason::TooPrecise)
-    );
-    assert_eq!(
-        err("3m+2s:bernstein"),
-        ("bernstein".into(), ParseReason::BadKind)
-    );
-    assert_eq!(err("3m+"), (String::new(), ParseReason::ExpectedNumber));
-    assert_eq!(err("3m+2s extra"), ("extra".into(), ParseReason::Trailing));
-    assert_eq!(err("3m+2s@x"), ("x".into(), ParseReason::BadMoves));
-    assert_eq!(
-        err("99999999999999999999h"),
-        ("99999999999999999999".into(), ParseReason::TooLarge)
-    );
-    assert_eq!(err("1001h"), ("1001".into(), ParseReason::TooLarge));
-    assert_eq!(
-        err("2h,1h"),
+    // The text, the part named, why.
+    let cases = [
+        ("", "", ParseReason::Empty),
+        ("   ", "   ", ParseReason::Empty),
+        ("90", "90", ParseReason::ExpectedUnit),
+        ("90x", "90x", ParseReason::ExpectedUnit),
+        ("90m/x", "x", ParseReason::BadMoves),
+        ("90m/0", "0", ParseReason::BadMoves),
+        ("2h/50*,1h", "*", ParseReason::RepeatNotLast),
+        ("30s1m", "1m", ParseReason::UnitOrder),
+        ("1.5m", "1.5m", ParseReason::FractionNotSeconds),
+        ("1.s", "1.s", ParseReason::ExpectedNumber),
+        ("1.0000000001s", "1.0000000001", ParseReason::TooPrecise),
+        ("3m+2s:bernstein", "bernstein", ParseReason::BadKind),
+        ("3m+", "", ParseReason::ExpectedNumber),
+        ("3m+2s extra", "extra", ParseReason::Trailing),
+        ("3m+2s@x", "x", ParseReason::BadMoves),
         (
-            "2h".into(),
-            ParseReason::Invalid(InvalidTimeControl::MissingMoves(0))
-        )
-    );
-    assert_eq!(
-        err("0m"),
+            "99999999999999999999h",
+            "99999999999999999999",
+            ParseReason::TooLarge,
+        ),
+        ("1001h", "1001", ParseReason::TooLarge),
         (
-            "0m".into(),
-            ParseReason::Invalid(InvalidTimeControl::ZeroFirstPeriod)
-        )
-    );
-    assert_eq!(
-        err("2h/50,1h/25"),
+            "2h,1h",
+            "2h",
+            ParseReason::Invalid(InvalidTimeControl::MissingMoves(0)),
+        ),
         (
-            "1h/25".into(),
-            ParseReason::Invalid(InvalidTimeControl::LastPeriodEnds)
-        )
-    );
-    assert_eq!(
-        err("3m+0s"),
+            "0m",
+            "0m",
+            ParseReason::Invalid(InvalidTimeControl::ZeroFirstPeriod),
+        ),
         (
-            "3m+0s".into(),
-            ParseReason::Invalid(InvalidTimeControl::ZeroBonus)
-        )
-    );
-    assert_eq!(
-        err("blitz-5"),
-        ("blitz-5".into(), ParseReason::ExpectedNumber)
-    );
-    assert_eq!(err("5m–3s"), ("–3s".into(), ParseReason::Trailing));
+            "2h/50,1h/25",
+            "1h/25",
+            ParseReason::Invalid(InvalidTimeControl::LastPeriodEnds),
+        ),
+        (
+            "3m+0s",
+            "3m+0s",
+            ParseReason::Invalid(InvalidTimeControl::ZeroBonus),
+        ),
+        ("blitz-5", "blitz-5", ParseReason::ExpectedNumber),
+        ("5m–3s", "–3s", ParseReason::Trailing),
+    ];
+    for (text, part, reason) in cases {
+        assert_eq!(err(text), (part.to_owned(), reason), "{text:?}");
+    }
 }
 
 #[test]

@@ -37,6 +37,45 @@ fn hear(m: &Match, l: &BgLexicon, text: &str) -> BgHeard {
     understand_bg(&g, l, &[Transcript::text(text)])
 }
 
+/// `said` to match `m` is heard as the move `text`.
+fn heard_move(m: &Match, l: &BgLexicon, said: &str, text: &str) {
+    let h = hear(m, l, said);
+    assert!(
+        matches!(&h, BgHeard::Move { text: t, .. } if t == text),
+        "{said}: {h:?}"
+    );
+}
+
+/// `said` to match `m` is refused for `error`.
+fn heard_refused(m: &Match, l: &BgLexicon, said: &str, error: &ActionError) {
+    let h = hear(m, l, said);
+    assert!(
+        matches!(&h, BgHeard::Illegal { error: e, .. } if e == error),
+        "{said}: {h:?}"
+    );
+}
+
+/// A match from `board` (white's points, black's in black's numbering),
+/// white to play `dice`.
+fn rolled_on(b: Board, dice: Dice) -> Match {
+    let mut m = Match::from_board(opts(), b);
+    m.act(Action::Roll(dice)).unwrap();
+    m
+}
+
+/// What `said` to match `m` is taken for, as typed.
+fn input_of(m: &Match, l: &BgLexicon, said: &str) -> Option<BgInput> {
+    heard_input(&hear(m, l, said))
+}
+
+/// The table's announcer in Polish.
+fn polish_announcer() -> Announcer {
+    Announcer::new(
+        crate::Phrasebook::polish(),
+        crate::AnnounceOptions::default(),
+    )
+}
+
 fn heard_input(h: &BgHeard) -> Option<BgInput> {
     match h {
         BgHeard::Move { input, .. } => Some(*input),
@@ -178,11 +217,7 @@ fn the_spoken_forms_of_the_docs() {
         (&pl, "8/5 6/5"),
         (&pl, "85 65"),
     ] {
-        let h = hear(&m, l, said);
-        assert!(
-            matches!(&h, BgHeard::Move { text, .. } if text == "8/5 6/5"),
-            "{said}: {h:?}"
-        );
+        heard_move(&m, l, said, "8/5 6/5");
     }
     // A checker's steps said one by one.
     let h = hear(&m, &en, "twenty four twenty one twenty one twenty");
@@ -196,11 +231,7 @@ fn the_spoken_forms_of_the_docs() {
         "trzynaście dziewięć dwa razy, sześć dwa dwa razy",
         "trzynaście dziewięć trzynaście dziewięć sześć dwa sześć dwa",
     ] {
-        let h = hear(&m, &pl, said);
-        assert!(
-            matches!(&h, BgHeard::Move { text, .. } if text == "13/9(2) 6/2(2)"),
-            "{said}: {h:?}"
-        );
+        heard_move(&m, &pl, said, "13/9(2) 6/2(2)");
     }
 }
 
@@ -223,34 +254,23 @@ fn the_bar_off_and_hits_are_said_plainly() {
     let en = lex("en");
     // White on the bar; black's home has points 1-2 (white's 24, 23) made.
     let b = board(&[(25, 1), (6, 14)], &[(1, 2), (2, 2), (12, 11)]);
-    let mut m = Match::from_board(opts(), b);
-    m.act(Action::Roll(Dice(3, 1))).unwrap();
+    let m = rolled_on(b, Dice(3, 1));
     for (l, said) in [
         (&pl, "bar dwadzieścia dwa sześć pięć"),
         (&pl, "z bandy na dwadzieścia dwa, sześć na pięć"),
         (&en, "bar twenty two six five"),
         (&en, "from the bar to twenty-two, six to five"),
     ] {
-        let h = hear(&m, l, said);
-        assert!(
-            matches!(&h, BgHeard::Move { text, .. } if text == "bar/22 6/5"),
-            "{said}: {h:?}"
-        );
+        heard_move(&m, l, said, "bar/22 6/5");
     }
     // Bearing off.
-    let b = board(&[(6, 2), (5, 3)], &[(12, 15)]);
-    let mut m = Match::from_board(opts(), b);
-    m.act(Action::Roll(Dice(6, 5))).unwrap();
+    let m = rolled_on(board(&[(6, 2), (5, 3)], &[(12, 15)]), Dice(6, 5));
     for (l, said) in [
         (&pl, "sześć zdjęte pięć zdjęte"),
         (&pl, "sześć zdjęta, pięć zdjęte"),
         (&en, "six off five off"),
     ] {
-        let h = hear(&m, l, said);
-        assert!(
-            matches!(&h, BgHeard::Move { text, .. } if text == "6/off 5/off"),
-            "{said}: {h:?}"
-        );
+        heard_move(&m, l, said, "6/off 5/off");
     }
 }
 
@@ -280,7 +300,7 @@ fn every_roll_is_heard_in_either_order_and_doubles_by_name() {
     let m = start(None);
     for said in ["szóstki", "dwie szóstki", "sześć sześć", "rzut sześć sześć"] {
         assert_eq!(
-            heard_input(&hear(&m, &pl, said)),
+            input_of(&m, &pl, said),
             Some(BgInput::Roll(Dice(6, 6))),
             "{said}"
         );
@@ -288,13 +308,13 @@ fn every_roll_is_heard_in_either_order_and_doubles_by_name() {
     let en = lex("en");
     for said in ["double sixes", "six six", "sixes", "roll six six"] {
         assert_eq!(
-            heard_input(&hear(&m, &en, said)),
+            input_of(&m, &en, said),
             Some(BgInput::Roll(Dice(6, 6))),
             "{said}"
         );
     }
     assert_eq!(
-        heard_input(&hear(&m, &pl, "rzut trzy jeden")),
+        input_of(&m, &pl, "rzut trzy jeden"),
         Some(BgInput::Roll(Dice(3, 1)))
     );
     // The read-back says the dice as the announcer does.
@@ -308,7 +328,7 @@ fn the_opening_roll_is_white_s_die_first_and_a_tie_is_refused() {
     let m = Match::new(opts());
     assert_eq!(m.phase(), Phase::Opening);
     assert_eq!(
-        heard_input(&hear(&m, &pl, "jeden trzy")),
+        input_of(&m, &pl, "jeden trzy"),
         Some(BgInput::Roll(Dice(1, 3)))
     );
     assert_eq!(pl.readback(&m, &BgInput::Roll(Dice(1, 3))), "jeden trzy");
@@ -324,29 +344,14 @@ fn the_cube_when_legal_and_refused_with_the_reason_otherwise() {
     let pl = lex("pl");
     let en = lex("en");
     let m = start(None);
-    assert_eq!(
-        heard_input(&hear(&m, &pl, "kontruję")),
-        Some(BgInput::Double)
-    );
-    assert_eq!(heard_input(&hear(&m, &en, "double")), Some(BgInput::Double));
+    assert_eq!(input_of(&m, &pl, "kontruję"), Some(BgInput::Double));
+    assert_eq!(input_of(&m, &en, "double"), Some(BgInput::Double));
     let mut offered = m.clone();
     offered.act(Action::Double).unwrap();
-    assert_eq!(
-        heard_input(&hear(&offered, &pl, "przyjmuję")),
-        Some(BgInput::Take)
-    );
-    assert_eq!(
-        heard_input(&hear(&offered, &pl, "pasuję")),
-        Some(BgInput::Pass)
-    );
-    assert_eq!(
-        heard_input(&hear(&offered, &en, "take")),
-        Some(BgInput::Take)
-    );
-    assert_eq!(
-        heard_input(&hear(&offered, &en, "pass")),
-        Some(BgInput::Pass)
-    );
+    assert_eq!(input_of(&offered, &pl, "przyjmuję"), Some(BgInput::Take));
+    assert_eq!(input_of(&offered, &pl, "pasuję"), Some(BgInput::Pass));
+    assert_eq!(input_of(&offered, &en, "take"), Some(BgInput::Take));
+    assert_eq!(input_of(&offered, &en, "pass"), Some(BgInput::Pass));
     // A move while the double waits: take or pass.
     let h = hear(&offered, &pl, "osiem pięć sześć pięć");
     assert!(
@@ -512,10 +517,7 @@ fn listener(m: Match, policy: ConfirmPolicy, said: &[&str]) -> Listener<BgVoice>
 
 #[test]
 fn a_roll_and_a_move_are_read_back_and_done_on_yes_the_cube_always_read_back() {
-    let announcer = Announcer::new(
-        crate::Phrasebook::polish(),
-        crate::AnnounceOptions::default(),
-    );
+    let announcer = polish_announcer();
     let mut l = listener(start(None), ConfirmPolicy::Always, &[]);
     let d = l.hear(&[Transcript::text("trzy jeden")]);
     assert_eq!(d.action, Act::ConfirmMove(BgInput::Roll(Dice(3, 1))));
@@ -753,17 +755,7 @@ fn a_resignation_offered_is_accepted_or_declined_and_nothing_else_is_heard() {
             (&en, "eight five six five"),
             (&en, "resign a backgammon"),
         ] {
-            let h = hear(&m, l, said);
-            assert!(
-                matches!(
-                    &h,
-                    BgHeard::Illegal {
-                        error: ActionError::ResignPending,
-                        ..
-                    }
-                ),
-                "{said}: {h:?}"
-            );
+            heard_refused(&m, l, said, &ActionError::ResignPending);
         }
         let phrases = g.recognizer_phrases();
         assert!(phrases.contains(&"odrzucam".to_owned()), "{phrases:?}");
@@ -780,31 +772,15 @@ fn accept_and_decline_without_an_offer_are_not_listened_for() {
     let en = lex("en");
     let rolled = start(Some(Dice(3, 1)));
     for (l, said) in [(&pl, "odrzucam"), (&en, "accept"), (&en, "decline")] {
-        let h = hear(&rolled, l, said);
-        assert!(
-            matches!(
-                &h,
-                BgHeard::Illegal {
-                    error: ActionError::NoResignation,
-                    ..
-                }
-            ),
-            "{said}: {h:?}"
-        );
+        heard_refused(&rolled, l, said, &ActionError::NoResignation);
     }
     // With a double waiting, "przyjmuję" and "accept" are the take, as typed.
     let mut doubled = start(None);
     doubled.act(Action::Double).unwrap();
+    assert_eq!(input_of(&doubled, &pl, "przyjmuję"), Some(BgInput::Take));
+    assert_eq!(input_of(&doubled, &en, "accept"), Some(BgInput::Take));
     assert_eq!(
-        heard_input(&hear(&doubled, &pl, "przyjmuję")),
-        Some(BgInput::Take)
-    );
-    assert_eq!(
-        heard_input(&hear(&doubled, &en, "accept")),
-        Some(BgInput::Take)
-    );
-    assert_eq!(
-        heard_input(&hear(&doubled, &pl, "odrzucam")),
+        input_of(&doubled, &pl, "odrzucam"),
         None,
         "no resignation to decline"
     );
@@ -815,10 +791,7 @@ fn accept_and_decline_without_an_offer_are_not_listened_for() {
 
 #[test]
 fn a_resignation_is_read_back_even_with_confirm_never_and_the_command_waits_for_its_level() {
-    let announcer = Announcer::new(
-        crate::Phrasebook::polish(),
-        crate::AnnounceOptions::default(),
-    );
+    let announcer = polish_announcer();
     let mut l = listener(start(None), ConfirmPolicy::Never, &[]);
     let d = l.hear(&[Transcript::text("poddaję gammona")]);
     assert_eq!(d.action, Act::ConfirmMove(BgInput::ResignOffer(2)));

@@ -6,6 +6,7 @@ use serde::Serialize;
 use tandem_rules::backgammon::{Action, ActionError, Dice, Match, Phase, Play};
 
 use super::{BgGrammar, BgInput, BgLexicon, Class, Tok};
+use crate::listen::grammar::{first_fit, Fit};
 use crate::listen::lexicon::Words;
 use crate::listen::matcher::MAX_COST;
 use crate::listen::Transcript;
@@ -77,21 +78,23 @@ fn round2(x: f64) -> f64 {
 /// Understands the n-best transcripts of one utterance with `g`.
 #[must_use]
 pub fn understand_bg(g: &BgGrammar, lex: &BgLexicon, transcripts: &[Transcript]) -> BgHeard {
-    let mut fallback: Option<BgHeard> = None;
-    for t in transcripts {
-        let h = understand_one(g, lex, t);
-        match h {
-            BgHeard::Move { .. } | BgHeard::Ambiguous { .. } | BgHeard::Query { .. } => return h,
-            BgHeard::Illegal { .. } if !matches!(fallback, Some(BgHeard::Illegal { .. })) => {
-                fallback = Some(h);
-            }
-            BgHeard::Unknown { .. } if fallback.is_none() => fallback = Some(h),
-            _ => {}
+    let heards = transcripts.iter().map(|t| understand_one(g, lex, t));
+    let unknown = BgHeard::Unknown {
+        transcript: String::new(),
+    };
+    first_fit(heards, BgHeard::fit, unknown)
+}
+
+impl BgHeard {
+    /// How it stands among an utterance's n-best ([`understand_bg`]): a
+    /// move, an ambiguity or a question wins.
+    fn fit(&self) -> Fit {
+        match self {
+            BgHeard::Move { .. } | BgHeard::Ambiguous { .. } | BgHeard::Query { .. } => Fit::Wins,
+            BgHeard::Illegal { .. } => Fit::Illegal,
+            BgHeard::Unknown { .. } => Fit::Unknown,
         }
     }
-    fallback.unwrap_or(BgHeard::Unknown {
-        transcript: String::new(),
-    })
 }
 
 fn looks_like_notation(text: &str) -> bool {

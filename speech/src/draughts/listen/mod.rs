@@ -79,16 +79,21 @@ fn fill(t: &Template, lex: &Lexicon, v: Variant, from: Square, to: Square) -> Ve
             // `N` is the square of a command, given as `to`.
             Slot::To | Slot::N => lex.square(v, to),
         };
-        out = out
-            .iter()
-            .flat_map(|prefix| {
-                forms
-                    .iter()
-                    .map(move |f| prefix.iter().chain(f).cloned().collect())
-            })
-            .collect();
+        out = followed_by(&out, &forms);
     }
     out
+}
+
+/// Each of `prefixes` followed by each of `forms`, in that order.
+fn followed_by(prefixes: &[Words], forms: &[Words]) -> Vec<Words> {
+    prefixes
+        .iter()
+        .flat_map(|prefix| {
+            forms
+                .iter()
+                .map(move |f| prefix.iter().chain(f).cloned().collect())
+        })
+        .collect()
 }
 
 impl Grammar {
@@ -118,15 +123,7 @@ impl Grammar {
                     if m.is_capture() {
                         let mut tails: Vec<Words> = vec![Vec::new()];
                         for sq in m.captured() {
-                            let forms = lex.square(v, sq);
-                            tails = tails
-                                .iter()
-                                .flat_map(|p| {
-                                    forms
-                                        .iter()
-                                        .map(move |f| p.iter().chain(f).cloned().collect())
-                                })
-                                .collect();
+                            tails = followed_by(&tails, &lex.square(v, sq));
                         }
                         for tail in &tails {
                             for lead in lex.taken.iter().chain(std::iter::once(&Vec::new())) {
@@ -335,6 +332,18 @@ pub enum Heard {
 }
 
 impl Heard {
+    /// How it stands among an utterance's n-best: a move, a command or an
+    /// ambiguity wins; a question is passed over.
+    fn fit(&self) -> crate::listen::grammar::Fit {
+        use crate::listen::grammar::Fit;
+        match self {
+            Heard::Move { .. } | Heard::Command { .. } | Heard::Ambiguous { .. } => Fit::Wins,
+            Heard::Illegal { .. } => Fit::Illegal,
+            Heard::Unknown { .. } => Fit::Unknown,
+            Heard::Query { .. } => Fit::Other,
+        }
+    }
+
     /// The confidence of a move or command (0 for the others).
     #[must_use]
     pub fn confidence(&self) -> f64 {
@@ -446,21 +455,13 @@ pub fn understand(
     lex: &Lexicon,
     transcripts: &[Transcript],
 ) -> Heard {
-    let mut fallback: Option<Heard> = None;
-    for t in transcripts {
-        let h = understand_one(pos, grammar, lex, t);
-        match h {
-            Heard::Move { .. } | Heard::Command { .. } | Heard::Ambiguous { .. } => return h,
-            Heard::Illegal { .. } if !matches!(fallback, Some(Heard::Illegal { .. })) => {
-                fallback = Some(h)
-            }
-            Heard::Unknown { .. } if fallback.is_none() => fallback = Some(h),
-            _ => {}
-        }
-    }
-    fallback.unwrap_or_else(|| Heard::Unknown {
+    let heards = transcripts
+        .iter()
+        .map(|t| understand_one(pos, grammar, lex, t));
+    let unknown = Heard::Unknown {
         transcript: String::new(),
-    })
+    };
+    crate::listen::grammar::first_fit(heards, Heard::fit, unknown)
 }
 
 fn understand_one(pos: &Position, grammar: &Grammar, lex: &Lexicon, t: &Transcript) -> Heard {

@@ -5,6 +5,16 @@ use super::*;
 use crate::listen::lexicon::words_of;
 use crate::listen::matcher::Costs;
 
+/// The built-in Polish words.
+fn pl() -> Lexicon {
+    Lexicon::draughts_builtin("pl").unwrap()
+}
+
+/// The built-in English words.
+fn en() -> Lexicon {
+    Lexicon::draughts_builtin("en").unwrap()
+}
+
 fn hear(lex: &Lexicon, fen: Option<&str>, text: &str) -> Heard {
     let pos = fen.map_or_else(
         || Position::start(Variant::International),
@@ -17,7 +27,7 @@ fn hear(lex: &Lexicon, fen: Option<&str>, text: &str) -> Heard {
 #[test]
 fn start_position_phrases_cover_every_legal_move() {
     let pos = Position::start(Variant::International);
-    let g = Grammar::build(&pos, &Lexicon::draughts_builtin("pl").unwrap());
+    let g = Grammar::build(&pos, &pl());
     for i in 0..g.moves.len() {
         assert!(g.phrases.iter().any(|p| p.meaning == Meaning::Move(i)));
     }
@@ -28,11 +38,7 @@ fn start_position_phrases_cover_every_legal_move() {
 
 #[test]
 fn exact_move_has_full_confidence() {
-    let h = hear(
-        &Lexicon::draughts_builtin("pl").unwrap(),
-        None,
-        "trzydzieści dwa na dwadzieścia osiem",
-    );
+    let h = hear(&pl(), None, "trzydzieści dwa na dwadzieścia osiem");
     assert!(
         matches!(&h, Heard::Move { notation, confidence, .. } if notation == "32-28" && *confidence == 1.0),
         "{h:?}"
@@ -43,11 +49,7 @@ fn exact_move_has_full_confidence() {
 
 #[test]
 fn illegal_move_is_never_a_move() {
-    let h = hear(
-        &Lexicon::draughts_builtin("en").unwrap(),
-        None,
-        "thirty two twenty six",
-    );
+    let h = hear(&en(), None, "thirty two twenty six");
     assert!(
         matches!(
             h,
@@ -60,11 +62,7 @@ fn illegal_move_is_never_a_move() {
         ),
         "{h:?}"
     );
-    let h = hear(
-        &Lexicon::draughts_builtin("en").unwrap(),
-        None,
-        "eighteen twenty three",
-    );
+    let h = hear(&en(), None, "eighteen twenty three");
     assert!(
         matches!(
             h,
@@ -79,7 +77,7 @@ fn illegal_move_is_never_a_move() {
 
 #[test]
 fn the_reason_is_the_rules_engine_s_in_the_announcer_s_words() {
-    let pl = Lexicon::draughts_builtin("pl").unwrap();
+    let pl = pl();
     let fen = "W:W27,40:B22,49";
     let h = hear(&pl, Some(fen), "czterdzieści trzydzieści pięć");
     let pos = Position::from_fen(Variant::International, fen).unwrap();
@@ -106,21 +104,25 @@ fn the_reason_is_the_rules_engine_s_in_the_announcer_s_words() {
 
 #[test]
 fn resign_is_always_confirmed() {
-    let h = hear(&Lexicon::draughts_builtin("en").unwrap(), None, "resign");
+    let h = hear(&en(), None, "resign");
     assert!(h.needs_confirmation(ConfirmPolicy::Never));
 }
 
 // Moved from the shared lexicon: draughts' square words.
 
-#[test]
-fn algebraic_squares_have_every_file_word() {
-    let pl = Lexicon::draughts_builtin("pl").unwrap();
-    let c3 = Square::new(22).unwrap();
-    let forms: Vec<String> = pl
-        .square(Variant::SixtyFour, c3)
+/// The ways a square of the 64-square board is said, each as one text.
+fn sixty_four_forms(lex: &Lexicon, sq: Square) -> Vec<String> {
+    lex.square(Variant::SixtyFour, sq)
         .iter()
         .map(|w| w.join(" "))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn algebraic_squares_have_every_file_word() {
+    let pl = pl();
+    let c3 = Square::new(22).unwrap();
+    let forms = sixty_four_forms(&pl, c3);
     for f in ["ce trzy", "cesar trzy", "c trzy", "cé trzy", "cezar trzy"] {
         assert!(forms.contains(&f.to_owned()), "{f} not in {forms:?}");
     }
@@ -128,20 +130,15 @@ fn algebraic_squares_have_every_file_word() {
         pl.square(Variant::International, c3),
         [vec!["dwadzieścia".to_owned(), "dwa".to_owned()]]
     );
-    let en = Lexicon::draughts_builtin("en").unwrap();
-    let h8 = Square::new(4).unwrap();
-    let forms: Vec<String> = en
-        .square(Variant::SixtyFour, h8)
-        .iter()
-        .map(|w| w.join(" "))
-        .collect();
+    let en = en();
+    let forms = sixty_four_forms(&en, Square::new(4).unwrap());
     assert!(forms.contains(&"hector eight".to_owned()), "{forms:?}");
     assert!(forms.contains(&"aitch eight".to_owned()), "{forms:?}");
 }
 
 #[test]
 fn read_square_prefers_the_longest() {
-    let pl = Lexicon::draughts_builtin("pl").unwrap();
+    let pl = pl();
     let v = Variant::International;
     let n = |w: &str| {
         pl.read_square(v, &words_of(w))
@@ -191,10 +188,7 @@ fn distance_and_its_early_exit_agree_with_the_cell_by_cell_table() {
         "x",
     ];
     let mut compared = 0;
-    for lex in [
-        Lexicon::draughts_builtin("pl").unwrap(),
-        Lexicon::draughts_builtin("en").unwrap(),
-    ] {
+    for lex in [pl(), en()] {
         let c = Costs::new(&lex);
         for pos in [
             Position::start(Variant::International),
@@ -270,46 +264,30 @@ mod listener {
 
     #[test]
     fn a_whole_phrase_ends_after_100_ms_of_silence() {
-        let (n, d) = ends_after(
-            Lexicon::draughts_builtin("pl").unwrap(),
-            "trzydzieści dwa dwadzieścia osiem",
-            true,
-        );
+        let (n, d) = ends_after(pl(), "trzydzieści dwa dwadzieścia osiem", true);
         assert_eq!(n, 5, "5 quiet frames of 20 ms");
         assert!(matches!(d.action, Action::ConfirmMove(_)), "{d:?}");
-        let (n, _) = ends_after(Lexicon::draughts_builtin("pl").unwrap(), "tak", true);
+        let (n, _) = ends_after(pl(), "tak", true);
         assert_eq!(n, 5);
     }
 
     #[test]
     fn the_full_wait_without_an_early_result_or_when_a_longer_phrase_may_follow() {
         // A recognizer that cannot tell its result before the end: 600 ms.
-        let (n, _) = ends_after(
-            Lexicon::draughts_builtin("pl").unwrap(),
-            "trzydzieści dwa dwadzieścia osiem",
-            false,
-        );
+        let (n, _) = ends_after(pl(), "trzydzieści dwa dwadzieścia osiem", false);
         assert_eq!(n, 30);
         // "square twenty" is a whole phrase, but "square twenty-eight" goes on.
-        let (n, d) = ends_after(
-            Lexicon::draughts_builtin("en").unwrap(),
-            "square twenty",
-            true,
-        );
+        let (n, d) = ends_after(en(), "square twenty", true);
         assert_eq!(n, 30, "{d:?}");
         // Half a move: not a phrase.
-        let (n, _) = ends_after(
-            Lexicon::draughts_builtin("pl").unwrap(),
-            "trzydzieści dwa",
-            true,
-        );
+        let (n, _) = ends_after(pl(), "trzydzieści dwa", true);
         assert_eq!(n, 30);
     }
 
     #[test]
     fn whole_phrases_of_the_grammar() {
         let pos = Position::start(Variant::International);
-        let pl = Lexicon::draughts_builtin("pl").unwrap();
+        let pl = pl();
         let g = Grammar::build(&pos, &pl);
         assert!(g.is_complete(&pl, "trzydzieści dwa dwadzieścia osiem"));
         assert!(g.is_complete(&pl, "Z trzydziestu dwóch na dwadzieścia osiem"));
@@ -317,7 +295,7 @@ mod listener {
         assert!(!g.is_complete(&pl, ""));
         // Illegal moves are phrases too (heard, to be refused with the reason).
         assert!(g.is_complete(&pl, "trzydzieści dwa dwadzieścia siedem"));
-        let en = Lexicon::draughts_builtin("en").unwrap();
+        let en = en();
         let g = Grammar::build(&pos, &en);
         assert!(g.is_complete(&en, "thirty-two twenty-eight"));
         assert!(g.is_complete(&en, "square twenty-eight"));
@@ -413,10 +391,7 @@ mod listener {
 
     #[test]
     fn a_pause_inside_a_phrase_feeds_the_whole_utterance_again_once() {
-        let (mut l, log) = burst_listener(
-            Lexicon::draughts_builtin("pl").unwrap(),
-            vec!["trzydzieści dwa", "dwadzieścia osiem"],
-        );
+        let (mut l, log) = burst_listener(pl(), vec!["trzydzieści dwa", "dwadzieścia osiem"]);
         assert!(say(&mut l, 0, 5).is_empty());
         assert!(say(&mut l, 1, 20).is_empty());
         // 400 ms of pause: the trial end at 100 ms finds half a move.
@@ -445,10 +420,7 @@ mod listener {
 
     #[test]
     fn after_a_trial_that_may_go_on_the_full_silence_decides_on_its_words() {
-        let (mut l, log) = burst_listener(
-            Lexicon::draughts_builtin("en").unwrap(),
-            vec!["square twenty"],
-        );
+        let (mut l, log) = burst_listener(en(), vec!["square twenty"]);
         assert!(say(&mut l, 1, 20).is_empty());
         let d = say(&mut l, 0, 40);
         assert_eq!(d.len(), 1, "{d:?}");
@@ -466,10 +438,7 @@ mod listener {
 
     #[test]
     fn muting_after_a_trial_drops_the_utterance() {
-        let (mut l, log) = burst_listener(
-            Lexicon::draughts_builtin("pl").unwrap(),
-            vec!["trzydzieści dwa", "tak"],
-        );
+        let (mut l, log) = burst_listener(pl(), vec!["trzydzieści dwa", "tak"]);
         assert!(say(&mut l, 1, 20).is_empty());
         assert!(say(&mut l, 0, 20).is_empty());
         let mute = l.mute_switch();

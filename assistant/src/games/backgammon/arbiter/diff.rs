@@ -39,6 +39,15 @@ fn spot_name(s: Spot, listener: Color, book: &BgArbiterBook) -> String {
     }
 }
 
+/// `n` as the sentences say it: in words when `spoken`, else in digits.
+fn number(bg: &BgAnnouncer, spoken: bool, n: u32) -> String {
+    if spoken {
+        bg.number(n)
+    } else {
+        n.to_string()
+    }
+}
+
 /// The sentences that make board B equal board A. `spoken`: numbers as
 /// words and points in `listener`'s numbering (with the other side's too
 /// when `both`); else digits and both numberings.
@@ -50,13 +59,7 @@ fn fix_sentences(
     book: &BgArbiterBook,
     bg: &BgAnnouncer,
 ) -> Vec<String> {
-    let num = |n: u32| {
-        if spoken {
-            bg.number(n)
-        } else {
-            n.to_string()
-        }
-    };
+    let num = |n: u32| number(bg, spoken, n);
     let point = |p: u8| {
         let mine = Spot::Point(p).point_for(listener).unwrap_or(p);
         let theirs = Spot::Point(p).point_for(listener.other()).unwrap_or(p);
@@ -121,13 +124,7 @@ fn info_sentences(
     bg: &BgAnnouncer,
     bgbook: &BgPhrasebook,
 ) -> Vec<String> {
-    let num = |n: u32| {
-        if spoken {
-            bg.number(n)
-        } else {
-            n.to_string()
-        }
-    };
+    let num = |n: u32| number(bg, spoken, n);
     let mut out = Vec::new();
     for c in changes {
         let s = match *c {

@@ -16,9 +16,9 @@ use tandem_rules::backgammon::arbiter::{
     after_roll, entry_parts, entry_place, fill_sides, from_match, is_mat, looks_like_backgammon,
     read_list, read_mat, settle, turn_text, BgRecord, BgRecordGame, Turn, TurnError,
 };
-use tandem_rules::backgammon::{match_id, Match};
+use tandem_rules::backgammon::Match;
 use tandem_rules::reconcile::Difference;
-use tandem_rules::{Color, GameOptions, TableGame, TimeControl};
+use tandem_rules::{Color, GameOptions, TableGame};
 use tandem_speech::backgammon::arbiter::BgArbiterBook;
 use tandem_speech::backgammon::{BgAnnouncer, BgPhrasebook, Numbering};
 
@@ -552,32 +552,7 @@ impl ReportGame for BgRecordGame {
     /// `position_id`, `match_id`, `dice`, `cube`, `score`, `pips` as
     /// `tandem ctl state` gives them.
     fn position_extra(pos: &Match) -> Map<String, Json> {
-        let b = pos.board();
-        let mut m = Map::new();
-        m.insert("position_id".into(), json!(pos.position_id()));
-        m.insert(
-            "match_id".into(),
-            json!(match_id::encode(&match_id::of_match(pos))),
-        );
-        m.insert("dice".into(), json!(pos.dice().map(|d| [d.0, d.1])));
-        m.insert(
-            "cube".into(),
-            json!({"value": pos.cube(), "owner": pos.cube_owner().map(Color::name)}),
-        );
-        m.insert(
-            "score".into(),
-            json!({
-                "white": pos.score(Color::White),
-                "black": pos.score(Color::Black),
-                "length": pos.options().length,
-                "crawford": pos.is_crawford(),
-            }),
-        );
-        m.insert(
-            "pips".into(),
-            json!({"white": b.pips(Color::White), "black": b.pips(Color::Black)}),
-        );
-        m
+        super::match_fields(pos)
     }
 }
 
@@ -631,32 +606,9 @@ fn bg_clocks(j: &Journal, ply: usize) -> Option<ClockTimes> {
     let snaps = journal_match(j).ok()?.snaps;
     // An entry ends with a move or a cube action: the actions that pressed.
     let entries: Vec<Snap> = snaps.into_iter().flatten().collect();
-    let secs = |ms: u64| ms as f64 / 1000.0;
-    let used = |c: Color| -> f64 {
-        secs(
-            entries
-                .iter()
-                .take(ply)
-                .filter(|s| s.side == c)
-                .map(|s| s.move_ms)
-                .sum(),
-        )
-    };
-    let (white_ms, black_ms) = if ply == 0 {
-        let initial = TimeControl::lookup(&j.start()?.control)
-            .ok()?
-            .initial_time();
-        let ms = u64::try_from(initial.as_millis()).ok()?;
-        (ms, ms)
-    } else {
-        let s = entries.get(ply - 1)?;
-        (s.white_ms, s.black_ms)
-    };
-    Some(ClockTimes {
-        ply,
-        white_remaining: secs(white_ms),
-        black_remaining: secs(black_ms),
-        white_used: used(Color::White),
-        black_used: used(Color::Black),
-    })
+    let plies: Vec<(Color, u64, u64, u64)> = entries
+        .iter()
+        .map(|s| (s.side, s.move_ms, s.white_ms, s.black_ms))
+        .collect();
+    crate::arbiter::records::clocks_after(j, ply, &plies)
 }
