@@ -111,6 +111,20 @@ pub fn code(socket: &Path, side: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// `POST /api/pair` with `code` over TLS to 127.0.0.1:`port`, pinned to
+/// the certificate `der`: the status and the raw answer.
+pub fn pair_tls(port: u16, der: &[u8], code: &str) -> (u16, String) {
+    let body = serde_json::json!({ "code": code }).to_string();
+    let head = head(
+        &format!("127.0.0.1:{port}"),
+        "POST",
+        "/api/pair",
+        &[],
+        body.len(),
+    );
+    super::tls::https(port, der, &format!("{head}{body}"))
+}
+
 /// An HTTP answer: its status (0: none, the connection closed), headers
 /// (lower case names) and body.
 #[derive(Debug)]
