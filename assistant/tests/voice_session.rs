@@ -60,12 +60,7 @@ async fn an_utterance_from_a_position_that_has_passed_is_never_played() {
     let mut t = start();
     let _ = t.hear(0, "trzydzieści dwa na dwadzieścia osiem").await;
     // Meanwhile the assistant typed White's move.
-    let r = t
-        .handle
-        .request(Cmd::Move("33-29".into()), Source::Typed)
-        .await
-        .unwrap();
-    assert!(r.ok);
+    t.done(Cmd::Move("33-29".into()), Source::Typed).await;
     t.said();
     // The listener had not heard of it yet: its "tak" plays the old read-back.
     let said = t.hear(0, "tak").await;
@@ -77,12 +72,7 @@ async fn an_utterance_from_a_position_that_has_passed_is_never_played() {
 #[tokio::test]
 async fn the_blind_player_does_not_enter_the_opponents_moves_by_voice() {
     let mut t = start();
-    let r = t
-        .handle
-        .request(Cmd::Move("32-28".into()), Source::Typed)
-        .await
-        .unwrap();
-    assert!(r.ok);
+    t.done(Cmd::Move("32-28".into()), Source::Typed).await;
     let pos = Position::from_fen(Variant::International, &t.fen().await).unwrap();
     t.listener.set_position(pos).unwrap();
     t.said();

@@ -11,7 +11,7 @@ mod support;
 use std::path::Path;
 use std::time::Duration;
 
-use support::voice::{wav, Room};
+use support::voice::Room;
 use support::{Daemon, Play};
 use tandem_speech::listen::fixture::korean_phrasebook_path;
 
@@ -142,21 +142,7 @@ fn the_model_of_the_language_is_found_by_itself_and_a_spoken_move_is_heard() {
     let models = data.join("tandem/models");
     std::fs::create_dir_all(&models).unwrap();
     std::os::unix::fs::symlink(&model, models.join("vosk-model-small-pl-0.22")).unwrap();
-    let phrasebook = korean_phrasebook_path();
-    let d = room.play_finding(
-        &data,
-        &["--lang", "pl", "--phrasebook", phrasebook.to_str().unwrap()],
-    );
-    d.wait_for("voice input on", Duration::from_secs(30), || {
-        d.said()
-            .iter()
-            .any(|s| s == "Voice input is on: say your moves.")
-    });
-    d.wait_listening();
-    room.mic.say(&wav("ko-33-29.wav"));
-    d.wait_for("the spoken move", Duration::from_secs(60), || {
-        d.events_of("heard").iter().any(|e| e["text"] == "33-29")
-    });
+    room.finds_the_model_and_hears_a_move(&data);
 }
 
 #[test]

@@ -347,6 +347,20 @@ impl Drop for Daemon {
     }
 }
 
+/// A game of `variant` (`tandem play --variant VARIANT ARGS…`) given the
+/// Polish draughts phrasebook is refused with what to give (`a VARIANT game
+/// takes a VARIANT phrasebook`), before the journal is made.
+pub fn assert_refuses_draughts_phrasebook(variant: &str, args: &[&str]) {
+    let (out, journaled) = play_with_draughts_phrasebook(variant, args);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("a {variant} game takes a {variant} phrasebook")),
+        "{err}"
+    );
+    assert!(!journaled, "no journal for a game that did not start");
+}
+
 /// Runs `tandem play --headless --speech text --braille none --variant
 /// VARIANT ARGS… --journal DIR/game.jsonl --phrasebook pl.toml` (the Polish
 /// draughts phrasebook) in a new directory to its end: its output, and

@@ -10,7 +10,9 @@ use std::sync::mpsc::Receiver;
 
 use tandem::game::AnyPosition;
 use tandem::journal::{Event, Journal, Source};
-use tandem::session::{Blind, Cmd, GameSetup, Outputs, Session, SessionHandle, DEFAULT_WARNINGS};
+use tandem::session::{
+    Blind, Cmd, GameSetup, Outputs, Reply, Session, SessionHandle, DEFAULT_WARNINGS,
+};
 use tandem::voice::{Spoken, VoiceCtl, VoiceGame, VoiceLink};
 use tandem_rules::clock::TimeControl;
 use tandem_rules::GameOptions;
@@ -167,6 +169,14 @@ impl<G: VoiceGame> VoiceTable<G> {
             .await
             .unwrap();
         self.said()
+    }
+
+    /// `cmd` from `source`, which the session does (`ok`).
+    pub async fn done(&self, cmd: Cmd, source: Source) -> Reply {
+        let asked = format!("{cmd:?}");
+        let r = self.handle.request(cmd, source).await.unwrap();
+        assert!(r.ok, "{asked}: {r:?}");
+        r
     }
 
     /// What was said since the last look.

@@ -277,6 +277,27 @@ impl Room {
         self.start(play, extra)
     }
 
+    /// [`Room::play_finding`] with `--lang pl` and the Korean phrasebook
+    /// (the Korean model stands under the Polish model's name in `data`):
+    /// voice input comes on, and a move said into the microphone is heard.
+    pub fn finds_the_model_and_hears_a_move(&self, data: &Path) {
+        let phrasebook = tandem_speech::listen::fixture::korean_phrasebook_path();
+        let d = self.play_finding(
+            data,
+            &["--lang", "pl", "--phrasebook", phrasebook.to_str().unwrap()],
+        );
+        d.wait_for("voice input on", Duration::from_secs(30), || {
+            d.said()
+                .iter()
+                .any(|s| s == "Voice input is on: say your moves.")
+        });
+        d.wait_listening();
+        self.mic.say(&wav("ko-33-29.wav"));
+        d.wait_for("the spoken move", Duration::from_secs(60), || {
+            d.events_of("heard").iter().any(|e| e["text"] == "33-29")
+        });
+    }
+
     fn start(&self, play: Play, extra: &[&str]) -> VoiceDaemon {
         let journal = self.dir.path().join("game.jsonl");
         let mut play = play
