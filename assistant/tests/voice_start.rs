@@ -24,6 +24,14 @@ fn said(journal: &Path) -> Vec<String> {
         .collect()
 }
 
+/// A new folder, and an empty folder in it.
+fn with_empty() -> (tempfile::TempDir, std::path::PathBuf) {
+    let t = tempfile::tempdir().unwrap();
+    let empty = t.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    (t, empty)
+}
+
 /// A text-only daemon in `dir` (journal `dir/game.jsonl`) with `env`, typing
 /// 32-28 once it has said `expect`; returns the daemon and what it said.
 fn typed_game(
@@ -57,9 +65,7 @@ fn typed_game(
 
 #[test]
 fn without_libvosk_tandem_starts_types_speaks_and_says_once_how_to_get_voice_input() {
-    let t = tempfile::tempdir().unwrap();
-    let empty = t.path().join("empty");
-    std::fs::create_dir(&empty).unwrap();
+    let (t, empty) = with_empty();
     let (_d, said) = typed_game(
         t.path(),
         &["--lang", "en"],
@@ -82,9 +88,7 @@ fn without_libvosk_tandem_starts_types_speaks_and_says_once_how_to_get_voice_inp
 #[test]
 fn without_a_model_for_the_language_tandem_names_the_command_that_installs_it() {
     let lib = tandem_speech::listen::vosk::library().expect("libvosk: run scripts/setup.sh");
-    let t = tempfile::tempdir().unwrap();
-    let empty = t.path().join("empty");
-    std::fs::create_dir(&empty).unwrap();
+    let (t, empty) = with_empty();
     let (_d, said) = typed_game(
         t.path(),
         &["--lang", "en"],
