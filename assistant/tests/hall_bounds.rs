@@ -212,7 +212,7 @@ fn open_events_from(from: &str, base: &str) -> Option<TcpStream> {
 /// [`open_events_from`] with a receive buffer of `recv` bytes.
 fn open_events_with(from: &str, base: &str, recv: Option<u32>) -> Option<TcpStream> {
     let addr = base.trim_start_matches("http://");
-    let mut s = hall_common::connect_from_with(from, addr, recv).ok()?;
+    let mut s = support::devices::connect_from_with(from, addr, recv).ok()?;
     let _ = write!(
         s,
         "GET /events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"

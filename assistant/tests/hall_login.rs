@@ -11,8 +11,10 @@ mod hall_common;
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
+
 use std::time::Duration;
+use tandem_testkit::Killed;
 
 use hall_common::{connect_from, desk_args, free_port, wait_for, Broker, DEADLINE, EVENT, SECRET};
 use sha2::{Digest, Sha256};
@@ -421,16 +423,6 @@ fn a_certificate_given_is_served_and_printed() {
     assert_eq!(desk.der, made.cert.der().to_vec());
     assert_eq!(desk.printed, sha256_colons(&desk.der));
     assert!(!desk.data.join("tls").exists(), "none made");
-}
-
-/// A process killed when dropped (a desk that should have stopped).
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// A secret shorter than 16 characters stops the desk's start when it

@@ -29,11 +29,7 @@ fn start() -> VoiceTable<Draughts> {
 async fn a_spoken_move_is_read_back_then_played_on_tak_and_journaled() {
     let mut t = start();
     t.said();
-    assert_eq!(
-        t.positions(),
-        [0],
-        "the listener hears in the start position"
-    );
+    t.assert_hears_in_the_start_position();
     let said = t.hear(0, "trzydzieści dwa na dwadzieścia osiem").await;
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(
@@ -47,12 +43,7 @@ async fn a_spoken_move_is_read_back_then_played_on_tak_and_journaled() {
         said[0].contains("dwadzieścia osiem"),
         "announced as typed: {said:?}"
     );
-    assert_eq!(
-        t.heard(),
-        [h("move", "32-28", "read-back"), h("command", "yes", "play")]
-    );
-    t.assert_spoken_move_after_heard("32-28");
-    assert_eq!(t.positions(), [1], "the grammar follows the move");
+    t.assert_played_on_tak("32-28", "the grammar follows the move");
 }
 
 #[tokio::test]

@@ -47,11 +47,7 @@ fn start(fen: Option<&str>, blind: Blind) -> VoiceTable<ChessVoice> {
 #[tokio::test]
 async fn a_spoken_chess_move_is_read_back_then_played_on_tak_in_san() {
     let mut t = start(None, Blind::White);
-    assert_eq!(
-        t.positions(),
-        [0],
-        "the listener hears in the start position"
-    );
+    t.assert_hears_in_the_start_position();
     let said = t.hear(0, "skoczek Feliks trzy").await;
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(said[0].contains("Feliks trzy"), "read back: {said:?}");
@@ -62,12 +58,7 @@ async fn a_spoken_chess_move_is_read_back_then_played_on_tak_in_san() {
         said.iter().any(|s| s.contains("Feliks trzy")),
         "announced: {said:?}"
     );
-    assert_eq!(
-        t.heard(),
-        [h("move", "Nf3", "read-back"), h("command", "yes", "play")]
-    );
-    t.assert_spoken_move_after_heard("Nf3");
-    assert_eq!(t.positions(), [1], "the chess grammar follows the move");
+    t.assert_played_on_tak("Nf3", "the chess grammar follows the move");
 }
 
 #[tokio::test]

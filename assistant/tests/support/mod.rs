@@ -386,6 +386,39 @@ pub fn play_with_draughts_phrasebook(variant: &str, args: &[&str]) -> (std::proc
     (out, journal.exists())
 }
 
+/// A text-only `tandem play --variant backgammon --lang en ARGS…` in `dir`,
+/// journaled to `dir/match.jsonl`: the daemon, the journal and its socket.
+pub fn backgammon_match(dir: &Path, args: &[&str]) -> (Daemon, PathBuf, PathBuf) {
+    let journal = dir.join("match.jsonl");
+    let d = Play::text_only(dir)
+        .args(["--variant", "backgammon", "--lang", "en"])
+        .arg("--journal")
+        .arg(&journal)
+        .args(args)
+        .start();
+    (d, journal, dir.join("tandem.sock"))
+}
+
+/// A text-only `tandem play --resume JOURNAL` in `dir`, its errors in
+/// `dir/stderr-resume.txt`.
+pub fn resume_text_only(dir: &Path, journal: &str) -> Daemon {
+    Play::text_only(dir)
+        .args(["--resume", journal])
+        .stderr_file(dir.join("stderr-resume.txt"))
+        .start()
+}
+
+/// Runs `cmd` (called `what`) to its end, which must succeed: its output.
+pub fn run_ok(cmd: &mut Command, what: &str) -> std::process::Output {
+    let out = cmd.output().expect(what);
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Runs `tandem ctl --socket SOCKET ARGS…`.
 pub fn ctl(socket: &Path, args: &[&str]) -> std::process::Output {
     ctl_env(socket, args, &[])
@@ -538,6 +571,46 @@ pub fn real_game() -> Game {
         Replay::Ok(g) => g,
         other => panic!("the test game does not replay: {other:?}"),
     }
+}
+
+/// A private BRLTTY of 40 cells and speech-dispatcher speaking English (as
+/// [`real_brltty_speechd`]), a new folder, the journal `journal` in it, and
+/// the mark of the audio spoken so far.
+pub fn real_english_table(journal: &str) -> Option<RealTable> {
+    let (brltty, speechd) = real_brltty_speechd(40, "en")?;
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join(journal);
+    let mark = speechd.audio_mark();
+    Some((brltty, speechd, dir, journal, mark))
+}
+
+/// What [`real_english_table`] gives.
+pub type RealTable = (
+    VirtualBrltty,
+    PrivateSpeechd,
+    tempfile::TempDir,
+    PathBuf,
+    u64,
+);
+
+/// Ply `i` (from 0) of a game, `m`: white's through the control socket
+/// `c`, black's typed on `d`'s standard input and awaited.
+pub fn play_ply(d: &mut Daemon, c: &mut Client, i: usize, m: &str) {
+    if i % 2 == 0 {
+        let r = c.request("move", Some(m)).unwrap();
+        assert_eq!(r["ok"], true, "{m}: {r}");
+    } else {
+        d.type_line(m);
+        wait_ply(c, i as u64 + 1);
+    }
+}
+
+/// speech-dispatcher spoke since `mark`: more than a second of sound.
+pub fn assert_spoke_since(speechd: &PrivateSpeechd, mark: u64) {
+    let audio = speechd
+        .wait_audio_since(mark, Duration::from_millis(500), Duration::from_secs(60))
+        .unwrap();
+    assert!(audio.seconds > 1.0 && audio.rms > 0.001, "{audio:?}");
 }
 
 /// A private BRLTTY with a virtual display of `cells` cells; `None` (said

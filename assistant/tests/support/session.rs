@@ -230,6 +230,27 @@ impl<G: VoiceGame> VoiceTable<G> {
         assert_eq!((*source, t.as_str()), (Source::Spoken, text));
     }
 
+    /// The only position sent to the listener so far is the start.
+    pub fn assert_hears_in_the_start_position(&self) {
+        assert_eq!(
+            self.positions(),
+            [0],
+            "the listener hears in the start position"
+        );
+    }
+
+    /// What was heard is `text` read back, then "tak" that played it (on
+    /// record before the move), and the one position then sent to the
+    /// listener is the next ply's (`why`).
+    pub fn assert_played_on_tak(&self, text: &str, why: &str) {
+        assert_eq!(
+            self.heard(),
+            [h("move", text, "read-back"), h("command", "yes", "play")]
+        );
+        self.assert_spoken_move_after_heard(text);
+        assert_eq!(self.positions(), [1], "{why}");
+    }
+
     /// The plies of the positions the session sent to the voice thread
     /// since the last look, latest last; every one is of this game.
     pub fn positions(&self) -> Vec<u32> {
