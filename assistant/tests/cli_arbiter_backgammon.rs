@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use support::cli::json_of;
-use support::{backgammon_match, ctl, tandem, verify_ok, Play};
+use support::{backgammon_match, ctl, tandem, verify_ok};
 use tandem_rules::backgammon::arbiter::play_entry;
 use tandem_rules::backgammon::{Board, Match, MatchOptions};
 use tandem_rules::{Color, TableGame};

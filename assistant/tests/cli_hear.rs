@@ -290,13 +290,7 @@ fn a_korean_chess_move_through_vosk() {
     // espeak-ng's Korean "e2 e4" (files and ranks are numbers in the test book).
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("e2e4.wav");
-    let st = std::process::Command::new("espeak-ng")
-        .args(["-v", "ko", "-w"])
-        .arg(&wav)
-        .arg("오, 이, 오, 사")
-        .status()
-        .expect("espeak-ng must be installed for this test");
-    assert!(st.success());
+    tandem_speech::listen::fixture::espeak_korean(&wav, "오, 이, 오, 사");
     let book = format!("{DATA}/chess-ko.toml");
     let chess = ["--variant", "chess"];
     let v = recording(&chess, wav.to_str().unwrap(), &model, &book);

@@ -17,8 +17,8 @@ use std::process::Command;
 
 use hall_common::chain::{lines_of, rechain, sha256_hex, verify, witness_of_line};
 use hall_common::{
-    ctl_ok, desk_keys, journal_records, seqs_of, table, wait_for, wait_witness_of, witness_of,
-    witnessed, Broker, Desk, Witnessed,
+    ctl_ok, desk_keys, hall, journal_records, seqs_of, table, wait_for, wait_witness_of,
+    witness_of, witnessed, Broker, Desk, Witnessed,
 };
 use serde_json::Value;
 use support::{run_ok, TANDEM};
@@ -221,9 +221,7 @@ fn a_journal_rewritten_before_its_witness_fails_verify_with_the_desks_key() {
 #[test]
 fn a_witness_the_desk_never_signed_is_an_alert_at_the_desk() {
     use tandem::journal::Event;
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 2);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(2);
     let (private, _) = desk_keys(dir.path());
     let key = tandem::desk_key::SigningKey::load(&private).unwrap();
     let path = dir.path().join("forged.jsonl");

@@ -46,6 +46,8 @@ pub const MAX_PACKET_LINE: &str = "max_packet_size 262144";
 pub const CLIENT_ID_LINE: &str = "use_username_as_clientid true";
 
 /// A port nobody listens on now.
+// Not every hall test file connects from another address.
+#[allow(unused_imports)]
 pub use crate::support::devices::connect_from;
 pub use tandem_testkit::free_port;
 
@@ -516,6 +518,46 @@ pub fn desk_args<'c>(
         .arg("--arbiter-secret-file")
         .arg(dir.join("desk-secret"))
         .stdout(Stdio::null())
+}
+
+/// The `kind` of each alert in a table's view at the desk ("" where a kind
+/// is not a string).
+pub fn alert_kinds(view: &Value) -> Vec<&str> {
+    view["alerts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["kind"].as_str().unwrap_or(""))
+        .collect()
+}
+
+/// A new folder, a broker for `tables` tables and a desk started on them
+/// (without extra flags).
+pub fn hall(tables: u32) -> (tempfile::TempDir, Broker, Desk) {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), tables);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    (dir, broker, desk)
+}
+
+/// A test alert `text` sent by table `n` (its own login) and awaited at
+/// the desk (`what`): once the desk has it, it has had everything the
+/// broker took before it.
+pub fn mark(broker: &Broker, desk: &Desk, n: u64, text: &str, what: &str) {
+    let marker = serde_json::json!({"kind": "test", "text": text, "seq": null, "wall": ""});
+    assert!(broker.publish(
+        &format!("table{n}"),
+        &format!("pw{n}"),
+        &format!("tandem/{EVENT}/table/{n}/alert"),
+        &marker.to_string()
+    ));
+    desk.wait_table(n, what, |t| {
+        t["alerts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["text"] == text)
+    });
 }
 
 impl Desk {

@@ -47,13 +47,7 @@ pub fn wav(name: &str) -> Vec<i16> {
 /// espeak-ng's Korean for `text`, at 16 kHz (written to `dir/NAME.wav`).
 pub fn espeak(dir: &Path, name: &str, text: &str) -> Vec<i16> {
     let out = dir.join(format!("{name}.wav"));
-    let st = Command::new("espeak-ng")
-        .args(["-v", "ko", "-w"])
-        .arg(&out)
-        .arg(text)
-        .status()
-        .expect("espeak-ng must be installed (apt-get install espeak-ng) for the voice tests");
-    assert!(st.success(), "espeak-ng failed for {text:?}");
+    tandem_speech::listen::fixture::espeak_korean(&out, text);
     read_wav_16k(&out).unwrap()
 }
 
