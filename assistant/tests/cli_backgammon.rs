@@ -90,15 +90,7 @@ fn a_match_through_the_daemon_survives_a_kill_between_roll_and_move_and_exports_
     d.kill();
     let _d = resume_text_only(dir.path(), j);
     let st = state(&sock);
-    for k in [
-        "position_id",
-        "match_id",
-        "dice",
-        "cube",
-        "score",
-        "pips",
-        "moves",
-    ] {
+    for k in "position_id match_id dice cube score pips moves".split(' ') {
         assert_eq!(st[k], before_kill[k], "{k} after --resume");
     }
     ok(&sock, &["resume"]);
