@@ -18,8 +18,10 @@
 mod browser;
 mod support;
 
-use std::process::{Child, Command};
+use std::process::Command;
+
 use std::time::{Duration, Instant};
+use tandem_testkit::Killed;
 
 use browser::Browser;
 use serde_json::{json, Value};
@@ -30,14 +32,7 @@ struct Table {
     _dir: tempfile::TempDir,
     socket: std::path::PathBuf,
     addr: String,
-    child: Child,
-}
-
-impl Drop for Table {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+    _child: Killed,
 }
 
 fn table(args: &[&str]) -> Table {
@@ -54,7 +49,7 @@ fn table(args: &[&str]) -> Table {
         _dir: dir,
         socket,
         addr,
-        child,
+        _child: Killed(child),
     }
 }
 

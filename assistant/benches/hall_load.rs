@@ -336,6 +336,21 @@ fn probe(
     })
 }
 
+/// Reads the server-sent events at `url` on a thread of its own until the
+/// stream ends, adding the bytes of each line to `bytes`.
+fn count_stream(url: String, bytes: std::sync::Arc<std::sync::atomic::AtomicU64>) {
+    std::thread::spawn(move || {
+        if let Ok(r) = ureq::get(&url).call() {
+            let mut rd = BufReader::new(r.into_reader());
+            let mut line = String::new();
+            while rd.read_line(&mut line).map(|n| n > 0).unwrap_or(false) {
+                bytes.fetch_add(line.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                line.clear();
+            }
+        }
+    });
+}
+
 /// p50, p99 and max of `v`, in the stats' form.
 fn pcts(mut v: Vec<u64>) -> Value {
     if v.is_empty() {
@@ -479,17 +494,7 @@ fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
     // The arbiter's page, following live.
     let sse_base = base.clone();
     let sse_bytes = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let sb = sse_bytes.clone();
-    std::thread::spawn(move || {
-        if let Ok(r) = ureq::get(&format!("{sse_base}/events")).call() {
-            let mut rd = BufReader::new(r.into_reader());
-            let mut line = String::new();
-            while rd.read_line(&mut line).map(|n| n > 0).unwrap_or(false) {
-                sb.fetch_add(line.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                line.clear();
-            }
-        }
-    });
+    count_stream(format!("{sse_base}/events"), sse_bytes.clone());
     // The spectators: every table shown, the idle connections, one page following.
     let mut idle = Vec::new();
     let public_bytes = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -499,17 +504,8 @@ fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
             .send_json(json!({"table": null, "on": true}))
             .expect("every table public");
         idle = idle_spectators(&format!("127.0.0.1:{public}"), o.spectators);
-        let pb = public_bytes.clone();
-        std::thread::spawn(move || {
-            if let Ok(r) = ureq::get(&format!("http://127.0.0.1:{public}/events")).call() {
-                let mut rd = BufReader::new(r.into_reader());
-                let mut line = String::new();
-                while rd.read_line(&mut line).map(|n| n > 0).unwrap_or(false) {
-                    pb.fetch_add(line.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                    line.clear();
-                }
-            }
-        });
+        let events = format!("http://127.0.0.1:{public}/events");
+        count_stream(events, public_bytes.clone());
     }
     let opened = idle.len();
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -118,13 +118,10 @@ fn bench(c: &mut Criterion) {
         let moves = moves(chess);
         let mut t = table(chess);
         // Percentiles of each stage over 1000 moves.
-        let (mut h, mut b) = support::sample2(1000, || one_move(&mut t, &moves));
-        for (name, v) in [
-            ("journal synced + announcement queued", &mut h),
-            ("braille written", &mut b),
-        ] {
-            support::print_pcts(&format!("{game} move latency, {name}"), v);
-        }
+        let stages = ["journal synced + announcement queued", "braille written"];
+        support::sample2_printed(&format!("{game} move latency"), stages, 1000, || {
+            one_move(&mut t, &moves)
+        });
         c.bench_function(&format!("{game}: typed move to braille written"), |bch| {
             bch.iter(|| one_move(&mut t, &moves))
         });

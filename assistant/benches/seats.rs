@@ -112,13 +112,8 @@ fn bench(c: &mut Criterion) {
             "two seats, one language"
         };
         let mut t = table(english_black);
-        let (mut lat, mut spread) = support::sample2(1000, || one_move(&mut t, &moves));
-        for (what, v) in [
-            ("move to both seats' words", &mut lat),
-            ("between the two seats", &mut spread),
-        ] {
-            support::print_pcts(&format!("{name}, {what}"), v);
-        }
+        let stages = ["move to both seats' words", "between the two seats"];
+        support::sample2_printed(name, stages, 1000, || one_move(&mut t, &moves));
         c.bench_function(&format!("{name}: move to both seats' words"), |bch| {
             bch.iter(|| one_move(&mut t, &moves).0)
         });

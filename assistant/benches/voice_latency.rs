@@ -46,10 +46,12 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
+
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
+use tandem_testkit::Killed;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use serde_json::Value;
@@ -259,20 +261,13 @@ struct Daemon {
     _dir: tempfile::TempDir,
     /// Black's seat's microphone, fed silence (`VOICE_LATENCY_SEATS=2`).
     _second: Option<Mouth>,
-    child: Child,
+    _child: Killed,
     journal: PathBuf,
     /// The daemon's log: (wall time the line says, the line).
     log: Arc<Mutex<Vec<String>>>,
     mouth: Mouth,
     ear: Ear,
     clock: Clock,
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 fn strip_ansi(s: &str) -> String {
@@ -380,7 +375,7 @@ impl Daemon {
         let d = Daemon {
             _dir: dir,
             _second: second,
-            child,
+            _child: Killed(child),
             journal,
             log,
             mouth,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use support::cli::json_of;
-use support::{ctl, tandem, verify_ok, Play};
+use support::{backgammon_match, ctl, tandem, verify_ok};
 use tandem_rules::backgammon::arbiter::play_entry;
 use tandem_rules::backgammon::{Board, Match, MatchOptions};
 use tandem_rules::{Color, TableGame};
@@ -77,13 +77,9 @@ Game 2
 #[test]
 fn a_daemon_journal_its_mat_and_gnubgs_mat_agree_and_sheets_name_the_first_slip() {
     let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("match.jsonl");
+    let three = ["--match", "3", "--white", "Alice", "--black", "Bob"];
+    let (_d, journal, sock) = backgammon_match(dir.path(), &three);
     let j = journal.to_str().unwrap();
-    let sock = dir.path().join("tandem.sock");
-    let _d = Play::text_only(dir.path())
-        .args(["--variant", "backgammon", "--match", "3", "--lang", "en"])
-        .args(["--journal", j, "--white", "Alice", "--black", "Bob"])
-        .start();
     for step in [
         &["roll", "5", "2"][..],
         &["move", "13/11 13/8"],

@@ -7,7 +7,7 @@
 
 mod support;
 
-use support::cli::json_of;
+use support::cli::{json_of, strs};
 use support::tandem;
 
 use std::path::{Path, PathBuf};
@@ -31,6 +31,12 @@ fn the_game() -> (ChessGame, String) {
 }
 
 /// A SAN move list in the way a scoresheet is typed: `1. e4 c5 2. Nc3 …`.
+/// [`the_game`], its PGN written in `dir` as `name`.
+fn the_game_in(dir: &Path, name: &str) -> (ChessGame, PathBuf) {
+    let (g, pgn) = the_game();
+    (g, write(dir, name, &pgn))
+}
+
 fn san_list(sans: &[String]) -> String {
     let mut s = String::new();
     for (i, m) in sans.iter().enumerate() {
@@ -43,30 +49,32 @@ fn san_list(sans: &[String]) -> String {
     s
 }
 
+/// `tandem arbiter diff A B ARGS…`.
+fn diff(a: &str, b: &str, args: &[&str]) -> std::process::Output {
+    tandem(&[&["arbiter", "diff", a, b], args].concat())
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
     p
 }
 
+/// `tandem arbiter reconcile A B ARGS…`.
+fn reconcile_out(a: &Path, b: &Path, args: &[&str]) -> std::process::Output {
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    tandem(&[&["arbiter", "reconcile", a, b], args].concat())
+}
+
 fn reconcile(a: &Path, b: &Path, extra: &[&str]) -> (i32, Value) {
-    let mut args = vec![
-        "arbiter",
-        "reconcile",
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--json",
-    ];
-    args.extend_from_slice(extra);
-    let out = tandem(&args);
+    let out = reconcile_out(a, b, &[&["--json"], extra].concat());
     (out.status.code().unwrap(), json_of(&out))
 }
 
 #[test]
 fn the_pgn_and_a_uci_list_of_the_same_game_agree() {
     let dir = tempfile::tempdir().unwrap();
-    let (g, pgn) = the_game();
-    let a = write(dir.path(), "game.pgn", &pgn);
+    let (g, a) = the_game_in(dir.path(), "game.pgn");
     let ucis: Vec<String> = g.moves().iter().map(uci).collect();
     let b = write(dir.path(), "braille.txt", &ucis.join("\n"));
     let (code, j) = reconcile(&a, &b, &[]);
@@ -86,8 +94,7 @@ fn the_pgn_and_a_uci_list_of_the_same_game_agree() {
 #[test]
 fn a_wrong_move_in_the_san_list_exits_1_with_the_position_to_go_back_to() {
     let dir = tempfile::tempdir().unwrap();
-    let (g, pgn) = the_game();
-    let a = write(dir.path(), "game.pgn", &pgn);
+    let (g, a) = the_game_in(dir.path(), "game.pgn");
     // 11. e5 written as 11. e6?? (illegal: e6 is not reachable from e4).
     let mut sans = g.sans().to_vec();
     assert_eq!(sans[20], "e5");
@@ -126,12 +133,7 @@ fn a_wrong_move_in_the_san_list_exits_1_with_the_position_to_go_back_to() {
     assert_eq!(j["finding"], json!({"kind": "wrong_move", "ply": 21}));
     assert!(j["finding_text"].as_str().unwrap().contains("ply 21"));
     // The diagram, the list and the braille list view of the agreed position.
-    let diagram: Vec<&str> = j["diagram"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap())
-        .collect();
+    let diagram: Vec<&str> = strs(&j["diagram"]);
     assert_eq!(diagram.len(), 11);
     assert_eq!(diagram[10], "    a b c d e f g h");
     assert!(j["list"].as_str().unwrap().starts_with("W Kg1 Qe1 "));
@@ -144,8 +146,7 @@ fn a_wrong_move_in_the_san_list_exits_1_with_the_position_to_go_back_to() {
 #[test]
 fn a_missing_ply_and_the_human_report_in_polish() {
     let dir = tempfile::tempdir().unwrap();
-    let (g, pgn) = the_game();
-    let a = write(dir.path(), "a.pgn", &pgn);
+    let (g, a) = the_game_in(dir.path(), "a.pgn");
     let mut sans = g.sans().to_vec();
     sans.remove(30);
     let b = write(dir.path(), "b.txt", &sans.join("\n"));
@@ -155,12 +156,7 @@ fn a_missing_ply_and_the_human_report_in_polish() {
         j["finding"],
         json!({"kind": "missing_ply", "record": "b", "ply": 31})
     );
-    let out = tandem(&[
-        "arbiter",
-        "reconcile",
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-    ]);
+    let out = reconcile_out(&a, &b, &[]);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Zgodne półruchy: 30"), "{text}");
@@ -172,16 +168,12 @@ fn a_missing_ply_and_the_human_report_in_polish() {
 #[test]
 fn swapped_moves_transpose_back_to_the_same_position() {
     let dir = tempfile::tempdir().unwrap();
-    let a = write(
-        dir.path(),
-        "a.txt",
+    let (sheet_a, sheet_b) = (
         "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6\n",
-    );
-    let b = write(
-        dir.path(),
-        "b.txt",
         "1. Nf3 e5 2. e4 Nc6 3. Bb5 a6 4. Ba4 Nf6\n",
     );
+    let a = write(dir.path(), "a.txt", sheet_a);
+    let b = write(dir.path(), "b.txt", sheet_b);
     let (code, j) = reconcile(&a, &b, &[]);
     assert_eq!(code, 1);
     assert_eq!(
@@ -211,26 +203,11 @@ fn unreadable_records_exit_2() {
     let empty = write(dir.path(), "empty.pgn", "[Event \"x\"]\n");
     let missing = dir.path().join("nope.pgn");
     for b in [&two, &empty, &missing] {
-        let out = tandem(&[
-            "arbiter",
-            "reconcile",
-            a.to_str().unwrap(),
-            b.to_str().unwrap(),
-            "--json",
-        ]);
+        let out = reconcile_out(&a, b, &["--json"]);
         assert_eq!(out.status.code(), Some(2), "{}", b.display());
         assert!(!out.stderr.is_empty());
     }
-    let out = tandem(&[
-        "arbiter",
-        "reconcile",
-        a.to_str().unwrap(),
-        a.to_str().unwrap(),
-        "--variant",
-        "chess",
-        "--fen",
-        "not a fen",
-    ]);
+    let out = reconcile_out(&a, &a, &["--variant", "chess", "--fen", "not a fen"]);
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -240,7 +217,7 @@ fn diff_speaks_the_fixes_in_both_languages_with_the_annex_names() {
     // (black's) instead and the white pawn still on e2.
     let a = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     let b = "rnbqkb1r/pppp1ppp/5n2/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 2 3";
-    let out = tandem(&["arbiter", "diff", a, b, "--json", "--lang", "en"]);
+    let out = diff(a, b, &["--json", "--lang", "en"]);
     assert_eq!(out.status.code(), Some(1));
     let j = json_of(&out);
     assert_eq!(j["variant"], "chess");
@@ -267,7 +244,7 @@ fn diff_speaks_the_fixes_in_both_languages_with_the_annex_names() {
     );
     assert_eq!(j["lang"], "en");
 
-    let out = tandem(&["arbiter", "diff", a, b, "--json"]);
+    let out = diff(a, b, &["--json"]);
     let j = json_of(&out);
     assert_eq!(j["lang"], "pl");
     assert!(
@@ -277,15 +254,14 @@ fn diff_speaks_the_fixes_in_both_languages_with_the_annex_names() {
         "{}",
         j["spoken"]
     );
-    let out = tandem(&["arbiter", "diff", a, b, "--json", "--files", "letters"]);
+    let out = diff(a, b, &["--json", "--files", "letters"]);
     assert!(json_of(&out)["spoken"]
         .as_str()
         .unwrap()
         .starts_with("Z pola e dwa zdejmij"));
 
     // The human report.
-    let out = tandem(&["arbiter", "diff", a, b, "--lang", "en"]);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = String::from_utf8(diff(a, b, &["--lang", "en"]).stdout).unwrap();
     assert!(text.contains("  e4: A white pawn, B empty"), "{text}");
     assert!(
         text.contains("Spoken: Take the white pawn off Eva two."),
@@ -296,48 +272,38 @@ fn diff_speaks_the_fixes_in_both_languages_with_the_annex_names() {
 #[test]
 fn diff_of_the_same_board_exits_0_and_a_bad_fen_2() {
     let a = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    let out = tandem(&["arbiter", "diff", a, a, "--json"]);
+    let out = diff(a, a, &["--json"]);
     assert_eq!(out.status.code(), Some(0));
     let j = json_of(&out);
     assert_eq!(j["same"], true);
     assert_eq!(j["differences"], json!([]));
     // Only the board part, and a board that is no legal position (a king
     // knocked off, 002 art. 7.5): still compared.
-    let out = tandem(&[
-        "arbiter",
-        "diff",
+    let out = diff(
         a,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR",
-        "--json",
-        "--lang",
-        "en",
-    ]);
+        &["--json", "--lang", "en"],
+    );
     assert_eq!(out.status.code(), Some(1));
     let j = json_of(&out);
     assert_eq!(j["spoken"], "Put a white king on Eva one.");
     // The side to move differs.
-    let out = tandem(&[
-        "arbiter",
-        "diff",
+    let out = diff(
         a,
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1",
-        "--json",
-        "--lang",
-        "en",
-    ]);
+        &["--json", "--lang", "en"],
+    );
     assert_eq!(out.status.code(), Some(1));
     let j = json_of(&out);
     assert_eq!(j["turn"], json!({"a": "white", "b": "black"}));
     assert_eq!(j["spoken"], "White to move.");
-    let out = tandem(&[
-        "arbiter",
-        "diff",
+    let out = diff(
         a,
         "rnbqkbnr/ppzppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
-        "--json",
-    ]);
+        &["--json"],
+    );
     assert_eq!(out.status.code(), Some(2));
-    let out = tandem(&["arbiter", "diff", a, "W:W31:B1", "--variant", "chess"]);
+    let out = diff(a, "W:W31:B1", &["--variant", "chess"]);
     assert_eq!(out.status.code(), Some(2));
 }
 

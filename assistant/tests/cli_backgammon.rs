@@ -10,7 +10,10 @@ mod support;
 use std::path::Path;
 
 use serde_json::{json, Value};
-use support::{ctl_refused, ctl_state as state, ctl_text as ok, tandem, verify_ok, Play};
+use support::{
+    backgammon_match, ctl_refused, ctl_state as state, ctl_text as ok, resume_text_only, tandem,
+    verify_ok,
+};
 use tandem_rules::backgammon::match_id;
 
 use tandem_testkit::gnubg;
@@ -40,13 +43,9 @@ fn gnubg_import(mat: &Path) -> Option<(String, String)> {
 #[test]
 fn a_match_through_the_daemon_survives_a_kill_between_roll_and_move_and_exports_for_gnubg() {
     let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("match.jsonl");
+    let three = ["--match", "3", "--white", "Alice", "--black", "Bob"];
+    let (mut d, journal, sock) = backgammon_match(dir.path(), &three);
     let j = journal.to_str().unwrap();
-    let sock = dir.path().join("tandem.sock");
-    let mut d = Play::text_only(dir.path())
-        .args(["--variant", "backgammon", "--match", "3", "--lang", "en"])
-        .args(["--journal", j, "--white", "Alice", "--black", "Bob"])
-        .start();
 
     // Issue 17's fields, exactly; the EUBGF control of a 3-point match.
     let st = state(&sock);
@@ -89,20 +88,9 @@ fn a_match_through_the_daemon_survives_a_kill_between_roll_and_move_and_exports_
 
     // SIGKILL after the roll, before the move: the dice come back.
     d.kill();
-    let _d = Play::text_only(dir.path())
-        .args(["--resume", j])
-        .stderr_file(dir.path().join("stderr-resume.txt"))
-        .start();
+    let _d = resume_text_only(dir.path(), j);
     let st = state(&sock);
-    for k in [
-        "position_id",
-        "match_id",
-        "dice",
-        "cube",
-        "score",
-        "pips",
-        "moves",
-    ] {
+    for k in "position_id match_id dice cube score pips moves".split(' ') {
         assert_eq!(st[k], before_kill[k], "{k} after --resume");
     }
     ok(&sock, &["resume"]);

@@ -7,25 +7,17 @@
 mod support;
 
 use serde_json::json;
-use support::{ctl_refused as refused, ctl_state as state, ctl_text as ok, verify_ok, Play};
+use support::{
+    backgammon_match, ctl_refused as refused, ctl_state as state, ctl_text as ok, resume_text_only,
+    verify_ok,
+};
 
 #[test]
 fn an_untimed_match_resigns_a_gammon_through_ctl_and_survives_a_kill_with_the_offer_waiting() {
     let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("match.jsonl");
+    let untimed = ["--match", "7", "--control", "none"];
+    let (mut d, journal, sock) = backgammon_match(dir.path(), &untimed);
     let j = journal.to_str().unwrap();
-    let sock = dir.path().join("tandem.sock");
-    let mut d = Play::text_only(dir.path())
-        .args([
-            "--variant",
-            "backgammon",
-            "--match",
-            "7",
-            "--control",
-            "none",
-        ])
-        .args(["--lang", "en", "--journal", j])
-        .start();
     let st = state(&sock);
     assert_eq!(st["clocks"]["control"], "none");
     ok(&sock, &["roll", "3", "1"]);
@@ -55,10 +47,7 @@ fn an_untimed_match_resigns_a_gammon_through_ctl_and_survives_a_kill_with_the_of
 
     // SIGKILL with the offer waiting: it waits after --resume too.
     d.kill();
-    let _d = Play::text_only(dir.path())
-        .args(["--resume", j])
-        .stderr_file(dir.path().join("stderr-resume.txt"))
-        .start();
+    let _d = resume_text_only(dir.path(), j);
     let st = state(&sock);
     for k in ["position_id", "match_id", "cube", "score", "turn", "moves"] {
         assert_eq!(st[k], before_kill[k], "{k} after --resume");

@@ -11,15 +11,19 @@ fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&out).expect("valid JSON")
 }
 
+/// `tandem braille render ARGS… --json`.
+fn render(args: &[&str]) -> serde_json::Value {
+    json(&[&["braille", "render"], args, &["--json"]].concat())
+}
+
+/// `tandem braille render --variant backgammon --fen FEN ARGS… --json`.
+fn render_backgammon(fen: &str, args: &[&str]) -> serde_json::Value {
+    render(&[&["--variant", "backgammon", "--fen", fen], args].concat())
+}
+
 #[test]
 fn json_list_view_maps_cells_to_squares() {
-    let v = json(&[
-        "braille",
-        "render",
-        "--fen",
-        "W:W31,32,33,K45:B1,2,3,K12",
-        "--json",
-    ]);
+    let v = render(&["--fen", "W:W31,32,33,K45:B1,2,3,K12"]);
     let lines = v["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 1);
     let l = &lines[0];
@@ -40,7 +44,7 @@ fn json_list_view_maps_cells_to_squares() {
 
 #[test]
 fn defaults_are_international_start_width_40() {
-    let v = json(&["braille", "render", "--json"]);
+    let v = render(&[]);
     let lines = v["lines"].as_array().unwrap();
     assert!(lines[0]["text"].as_str().unwrap().starts_with("W 31 32"));
     for l in lines {
@@ -52,9 +56,7 @@ fn defaults_are_international_start_width_40() {
 fn every_view_and_width() {
     for view in ["list", "rows", "graphic", "status"] {
         for width in ["14", "40", "80"] {
-            let v = json(&[
-                "braille", "render", "--view", view, "--width", width, "--json",
-            ]);
+            let v = render(&["--view", view, "--width", width]);
             for l in v["lines"].as_array().unwrap() {
                 let n = l["cells"].as_str().unwrap().chars().count();
                 assert!(n <= width.parse().unwrap(), "{view} {width}: {l}");
@@ -63,9 +65,9 @@ fn every_view_and_width() {
             }
         }
     }
-    let v = json(&["braille", "render", "--view", "rows", "--json"]);
+    let v = render(&["--view", "rows"]);
     assert_eq!(v["lines"][3]["text"], "16:b 17:b 18:b 19:b 20:b");
-    let v = json(&["braille", "render", "--view", "graphic", "--json"]);
+    let v = render(&["--view", "graphic"]);
     assert_eq!(v["lines"][9]["text"], "46 wwwww");
     assert_eq!(v["lines"][9]["cells"], "⠲⠖⠀⠃⠃⠃⠃⠃");
     assert_eq!(
@@ -76,15 +78,7 @@ fn every_view_and_width() {
 
 #[test]
 fn sixty_four_uses_algebraic_names() {
-    let v = json(&[
-        "braille",
-        "render",
-        "--variant",
-        "sixty-four",
-        "--view",
-        "rows",
-        "--json",
-    ]);
+    let v = render(&["--variant", "sixty-four", "--view", "rows"]);
     assert_eq!(v["lines"][7]["text"], "a1:w c1:w e1:w g1:w");
     assert_eq!(v["lines"][7]["squares"][0], 29);
 }
@@ -115,15 +109,7 @@ fn bad_input_gets_a_clear_message() {
 #[test]
 fn backgammon_renders_the_board_line_and_status_with_points_under_cells() {
     // The start of a 7-point match, white on roll: gnubg's IDs.
-    let v = json(&[
-        "braille",
-        "render",
-        "--variant",
-        "backgammon",
-        "--fen",
-        "4HPwATDgc/ABMA:cAkAAAAAAAAA",
-        "--json",
-    ]);
+    let v = render_backgammon("4HPwATDgc/ABMA:cAkAAAAAAAAA", &[]);
     let lines = v["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 2, "{v}");
     let board = &lines[0];
@@ -151,17 +137,7 @@ fn backgammon_renders_the_board_line_and_status_with_points_under_cells() {
     assert_eq!(lines[1]["text"], "- | pips 167 167 | cube 1 | 0-0/7");
 
     // 20 cells: the line is cut at its gaps and each window keeps its points.
-    let v = json(&[
-        "braille",
-        "render",
-        "--variant",
-        "backgammon",
-        "--fen",
-        "4HPwATDgc/ABMA",
-        "--width",
-        "20",
-        "--json",
-    ]);
+    let v = render_backgammon("4HPwATDgc/ABMA", &["--width", "20"]);
     let lines = v["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 2, "board only without a Match ID: {v}");
     assert_eq!(

@@ -311,32 +311,26 @@ fn hear_variant_chess_takes_the_commands_of_a_chess_phrasebook_file() {
         "{}/../speech/tests/data/chess-ko.toml",
         env!("CARGO_MANIFEST_DIR")
     );
-    let (code, out, err) = tandem(&[
-        "hear",
-        "--variant",
-        "chess",
-        "--phrasebook",
-        &book,
-        "--text",
-        "네",
-        "--json",
-    ]);
+    let hear = |text: &str| {
+        tandem(&[
+            "hear",
+            "--variant",
+            "chess",
+            "--phrasebook",
+            &book,
+            "--text",
+            text,
+            "--json",
+        ])
+    };
+    let (code, out, err) = hear("네");
     assert_eq!(code, Some(0), "{err}");
     let v = json(&out);
     assert_eq!(
         (v["kind"].as_str(), v["command"].as_str()),
         (Some("command"), Some("yes"))
     );
-    let (_, out, _) = tandem(&[
-        "hear",
-        "--variant",
-        "chess",
-        "--phrasebook",
-        &book,
-        "--text",
-        "오 이 오 사",
-        "--json",
-    ]);
+    let (_, out, _) = hear("오 이 오 사");
     assert_eq!(json(&out)["move"], "e4");
 }
 

@@ -16,19 +16,27 @@ fn presses(text: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
-fn replay_json(control: &str, text: &str, extra: &[&str]) -> Value {
-    let (_dir, path) = presses(text);
+/// `tandem clock replay --control CONTROL --presses PRESSES EXTRA..`.
+fn replay<'a>(control: &'a str, presses: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "clock",
         "replay",
         "--control",
         control,
         "--presses",
-        path.to_str().unwrap(),
-        "--json",
+        presses,
     ];
     args.extend_from_slice(extra);
-    let out = tandem(&args);
+    args
+}
+
+fn replay_json(control: &str, text: &str, extra: &[&str]) -> Value {
+    let (_dir, path) = presses(text);
+    let out = tandem(&replay(
+        control,
+        path.to_str().unwrap(),
+        &[&["--json"], extra].concat(),
+    ));
     assert!(
         out.status.success(),
         "{}",
@@ -147,14 +155,7 @@ fn replay_presets_and_delay() {
 #[test]
 fn replay_text_output() {
     let (_dir, path) = presses("50\n55\n85\n");
-    let out = tandem(&[
-        "clock",
-        "replay",
-        "--control",
-        "1m",
-        "--presses",
-        path.to_str().unwrap(),
-    ]);
+    let out = tandem(&replay("1m", path.to_str().unwrap(), &[]));
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("control 1m\n"), "{text}");
@@ -182,65 +183,35 @@ fn replay_text_output() {
 fn replay_bad_input_exits_2_naming_the_problem() {
     let (_dir, path) = presses("3\n\n# c\n1O.5\n");
     let p = path.to_str().unwrap();
-    let err = fails(&["clock", "replay", "--control", "5m", "--presses", p]);
+    let err = fails(&replay("5m", p, &[]));
     assert!(
         err.contains("line 4: \"1O.5\" is not a time in seconds"),
         "{err}"
     );
 
     let (_dir2, path2) = presses("3\n2.5\n");
-    let err = fails(&[
-        "clock",
-        "replay",
-        "--control",
-        "5m",
-        "--presses",
-        path2.to_str().unwrap(),
-    ]);
+    let err = fails(&replay("5m", path2.to_str().unwrap(), &[]));
     assert!(
         err.contains("line 2: 2.5 s is before the previous press at 3 s (line 1)"),
         "{err}"
     );
 
-    let err = fails(&["clock", "replay", "--control", "90m/x", "--presses", p]);
+    let err = fails(&replay("90m/x", p, &[]));
     assert!(
         err.contains(
             r#"not a written time control: a number of moves must be a whole number from 1 at "x""#
         ),
         "{err}"
     );
-    let err = fails(&[
-        "clock",
-        "replay",
-        "--control",
-        "2h/50,1h/25",
-        "--presses",
-        p,
-    ]);
+    let err = fails(&replay("2h/50,1h/25", p, &[]));
     assert!(err.contains(r#"repeat (/moves*) at "1h/25""#), "{err}");
-    let err = fails(&["clock", "replay", "--control", "eubgf-0", "--presses", p]);
+    let err = fails(&replay("eubgf-0", p, &[]));
     assert!(err.contains("eubgf-N"), "{err}");
 
-    let err = fails(&[
-        "clock",
-        "replay",
-        "--control",
-        "5m",
-        "--presses",
-        "/nonexistent/presses.txt",
-    ]);
+    let err = fails(&replay("5m", "/nonexistent/presses.txt", &[]));
     assert!(err.contains("/nonexistent/presses.txt"), "{err}");
     let (_dir3, ok) = presses("10\n");
-    let err = fails(&[
-        "clock",
-        "replay",
-        "--control",
-        "5m",
-        "--presses",
-        ok.to_str().unwrap(),
-        "--end",
-        "5",
-    ]);
+    let err = fails(&replay("5m", ok.to_str().unwrap(), &["--end", "5"]));
     assert!(err.contains("--end 5 is before the last press"), "{err}");
     // clap's own usage errors are 2 as well.
     fails(&["clock", "replay", "--presses", p]);
@@ -311,16 +282,7 @@ fn presets_lists_every_name_with_its_written_form() {
 fn replay_without_a_clock_says_no_clock_and_never_flags() {
     // 004 3.5 (i) (a): a match may be played without a clock (`--control none`).
     let (_dir, path) = presses("10\n25\n7200\n");
-    let out = tandem(&[
-        "clock",
-        "replay",
-        "--control",
-        "none",
-        "--presses",
-        path.to_str().unwrap(),
-        "--end",
-        "99999",
-    ]);
+    let out = tandem(&replay("none", path.to_str().unwrap(), &["--end", "99999"]));
     assert!(
         out.status.success(),
         "{}",

@@ -478,24 +478,13 @@ fn bad_input_is_refused_in_words() {
     let out = tandem(&["export", junk.to_str().unwrap(), "--format", "brf"]);
     assert_eq!(out.status.code(), Some(2));
     let j = fixture_journal();
-    let out = tandem(&[
-        "export",
-        j.to_str().unwrap(),
-        "--format",
-        "brf",
-        "--table",
-        "no-such.utb",
-    ]);
+    let brf = |args: &[&str]| {
+        tandem(&[&["export", j.to_str().unwrap(), "--format", "brf"], args].concat())
+    };
+    let out = brf(&["--table", "no-such.utb"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no-such.utb"));
-    let out = tandem(&[
-        "export",
-        j.to_str().unwrap(),
-        "--format",
-        "brf",
-        "--width",
-        "5",
-    ]);
+    let out = brf(&["--width", "5"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("too small"));
 }

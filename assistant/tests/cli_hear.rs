@@ -6,6 +6,9 @@ mod support;
 
 use support::cli::{run_in as tandem_in, run_text as tandem};
 
+/// The speech crate's test recordings and phrasebooks.
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
+
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = tandem(args);
     assert_eq!(code, 0, "{args:?}: {err}");
@@ -13,14 +16,26 @@ fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{out}: {e}"))
 }
 
+/// `tandem hear ARGS… --json`.
+fn hear(args: &[&str]) -> serde_json::Value {
+    json(&[&["hear"], args, &["--json"]].concat())
+}
+
+/// `tandem hear --lang LANG --fen FEN --text TEXT --json`.
+fn hear_at(lang: &str, fen: &str, text: &str) -> serde_json::Value {
+    hear(&["--lang", lang, "--fen", fen, "--text", text])
+}
+
+/// `tandem hear ARGS… WAV --model MODEL --phrasebook BOOK --json`.
+fn recording(args: &[&str], wav: &str, model: &std::path::Path, book: &str) -> serde_json::Value {
+    let model = model.to_str().unwrap();
+    let tail = [wav, "--model", model, "--phrasebook", book, "--json"];
+    json(&[&["hear"], args, &tail].concat())
+}
+
 #[test]
 fn polish_move_as_json() {
-    let v = json(&[
-        "hear",
-        "--text",
-        "z trzydziestu dwóch na dwadzieścia osiem",
-        "--json",
-    ]);
+    let v = hear(&["--text", "z trzydziestu dwóch na dwadzieścia osiem"]);
     assert_eq!(
         v,
         serde_json::json!({"kind": "move", "move": "32-28", "confidence": 1.0,
@@ -30,27 +45,11 @@ fn polish_move_as_json() {
 
 #[test]
 fn english_capture_and_mishearing() {
-    let v = json(&[
-        "hear",
-        "--lang",
-        "en",
-        "--fen",
-        "W:W27,40:B22,49",
-        "--text",
-        "twenty-seven takes eighteen",
-        "--json",
-    ]);
+    let v = hear_at("en", "W:W27,40:B22,49", "twenty-seven takes eighteen");
     assert_eq!(v["kind"], "move");
     assert_eq!(v["move"], "27x18");
     assert_eq!(v["captured"], serde_json::json!([22]));
-    let v = json(&[
-        "hear",
-        "--lang",
-        "en",
-        "--text",
-        "thirty too twenty eight",
-        "--json",
-    ]);
+    let v = hear(&["--lang", "en", "--text", "thirty too twenty eight"]);
     assert_eq!(
         (v["kind"].as_str(), v["move"].as_str()),
         (Some("move"), Some("32-28"))
@@ -60,24 +59,10 @@ fn english_capture_and_mishearing() {
 
 #[test]
 fn illegal_moves_are_never_moves() {
-    let v = json(&[
-        "hear",
-        "--text",
-        "trzydzieści dwa dwadzieścia sześć",
-        "--json",
-    ]);
+    let v = hear(&["--text", "trzydzieści dwa dwadzieścia sześć"]);
     assert_eq!(v["kind"], "illegal");
     assert_eq!(v["reason"], "unreachable");
-    let v = json(&[
-        "hear",
-        "--lang",
-        "en",
-        "--fen",
-        "W:W27,40:B22,49",
-        "--text",
-        "forty thirty four",
-        "--json",
-    ]);
+    let v = hear_at("en", "W:W27,40:B22,49", "forty thirty four");
     assert_eq!(v["kind"], "illegal");
     assert_eq!(v["reason"], "capture-compulsory");
     assert_eq!(v["text"], "40-34");
@@ -95,34 +80,25 @@ fn illegal_moves_are_never_moves() {
 
 #[test]
 fn commands_ambiguity_and_unknown() {
-    let v = json(&["hear", "--text", "zegar", "--json"]);
+    let v = hear(&["--text", "zegar"]);
     assert_eq!(
         (v["kind"].as_str(), v["command"].as_str()),
         (Some("command"), Some("clock"))
     );
-    let v = json(&[
-        "hear",
-        "--lang",
-        "en",
-        "--text",
-        "square thirty two",
-        "--json",
-    ]);
+    let v = hear(&["--lang", "en", "--text", "square thirty two"]);
     assert_eq!(
         (v["command"].as_str(), v["square"].as_u64()),
         (Some("square"), Some(32))
     );
-    let v = json(&[
-        "hear",
+    let v = hear(&[
         "--fen",
         "W:WK15:B9,14,20,28,41",
         "--text",
         "piętnaście bije cztery",
-        "--json",
     ]);
     assert_eq!(v["kind"], "ambiguous");
     assert_eq!(v["candidates"].as_array().unwrap().len(), 2);
-    let v = json(&["hear", "--lang", "en", "--text", "good morning", "--json"]);
+    let v = hear(&["--lang", "en", "--text", "good morning"]);
     assert_eq!(
         v,
         serde_json::json!({"kind": "unknown", "transcript": "good morning"})
@@ -151,15 +127,14 @@ fn sixty_four_squares_by_letter_and_annex_e_name() {
         "Cezar trzy Dawid cztery",
         "c trzy d cztery",
     ] {
-        let v = json(&["hear", "--variant", "sixty-four", "--text", text, "--json"]);
+        let v = hear(&["--variant", "sixty-four", "--text", text]);
         assert_eq!(
             (v["kind"].as_str(), v["move"].as_str()),
             (Some("move"), Some("c3-d4")),
             "{text}: {v}"
         );
     }
-    let v = json(&[
-        "hear",
+    let v = hear(&[
         "--variant",
         "sixty-four",
         "--lang",
@@ -168,17 +143,9 @@ fn sixty_four_squares_by_letter_and_annex_e_name() {
         "Cesar three takes Eva five",
         "--fen",
         "W:W22:B18",
-        "--json",
     ]);
     assert_eq!(v["move"], "c3xe5", "{v}");
-    let v = json(&[
-        "hear",
-        "--variant",
-        "sixty-four",
-        "--text",
-        "ce trzy be dwa",
-        "--json",
-    ]);
+    let v = hear(&["--variant", "sixty-four", "--text", "ce trzy be dwa"]);
     assert_eq!(
         (v["kind"].as_str(), v["text"].as_str()),
         (Some("illegal"), Some("c3-b2"))
@@ -189,13 +156,11 @@ fn sixty_four_squares_by_letter_and_annex_e_name() {
 #[test]
 fn the_phrasebook_file_of_tandem_say_is_the_one_listened_with() {
     let en = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/phrasebooks/en.toml");
-    let v = json(&[
-        "hear",
+    let v = hear(&[
         "--phrasebook",
         en,
         "--text",
         "from thirty two to twenty eight",
-        "--json",
     ]);
     assert_eq!(
         (v["kind"].as_str(), v["move"].as_str()),
@@ -220,30 +185,22 @@ fn wav_input_without_libvosk_says_how_to_install_it() {
     // No libvosk where tandem looks: an empty VOSK_LIB_DIR and TANDEM_HOME,
     // and nothing on the loader's own path.
     let empty = tempfile::tempdir().unwrap();
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
-    let wav = format!("{data}/ko-33-29.wav");
-    let (code, _, err) = tandem_in(
-        &["hear", &wav, "--model", empty.path().to_str().unwrap()],
-        &[
+    let wav = format!("{DATA}/ko-33-29.wav");
+    let without_vosk = |args: &[&str]| {
+        let env = [
             ("VOSK_LIB_DIR", empty.path()),
             ("TANDEM_HOME", empty.path()),
-        ],
-        &["LD_LIBRARY_PATH"],
-    );
+        ];
+        tandem_in(args, &env, &["LD_LIBRARY_PATH"])
+    };
+    let (code, _, err) = without_vosk(&["hear", &wav, "--model", empty.path().to_str().unwrap()]);
     assert_ne!(code, 0);
     assert!(
         err.contains("libvosk") && err.contains("scripts/setup.sh"),
         "{err}"
     );
     // Typed transcripts need no libvosk.
-    let (code, out, err) = tandem_in(
-        &["hear", "--text", "trzydzieści dwa dwadzieścia osiem"],
-        &[
-            ("VOSK_LIB_DIR", empty.path()),
-            ("TANDEM_HOME", empty.path()),
-        ],
-        &["LD_LIBRARY_PATH"],
-    );
+    let (code, out, err) = without_vosk(&["hear", "--text", "trzydzieści dwa dwadzieścia osiem"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("32-28"), "{out}");
 }
@@ -254,8 +211,7 @@ fn without_a_model_hear_names_the_command_that_installs_one() {
         panic!("libvosk is needed for this test: run scripts/setup.sh");
     };
     let empty = tempfile::tempdir().unwrap();
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
-    let wav = format!("{data}/ko-33-29.wav");
+    let wav = format!("{DATA}/ko-33-29.wav");
     let (code, _, err) = tandem_in(
         &["hear", &wav, "--lang", "en"],
         &[
@@ -285,9 +241,8 @@ fn hear_finds_the_model_of_the_phrasebook_language_by_itself() {
     let models = data_home.path().join("tandem/models");
     std::fs::create_dir_all(&models).unwrap();
     std::os::unix::fs::symlink(&model, models.join("vosk-model-small-ko-0.22")).unwrap();
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
-    let wav = format!("{data}/ko-33-29.wav");
-    let lex = format!("{data}/listen_ko.toml");
+    let wav = format!("{DATA}/ko-33-29.wav");
+    let lex = format!("{DATA}/listen_ko.toml");
     let (code, out, err) = tandem_in(
         &["hear", &wav, "--phrasebook", &lex, "--json"],
         &[
@@ -307,18 +262,9 @@ fn a_korean_recording_through_vosk() {
     let Some(model) = tandem_speech::listen::fixture::korean_model() else {
         return;
     };
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
-    let wav = format!("{data}/ko-33-29.wav");
-    let lex = format!("{data}/listen_ko.toml");
-    let v = json(&[
-        "hear",
-        &wav,
-        "--model",
-        model.to_str().unwrap(),
-        "--phrasebook",
-        &lex,
-        "--json",
-    ]);
+    let wav = format!("{DATA}/ko-33-29.wav");
+    let lex = format!("{DATA}/listen_ko.toml");
+    let v = recording(&[], &wav, &model, &lex);
     assert_eq!(
         (v["kind"].as_str(), v["move"].as_str()),
         (Some("move"), Some("33-29")),
@@ -341,46 +287,20 @@ fn a_korean_chess_move_through_vosk() {
     let Some(model) = tandem_speech::listen::fixture::korean_model() else {
         return;
     };
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../speech/tests/data");
     // espeak-ng's Korean "e2 e4" (files and ranks are numbers in the test book).
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("e2e4.wav");
-    let st = std::process::Command::new("espeak-ng")
-        .args(["-v", "ko", "-w"])
-        .arg(&wav)
-        .arg("오, 이, 오, 사")
-        .status()
-        .expect("espeak-ng must be installed for this test");
-    assert!(st.success());
-    let book = format!("{data}/chess-ko.toml");
-    let v = json(&[
-        "hear",
-        "--variant",
-        "chess",
-        wav.to_str().unwrap(),
-        "--model",
-        model.to_str().unwrap(),
-        "--phrasebook",
-        &book,
-        "--json",
-    ]);
+    tandem_speech::listen::fixture::espeak_korean(&wav, "오, 이, 오, 사");
+    let book = format!("{DATA}/chess-ko.toml");
+    let chess = ["--variant", "chess"];
+    let v = recording(&chess, wav.to_str().unwrap(), &model, &book);
     assert_eq!(
         (v["kind"].as_str(), v["move"].as_str(), v["uci"].as_str()),
         (Some("move"), Some("e4"), Some("e2e4")),
         "{v}"
     );
     // The checked-in "네" is the book's "yes" command.
-    let v = json(&[
-        "hear",
-        "--variant",
-        "chess",
-        &format!("{data}/ko-yes.wav"),
-        "--model",
-        model.to_str().unwrap(),
-        "--phrasebook",
-        &book,
-        "--json",
-    ]);
+    let v = recording(&chess, &format!("{DATA}/ko-yes.wav"), &model, &book);
     assert_eq!(
         (v["kind"].as_str(), v["command"].as_str()),
         (Some("command"), Some("yes")),

@@ -7,9 +7,9 @@
 mod support;
 
 use support::cli::run_text as tandem;
+use tandem_speech::listen::fixture::{espeak_korean, korean_model};
 
 use std::path::Path;
-use std::process::Command;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let mut all = vec!["hear", "--variant", "backgammon", "--json"];
@@ -97,31 +97,24 @@ fn an_illegal_move_comes_with_the_reason_in_words() {
 
 #[test]
 fn a_recording_through_vosk_with_the_korean_book() {
-    let Some(model) = tandem_speech::listen::fixture::korean_model() else {
-        return;
-    };
+    let Some(model) = korean_model() else { return };
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("roll.wav");
-    let st = Command::new("espeak-ng")
-        .args(["-v", "ko", "-w"])
-        .arg(&wav)
-        .arg("사, 이")
-        .status()
-        .expect("espeak-ng must be installed for this test");
-    assert!(st.success());
+    espeak_korean(&wav, "사, 이");
     let book =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/tests/data/backgammon-ko.toml");
-    let (code, out, err) = tandem(&[
-        "hear",
-        wav.to_str().unwrap(),
+    // `tandem hear WHAT… --variant backgammon --model M --phrasebook BOOK --json`.
+    let (model, book) = (model.to_str().unwrap(), book.to_str().unwrap());
+    let with_book = [
         "--variant",
         "backgammon",
         "--model",
-        model.to_str().unwrap(),
+        model,
         "--phrasebook",
-        book.to_str().unwrap(),
-        "--json",
-    ]);
+        book,
+    ];
+    let hear = |what: &[&str]| tandem(&[&["hear"], what, &with_book, &["--json"]].concat());
+    let (code, out, err) = hear(&[wav.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     // espeak-ng's "4 2" comes back from the model as "사 이" (checked once;
@@ -134,19 +127,12 @@ fn a_recording_through_vosk_with_the_korean_book() {
     assert!(!err.contains("does not know"), "every word known: {err}");
     // `--batch`: the same recording against its label, typed as at the table.
     std::fs::write(dir.path().join("labels.tsv"), "roll.wav\t42\n").unwrap();
-    let (code, out, err) = tandem(&[
-        "hear",
+    let labels = dir.path().join("labels.tsv");
+    let (code, out, err) = hear(&[
         "--batch",
         dir.path().to_str().unwrap(),
         "--labels",
-        dir.path().join("labels.tsv").to_str().unwrap(),
-        "--variant",
-        "backgammon",
-        "--model",
-        model.to_str().unwrap(),
-        "--phrasebook",
-        book.to_str().unwrap(),
-        "--json",
+        labels.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();

@@ -148,6 +148,14 @@ fn a_folder_of_korean_recordings_against_its_labels() {
     );
 }
 
+/// `tandem hear --batch DIR --labels LABELS --model MODEL`.
+fn batch(dir: &Path, labels: &Path, model: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tandem"));
+    c.arg("hear").arg("--batch").arg(dir);
+    c.arg("--labels").arg(labels).arg("--model").arg(model);
+    c
+}
+
 #[test]
 fn a_recording_without_a_label_and_a_label_without_a_recording_are_named() {
     let Some(model) = korean_model() else { return };
@@ -156,14 +164,7 @@ fn a_recording_without_a_label_and_a_label_without_a_recording_are_named() {
     std::fs::copy(data.join("ko-yes.wav"), t.path().join("a.wav")).unwrap();
     let labels = t.path().join("labels.tsv");
     std::fs::write(&labels, "b.wav\tyes\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .arg("hear")
-        .arg("--batch")
-        .arg(t.path())
-        .arg("--labels")
-        .arg(&labels)
-        .arg("--model")
-        .arg(&model)
+    let out = batch(t.path(), &labels, &model)
         .arg("--phrasebook")
         .arg(korean_phrasebook_path())
         .output()
@@ -178,16 +179,7 @@ fn a_recording_without_a_label_and_a_label_without_a_recording_are_named() {
         .unwrap();
     assert!(!out.status.success());
     std::fs::write(&labels, "a.wav yes\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .arg("hear")
-        .arg("--batch")
-        .arg(t.path())
-        .arg("--labels")
-        .arg(&labels)
-        .arg("--model")
-        .arg(&model)
-        .output()
-        .unwrap();
+    let out = batch(t.path(), &labels, &model).output().unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("line 1") && err.contains("tab"), "{err}");

@@ -17,6 +17,7 @@ use serde_json::Value;
 
 mod support;
 
+use support::cli::strs;
 use support::{verify_ok, TANDEM};
 
 /// A made-up sysfs: `wifi` (`Some(up)`: an interface `wlan0`), `bt`
@@ -137,12 +138,7 @@ fn the_json_report_is_the_real_binarys_and_what_play_would_open() {
         v["inputs"],
         serde_json::json!(["keyboard", "control-socket", "device"])
     );
-    let mut listens: Vec<&str> = v["listens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap())
-        .collect();
+    let mut listens: Vec<&str> = strs(&v["listens"]);
     listens.sort_unstable();
     assert_eq!(listens, [s, "127.0.0.1:8123"]);
     assert_eq!(v["connects"], serde_json::json!(["127.0.0.1:1883"]));
@@ -176,12 +172,7 @@ fn the_json_report_is_the_real_binarys_and_what_play_would_open() {
         &sys,
     );
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let connects: Vec<&str> = v["connects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_str().unwrap())
-        .collect();
+    let connects: Vec<&str> = strs(&v["connects"]);
     assert!(
         connects.iter().any(|c| c.ends_with("speechd.sock")),
         "{connects:?}"

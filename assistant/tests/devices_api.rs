@@ -10,99 +10,29 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use support::devices::Table;
+use support::devices::{code as pair, http, pair_tls, Answer, Table};
 use support::tls::https;
 use support::{ctl, journal_events};
 use tandem_testkit::free_port;
 
-/// One HTTP/1.1 request on a new connection: the status, the headers (lower
-/// case names) and the body.
-fn http(
-    addr: &str,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: Option<&Value>,
-) -> (u16, Vec<(String, String)>, String) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let body = body.map(Value::to_string).unwrap_or_default();
-    let mut req = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
-    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        req.push_str(&format!("Host: {addr}\r\n"));
-    }
-    for (k, v) in headers {
-        req.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if !body.is_empty() {
-        req.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    req.push_str("\r\n");
-    req.push_str(&body);
-    s.write_all(req.as_bytes()).unwrap();
-    let mut raw = String::new();
-    let _ = s.read_to_string(&mut raw);
-    let (head, rest) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    let hs = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    (status, hs, rest.to_owned())
-}
-
-fn header<'a>(hs: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    hs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
-}
-
-/// The JSON of a body (chunked or not: the JSON object in it).
-fn json_of(body: &str) -> Value {
-    let start = body.find('{').unwrap_or(0);
-    let end = body.rfind('}').map_or(body.len(), |e| e + 1);
-    serde_json::from_str(&body[start..end]).unwrap_or(Value::Null)
+/// `POST path` with the JSON `body` and `headers`, from 127.0.0.1.
+fn post(addr: &str, path: &str, headers: &[(&str, &str)], body: Value) -> Answer {
+    http(addr, "POST", path, headers, Some(&body))
 }
 
 /// What a screen reader says for the focused square: its content without
 /// the parts hidden from it.
 const HEARD: &str = "return [...document.activeElement.children].filter(n => n.getAttribute('aria-hidden') !== 'true').map(n => n.textContent).join('');";
 
-fn pair(socket: &std::path::Path, side: &str) -> Value {
-    let out = ctl(socket, &["pair", side, "--json"]);
-    assert!(out.status.success(), "{out:?}");
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// Waits until the pages answer plain HTTP at `addr`.
-fn wait_pages(addr: &str) {
-    let t0 = Instant::now();
-    while http(addr, "GET", "/", &[], None).0 != 200 {
-        assert!(
-            t0.elapsed() < Duration::from_secs(20),
-            "the pages never answered"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
 #[test]
 fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
-    let addr = format!("127.0.0.1:{}", free_port());
-    let t = Table::start_at(&addr, &[]);
-    let (socket, journal) = (t.socket.clone(), t.journal.clone());
-    wait_pages(&addr);
+    let t = Table::start(&[]);
+    let (addr, socket, journal) = (t.addr.clone(), t.socket.clone(), t.journal.clone());
     // Unpaired: 401 everywhere but the pairing page and /api/pair.
     for (m, p) in [
         ("GET", "/api/state"),
@@ -111,21 +41,16 @@ fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
         ("GET", "/events"),
         ("GET", "/seat"),
     ] {
-        let (st, _, _) = http(&addr, m, p, &[], Some(&json!({"move": "32-28"})));
+        let st = http(&addr, m, p, &[], Some(&json!({"move": "32-28"}))).status;
         assert_eq!(st, 401, "{m} {p}");
     }
     // Another Host (a name rebound to the table) or another site's page.
     assert_eq!(
-        http(&addr, "GET", "/", &[("Host", "evil.example")], None).0,
+        http(&addr, "GET", "/", &[("Host", "evil.example")], None).status,
         403
     );
-    let (st, _, _) = http(
-        &addr,
-        "POST",
-        "/api/pair",
-        &[("Origin", "http://evil.example")],
-        Some(&json!({"code": "123456"})),
-    );
+    let origin = [("Origin", "http://evil.example")];
+    let st = post(&addr, "/api/pair", &origin, json!({"code": "123456"})).status;
     assert_eq!(st, 403);
 
     // The exact contract of `tandem ctl pair SIDE --json`.
@@ -139,23 +64,11 @@ fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
     assert_eq!(p["expires_ms"], 120_000);
     assert_eq!(p.as_object().unwrap().len(), 3, "{p}");
     let wrong = if code == "000000" { "111111" } else { "000000" };
-    let (st, _, _) = http(
-        &addr,
-        "POST",
-        "/api/pair",
-        &[],
-        Some(&json!({ "code": wrong })),
-    );
+    let st = post(&addr, "/api/pair", &[], json!({ "code": wrong })).status;
     assert_eq!(st, 403);
-    let (st, hs, body) = http(
-        &addr,
-        "POST",
-        "/api/pair",
-        &[],
-        Some(&json!({ "code": code })),
-    );
-    assert_eq!(st, 200, "{body}");
-    let cookie = header(&hs, "set-cookie").unwrap().to_owned();
+    let r = post(&addr, "/api/pair", &[], json!({ "code": code }));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let cookie = r.header("set-cookie").unwrap().to_owned();
     assert!(
         cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
         "{cookie}"
@@ -169,9 +82,9 @@ fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
     let me = [("Cookie", token.as_str())];
 
     // The state, with the seat.
-    let (st, _, body) = http(&addr, "GET", "/api/state", &me, None);
-    assert_eq!(st, 200);
-    let s = json_of(&body);
+    let r = http(&addr, "GET", "/api/state", &me, None);
+    assert_eq!(r.status, 200);
+    let s = r.json();
     assert_eq!(
         (s["seat"].as_str(), s["turn"].as_str()),
         (Some("white"), Some("white")),
@@ -195,57 +108,30 @@ fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
     std::thread::sleep(Duration::from_millis(300));
 
     // A move from the device: white's, journaled with the seat.
-    let (st, _, body) = http(
-        &addr,
-        "POST",
-        "/api/move",
-        &me,
-        Some(&json!({"move": "32-28"})),
-    );
-    assert_eq!(st, 200, "{body}");
-    let r = json_of(&body);
+    let r = post(&addr, "/api/move", &me, json!({"move": "32-28"}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = r.json();
     assert_eq!(r["ok"], true);
     assert_eq!(r["said"][0], "Thirty-two, twenty-eight.");
     // Not its turn: refused, to it.
-    let (st, _, body) = http(
-        &addr,
-        "POST",
-        "/api/move",
-        &me,
-        Some(&json!({"move": "19-23"})),
-    );
-    assert!((400..500).contains(&st), "{st} {body}");
-    let r = json_of(&body);
+    let r = post(&addr, "/api/move", &me, json!({"move": "19-23"}));
+    assert!((400..500).contains(&r.status), "{} {}", r.status, r.body);
+    let r = r.json();
     assert_eq!(r["ok"], false);
     assert_eq!(r["said"][0], "It is not your move.");
     // A typed command; never an arbiter's action.
-    let (st, _, body) = http(
-        &addr,
-        "POST",
-        "/api/command",
-        &me,
-        Some(&json!({"command": "clock"})),
-    );
-    assert_eq!(st, 200, "{body}");
-    assert!(json_of(&body)["said"][0]
+    let r = post(&addr, "/api/command", &me, json!({"command": "clock"}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.json()["said"][0]
         .as_str()
         .unwrap()
         .starts_with("White: used"));
-    let (st, _, _) = http(
-        &addr,
-        "POST",
-        "/api/command",
-        &me,
-        Some(&json!({"command": "takeback 1"})),
-    );
+    let st = post(&addr, "/api/command", &me, json!({"command": "takeback 1"})).status;
     assert!(
         (400..500).contains(&st),
         "an arbiter's action from a device: {st}"
     );
-    assert_eq!(
-        json_of(&http(&addr, "GET", "/api/state", &me, None).2)["ply"],
-        1
-    );
+    assert_eq!(http(&addr, "GET", "/api/state", &me, None).json()["ply"], 1);
     // Black's move at the table reaches white's device too.
     assert!(ctl(&socket, &["move", "19-23"]).status.success());
     let mut said = Vec::new();
@@ -299,7 +185,7 @@ fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
     });
     assert!(!idle.is_empty());
     std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(http(&addr, "GET", "/api/state", &me, None).0, 200);
+    assert_eq!(http(&addr, "GET", "/api/state", &me, None).status, 200);
     drop(idle);
 
     // Ten wrong codes lock pairing until a new code.
@@ -312,7 +198,7 @@ fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
                 let addr = addr.clone();
                 let c = format!("{:06}", (base + 1 + round * 5 + i) % 1_000_000);
                 std::thread::spawn(move || {
-                    http(&addr, "POST", "/api/pair", &[], Some(&json!({ "code": c }))).0
+                    post(&addr, "/api/pair", &[], json!({ "code": c })).status
                 })
             })
             .collect();
@@ -320,27 +206,16 @@ fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
             assert_eq!(h.join().unwrap(), 403);
         }
     }
-    let (st, _, body) = http(
-        &addr,
-        "POST",
-        "/api/pair",
-        &[],
-        Some(&json!({"code": b["code"]})),
-    );
-    assert_eq!(st, 403, "the right code after ten wrong ones: {body}");
+    let r = post(&addr, "/api/pair", &[], json!({"code": b["code"]}));
+    let body = r.body;
+    assert_eq!(r.status, 403, "the right code after ten wrong ones: {body}");
     let b = pair(&socket, "black");
-    let (st, _, _) = http(
-        &addr,
-        "POST",
-        "/api/pair",
-        &[],
-        Some(&json!({"code": b["code"]})),
-    );
+    let st = post(&addr, "/api/pair", &[], json!({"code": b["code"]})).status;
     assert_eq!(st, 200, "a new code pairs");
 
     // Unpaired by the operator: the device is nobody's seat.
     assert!(ctl(&socket, &["unpair", "white"]).status.success());
-    assert_eq!(http(&addr, "GET", "/api/state", &me, None).0, 401);
+    assert_eq!(http(&addr, "GET", "/api/state", &me, None).status, 401);
 }
 
 /// Beyond loopback (`--seats 0.0.0.0:PORT`, reached through 127.0.0.1 here)
@@ -389,7 +264,7 @@ fn beyond_loopback_the_pages_are_served_over_tls_with_the_tables_certificate() {
         403
     );
     // Plain HTTP to the TLS port: no page.
-    let (st, _, _) = http(&here, "GET", "/", &[], None);
+    let st = http(&here, "GET", "/", &[], None).status;
     assert_ne!(st, 200);
     // The code is said with the certificate's fingerprint; the cookie is Secure.
     let out = ctl(&socket, &["pair", "white"]);
@@ -399,15 +274,7 @@ fn beyond_loopback_the_pages_are_served_over_tls_with_the_tables_certificate() {
         "{said}"
     );
     let code = pair(&socket, "white")["code"].as_str().unwrap().to_owned();
-    let body = json!({ "code": code }).to_string();
-    let (st, raw) = https(
-        port,
-        &der,
-        &format!(
-            "POST /api/pair HTTP/1.1\r\nHost: {here}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        ),
-    );
+    let (st, raw) = pair_tls(port, &der, &code);
     assert_eq!(st, 200, "{raw}");
     let cookie = raw
         .lines()
@@ -426,10 +293,8 @@ fn beyond_loopback_the_pages_are_served_over_tls_with_the_tables_certificate() {
 #[test]
 fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
     use support::browser::Browser;
-    let addr = format!("127.0.0.1:{}", free_port());
-    let t = Table::start_at(&addr, &[]);
-    let socket = t.socket.clone();
-    wait_pages(&addr);
+    let t = Table::start(&[]);
+    let (addr, socket) = (t.addr.clone(), t.socket.clone());
     let code = pair(&socket, "white")["code"].as_str().unwrap().to_owned();
     let b = Browser::start_sized("360,740");
     b.go(&format!("http://{addr}/"));
@@ -585,9 +450,8 @@ fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
 
 #[test]
 fn a_seat_asks_for_its_own_code_and_hears_it_alone_never_journaled() {
-    let addr = format!("127.0.0.1:{}", free_port());
-    let t = Table::start_at(&addr, &[]);
-    wait_pages(&addr);
+    let t = Table::start(&[]);
+    let addr = t.addr.clone();
     // Black's seat cannot ask for white's code.
     let out = ctl(&t.socket, &["--seat", "black", "pair", "white"]);
     assert!(!out.status.success(), "{out:?}");
@@ -617,9 +481,15 @@ fn a_seat_asks_for_its_own_code_and_hears_it_alone_never_journaled() {
         )
     );
     let body = json!({ "code": code });
-    assert_eq!(http(&addr, "POST", "/api/pair", &[], Some(&body)).0, 403);
+    assert_eq!(
+        http(&addr, "POST", "/api/pair", &[], Some(&body)).status,
+        403
+    );
     let body = json!({ "code": code2 });
-    assert_eq!(http(&addr, "POST", "/api/pair", &[], Some(&body)).0, 200);
+    assert_eq!(
+        http(&addr, "POST", "/api/pair", &[], Some(&body)).status,
+        200
+    );
     // Journaled: said to black's seat alone, without its digits.
     let announced = journal_events(&t.journal, "announced");
     let mine: Vec<&Value> = announced
@@ -648,22 +518,16 @@ fn a_seat_asks_for_its_own_code_and_hears_it_alone_never_journaled() {
 /// the seat and plays, journaled as the device's.
 #[test]
 fn a_device_that_vanishes_mid_move_leaves_the_table_playing() {
-    let addr = format!("127.0.0.1:{}", free_port());
-    let t = Table::start_at(&addr, &[]);
-    wait_pages(&addr);
+    let t = Table::start(&[]);
+    let addr = t.addr.clone();
     let code = pair(&t.socket, "white")["code"]
         .as_str()
         .unwrap()
         .to_owned();
-    let (st, hs, body) = http(
-        &addr,
-        "POST",
-        "/api/pair",
-        &[],
-        Some(&json!({ "code": code })),
-    );
-    assert_eq!(st, 200, "{body}");
-    let token = header(&hs, "set-cookie")
+    let r = post(&addr, "/api/pair", &[], json!({ "code": code }));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let token = r
+        .header("set-cookie")
         .unwrap()
         .split(';')
         .next()
@@ -703,22 +567,16 @@ fn a_device_that_vanishes_mid_move_leaves_the_table_playing() {
     assert_eq!(moves.len(), 2, "{moves:?}");
     assert!(moves.iter().all(|m| m["source"] == "control"), "{moves:?}");
     // The page reloaded: the same cookie, no new pairing; it sees the game and plays.
-    let (st, _, body) = http(&addr, "GET", "/api/state", &me, None);
-    assert_eq!(st, 200, "{body}");
-    let s = json_of(&body);
+    let r = http(&addr, "GET", "/api/state", &me, None);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let s = r.json();
     assert_eq!(
         (s["ply"].as_u64(), s["seat"].as_str()),
         (Some(2), Some("white")),
         "{s}"
     );
-    let (st, _, body) = http(
-        &addr,
-        "POST",
-        "/api/move",
-        &me,
-        Some(&json!({"move": "28x19"})),
-    );
-    assert_eq!(st, 200, "{body}");
+    let r = post(&addr, "/api/move", &me, json!({"move": "28x19"}));
+    assert_eq!(r.status, 200, "{}", r.body);
     let moves = journal_events(&t.journal, "move");
     let last = moves.last().unwrap();
     assert_eq!(

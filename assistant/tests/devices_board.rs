@@ -13,46 +13,13 @@ mod support;
 
 use serde_json::{json, Value};
 use support::browser::Browser;
-use support::{ctl, Daemon};
+use support::ctl;
+use support::devices::Table;
 use tandem_testkit::free_port;
 
 /// A table serving device seats on loopback, with `args`.
-struct Table {
-    _dir: tempfile::TempDir,
-    socket: std::path::PathBuf,
-    journal: std::path::PathBuf,
-    addr: String,
-    _d: Daemon,
-}
-
 fn table(args: &[&str]) -> Table {
-    let dir = tempfile::tempdir().unwrap();
-    let socket = dir.path().join("tandem.sock");
-    let journal = dir.path().join("game.jsonl");
-    let addr = format!("127.0.0.1:{}", free_port());
-    let mut all = vec![];
-    if !args.contains(&"--lang") {
-        all.extend(["--lang", "en"]);
-    }
-    all.extend([
-        "--speech",
-        "text",
-        "--voice",
-        "off",
-        "--seats",
-        &addr,
-        "--journal",
-        journal.to_str().unwrap(),
-    ]);
-    all.extend_from_slice(args);
-    let d = Daemon::start(&all, &socket, &[]);
-    Table {
-        _dir: dir,
-        socket,
-        journal,
-        addr,
-        _d: d,
-    }
+    Table::launch(&format!("127.0.0.1:{}", free_port()), args, &[])
 }
 
 impl Table {

@@ -18,7 +18,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use support::devices::{connect_from, head, http, http_from, pair_from, read_answer, Table};
+use support::devices::{
+    connect_from, head, http, http_from, pair_from, pair_tls, read_answer, Table,
+};
 
 /// Polls `f` until it gives something, for `within` at most.
 fn until<T>(what: &str, within: Duration, mut f: impl FnMut() -> Option<T>) -> T {
@@ -92,15 +94,7 @@ fn over_tls_handshakes_that_never_come_do_not_keep_the_paired_device_out() {
     });
     let here = format!("127.0.0.1:{port}");
     let code = t.code("white")["code"].as_str().unwrap().to_owned();
-    let body = json!({ "code": code }).to_string();
-    let (st, raw) = https(
-        port,
-        &der,
-        &format!(
-            "{}{body}",
-            head(&here, "POST", "/api/pair", &[], body.len())
-        ),
-    );
+    let (st, raw) = pair_tls(port, &der, &code);
     assert_eq!(st, 200, "{raw}");
     let cookie = header(&raw, "set-cookie")
         .unwrap()
@@ -171,13 +165,12 @@ fn stream(addr: &str, cookie: &str) -> (u16, TcpStream) {
 fn a_stream_closed_by_its_client_gives_its_slot_back() {
     let t = Table::start(&[]);
     let me = t.paired("white");
-    let open: Vec<TcpStream> = (0..4)
-        .map(|i| {
-            let (st, s) = stream(&t.addr, &me);
-            assert_eq!(st, 200, "stream {i}");
-            s
-        })
-        .collect();
+    let mut open = Vec::new();
+    for i in 0..4 {
+        let (st, s) = stream(&t.addr, &me);
+        assert_eq!(st, 200, "stream {i}");
+        open.push(s);
+    }
     assert_eq!(stream(&t.addr, &me).0, 429, "four at once, no more");
     for s in &open {
         s.shutdown(std::net::Shutdown::Both).unwrap();

@@ -8,28 +8,18 @@ mod support;
 
 use std::time::Duration;
 
-use support::{ctl, real_brltty_speechd, said_until, Play};
+use support::{assert_spoke_since, ctl, real_english_table, said_until, Play};
 use tandem_rules::backgammon::{Match, MatchOptions};
 use tandem_rules::Color;
 
 #[test]
 fn a_backgammon_match_with_brltty_and_speech_dispatcher() {
-    let Some((brltty, speechd)) = real_brltty_speechd(40, "en") else {
+    let Some((brltty, speechd, dir, journal, mark)) = real_english_table("match.jsonl") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("match.jsonl");
-    let mark = speechd.audio_mark();
     let d = Play::in_dir(dir.path())
-        .args([
-            "--variant",
-            "backgammon",
-            "--match",
-            "5",
-            "--blind",
-            "black",
-        ])
-        .args(["--lang", "en"])
+        .args(["--variant", "backgammon", "--match", "5"])
+        .args(["--blind", "black", "--lang", "en"])
         .real(&brltty, &speechd)
         .journal(&journal)
         .start();
@@ -66,8 +56,5 @@ fn a_backgammon_match_with_brltty_and_speech_dispatcher() {
         "{said:?}"
     );
     shows(&m);
-    let audio = speechd
-        .wait_audio_since(mark, Duration::from_millis(500), Duration::from_secs(60))
-        .unwrap();
-    assert!(audio.seconds > 1.0 && audio.rms > 0.001, "{audio:?}");
+    assert_spoke_since(&speechd, mark);
 }

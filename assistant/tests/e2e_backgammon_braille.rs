@@ -14,6 +14,7 @@
 
 mod support;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -57,21 +58,22 @@ fn cell(line: &BgLine, p: u8) -> usize {
     line.cell_of(BgSpot::Point(p)).unwrap()
 }
 
-fn start(b: &VirtualBrltty, blind: &str, dir: &std::path::Path) -> Daemon {
-    Play::in_dir(dir)
+fn start(b: &VirtualBrltty, blind: &str) -> (tempfile::TempDir, Daemon, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("match.jsonl");
+    let d = Play::in_dir(dir.path())
         .args(["--variant", "backgammon", "--match", "3", "--blind", blind])
         .args(["--lang", "en", "--speech", "text"])
         .brltty(b)
-        .journal(&dir.join("match.jsonl"))
-        .start()
+        .journal(&journal)
+        .start();
+    (dir, d, journal)
 }
 
 #[test]
 fn a_roll_on_the_braille_keys_and_a_turn_by_routing_keys() {
     let Some(b) = real_brltty(40) else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let d = start(&b, "black", dir.path());
-    let journal = dir.path().join("match.jsonl");
+    let (_dir, d, journal) = start(&b, "black");
     let mut events = d.subscribed();
     let mut c = d.client();
     let m = Match::new(MatchOptions { length: 3 });
@@ -171,12 +173,27 @@ fn a_roll_on_the_braille_keys_and_a_turn_by_routing_keys() {
     assert!(out.status.success(), "{out:?}");
 }
 
+/// On a 20-cell display showing the first window: 13 routed there, the
+/// display panned right, 10 and then 6 routed in the second window.
+fn thirteen_ten_then_six(
+    b: &VirtualBrltty,
+    events: &mut tandem::client::Client,
+    windows: &[BgLine],
+) {
+    b.route(cell(&windows[0], 13)).unwrap();
+    hear(events, "From thirteen.");
+    b.press("FWINRT").unwrap();
+    shows(b, &windows[1].cells);
+    b.route(cell(&windows[1], 10)).unwrap();
+    hear(events, "thirteen to ten.");
+    b.route(cell(&windows[1], 6)).unwrap();
+    hear(events, "From six.");
+}
+
 #[test]
 fn a_narrow_display_pans_the_board_line_and_the_keys_follow() {
     let Some(b) = real_brltty(20) else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let d = start(&b, "white", dir.path());
-    let journal = dir.path().join("match.jsonl");
+    let (_dir, d, journal) = start(&b, "white");
     let mut events = d.subscribed();
     let out = ctl(&d.socket, &["roll", "3", "1"]);
     assert!(out.status.success(), "{out:?}");
@@ -186,28 +203,14 @@ fn a_narrow_display_pans_the_board_line_and_the_keys_follow() {
     assert_eq!(windows.len(), 2);
     shows(&b, &windows[0].cells);
     // 13 is in the first window (bar .. 13), 10 and 6, 5 in the second.
-    b.route(cell(&windows[0], 13)).unwrap();
-    hear(&mut events, "From thirteen.");
-    b.press("FWINRT").unwrap();
-    shows(&b, &windows[1].cells);
-    b.route(cell(&windows[1], 10)).unwrap();
-    hear(&mut events, "thirteen to ten.");
-    b.route(cell(&windows[1], 6)).unwrap();
-    hear(&mut events, "From six.");
+    thirteen_ten_then_six(&b, &mut events, &windows);
     // The cancel key drops the steps; the board line is the position again.
     b.press_key(Key::Command(KeyCommand::Cancel)).unwrap();
     hear(&mut events, "Steps cleared.");
     shows(&b, &windows[1].cells);
     b.press("FWINLT").unwrap();
     shows(&b, &windows[0].cells);
-    b.route(cell(&windows[0], 13)).unwrap();
-    hear(&mut events, "From thirteen.");
-    b.press("FWINRT").unwrap();
-    shows(&b, &windows[1].cells);
-    b.route(cell(&windows[1], 10)).unwrap();
-    hear(&mut events, "thirteen to ten.");
-    b.route(cell(&windows[1], 6)).unwrap();
-    hear(&mut events, "From six.");
+    thirteen_ten_then_six(&b, &mut events, &windows);
     b.route(cell(&windows[1], 5)).unwrap();
     hear(&mut events, "White: thirteen to ten, six to five.");
     let moves = journal_events(&journal, "move");

@@ -16,7 +16,9 @@ mod support;
 
 use std::time::Duration;
 
-use support::{ctl, real_brltty_speechd, said_until, tandem, wait_ply, Play};
+use support::{
+    assert_spoke_since, ctl, play_ply, real_english_table, said_until, tandem, wait_ply, Play,
+};
 use tandem_braille::chess::ChessRenderer;
 use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::chess::pgn::{parse_pgn, replay, Replay};
@@ -58,12 +60,9 @@ fn cell_of(lines: &[tandem_braille::chess::ChessLine], sq: Square) -> (usize, us
 
 #[test]
 fn a_real_chess_game_with_brltty_and_speech_dispatcher() {
-    let Some((brltty, speechd)) = real_brltty_speechd(40, "en") else {
+    let Some((brltty, speechd, dir, journal, mark)) = real_english_table("game.jsonl") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("game.jsonl");
-    let mark = speechd.audio_mark();
     let mut d = Play::in_dir(dir.path())
         .args(["--variant", "chess", "--lang", "en", "--control", "90m+30s"])
         .args(["--white", "Aronian, Levon", "--black", "Munizaba, Slobodan"])
@@ -141,13 +140,7 @@ fn a_real_chess_game_with_brltty_and_speech_dispatcher() {
 
     // The rest of the game: white through the socket, black typed.
     for (i, m) in moves.iter().enumerate().skip(1) {
-        if i % 2 == 0 {
-            let r = c.request("move", Some(m)).unwrap();
-            assert_eq!(r["ok"], true, "{m}: {r}");
-        } else {
-            d.type_line(m);
-            wait_ply(&mut c, i as u64 + 1);
-        }
+        play_ply(&mut d, &mut c, i, m);
         if i == 20 {
             // Black's board shows the position before white's last move: one behind.
             let before = tandem_rules::chess::to_fen(game.position_at(20).unwrap());
@@ -209,10 +202,7 @@ fn a_real_chess_game_with_brltty_and_speech_dispatcher() {
         Some("Game over. White wins. Black resigned.")
     );
     // speech-dispatcher really spoke.
-    let audio = speechd
-        .wait_audio_since(mark, Duration::from_millis(500), Duration::from_secs(60))
-        .unwrap();
-    assert!(audio.seconds > 1.0 && audio.rms > 0.001, "{audio:?}");
+    assert_spoke_since(&speechd, mark);
     // The braille display shows the final position (the rows view stays on
     // the line the player left it on: rank 4).
     let last = rows(game.position());

@@ -12,7 +12,10 @@ mod support;
 
 use std::time::Duration;
 
-use support::{ctl, real_brltty_speechd, real_game, tandem, verify_ok, wait_ply, Play};
+use support::{
+    assert_spoke_since, ctl, play_ply, real_english_table, real_game, tandem, verify_ok, wait_ply,
+    Play,
+};
 use tandem_braille::draughts::{BrailleRenderer, StandardRenderer};
 use tandem_braille::{StatusInfo, View, Width};
 use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
@@ -20,21 +23,12 @@ use tandem_rules::draughts::Variant;
 
 #[test]
 fn a_real_game_with_brltty_and_speech_dispatcher() {
-    let Some((brltty, speechd)) = real_brltty_speechd(40, "en") else {
+    let Some((brltty, speechd, dir, journal, mark)) = real_english_table("game.jsonl") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("game.jsonl");
-    let mark = speechd.audio_mark();
     let mut d = Play::in_dir(dir.path())
-        .args([
-            "--lang",
-            "en",
-            "--control",
-            "90m",
-            "--event",
-            "Dutch semifinales",
-        ])
+        .args(["--lang", "en", "--control", "90m"])
+        .args(["--event", "Dutch semifinales"])
         .args(["--white", "H. van der Zee", "--black", "H. Clasquin"])
         .real(&brltty, &speechd)
         .journal(&journal)
@@ -52,13 +46,7 @@ fn a_real_game_with_brltty_and_speech_dispatcher() {
     let moves = game.move_texts();
     // White's moves through the control socket, black's typed on stdin.
     for (i, m) in moves.iter().enumerate() {
-        if i % 2 == 0 {
-            let r = c.request("move", Some(m)).unwrap();
-            assert_eq!(r["ok"], true, "{m}: {r}");
-        } else {
-            d.type_line(m);
-            wait_ply(&mut c, i as u64 + 1);
-        }
+        play_ply(&mut d, &mut c, i, m);
     }
     let st = wait_ply(&mut c, moves.len() as u64);
     assert_eq!(st["fen"], game.position().to_fen());
@@ -94,10 +82,7 @@ fn a_real_game_with_brltty_and_speech_dispatcher() {
         Some("Game over. White wins. Black resigned.")
     );
     // speech-dispatcher really spoke (audio went to its file).
-    let audio = speechd
-        .wait_audio_since(mark, Duration::from_millis(500), Duration::from_secs(60))
-        .unwrap();
-    assert!(audio.seconds > 1.0 && audio.rms > 0.001, "{audio:?}");
+    assert_spoke_since(&speechd, mark);
     // The braille display shows the final position (list view, from the first cell).
     let pos = *game.position();
     let mut status = StatusInfo::new(pos.turn());

@@ -25,26 +25,23 @@ use tandem_rules::chess::ChessGame;
 use tandem_rules::draughts::Position;
 use tandem_rules::Color;
 
-/// The list view's first line of a position, on 40 cells.
-fn list(pos: &Position) -> String {
-    StandardRenderer::default().render(
-        pos,
+/// What `render` gives of the list view on 40 cells, for white.
+fn list_view(render: impl Fn(&StatusInfo, View, Width) -> String) -> String {
+    render(
         &StatusInfo::new(Color::White),
         View::List,
         Width::new(40).unwrap(),
-    )[0]
-    .text()
+    )
+}
+
+/// The list view's first line of a position, on 40 cells.
+fn list(pos: &Position) -> String {
+    list_view(|s, v, w| StandardRenderer::default().render(pos, s, v, w)[0].text())
 }
 
 /// The chess list view's first line of a position, on 40 cells.
 fn chess_list(pos: &Chess) -> String {
-    ChessRenderer::default().render(
-        pos,
-        &StatusInfo::new(Color::White),
-        View::List,
-        Width::new(40).unwrap(),
-    )[0]
-    .text()
+    list_view(|s, v, w| ChessRenderer::default().render(pos, s, v, w)[0].text())
 }
 
 #[test]

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::chesslink::{Board, START};
+use support::cli::strs;
 use support::{ctl, journal_events, tandem, wait_ply, Daemon, Play};
 
 const SETTLE_MS: u64 = 100;
@@ -210,12 +211,7 @@ fn a_real_game_from_a_chesslink_board_against_a_blind_player() {
     board.hand(&["-d1", "+d4Q"]);
     let m = wait_lines(&journal, "mismatch", 1);
     assert_eq!(m[0]["source"], "eboard", "{m:?}");
-    let diffs: Vec<&str> = m[0]["diffs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d.as_str().unwrap())
-        .collect();
+    let diffs: Vec<&str> = strs(&m[0]["diffs"]);
     assert_eq!(diffs.len(), 2, "{diffs:?}");
     assert!(
         diffs[0].starts_with("d1") && diffs[1].starts_with("d4"),

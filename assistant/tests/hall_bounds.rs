@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hall_common::{
-    closed, connect_from, desk_args, free_port, login, wait_for, Broker, Desk, EVENT, SECRET,
+    closed, connect_from, desk_args, free_port, hall, login, wait_for, Broker, Desk, EVENT, SECRET,
 };
 use serde_json::{json, Value};
 
@@ -212,7 +212,7 @@ fn open_events_from(from: &str, base: &str) -> Option<TcpStream> {
 /// [`open_events_from`] with a receive buffer of `recv` bytes.
 fn open_events_with(from: &str, base: &str, recv: Option<u32>) -> Option<TcpStream> {
     let addr = base.trim_start_matches("http://");
-    let mut s = hall_common::connect_from_with(from, addr, recv).ok()?;
+    let mut s = support::devices::connect_from_with(from, addr, recv).ok()?;
     let _ = write!(
         s,
         "GET /events HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
@@ -507,9 +507,7 @@ fn eleven_hundred_streams_from_one_peer_under_1024_files() {
 /// arbiter acknowledges.
 #[test]
 fn an_edited_copy_stays_broken_across_restarts() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 1);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(1);
     let t1 = hall_common::table(dir.path(), &broker, 1, &[]);
     for m in ["32-28", "19-23", "28x19"] {
         hall_common::ctl_ok(&t1, &["move", m]);
@@ -734,9 +732,7 @@ fn journal_publisher(broker: &Broker, n: u32) -> std::process::Child {
 /// thread, the tables locked, before).
 #[test]
 fn switching_between_big_earlier_games_never_freezes_the_desk() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 2);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(2);
     let games = dir.path().join("games");
     std::fs::create_dir_all(&games).unwrap();
     for (name, white, lines, pad) in [
@@ -870,9 +866,7 @@ fn switching_between_big_earlier_games_never_freezes_the_desk() {
 /// the games it took are kept whole.
 #[test]
 fn a_flood_of_games_makes_at_most_thirty_files_an_hour() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 1);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(1);
     let games = dir.path().join("games");
     std::fs::create_dir_all(&games).unwrap();
     let mut p = journal_publisher(&broker, 1);

@@ -12,7 +12,7 @@ mod support;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hall_common::{ctl_ok, journal_of, table, wait_for, Broker, Desk, EVENT};
+use hall_common::{ctl_ok, hall, journal_of, table, wait_for, Broker, Desk, EVENT};
 use serde_json::{json, Value};
 use support::browser::Browser;
 
@@ -24,9 +24,7 @@ fn artifacts() -> PathBuf {
 
 #[test]
 fn the_desk_page_in_chromium_follows_moves_and_alerts() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 2);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(2);
     let t1 = table(dir.path(), &broker, 1, &[]);
     let t2 = table(dir.path(), &broker, 2, &["--variant", "chess"]);
     desk.wait_table(2, "table 2 at the desk", |t| t["variant"] == "chess");

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hall_common::{desk_keys, journal_of, table, wait_for, Broker, Desk, EVENT};
+use hall_common::{alert_kinds, desk_keys, hall, journal_of, table, wait_for, Broker, Desk, EVENT};
 use serde_json::Value;
 use support::TANDEM;
 
@@ -105,9 +105,7 @@ fn build_alerts(desk: &Desk) -> Vec<String> {
 
 #[test]
 fn tables_of_one_event_on_different_builds_raise_a_build_alert() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 3);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(3);
     let ours = sha256sum(Path::new(TANDEM));
     let other = other_build(dir.path());
     let theirs = sha256sum(&other);
@@ -145,14 +143,7 @@ fn tables_of_one_event_on_different_builds_raise_a_build_alert() {
         "{alerts:?}"
     );
     let v3 = desk.table(3).unwrap();
-    assert!(
-        v3["alerts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|a| a["kind"] == "build"),
-        "{v3}"
-    );
+    assert!(alert_kinds(&v3).iter().any(|k| *k == "build"), "{v3}");
 
     // The page (Chromium) shows each table's build, the odd one marked.
     let b = support::browser::Browser::start();

@@ -15,7 +15,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hall_common::{closed, ctl_ok, free_port, journal_of, table, wait_for, Broker, Desk, EVENT};
+use hall_common::{
+    alert_kinds, closed, ctl_ok, free_port, hall, journal_of, mark, table, wait_for, Broker, Desk,
+    EVENT,
+};
 use serde_json::{json, Value};
 
 /// A desk with a public server: (desk, the public server's base URL).
@@ -104,6 +107,29 @@ fn read_until_quiet(s: &mut TcpStream, quiet: Duration) -> String {
         }
     }
     String::from_utf8_lossy(&all).into_owned()
+}
+
+/// A file of 2 MiB in `dir`, over every bound on a message.
+fn two_mib(dir: &std::path::Path) -> std::path::PathBuf {
+    let huge = dir.join("huge");
+    std::fs::write(&huge, vec![b'x'; 2 << 20]).unwrap();
+    huge
+}
+
+/// The file `file` published retained by table 2 (its own login) on its
+/// topic `leaf`: whether the broker took it.
+fn retained_from_table_2(broker: &Broker, leaf: &str, file: &std::path::Path) -> bool {
+    let topic = format!("tandem/{EVENT}/table/2/{leaf}");
+    let args = ["-t", &topic, "-r", "-f", file.to_str().unwrap()];
+    broker.publish_args("table2", "pw2", &args, None)
+}
+
+/// Table 1, its first move played and seen at the desk.
+fn table_with_a_move(dir: &std::path::Path, broker: &Broker, desk: &Desk) -> support::Daemon {
+    let t1 = table(dir, broker, 1, &[]);
+    ctl_ok(&t1, &["move", "32-28"]);
+    desk.wait_table(1, "table 1's move", |t| t["ply"] == 1);
+    t1
 }
 
 #[test]
@@ -197,20 +223,13 @@ fn toggling_spectators_while_everything_is_read_never_freezes_the_desk() {
     }
     assert!(done.load(Ordering::Relaxed) > 20, "requests were answered");
     // The broker loop still takes messages.
-    let marker = json!({"kind": "test", "text": "still here", "seq": null, "wall": ""});
-    assert!(broker.publish(
-        "table3",
-        "pw3",
-        &format!("tandem/{EVENT}/table/3/alert"),
-        &marker.to_string()
-    ));
-    desk.wait_table(3, "the marker after the stress", |t| {
-        t["alerts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|a| a["text"] == "still here")
-    });
+    mark(
+        &broker,
+        &desk,
+        3,
+        "still here",
+        "the marker after the stress",
+    );
 }
 
 #[test]
@@ -293,33 +312,16 @@ fn a_spectator_who_lags_never_gets_a_hidden_table() {
 
 #[test]
 fn a_tables_oversized_or_junk_messages_cost_only_its_own_view() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 2);
-    let mut desk = Desk::start(dir.path(), &broker, &[]);
-    let t1 = table(dir.path(), &broker, 1, &[]);
-    ctl_ok(&t1, &["move", "32-28"]);
-    desk.wait_table(1, "table 1's move", |t| t["ply"] == 1);
+    let (dir, broker, mut desk) = hall(2);
+    let t1 = table_with_a_move(dir.path(), &broker, &desk);
     // Over the broker's max_packet_size, retained: the broker refuses it.
-    let huge = dir.path().join("huge");
-    std::fs::write(&huge, vec![b'x'; 2 << 20]).unwrap();
-    let topic = format!("tandem/{EVENT}/table/2/state");
-    broker.publish_args(
-        "table2",
-        "pw2",
-        &["-t", &topic, "-r", "-f", huge.to_str().unwrap()],
-        None,
-    );
+    let huge = two_mib(dir.path());
+    retained_from_table_2(&broker, "state", &huge);
     // Under it, retained junk on every topic table 2 may write.
     let junk = dir.path().join("junk");
     std::fs::write(&junk, vec![b'{'; 200 << 10]).unwrap();
     for leaf in ["state", "journal", "alert", "reply"] {
-        let t = format!("tandem/{EVENT}/table/2/{leaf}");
-        assert!(broker.publish_args(
-            "table2",
-            "pw2",
-            &["-t", &t, "-r", "-f", junk.to_str().unwrap()],
-            None
-        ));
+        assert!(retained_from_table_2(&broker, leaf, &junk));
     }
     desk.wait_table(2, "table 2's junk alerts", |t| {
         t["alerts"]
@@ -342,19 +344,10 @@ fn a_tables_oversized_or_junk_messages_cost_only_its_own_view() {
     });
     desk.wait_copy(1, &journal_of(dir.path(), 1));
     let t2 = desk.table(2).unwrap();
-    assert!(
-        t2["alerts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|a| a["kind"] == "junk"),
-        "{t2}"
-    );
-    assert!(desk.table(1).unwrap()["alerts"]
-        .as_array()
-        .unwrap()
+    assert!(alert_kinds(&t2).iter().all(|k| *k == "junk"), "{t2}");
+    assert!(alert_kinds(&desk.table(1).unwrap())
         .iter()
-        .all(|a| a["kind"] != "junk"));
+        .all(|k| *k != "junk"));
 }
 
 #[test]
@@ -362,19 +355,10 @@ fn a_broker_without_a_packet_limit_cannot_keep_the_desk_off_it() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start_unbounded(dir.path(), 2);
     let desk = Desk::start(dir.path(), &broker, &[]);
-    let t1 = table(dir.path(), &broker, 1, &[]);
-    ctl_ok(&t1, &["move", "32-28"]);
-    desk.wait_table(1, "table 1's move", |t| t["ply"] == 1);
+    let t1 = table_with_a_move(dir.path(), &broker, &desk);
     // 2 MiB retained under table 2: over the desk's 1 MiB, redelivered on every reconnect.
-    let huge = dir.path().join("huge");
-    std::fs::write(&huge, vec![b'x'; 2 << 20]).unwrap();
-    let topic = format!("tandem/{EVENT}/table/2/state");
-    assert!(broker.publish_args(
-        "table2",
-        "pw2",
-        &["-t", &topic, "-r", "-f", huge.to_str().unwrap()],
-        None
-    ));
+    let huge = two_mib(dir.path());
+    assert!(retained_from_table_2(&broker, "state", &huge));
     // The desk says so once, takes it as table 2's junk, and goes on.
     wait_for("the desk's alert about the broker", || {
         let a = desk.alerts();
@@ -385,11 +369,7 @@ fn a_broker_without_a_packet_limit_cannot_keep_the_desk_off_it() {
         }
     });
     desk.wait_table(2, "table 2's junk", |t| {
-        t["alerts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|a| a["kind"] == "junk")
+        alert_kinds(&t).iter().any(|k| *k == "junk")
     });
     ctl_ok(&t1, &["move", "19-23"]);
     desk.wait_table(1, "table 1 goes on", |t| t["ply"] == 2);
@@ -416,9 +396,7 @@ fn game_lines(text: &str) -> String {
 
 #[test]
 fn a_table_cannot_erase_its_evidence() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 1);
-    let mut desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, mut desk) = hall(1);
     let t1 = table(dir.path(), &broker, 1, &[]);
     ctl_ok(&t1, &["move", "32-28"]);
     let journal = journal_of(dir.path(), 1);
@@ -432,11 +410,7 @@ fn a_table_cannot_erase_its_evidence() {
         &json!({"seq": 2, "hash": tandem::journal::line_hash(l2.as_bytes()), "line": l2, "game": "f".repeat(64)}),
     );
     desk.wait_table(1, "the made-up game refused", |t| {
-        t["alerts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|a| a["kind"] == "junk")
+        alert_kinds(&t).iter().any(|k| *k == "junk")
     });
     assert_eq!(
         game_lines(&desk.get_text("/api/tables/1/journal").unwrap()),
@@ -507,9 +481,7 @@ fn a_table_cannot_erase_its_evidence() {
 
 #[test]
 fn an_alert_flood_from_one_table_pushes_out_no_other_tables_alert() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 2);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (_dir, broker, desk) = hall(2);
     let alert =
         |text: &str| json!({"kind": "behind", "text": text, "seq": null, "wall": ""}).to_string();
     assert!(broker.publish(
@@ -609,9 +581,7 @@ fn idle_and_slow_sockets_are_bounded() {
 
 #[test]
 fn the_result_reaches_the_desk_when_a_table_stops() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 1);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(1);
     let mut t1 = table(dir.path(), &broker, 1, &[]);
     ctl_ok(&t1, &["move", "32-28"]);
     desk.wait_table(1, "table 1", |t| t["ply"] == 1);

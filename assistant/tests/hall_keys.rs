@@ -14,7 +14,7 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::Path;
 use std::process::Command;
 
-use hall_common::{ctl_ok, desk_keys, journal_of, table, wait_for, Broker, Desk, EVENT, SECRET};
+use hall_common::{ctl_ok, desk_keys, hall, journal_of, table, wait_for, Desk, EVENT, SECRET};
 use support::{Play, TANDEM};
 
 fn openssl(args: &[&str]) -> std::process::Output {
@@ -113,9 +113,7 @@ fn ctl_as_arbiter(socket: &Path, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn the_desks_signed_takeback_is_done_and_another_keys_or_the_local_secret_is_not() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 1);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(1);
     let secret = dir.path().join("table-secret");
     std::fs::write(&secret, SECRET).unwrap();
     // The table is given the local arbiter's secret too: in a hall it is not taken.
@@ -245,9 +243,7 @@ fn the_desks_signed_takeback_is_done_and_another_keys_or_the_local_secret_is_not
 
 #[test]
 fn a_table_in_a_hall_without_the_desks_key_refuses_its_commands() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 2);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(2);
     let tdir = dir.path().join("t2");
     std::fs::create_dir_all(&tdir).unwrap();
     let journal = tdir.join("game.jsonl");

@@ -11,12 +11,14 @@ mod hall_common;
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
+
 use std::time::Duration;
+use tandem_testkit::Killed;
 
 use hall_common::{connect_from, desk_args, free_port, wait_for, Broker, DEADLINE, EVENT, SECRET};
 use sha2::{Digest, Sha256};
-use support::tls::{header, https, https_on, served_certificate, status_of};
+use support::tls::{header, https, https_on, pinned_config, served_certificate, status_of};
 use support::TANDEM;
 
 /// A `tandem hall` serving its desk over TLS, killed when dropped.
@@ -329,33 +331,13 @@ fn a_session_is_a_secure_cookie_and_logout_ends_it_and_its_stream() {
     });
 }
 
-fn pinned_config(der: &[u8]) -> std::sync::Arc<rustls::ClientConfig> {
-    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
-    std::sync::Arc::new(
-        rustls::ClientConfig::builder_with_provider(provider.clone())
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .dangerous()
-            .with_custom_certificate_verifier(std::sync::Arc::new(support::tls::Pinned(
-                der.to_vec(),
-                provider,
-            )))
-            .with_no_client_auth(),
-    )
-}
-
 /// A session unused for `--session-idle` is refused.
 #[test]
 fn a_session_unused_for_the_idle_time_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 1);
-    let desk = tls_desk(
-        dir.path(),
-        &broker,
-        "0.0.0.0",
-        &["--session-idle", "2s"],
-        &[],
-    );
+    let idle = ["--session-idle", "2s"];
+    let desk = tls_desk(dir.path(), &broker, "0.0.0.0", &idle, &[]);
     let (cookie, _) = desk.session();
     std::thread::sleep(Duration::from_millis(2500));
     let (st, raw) = desk.request("GET", "/api/tables", Some(&cookie), None);
@@ -374,13 +356,8 @@ fn wrong_secrets_make_the_whole_desk_wait() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 1);
     // A wait far longer than the test: nothing in it depends on its speed.
-    let desk = tls_desk(
-        dir.path(),
-        &broker,
-        "0.0.0.0",
-        &[],
-        &[("TANDEM_HALL_LOGIN_WAIT_MS", "600000")],
-    );
+    let wait = [("TANDEM_HALL_LOGIN_WAIT_MS", "600000")];
+    let desk = tls_desk(dir.path(), &broker, "0.0.0.0", &[], &wait);
     let guesses: Vec<_> = (0..100)
         .map(|i| {
             let from = format!("127.0.0.{}", 2 + i % 10);
@@ -446,16 +423,6 @@ fn a_certificate_given_is_served_and_printed() {
     assert_eq!(desk.der, made.cert.der().to_vec());
     assert_eq!(desk.printed, sha256_colons(&desk.der));
     assert!(!desk.data.join("tls").exists(), "none made");
-}
-
-/// A process killed when dropped (a desk that should have stopped).
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// A secret shorter than 16 characters stops the desk's start when it

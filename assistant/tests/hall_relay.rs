@@ -9,7 +9,7 @@
 mod hall_common;
 mod support;
 
-use hall_common::{ctl_ok, journal_of, table, Broker, Desk, EVENT};
+use hall_common::{alert_kinds, ctl_ok, hall, journal_of, table, Broker, Desk, EVENT};
 use serde_json::Value;
 
 #[test]
@@ -178,9 +178,7 @@ fn a_broker_restart_mid_round_loses_no_line_and_repeats_none() {
 
 #[test]
 fn a_table_killed_and_resumed_goes_on_at_the_desk() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 2);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(2);
     let mut t1 = table(dir.path(), &broker, 1, &[]);
     ctl_ok(&t1, &["move", "32-28"]);
     ctl_ok(&t1, &["move", "19-23"]);
@@ -192,11 +190,7 @@ fn a_table_killed_and_resumed_goes_on_at_the_desk() {
     ctl_ok(&t1, &["move", "28x19"]);
     let v = desk.wait_table(1, "the move after the resume", |t| t["ply"] == 3);
     assert!(
-        v["alerts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|a| a["kind"] == "resumed"),
+        alert_kinds(&v).iter().any(|k| *k == "resumed"),
         "a resumed alert: {v}"
     );
     desk.wait_copy(1, &journal_of(dir.path(), 1));

@@ -6,13 +6,11 @@
 mod hall_common;
 mod support;
 
-use hall_common::{ctl_ok, journal_of, table, table_as, wait_for, Broker, Desk, EVENT};
+use hall_common::{ctl_ok, hall, journal_of, mark, table, table_as, wait_for, Broker, Desk, EVENT};
 
 #[test]
 fn a_wrong_password_is_refused_and_a_foreign_topic_is_dropped() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 3);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(3);
     // Table 3 with table 3's name but a wrong password.
     let bad = table_as(dir.path(), &broker.url("table3", "wrong"), 3, &[]);
     wait_for("the relay says the broker refused it", || {
@@ -37,20 +35,7 @@ fn a_wrong_password_is_refused_and_a_foreign_topic_is_dropped() {
         &forged.to_string(),
     );
     // Then a message table 1 may send: once the desk has it, it would have had the forgery.
-    let marker = serde_json::json!({"kind": "test", "text": "marker", "seq": null, "wall": ""});
-    assert!(broker.publish(
-        "table1",
-        "pw1",
-        &format!("tandem/{EVENT}/table/1/alert"),
-        &marker.to_string()
-    ));
-    desk.wait_table(1, "the marker alert", |t| {
-        t["alerts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|a| a["text"] == "marker")
-    });
+    mark(&broker, &desk, 1, "marker", "the marker alert");
     let tables: Vec<u64> = desk
         .tables()
         .iter()
@@ -79,9 +64,7 @@ fn replies(desk: &Desk, n: u32) -> Vec<serde_json::Value> {
 
 #[test]
 fn desk_commands_are_done_once_and_a_replay_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 2);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(2);
     let t1 = table(dir.path(), &broker, 1, &[]);
     let t2 = table(dir.path(), &broker, 2, &[]);
     desk.wait_table(2, "table 2 connected", |t| t["clocks"]["running"] == true);

@@ -41,13 +41,19 @@ fn stop(t: &mut support::Daemon) {
     assert!(t.child.wait().unwrap().success());
 }
 
-#[test]
-fn a_state_that_contradicts_the_journal_is_an_alert_and_never_a_shown_result() {
+/// A new folder, a broker for one table, and a desk (`flags`) showing every
+/// table on its public server: (folder, broker, desk, the public base URL).
+fn public_hall(flags: &[&str]) -> (tempfile::TempDir, Broker, Desk, String) {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 1);
-    let (desk, public) = Desk::start_public(dir.path(), &broker, &[], &[]);
-    let public = format!("http://{public}");
+    let (desk, public) = Desk::start_public(dir.path(), &broker, flags, &[]);
     desk.set_public(None, true);
+    (dir, broker, desk, format!("http://{public}"))
+}
+
+#[test]
+fn a_state_that_contradicts_the_journal_is_an_alert_and_never_a_shown_result() {
+    let (dir, broker, desk, public) = public_hall(&[]);
     let mut t1 = table(dir.path(), &broker, 1, &["--round", "3"]);
     ctl_ok(&t1, &["move", "32-28"]);
     ctl_ok(&t1, &["resign", "black"]);
@@ -139,11 +145,7 @@ fn a_state_that_contradicts_the_journal_is_an_alert_and_never_a_shown_result() {
 
 #[test]
 fn the_delayed_views_take_the_round_and_players_from_the_lines_they_replay() {
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 1);
-    let (desk, public) = Desk::start_public(dir.path(), &broker, &["--public-delay", "3s"], &[]);
-    let public = format!("http://{public}");
-    desk.set_public(None, true);
+    let (dir, broker, desk, public) = public_hall(&["--public-delay", "3s"]);
     let mut t1 = table(dir.path(), &broker, 1, &["--round", "1"]);
     ctl_ok(&t1, &["move", "32-28"]);
     ctl_ok(&t1, &["resign", "black"]);

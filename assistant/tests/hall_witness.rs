@@ -15,10 +15,13 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
-use hall_common::chain::{rechain, sha256_hex, verify};
-use hall_common::{ctl_ok, desk_keys, table, wait_for, witnessed, Broker, Desk, Witnessed};
+use hall_common::chain::{lines_of, rechain, sha256_hex, verify, witness_of_line};
+use hall_common::{
+    ctl_ok, desk_keys, hall, journal_records, seqs_of, table, wait_for, wait_witness_of,
+    witness_of, witnessed, Broker, Desk, Witnessed,
+};
 use serde_json::Value;
-use support::TANDEM;
+use support::{run_ok, TANDEM};
 
 fn write_lines(path: &Path, lines: &[String]) {
     let mut text = lines.join("\n");
@@ -57,36 +60,12 @@ fn a_journal_rewritten_before_its_witness_fails_verify_with_the_desks_key() {
     // The clock stopped: no more checkpoints (`tick` lines), so the journal
     // comes to rest once its last lines are witnessed.
     ctl_ok(&t1, &["pause"]);
-    let records = || -> Vec<Value> {
-        std::fs::read_to_string(&journal)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
-    let first_move = records()
-        .iter()
-        .find(|r| r["event"]["type"] == "move")
-        .unwrap()["seq"]
-        .as_u64()
-        .unwrap();
-    let paused = records()
-        .iter()
-        .rfind(|r| r["event"]["type"] == "pause")
-        .unwrap()["seq"]
-        .as_u64()
-        .unwrap();
+    let records = || journal_records(&journal);
+    let first_move = seqs_of(&journal, "move")[0];
+    let paused = *seqs_of(&journal, "pause").last().unwrap();
     // The desk witnesses the head it holds: a witness line naming a line at
     // or after the last move comes into the table's journal.
-    let witness = wait_for("a witness of the moves in the journal", || {
-        let rs = records();
-        rs.iter()
-            .find(|r| {
-                r["event"]["type"] == "witness" && r["event"]["line"].as_u64() >= Some(paused)
-            })
-            .cloned()
-            .ok_or_else(|| format!("{} lines", rs.len()))
-    });
+    let witness = wait_witness_of("a witness of the moves in the journal", &journal, paused);
     let w = &witness["event"];
     assert_eq!(
         (w["table"].as_u64(), w["event"].as_str()),
@@ -96,11 +75,7 @@ fn a_journal_rewritten_before_its_witness_fails_verify_with_the_desks_key() {
     // The desk's copy takes the witness lines like any line.
     desk.wait_copy(1, &journal);
     drop(t1);
-    let lines: Vec<String> = std::fs::read_to_string(&journal)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect();
+    let lines = lines_of(&journal);
     // A witness line alone never makes the desk witness again (no loop):
     // between two witnessed lines there is always a line that is not a
     // witness line.
@@ -153,13 +128,7 @@ fn a_journal_rewritten_before_its_witness_fails_verify_with_the_desks_key() {
     let (ok, v) = verify(&edited, &["--desk-key", key]);
     assert!(!ok, "{v}");
     let bad = &v["witnesses"]["bad"];
-    let first_witness = records()
-        .iter()
-        .find(|r| {
-            r["event"]["type"] == "witness" && r["event"]["line"].as_u64() >= Some(first_move)
-        })
-        .unwrap()
-        .clone();
+    let first_witness = witness_of(&records(), first_move).unwrap();
     assert_eq!(bad["witness_line"], first_witness["seq"], "{v}");
     assert_eq!(bad["line"], first_witness["event"]["line"], "{v}");
     let (ok, text) = verify_text(&edited, &["--desk-key", key]);
@@ -218,20 +187,17 @@ fn a_journal_rewritten_before_its_witness_fails_verify_with_the_desks_key() {
 
     // No game content: the PDN export has the moves, and the table resumes
     // its journal with the witness lines in it.
-    let pdn = Command::new(TANDEM)
-        .args(["pdn", "export"])
-        .arg(&journal)
-        .output()
-        .unwrap();
-    assert!(pdn.status.success(), "{pdn:?}");
+    let pdn = run_ok(
+        Command::new(TANDEM).args(["pdn", "export"]).arg(&journal),
+        "tandem pdn export",
+    );
     let pdn = String::from_utf8_lossy(&pdn.stdout);
     assert!(pdn.contains("32-28") && pdn.contains("14x23"), "{pdn}");
-    let report = Command::new(TANDEM)
+    let mut announcements = Command::new(TANDEM);
+    announcements
         .args(["arbiter", "announcements"])
-        .arg(&journal)
-        .output()
-        .unwrap();
-    assert!(report.status.success(), "{report:?}");
+        .arg(&journal);
+    run_ok(&mut announcements, "tandem arbiter announcements");
     let t1 = table(dir.path(), &broker, 1, &[]);
     let mut c = t1.client();
     let st = support::wait_ply(&mut c, 4);
@@ -254,32 +220,15 @@ fn a_journal_rewritten_before_its_witness_fails_verify_with_the_desks_key() {
 /// valid witness signed in the test with the desk's key file.
 #[test]
 fn a_witness_the_desk_never_signed_is_an_alert_at_the_desk() {
-    use tandem::journal::witness::Witness;
     use tandem::journal::Event;
-    let dir = tempfile::tempdir().unwrap();
-    let broker = Broker::start(dir.path(), 2);
-    let desk = Desk::start(dir.path(), &broker, &[]);
+    let (dir, broker, desk) = hall(2);
     let (private, _) = desk_keys(dir.path());
     let key = tandem::desk_key::SigningKey::load(&private).unwrap();
     let path = dir.path().join("forged.jsonl");
     let mut w = hall_common::started(&path, "W");
     w.append(1000, Event::Tick).unwrap();
-    let lines = |p: &Path| -> Vec<String> {
-        std::fs::read_to_string(p)
-            .unwrap()
-            .lines()
-            .map(str::to_owned)
-            .collect()
-    };
-    let so_far = lines(&path);
-    let mut witness = Witness {
-        event: hall_common::EVENT.into(),
-        table: 2,
-        game: sha256_hex(so_far[0].as_bytes()),
-        line: 2,
-        hash: sha256_hex(so_far[1].as_bytes()),
-        sig: String::new(),
-    };
+    let so_far = lines_of(&path);
+    let mut witness = witness_of_line(hall_common::EVENT, 2, &so_far, 2);
     witness.sig = key.sign(&witness.signed_bytes());
     w.append(1100, Event::Witness(witness.clone())).unwrap();
     // The same witness "signed" by someone without the desk's key.
@@ -287,7 +236,7 @@ fn a_witness_the_desk_never_signed_is_an_alert_at_the_desk() {
     forged.sig = "ab".repeat(64);
     w.append(1200, Event::Witness(forged)).unwrap();
     drop(w);
-    let all = lines(&path);
+    let all = lines_of(&path);
     let game = sha256_hex(all[0].as_bytes());
     for (i, l) in all.iter().enumerate() {
         let msg = serde_json::json!({"seq": i + 1, "hash": sha256_hex(l.as_bytes()), "line": l,

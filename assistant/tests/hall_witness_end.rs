@@ -13,39 +13,23 @@ mod support;
 
 use std::path::Path;
 
-use hall_common::chain::{rechain, sha256_hex, verify};
-use hall_common::{ctl_ok, desk_keys, started, wait_for, witnessed, Witnessed};
+use hall_common::chain::{lines_of, rechain, sha256_hex, verify, witness_of_line};
+use hall_common::{
+    ctl_ok, desk_keys, journal_records, seqs_of, started, wait_for, wait_witness_of, witnessed,
+};
 use serde_json::Value;
 use tandem::journal::witness::Witness;
 use tandem::journal::Event;
-
-fn lines_of(journal: &Path) -> Vec<String> {
-    std::fs::read_to_string(journal)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
 
 #[test]
 fn a_game_that_ends_soon_after_a_witness_has_its_result_witnessed_at_once() {
     let dir = tempfile::tempdir().unwrap();
     // A period of an hour: after the first head, only the end of the game
     // is witnessed before the test is over.
-    let Witnessed {
-        broker: _broker,
-        desk,
-        key,
-        table: t1,
-        journal,
-    } = witnessed(dir.path(), "3600000");
-    let key = key.as_str();
-    let records = || -> Vec<Value> {
-        lines_of(&journal)
-            .iter()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
-    };
+    let w = witnessed(dir.path(), "3600000");
+    let (desk, t1, journal) = (w.desk, w.table, w.journal);
+    let key = w.key.as_str();
+    let records = || journal_records(&journal);
     // The first head is witnessed at once.
     wait_for("the first witness", || {
         records()
@@ -59,28 +43,10 @@ fn a_game_that_ends_soon_after_a_witness_has_its_result_witnessed_at_once() {
     }
     // A quick resignation: the game's end.
     ctl_ok(&t1, &["resign"]);
-    let result = records()
-        .iter()
-        .find(|r| r["event"]["type"] == "result")
-        .unwrap()["seq"]
-        .as_u64()
-        .unwrap();
-    let first_move = records()
-        .iter()
-        .find(|r| r["event"]["type"] == "move")
-        .unwrap()["seq"]
-        .as_u64()
-        .unwrap();
+    let result = seqs_of(&journal, "result")[0];
+    let first_move = seqs_of(&journal, "move")[0];
     // Witnessed at once, within the period: a witness naming the result or after.
-    wait_for("a witness of the result", || {
-        let rs = records();
-        rs.iter()
-            .find(|r| {
-                r["event"]["type"] == "witness" && r["event"]["line"].as_u64() >= Some(result)
-            })
-            .cloned()
-            .ok_or_else(|| format!("{} lines", rs.len()))
-    });
+    wait_witness_of("a witness of the result", &journal, result);
     // The table stops right after.
     drop(t1);
     drop(desk);
@@ -131,14 +97,7 @@ fn with_forged(dir: &Path, name: &str, forge: impl Fn(&mut Witness, &[String])) 
         .unwrap();
     }
     let lines = lines_of(&path);
-    let mut good = Witness {
-        event: "EV".into(),
-        table: 1,
-        game: sha256_hex(lines[0].as_bytes()),
-        line: 3,
-        hash: sha256_hex(lines[2].as_bytes()),
-        sig: String::new(),
-    };
+    let mut good = witness_of_line("EV", 1, &lines, 3);
     good.sig = signer.sign(&good.signed_bytes());
     let mut bad = good.clone();
     forge(&mut bad, &lines);

@@ -16,6 +16,11 @@ const TANDEM: &str = env!("CARGO_BIN_EXE_tandem");
 /// Generous: a loaded 2-core machine starts a debug binary slowly.
 const DEADLINE: Duration = Duration::from_secs(40);
 
+/// A private tmux server, where tmux runs ([`have_tmux`]).
+fn tmux() -> Option<Tmux> {
+    have_tmux().then(Tmux::start)
+}
+
 fn have_tmux() -> bool {
     tandem_testkit::require_program(
         "tmux",
@@ -135,6 +140,32 @@ impl Tmux {
         self.line(&cmd);
     }
 
+    /// The full screen's board titled `title`, awaited with its prompt.
+    fn wait_board(&self, title: &str) -> String {
+        let top = format!("┌ {title} ");
+        self.wait(&format!("the {title} board"), |s| {
+            s.contains(&top) && s.contains("move>")
+        })
+    }
+
+    /// `e4` typed and shown in the move list: the screen then.
+    fn play_e4(&self) -> String {
+        self.line("e4");
+        self.wait("the move", |s| s.contains("│1. e4"))
+    }
+
+    /// `quit` typed: tandem ends and the terminal is restored.
+    fn quit(&self) {
+        self.line("quit");
+        self.assert_restored();
+    }
+
+    /// The shell's screen cleared (`clear`), awaited.
+    fn clear(&self) {
+        self.line("clear");
+        self.wait("a clear screen", |s| !s.contains("TANDEM-EXITED"));
+    }
+
     /// After tandem ended: the shell is back, off the alternate screen,
     /// the terminal in its cooked mode again.
     fn assert_restored(&self) {
@@ -244,10 +275,7 @@ fn no_log_lines(screen: &str) {
 
 #[test]
 fn full_screen_stays_put_ticks_takes_moves_and_restores_the_terminal_after_quit() {
-    if !have_tmux() {
-        return;
-    }
-    let t = Tmux::start();
+    let Some(t) = tmux() else { return };
     // An explicit BrlAPI display that is not there logs a warning: it must
     // not reach the screen.
     t.play("game", "--screen full --lang en --control 5m --speech text --braille brlapi --brlapi-host 127.0.0.1:97");
@@ -312,26 +340,21 @@ fn full_screen_stays_put_ticks_takes_moves_and_restores_the_terminal_after_quit(
     assert!(log.contains("braille"), "the log: {log}");
 
     t.keys(&["C-u"]);
-    t.line("quit");
-    t.assert_restored();
+    t.quit();
     // Nor under it.
     no_log_lines(&t.screen());
 }
 
 #[test]
 fn full_screen_restores_the_terminal_after_sigterm_and_ctrl_c() {
-    if !have_tmux() {
-        return;
-    }
-    let t = Tmux::start();
+    let Some(t) = tmux() else { return };
     let args = "--screen full --control 5m --speech text --braille none";
     // Any game through the game interface: chess here.
     t.play("term", &format!("{args} --variant chess"));
     t.wait("the chess board", |s| {
         s.contains("┌ chess ") && s.contains("White to move")
     });
-    t.line("e4");
-    let s = t.wait("the move", |s| s.contains("│1. e4"));
+    let s = t.play_e4();
     assert!(s.contains('♟') && s.contains('♚'), "the pieces:\n{s}");
     let pid = std::fs::read_to_string(t.path("pid")).unwrap();
     let st = Command::new("kill")
@@ -341,8 +364,7 @@ fn full_screen_restores_the_terminal_after_sigterm_and_ctrl_c() {
     assert!(st.success());
     t.assert_restored();
 
-    t.line("clear");
-    t.wait("a clear screen", |s| !s.contains("TANDEM-EXITED"));
+    t.clear();
     t.play("ctrl-c", args);
     t.wait("the full screen", |s| {
         s.contains("White to move") && s.contains("move>")
@@ -410,13 +432,15 @@ fn plain_screen_writes_each_utterance_as_one_line_and_never_moves_the_cursor() {
         .arg(dir.path().join("t.sock"))
         .arg("--journal")
         .arg(&journal)
-        .env("XDG_STATE_HOME", dir.path())
-        .env("XDG_CONFIG_HOME", dir.path())
+        .envs([
+            ("XDG_STATE_HOME", dir.path()),
+            ("XDG_CONFIG_HOME", dir.path()),
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap();
+        .expect("tandem play");
     let (out, reader) = collect(child.stdout.take().unwrap());
     let mut stdin = child.stdin.take().unwrap();
     wait_text(&out, "the start", |s| s.contains("White to move"));
@@ -457,10 +481,7 @@ fn plain_screen_writes_each_utterance_as_one_line_and_never_moves_the_cursor() {
 #[cfg(feature = "failpoints")]
 #[test]
 fn full_screen_restores_the_terminal_when_tandem_panics() {
-    if !have_tmux() {
-        return;
-    }
-    let t = Tmux::start();
+    let Some(t) = tmux() else { return };
     t.play_with(
         "panic",
         "FAILPOINTS='session-handle=1*off->panic'",
@@ -484,15 +505,10 @@ fn full_screen_restores_the_terminal_when_tandem_panics() {
 /// backgammon's points, dice and cube.
 #[test]
 fn full_screen_draws_the_board_in_colour_with_glyphs_and_follows_a_resize() {
-    if !have_tmux() {
-        return;
-    }
-    let t = Tmux::start();
+    let Some(t) = tmux() else { return };
     let args = "--screen full --lang en --control 5m --speech text --braille none";
     t.play("chess", &format!("{args} --variant chess"));
-    let s = t.wait("the chess board", |s| {
-        s.contains("┌ chess ") && s.contains("move>")
-    });
+    let s = t.wait_board("chess");
     let rows = board_rows(&s, "chess");
     let board = rows.join("\n");
     for g in ['♚', '♛', '♜', '♝', '♞', '♟'] {
@@ -518,8 +534,7 @@ fn full_screen_draws_the_board_in_colour_with_glyphs_and_follows_a_resize() {
         e.contains("48;2;222;196;150") && e.contains("48;2;150;105;65"),
         "square colours:\n{e}"
     );
-    t.line("e4");
-    t.wait("the move", |s| s.contains("│1. e4"));
+    t.play_e4();
     let e = screen_e(&t);
     assert!(
         e.contains("48;2;232;220;110") || e.contains("48;2;190;170;50"),
@@ -537,52 +552,39 @@ fn full_screen_draws_the_board_in_colour_with_glyphs_and_follows_a_resize() {
         s.contains("┌ chess ") && width(s) > before
     });
     assert_eq!(t.show("#{history_size}"), "0", "nothing scrolls:\n{s}");
-    t.line("quit");
-    t.assert_restored();
+    t.quit();
 
     // NO_COLOR: not one colour escape, and still a board.
-    t.line("clear");
-    t.wait("a clear screen", |s| !s.contains("TANDEM-EXITED"));
+    t.clear();
     t.play_with("nocolor", "NO_COLOR=1", &format!("{args} --variant chess"));
-    let s = t.wait("the chess board", |s| {
-        s.contains("┌ chess ") && s.contains("move>")
-    });
+    let s = t.wait_board("chess");
     assert!(
         s.contains('♔') && s.contains('♚'),
         "white outlined, black filled:\n{s}"
     );
-    t.line("e4");
-    t.wait("the move", |s| s.contains("│1. e4"));
+    t.play_e4();
     let e = screen_e(&t);
     assert_eq!(colour_escapes(&e), Vec::<String>::new(), "{e}");
-    t.line("quit");
-    t.assert_restored();
+    t.quit();
 
     // --ascii, for a terminal without the glyphs: pieces by their codes,
     // nothing but ASCII on the board.
-    t.line("clear");
-    t.wait("a clear screen", |s| !s.contains("TANDEM-EXITED"));
+    t.clear();
     t.play_with("ascii", "NO_COLOR=1", &format!("{args} --ascii"));
-    let s = t.wait("the draughts board", |s| {
-        s.contains("┌ international ") && s.contains("move>")
-    });
+    let s = t.wait_board("international");
     let board = board_rows(&s, "international").join("\n");
     assert!(board.is_ascii(), "{board}");
     assert_eq!(board.matches('w').count(), 20, "{board}");
     assert_eq!(board.matches('b').count(), 20, "{board}");
-    t.line("quit");
-    t.assert_restored();
+    t.quit();
 
     // Backgammon: points with stacks, the bar and the tray, the dice, the cube.
-    t.line("clear");
-    t.wait("a clear screen", |s| !s.contains("TANDEM-EXITED"));
+    t.clear();
     t.play(
         "bg",
         "--screen full --lang en --control none --speech text --braille none --variant backgammon",
     );
-    t.wait("the backgammon board", |s| {
-        s.contains("┌ backgammon ") && s.contains("move>")
-    });
+    t.wait_board("backgammon");
     t.line("roll 3 1");
     let s = t.wait("the dice", |s| s.contains("⚂ 3"));
     let board = board_rows(&s, "backgammon").join("\n");
@@ -593,8 +595,7 @@ fn full_screen_draws_the_board_in_colour_with_glyphs_and_follows_a_resize() {
     assert_eq!(board.matches('●').count(), 30, "{board}");
     t.line("8/5 6/5");
     t.wait("the play", |s| !s.contains("⚂ 3") && s.contains("8/5"));
-    t.line("quit");
-    t.assert_restored();
+    t.quit();
 }
 
 /// The modules of a QR code drawn in half blocks (`▀` the upper module
@@ -633,10 +634,7 @@ fn qr_decode(modules: &[Vec<bool>]) -> String {
 
 #[test]
 fn full_screen_shows_a_pairing_code_with_the_pages_address_as_a_qr_code() {
-    if !have_tmux() {
-        return;
-    }
-    let t = Tmux::start();
+    let Some(t) = tmux() else { return };
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -667,8 +665,7 @@ fn full_screen_shows_a_pairing_code_with_the_pages_address_as_a_qr_code() {
     let s = t.wait("the code on the screen", |s| s.contains(&shown));
     assert!(s.contains(" Pair black's device "), "{s}");
     assert_eq!(qr_under(&s, &url), url);
-    t.line("quit");
-    t.assert_restored();
+    t.quit();
 }
 
 /// What the QR code under the address on the screen carries: the popup's
@@ -736,10 +733,7 @@ fn journal_lines(journal: &Path) -> Vec<serde_json::Value> {
 
 #[test]
 fn pair_typed_at_the_full_screen_shows_a_code_that_pairs_and_its_qr_code_unpair_ends_it() {
-    if !have_tmux() {
-        return;
-    }
-    let t = Tmux::start();
+    let Some(t) = tmux() else { return };
     let port = free_port();
     t.play(
         "game",
@@ -796,8 +790,7 @@ fn pair_typed_at_the_full_screen_shows_a_code_that_pairs_and_its_qr_code_unpair_
         s.contains("The white seat's devices are unpaired.")
     });
     assert_eq!(state_status(port, &cookie), 401);
-    t.line("quit");
-    t.assert_restored();
+    t.quit();
     let digits: Vec<String> = code.chars().map(String::from).collect();
     let written = std::fs::read_to_string(&journal).unwrap();
     assert!(!written.contains(&digits.join(", ")), "{written}");

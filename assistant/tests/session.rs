@@ -7,14 +7,14 @@ use std::time::Duration;
 use tandem::game::AnyPosition;
 use tandem::journal::Source;
 use tandem::journal::{Event, Journal};
-use tandem::session::{Cmd, DrawCmd, GameSetup, Session};
+use tandem::session::{Cmd, DrawCmd, GameSetup, Reply, Session, SessionHandle};
 use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::draughts::{Position, Variant};
 use tandem_rules::Color;
 
 mod support;
 
-use support::session::{drain, fixture, game_setup};
+use support::session::{drain, fixture, game_setup, Fixture};
 
 fn setup(variant: Variant, control: &str) -> GameSetup {
     game_setup(
@@ -22,6 +22,19 @@ fn setup(variant: Variant, control: &str) -> GameSetup {
         control,
         "en",
     )
+}
+
+/// A 90-minute international game after 32-28 19-23.
+fn after_32_28_19_23(f: &Fixture) -> Session {
+    let mut s = f.start(&setup(Variant::International, "90m"));
+    s.handle(Cmd::Move("32-28".into()), Source::Typed);
+    s.handle(Cmd::Move("19-23".into()), Source::Typed);
+    s
+}
+
+/// The board read back as `board` (`tandem ctl mismatch BOARD`).
+fn mismatch(s: &mut Session, board: &str) -> Reply {
+    s.handle(Cmd::Mismatch(Some(board.into())), Source::Control)
 }
 
 fn game_moves(file: &str, n: usize) -> Vec<String> {
@@ -133,10 +146,7 @@ async fn clock_reports_warnings_and_a_flag_fall() {
     let s = f.start(&setup(Variant::International, "2m"));
     let (h, task) = s_spawn(s);
     tokio::time::advance(Duration::from_secs(5)).await;
-    let r = h
-        .request(Cmd::Move("32-28".into()), Source::Typed)
-        .await
-        .unwrap();
+    let r = ask(&h, Cmd::Move("32-28".into()), Source::Typed).await;
     assert!(r.ok);
     tokio::time::advance(Duration::from_secs(3)).await;
     let r = h.request(Cmd::Clock, Source::Typed).await.unwrap();
@@ -159,23 +169,20 @@ async fn clock_reports_warnings_and_a_flag_fall() {
             "Game over. White wins. Black lost on time."
         ]
     );
-    let st = h
-        .request(Cmd::State, Source::Control)
-        .await
-        .unwrap()
-        .state
-        .unwrap();
+    let st = ask(&h, Cmd::State, Source::Control).await.state.unwrap();
     assert_eq!(st.result.as_deref(), Some("2-0"));
     assert_eq!(st.clocks.black.flag_ms, Some(125_000));
-    let r = h
-        .request(Cmd::Move("19-23".into()), Source::Typed)
-        .await
-        .unwrap();
+    let r = ask(&h, Cmd::Move("19-23".into()), Source::Typed).await;
     assert!(!r.ok);
     h.shutdown().await;
     task.await.unwrap();
     let s = f.resume();
     assert_eq!(s.view().result.as_deref(), Some("2-0"));
+}
+
+/// `cmd` from `source`, answered.
+async fn ask(h: &SessionHandle, cmd: Cmd, source: Source) -> Reply {
+    h.request(cmd, source).await.unwrap()
 }
 
 fn s_spawn(s: Session) -> (tandem::session::SessionHandle, tokio::task::JoinHandle<()>) {
@@ -229,12 +236,10 @@ async fn draw_offers_follow_chapter_two_5_1() {
 #[tokio::test(start_paused = true)]
 async fn a_mismatch_stops_the_clock_and_names_the_differing_squares() {
     let mut f = fixture();
-    let mut s = f.start(&setup(Variant::International, "90m"));
-    s.handle(Cmd::Move("32-28".into()), Source::Typed);
-    s.handle(Cmd::Move("19-23".into()), Source::Typed);
+    let mut s = after_32_28_19_23(&f);
     // White's board still lacks black's 19-23 (read back without the side to move): only behind.
     let behind = "W28,31,33-50:B1-20";
-    let r = s.handle(Cmd::Mismatch(Some(behind.into())), Source::Control);
+    let r = mismatch(&mut s, behind);
     assert!(r.ok);
     assert_eq!(
         r.said,
@@ -243,7 +248,7 @@ async fn a_mismatch_stops_the_clock_and_names_the_differing_squares() {
     assert!(!s.view().clocks.paused);
     // A board with 33 on 29 instead of 32 on 28.
     let wrong = "W:W28,29,31,34-50:B1-18,20,23";
-    let r = s.handle(Cmd::Mismatch(Some(wrong.into())), Source::Control);
+    let r = mismatch(&mut s, wrong);
     assert!(r.ok);
     assert_eq!(
         r.said,
@@ -265,23 +270,15 @@ async fn a_board_read_back_square_by_square_is_compared_square_by_square() {
     // 001 ch. VIII 3.1 and issue 7: the blind player reads squares off the
     // tactile board; only the squares read are compared.
     let mut f = fixture();
-    let mut s = f.start(&setup(Variant::International, "90m"));
-    s.handle(Cmd::Move("32-28".into()), Source::Typed);
-    s.handle(Cmd::Move("19-23".into()), Source::Typed);
-    let r = s.handle(
-        Cmd::Mismatch(Some("28:w, 23:b, 19:empty".into())),
-        Source::Control,
-    );
+    let mut s = after_32_28_19_23(&f);
+    let r = mismatch(&mut s, "28:w, 23:b, 19:empty");
     assert!(r.ok);
     assert!(
         !s.view().clocks.paused,
         "the squares read agree: {:?}",
         r.said
     );
-    let r = s.handle(
-        Cmd::Mismatch(Some("28 empty, 32 white man".into())),
-        Source::Control,
-    );
+    let r = mismatch(&mut s, "28 empty, 32 white man");
     assert!(r.ok);
     assert_eq!(
         r.said,
@@ -290,16 +287,16 @@ async fn a_board_read_back_square_by_square_is_compared_square_by_square() {
         ]
     );
     assert!(s.view().clocks.paused);
-    let r = s.handle(Cmd::Mismatch(Some("28:x".into())), Source::Control);
+    let r = mismatch(&mut s, "28:x");
     assert!(!r.ok, "an unreadable read-back is refused: {:?}", r.said);
     drain(&mut f.speech);
 }
 
 #[tokio::test(start_paused = true)]
 async fn resume_rebuilds_game_boards_and_clock_paused_and_says_so() {
+    let moves = game_moves("dutch96h.pdn", 0);
     let mut f = fixture();
     let mut s = f.start(&setup(Variant::International, "90m"));
-    let moves = game_moves("dutch96h.pdn", 0);
     for m in &moves[..7] {
         tokio::time::advance(Duration::from_millis(1500)).await;
         assert!(s.handle(Cmd::Move(m.clone()), Source::Typed).ok);
@@ -364,10 +361,7 @@ async fn the_running_clock_is_checkpointed_once_a_second_and_not_while_paused() 
     assert_eq!(drain(&mut f.speech), ["White to move."]);
     assert!(notices.try_recv().is_err(), "a checkpoint was announced");
     // Any line is a checkpoint: the next tick is a second after the move.
-    let r = h
-        .request(Cmd::Move("32-28".into()), Source::Typed)
-        .await
-        .unwrap();
+    let r = ask(&h, Cmd::Move("32-28".into()), Source::Typed).await;
     assert!(r.ok, "{r:?}");
     tokio::time::sleep(Duration::from_millis(2200)).await;
     assert_eq!(ticks(&f.journal), [1000, 2000, 3000, 4500, 5500]);
@@ -379,12 +373,7 @@ async fn the_running_clock_is_checkpointed_once_a_second_and_not_while_paused() 
     assert!(h.request(Cmd::Resume, Source::Control).await.unwrap().ok);
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert_eq!(ticks(&f.journal), [1000, 2000, 3000, 4500, 5500, 16_700]);
-    let before = h
-        .request(Cmd::State, Source::Control)
-        .await
-        .unwrap()
-        .state
-        .unwrap();
+    let before = ask(&h, Cmd::State, Source::Control).await.state.unwrap();
     // The game is over: no checkpoints.
     assert!(
         h.request(Cmd::Resign(None), Source::Control)
@@ -423,12 +412,7 @@ async fn a_resume_charges_the_side_to_move_up_to_the_last_checkpoint() {
     }
     // White thinks 7.3 s; the daemon dies (no shutdown line: the task is dropped).
     tokio::time::sleep(Duration::from_millis(7300)).await;
-    let before = h
-        .request(Cmd::State, Source::Control)
-        .await
-        .unwrap()
-        .state
-        .unwrap();
+    let before = ask(&h, Cmd::State, Source::Control).await.state.unwrap();
     task.abort();
     let _ = task.await;
     drain(&mut f.speech);

@@ -42,6 +42,11 @@ fn ctl(s: &mut Session, cmd: &str, arg: Option<&str>) -> tandem::session::Reply 
     s.handle(to_cmd(cmd, arg).unwrap(), Source::Control)
 }
 
+/// The first thing said begins with `start`.
+fn assert_first_said(r: &tandem::session::Reply, start: &str) {
+    assert!(r.said[0].starts_with(start), "{:?}", r.said);
+}
+
 fn typed(s: &mut Session, line: &str) -> tandem::session::Reply {
     s.handle(Cmd::parse_line(line), Source::Typed)
 }
@@ -56,11 +61,7 @@ async fn record_reads_the_last_three_pairs_and_record_from_to_reads_those_moves(
     let r = ctl(&mut s, "record", None);
     assert!(r.ok, "{r:?}");
     assert_eq!(r.said.len(), 3, "{:?}", r.said);
-    assert!(
-        r.said[0].starts_with("Move eleven. White: "),
-        "{:?}",
-        r.said
-    );
+    assert_first_said(&r, "Move eleven. White: ");
     assert!(
         r.said[2].starts_with("Move thirteen. White: "),
         "{:?}",
@@ -142,11 +143,7 @@ async fn record_last_is_a_setting_and_an_empty_record_says_so() {
     s.set_record_last(1);
     let r = typed(&mut s, "zapis");
     assert_eq!(r.said.len(), 1);
-    assert!(
-        r.said[0].starts_with("Ruch cztery. Białe: "),
-        "{:?}",
-        r.said
-    );
+    assert_first_said(&r, "Ruch cztery. Białe: ");
     assert!(r.said[0].contains(". Czarne: "), "{:?}", r.said);
 }
 
@@ -160,11 +157,7 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
     // `move 12` reads move 12 and opens the review after it (ply 24).
     let r = typed(&mut s, "move 12");
     assert!(r.ok, "{r:?}");
-    assert!(
-        r.said[0].starts_with("Move twelve. White: "),
-        "{:?}",
-        r.said
-    );
+    assert_first_said(&r, "Move twelve. White: ");
     assert_eq!(s.review(), Some(24));
     let at12 = typed(&mut s, "position").said;
     assert_eq!(at12[0], "The position after black's move twelve.");
@@ -172,11 +165,7 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
 
     // Back one ply: white's half of move 12; the position there differs.
     let r = typed(&mut s, "back");
-    assert!(
-        r.said[0].starts_with("Move twelve. White: "),
-        "{:?}",
-        r.said
-    );
+    assert_first_said(&r, "Move twelve. White: ");
     assert!(!r.said[0].contains("Black"), "{:?}", r.said);
     assert_eq!(s.review(), Some(23));
     let p = typed(&mut s, "position").said;
@@ -184,17 +173,9 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
     assert_ne!(p[1..], live[..], "the position at ply 23");
     assert!(p[1].ends_with("Black to move."), "{p:?}");
     let r = ctl(&mut s, "back", None);
-    assert!(
-        r.said[0].starts_with("Move eleven. Black: "),
-        "{:?}",
-        r.said
-    );
+    assert_first_said(&r, "Move eleven. Black: ");
     let r = ctl(&mut s, "next", None);
-    assert!(
-        r.said[0].starts_with("Move twelve. White: "),
-        "{:?}",
-        r.said
-    );
+    assert_first_said(&r, "Move twelve. White: ");
     assert_eq!(s.review(), Some(23));
 
     // The opponent moves during the review: announced as always, the review stays.
@@ -210,11 +191,7 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
     // Walking on reaches the new move, then the end.
     typed(&mut s, "next");
     let r = typed(&mut s, "next");
-    assert!(
-        r.said[0].starts_with("Move thirteen. White: "),
-        "{:?}",
-        r.said
-    );
+    assert_first_said(&r, "Move thirteen. White: ");
     assert_eq!(typed(&mut s, "next").said, ["That is the last move."]);
 
     let r = typed(&mut s, "live");
@@ -234,11 +211,7 @@ async fn the_review_walks_the_record_reads_its_position_and_the_game_goes_on() {
     assert_eq!(r.said, ["There is no move forty."]);
     // Back with no review open starts at the last move.
     let r = typed(&mut s, "back");
-    assert!(
-        r.said[0].starts_with("Move thirteen. White: "),
-        "{:?}",
-        r.said
-    );
+    assert_first_said(&r, "Move thirteen. White: ");
     assert_eq!(typed(&mut s, "move 1").said.len(), 1);
     assert_eq!(s.review(), Some(2));
     typed(&mut s, "back");
@@ -264,11 +237,7 @@ async fn chess_records_are_read_in_polish_with_move_numbers_and_reviewed() {
 
     let r = typed(&mut s, "ruch 4");
     assert!(r.ok, "{r:?}");
-    assert!(
-        r.said[0].starts_with("Ruch cztery. Białe: "),
-        "{:?}",
-        r.said
-    );
+    assert_first_said(&r, "Ruch cztery. Białe: ");
     assert_eq!(s.review(), Some(7));
     let r = typed(&mut s, "wstecz");
     assert!(r.said[0].starts_with("Ruch trzy. Czarne: "), "{:?}", r.said);

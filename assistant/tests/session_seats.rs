@@ -11,15 +11,35 @@ use std::time::Duration;
 
 use tandem::game::AnyPosition;
 use tandem::journal::{Event, Journal, Source};
-use tandem::session::{Blind, Cmd, DrawCmd, GameSetup, SeatOutput, Session};
+use tandem::session::{Blind, Cmd, DrawCmd, GameSetup, Reply, SeatOutput, Session};
+use tandem_braille::driver::DriverInput;
 use tandem_rules::draughts::{Position, Variant};
 use tandem_rules::Color;
 use tandem_speech::Utterance;
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 mod support;
 
 use support::session::{drain, fixture, game_setup, Fixture};
+
+/// `cmd` on `seat`'s own channel.
+fn as_seat(s: &mut Session, cmd: Cmd, seat: Color) -> Reply {
+    s.handle_as(cmd, Source::Control, Some(seat))
+}
+
+/// A seat of `side` with its own speech or display.
+fn seat(
+    side: Color,
+    speech: Option<UnboundedSender<Utterance>>,
+    braille: Option<std::sync::mpsc::Sender<DriverInput>>,
+) -> SeatOutput {
+    SeatOutput {
+        side,
+        speech,
+        braille,
+        lang: None,
+    }
+}
 
 fn setup(blind: Blind, control: &str) -> GameSetup {
     let mut s = game_setup(
@@ -43,18 +63,8 @@ fn two_seats() -> (
     let (b, br) = unbounded_channel();
     f.out.table_speaks = false;
     f.out.seats = vec![
-        SeatOutput {
-            side: Color::White,
-            speech: Some(w),
-            braille: None,
-            lang: None,
-        },
-        SeatOutput {
-            side: Color::Black,
-            speech: Some(b),
-            braille: None,
-            lang: None,
-        },
+        seat(Color::White, Some(w), None),
+        seat(Color::Black, Some(b), None),
     ];
     (f, wr, br)
 }
@@ -91,11 +101,7 @@ async fn each_seat_hears_the_moves_and_only_its_own_answers() {
     tokio::time::advance(Duration::from_secs(4)).await;
 
     // White's seat plays: both hear the move; the journal names the seat.
-    let r = s.handle_as(
-        Cmd::Move("32-28".into()),
-        Source::Control,
-        Some(Color::White),
-    );
+    let r = as_seat(&mut s, Cmd::Move("32-28".into()), Color::White);
     assert!(r.ok, "{r:?}");
     assert_eq!(drain(&mut white), ["Thirty-two, twenty-eight."]);
     assert_eq!(drain(&mut black), ["Thirty-two, twenty-eight."]);
@@ -126,11 +132,7 @@ async fn each_seat_hears_the_moves_and_only_its_own_answers() {
 
     // White's seat tries to move on black's turn: refused to white alone,
     // nothing played, the refusal journaled with the seat.
-    let r = s.handle_as(
-        Cmd::Move("19-23".into()),
-        Source::Control,
-        Some(Color::White),
-    );
+    let r = as_seat(&mut s, Cmd::Move("19-23".into()), Color::White);
     assert!(!r.ok);
     assert_eq!(drain(&mut white), ["It is not your move."]);
     assert!(drain(&mut black).is_empty());
@@ -138,40 +140,24 @@ async fn each_seat_hears_the_moves_and_only_its_own_answers() {
     assert_eq!(to_of(&f, "It is not your move."), [Color::White]);
 
     // Black's seat plays its move; then resigns for white: refused.
-    let r = s.handle_as(
-        Cmd::Move("19-23".into()),
-        Source::Control,
-        Some(Color::Black),
-    );
+    let r = as_seat(&mut s, Cmd::Move("19-23".into()), Color::Black);
     assert!(r.ok, "{r:?}");
     assert_eq!(drain(&mut white), ["Nineteen, twenty-three."]);
     assert_eq!(drain(&mut black), ["Nineteen, twenty-three."]);
-    let r = s.handle_as(
-        Cmd::Resign(Some(Color::White)),
-        Source::Control,
-        Some(Color::Black),
-    );
+    let r = as_seat(&mut s, Cmd::Resign(Some(Color::White)), Color::Black);
     assert!(!r.ok);
     assert_eq!(drain(&mut black), ["You play black."]);
     assert!(drain(&mut white).is_empty());
     assert!(s.table().result.is_none());
 
     // An illegal move of its own: the reason to that seat alone.
-    let r = s.handle_as(
-        Cmd::Move("31-26".into()),
-        Source::Control,
-        Some(Color::White),
-    );
+    let r = as_seat(&mut s, Cmd::Move("31-26".into()), Color::White);
     assert!(!r.ok);
     assert!(!drain(&mut white).is_empty());
     assert!(drain(&mut black).is_empty());
 
     // A draw offer from a seat is that seat's, and both hear it.
-    let r = s.handle_as(
-        Cmd::Draw(DrawCmd::Offer, None),
-        Source::Control,
-        Some(Color::White),
-    );
+    let r = as_seat(&mut s, Cmd::Draw(DrawCmd::Offer, None), Color::White);
     let w = drain(&mut white);
     let b = drain(&mut black);
     if r.ok {
@@ -404,11 +390,7 @@ async fn my_and_opponent_are_the_asking_seats() {
     drain(&mut white);
     drain(&mut black);
     // White's seat: white's men, told to white alone.
-    let r = s.handle_as(
-        Cmd::Ask("my men".into()),
-        Source::Control,
-        Some(Color::White),
-    );
+    let r = as_seat(&mut s, Cmd::Ask("my men".into()), Color::White);
     assert!(r.ok, "{r:?}");
     let w = drain(&mut white);
     assert_eq!(w.len(), 1, "{w:?}");
@@ -416,11 +398,7 @@ async fn my_and_opponent_are_the_asking_seats() {
     assert!(drain(&mut black).is_empty());
     // Black's "opponent's men" are white's: the same men (read from
     // black's side of the board).
-    let r = s.handle_as(
-        Cmd::Ask("opponent men".into()),
-        Source::Control,
-        Some(Color::Black),
-    );
+    let r = as_seat(&mut s, Cmd::Ask("opponent men".into()), Color::Black);
     assert!(r.ok, "{r:?}");
     let b = drain(&mut black);
     let words = |t: &str| {
@@ -438,33 +416,18 @@ async fn my_and_opponent_are_the_asking_seats() {
 
 #[tokio::test(start_paused = true)]
 async fn each_seats_display_shows_the_board_from_its_own_side() {
-    use tandem_braille::driver::DriverInput;
     use tandem_braille::Board;
     let mut f = fixture();
     let (w, wr) = std::sync::mpsc::channel();
     let (b, br) = std::sync::mpsc::channel();
     f.out.seats = vec![
-        SeatOutput {
-            side: Color::White,
-            speech: None,
-            braille: Some(w),
-            lang: None,
-        },
-        SeatOutput {
-            side: Color::Black,
-            speech: None,
-            braille: Some(b),
-            lang: None,
-        },
+        seat(Color::White, None, Some(w)),
+        seat(Color::Black, None, Some(b)),
     ];
     // Backgammon numbers the points from one side: each player's own.
     let start = tandem::game::GameKind::Backgammon.position(None).unwrap();
     let mut s = f.start(&game_setup(start, "eubgf-7", "en"));
-    s.handle_as(
-        Cmd::Unknown("roll 3 1".into()),
-        Source::Control,
-        Some(Color::White),
-    );
+    as_seat(&mut s, Cmd::Unknown("roll 3 1".into()), Color::White);
     for (rx, side) in [(wr, Color::White), (br, Color::Black)] {
         let boards: Vec<Color> = rx
             .try_iter()
@@ -492,12 +455,7 @@ async fn at_an_international_table_each_seat_hears_its_own_language() {
     assert_eq!(drain(&mut white), ["Ruch białych."]);
     assert_eq!(drain(&mut black), ["White to move."]);
     tokio::time::advance(Duration::from_secs(4)).await;
-    let r = s.handle_as(
-        Cmd::Move("32-28".into()),
-        Source::Control,
-        Some(Color::White),
-    );
-    assert!(r.ok, "{r:?}");
+    assert!(as_seat(&mut s, Cmd::Move("32-28".into()), Color::White).ok);
     assert_eq!(drain(&mut white), ["Trzydzieści dwa na dwadzieścia osiem."]);
     assert_eq!(drain(&mut black), ["Thirty-two, twenty-eight."]);
     // Black asks the clock: in English, to black alone; the reply too.
@@ -506,11 +464,7 @@ async fn at_an_international_table_each_seat_hears_its_own_language() {
     assert!(drain(&mut white).is_empty());
     assert_eq!(drain(&mut black), r.said);
     // Black's illegal move: the reason in English, to black alone.
-    let r = s.handle_as(
-        Cmd::Move("19-14".into()),
-        Source::Control,
-        Some(Color::Black),
-    );
+    let r = as_seat(&mut s, Cmd::Move("19-14".into()), Color::Black);
     assert!(!r.ok, "{r:?}");
     assert!(drain(&mut white).is_empty());
     let b = drain(&mut black);

@@ -15,8 +15,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
-use support::voice::{wav, Room};
-use tandem_speech::listen::fixture::korean_phrasebook_path;
+use support::voice::Room;
 
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/voice-model.sh");
 const DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/voice.md");
@@ -150,6 +149,13 @@ fn stand_in(site: &Site, name: &str) -> String {
     )
 }
 
+/// `setup.sh --voice pl --user` from `url`, which fails: what it said.
+fn refused(home: &Path, url: &str) -> String {
+    let (out, err) = run(home, url, &["pl", "--user"]);
+    assert!(!out.status.success(), "{err}");
+    err
+}
+
 /// Runs the script with the user's folders in `home` and the model page
 /// `url`.
 fn run(home: &Path, url: &str, args: &[&str]) -> (Output, String) {
@@ -220,8 +226,7 @@ fn the_polish_archive_is_checked_by_itself_and_a_wrong_one_is_refused_and_delete
 
     // The right size, another hash: refused, nothing asked, deleted.
     let other = site.zeros(name, bytes);
-    let (out, err) = run(t.path(), &site.url, &["pl", "--user"]);
-    assert!(!out.status.success(), "{err}");
+    let err = refused(t.path(), &site.url);
     assert!(
         err.contains(&format!(
             "{name}.zip has SHA-256 {other}, not {sha}: refused and deleted"
@@ -237,8 +242,7 @@ fn the_polish_archive_is_checked_by_itself_and_a_wrong_one_is_refused_and_delete
     let small = std::fs::metadata(site.dir.join(format!("{name}.zip")))
         .unwrap()
         .len();
-    let (out, err) = run(t.path(), &site.url, &["pl", "--user"]);
-    assert!(!out.status.success(), "{err}");
+    let err = refused(t.path(), &site.url);
     assert!(
         err.contains(&format!(
             "{name}.zip has {small} bytes, not {bytes}: refused and deleted"
@@ -347,19 +351,5 @@ fn an_archive_under_sha256_is_installed_where_tandem_play_finds_it_and_listens()
     assert!(String::from_utf8_lossy(&out.stdout).contains("already"));
 
     // `tandem play --lang pl`, told nothing of where, finds it and listens.
-    let phrasebook = korean_phrasebook_path();
-    let d = room.play_finding(
-        &data,
-        &["--lang", "pl", "--phrasebook", phrasebook.to_str().unwrap()],
-    );
-    d.wait_for("voice input on", Duration::from_secs(30), || {
-        d.said()
-            .iter()
-            .any(|s| s == "Voice input is on: say your moves.")
-    });
-    d.wait_listening();
-    room.mic.say(&wav("ko-33-29.wav"));
-    d.wait_for("the spoken move", Duration::from_secs(60), || {
-        d.events_of("heard").iter().any(|e| e["text"] == "33-29")
-    });
+    room.finds_the_model_and_hears_a_move(&data);
 }

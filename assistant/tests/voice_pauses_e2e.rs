@@ -59,18 +59,21 @@ fn say_once(room: &Room, d: &VoiceDaemon, audio: &[i16], what: &str) -> serde_js
     all[heard].clone()
 }
 
+/// A room with the Korean model and a table at `fen` listening in it
+/// (`None` without the model, as [`Room::with_model`]).
+fn listening_at(fen: &str) -> Option<(Room, VoiceDaemon)> {
+    let (room, model) = Room::with_model()?;
+    let d = room.play(&model, &korean_phrasebook_path(), &["--fen", fen]);
+    d.wait_listening();
+    Some((room, d))
+}
+
 #[test]
 fn pauses_inside_a_spoken_move_yield_the_whole_move_and_a_continued_phrase_waits() {
-    let Some((room, model)) = Room::with_model() else {
+    // A king on 33 (and a man on 31): 33-29, 33-24 and 33-20 are legal.
+    let Some((room, d)) = listening_at("W:WK33,31:B1") else {
         return;
     };
-    // A king on 33 (and a man on 31): 33-29, 33-24 and 33-20 are legal.
-    let d = room.play(
-        &model,
-        &korean_phrasebook_path(),
-        &["--fen", "W:WK33,31:B1"],
-    );
-    d.wait_listening();
     for (audio, what) in [
         (wav("ko-33-29-pause180.wav"), "33, 180 ms, 29"),
         (wav("ko-33-29-pause320.wav"), "33, 320 ms, 29"),
@@ -88,16 +91,10 @@ fn pauses_inside_a_spoken_move_yield_the_whole_move_and_a_continued_phrase_waits
 
 #[test]
 fn a_capture_with_pauses_before_its_captured_square_is_heard_whole() {
-    let Some((room, model)) = Room::with_model() else {
+    // The king on 33 must take the man on 29, landing on 24, 20 or 15.
+    let Some((room, d)) = listening_at("W:WK33,31:B29,1") else {
         return;
     };
-    // The king on 33 must take the man on 29, landing on 24, 20 or 15.
-    let d = room.play(
-        &model,
-        &korean_phrasebook_path(),
-        &["--fen", "W:WK33,31:B29,1"],
-    );
-    d.wait_listening();
     for (name, what) in [
         ("ko-33x20-29-pause180.wav", "33, 180 ms, 20, 180 ms, 29"),
         ("ko-33x20-29-pause320.wav", "33, 320 ms, 20, 320 ms, 29"),

@@ -29,11 +29,7 @@ fn start() -> VoiceTable<Draughts> {
 async fn a_spoken_move_is_read_back_then_played_on_tak_and_journaled() {
     let mut t = start();
     t.said();
-    assert_eq!(
-        t.positions(),
-        [0],
-        "the listener hears in the start position"
-    );
+    t.assert_hears_in_the_start_position();
     let said = t.hear(0, "trzydzieści dwa na dwadzieścia osiem").await;
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(
@@ -47,12 +43,7 @@ async fn a_spoken_move_is_read_back_then_played_on_tak_and_journaled() {
         said[0].contains("dwadzieścia osiem"),
         "announced as typed: {said:?}"
     );
-    assert_eq!(
-        t.heard(),
-        [h("move", "32-28", "read-back"), h("command", "yes", "play")]
-    );
-    t.assert_spoken_move_after_heard("32-28");
-    assert_eq!(t.positions(), [1], "the grammar follows the move");
+    t.assert_played_on_tak("32-28", "the grammar follows the move");
 }
 
 #[tokio::test]
@@ -60,12 +51,7 @@ async fn an_utterance_from_a_position_that_has_passed_is_never_played() {
     let mut t = start();
     let _ = t.hear(0, "trzydzieści dwa na dwadzieścia osiem").await;
     // Meanwhile the assistant typed White's move.
-    let r = t
-        .handle
-        .request(Cmd::Move("33-29".into()), Source::Typed)
-        .await
-        .unwrap();
-    assert!(r.ok);
+    t.done(Cmd::Move("33-29".into()), Source::Typed).await;
     t.said();
     // The listener had not heard of it yet: its "tak" plays the old read-back.
     let said = t.hear(0, "tak").await;
@@ -77,12 +63,7 @@ async fn an_utterance_from_a_position_that_has_passed_is_never_played() {
 #[tokio::test]
 async fn the_blind_player_does_not_enter_the_opponents_moves_by_voice() {
     let mut t = start();
-    let r = t
-        .handle
-        .request(Cmd::Move("32-28".into()), Source::Typed)
-        .await
-        .unwrap();
-    assert!(r.ok);
+    t.done(Cmd::Move("32-28".into()), Source::Typed).await;
     let pos = Position::from_fen(Variant::International, &t.fen().await).unwrap();
     t.listener.set_position(pos).unwrap();
     t.said();

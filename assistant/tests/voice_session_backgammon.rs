@@ -18,7 +18,7 @@ use tandem_speech::backgammon::listen::{BgVoice, BgWords};
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Listener, ScriptedRecognizer};
 
-use support::play_with_draughts_phrasebook;
+use support::assert_refuses_draughts_phrasebook;
 use support::session::{game_setup, h, voice_table, VoiceTable};
 
 fn start() -> (VoiceTable<BgVoice>, Match) {
@@ -74,8 +74,7 @@ async fn the_opening_roll_and_a_move_are_read_back_then_entered_on_tak() {
         Some(&1),
         "the grammar follows the roll"
     );
-    m.act(Action::Roll(Dice(3, 1))).unwrap();
-    t.listener.set_position(m.clone()).unwrap();
+    follow(&mut t, &mut m, Action::Roll(Dice(3, 1)));
 
     let said = t.hear(1, "oczka").await;
     assert_eq!(said, ["Oczka: Biały 167, Czarny 167."]);
@@ -107,15 +106,7 @@ async fn the_opening_roll_and_a_move_are_read_back_then_entered_on_tak() {
 #[tokio::test]
 async fn a_move_is_refused_with_the_reason_and_the_opponent_s_roll_is_not_said_by_voice() {
     let (mut t, mut m) = start();
-    let r = t
-        .handle
-        .request(Cmd::Unknown("roll 3 1".into()), Source::Control)
-        .await
-        .unwrap();
-    assert!(r.ok);
-    m.act(Action::Roll(Dice(3, 1))).unwrap();
-    t.listener.set_position(m.clone()).unwrap();
-    t.said();
+    ctl(&mut t, &mut m, "roll 3 1", Action::Roll(Dice(3, 1))).await;
     let said = t.hear(1, "osiem pięć").await;
     assert_eq!(said, ["Trzeba zagrać też jeden."]);
     assert_eq!(t.heard(), [h("illegal", "8/5", "refused")]);
@@ -124,29 +115,16 @@ async fn a_move_is_refused_with_the_reason_and_the_opponent_s_roll_is_not_said_b
         Event::Rejected { source: Source::Spoken, ref input, .. } if input == "8/5"
     )));
     // The move typed; black (sighted) is on roll: White's "trzy jeden" is not his.
-    let r = t
-        .handle
-        .request(Cmd::Move("8/5 6/5".into()), Source::Typed)
-        .await
-        .unwrap();
-    assert!(r.ok);
-    m.act(Action::Move(m.resolve("8/5 6/5").unwrap())).unwrap();
-    t.listener.set_position(m.clone()).unwrap();
+    t.done(Cmd::Move("8/5 6/5".into()), Source::Typed).await;
+    let mv = m.resolve("8/5 6/5").unwrap();
+    follow(&mut t, &mut m, Action::Move(mv));
     let _ = t.hear(2, "trzy jeden").await;
     let _ = t.hear(2, "tak").await;
     assert_eq!(t.heard().last().unwrap().2, "not-your-move");
     assert_eq!(t.ply().await, 2);
 
     // Black doubles (typed): White takes by voice, always read back.
-    let r = t
-        .handle
-        .request(Cmd::Unknown("double".into()), Source::Control)
-        .await
-        .unwrap();
-    assert!(r.ok);
-    m.act(Action::Double).unwrap();
-    t.listener.set_position(m.clone()).unwrap();
-    t.said();
+    ctl(&mut t, &mut m, "double", Action::Double).await;
     let said = t.hear(3, "przyjmuję").await;
     assert_eq!(said, ["Przyjmuję, zgadza się?"]);
     let said = t.hear(3, "tak").await;
@@ -160,16 +138,16 @@ async fn state_json(t: &VoiceTable<BgVoice>) -> serde_json::Value {
     serde_json::to_value(r.state.unwrap()).unwrap()
 }
 
-/// A line sent with `tandem ctl`, mirrored in the listener's match.
-async fn ctl(t: &mut VoiceTable<BgVoice>, m: &mut Match, line: &str, action: Action) {
-    let r = t
-        .handle
-        .request(Cmd::Unknown(line.into()), Source::Control)
-        .await
-        .unwrap();
-    assert!(r.ok, "{line}: {r:?}");
+/// `action` played in the test's match, and the listener's position set to it.
+fn follow(t: &mut VoiceTable<BgVoice>, m: &mut Match, action: Action) {
     m.act(action).unwrap();
     t.listener.set_position(m.clone()).unwrap();
+}
+
+/// A line sent with `tandem ctl`, mirrored in the listener's match.
+async fn ctl(t: &mut VoiceTable<BgVoice>, m: &mut Match, line: &str, action: Action) {
+    t.done(Cmd::Unknown(line.into()), Source::Control).await;
+    follow(t, m, action);
     t.said();
 }
 
@@ -211,8 +189,8 @@ async fn a_resignation_is_offered_and_accepted_by_voice_with_its_points() {
         acts(&t).last(),
         Some(&("8/5 6/5".to_owned(), Source::Spoken))
     );
-    m.act(Action::Move(m.resolve("8/5 6/5").unwrap())).unwrap();
-    t.listener.set_position(m.clone()).unwrap();
+    let mv = m.resolve("8/5 6/5").unwrap();
+    follow(&mut t, &mut m, Action::Move(mv));
     // Black, on roll, offers a gammon (typed); White accepts by voice.
     let offer = Action::ResignOffer {
         side: Color::Black,
@@ -260,14 +238,7 @@ async fn a_resignation_is_offered_and_accepted_by_voice_with_its_points() {
 /// journal is made.
 #[test]
 fn a_backgammon_game_refuses_a_draughts_phrasebook_clearly() {
-    let (out, journaled) = play_with_draughts_phrasebook("backgammon", &["--voice", "off"]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("a backgammon game takes a backgammon phrasebook"),
-        "{err}"
-    );
-    assert!(!journaled, "no journal for a game that did not start");
+    assert_refuses_draughts_phrasebook("backgammon", &["--voice", "off"]);
 }
 
 #[tokio::test]

@@ -16,7 +16,7 @@ use tandem_speech::chess::ChessPhrasebook;
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer};
 
-use support::play_with_draughts_phrasebook;
+use support::assert_refuses_draughts_phrasebook;
 use support::session::{game_setup, h, voice_table, VoiceTable};
 
 fn start(fen: Option<&str>, blind: Blind) -> VoiceTable<ChessVoice> {
@@ -47,11 +47,7 @@ fn start(fen: Option<&str>, blind: Blind) -> VoiceTable<ChessVoice> {
 #[tokio::test]
 async fn a_spoken_chess_move_is_read_back_then_played_on_tak_in_san() {
     let mut t = start(None, Blind::White);
-    assert_eq!(
-        t.positions(),
-        [0],
-        "the listener hears in the start position"
-    );
+    t.assert_hears_in_the_start_position();
     let said = t.hear(0, "skoczek Feliks trzy").await;
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(said[0].contains("Feliks trzy"), "read back: {said:?}");
@@ -62,12 +58,7 @@ async fn a_spoken_chess_move_is_read_back_then_played_on_tak_in_san() {
         said.iter().any(|s| s.contains("Feliks trzy")),
         "announced: {said:?}"
     );
-    assert_eq!(
-        t.heard(),
-        [h("move", "Nf3", "read-back"), h("command", "yes", "play")]
-    );
-    t.assert_spoken_move_after_heard("Nf3");
-    assert_eq!(t.positions(), [1], "the chess grammar follows the move");
+    t.assert_played_on_tak("Nf3", "the chess grammar follows the move");
 }
 
 #[tokio::test]
@@ -94,12 +85,7 @@ async fn an_illegal_spoken_move_is_refused_and_stale_or_foreign_ones_are_not_act
     )));
     // A read-back, then the move is typed meanwhile: the "tak" is stale.
     let _ = t.hear(0, "Ewa dwa Ewa cztery").await;
-    let r = t
-        .handle
-        .request(Cmd::Move("d4".into()), Source::Typed)
-        .await
-        .unwrap();
-    assert!(r.ok);
+    t.done(Cmd::Move("d4".into()), Source::Typed).await;
     let said = t.hear(0, "tak").await;
     assert_eq!(t.heard().last().unwrap().2, "stale");
     assert!(!said.is_empty());
@@ -118,14 +104,7 @@ async fn an_illegal_spoken_move_is_refused_and_stale_or_foreign_ones_are_not_act
 /// draughts one is refused with what to give, before the journal is made.
 #[test]
 fn a_chess_game_refuses_a_draughts_phrasebook_clearly() {
-    let (out, journaled) = play_with_draughts_phrasebook("chess", &[]);
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("a chess game takes a chess phrasebook"),
-        "{err}"
-    );
-    assert!(!journaled, "no journal for a game that did not start");
+    assert_refuses_draughts_phrasebook("chess", &[]);
 }
 
 #[tokio::test]

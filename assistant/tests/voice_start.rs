@@ -11,7 +11,7 @@ mod support;
 use std::path::Path;
 use std::time::Duration;
 
-use support::voice::{wav, Room};
+use support::voice::Room;
 use support::{Daemon, Play};
 use tandem_speech::listen::fixture::korean_phrasebook_path;
 
@@ -22,6 +22,14 @@ fn said(journal: &Path) -> Vec<String> {
         .iter()
         .map(|e| e["text"].as_str().unwrap_or_default().to_owned())
         .collect()
+}
+
+/// A new folder, and an empty folder in it.
+fn with_empty() -> (tempfile::TempDir, std::path::PathBuf) {
+    let t = tempfile::tempdir().unwrap();
+    let empty = t.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    (t, empty)
 }
 
 /// A text-only daemon in `dir` (journal `dir/game.jsonl`) with `env`, typing
@@ -57,9 +65,7 @@ fn typed_game(
 
 #[test]
 fn without_libvosk_tandem_starts_types_speaks_and_says_once_how_to_get_voice_input() {
-    let t = tempfile::tempdir().unwrap();
-    let empty = t.path().join("empty");
-    std::fs::create_dir(&empty).unwrap();
+    let (t, empty) = with_empty();
     let (_d, said) = typed_game(
         t.path(),
         &["--lang", "en"],
@@ -82,9 +88,7 @@ fn without_libvosk_tandem_starts_types_speaks_and_says_once_how_to_get_voice_inp
 #[test]
 fn without_a_model_for_the_language_tandem_names_the_command_that_installs_it() {
     let lib = tandem_speech::listen::vosk::library().expect("libvosk: run scripts/setup.sh");
-    let t = tempfile::tempdir().unwrap();
-    let empty = t.path().join("empty");
-    std::fs::create_dir(&empty).unwrap();
+    let (t, empty) = with_empty();
     let (_d, said) = typed_game(
         t.path(),
         &["--lang", "en"],
@@ -142,21 +146,7 @@ fn the_model_of_the_language_is_found_by_itself_and_a_spoken_move_is_heard() {
     let models = data.join("tandem/models");
     std::fs::create_dir_all(&models).unwrap();
     std::os::unix::fs::symlink(&model, models.join("vosk-model-small-pl-0.22")).unwrap();
-    let phrasebook = korean_phrasebook_path();
-    let d = room.play_finding(
-        &data,
-        &["--lang", "pl", "--phrasebook", phrasebook.to_str().unwrap()],
-    );
-    d.wait_for("voice input on", Duration::from_secs(30), || {
-        d.said()
-            .iter()
-            .any(|s| s == "Voice input is on: say your moves.")
-    });
-    d.wait_listening();
-    room.mic.say(&wav("ko-33-29.wav"));
-    d.wait_for("the spoken move", Duration::from_secs(60), || {
-        d.events_of("heard").iter().any(|e| e["text"] == "33-29")
-    });
+    room.finds_the_model_and_hears_a_move(&data);
 }
 
 #[test]

@@ -32,26 +32,22 @@ fn an_unplugged_display_is_reported_once_and_the_game_goes_on() {
     h.set_unplugged(true);
     // A clock tick: same position, new status.
     let pos2 = pos;
-    handle
-        .input
-        .send(DriverInput::Board {
-            board: pos2.into(),
-            status: StatusInfo::new(Color::Black),
-        })
-        .unwrap();
+    let tick = || {
+        let status = StatusInfo::new(Color::Black);
+        let board = pos2.into();
+        handle
+            .input
+            .send(DriverInput::Board { board, status })
+            .unwrap();
+    };
+    tick();
     let ev = handle.events.recv_timeout(Duration::from_secs(20)).unwrap();
     assert!(
         matches!(ev, DriverEvent::Unavailable(DisplayError::Disconnected(_))),
         "{ev:?}"
     );
     h.set_unplugged(false);
-    handle
-        .input
-        .send(DriverInput::Board {
-            board: pos2.into(),
-            status: StatusInfo::new(Color::Black),
-        })
-        .unwrap();
+    tick();
     assert_eq!(
         handle.events.recv_timeout(Duration::from_secs(20)).unwrap(),
         DriverEvent::Available

@@ -85,6 +85,18 @@ mod brlapi {
     /// Presses `key` once per line of `rows`, each time waiting until the
     /// display starts with that line: BRLTTY may read two presses sent close
     /// together on a loaded machine as one.
+    /// The international start after 32-28.
+    fn after_32_28() -> Position {
+        let mut pos = start_pos();
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.from() == square(32) && m.to() == square(28))
+            .unwrap();
+        pos.play_unchecked(&m);
+        pos
+    }
+
     fn line_by_line(
         b: &VirtualBrltty,
         key: Key,
@@ -196,24 +208,8 @@ mod brlapi {
             }
         );
         // The daemon accepts 32-28 and sends the new position.
-        let mut pos = start_pos();
-        let m = pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| m.from() == square(32) && m.to() == square(28))
-            .unwrap();
-        pos.play_unchecked(&m);
-        let mut st = StatusInfo::new(Color::Black);
-        st.last_move = Some("32-28".into());
-        h.input
-            .send(DriverInput::Board {
-                board: pos.into(),
-                status: st,
-            })
-            .unwrap();
-        b.wait_for(T, |s| s.text.starts_with("26:- 27:- 28:w"))
-            .unwrap();
-        h.shutdown();
+        let pos = after_32_28();
+        black_to_move(&b, h, pos.into(), "32-28", "26:- 27:- 28:w");
     }
 
     /// 002 annex E: a chess position on the display, a move entered with
@@ -221,13 +217,7 @@ mod brlapi {
     #[test]
     fn a_chess_move_entered_with_two_routing_presses() {
         let Some(b) = brltty(40) else { return };
-        let d = connect(&b);
-        let drv = DisplayDriver::with_board(
-            d,
-            Board::from(chess::start()),
-            StatusInfo::new(Color::White),
-            View::Rows,
-        );
+        let drv = chess_driver(&b, View::Rows);
         let h = spawn(drv).unwrap();
         let rank8 = "a8:r b8:n c8:b d8:q e8:k f8:b g8:n h8:r";
         let s = b.wait_for(T, |s| s.text.starts_with(rank8)).unwrap();
@@ -259,17 +249,13 @@ mod brlapi {
         let m = chess::resolve(&chess::start(), "e2e4").unwrap();
         let mut pos = chess::start();
         pos.play_unchecked(&m.to_shakmaty());
-        let mut st = StatusInfo::new(Color::Black);
-        st.last_move = Some("e4".into());
-        h.input
-            .send(DriverInput::Board {
-                board: Board::Chess(pos),
-                status: st,
-            })
-            .unwrap();
-        b.wait_for(T, |s| s.text.starts_with("a4:- b4:- c4:- d4:- e4:P f4:-"))
-            .unwrap();
-        h.shutdown();
+        black_to_move(
+            &b,
+            h,
+            Board::Chess(pos),
+            "e4",
+            "a4:- b4:- c4:- d4:- e4:P f4:-",
+        );
     }
 
     /// The graphic view: one 8-dot cell per square read back as dots, and a
@@ -277,13 +263,7 @@ mod brlapi {
     #[test]
     fn a_chess_knight_move_entered_over_the_graphic_view() {
         let Some(b) = brltty(40) else { return };
-        let d = connect(&b);
-        let mut drv = DisplayDriver::with_board(
-            d,
-            Board::from(chess::start()),
-            StatusInfo::new(Color::White),
-            View::Graphic,
-        );
+        let mut drv = chess_driver(&b, View::Graphic);
         drv.press(Key::Bottom).unwrap();
         let line = drv.ui().current_line();
         assert_eq!(line.text(), "1 RNBQKBNR");
@@ -313,6 +293,28 @@ mod brlapi {
         );
     }
 
+    /// A driver on `b` showing the chess start in `view`, white to move.
+    fn chess_driver(b: &VirtualBrltty, view: View) -> DisplayDriver<BrlApiDisplay> {
+        let start = Board::from(chess::start());
+        DisplayDriver::with_board(connect(b), start, StatusInfo::new(Color::White), view)
+    }
+
+    /// The board after white's move `last` sent to the driver, black to
+    /// move: the display shows a line starting `shows`; then the driver stops.
+    fn black_to_move(
+        b: &VirtualBrltty,
+        h: tandem_braille::driver::DriverHandle,
+        board: Board,
+        last: &str,
+        shows: &str,
+    ) {
+        let mut status = StatusInfo::new(Color::Black);
+        status.last_move = Some(last.into());
+        h.input.send(DriverInput::Board { board, status }).unwrap();
+        b.wait_for(T, |s| s.text.starts_with(shows)).unwrap();
+        h.shutdown();
+    }
+
     fn next_action(h: &tandem_braille::driver::DriverHandle) -> Action {
         match h.events.recv_timeout(T).expect("an action from the driver") {
             DriverEvent::Action(a) => a,
@@ -330,13 +332,7 @@ mod brlapi {
 
         b.kill();
         // The game goes on while BRLTTY is away: a move is accepted.
-        let mut pos = start_pos();
-        let m = pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| m.from() == square(32) && m.to() == square(28))
-            .unwrap();
-        pos.play_unchecked(&m);
+        let pos = after_32_28();
         h.input
             .send(DriverInput::Board {
                 board: pos.into(),

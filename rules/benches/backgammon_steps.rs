@@ -24,9 +24,6 @@ fn spread() -> Board {
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("backgammon_routing_key");
-    g.sample_size(20)
-        .measurement_time(Duration::from_secs(2))
-        .warm_up_time(Duration::from_millis(500));
     let start = Board::start(Color::White);
     let spread = spread();
     for (name, board, dice) in [
@@ -54,5 +51,12 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500));
+    targets = bench
+}
 criterion_main!(benches);

@@ -1,6 +1,6 @@
 //! Results and draw rules of 001 ch. I 6-7 (issue 2 item 6).
 
-use tandem_rules::draughts::{DrawRule, Game, Move, Position, Role, Variant};
+use tandem_rules::draughts::{DrawCount, DrawRule, Game, Move, Position, Role, Variant};
 use tandem_rules::{Color, DrawReason, GameOptions, Outcome, WinReason};
 
 fn game(v: Variant, fen: &str) -> Game {
@@ -9,6 +9,14 @@ fn game(v: Variant, fen: &str) -> Game {
 
 /// The first quiet king move after which the opponent has no capture and
 /// (with `fresh`) the position has not stood before.
+/// The count of `rule` running in `g`.
+fn count(g: &Game, rule: DrawRule) -> DrawCount {
+    g.draw_counts()
+        .into_iter()
+        .find(|c| c.rule == rule)
+        .unwrap()
+}
+
 fn safe_king_move(g: &Game, fresh: bool) -> Move {
     let pos = g.position();
     let seen: Vec<Position> = (0..=g.ply()).map(|i| *g.position_at(i).unwrap()).collect();
@@ -115,11 +123,7 @@ fn twenty_five_king_moves_6_2_and_twenty_in_64() {
     // Kings and men on both sides (no endgame rule): 25 moves each of kings only.
     let mut g = game(Variant::International, "W:WK47,K49,36:BK2,K4,15");
     play_fresh(&mut g, 49);
-    let c = g
-        .draw_counts()
-        .into_iter()
-        .find(|c| c.rule == DrawRule::KingMoves)
-        .unwrap();
+    let c = count(&g, DrawRule::KingMoves);
     assert_eq!((c.limit, c.plies, c.moves_left()), (25, 49, 1));
     play_fresh(&mut g, 1);
     assert_eq!(
@@ -154,23 +158,9 @@ fn twenty_five_king_moves_6_2_and_twenty_in_64() {
 fn endgame_rules_6_3_and_6_4() {
     // 6.4: two kings against one, 5 moves each.
     let mut g = game(Variant::International, "W:WK47,K49:BK4");
-    assert_eq!(
-        g.draw_counts()
-            .iter()
-            .find(|c| c.rule == DrawRule::Endgame5)
-            .unwrap()
-            .moves_left(),
-        5
-    );
+    assert_eq!(count(&g, DrawRule::Endgame5).moves_left(), 5);
     play_fresh(&mut g, 9);
-    assert_eq!(
-        g.draw_counts()
-            .iter()
-            .find(|c| c.rule == DrawRule::Endgame5)
-            .unwrap()
-            .moves_left(),
-        1
-    );
+    assert_eq!(count(&g, DrawRule::Endgame5).moves_left(), 1);
     play_fresh(&mut g, 1);
     assert_eq!(
         g.outcome(),
@@ -181,14 +171,7 @@ fn endgame_rules_6_3_and_6_4() {
 
     // 6.3: three kings against one: 16 moves each; 25 with draws with advantage (6.5.3).
     let g = game(Variant::International, "W:WK46,K47,K48:BK5");
-    assert_eq!(
-        g.draw_counts()
-            .iter()
-            .find(|c| c.rule == DrawRule::Endgame16)
-            .unwrap()
-            .limit,
-        16
-    );
+    assert_eq!(count(&g, DrawRule::Endgame16).limit, 16);
     let g = Game::from_position(
         Position::from_fen(Variant::International, "W:WK46,K47,K48:BK5").unwrap(),
         GameOptions {
@@ -196,34 +179,13 @@ fn endgame_rules_6_3_and_6_4() {
             ..GameOptions::default()
         },
     );
-    assert_eq!(
-        g.draw_counts()
-            .iter()
-            .find(|c| c.rule == DrawRule::Endgame16)
-            .unwrap()
-            .limit,
-        25
-    );
+    assert_eq!(count(&g, DrawRule::Endgame16).limit, 25);
     // 64: the weaker side's king holds the main diagonal: 5 moves.
     let g = game(Variant::SixtyFour, "W:WKc1,Ke1,Kg1:BKd4");
-    assert_eq!(
-        g.draw_counts()
-            .iter()
-            .find(|c| c.rule == DrawRule::MainDiagonal5)
-            .unwrap()
-            .limit,
-        5
-    );
+    assert_eq!(count(&g, DrawRule::MainDiagonal5).limit, 5);
     // 64: three kings against one, the stronger side on the main diagonal: 15 moves.
     let g = game(Variant::SixtyFour, "W:WKa1,Ke1,Kg1:BKb8");
-    assert_eq!(
-        g.draw_counts()
-            .iter()
-            .find(|c| c.rule == DrawRule::ThreeKings15)
-            .unwrap()
-            .limit,
-        15
-    );
+    assert_eq!(count(&g, DrawRule::ThreeKings15).limit, 15);
     // 64 otherwise: no 6.3 count, 6.2 applies.
     let g = game(Variant::SixtyFour, "W:WKc1,Ke1,g1:BKb8");
     assert!(g.draw_counts().is_empty());

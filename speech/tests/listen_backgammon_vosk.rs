@@ -33,13 +33,7 @@ fn korean_words() -> BgWords {
 
 fn espeak(dir: &Path, text: &str) -> Vec<i16> {
     let wav = dir.join("u.wav");
-    let st = std::process::Command::new("espeak-ng")
-        .args(["-v", "ko", "-w"])
-        .arg(&wav)
-        .arg(text)
-        .status()
-        .expect("espeak-ng must be installed for this test");
-    assert!(st.success());
+    tandem_speech::listen::fixture::espeak_korean(&wav, text);
     read_wav_16k(&wav).unwrap()
 }
 

@@ -68,13 +68,7 @@ fn every_word_is_known_and_a_spoken_move_is_heard_with_the_chess_grammar() {
     // espeak-ng's Korean "e2 e4", decoded by Vosk with the chess grammar.
     let dir = tempfile::tempdir().unwrap();
     let wav = dir.path().join("e2e4.wav");
-    let st = std::process::Command::new("espeak-ng")
-        .args(["-v", "ko", "-w"])
-        .arg(&wav)
-        .arg("오, 이, 오, 사")
-        .status()
-        .expect("espeak-ng must be installed for this test");
-    assert!(st.success());
+    tandem_speech::listen::fixture::espeak_korean(&wav, "오, 이, 오, 사");
     let mut rec =
         VoskRecognizer::new(&model, &ChessVoice::recognizer_phrases(l.grammar())).unwrap();
     rec.accept(&read_wav_16k(&wav).unwrap()).unwrap();

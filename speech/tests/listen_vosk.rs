@@ -14,6 +14,41 @@ use tandem_speech::listen::{read_wav_16k, CommandKind, Lexicon, Recognizer};
 /// model takes about 550 MB).
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// A voice listener (not push-to-talk) on `rec` with `lex`'s words at
+/// `pos`, asking to confirm every move.
+fn always_confirming(
+    rec: Box<dyn Recognizer>,
+    lex: Lexicon,
+    pos: Position,
+) -> tandem_speech::listen::Listener<Draughts> {
+    use tandem_speech::listen::audio::{Mode, VadConfig};
+    use tandem_speech::listen::{ConfirmPolicy, Listener};
+    Listener::new(
+        rec,
+        lex,
+        ConfirmPolicy::Always,
+        Mode::Voice(VadConfig::default()),
+        pos,
+    )
+    .unwrap()
+}
+
+/// The real recognizer's setup, one test at a time: the Korean model (Vosk's
+/// log off), the test phrasebook's words and the international start; `None`
+/// without the model.
+fn korean() -> Option<(
+    std::sync::MutexGuard<'static, ()>,
+    std::path::PathBuf,
+    Lexicon,
+    Position,
+)> {
+    let one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let model = korean_model()?;
+    set_log_level(-1);
+    let lex = Lexicon::draughts_file(&korean_phrasebook_path()).unwrap();
+    Some((one, model, lex, Position::start(Variant::International)))
+}
+
 fn data(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data")
@@ -22,11 +57,9 @@ fn data(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn recordings_are_understood_and_the_grammar_swaps_on_one_recognizer() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(model) = korean_model() else { return };
-    set_log_level(-1);
-    let lex = Lexicon::draughts_file(&korean_phrasebook_path()).unwrap();
-    let start = Position::start(Variant::International);
+    let Some((_one, model, lex, start)) = korean() else {
+        return;
+    };
     let g = Grammar::build(&start, &lex);
     let mut rec = VoskRecognizer::new(&model, &g.recognizer_phrases()).unwrap();
 
@@ -100,23 +133,14 @@ fn a_folder_that_is_not_a_model_is_a_clear_error() {
 /// played on "네" (yes).
 #[test]
 fn the_listener_reads_back_and_plays_on_yes_with_the_real_recognizer() {
-    use tandem_speech::listen::audio::{Mode, VadConfig, FRAME};
-    use tandem_speech::listen::{Action, ConfirmPolicy, Decision, Listener};
+    use tandem_speech::listen::audio::FRAME;
+    use tandem_speech::listen::{Action, Decision, Listener};
 
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(model) = korean_model() else { return };
-    set_log_level(-1);
-    let lex = Lexicon::draughts_file(&korean_phrasebook_path()).unwrap();
-    let start = Position::start(Variant::International);
+    let Some((_one, model, lex, start)) = korean() else {
+        return;
+    };
     let rec = VoskRecognizer::new(&model, &[]).unwrap();
-    let mut l = Listener::new(
-        Box::new(rec),
-        lex,
-        ConfirmPolicy::Always,
-        Mode::Voice(VadConfig::default()),
-        start,
-    )
-    .unwrap();
+    let mut l = always_confirming(Box::new(rec), lex, start);
     // The start-up check against the model's vocabulary: of all the test
     // phrasebook's words only the file letter "에이" (a, for 64-square
     // draughts) is unknown to the Korean model.
@@ -189,8 +213,6 @@ fn timed_listener(
     tandem_speech::listen::Listener<Draughts>,
     std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 ) {
-    use tandem_speech::listen::audio::{Mode, VadConfig};
-    use tandem_speech::listen::{ConfirmPolicy, Listener};
     set_log_level(-1);
     let lex = Lexicon::draughts_file(&korean_phrasebook_path()).unwrap();
     let early = std::sync::Arc::default();
@@ -198,14 +220,7 @@ fn timed_listener(
         rec: VoskRecognizer::new(model, &[]).unwrap(),
         early: std::sync::Arc::clone(&early),
     };
-    let l = Listener::new(
-        Box::new(rec),
-        lex,
-        ConfirmPolicy::Always,
-        Mode::Voice(VadConfig::default()),
-        pos,
-    )
-    .unwrap();
+    let l = always_confirming(Box::new(rec), lex, pos);
     (l, early)
 }
 

@@ -162,6 +162,18 @@ pub fn free_port() -> u16 {
         .port()
 }
 
+/// A child process killed (and waited for) when dropped, however the test
+/// or bench that started it ends.
+#[derive(Debug)]
+pub struct Killed(pub std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// A small seeded generator (xorshift64*) for the tests that play at
 /// random: a fixed seed, so a failing run can be replayed.
 #[derive(Debug, Clone)]

@@ -40,19 +40,17 @@ impl Drop for Daemon {
     }
 }
 
-fn ctl(socket: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(tandem_bin())
-        .arg("ctl")
-        .arg("--socket")
-        .arg(socket)
+/// `tandem ARGS… FILE`, run to its end.
+fn tandem_on(args: &[&str], file: &Path) -> std::process::Output {
+    Command::new(tandem_bin())
         .args(args)
+        .arg(file)
         .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+        .unwrap()
+}
+
+fn ctl(socket: &Path, args: &[&str]) -> (bool, String, String) {
+    ctl_env(socket, &[], args)
 }
 
 fn state(socket: &Path) -> serde_json::Value {
@@ -160,11 +158,7 @@ fn a_new_user_plays_typed_moves_and_the_arbiter_reads_the_record() {
     // The journal verifies, exports as PDN that replays, and the arbiter's
     // reconcile against a typed record finds where they part.
     let bin = tandem_bin();
-    let v = Command::new(&bin)
-        .args(["journal", "verify"])
-        .arg(&journal)
-        .output()
-        .unwrap();
+    let v = tandem_on(&["journal", "verify"], &journal);
     assert!(
         v.status.success(),
         "journal verify: {:?} {} {}",
@@ -173,11 +167,7 @@ fn a_new_user_plays_typed_moves_and_the_arbiter_reads_the_record() {
         String::from_utf8_lossy(&v.stderr)
     );
 
-    let pdn = Command::new(&bin)
-        .args(["pdn", "export"])
-        .arg(&journal)
-        .output()
-        .unwrap();
+    let pdn = tandem_on(&["pdn", "export"], &journal);
     assert!(pdn.status.success());
     let pdn_text = String::from_utf8_lossy(&pdn.stdout).into_owned();
     assert!(
@@ -186,39 +176,34 @@ fn a_new_user_plays_typed_moves_and_the_arbiter_reads_the_record() {
     );
     let pdn_file = journal.with_extension("pdn");
     std::fs::write(&pdn_file, &pdn_text).unwrap();
-    let check = Command::new(&bin)
-        .args(["pdn", "check", "--json"])
-        .arg(&pdn_file)
-        .output()
-        .unwrap();
+    let check = tandem_on(&["pdn", "check", "--json"], &pdn_file);
     assert!(
         check.status.success(),
         "{}",
         String::from_utf8_lossy(&check.stdout)
     );
 
+    // `tandem arbiter reconcile --json JOURNAL SHEET`, the typed sheet
+    // holding `moves`: its exit and its report.
     let typed = journal.with_file_name("braille-record.txt");
-    std::fs::write(&typed, "1. 32-28 19-23 2. 28x19\n").unwrap();
-    let r = Command::new(&bin)
-        .args(["arbiter", "reconcile", "--json"])
-        .arg(&journal)
-        .arg(&typed)
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&r.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&r.stdout)));
+    let reconcile = |moves: &str| {
+        std::fs::write(&typed, moves).unwrap();
+        let r = Command::new(&bin)
+            .args(["arbiter", "reconcile", "--json"])
+            .arg(&journal)
+            .arg(&typed)
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&r.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&r.stdout)));
+        (r, report)
+    };
+    let (r, report) = reconcile("1. 32-28 19-23 2. 28x19\n");
     assert_eq!(report["agreed_plies"], 3);
     assert!(report["first_difference"].is_null());
     assert_eq!(r.status.code(), Some(0));
 
-    std::fs::write(&typed, "1. 32-28 19-23 2. 34-29\n").unwrap();
-    let r = Command::new(&bin)
-        .args(["arbiter", "reconcile", "--json"])
-        .arg(&journal)
-        .arg(&typed)
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let (r, report) = reconcile("1. 32-28 19-23 2. 34-29\n");
     assert_eq!(report["agreed_plies"], 2);
     assert_eq!(report["first_difference"]["ply"], 3);
     assert_eq!(r.status.code(), Some(1));
@@ -270,11 +255,7 @@ fn the_arbiter_takes_back_moves_and_the_chapter_8_3_2_count_shows_it() {
     }
     drop(d);
 
-    let out = Command::new(tandem_bin())
-        .args(["arbiter", "announcements", "--json"])
-        .arg(&journal)
-        .output()
-        .unwrap();
+    let out = tandem_on(&["arbiter", "announcements", "--json"], &journal);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
     assert_eq!(v["corrections"].as_array().unwrap().len(), 1, "{v}");
@@ -286,11 +267,7 @@ fn the_arbiter_takes_back_moves_and_the_chapter_8_3_2_count_shows_it() {
     // 28x19 was white's, 14x23 black's.
     assert_eq!(v["white"]["taken_back"], 1);
     assert_eq!(v["black"]["taken_back"], 1);
-    let v2 = Command::new(tandem_bin())
-        .args(["journal", "verify"])
-        .arg(&journal)
-        .output()
-        .unwrap();
+    let v2 = tandem_on(&["journal", "verify"], &journal);
     assert!(v2.status.success());
 }
 
@@ -325,11 +302,7 @@ fn a_new_user_plays_chess_with_typed_moves_and_exports_pgn() {
     assert!(!ok && !err.trim().is_empty(), "{err}");
     drop(stdin);
     drop(d);
-    let out = Command::new(tandem_bin())
-        .args(["pdn", "export"])
-        .arg(&journal)
-        .output()
-        .unwrap();
+    let out = tandem_on(&["pdn", "export"], &journal);
     assert!(out.status.success());
     let pgn = String::from_utf8_lossy(&out.stdout);
     assert!(pgn.contains("[TimeControl \"5400+30\"]"), "{pgn}");

@@ -98,6 +98,19 @@ pub fn sample2(
 }
 
 /// Prints `LABEL: p50 …  p90 …  p99 …  max …` of `v` (sorted in place).
+/// `n` runs of `f` (two stages timed) as [`sample2`], the percentiles of
+/// each stage printed as `PREFIX, NAME`.
+pub fn sample2_printed(
+    prefix: &str,
+    names: [&str; 2],
+    n: usize,
+    f: impl FnMut() -> (Duration, Duration),
+) {
+    let (mut a, mut b) = sample2(n, f);
+    print_pcts(&format!("{prefix}, {}", names[0]), &mut a);
+    print_pcts(&format!("{prefix}, {}", names[1]), &mut b);
+}
+
 pub fn print_pcts(label: &str, v: &mut [Duration]) {
     println!(
         "{label}: p50 {:?}  p90 {:?}  p99 {:?}  max {:?}",

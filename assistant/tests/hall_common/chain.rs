@@ -45,3 +45,31 @@ pub fn verify(journal: &Path, args: &[&str]) -> (bool, Value) {
         .unwrap_or_else(|e| panic!("verify printed no JSON ({e}): {out:?}"));
     (out.status.success(), v)
 }
+
+/// The lines of the journal at `path`.
+pub fn lines_of(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A witness (not signed yet) by the desk of `event` of table `table`'s
+/// line `line` among `lines`, the game being the hash of its line 1.
+pub fn witness_of_line(
+    event: &str,
+    table: u32,
+    lines: &[String],
+    line: u64,
+) -> tandem::journal::witness::Witness {
+    let at = usize::try_from(line).unwrap() - 1;
+    tandem::journal::witness::Witness {
+        event: event.into(),
+        table,
+        game: sha256_hex(lines[0].as_bytes()),
+        line,
+        hash: sha256_hex(lines[at].as_bytes()),
+        sig: String::new(),
+    }
+}

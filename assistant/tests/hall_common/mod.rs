@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{Daemon, Play, TANDEM};
+use crate::support::{run_ok, Daemon, Play, TANDEM};
 
 pub mod chain;
 pub mod spectator;
@@ -27,15 +27,10 @@ pub fn desk_keys(dir: &Path) -> (PathBuf, PathBuf) {
     let keys = dir.join("keys");
     let (private, public) = (keys.join("desk.key"), keys.join("desk.pub"));
     if !private.exists() {
-        let out = Command::new(TANDEM)
-            .args(["hall", "keygen"])
-            .arg(&keys)
-            .output()
-            .expect("tandem hall keygen");
-        assert!(
-            out.status.success(),
-            "tandem hall keygen: {}",
-            String::from_utf8_lossy(&out.stderr)
+        let mut keygen = Command::new(TANDEM);
+        run_ok(
+            keygen.args(["hall", "keygen"]).arg(&keys),
+            "tandem hall keygen",
         );
     }
     (private, public)
@@ -51,6 +46,9 @@ pub const MAX_PACKET_LINE: &str = "max_packet_size 262144";
 pub const CLIENT_ID_LINE: &str = "use_username_as_clientid true";
 
 /// A port nobody listens on now.
+// Not every hall test file connects from another address.
+#[allow(unused_imports)]
+pub use crate::support::devices::connect_from;
 pub use tandem_testkit::free_port;
 
 /// A new journal at `path` whose line 1 starts an international draughts
@@ -111,15 +109,10 @@ pub struct Broker {
 /// A CA and a certificate for 127.0.0.1 signed by it, made with openssl in `dir`.
 fn make_certs(dir: &Path) -> PathBuf {
     let run = |args: &[&str]| {
-        let out = Command::new("openssl")
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .expect("openssl");
-        assert!(
-            out.status.success(),
-            "openssl {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
+        let mut openssl = Command::new("openssl");
+        run_ok(
+            openssl.args(args).current_dir(dir),
+            &format!("openssl {args:?}"),
         );
     };
     let ec = [
@@ -384,6 +377,41 @@ pub fn witnessed(dir: &Path, period_ms: &str) -> Witnessed {
     }
 }
 
+/// The records of `journal`, as they stand.
+pub fn journal_records(journal: &Path) -> Vec<Value> {
+    std::fs::read_to_string(journal)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The `seq` of each record of `kind` in `journal`, in order.
+pub fn seqs_of(journal: &Path, kind: &str) -> Vec<u64> {
+    journal_records(journal)
+        .iter()
+        .filter(|r| r["event"]["type"] == kind)
+        .map(|r| r["seq"].as_u64().unwrap())
+        .collect()
+}
+
+/// The first witness line among `records` that names line `line` or a later one.
+pub fn witness_of(records: &[Value], line: u64) -> Option<Value> {
+    records
+        .iter()
+        .find(|r| r["event"]["type"] == "witness" && r["event"]["line"].as_u64() >= Some(line))
+        .cloned()
+}
+
+/// Waits (`what`) until `journal` holds a witness line naming line `line`
+/// or a later one: that line.
+pub fn wait_witness_of(what: &str, journal: &Path, line: u64) -> Value {
+    wait_for(what, || {
+        let rs = journal_records(journal);
+        witness_of(&rs, line).ok_or_else(|| format!("{} lines", rs.len()))
+    })
+}
+
 /// The journal of table `n`.
 pub fn journal_of(dir: &Path, n: u32) -> PathBuf {
     dir.join(format!("t{n}")).join("game.jsonl")
@@ -490,6 +518,46 @@ pub fn desk_args<'c>(
         .arg("--arbiter-secret-file")
         .arg(dir.join("desk-secret"))
         .stdout(Stdio::null())
+}
+
+/// The `kind` of each alert in a table's view at the desk ("" where a kind
+/// is not a string).
+pub fn alert_kinds(view: &Value) -> Vec<&str> {
+    view["alerts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["kind"].as_str().unwrap_or(""))
+        .collect()
+}
+
+/// A new folder, a broker for `tables` tables and a desk started on them
+/// (without extra flags).
+pub fn hall(tables: u32) -> (tempfile::TempDir, Broker, Desk) {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = Broker::start(dir.path(), tables);
+    let desk = Desk::start(dir.path(), &broker, &[]);
+    (dir, broker, desk)
+}
+
+/// A test alert `text` sent by table `n` (its own login) and awaited at
+/// the desk (`what`): once the desk has it, it has had everything the
+/// broker took before it.
+pub fn mark(broker: &Broker, desk: &Desk, n: u64, text: &str, what: &str) {
+    let marker = serde_json::json!({"kind": "test", "text": text, "seq": null, "wall": ""});
+    assert!(broker.publish(
+        &format!("table{n}"),
+        &format!("pw{n}"),
+        &format!("tandem/{EVENT}/table/{n}/alert"),
+        &marker.to_string()
+    ));
+    desk.wait_table(n, what, |t| {
+        t["alerts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["text"] == text)
+    });
 }
 
 impl Desk {
@@ -635,50 +703,6 @@ pub fn ctl_ok(d: &Daemon, args: &[&str]) {
         "ctl {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-}
-
-/// A TCP connection to `to` (`127.0.0.1:PORT`) from the local address
-/// `from` (any of 127.0.0.0/8: another peer address on this machine).
-pub fn connect_from(from: &str, to: &str) -> std::io::Result<TcpStream> {
-    connect_from_with(from, to, None)
-}
-
-/// [`connect_from`] with the socket's receive buffer set to `recv` bytes and
-/// small segments, before it connects (a client that reads nothing fills
-/// its buffers soon).
-pub fn connect_from_with(from: &str, to: &str, recv: Option<u32>) -> std::io::Result<TcpStream> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .build()?;
-    let from: std::net::SocketAddr = format!("{from}:0").parse().expect("an address");
-    let to: std::net::SocketAddr = to.parse().expect("an address");
-    let s = rt.block_on(async {
-        let sock = tokio::net::TcpSocket::new_v4()?;
-        if let Some(bytes) = recv {
-            sock.set_recv_buffer_size(bytes)?;
-            // Loopback's segments are 64 KiB, and the sender's buffer grows
-            // with them: small segments keep both ends' buffers small.
-            let mss: libc::c_int = 536;
-            // SAFETY: a valid socket and a c_int option of its size.
-            let r = unsafe {
-                libc::setsockopt(
-                    std::os::fd::AsRawFd::as_raw_fd(&sock),
-                    libc::IPPROTO_TCP,
-                    libc::TCP_MAXSEG,
-                    std::ptr::addr_of!(mss).cast(),
-                    std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-                )
-            };
-            if r != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-        }
-        sock.bind(from)?;
-        sock.connect(to).await
-    })?;
-    let s = s.into_std()?;
-    s.set_nonblocking(false)?;
-    Ok(s)
 }
 
 /// Whether the server closed `s` (reading gives the end of the stream or a

@@ -75,3 +75,12 @@ pub fn rules_data(rel: &str) -> String {
         .display()
         .to_string()
 }
+
+/// The strings of the JSON array `v` (each item must be one).
+pub fn strs(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect()
+}

@@ -3,7 +3,7 @@
 //! other hosts of a venue's network).
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -49,26 +49,25 @@ impl Table {
     /// `tandem play --seats ADDR` (text speech, no voice) with `env`, not
     /// awaited beyond its control socket.
     pub fn start_at(addr: &str, env: &[(&str, String)]) -> Table {
+        Table::launch(addr, &[], env)
+    }
+
+    /// `tandem play --seats ADDR` (text speech, no voice, `--lang en` unless
+    /// `args` name one) with `args` and `env`, not awaited beyond its
+    /// control socket.
+    pub fn launch(addr: &str, args: &[&str], env: &[(&str, String)]) -> Table {
         let addr = addr.to_owned();
         let dir = tempfile::tempdir().unwrap();
         let socket = dir.path().join("tandem.sock");
         let journal = dir.path().join("game.jsonl");
-        let d = Daemon::start(
-            &[
-                "--lang",
-                "en",
-                "--speech",
-                "text",
-                "--voice",
-                "off",
-                "--seats",
-                &addr,
-                "--journal",
-                journal.to_str().unwrap(),
-            ],
-            &socket,
-            env,
-        );
+        let mut all = vec![];
+        if !args.contains(&"--lang") {
+            all.extend(["--lang", "en"]);
+        }
+        all.extend(["--speech", "text", "--voice", "off", "--seats", &addr]);
+        all.extend(["--journal", journal.to_str().unwrap()]);
+        all.extend_from_slice(args);
+        let d = Daemon::start(&all, &socket, env);
         Table {
             addr,
             socket,
@@ -111,6 +110,20 @@ pub fn code(socket: &Path, side: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// `POST /api/pair` with `code` over TLS to 127.0.0.1:`port`, pinned to
+/// the certificate `der`: the status and the raw answer.
+pub fn pair_tls(port: u16, der: &[u8], code: &str) -> (u16, String) {
+    let body = serde_json::json!({ "code": code }).to_string();
+    let head = head(
+        &format!("127.0.0.1:{port}"),
+        "POST",
+        "/api/pair",
+        &[],
+        body.len(),
+    );
+    super::tls::https(port, der, &format!("{head}{body}"))
+}
+
 /// An HTTP answer: its status (0: none, the connection closed), headers
 /// (lower case names) and body.
 #[derive(Debug)]
@@ -137,15 +150,42 @@ impl Answer {
     }
 }
 
-/// A TCP connection to `addr` from the loopback address `from`.
-pub fn connect_from(from: &str, addr: &str) -> std::io::Result<TcpStream> {
-    let from: SocketAddr = format!("{from}:0").parse().unwrap();
-    let to: SocketAddr = addr.parse().unwrap();
+/// A TCP connection to `to` (`127.0.0.1:PORT`) from the local address
+/// `from` (any of 127.0.0.0/8: another peer address on this machine).
+pub fn connect_from(from: &str, to: &str) -> std::io::Result<TcpStream> {
+    connect_from_with(from, to, None)
+}
+
+/// [`connect_from`] with the socket's receive buffer set to `recv` bytes and
+/// small segments, before it connects (a client that reads nothing fills
+/// its buffers soon).
+pub fn connect_from_with(from: &str, to: &str, recv: Option<u32>) -> std::io::Result<TcpStream> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .build()?;
+    let from: std::net::SocketAddr = format!("{from}:0").parse().expect("an address");
+    let to: std::net::SocketAddr = to.parse().expect("an address");
     let s = rt.block_on(async {
         let sock = tokio::net::TcpSocket::new_v4()?;
+        if let Some(bytes) = recv {
+            sock.set_recv_buffer_size(bytes)?;
+            // Loopback's segments are 64 KiB, and the sender's buffer grows
+            // with them: small segments keep both ends' buffers small.
+            let mss: libc::c_int = 536;
+            // SAFETY: a valid socket and a c_int option of its size.
+            let r = unsafe {
+                libc::setsockopt(
+                    std::os::fd::AsRawFd::as_raw_fd(&sock),
+                    libc::IPPROTO_TCP,
+                    libc::TCP_MAXSEG,
+                    std::ptr::addr_of!(mss).cast(),
+                    std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+                )
+            };
+            if r != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
         sock.bind(from)?;
         sock.connect(to).await
     })?;
@@ -178,15 +218,12 @@ pub fn head(
     req
 }
 
+/// Request headers: (name, value).
+type Headers<'a> = &'a [(&'a str, &'a str)];
+
 /// One request on a new connection from 127.0.0.1.
-pub fn http(
-    addr: &str,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: Option<&Value>,
-) -> Answer {
-    http_from("127.0.0.1", addr, method, path, headers, body)
+pub fn http(addr: &str, method: &str, path: &str, hs: Headers, body: Option<&Value>) -> Answer {
+    http_from("127.0.0.1", addr, method, path, hs, body)
 }
 
 /// One request on a new connection from the loopback address `from`.

@@ -347,6 +347,20 @@ impl Drop for Daemon {
     }
 }
 
+/// A game of `variant` (`tandem play --variant VARIANT ARGS…`) given the
+/// Polish draughts phrasebook is refused with what to give (`a VARIANT game
+/// takes a VARIANT phrasebook`), before the journal is made.
+pub fn assert_refuses_draughts_phrasebook(variant: &str, args: &[&str]) {
+    let (out, journaled) = play_with_draughts_phrasebook(variant, args);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("a {variant} game takes a {variant} phrasebook")),
+        "{err}"
+    );
+    assert!(!journaled, "no journal for a game that did not start");
+}
+
 /// Runs `tandem play --headless --speech text --braille none --variant
 /// VARIANT ARGS… --journal DIR/game.jsonl --phrasebook pl.toml` (the Polish
 /// draughts phrasebook) in a new directory to its end: its output, and
@@ -370,6 +384,39 @@ pub fn play_with_draughts_phrasebook(variant: &str, args: &[&str]) -> (std::proc
         .arg(&book)
         .output();
     (out, journal.exists())
+}
+
+/// A text-only `tandem play --variant backgammon --lang en ARGS…` in `dir`,
+/// journaled to `dir/match.jsonl`: the daemon, the journal and its socket.
+pub fn backgammon_match(dir: &Path, args: &[&str]) -> (Daemon, PathBuf, PathBuf) {
+    let journal = dir.join("match.jsonl");
+    let d = Play::text_only(dir)
+        .args(["--variant", "backgammon", "--lang", "en"])
+        .arg("--journal")
+        .arg(&journal)
+        .args(args)
+        .start();
+    (d, journal, dir.join("tandem.sock"))
+}
+
+/// A text-only `tandem play --resume JOURNAL` in `dir`, its errors in
+/// `dir/stderr-resume.txt`.
+pub fn resume_text_only(dir: &Path, journal: &str) -> Daemon {
+    Play::text_only(dir)
+        .args(["--resume", journal])
+        .stderr_file(dir.join("stderr-resume.txt"))
+        .start()
+}
+
+/// Runs `cmd` (called `what`) to its end, which must succeed: its output.
+pub fn run_ok(cmd: &mut Command, what: &str) -> std::process::Output {
+    let out = cmd.output().expect(what);
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
 }
 
 /// Runs `tandem ctl --socket SOCKET ARGS…`.
@@ -524,6 +571,46 @@ pub fn real_game() -> Game {
         Replay::Ok(g) => g,
         other => panic!("the test game does not replay: {other:?}"),
     }
+}
+
+/// A private BRLTTY of 40 cells and speech-dispatcher speaking English (as
+/// [`real_brltty_speechd`]), a new folder, the journal `journal` in it, and
+/// the mark of the audio spoken so far.
+pub fn real_english_table(journal: &str) -> Option<RealTable> {
+    let (brltty, speechd) = real_brltty_speechd(40, "en")?;
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join(journal);
+    let mark = speechd.audio_mark();
+    Some((brltty, speechd, dir, journal, mark))
+}
+
+/// What [`real_english_table`] gives.
+pub type RealTable = (
+    VirtualBrltty,
+    PrivateSpeechd,
+    tempfile::TempDir,
+    PathBuf,
+    u64,
+);
+
+/// Ply `i` (from 0) of a game, `m`: white's through the control socket
+/// `c`, black's typed on `d`'s standard input and awaited.
+pub fn play_ply(d: &mut Daemon, c: &mut Client, i: usize, m: &str) {
+    if i % 2 == 0 {
+        let r = c.request("move", Some(m)).unwrap();
+        assert_eq!(r["ok"], true, "{m}: {r}");
+    } else {
+        d.type_line(m);
+        wait_ply(c, i as u64 + 1);
+    }
+}
+
+/// speech-dispatcher spoke since `mark`: more than a second of sound.
+pub fn assert_spoke_since(speechd: &PrivateSpeechd, mark: u64) {
+    let audio = speechd
+        .wait_audio_since(mark, Duration::from_millis(500), Duration::from_secs(60))
+        .unwrap();
+    assert!(audio.seconds > 1.0 && audio.rms > 0.001, "{audio:?}");
 }
 
 /// A private BRLTTY with a virtual display of `cells` cells; `None` (said

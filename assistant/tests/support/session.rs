@@ -10,7 +10,9 @@ use std::sync::mpsc::Receiver;
 
 use tandem::game::AnyPosition;
 use tandem::journal::{Event, Journal, Source};
-use tandem::session::{Blind, Cmd, GameSetup, Outputs, Session, SessionHandle, DEFAULT_WARNINGS};
+use tandem::session::{
+    Blind, Cmd, GameSetup, Outputs, Reply, Session, SessionHandle, DEFAULT_WARNINGS,
+};
 use tandem::voice::{Spoken, VoiceCtl, VoiceGame, VoiceLink};
 use tandem_rules::clock::TimeControl;
 use tandem_rules::GameOptions;
@@ -169,6 +171,14 @@ impl<G: VoiceGame> VoiceTable<G> {
         self.said()
     }
 
+    /// `cmd` from `source`, which the session does (`ok`).
+    pub async fn done(&self, cmd: Cmd, source: Source) -> Reply {
+        let asked = format!("{cmd:?}");
+        let r = self.handle.request(cmd, source).await.unwrap();
+        assert!(r.ok, "{asked}: {r:?}");
+        r
+    }
+
     /// What was said since the last look.
     pub fn said(&mut self) -> Vec<String> {
         drain(&mut self.f.speech)
@@ -218,6 +228,27 @@ impl<G: VoiceGame> VoiceTable<G> {
             unreachable!()
         };
         assert_eq!((*source, t.as_str()), (Source::Spoken, text));
+    }
+
+    /// The only position sent to the listener so far is the start.
+    pub fn assert_hears_in_the_start_position(&self) {
+        assert_eq!(
+            self.positions(),
+            [0],
+            "the listener hears in the start position"
+        );
+    }
+
+    /// What was heard is `text` read back, then "tak" that played it (on
+    /// record before the move), and the one position then sent to the
+    /// listener is the next ply's (`why`).
+    pub fn assert_played_on_tak(&self, text: &str, why: &str) {
+        assert_eq!(
+            self.heard(),
+            [h("move", text, "read-back"), h("command", "yes", "play")]
+        );
+        self.assert_spoken_move_after_heard(text);
+        assert_eq!(self.positions(), [1], "{why}");
     }
 
     /// The plies of the positions the session sent to the voice thread

@@ -8,114 +8,94 @@ use std::net::TcpStream;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Trusts the one certificate `0` (DER).
-#[derive(Debug)]
-pub struct Pinned(pub Vec<u8>, pub Arc<rustls::crypto::CryptoProvider>);
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::pki_types::{CertificateDer as Der, ServerName, UnixTime};
+use rustls::DigitallySignedStruct as Dss;
 
-impl rustls::client::danger::ServerCertVerifier for Pinned {
+type Signed = Result<HandshakeSignatureValid, rustls::Error>;
+
+/// Trusts the one certificate `pinned` (DER), or none (`None`: it only
+/// looks), and keeps the certificate it was shown.
+#[derive(Debug)]
+struct Pinned {
+    pinned: Option<Vec<u8>>,
+    shown: Mutex<Option<Vec<u8>>>,
+    provider: Arc<rustls::crypto::CryptoProvider>,
+}
+
+impl ServerCertVerifier for Pinned {
     fn verify_server_cert(
         &self,
-        end_entity: &rustls::pki_types::CertificateDer<'_>,
-        _intermediates: &[rustls::pki_types::CertificateDer<'_>],
-        _server_name: &rustls::pki_types::ServerName<'_>,
+        end_entity: &Der<'_>,
+        _intermediates: &[Der<'_>],
+        _server_name: &ServerName<'_>,
         _ocsp: &[u8],
-        _now: rustls::pki_types::UnixTime,
-    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
-        if end_entity.as_ref() == self.0.as_slice() {
-            Ok(rustls::client::danger::ServerCertVerified::assertion())
-        } else {
-            Err(rustls::Error::General("not the pinned certificate".into()))
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        *self.shown.lock().unwrap() = Some(end_entity.as_ref().to_vec());
+        match &self.pinned {
+            Some(p) if end_entity.as_ref() == p.as_slice() => Ok(ServerCertVerified::assertion()),
+            Some(_) => Err(rustls::Error::General("not the pinned certificate".into())),
+            None => Err(rustls::Error::General("only looked at".into())),
         }
     }
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &rustls::pki_types::CertificateDer<'_>,
-        dss: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+    fn verify_tls12_signature(&self, m: &[u8], c: &Der<'_>, d: &Dss) -> Signed {
         rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.1.signature_verification_algorithms,
+            m,
+            c,
+            d,
+            &self.provider.signature_verification_algorithms,
         )
     }
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &rustls::pki_types::CertificateDer<'_>,
-        dss: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+    fn verify_tls13_signature(&self, m: &[u8], c: &Der<'_>, d: &Dss) -> Signed {
         rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.1.signature_verification_algorithms,
+            m,
+            c,
+            d,
+            &self.provider.signature_verification_algorithms,
         )
     }
     fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
-        self.1.signature_verification_algorithms.supported_schemes()
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
     }
 }
 
-/// Trusts nothing, and keeps the certificate it was shown.
-#[derive(Debug)]
-struct Shown(Mutex<Option<Vec<u8>>>, Arc<rustls::crypto::CryptoProvider>);
-
-impl rustls::client::danger::ServerCertVerifier for Shown {
-    fn verify_server_cert(
-        &self,
-        end_entity: &rustls::pki_types::CertificateDer<'_>,
-        _intermediates: &[rustls::pki_types::CertificateDer<'_>],
-        _server_name: &rustls::pki_types::ServerName<'_>,
-        _ocsp: &[u8],
-        _now: rustls::pki_types::UnixTime,
-    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
-        *self.0.lock().unwrap() = Some(end_entity.as_ref().to_vec());
-        Err(rustls::Error::General("only looked at".into()))
-    }
-    fn verify_tls12_signature(
-        &self,
-        _message: &[u8],
-        _cert: &rustls::pki_types::CertificateDer<'_>,
-        _dss: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        Err(rustls::Error::General("only looked at".into()))
-    }
-    fn verify_tls13_signature(
-        &self,
-        _message: &[u8],
-        _cert: &rustls::pki_types::CertificateDer<'_>,
-        _dss: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        Err(rustls::Error::General("only looked at".into()))
-    }
-    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
-        self.1.signature_verification_algorithms.supported_schemes()
-    }
+/// A verifier trusting `cert` (DER) alone, or nothing (`None`).
+fn verifier(cert: Option<&[u8]>) -> Arc<Pinned> {
+    Arc::new(Pinned {
+        pinned: cert.map(<[u8]>::to_vec),
+        shown: Mutex::new(None),
+        provider: Arc::new(rustls::crypto::ring::default_provider()),
+    })
 }
 
-fn provider() -> Arc<rustls::crypto::CryptoProvider> {
-    Arc::new(rustls::crypto::ring::default_provider())
+/// A client configuration trusting the one certificate `cert` (DER).
+pub fn pinned_config(cert: &[u8]) -> Arc<rustls::ClientConfig> {
+    config(verifier(Some(cert)))
 }
 
-fn client(
-    verifier: Arc<dyn rustls::client::danger::ServerCertVerifier>,
-) -> rustls::ClientConnection {
-    let config = rustls::ClientConfig::builder_with_provider(provider())
+fn config(verifier: Arc<Pinned>) -> Arc<rustls::ClientConfig> {
+    let provider = verifier.provider.clone();
+    let config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .unwrap()
         .dangerous()
         .with_custom_certificate_verifier(verifier)
         .with_no_client_auth();
-    let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
-    rustls::ClientConnection::new(Arc::new(config), name).unwrap()
+    Arc::new(config)
+}
+
+fn client(verifier: Arc<Pinned>) -> rustls::ClientConnection {
+    let name = ServerName::try_from("localhost").unwrap();
+    rustls::ClientConnection::new(config(verifier), name).unwrap()
 }
 
 /// The certificate (DER) the server on 127.0.0.1:`port` shows in a TLS
 /// handshake, trusted or not; `None` if it shows none.
 pub fn served_certificate(port: u16) -> Option<Vec<u8>> {
-    let shown = Arc::new(Shown(Mutex::new(None), provider()));
+    let shown = verifier(None);
     let mut conn = client(shown.clone());
     let mut tcp = TcpStream::connect(("127.0.0.1", port)).ok()?;
     tcp.set_read_timeout(Some(Duration::from_secs(20))).ok()?;
@@ -124,10 +104,9 @@ pub fn served_certificate(port: u16) -> Option<Vec<u8>> {
             break;
         }
     }
-    let der = shown.0.lock().unwrap().take();
+    let der = shown.shown.lock().unwrap().take();
     der
 }
-
 /// One HTTPS request to 127.0.0.1:`port`, pinned to `cert` (DER): the
 /// status and the raw response.
 pub fn https(port: u16, cert: &[u8], req: &str) -> (u16, String) {
@@ -137,7 +116,7 @@ pub fn https(port: u16, cert: &[u8], req: &str) -> (u16, String) {
 /// [`https`] on a connection already made (from another local address).
 pub fn https_on(tcp: TcpStream, cert: &[u8], req: &str) -> (u16, String) {
     tcp.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let conn = client(Arc::new(Pinned(cert.to_vec(), provider())));
+    let conn = client(verifier(Some(cert)));
     let mut tls = rustls::StreamOwned::new(conn, tcp);
     if tls.write_all(req.as_bytes()).is_err() {
         return (0, String::new());

@@ -47,13 +47,7 @@ pub fn wav(name: &str) -> Vec<i16> {
 /// espeak-ng's Korean for `text`, at 16 kHz (written to `dir/NAME.wav`).
 pub fn espeak(dir: &Path, name: &str, text: &str) -> Vec<i16> {
     let out = dir.join(format!("{name}.wav"));
-    let st = Command::new("espeak-ng")
-        .args(["-v", "ko", "-w"])
-        .arg(&out)
-        .arg(text)
-        .status()
-        .expect("espeak-ng must be installed (apt-get install espeak-ng) for the voice tests");
-    assert!(st.success(), "espeak-ng failed for {text:?}");
+    tandem_speech::listen::fixture::espeak_korean(&out, text);
     read_wav_16k(&out).unwrap()
 }
 
@@ -275,6 +269,27 @@ impl Room {
     pub fn play_finding(&self, data: &Path, extra: &[&str]) -> VoiceDaemon {
         let play = Play::in_dir(self.dir.path()).env("XDG_DATA_HOME", data);
         self.start(play, extra)
+    }
+
+    /// [`Room::play_finding`] with `--lang pl` and the Korean phrasebook
+    /// (the Korean model stands under the Polish model's name in `data`):
+    /// voice input comes on, and a move said into the microphone is heard.
+    pub fn finds_the_model_and_hears_a_move(&self, data: &Path) {
+        let phrasebook = tandem_speech::listen::fixture::korean_phrasebook_path();
+        let d = self.play_finding(
+            data,
+            &["--lang", "pl", "--phrasebook", phrasebook.to_str().unwrap()],
+        );
+        d.wait_for("voice input on", Duration::from_secs(30), || {
+            d.said()
+                .iter()
+                .any(|s| s == "Voice input is on: say your moves.")
+        });
+        d.wait_listening();
+        self.mic.say(&wav("ko-33-29.wav"));
+        d.wait_for("the spoken move", Duration::from_secs(60), || {
+            d.events_of("heard").iter().any(|e| e["text"] == "33-29")
+        });
     }
 
     fn start(&self, play: Play, extra: &[&str]) -> VoiceDaemon {

@@ -42,6 +42,21 @@ pub fn korean_phrasebook_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/listen_ko.toml")
 }
 
+/// espeak-ng's Korean for `text`, written to the WAV file `wav`.
+///
+/// # Panics
+/// espeak-ng is missing or fails.
+#[track_caller]
+pub fn espeak_korean(wav: &Path, text: &str) {
+    let st = std::process::Command::new("espeak-ng")
+        .args(["-v", "ko", "-w"])
+        .arg(wav)
+        .arg(text)
+        .status()
+        .expect("espeak-ng must be installed (apt-get install espeak-ng) for this test");
+    assert!(st.success(), "espeak-ng failed for {text:?}");
+}
+
 /// The ALSA configuration of a test microphone and loudspeaker
 /// (real-components.md): the default capture device reads the named pipe
 /// `mic` through ALSA's file plugin over `null`, converted to 16 kHz mono
