@@ -4,7 +4,7 @@
 //! Polish and English; every other language falls back to English.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use tandem_rules::Color;
 use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
@@ -96,17 +96,13 @@ pub struct Messages {
     words: &'static BTreeMap<String, String>,
 }
 
-/// The sentences of `assistant/data/messages.toml` in `lang` (English for
-/// a language the file lacks), read once.
+/// The sentences of `assistant/data/messages/LANG.toml`, read once
+/// ([`crate::lang::words`]).
 fn sentences(lang: &str) -> &'static BTreeMap<String, String> {
-    static ALL: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
-    let all = ALL.get_or_init(|| {
-        toml::from_str(include_str!("../data/messages.toml"))
-            .expect("assistant/data/messages.toml is checked by its tests")
-    });
-    all.get(lang)
-        .or_else(|| all.get("en"))
-        .expect("messages.toml has English")
+    static ALL: OnceLock<Mutex<BTreeMap<String, &'static BTreeMap<String, String>>>> =
+        OnceLock::new();
+    static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    crate::lang::words(&ALL, "messages", lang).unwrap_or_else(|| NONE.get_or_init(BTreeMap::new))
 }
 
 fn cap(s: &str) -> String {

@@ -20,6 +20,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -87,7 +88,7 @@ pub enum VoiceStatus {
     NoMicrophone(String),
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 struct Sentences {
     on: String,
     off: String,
@@ -102,18 +103,27 @@ struct Sentences {
     understood: String,
     not_understood: String,
     nothing_heard: String,
-    #[serde(default)]
-    languages: BTreeMap<String, String>,
+    language: String,
 }
 
-/// The sentences of `lang` (English for a language the file lacks).
+/// The sentences of `lang` (`assistant/data/voice-status/LANG.toml`,
+/// read by [`crate::lang::words`]).
 fn sentences(lang: &str) -> Sentences {
-    const FILE: &str = include_str!("../data/voice-status.toml");
-    let mut all: BTreeMap<String, Sentences> =
-        toml::from_str(FILE).expect("assistant/data/voice-status.toml is checked by its tests");
-    all.remove(lang)
-        .or_else(|| all.remove("en"))
-        .expect("voice-status.toml has English")
+    type Cache = OnceLock<Mutex<BTreeMap<String, &'static Sentences>>>;
+    static ALL: Cache = OnceLock::new();
+    crate::lang::words(&ALL, "voice-status", lang)
+        .expect("assistant/data/voice-status is checked by its tests")
+        .clone()
+}
+
+/// `model`'s language named in a sentence of `lang`: the file's own
+/// `language` when they are the same, else the model language's own name
+/// (its card's).
+fn language_name(b: &Sentences, lang: &str, model: &str) -> String {
+    if lang == model {
+        return b.language.clone();
+    }
+    crate::lang::card(model).map_or_else(|_| model.to_owned(), |c| c.name.clone())
 }
 
 /// A sentence of `tandem voice check` in `lang`.
@@ -184,7 +194,7 @@ impl VoiceStatus {
             VoiceStatus::Off => b.off,
             VoiceStatus::NoLibrary(_) => b.no_library,
             VoiceStatus::NoModel { lang: l, .. } => {
-                let name = b.languages.get(l).cloned().unwrap_or_else(|| l.clone());
+                let name = language_name(&b, lang, l);
                 let t = if models::install_command(l).is_some() {
                     b.no_model
                 } else {
@@ -335,7 +345,8 @@ mod tests {
             "Sterowanie głosem nie działa: brak modelu mowy dla języka polskiego. \
              Zainstaluje go polecenie scripts/setup.sh --voice pl."
         );
-        assert!(pl.text("en").contains("no speech model for Polish"));
+        // Another language's model by its own name (its card's).
+        assert!(pl.text("en").contains("no speech model for polski"));
         // A language of no pinned model is not sent to the setup script,
         // which would refuse it.
         let ko = VoiceStatus::NoModel {

@@ -39,6 +39,7 @@ pub mod ask;
 pub mod backgammon;
 pub mod chess;
 pub mod draughts;
+pub mod languages;
 pub mod output;
 pub mod phrasebook;
 pub mod record;

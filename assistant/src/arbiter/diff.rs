@@ -87,7 +87,7 @@ pub(crate) fn print_diff(json: bool, w: Words, d: &DiffOutput) -> anyhow::Result
             writeln!(
                 out,
                 "  {}: A {}, B {}",
-                w.s("to move", "na posunięciu"),
+                w.s("to_move"),
                 side_word(x, w).to_lowercase(),
                 side_word(y, w).to_lowercase()
             )?;
@@ -104,12 +104,7 @@ pub(crate) fn print_diff(json: bool, w: Words, d: &DiffOutput) -> anyhow::Result
         for s in &d.instructions {
             writeln!(out, "  {s}")?;
         }
-        writeln!(
-            out,
-            "{}: {}",
-            w.s("Spoken", "Do powiedzenia"),
-            d.spoken.join(" ")
-        )?;
+        writeln!(out, "{}: {}", w.s("spoken_2"), d.spoken.join(" "))?;
     }
     Ok(if same {
         ExitCode::SUCCESS

@@ -70,7 +70,7 @@ pub struct Args {
     /// installed for the language).
     #[arg(long)]
     pub model: Option<PathBuf>,
-    /// Language of the built-in words: pl or en.
+    /// Language of the built-in words: any with data (docs/languages.md).
     #[arg(long, default_value = "pl")]
     pub lang: String,
     /// A phrasebook file (the TOML file `tandem say --phrasebook` takes);

@@ -10,7 +10,7 @@
 //! never journals a code either (the journal goes to the hall).
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use tandem_rules::Color;
 
@@ -18,16 +18,22 @@ use super::{PairCode, Pairing};
 use crate::journal::Source;
 use crate::session::{Cmd, Notice, Reply, SessionHandle, Tell, TellWords};
 
-const WORDS: &str = include_str!("pairing.toml");
-
-/// Every language's words (`pairing.toml`), English first.
+/// Every language's words (`assistant/data/pairing/LANG.toml`), English
+/// first.
 fn all_words() -> &'static [(String, BTreeMap<String, String>)] {
     static ALL: OnceLock<Vec<(String, BTreeMap<String, String>)>> = OnceLock::new();
+    static READ: OnceLock<Mutex<BTreeMap<String, &'static BTreeMap<String, String>>>> =
+        OnceLock::new();
     ALL.get_or_init(|| {
-        // Embedded and checked by the tests below: it parses.
-        let map: BTreeMap<String, BTreeMap<String, String>> =
-            toml::from_str(WORDS).unwrap_or_default();
-        let mut v: Vec<_> = map.into_iter().collect();
+        let mut v: Vec<(String, BTreeMap<String, String>)> = crate::lang::known()
+            .into_iter()
+            .filter_map(|l| {
+                Some((
+                    l.to_owned(),
+                    crate::lang::words(&READ, "pairing", l)?.clone(),
+                ))
+            })
+            .collect();
         v.sort_by_key(|(lang, _)| lang != "en");
         v
     })

@@ -5,7 +5,9 @@
 //! ([`GameRecord::spoken`], [`GameRecord::game_name`]); backgammon adds its
 //! arms there.
 
+use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use tandem_rules::GameOptions;
@@ -15,36 +17,47 @@ use tandem_speech::{Phrasebook, Value};
 use crate::interface::Game;
 use crate::journal::Event;
 
-/// The document's language: the words of headings and labels.
+/// The document's language: the words of headings and labels
+/// (`assistant/data/record/LANG.toml`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Labels {
-    /// Polish (else English).
+    /// Polish: the game's title in Polish (`GameKind::title`).
     pub pl: bool,
+    code: &'static str,
+    words: &'static BTreeMap<String, String>,
 }
 
 impl Labels {
-    /// `pl` or `en` (English for anything else).
+    /// The words of `lang` (English's for a language without data).
     #[must_use]
     pub fn new(lang: &str) -> Labels {
+        type Cache = OnceLock<Mutex<BTreeMap<String, &'static BTreeMap<String, String>>>>;
+        static ALL: Cache = OnceLock::new();
+        static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+        let lang = lang.to_ascii_lowercase();
+        let code = crate::lang::known()
+            .into_iter()
+            .find(|k| *k == lang)
+            .unwrap_or(tandem_speech::languages::REFERENCE);
         Labels {
-            pl: lang.eq_ignore_ascii_case("pl"),
+            pl: code == "pl",
+            code,
+            words: crate::lang::words(&ALL, "record", code)
+                .unwrap_or_else(|| NONE.get_or_init(BTreeMap::new)),
         }
     }
 
-    /// The English or the Polish word.
+    /// The word of `key` (the key itself where a file lacks it: the tests
+    /// check every language has every key).
     #[must_use]
-    pub fn s(self, en: &'static str, pl: &'static str) -> &'static str {
-        if self.pl {
-            pl
-        } else {
-            en
-        }
+    pub fn s(self, key: &'static str) -> &'static str {
+        self.words.get(key).map_or(key, String::as_str)
     }
 
     /// The language code.
     #[must_use]
     pub fn code(self) -> &'static str {
-        self.s("en", "pl")
+        self.code
     }
 }
 
@@ -242,7 +255,7 @@ impl GameRecord {
     #[must_use]
     pub fn result_words(&self, l: Labels) -> String {
         if self.outcome.is_none() {
-            return l.s("game not finished", "partia nie zakończona").to_owned();
+            return l.s("game_not_finished").to_owned();
         }
         self.result.clone()
     }

@@ -251,14 +251,11 @@ impl ReportGame for Game {
     }
 
     fn refused_cite(w: Words) -> String {
-        format!(" (001 {} VIII 3.2)", w.s("ch.", "rozdz."))
+        format!(" (001 {} VIII 3.2)", w.s("ch"))
     }
 
     fn set_clocks(w: Words) -> &'static str {
-        w.s(
-            "Set the clocks to these times (001 ch. VIII 3.1.2; 002 E.8).",
-            "Ustaw zegary na te czasy (001 rozdz. VIII 3.1.2; 002 E.8).",
-        )
+        w.s("set_the_clocks_to_these_times_001_ch_vii")
     }
 }
 

@@ -174,14 +174,13 @@ fn info_sentences(
 }
 
 fn info_line(c: &InfoChange, w: Words, book: &BgArbiterBook) -> String {
-    let owner =
-        |o: Option<Color>| o.map_or_else(|| w.s("middle", "środek").to_owned(), |c| book.side(c));
+    let owner = |o: Option<Color>| o.map_or_else(|| w.s("middle").to_owned(), |c| book.side(c));
     let dice = |d: Option<tandem_rules::backgammon::Dice>| {
         d.map_or_else(|| "-".to_owned(), |d| format!("{}{}", d.0, d.1))
     };
     match *c {
         InfoChange::Dice { a, b } => {
-            format!("{}: A {}, B {}", w.s("dice", "kostki"), dice(a), dice(b))
+            format!("{}: A {}, B {}", w.s("dice"), dice(a), dice(b))
         }
         InfoChange::Cube {
             a,
@@ -190,13 +189,13 @@ fn info_line(c: &InfoChange, w: Words, book: &BgArbiterBook) -> String {
             b_owner,
         } => format!(
             "{}: A {a} ({}), B {b} ({})",
-            w.s("cube", "kostka dublująca"),
+            w.s("cube"),
             owner(a_owner),
             owner(b_owner)
         ),
         InfoChange::Score { a, b } => format!(
             "{}: A {}-{}/{}, B {}-{}/{}",
-            w.s("score", "wynik"),
+            w.s("score"),
             a.0,
             a.1,
             a.2,
@@ -205,14 +204,11 @@ fn info_line(c: &InfoChange, w: Words, book: &BgArbiterBook) -> String {
             b.2
         ),
         InfoChange::Crawford { a, b } => format!("Crawford: A {a}, B {b}"),
-        InfoChange::OnRoll { a, b } => format!(
-            "{}: A {}, B {}",
-            w.s("on roll", "rzuca"),
-            book.side(a),
-            book.side(b)
-        ),
+        InfoChange::OnRoll { a, b } => {
+            format!("{}: A {}, B {}", w.s("on_roll"), book.side(a), book.side(b))
+        }
         InfoChange::Doubled { a, b } => {
-            format!("{}: A {a}, B {b}", w.s("double waiting", "kontra czeka"))
+            format!("{}: A {a}, B {b}", w.s("double_waiting"))
         }
     }
 }
