@@ -201,6 +201,23 @@ pub fn card(lang: &str) -> Result<&'static Card, LanguageError> {
     Ok(words(&CARDS, "language", lang).expect("the card was just read"))
 }
 
+/// The command that installs the Vosk model of `lang` (an `en-US` tag is
+/// read as `en`): `scripts/setup.sh --voice LANG` for a language whose card
+/// pins one (`scripts/voice-model.sh` reads the pin from the card), `None`
+/// for another (then `tandem play --voice-model FOLDER` with a model
+/// unzipped by hand, [`tandem_speech::listen::models::OWN_MODEL_COMMAND`]).
+#[must_use]
+pub fn install_command(lang: &str) -> Option<String> {
+    let base = lang
+        .split(['-', '_'])
+        .next()
+        .unwrap_or(lang)
+        .to_ascii_lowercase();
+    card(&base)
+        .is_ok()
+        .then(|| format!("scripts/setup.sh --voice {base}"))
+}
+
 /// The liblouis table of `lang`'s braille code (English's for a language
 /// without a card).
 #[must_use]
@@ -271,6 +288,25 @@ mod tests {
             e,
             "assistant/data/messages/pl.toml has no key `not_your_move` (every key of its en.toml must be there)"
         );
+    }
+
+    #[test]
+    fn only_languages_of_a_pinned_model_are_given_the_setup_command() {
+        assert_eq!(
+            install_command("pl").as_deref(),
+            Some("scripts/setup.sh --voice pl")
+        );
+        assert_eq!(
+            install_command("en-US").as_deref(),
+            Some("scripts/setup.sh --voice en")
+        );
+        assert_eq!(install_command("ko"), None);
+        for lang in known() {
+            assert_eq!(
+                install_command(lang),
+                Some(format!("scripts/setup.sh --voice {lang}"))
+            );
+        }
     }
 
     #[test]

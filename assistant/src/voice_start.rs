@@ -177,7 +177,7 @@ impl VoiceStatus {
             VoiceStatus::On(_) | VoiceStatus::Off => None,
             VoiceStatus::NoLibrary(_) => Some(tandem_speech::listen::vosk::INSTALL_HINT.into()),
             VoiceStatus::NoModel { lang, .. } => Some(
-                models::install_command(lang)
+                crate::lang::install_command(lang)
                     .unwrap_or_else(|| models::OWN_MODEL_COMMAND.to_owned()),
             ),
             VoiceStatus::NoMicrophone(_) => Some("tandem voice check".into()),
@@ -195,7 +195,7 @@ impl VoiceStatus {
             VoiceStatus::NoLibrary(_) => b.no_library,
             VoiceStatus::NoModel { lang: l, .. } => {
                 let name = language_name(&b, lang, l);
-                let t = if models::install_command(l).is_some() {
+                let t = if crate::lang::install_command(l).is_some() {
                     b.no_model
                 } else {
                     b.no_model_other
@@ -222,7 +222,7 @@ impl VoiceStatus {
                     .map(|d| d.display().to_string())
                     .collect::<Vec<_>>()
                     .join(" or "),
-                models::install_command(lang).map_or_else(
+                crate::lang::install_command(lang).map_or_else(
                     || format!(
                         "unzip one from https://alphacephei.com/vosk/models into the first, \
                          or start with {}",
