@@ -201,6 +201,17 @@ pub fn card(lang: &str) -> Result<&'static Card, LanguageError> {
     Ok(words(&CARDS, "language", lang).expect("the card was just read"))
 }
 
+/// Why the built-in `what` of `lang` is not there, for `--lang`: the
+/// language is unknown (the known ones listed), or a file or a key of it
+/// is missing (named); or, with its data whole, `what` does not load.
+#[must_use]
+pub fn no_builtin(lang: &str, what: &str) -> String {
+    match check(lang) {
+        Err(e) => format!("--lang {lang:?}: {e} (or give --phrasebook)"),
+        Ok(()) => format!("--lang {lang:?}: the built-in {what} do not load"),
+    }
+}
+
 /// The command that installs the Vosk model of `lang` (an `en-US` tag is
 /// read as `en`): `scripts/setup.sh --voice LANG` for a language whose card
 /// pins one (`scripts/voice-model.sh` reads the pin from the card), `None`
