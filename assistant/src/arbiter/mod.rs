@@ -305,9 +305,6 @@ pub trait ArbiterGame {
 pub(crate) struct Words {
     /// The language.
     pub(crate) lang: Lang,
-    /// Polish: the few report lines whose word order is still in code
-    /// (`diff`'s headings, backgammon's entries) take their Polish form.
-    pub(crate) pl: bool,
     words: &'static std::collections::BTreeMap<String, String>,
 }
 
@@ -326,7 +323,6 @@ impl Words {
             std::sync::OnceLock::new();
         Words {
             lang,
-            pl: lang.as_str() == "pl",
             words: crate::lang::words(&ALL, "arbiter", lang.as_str())
                 .unwrap_or_else(|| NONE.get_or_init(Default::default)),
         }
@@ -335,6 +331,13 @@ impl Words {
     /// check every language has every key).
     pub(crate) fn s(self, key: &'static str) -> &'static str {
         self.words.get(key).map_or(key, String::as_str)
+    }
+    /// The word of a key made at run time (`diff_differ_chess`).
+    pub(crate) fn get(self, key: &str) -> String {
+        self.words
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| key.to_owned())
     }
     pub(crate) fn book(self) -> Phrasebook {
         Phrasebook::builtin(self.lang.as_str()).unwrap_or_else(Phrasebook::english)

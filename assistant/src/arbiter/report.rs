@@ -58,7 +58,7 @@ pub(crate) fn compare_records<G: ReportGame>(
             &G::fen(r.agreed_position()),
             next(&r.a),
             next(&r.b),
-            w.pl,
+            w,
         )?;
     }
     let report = reconcile_report(&r, a, b, journal, w, ann, reg);

@@ -28,7 +28,7 @@
 
 use std::process::ExitCode;
 
-use crate::arbiter::{announcements, svg};
+use crate::arbiter::{announcements, svg, Words};
 use crate::game::GameKind;
 
 pub use crate::arbiter::{
@@ -59,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .unwrap_or(GameKind::FALLBACK)
             });
             if let Some(path) = &a.svg {
-                svg::write_diff(path, &reg, kind, &a.a, &a.b, a.lang.as_str() == "pl")?;
+                svg::write_diff(path, &reg, kind, &a.a, &a.b, Words::new(a.lang))?;
             }
             kind.arbiter().diff(&a, kind)
         }

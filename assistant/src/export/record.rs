@@ -21,8 +21,6 @@ use crate::journal::Event;
 /// (`assistant/data/record/LANG.toml`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Labels {
-    /// Polish: the game's title in Polish (`GameKind::title`).
-    pub pl: bool,
     code: &'static str,
     words: &'static BTreeMap<String, String>,
 }
@@ -40,7 +38,6 @@ impl Labels {
             .find(|k| *k == lang)
             .unwrap_or(tandem_speech::languages::REFERENCE);
         Labels {
-            pl: code == "pl",
             code,
             words: crate::lang::words(&ALL, "record", code)
                 .unwrap_or_else(|| NONE.get_or_init(BTreeMap::new)),
@@ -58,6 +55,16 @@ impl Labels {
     #[must_use]
     pub fn code(self) -> &'static str {
         self.code
+    }
+
+    /// A game's title (`title_international`, `title_chess`, ...: the
+    /// game's name on the command line).
+    #[must_use]
+    pub fn title(self, kind: crate::kind::GameKind) -> &'static str {
+        let key = format!("title_{}", kind.name());
+        self.words
+            .get(&key)
+            .map_or_else(|| kind.name(), String::as_str)
     }
 }
 
@@ -248,7 +255,7 @@ impl GameRecord {
     /// The game's name (`Warcaby międzynarodowe`, `Chess`).
     #[must_use]
     pub fn game_name(&self, l: Labels) -> &'static str {
-        self.game.kind().title(l.pl)
+        l.title(self.game.kind())
     }
 
     /// The result in words for a heading (`2-0`, or "not finished").

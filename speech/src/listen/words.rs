@@ -76,7 +76,10 @@ mod tests {
     fn words_of_every_language_are_split_and_lowered() {
         assert_eq!(words_of("Thirty-two, e4!"), ["thirty", "two", "e4"]);
         assert_eq!(words_of("¿Cuántas damas?"), ["cuántas", "damas"]);
-        assert_eq!(words_of("l’échiquier «Hector»"), ["l", "échiquier", "hector"]);
+        assert_eq!(
+            words_of("l’échiquier «Hector»"),
+            ["l", "échiquier", "hector"]
+        );
         assert_eq!(words_of("Ферзь — Е2"), ["ферзь", "е2"]);
         assert_eq!(words_of("[Zwart] ĲSSELMEER"), ["[zwart]", "ĳsselmeer"]);
     }

@@ -488,7 +488,7 @@ impl ReportGame for BgRecordGame {
 
     /// A ply of the report is an entry of the record (a turn or a cube action).
     fn wording(text: String, w: Words) -> String {
-        entry_words(&text, w.pl)
+        entry_words(&text, w)
     }
 
     /// `game`, `line`, each record's `a_side`/`b_side` and `a_roll`/`b_roll`
@@ -572,23 +572,15 @@ impl ReportGame for BgRecordGame {
 
 /// The report's "ply" as backgammon's "entry" ("wpis"), word by word, in
 /// the case the Polish preposition asks for.
-fn entry_words(text: &str, pl: bool) -> String {
-    let pairs: &[(&str, &str)] = if pl {
-        &[
-            ("w półruchu", "we wpisie"),
-            ("po półruchu", "po wpisie"),
-            ("półruchach", "wpisach"),
-            ("półruchów", "wpisów"),
-            ("półruchy", "wpisy"),
-            ("półruchu", "wpisu"),
-            ("półruch", "wpis"),
-        ]
-    } else {
-        &[("plies", "entries"), ("ply", "entry")]
-    };
+/// The report's words about plies as words about a record's entries: the
+/// arbiter words' `backgammon_entries`, pairs `PLY WORDS=ENTRY WORDS`
+/// between `;`, tried in their order.
+fn entry_words(text: &str, w: Words) -> String {
     let mut out = text.to_owned();
-    for (from, to) in pairs {
-        out = replace_words(&out, from, to);
+    for pair in w.s("backgammon_entries").split(';') {
+        if let Some((from, to)) = pair.split_once('=') {
+            out = replace_words(&out, from.trim(), to.trim());
+        }
     }
     out
 }
