@@ -323,6 +323,31 @@ mod tests {
     }
 
     #[test]
+    fn cldr_has_the_plural_rules_of_every_language_tandem_speaks() {
+        use intl_pluralrules::{PluralCategory, PluralRuleType, PluralRules};
+        for (tag, few) in [
+            ("pl", true),
+            ("en", false),
+            ("nl", false),
+            ("fr", false),
+            ("de", false),
+            ("es", false),
+            ("ru", true),
+            ("uk", true),
+        ] {
+            let id: unic_langid::LanguageIdentifier = tag.parse().unwrap();
+            let r = PluralRules::create(id, PluralRuleType::CARDINAL).unwrap();
+            assert_eq!(r.select(1), Ok(PluralCategory::ONE), "{tag}");
+            let three = if few {
+                PluralCategory::FEW
+            } else {
+                PluralCategory::OTHER
+            };
+            assert_eq!(r.select(3), Ok(three), "{tag}");
+        }
+    }
+
+    #[test]
     fn espeak_voices_come_from_the_phrasebooks() {
         assert_eq!(espeak_voice("pl"), "pl");
         assert_eq!(espeak_voice("xx"), "xx");
