@@ -125,29 +125,43 @@ pub fn known() -> Vec<&'static str> {
 /// configuration refuse the others, see [`check`]); `None` when the file
 /// does not read (a known language's files are checked by [`check`]).
 pub fn words<T: serde::de::DeserializeOwned + Send + Sync + 'static>(
-    cache: &'static OnceLock<std::sync::Mutex<BTreeMap<String, &'static T>>>,
+    cache: &'static Cache<T>,
     folder: &str,
     lang: &str,
 ) -> Option<&'static T> {
-    // A phrasebook file of the user's own for a language without data
-    // (`--phrasebook`): the daemon's words in English.
-    let lang = if speech_languages::known().contains(&lang) {
-        lang
-    } else {
-        speech_languages::REFERENCE
-    };
+    let key = format!("{folder}/{lang}");
     let cache = cache.get_or_init(Default::default);
     let mut cache = cache
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(t) = cache.get(lang) {
+    if let Some(t) = cache.get(&key) {
         return Some(t);
     }
-    let t: T = toml::from_str(text(folder, lang).ok()?).ok()?;
+    // A phrasebook file of the user's own for a language without data
+    // (`--phrasebook`): the daemon's words in English.
+    let from = if speech_languages::known().contains(&lang) {
+        lang
+    } else {
+        speech_languages::REFERENCE
+    };
+    let t: T = toml::from_str(text(folder, from).ok()?).ok()?;
     // Kept for the process: one value a language and folder.
     let t: &'static T = Box::leak(Box::new(t));
-    cache.insert(lang.to_owned(), t);
+    cache.insert(key, t);
     Some(t)
+}
+
+/// What [`words`] keeps its files in (`FOLDER/LANG` each).
+pub type Cache<T> = OnceLock<std::sync::Mutex<BTreeMap<String, &'static T>>>;
+
+/// A folder's file of plain sentences (`key = "text"`) in `lang`, read by
+/// [`words`]; empty when it does not read (a known language's files are
+/// checked by [`check`] and by the tests).
+#[must_use]
+pub fn sentences(folder: &str, lang: &str) -> &'static BTreeMap<String, String> {
+    static ALL: Cache<BTreeMap<String, String>> = OnceLock::new();
+    static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
+    words(&ALL, folder, lang).unwrap_or_else(|| NONE.get_or_init(BTreeMap::new))
 }
 
 /// A language's card (`assistant/data/language/LANG.toml`).
@@ -191,7 +205,7 @@ pub struct Vosk {
 /// # Errors
 /// The language has no card, or it lacks a key.
 pub fn card(lang: &str) -> Result<&'static Card, LanguageError> {
-    static CARDS: OnceLock<std::sync::Mutex<BTreeMap<String, &'static Card>>> = OnceLock::new();
+    static CARDS: Cache<Card> = OnceLock::new();
     let text = text("language", lang)?;
     let path = format!("assistant/data/language/{lang}.toml");
     toml::from_str::<Card>(text).map_err(|e| LanguageError::Parse {

@@ -4,7 +4,6 @@
 //! Polish and English; every other language falls back to English.
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, OnceLock};
 
 use tandem_rules::Color;
 use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
@@ -99,10 +98,7 @@ pub struct Messages {
 /// The sentences of `assistant/data/messages/LANG.toml`, read once
 /// ([`crate::lang::words`]).
 fn sentences(lang: &str) -> &'static BTreeMap<String, String> {
-    static ALL: OnceLock<Mutex<BTreeMap<String, &'static BTreeMap<String, String>>>> =
-        OnceLock::new();
-    static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-    crate::lang::words(&ALL, "messages", lang).unwrap_or_else(|| NONE.get_or_init(BTreeMap::new))
+    crate::lang::sentences("messages", lang)
 }
 
 fn cap(s: &str) -> String {

@@ -520,15 +520,6 @@ impl VoiceMsg {
     /// The sentence in `lang` (`assistant/data/voice-status/LANG.toml`).
     #[must_use]
     pub fn text(&self, lang: &str) -> &'static str {
-        type Cache = std::sync::OnceLock<
-            std::sync::Mutex<
-                std::collections::BTreeMap<
-                    String,
-                    &'static std::collections::BTreeMap<String, String>,
-                >,
-            >,
-        >;
-        static ALL: Cache = std::sync::OnceLock::new();
         let key = match self {
             VoiceMsg::MicLost => "mic_lost",
             VoiceMsg::MicBack => "mic_back",
@@ -538,8 +529,8 @@ impl VoiceMsg {
             VoiceMsg::VoiceOff => "voice_off",
             VoiceMsg::Failed => "failed",
         };
-        crate::lang::words(&ALL, "voice-status", lang)
-            .and_then(|w| w.get(key))
+        crate::lang::sentences("voice-status", lang)
+            .get(key)
             .map_or(key, String::as_str)
     }
 

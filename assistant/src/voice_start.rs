@@ -18,9 +18,8 @@
 //! `--voice off` (or `voice = "off"` in the config file) turns it off. The
 //! sentences are data: `assistant/data/voice-status.toml`.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -109,8 +108,7 @@ struct Sentences {
 /// The sentences of `lang` (`assistant/data/voice-status/LANG.toml`,
 /// read by [`crate::lang::words`]).
 fn sentences(lang: &str) -> Sentences {
-    type Cache = OnceLock<Mutex<BTreeMap<String, &'static Sentences>>>;
-    static ALL: Cache = OnceLock::new();
+    static ALL: crate::lang::Cache<Sentences> = OnceLock::new();
     crate::lang::words(&ALL, "voice-status", lang)
         .expect("assistant/data/voice-status is checked by its tests")
         .clone()

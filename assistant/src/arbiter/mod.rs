@@ -310,21 +310,9 @@ pub(crate) struct Words {
 
 impl Words {
     pub(crate) fn new(lang: Lang) -> Words {
-        type Cache = std::sync::OnceLock<
-            std::sync::Mutex<
-                std::collections::BTreeMap<
-                    String,
-                    &'static std::collections::BTreeMap<String, String>,
-                >,
-            >,
-        >;
-        static ALL: Cache = std::sync::OnceLock::new();
-        static NONE: std::sync::OnceLock<std::collections::BTreeMap<String, String>> =
-            std::sync::OnceLock::new();
         Words {
             lang,
-            words: crate::lang::words(&ALL, "arbiter", lang.as_str())
-                .unwrap_or_else(|| NONE.get_or_init(Default::default)),
+            words: crate::lang::sentences("arbiter", lang.as_str()),
         }
     }
     /// The word of `key` (the key itself where a file lacks it: the tests

@@ -10,7 +10,7 @@
 //! never journals a code either (the journal goes to the hall).
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use tandem_rules::Color;
 
@@ -22,17 +22,10 @@ use crate::session::{Cmd, Notice, Reply, SessionHandle, Tell, TellWords};
 /// first.
 fn all_words() -> &'static [(String, BTreeMap<String, String>)] {
     static ALL: OnceLock<Vec<(String, BTreeMap<String, String>)>> = OnceLock::new();
-    static READ: OnceLock<Mutex<BTreeMap<String, &'static BTreeMap<String, String>>>> =
-        OnceLock::new();
     ALL.get_or_init(|| {
         let mut v: Vec<(String, BTreeMap<String, String>)> = crate::lang::known()
             .into_iter()
-            .filter_map(|l| {
-                Some((
-                    l.to_owned(),
-                    crate::lang::words(&READ, "pairing", l)?.clone(),
-                ))
-            })
+            .map(|l| (l.to_owned(), crate::lang::sentences("pairing", l).clone()))
             .collect();
         v.sort_by_key(|(lang, _)| lang != "en");
         v

@@ -7,7 +7,7 @@
 //! The pages (`seat.js`, `board.js`) only lay it out.
 
 use std::collections::BTreeMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -68,10 +68,7 @@ pub fn for_seat(st: &StateView, side: Color, lang: &str) -> Value {
 /// prompts.
 #[must_use]
 pub fn page_words(lang: &str) -> &'static BTreeMap<String, String> {
-    type Cache = OnceLock<Mutex<BTreeMap<String, &'static BTreeMap<String, String>>>>;
-    static ALL: Cache = OnceLock::new();
-    static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-    crate::lang::words(&ALL, "page", lang).unwrap_or_else(|| NONE.get_or_init(BTreeMap::new))
+    crate::lang::sentences("page", lang)
 }
 
 /// The squares' words of one language (`assistant/data/squares/LANG.toml`).
@@ -87,7 +84,7 @@ struct Words {
 
 /// The words of `lang` ([`crate::lang::words`]).
 fn words(lang: &str) -> &'static Words {
-    static ALL: OnceLock<Mutex<BTreeMap<String, &'static Words>>> = OnceLock::new();
+    static ALL: crate::lang::Cache<Words> = OnceLock::new();
     static NONE: OnceLock<Words> = OnceLock::new();
     crate::lang::words(&ALL, "squares", lang).unwrap_or_else(|| {
         NONE.get_or_init(|| Words {

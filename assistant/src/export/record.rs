@@ -7,7 +7,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use tandem_rules::GameOptions;
@@ -29,9 +28,6 @@ impl Labels {
     /// The words of `lang` (English's for a language without data).
     #[must_use]
     pub fn new(lang: &str) -> Labels {
-        type Cache = OnceLock<Mutex<BTreeMap<String, &'static BTreeMap<String, String>>>>;
-        static ALL: Cache = OnceLock::new();
-        static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
         let lang = lang.to_ascii_lowercase();
         let code = crate::lang::known()
             .into_iter()
@@ -39,8 +35,7 @@ impl Labels {
             .unwrap_or(tandem_speech::languages::REFERENCE);
         Labels {
             code,
-            words: crate::lang::words(&ALL, "record", code)
-                .unwrap_or_else(|| NONE.get_or_init(BTreeMap::new)),
+            words: crate::lang::sentences("record", code),
         }
     }
 
