@@ -259,8 +259,10 @@ mod tests {
         let digits: Vec<String> = code.chars().map(String::from).collect();
         let (said, journaled, refusal) = texts(&a.tell);
         assert!(!refusal);
+        // Each language's sentence in the order of all_words (English first).
+        let pl = all_words().iter().position(|(l, _)| l == "pl").unwrap();
         assert_eq!(
-            said[1],
+            said[pl],
             format!(
                 "Kod parowania dla czarnych: {}, ważny dwie minuty. Adres i kod QR są na ekranie stołu.",
                 digits.join(", ")
@@ -303,8 +305,9 @@ mod tests {
             said[0],
             "No device seats at this table: start it with --seats."
         );
+        let pl = all_words().iter().position(|(l, _)| l == "pl").unwrap();
         assert_eq!(
-            said[1],
+            said[pl],
             "Przy tym stole nie ma miejsc na urządzeniach: uruchom go z --seats."
         );
         let p = Pairing::new("http://127.0.0.1:1/".into());
