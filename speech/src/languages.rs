@@ -134,8 +134,8 @@ pub fn raw(book: Book, lang: &str) -> Option<&'static str> {
 /// # Errors
 /// The language is unknown, lacks the file, a key, or the file is not TOML.
 pub fn text(book: Book, lang: &str) -> Result<&'static str, LanguageError> {
-    static CHECKED: OnceLock<Mutex<HashMap<(Book, String), Result<(), LanguageError>>>> =
-        OnceLock::new();
+    type Checked = Mutex<HashMap<(Book, String), Result<(), LanguageError>>>;
+    static CHECKED: OnceLock<Checked> = OnceLock::new();
     if !known().contains(&lang) {
         return Err(unknown(lang));
     }
