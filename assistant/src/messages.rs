@@ -1,6 +1,6 @@
 //! The daemon's own sentences that the speech crate's phrasebooks do not
 //! have (clock running, draw offers, unknown commands, journal failure,
-//! speech fallback). The words are data, `assistant/data/messages.toml`:
+//! speech fallback). The words are data, `assistant/data/messages/LANG.toml`:
 //! Polish and English; every other language falls back to English.
 
 use std::collections::BTreeMap;
@@ -132,7 +132,7 @@ impl Messages {
         s
     }
 
-    /// The key of `m` in `messages.toml` and the values of its placeholders.
+    /// The key of `m` in `messages/LANG.toml` and the values of its placeholders.
     fn key_args(&self, m: &Msg) -> (&'static str, Vec<(&'static str, String)>) {
         let side = |c: Color| {
             let s = self.book.side(c, "nominative");

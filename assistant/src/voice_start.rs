@@ -16,7 +16,7 @@
 //! - no microphone: connect one; `tandem voice check` tests it.
 //!
 //! `--voice off` (or `voice = "off"` in the config file) turns it off. The
-//! sentences are data: `assistant/data/voice-status.toml`.
+//! sentences are data: `assistant/data/voice-status/LANG.toml`.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;

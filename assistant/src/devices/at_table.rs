@@ -4,7 +4,7 @@
 //! ctl --seat SIDE pair SIDE`). It does what `tandem ctl pair` does (a code,
 //! shown on the table screen with the page's address as a QR code) and the
 //! session says it ([`Cmd::Tell`]) in the table's language and each seat's,
-//! from `pairing.toml`: the digits one by one, never the address nor the
+//! from `assistant/data/pairing/LANG.toml`: the digits one by one, never the address nor the
 //! certificate's fingerprint (the screen shows them). The journal records
 //! that a code was said, to whom, but not its digits: `tandem ctl pair`
 //! never journals a code either (the journal goes to the hall).

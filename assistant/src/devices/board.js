@@ -17,7 +17,7 @@ let hopFrom = null;   // backgammon: the checker picked up
 let pending = null;   // the moves a promotion's choice is asked for
 
 // The page's own words, in the seat's language (`ui` in the first state:
-// page.toml); English until they come.
+// assistant/data/page/LANG.toml); English until they come.
 let W = {};
 function w(key, params) {
   let text = W[key] || key;

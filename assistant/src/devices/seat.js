@@ -15,7 +15,7 @@ function said(text) {
 let squareWords = {};
 let lightSquare = "light square";
 // The page's own words in the seat's language (`ui` in the state fetched
-// first: page.toml); English until they come.
+// first: assistant/data/page/LANG.toml); English until they come.
 let W = {};
 function pageWords(ui) {
   W = ui;

@@ -3,7 +3,7 @@
 //! board drawn for that seat's chair (the same SVG as the hall's desk,
 //! [`crate::picture::svg`]) and what the seat may tap on it
 //! ([`crate::interface::Taps`]), and the words of its squares and of the
-//! pages themselves in the seat's language (`squares.toml`, `page.toml`).
+//! pages themselves in the seat's language (`assistant/data/squares/LANG.toml`, `assistant/data/page/LANG.toml`).
 //! The pages (`seat.js`, `board.js`) only lay it out.
 
 use std::collections::BTreeMap;
