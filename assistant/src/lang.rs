@@ -182,7 +182,7 @@ pub struct Card {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Braille {
-    /// The liblouis table (BRF export, a BRF record read back, the display's record).
+    /// The liblouis table (BRF export, a BRF record read back).
     pub table: String,
     /// Chess's `=` and `+` written in the cells of `(` and `!`.
     pub shared_cells: bool,
