@@ -74,9 +74,18 @@ pub fn back_translate_file(path: &Path, _table: &str) -> anyhow::Result<String> 
 #[must_use]
 pub fn typed_record(text: &str, shared_cells: bool) -> String {
     let lines: Vec<&str> = text.lines().collect();
+    // The moves' label of the export in every language (`moves` in
+    // assistant/data/record/LANG.toml), and the words a hand-made Polish
+    // record puts there.
+    let labels: Vec<String> = crate::lang::known()
+        .into_iter()
+        .filter_map(|l| crate::lang::sentences("record", l).get("moves"))
+        .map(|m| m.trim().trim_end_matches(':').to_lowercase())
+        .chain(["ruchy".to_owned(), "zapis".to_owned()])
+        .collect();
     let is_label = |l: &str| {
         let w = l.trim().trim_end_matches(':').to_lowercase();
-        matches!(w.as_str(), "posunięcia" | "moves" | "ruchy" | "zapis")
+        labels.contains(&w)
     };
     let starts_numbered = |l: &str| {
         let t = l.trim_start();
