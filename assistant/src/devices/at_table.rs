@@ -45,14 +45,15 @@ pub struct PairAsk {
 
 impl PairAsk {
     /// A typed line that asks for pairing (`pair white`, `unpair black`;
-    /// in Polish `sparuj białe`, `odłącz czarne` too); `None`: any other line.
+    /// in Polish `sparuj białe`, `odłącz czarne`; every language's words of
+    /// assistant/data/commands/); `None`: any other line.
     #[must_use]
     pub fn parse(line: &str) -> Option<PairAsk> {
         let line = line.trim();
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let unpair = match word.to_lowercase().as_str() {
-            "pair" | "sparuj" | "paruj" => false,
-            "unpair" | "odłącz" | "odlacz" => true,
+        let unpair = match crate::request::command_word(word)? {
+            "pair" => false,
+            "unpair" => true,
             _ => return None,
         };
         let mut sides = rest.split_whitespace();
