@@ -1,9 +1,10 @@
 //! [`Phrasebook`]: the words and sentence templates of one language, loaded
 //! from a TOML data file, so a language can be added without code.
 //!
-//! Polish and English are built in ([`Phrasebook::polish`],
-//! [`Phrasebook::english`]); [`Phrasebook::from_file`] loads any other. The
-//! file format is documented at the top of `speech/phrasebooks/pl.toml`.
+//! Every language with a file in `speech/phrasebooks/` is built in
+//! ([`Phrasebook::builtin`], through [`crate::languages`]: docs/languages.md);
+//! [`Phrasebook::from_file`] loads any other. The file format is documented
+//! at the top of `speech/phrasebooks/pl.toml`.
 //!
 //! A phrasebook is checked completely when it is loaded: every template key
 //! must be there, every placeholder must be one the template may use, every
