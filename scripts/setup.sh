@@ -6,10 +6,12 @@
 #   scripts/setup.sh --test       also what the test suite needs (the Korean Vosk
 #                                 model for the end-to-end voice test, cargo-fuzz,
 #                                 GNU Backgammon as the backgammon oracle)
-#   scripts/setup.sh --voice pl   also the small Vosk model of a language (pl or
-#                                 en; --voice may be given more than once), checked
-#                                 against its pinned size and SHA-256 before it is
-#                                 unpacked (docs/voice.md says where they come from):
+#   scripts/setup.sh --voice pl   also the small Vosk model of a language (pl, en,
+#                                 nl, fr, de, es, ru, uk: any with a card in
+#                                 assistant/data/language/; --voice may be given
+#                                 more than once), checked against the card's pinned
+#                                 size and SHA-256 before it is unpacked
+#                                 (docs/voice.md says where they come from):
 #     --sha256 HASH   the hash you trust for another archive of that name
 #                     (instead of the pinned one)
 #     --user          into $XDG_DATA_HOME/tandem/models instead of the
@@ -34,7 +36,7 @@ while [ "$#" -gt 0 ]; do
     --test) with_tests=1 ;;
     --hall) with_hall=1 ;;
     --voice)
-      [ "$#" -ge 2 ] || { echo "setup: --voice needs a language: pl or en" >&2; exit 2; }
+      [ "$#" -ge 2 ] || { echo "setup: --voice needs a language: pl, en, nl, fr, de, es, ru or uk" >&2; exit 2; }
       voices+=("$2"); shift ;;
     --sha256)
       [ "$#" -ge 2 ] || { echo "setup: --sha256 needs the archive's hash" >&2; exit 2; }

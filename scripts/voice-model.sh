@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the small Vosk model of a language where tandem finds it by itself
 # (called by `scripts/setup.sh --voice LANG`; see docs/voice.md).
-#   scripts/voice-model.sh pl|en [--sha256 HASH] [--user]
+#   scripts/voice-model.sh LANG [--sha256 HASH] [--user]
+# LANG is any language with a card, assistant/data/language/LANG.toml (pl, en,
+# nl, fr, de, es, ru, uk), whose [vosk] table pins the archive.
 # The archive comes from the Vosk model page (https://alphacephei.com/vosk/models,
 # or $TANDEM_MODELS_URL), is kept in $XDG_CACHE_HOME/tandem, and is unpacked
 # only when its size and SHA-256 are the pinned ones, or its SHA-256 is the one
@@ -16,8 +18,10 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=scripts/env.sh
 . "$here/env.sh"
 
+cards="$here/../assistant/data/language"
+known="$(cd "$cards" && ls -- *.toml 2>/dev/null | sed 's/\.toml$//' | tr '\n' ' ' | sed 's/ $//')"
 lang="${1:-}"
-[ -n "$lang" ] || { echo "voice-model: which language? pl or en" >&2; exit 2; }
+[ -n "$lang" ] || { echo "voice-model: which language? one of: $known" >&2; exit 2; }
 shift
 user_sha=""
 user_only=0
@@ -32,31 +36,32 @@ while [ "$#" -gt 0 ]; do
   shift
 done
 
-# Alpha Cephei's model page publishes no hashes. The pinned values are those
-# that independent projects measured from the files the page serves and pin
-# in their own installers (docs/voice.md, "The models' SHA-256"):
-# - vosk-model-small-en-us-0.15.zip, 41 205 931 bytes: Automotive Grade
-#   Linux's meta-offline-voice-agent recipe, the vosk-api PKGBUILD of Arch's
-#   AUR, Homebrew formulae, and the projects below.
-# - vosk-model-small-pl-0.22.zip, 52 979 372 bytes: MetaVoiceType
-#   (docs/MODELS.md, a table of sizes and SHA-256 of Vosk archives), a fork of
-#   the Sayboard voice keyboard for Android (ModelLink.kt: expectedSha256 and
-#   expectedBytes, "measured by downloading each catalog URL"), an Android
-#   teleprompter (its table of languages), an Android wall-panel app (its Vosk
-#   installer's MODEL_SHA256 and MODEL_BYTES) and a web app's README ("verified
-#   sizes and checksums"). The first three also pin the English archive with
-#   this script's value (the first two with its size too), which is how the
-#   Polish value was judged. Found in 2026-11 by an exact-string search of
-#   public code for its first 16 hex digits.
+# The pin is the language's card's [vosk] table (assistant/data/language/LANG.toml:
+# model, bytes, sha256; docs/languages.md). Alpha Cephei's model page
+# publishes no hashes: the pinned values are those that independent projects
+# measured from the files the page serves and pin in their own installers
+# (docs/voice.md, "The models' SHA-256", says who, for each language).
 case "$lang" in
-  pl) model=vosk-model-small-pl-0.22
-      model_sha=c4cd16498ea544f446f9e9a55cbd602b71cfe5a2b6f2b0834d81e1b6fce15f0d
-      model_bytes=52979372 ;;
-  en) model=vosk-model-small-en-us-0.15
-      model_sha=30f26242c4eb449f948e42cb302dd7a686cb29a3423a8367f99ff41780942498
-      model_bytes=41205931 ;;
-  *) echo "voice-model: no Vosk model known for $lang (pl or en)" >&2; exit 2 ;;
+  *[!a-z0-9-]*|"") echo "voice-model: $lang is not a language tag (one of: $known)" >&2; exit 2 ;;
 esac
+card="$cards/$lang.toml"
+[ -f "$card" ] || { echo "voice-model: no Vosk model known for $lang (no $card; one of: $known)" >&2; exit 2; }
+pin="$(python3 - "$card" <<'PY'
+import sys, tomllib
+try:
+    with open(sys.argv[1], "rb") as f:
+        v = tomllib.load(f)["vosk"]
+    model, size, sha = v["model"], int(v["bytes"]), str(v["sha256"]).lower()
+except Exception as e:
+    print(f"voice-model: {sys.argv[1]}: no [vosk] model, bytes and sha256 ({e!r})", file=sys.stderr)
+    sys.exit(1)
+if not model.replace("-", "").replace(".", "").isalnum() or len(sha) != 64:
+    print(f"voice-model: {sys.argv[1]}: a bad [vosk] pin", file=sys.stderr)
+    sys.exit(1)
+print(model, size, sha)
+PY
+)" || exit 2
+read -r model model_bytes model_sha <<<"$pin"
 # With --sha256 the archive is another one of that name: its size is not
 # known, only bounded (the download stops past it).
 if [ -n "$user_sha" ]; then

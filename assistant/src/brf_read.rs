@@ -9,16 +9,12 @@ use std::path::Path;
 
 use anyhow::{bail, Context};
 
-/// The liblouis table for a language: Polish grade 1 for `pl`, Unified
-/// English Braille grade 1 for `en` (US English braille since 2016; the old
-/// `en-us-g1.ctb` does not read numbers back).
+/// The liblouis table for a language: its card's
+/// (`assistant/data/language/LANG.toml`, `[braille] table`; docs/languages.md
+/// says which code each language writes).
 #[must_use]
-pub fn default_table(lang: &str) -> &'static str {
-    if lang.eq_ignore_ascii_case("pl") {
-        "Pl-Pl-g1.utb"
-    } else {
-        "en-ueb-g1.ctb"
-    }
+pub fn default_table(lang: &str) -> String {
+    crate::lang::braille_table(&lang.to_ascii_lowercase())
 }
 
 /// A BRF file back-translated with liblouis through `table`, page by page
@@ -78,9 +74,18 @@ pub fn back_translate_file(path: &Path, _table: &str) -> anyhow::Result<String> 
 #[must_use]
 pub fn typed_record(text: &str, shared_cells: bool) -> String {
     let lines: Vec<&str> = text.lines().collect();
+    // The moves' label of the export in every language (`moves` in
+    // assistant/data/record/LANG.toml), and the words a hand-made Polish
+    // record puts there.
+    let labels: Vec<String> = crate::lang::known()
+        .into_iter()
+        .filter_map(|l| crate::lang::sentences("record", l).get("moves"))
+        .map(|m| m.trim().trim_end_matches(':').to_lowercase())
+        .chain(["ruchy".to_owned(), "zapis".to_owned()])
+        .collect();
     let is_label = |l: &str| {
         let w = l.trim().trim_end_matches(':').to_lowercase();
-        matches!(w.as_str(), "posunięcia" | "moves" | "ruchy" | "zapis")
+        labels.contains(&w)
     };
     let starts_numbered = |l: &str| {
         let t = l.trim_start();
@@ -167,8 +172,14 @@ pub fn is_brf(path: &Path) -> bool {
 pub fn record_bytes(path: &Path, table: &str) -> anyhow::Result<Vec<u8>> {
     if is_brf(path) {
         let text = back_translate_file(path, table)?;
-        let polish = table.to_ascii_lowercase().starts_with("pl");
-        return Ok(typed_record(&text, polish).into_bytes());
+        // The cells chess's `=` and `+` share (the card of the language
+        // whose table this is).
+        let shared = crate::lang::known().into_iter().any(|l| {
+            crate::lang::card(l).is_ok_and(|c| {
+                c.braille.shared_cells && c.braille.table.eq_ignore_ascii_case(table)
+            })
+        });
+        return Ok(typed_record(&text, shared).into_bytes());
     }
     std::fs::read(path).with_context(|| format!("reading {}", path.display()))
 }

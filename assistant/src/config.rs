@@ -287,10 +287,7 @@ impl Config {
             Some(true) => ScreenChoice::None,
             _ => raw.screen.unwrap_or_default(),
         };
-        anyhow::ensure!(
-            tandem_speech::Phrasebook::builtin(&lang).is_some(),
-            "--lang {lang:?}: tandem speaks pl and en"
-        );
+        crate::lang::check(&lang).map_err(|e| anyhow::anyhow!("--lang {lang:?}: {e}"))?;
         let warnings = match &raw.warnings {
             Some(w) => w
                 .iter()
@@ -548,10 +545,10 @@ mod tests {
         })
         .contains("--control"));
         assert!(bad(RawConfig {
-            lang: Some("fr".into()),
+            lang: Some("xx".into()),
             ..RawConfig::default()
         })
-        .contains("pl and en"));
+        .contains("--lang \"xx\": unknown language \"xx\": tandem speaks "));
         assert!(toml::from_str::<RawConfig>("colour = \"red\"").is_err());
         assert!(toml::from_str::<RawConfig>("voice = \"loud\"").is_err());
         // `voice = "off"` in the file; a flag would win.

@@ -203,10 +203,7 @@ pub fn export(
     match format {
         Format::Record => unreachable!("handled above"),
         Format::Brf => {
-            let table = o
-                .table
-                .clone()
-                .unwrap_or_else(|| brf::default_table(&lang).to_owned());
+            let table = o.table.clone().unwrap_or_else(|| brf::default_table(&lang));
             let opts = brf::BrfOptions {
                 table,
                 width: o.width,

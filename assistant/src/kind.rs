@@ -22,23 +22,6 @@ pub enum GameKind {
 }
 
 impl GameKind {
-    /// The game's name in a document's heading, in Polish or English
-    /// (`Warcaby międzynarodowe`, `Chess`).
-    #[must_use]
-    pub fn title(self, pl: bool) -> &'static str {
-        let (en, polish) = match self {
-            GameKind::Draughts(Variant::SixtyFour) => ("64-square draughts", "Warcaby 64-polowe"),
-            GameKind::Draughts(_) => ("International draughts", "Warcaby międzynarodowe"),
-            GameKind::Chess => ("Chess", "Szachy"),
-            GameKind::Backgammon => ("Backgammon", "Tryktrak"),
-        };
-        if pl {
-            polish
-        } else {
-            en
-        }
-    }
-
     /// The name on the command line, in JSON and in the journal.
     #[must_use]
     pub fn name(self) -> &'static str {

@@ -1,10 +1,9 @@
 //! The daemon's own sentences that the speech crate's phrasebooks do not
 //! have (clock running, draw offers, unknown commands, journal failure,
-//! speech fallback). The words are data, `assistant/data/messages.toml`:
+//! speech fallback). The words are data, `assistant/data/messages/LANG.toml`:
 //! Polish and English; every other language falls back to English.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use tandem_rules::Color;
 use tandem_speech::{Kind, Phrasebook, Priority, Utterance};
@@ -96,17 +95,10 @@ pub struct Messages {
     words: &'static BTreeMap<String, String>,
 }
 
-/// The sentences of `assistant/data/messages.toml` in `lang` (English for
-/// a language the file lacks), read once.
+/// The sentences of `assistant/data/messages/LANG.toml`, read once
+/// ([`crate::lang::words`]).
 fn sentences(lang: &str) -> &'static BTreeMap<String, String> {
-    static ALL: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
-    let all = ALL.get_or_init(|| {
-        toml::from_str(include_str!("../data/messages.toml"))
-            .expect("assistant/data/messages.toml is checked by its tests")
-    });
-    all.get(lang)
-        .or_else(|| all.get("en"))
-        .expect("messages.toml has English")
+    crate::lang::sentences("messages", lang)
 }
 
 fn cap(s: &str) -> String {
@@ -140,7 +132,7 @@ impl Messages {
         s
     }
 
-    /// The key of `m` in `messages.toml` and the values of its placeholders.
+    /// The key of `m` in `messages/LANG.toml` and the values of its placeholders.
     fn key_args(&self, m: &Msg) -> (&'static str, Vec<(&'static str, String)>) {
         let side = |c: Color| {
             let s = self.book.side(c, "nominative");

@@ -32,7 +32,7 @@ pub struct SayAsked<'a> {
     pub mv: &'a str,
     /// `--fen`: the position before it (its game's text; the start when left out).
     pub fen: Option<&'a str>,
-    /// `--lang`: `pl` or `en`, the built-in phrasebook.
+    /// `--lang`: a language with data, the built-in phrasebook.
     pub lang: &'a str,
     /// `--phrasebook`: a phrasebook file instead of the built-in one.
     pub phrasebook: Option<&'a Path>,

@@ -234,10 +234,39 @@ impl Tell {
     }
 }
 
+/// Every language's typed words (`assistant/data/commands/LANG.toml`):
+/// each word (lower case) and the command it names.
+fn command_words() -> &'static std::collections::HashMap<String, &'static str> {
+    type Words = std::collections::BTreeMap<String, Vec<String>>;
+    static ALL: std::sync::OnceLock<std::collections::HashMap<String, &'static str>> =
+        std::sync::OnceLock::new();
+    static READ: crate::lang::Cache<Words> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all = std::collections::HashMap::new();
+        for lang in crate::lang::known() {
+            let Some(words) = crate::lang::words(&READ, "commands", lang) else {
+                continue;
+            };
+            for (command, said) in words {
+                for w in said {
+                    all.entry(w.to_lowercase()).or_insert(command.as_str());
+                }
+            }
+        }
+        all
+    })
+}
+
+/// The command a typed word names (`clock`, `draw_accept`, `white`: the
+/// keys of assistant/data/commands/en.toml), in any language with data.
+pub(crate) fn command_word(word: &str) -> Option<&'static str> {
+    command_words().get(&word.trim().to_lowercase()).copied()
+}
+
 pub(crate) fn parse_side(s: &str) -> Option<Color> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "white" | "w" | "białe" | "biale" => Some(Color::White),
-        "black" | "b" | "czarne" => Some(Color::Black),
+    match command_word(s)? {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
         _ => None,
     }
 }
@@ -253,8 +282,8 @@ impl Cmd {
         )
     }
 
-    /// A line typed on the screen or stdin: a command word (English or
-    /// Polish) or else a move.
+    /// A line typed on the screen or stdin: a command word (of any language
+    /// with data, [`command_word`]) or else a move.
     #[must_use]
     pub fn parse_line(line: &str) -> Cmd {
         let line = line.trim();
@@ -267,47 +296,37 @@ impl Cmd {
                 parse_side(rest).map(Some).ok_or(())
             }
         };
-        match word.to_lowercase().as_str() {
-            "clock" | "zegar" | "czas" if rest.is_empty() => Cmd::Clock,
-            "position" | "pozycja" if rest.is_empty() => Cmd::Position,
-            "last" | "ostatni" if rest.is_empty() => Cmd::Last,
+        match command_word(word).unwrap_or_default() {
+            "clock" if rest.is_empty() => Cmd::Clock,
+            "position" if rest.is_empty() => Cmd::Position,
+            "last" if rest.is_empty() => Cmd::Last,
             "state" if rest.is_empty() => Cmd::State,
-            "help" | "pomoc" if rest.is_empty() => Cmd::Help,
-            "listen" | "słuchaj" | "sluchaj" if rest.is_empty() => Cmd::Listen,
-            "pause" | "stop" | "pauza" if rest.is_empty() => Cmd::Pause,
-            "resume" | "wznów" | "wznow" if rest.is_empty() => Cmd::Resume,
-            "done" | "zrobione" | "gotowe" => {
-                side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Done)
-            }
-            "missing" | "brakuje" => {
-                side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Missing)
-            }
-            "resign" | "poddaję" | "poddaje" => {
-                side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Resign)
-            }
-            "mismatch" | "różnica" | "roznica" => {
-                Cmd::Mismatch((!rest.is_empty()).then(|| rest.to_owned()))
-            }
-            "say" | "powiedz" => Cmd::Say(rest.to_owned()),
-            "repeat" | "powtórz" | "powtorz" if rest.is_empty() => Cmd::Repeat,
-            "ask" | "zapytaj" | "pytanie" => Cmd::Ask(rest.to_owned()),
-            "record" | "zapis" => parse_record(rest).unwrap_or_else(|| Cmd::Unknown(line.into())),
+            "help" if rest.is_empty() => Cmd::Help,
+            "listen" if rest.is_empty() => Cmd::Listen,
+            "pause" if rest.is_empty() => Cmd::Pause,
+            "resume" if rest.is_empty() => Cmd::Resume,
+            "done" => side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Done),
+            "missing" => side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Missing),
+            "resign" => side().map_or_else(|()| Cmd::Unknown(line.into()), Cmd::Resign),
+            "mismatch" => Cmd::Mismatch((!rest.is_empty()).then(|| rest.to_owned())),
+            "say" => Cmd::Say(rest.to_owned()),
+            "repeat" if rest.is_empty() => Cmd::Repeat,
+            "ask" => Cmd::Ask(rest.to_owned()),
+            "record" => parse_record(rest).unwrap_or_else(|| Cmd::Unknown(line.into())),
             // `move 12`: a move number (a move itself is never one number).
-            "move" | "ruch" if rest.parse::<u32>().is_ok() => {
+            "move" if rest.parse::<u32>().is_ok() => {
                 Cmd::ReviewMove(rest.parse().unwrap_or_default())
             }
-            "next" | "dalej" if rest.is_empty() => Cmd::Next,
-            "back" | "wstecz" if rest.is_empty() => Cmd::Back,
-            "live" | "wróć" | "wroc" if rest.is_empty() => Cmd::Live,
-            "draw" | "remis" => {
+            "next" if rest.is_empty() => Cmd::Next,
+            "back" if rest.is_empty() => Cmd::Back,
+            "live" if rest.is_empty() => Cmd::Live,
+            "draw" => {
                 let mut it = rest.split_whitespace();
-                let what = match it.next().map(str::to_lowercase).as_deref() {
-                    Some("offer" | "propozycja") | None => Some(DrawCmd::Offer),
-                    Some("accept" | "przyjmuję" | "tak") => Some(DrawCmd::Accept),
-                    Some("decline" | "odrzucam" | "nie") => Some(DrawCmd::Decline),
-                    Some("claim" | "reklamuję" | "reklamuje" | "reklamacja") => {
-                        Some(DrawCmd::Claim)
-                    }
+                let what = match it.next().map(command_word) {
+                    Some(Some("draw_offer")) | None => Some(DrawCmd::Offer),
+                    Some(Some("draw_accept")) => Some(DrawCmd::Accept),
+                    Some(Some("draw_decline")) => Some(DrawCmd::Decline),
+                    Some(Some("draw_claim")) => Some(DrawCmd::Claim),
                     _ => None,
                 };
                 let side = it.next().map(parse_side);
@@ -328,7 +347,7 @@ impl Cmd {
 pub fn parse_record(rest: &str) -> Option<Cmd> {
     let words: Vec<&str> = rest
         .split_whitespace()
-        .filter(|w| !matches!(w.to_lowercase().as_str(), "from" | "od" | "to" | "do"))
+        .filter(|w| !matches!(command_word(w), Some("record_from" | "record_to")))
         .collect();
     let n = |w: &str| w.parse::<u32>().ok().filter(|n| *n >= 1);
     match words.as_slice() {
@@ -336,5 +355,61 @@ pub fn parse_record(rest: &str) -> Option<Cmd> {
         [f] => Some(Cmd::Record(Some(n(f)?), None)),
         [f, t] => Some(Cmd::Record(Some(n(f)?), Some(n(t)?))),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_typed_word_names_two_commands_in_any_two_languages() {
+        type Words = std::collections::BTreeMap<String, Vec<String>>;
+        let mut seen: std::collections::HashMap<String, (String, &str)> = Default::default();
+        for lang in crate::lang::known() {
+            let words: Words =
+                toml::from_str(crate::lang::text("commands", lang).unwrap()).unwrap();
+            for (command, said) in words {
+                for w in said {
+                    let w = w.to_lowercase();
+                    if let Some((other, l)) = seen.get(&w) {
+                        assert_eq!(
+                            other, &command,
+                            "{w:?} is {command} in {lang} and {other} in {l}"
+                        );
+                    }
+                    seen.insert(w, (command.clone(), lang));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn typed_lines_in_polish_and_english() {
+        assert_eq!(Cmd::parse_line("clock"), Cmd::Clock);
+        assert_eq!(Cmd::parse_line("Zegar"), Cmd::Clock);
+        assert_eq!(Cmd::parse_line("done white"), Cmd::Done(Some(Color::White)));
+        assert_eq!(
+            Cmd::parse_line("gotowe czarne"),
+            Cmd::Done(Some(Color::Black))
+        );
+        assert_eq!(
+            Cmd::parse_line("remis przyjmuję b"),
+            Cmd::Draw(DrawCmd::Accept, Some(Color::Black))
+        );
+        assert_eq!(
+            Cmd::parse_line("record from 3 to 5"),
+            Cmd::Record(Some(3), Some(5))
+        );
+        assert_eq!(
+            Cmd::parse_line("zapis od 3 do 5"),
+            Cmd::Record(Some(3), Some(5))
+        );
+        assert_eq!(Cmd::parse_line("ruch 12"), Cmd::ReviewMove(12));
+        assert_eq!(Cmd::parse_line("32-28"), Cmd::Move("32-28".into()));
+        assert_eq!(
+            Cmd::parse_line("done green"),
+            Cmd::Unknown("done green".into())
+        );
     }
 }

@@ -196,9 +196,7 @@ impl SeatSpec {
                 }
             }
             "lang" => {
-                if !matches!(v, "pl" | "en") {
-                    return Err(format!("lang is pl or en, not {v:?}"));
-                }
+                crate::lang::check(v).map_err(|e| format!("lang: {e}"))?;
                 self.lang = Some(v.to_owned());
             }
             "board" => {
@@ -504,7 +502,10 @@ mod tests {
             ("white:volume=3", "unknown seat key"),
             ("white:speech=loud", "speech is auto"),
             ("white:braille=brlapi:", "braille is none"),
-            ("white:lang=de", "lang is pl or en"),
+            (
+                "white:lang=xx",
+                "lang: unknown language \"xx\": tandem speaks ",
+            ),
             ("white:mic=", "ALSA device"),
             ("white:board=dgt:/dev/ttyUSB0", "board is chesslink:PATH"),
             ("white:board=chesslink:", "board is chesslink:PATH"),

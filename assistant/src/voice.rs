@@ -496,8 +496,8 @@ pub fn action_name<M, E>(a: &Action<M, E>) -> &'static str {
     }
 }
 
-/// The daemon's own sentences about voice input (Polish and English; other
-/// languages get English, as in [`crate::messages`]).
+/// The daemon's own sentences about voice input, in the table's language
+/// (`assistant/data/voice-status/LANG.toml`, as [`crate::messages`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VoiceMsg {
     /// The microphone stopped.
@@ -517,32 +517,21 @@ pub enum VoiceMsg {
 }
 
 impl VoiceMsg {
-    /// The sentence in `lang`.
+    /// The sentence in `lang` (`assistant/data/voice-status/LANG.toml`).
     #[must_use]
     pub fn text(&self, lang: &str) -> &'static str {
-        let pl = lang == "pl";
-        match (self, pl) {
-            (VoiceMsg::MicLost, true) => {
-                "Mikrofon nie działa. Podawaj ruchy klawiaturą lub monitorem brajlowskim."
-            }
-            (VoiceMsg::MicLost, false) => {
-                "The microphone stopped. Enter moves with the keyboard or the braille display."
-            }
-            (VoiceMsg::MicBack, true) => "Mikrofon znów działa.",
-            (VoiceMsg::MicBack, false) => "The microphone works again.",
-            (VoiceMsg::NothingToConfirm, true) => "Nie ma nic do potwierdzenia.",
-            (VoiceMsg::NothingToConfirm, false) => "There is nothing to confirm.",
-            (VoiceMsg::Listening, true) => "Słucham.",
-            (VoiceMsg::Listening, false) => "Listening.",
-            (VoiceMsg::NotListening, true) => "Nie słucham.",
-            (VoiceMsg::NotListening, false) => "Not listening.",
-            (VoiceMsg::VoiceOff, true) => "Sterowanie głosem jest wyłączone.",
-            (VoiceMsg::VoiceOff, false) => "Voice input is off.",
-            (VoiceMsg::Failed, true) => "Rozpoznawanie mowy nie działa. Podawaj ruchy klawiaturą.",
-            (VoiceMsg::Failed, false) => {
-                "Speech recognition does not work. Enter moves with the keyboard."
-            }
-        }
+        let key = match self {
+            VoiceMsg::MicLost => "mic_lost",
+            VoiceMsg::MicBack => "mic_back",
+            VoiceMsg::NothingToConfirm => "nothing_to_confirm",
+            VoiceMsg::Listening => "listening",
+            VoiceMsg::NotListening => "not_listening",
+            VoiceMsg::VoiceOff => "voice_off",
+            VoiceMsg::Failed => "failed",
+        };
+        crate::lang::sentences("voice-status", lang)
+            .get(key)
+            .map_or(key, String::as_str)
     }
 
     /// As an utterance: a vanished microphone is urgent (everyone must know

@@ -16,10 +16,10 @@
 //! - no microphone: connect one; `tandem voice check` tests it.
 //!
 //! `--voice off` (or `voice = "off"` in the config file) turns it off. The
-//! sentences are data: `assistant/data/voice-status.toml`.
+//! sentences are data: `assistant/data/voice-status/LANG.toml`.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -87,7 +87,7 @@ pub enum VoiceStatus {
     NoMicrophone(String),
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 struct Sentences {
     on: String,
     off: String,
@@ -102,18 +102,26 @@ struct Sentences {
     understood: String,
     not_understood: String,
     nothing_heard: String,
-    #[serde(default)]
-    languages: BTreeMap<String, String>,
+    language: String,
 }
 
-/// The sentences of `lang` (English for a language the file lacks).
+/// The sentences of `lang` (`assistant/data/voice-status/LANG.toml`,
+/// read by [`crate::lang::words`]).
 fn sentences(lang: &str) -> Sentences {
-    const FILE: &str = include_str!("../data/voice-status.toml");
-    let mut all: BTreeMap<String, Sentences> =
-        toml::from_str(FILE).expect("assistant/data/voice-status.toml is checked by its tests");
-    all.remove(lang)
-        .or_else(|| all.remove("en"))
-        .expect("voice-status.toml has English")
+    static ALL: crate::lang::Cache<Sentences> = OnceLock::new();
+    crate::lang::words(&ALL, "voice-status", lang)
+        .expect("assistant/data/voice-status is checked by its tests")
+        .clone()
+}
+
+/// `model`'s language named in a sentence of `lang`: the file's own
+/// `language` when they are the same, else the model language's own name
+/// (its card's).
+fn language_name(b: &Sentences, lang: &str, model: &str) -> String {
+    if lang == model {
+        return b.language.clone();
+    }
+    crate::lang::card(model).map_or_else(|_| model.to_owned(), |c| c.name.clone())
 }
 
 /// A sentence of `tandem voice check` in `lang`.
@@ -167,7 +175,7 @@ impl VoiceStatus {
             VoiceStatus::On(_) | VoiceStatus::Off => None,
             VoiceStatus::NoLibrary(_) => Some(tandem_speech::listen::vosk::INSTALL_HINT.into()),
             VoiceStatus::NoModel { lang, .. } => Some(
-                models::install_command(lang)
+                crate::lang::install_command(lang)
                     .unwrap_or_else(|| models::OWN_MODEL_COMMAND.to_owned()),
             ),
             VoiceStatus::NoMicrophone(_) => Some("tandem voice check".into()),
@@ -184,8 +192,8 @@ impl VoiceStatus {
             VoiceStatus::Off => b.off,
             VoiceStatus::NoLibrary(_) => b.no_library,
             VoiceStatus::NoModel { lang: l, .. } => {
-                let name = b.languages.get(l).cloned().unwrap_or_else(|| l.clone());
-                let t = if models::install_command(l).is_some() {
+                let name = language_name(&b, lang, l);
+                let t = if crate::lang::install_command(l).is_some() {
                     b.no_model
                 } else {
                     b.no_model_other
@@ -212,7 +220,7 @@ impl VoiceStatus {
                     .map(|d| d.display().to_string())
                     .collect::<Vec<_>>()
                     .join(" or "),
-                models::install_command(lang).map_or_else(
+                crate::lang::install_command(lang).map_or_else(
                     || format!(
                         "unzip one from https://alphacephei.com/vosk/models into the first, \
                          or start with {}",
@@ -335,7 +343,8 @@ mod tests {
             "Sterowanie głosem nie działa: brak modelu mowy dla języka polskiego. \
              Zainstaluje go polecenie scripts/setup.sh --voice pl."
         );
-        assert!(pl.text("en").contains("no speech model for Polish"));
+        // Another language's model by its own name (its card's).
+        assert!(pl.text("en").contains("no speech model for polski"));
         // A language of no pinned model is not sent to the setup script,
         // which would refuse it.
         let ko = VoiceStatus::NoModel {

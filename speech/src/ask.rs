@@ -190,25 +190,28 @@ pub fn answer_keyed(
     }
 }
 
-/// The built-in question words of a game's two books (Polish, English)
-/// for `lang`, read once into `cell` and lent, not copied (every typed move
+/// The built-in question words of a game's `book` in `lang`, read once
+/// and lent, not copied (every typed move
 /// asks whether it is a question first); empty for another language: a
 /// phrasebook of its own keeps its own words only.
 #[must_use]
-pub fn builtin_ask_book(
-    cell: &'static std::sync::OnceLock<[AskBook; 2]>,
-    [polish, english]: [&'static str; 2],
-    lang: &str,
-) -> &'static AskBook {
+pub fn builtin_ask_book(book: crate::languages::Book, lang: &str) -> &'static AskBook {
+    type Books =
+        std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<String, &'static AskBook>>>;
+    static BOOKS: [Books; 4] = [const { Books::new() }; 4];
     static EMPTY: std::sync::OnceLock<AskBook> = std::sync::OnceLock::new();
-    let [pl, en] = cell.get_or_init(|| {
-        [polish, english].map(|src| AskBook::from_toml_str(src).unwrap_or_default())
-    });
-    match lang {
-        "pl" => pl,
-        "en" => en,
-        _ => EMPTY.get_or_init(AskBook::default),
-    }
+    let i = crate::languages::Book::ALL
+        .iter()
+        .position(|b| *b == book)
+        .unwrap_or(0);
+    // Made once per known language and book, and kept: a few small tables.
+    crate::languages::once_per_language(&BOOKS[i], lang, || {
+        let text = crate::languages::text(book, lang).ok()?;
+        let made: &'static AskBook =
+            Box::leak(Box::new(AskBook::from_toml_str(text).unwrap_or_default()));
+        Some(made)
+    })
+    .unwrap_or_else(|| EMPTY.get_or_init(AskBook::default))
 }
 
 /// One piece of a phrasing: a word, where a side's words may stand, or a

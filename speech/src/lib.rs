@@ -1,7 +1,8 @@
 //! tandem's speech: what to say, apart from how to say it.
 //!
 //! - [`Phrasebook`]: the words and sentence templates of a language, from a
-//!   TOML data file (Polish and English built in), for both directions:
+//!   TOML data file (every language of `speech/phrasebooks/` built in,
+//!   [`languages`]), for both directions:
 //!   what tandem says and the words speech input listens for.
 //! - [`Announcer`]: moves, clock reports, rejections and game events to
 //!   [`Utterance`]s with a [`Priority`]. Pure and golden-tested.
@@ -39,6 +40,7 @@ pub mod ask;
 pub mod backgammon;
 pub mod chess;
 pub mod draughts;
+pub mod languages;
 pub mod output;
 pub mod phrasebook;
 pub mod record;

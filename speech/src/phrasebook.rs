@@ -1,9 +1,10 @@
 //! [`Phrasebook`]: the words and sentence templates of one language, loaded
 //! from a TOML data file, so a language can be added without code.
 //!
-//! Polish and English are built in ([`Phrasebook::polish`],
-//! [`Phrasebook::english`]); [`Phrasebook::from_file`] loads any other. The
-//! file format is documented at the top of `speech/phrasebooks/pl.toml`.
+//! Every language with a file in `speech/phrasebooks/` is built in
+//! ([`Phrasebook::builtin`], through [`crate::languages`]: docs/languages.md);
+//! [`Phrasebook::from_file`] loads any other. The file format is documented
+//! at the top of `speech/phrasebooks/pl.toml`.
 //!
 //! A phrasebook is checked completely when it is loaded: every template key
 //! must be there, every placeholder must be one the template may use, every
@@ -19,7 +20,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use intl_pluralrules::{PluralCategory, PluralRules};
 use tandem_rules::Color;
@@ -311,55 +312,31 @@ fn category_key(c: &PluralCategory) -> &'static str {
     }
 }
 
-/// A built-in book's `source` parsed once into `cell`, and a clone of it
-/// (a clone shares the words): the hall replays journals (each a new game
-/// with its books) many times a second, and parsing the TOML was most of it.
-pub(crate) fn parsed_once<T: Clone, E: fmt::Debug>(
-    cell: &'static OnceLock<T>,
-    source: &str,
-    parse: fn(&str) -> Result<T, E>,
-    what: &str,
-) -> T {
-    cell.get_or_init(|| {
-        parse(source).unwrap_or_else(|e| panic!("the built-in {what} is valid (tested): {e:?}"))
-    })
-    .clone()
-}
-
 impl Phrasebook {
     /// The built-in Polish phrasebook.
     #[must_use]
     pub fn polish() -> Phrasebook {
-        static PARSED: OnceLock<Phrasebook> = OnceLock::new();
         // The embedded file is checked by the unit test `builtin_phrasebooks_load`.
-        parsed_once(
-            &PARSED,
-            POLISH_TOML,
-            Phrasebook::from_toml_str,
-            "Polish phrasebook",
-        )
+        Phrasebook::builtin("pl").expect("the Polish phrasebook is valid (tested)")
     }
 
     /// The built-in English phrasebook.
     #[must_use]
     pub fn english() -> Phrasebook {
-        static PARSED: OnceLock<Phrasebook> = OnceLock::new();
-        parsed_once(
-            &PARSED,
-            ENGLISH_TOML,
-            Phrasebook::from_toml_str,
-            "English phrasebook",
-        )
+        Phrasebook::builtin("en").expect("the English phrasebook is valid (tested)")
     }
 
-    /// A built-in phrasebook by language code (`pl`, `en`).
+    /// The built-in phrasebook of a language with data
+    /// (`speech/phrasebooks/LANG.toml`, docs/languages.md); `None` for a
+    /// language without it, or whose file lacks a key of the English one
+    /// ([`crate::languages::text`] says which).
     #[must_use]
     pub fn builtin(language: &str) -> Option<Phrasebook> {
-        match language {
-            "pl" => Some(Phrasebook::polish()),
-            "en" => Some(Phrasebook::english()),
-            _ => None,
-        }
+        static PARSED: OnceLock<Mutex<HashMap<String, Phrasebook>>> = OnceLock::new();
+        crate::languages::once_per_language(&PARSED, language, || {
+            let text = crate::languages::text(crate::languages::Book::Draughts, language).ok()?;
+            Phrasebook::from_toml_str(text).ok()
+        })
     }
 
     /// Loads and checks a phrasebook file.
@@ -446,12 +423,7 @@ impl Phrasebook {
         let Some(nn) = self.nouns.get(noun) else {
             return self.number(n);
         };
-        let cat = self
-            .meta
-            .plural
-            .select(n)
-            .map(|c| category_key(&c))
-            .unwrap_or("other");
+        let cat = self.plural_category(n);
         let form = nn
             .forms
             .get(cat)
@@ -462,6 +434,17 @@ impl Phrasebook {
             Some(f) => format!("{num} {f}"),
             None => num,
         }
+    }
+
+    /// The CLDR plural category of the count `n` in the phrasebook's
+    /// language (`one`, `few`, `many`, `other`, ...).
+    #[must_use]
+    pub fn plural_category(&self, n: u64) -> &'static str {
+        self.meta
+            .plural
+            .select(n)
+            .map(|c| category_key(&c))
+            .unwrap_or("other")
     }
 
     /// The genitive ("z trzydziestu dwóch") of square numbers 1-50, if the

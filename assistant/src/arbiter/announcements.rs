@@ -242,32 +242,27 @@ pub(crate) fn announcements_text(st: &AnnouncementStats, w: Words) -> String {
             s,
             "{side}: {} {} ({} {}, {} {}), {} {}, {} {}",
             a.refused,
-            w.s("refused inputs", "odrzuconych zapowiedzi"),
+            w.s("refused_inputs"),
             a.spoken,
-            w.s("spoken", "głosem"),
+            w.s("spoken"),
             a.typed,
-            w.s("typed", "wpisanych"),
+            w.s("typed"),
             a.moves,
-            w.s("moves played", "wykonanych posunięć"),
+            w.s("moves_played"),
             a.taken_back,
-            w.s("taken back by the arbiter", "cofniętych przez sędziego"),
+            w.s("taken_back_by_the_arbiter"),
         );
     }
-    let _ = writeln!(
-        s,
-        "{}: {}",
-        w.s("Boards reported different", "Zgłoszenia różnych pozycji"),
-        st.mismatches
-    );
+    let _ = writeln!(s, "{}: {}", w.s("boards_reported_different"), st.mismatches);
     for c in &st.corrections {
         let _ = writeln!(
             s,
             "  {} {}: {} {}: {} {}",
-            w.s("line", "wiersz"),
+            w.s("line"),
             c.line,
-            w.s("the arbiter took back", "sędzia cofnął"),
+            w.s("the_arbiter_took_back"),
             c.undone.join(" "),
-            w.s("reason", "powód"),
+            w.s("reason"),
             c.reason
         );
     }
@@ -276,9 +271,9 @@ pub(crate) fn announcements_text(st: &AnnouncementStats, w: Words) -> String {
         let _ = writeln!(
             s,
             "  {} {}, {} {}, {} ({}): {:?}: {}",
-            w.s("line", "wiersz"),
+            w.s("line"),
             r.line,
-            w.s("after ply", "po półruchu"),
+            w.s("after_ply"),
             r.ply,
             side_word(r.side, w),
             source_word(r.source, w),
@@ -301,21 +296,21 @@ fn heard_text(s: &mut String, st: &AnnouncementStats, w: Words) {
     let _ = writeln!(
         s,
         "{}: {} {}, {} {}, {} {}",
-        w.s("Heard alone", "Usłyszane tylko przez"),
+        w.s("heard_alone"),
         side_word(Color::White, w),
         alone(Color::White),
         side_word(Color::Black, w),
         alone(Color::Black),
-        w.s("by both", "przez obu"),
+        w.s("by_both"),
         both,
     );
     for h in st.heard.iter().filter(|h| h.to.len() == 1) {
         let _ = writeln!(
             s,
             "  {} {}, {} {}: {}",
-            w.s("line", "wiersz"),
+            w.s("line"),
             h.line,
-            w.s("heard by", "usłyszane przez"),
+            w.s("heard_by"),
             side_word(h.to[0], w),
             h.text
         );
@@ -324,14 +319,14 @@ fn heard_text(s: &mut String, st: &AnnouncementStats, w: Words) {
 
 pub(crate) fn source_word(s: Source, w: Words) -> &'static str {
     match s {
-        Source::Typed => w.s("typed", "wpisane"),
-        Source::Spoken => w.s("spoken", "głosem"),
-        Source::Keys => w.s("keys", "klawisze"),
-        Source::Control => w.s("control, not charged", "sterowanie, nie liczone"),
+        Source::Typed => w.s("typed_2"),
+        Source::Spoken => w.s("spoken"),
+        Source::Keys => w.s("keys"),
+        Source::Control => w.s("control_not_charged"),
         Source::Tandem => "tandem",
-        Source::Arbiter => w.s("arbiter", "sędzia"),
-        Source::Device => w.s("device", "urządzenie"),
-        Source::Eboard => w.s("e-board", "szachownica elektroniczna"),
+        Source::Arbiter => w.s("arbiter"),
+        Source::Device => w.s("device"),
+        Source::Eboard => w.s("e_board"),
     }
 }
 

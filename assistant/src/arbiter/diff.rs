@@ -27,11 +27,10 @@ pub(crate) struct DiffOutput {
     pub(crate) spoken: Vec<String>,
     /// The sentence for boards that are the same.
     pub(crate) in_sync: String,
-    /// The Polish word for the board ("warcabnica", "szachownica").
-    pub(crate) board: &'static str,
-    /// What the places are called in the heading: English, Polish
-    /// (`Squares`, `pola`; backgammon `Points`, `punkty`).
-    pub(crate) places: (&'static str, &'static str),
+    /// The game whose headings the text takes (`draughts`, `chess`,
+    /// `backgammon`: the arbiter words' `diff_differ_GAME` and
+    /// `diff_to_correct_GAME`, which name its places and its board).
+    pub(crate) game: &'static str,
     /// Fields a game adds to the JSON (backgammon: the Match ID's parts).
     pub(crate) extra: serde_json::Map<String, Json>,
     /// Further differences beyond the squares, one line each (the dice,
@@ -62,21 +61,7 @@ pub(crate) fn print_diff(json: bool, w: Words, d: &DiffOutput) -> anyhow::Result
     } else if same {
         writeln!(out, "{}", d.in_sync)?;
     } else {
-        writeln!(
-            out,
-            "{}:",
-            if w.pl {
-                format!(
-                    "Różne {} (A = pierwsza pozycja, B = {} do poprawienia)",
-                    d.places.1, d.board
-                )
-            } else {
-                format!(
-                    "{} that differ (A = first position, B = board to correct)",
-                    d.places.0
-                )
-            }
-        )?;
+        writeln!(out, "{}:", w.get(&format!("diff_differ_{}", d.game)))?;
         for (square, a, b) in &d.squares {
             writeln!(out, "  {square}: A {a}, B {b}")?;
         }
@@ -87,29 +72,16 @@ pub(crate) fn print_diff(json: bool, w: Words, d: &DiffOutput) -> anyhow::Result
             writeln!(
                 out,
                 "  {}: A {}, B {}",
-                w.s("to move", "na posunięciu"),
+                w.s("to_move"),
                 side_word(x, w).to_lowercase(),
                 side_word(y, w).to_lowercase()
             )?;
         }
-        writeln!(
-            out,
-            "{}:",
-            if w.pl {
-                format!("Aby {} B była jak A", d.board)
-            } else {
-                "To make board B equal A".to_owned()
-            }
-        )?;
+        writeln!(out, "{}:", w.get(&format!("diff_to_correct_{}", d.game)))?;
         for s in &d.instructions {
             writeln!(out, "  {s}")?;
         }
-        writeln!(
-            out,
-            "{}: {}",
-            w.s("Spoken", "Do powiedzenia"),
-            d.spoken.join(" ")
-        )?;
+        writeln!(out, "{}: {}", w.s("spoken_2"), d.spoken.join(" "))?;
     }
     Ok(if same {
         ExitCode::SUCCESS

@@ -116,7 +116,7 @@ pub struct ReconcileArgs {
     #[arg(long, value_name = "J")]
     pub journal: Option<PathBuf>,
     /// The language of the report and of the spoken reasons.
-    #[arg(long, value_enum, default_value = "pl")]
+    #[arg(long, value_parser = crate::lang::parse, default_value = "pl")]
     pub lang: Lang,
     /// Chess: how files are spoken (names: Anna … Hektor, 002 annex E.2.1; letters).
     #[arg(long, value_enum, default_value = "names")]
@@ -128,8 +128,9 @@ pub struct ReconcileArgs {
     /// journal and a `.mat` file do).
     #[arg(long = "match", value_name = "N")]
     pub match_length: Option<u32>,
-    /// The liblouis table a `.brf` record was written with (default:
-    /// Pl-Pl-g1.utb for --lang pl, en-ueb-g1.ctb for en).
+    /// The liblouis table a `.brf` record was written with (default: the
+    /// `--lang` card's, assistant/data/language/LANG.toml: Pl-Pl-g1.utb for
+    /// pl, en-ueb-g1.ctb for en).
     #[arg(long, value_name = "NAME")]
     pub table: Option<String>,
     /// Also draw the position at the last agreement and each record's next
@@ -141,10 +142,9 @@ pub struct ReconcileArgs {
 impl ReconcileArgs {
     /// The liblouis table for `.brf` records.
     pub(crate) fn braille_table(&self) -> String {
-        self.table.clone().unwrap_or_else(|| {
-            crate::brf_read::default_table(if self.lang == Lang::Pl { "pl" } else { "en" })
-                .to_owned()
-        })
+        self.table
+            .clone()
+            .unwrap_or_else(|| crate::lang::braille_table(self.lang.as_str()))
     }
 }
 
@@ -163,7 +163,7 @@ pub struct DiffArgs {
     #[arg(long, value_parser = parse_game)]
     pub variant: Option<GameKind>,
     /// The language of the instructions.
-    #[arg(long, value_enum, default_value = "pl")]
+    #[arg(long, value_parser = crate::lang::parse, default_value = "pl")]
     pub lang: Lang,
     /// Chess: how files are spoken (names: Anna … Hektor, 002 annex E.2.1; letters).
     #[arg(long, value_enum, default_value = "names")]
@@ -244,7 +244,7 @@ pub struct AnnouncementsArgs {
     #[arg(value_name = "JOURNAL")]
     pub journal: PathBuf,
     /// The language of the report.
-    #[arg(long, value_enum, default_value = "pl")]
+    #[arg(long, value_parser = crate::lang::parse, default_value = "pl")]
     pub lang: Lang,
     /// Print one JSON object.
     #[arg(long)]
@@ -299,38 +299,43 @@ pub trait ArbiterGame {
     fn diff(&self, args: &DiffArgs, kind: GameKind) -> anyhow::Result<ExitCode>;
 }
 
-/// Report wording in the chosen language (the spoken parts come from the phrasebook).
+/// Report wording in the chosen language (`assistant/data/arbiter/LANG.toml`;
+/// the spoken parts come from the phrasebooks).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Words {
-    pub(crate) pl: bool,
+    /// The language.
+    pub(crate) lang: Lang,
+    words: &'static std::collections::BTreeMap<String, String>,
 }
 
 impl Words {
     pub(crate) fn new(lang: Lang) -> Words {
         Words {
-            pl: lang == Lang::Pl,
+            lang,
+            words: crate::lang::sentences("arbiter", lang.as_str()),
         }
     }
-    pub(crate) fn s(self, en: &'static str, pl: &'static str) -> &'static str {
-        if self.pl {
-            pl
-        } else {
-            en
-        }
+    /// The word of `key` (the key itself where a file lacks it: the tests
+    /// check every language has every key).
+    pub(crate) fn s(self, key: &'static str) -> &'static str {
+        self.words.get(key).map_or(key, String::as_str)
+    }
+    /// The word of a key made at run time (`diff_differ_chess`).
+    pub(crate) fn get(self, key: &str) -> String {
+        self.words
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| key.to_owned())
     }
     pub(crate) fn book(self) -> Phrasebook {
-        if self.pl {
-            Phrasebook::polish()
-        } else {
-            Phrasebook::english()
-        }
+        Phrasebook::builtin(self.lang.as_str()).unwrap_or_else(Phrasebook::english)
     }
 }
 
 pub(crate) fn side_word(c: Color, w: Words) -> &'static str {
     match c {
-        Color::White => w.s("White", "Białe"),
-        Color::Black => w.s("Black", "Czarne"),
+        Color::White => w.s("white"),
+        Color::Black => w.s("black"),
     }
 }
 

@@ -58,7 +58,7 @@ pub(crate) fn compare_records<G: ReportGame>(
             &G::fen(r.agreed_position()),
             next(&r.a),
             next(&r.b),
-            w.pl,
+            w,
         )?;
     }
     let report = reconcile_report(&r, a, b, journal, w, ann, reg);
@@ -175,7 +175,7 @@ pub(crate) fn reconcile_report<G: ReportGame>(
     let diff_json = rep.first_difference();
     let finding = finding_text(&r.finding, &r.a.texts, &r.b.texts, w).map(|f| G::wording(f, w));
     if let Some(f) = &finding {
-        let _ = writeln!(rep.t, "{}: {f}", w.s("Looks like", "Wygląda na"));
+        let _ = writeln!(rep.t, "{}: {f}", w.s("looks_like"));
     }
     let illegal_all = rep.illegal_moves();
     let transposition = rep.transposition();
@@ -196,7 +196,7 @@ pub(crate) fn reconcile_report<G: ReportGame>(
     }
     let mut t = rep.t;
     for n in &notes {
-        let _ = writeln!(t, "{}: {n}", w.s("Note", "Uwaga"));
+        let _ = writeln!(t, "{}: {n}", w.s("note"));
     }
 
     let first_illegal = illegal_all.first().cloned().unwrap_or(Json::Null);
@@ -228,7 +228,7 @@ pub(crate) fn reconcile_report<G: ReportGame>(
         "transposition_clocks": trans_clocks,
         "announcements": announcements,
         "notes": notes,
-        "lang": if w.pl { "pl" } else { "en" },
+        "lang": w.lang.as_str(),
     });
     let mut json = json;
     if let Some(obj) = json.as_object_mut() {
@@ -259,20 +259,20 @@ impl<G: ReportGame> Report<'_, G> {
         let fmt_name = |f: RecordFormat| match f {
             RecordFormat::Pdn => "PDN",
             RecordFormat::Pgn => "PGN",
-            RecordFormat::Journal => w.s("journal", "dziennik"),
-            RecordFormat::List => w.s("move list", "lista posunięć"),
-            RecordFormat::Brf => w.s("braille record (BRF)", "zapis brajlowski (BRF)"),
-            RecordFormat::Mat => w.s("Jellyfish .mat match", "mecz w formacie .mat"),
+            RecordFormat::Journal => w.s("journal"),
+            RecordFormat::List => w.s("move_list"),
+            RecordFormat::Brf => w.s("braille_record_brf"),
+            RecordFormat::Mat => w.s("jellyfish_mat_match"),
         };
         for (label, rec, rr) in [("A", a, &self.r.a), ("B", b, &self.r.b)] {
             let _ = writeln!(
                 self.t,
                 "{} {label}: {} ({}, {} {})",
-                w.s("Record", "Zapis"),
+                w.s("record"),
                 rec.path.display(),
                 fmt_name(rec.format),
                 rr.written(),
-                w.s("plies", "półruchów")
+                w.s("plies")
             );
         }
     }
@@ -285,17 +285,13 @@ impl<G: ReportGame> Report<'_, G> {
             let _ = writeln!(
                 self.t,
                 "{} {agreed} {}.",
-                w.s("The records agree on all", "Zapisy są zgodne we wszystkich"),
-                w.s("plies", "półruchach")
+                w.s("the_records_agree_on_all"),
+                w.s("plies_2")
             );
             return;
         }
         let last = if agreed == 0 {
-            w.s(
-                "none: back to the start position",
-                "żadnym: powrót do pozycji początkowej",
-            )
-            .to_owned()
+            w.s("none_back_to_the_start_position").to_owned()
         } else {
             let m = r.agreed_moves();
             let before =
@@ -311,8 +307,8 @@ impl<G: ReportGame> Report<'_, G> {
         let _ = writeln!(
             self.t,
             "{}: {agreed} ({} {last})",
-            w.s("Agreed plies", "Zgodne półruchy"),
-            w.s("last agreed:", "ostatni zgodny:")
+            w.s("agreed_plies"),
+            w.s("last_agreed")
         );
     }
 
@@ -325,26 +321,21 @@ impl<G: ReportGame> Report<'_, G> {
         let _ = writeln!(
             self.t,
             "{}: {} {} ({} {}, {})",
-            w.s("First difference", "Pierwsza różnica"),
-            w.s("ply", "półruch"),
+            w.s("first_difference"),
+            w.s("ply"),
             d.ply,
             G::move_label(start, pos, d.ply, w),
             side_word(G::mover(start, pos, d.ply), w).to_lowercase(),
-            w.s("in the position below", "w pozycji poniżej")
+            w.s("in_the_position_below")
         );
         for side in [Side::A, Side::B] {
             let line = match (d.text(side), d.result(side)) {
-                (None, _) | (_, None) => w
-                    .s(
-                        "(no move: the record ends)",
-                        "(brak posunięcia: zapis się kończy)",
-                    )
-                    .to_owned(),
-                (Some(txt), Some(Ok(_))) => format!("{txt} ({})", w.s("legal", "prawidłowe")),
+                (None, _) | (_, None) => w.s("no_move_the_record_ends").to_owned(),
+                (Some(txt), Some(Ok(_))) => format!("{txt} ({})", w.s("legal")),
                 (Some(txt), Some(Err(e))) => {
                     format!(
                         "{txt} ({}: {})",
-                        w.s("illegal", "nieprawidłowe"),
+                        w.s("illegal"),
                         G::reason(self.ann, pos, txt, e)
                     )
                 }
@@ -371,11 +362,8 @@ impl<G: ReportGame> Report<'_, G> {
             let _ = writeln!(
                 self.t,
                 "{} {side}: {} {} ({} {}): {}",
-                w.s(
-                    "Illegal move in record",
-                    "Nieprawidłowe posunięcie w zapisie"
-                ),
-                w.s("ply", "półruch"),
+                w.s("illegal_move_in_record"),
+                w.s("ply"),
                 il.ply,
                 G::move_label(self.start, before, il.ply, w),
                 il.text,
@@ -400,23 +388,14 @@ impl<G: ReportGame> Report<'_, G> {
         let _ = writeln!(
             self.t,
             "{}: {} {} {} {}; {} {} ({} {}).",
-            w.s("Transposition", "Przestawienie posunięć"),
-            w.s(
-                "the records differ in order from ply",
-                "zapisy różnią się kolejnością od półruchu"
-            ),
+            w.s("transposition"),
+            w.s("the_records_differ_in_order_from_ply"),
             tr.from_ply,
-            w.s(
-                "but reach the same position after ply",
-                "ale dochodzą do tej samej pozycji po półruchu"
-            ),
+            w.s("but_reach_the_same_position_after_ply"),
             tr.same_after,
-            w.s(
-                "they agree again up to ply",
-                "dalej znów są zgodne do półruchu"
-            ),
+            w.s("they_agree_again_up_to_ply"),
             tr.last_common_ply(),
-            w.s("last common position:", "ostatnia wspólna pozycja:"),
+            w.s("last_common_position"),
             G::fen(&tr.last_common)
         );
         Some(json!({
@@ -442,25 +421,18 @@ impl<G: ReportGame> Report<'_, G> {
         let _ = writeln!(
             t,
             "\n{} {agreed} ({} {}; {} {}):",
-            w.s("Position after ply", "Pozycja po półruchu"),
-            w.s("to move:", "na posunięciu:"),
+            w.s("position_after_ply"),
+            w.s("to_move_2"),
             side_word(G::turn(pos), w).to_lowercase(),
-            w.s("next move", "następne posunięcie"),
+            w.s("next_move"),
             G::move_label(self.start, pos, agreed + 1, w)
         );
         let _ = writeln!(t, "{} {}", G::fen_label(), G::fen(pos));
         for l in diagram {
             let _ = writeln!(t, "{l}");
         }
-        let _ = writeln!(t, "{}: {list}", w.s("List", "Lista"));
-        let _ = writeln!(
-            t,
-            "{}:",
-            w.s(
-                "Braille list view (40 cells)",
-                "Widok listy w brajlu (40 znaków)"
-            )
-        );
+        let _ = writeln!(t, "{}: {list}", w.s("list"));
+        let _ = writeln!(t, "{}:", w.s("braille_list_view_40_cells"));
         for (cells, text) in braille_cells.iter().zip(braille_text) {
             let _ = writeln!(t, "  {cells}   {text}");
         }
@@ -480,29 +452,26 @@ impl<G: ReportGame> Report<'_, G> {
             notes.push(format!(
                 "{}: {} {agreed}",
                 p.display(),
-                w.s(
-                    "the journal has no clock times for ply",
-                    "dziennik nie ma czasów zegara dla półruchu"
-                )
+                w.s("the_journal_has_no_clock_times_for_ply")
             ));
             return None;
         };
         let _ = writeln!(
             self.t,
             "\n{} {agreed} ({} {}): {} {} {}, {} {}; {} {} {}, {} {}.",
-            w.s("Clocks at ply", "Zegary po półruchu"),
-            w.s("from", "z"),
+            w.s("clocks_at_ply"),
+            w.s("from"),
             p.display(),
             side_word(Color::White, w),
             clock(c.white_remaining),
-            w.s("left", "pozostało"),
+            w.s("left"),
             clock(c.white_used),
-            w.s("used", "zużyte"),
+            w.s("used"),
             side_word(Color::Black, w).to_lowercase(),
             clock(c.black_remaining),
-            w.s("left", "pozostało"),
+            w.s("left"),
             clock(c.black_used),
-            w.s("used", "zużyte"),
+            w.s("used"),
         );
         if !r.agree() {
             let _ = writeln!(self.t, "{}", G::set_clocks(w));
@@ -516,7 +485,7 @@ impl<G: ReportGame> Report<'_, G> {
         let _ = writeln!(
             self.t,
             "\n{}{}:",
-            w.s("Refused inputs", "Odrzucone zapowiedzi"),
+            w.s("refused_inputs_2"),
             G::refused_cite(w)
         );
         for l in announcements_text(st, w).lines().take(3) {
@@ -586,58 +555,43 @@ pub(crate) fn finding_text(f: &Finding, a: &[String], b: &[String], w: Words) ->
         Finding::Agree => return None,
         Finding::Ends { shorter, plies } => format!(
             "{} {shorter} {} {plies}; {} {} {}.",
-            w.s("record", "zapis"),
-            w.s("ends after ply", "kończy się po półruchu"),
-            w.s("record", "zapis"),
+            w.s("record_2"),
+            w.s("ends_after_ply"),
+            w.s("record_2"),
             shorter.other(),
-            w.s("goes on", "biegnie dalej")
+            w.s("goes_on")
         ),
         Finding::WrongMove { ply } => format!(
             "{} {ply} ({} {}, {} {}); {}.",
-            w.s("a different move at ply", "inne posunięcie w półruchu"),
+            w.s("a_different_move_at_ply"),
             "A",
             text_at(Side::A, ply),
             "B",
             text_at(Side::B, ply),
-            w.s(
-                "the moves after it are the same",
-                "dalsze posunięcia są takie same"
-            )
+            w.s("the_moves_after_it_are_the_same")
         ),
         Finding::MissingPly { record, ply } => format!(
             "{} {record} {} {ply} ({}); {}.",
-            w.s("record", "w zapisie"),
-            w.s("lacks ply", "brakuje półruchu"),
+            w.s("record_3"),
+            w.s("lacks_ply"),
             text_at(record.other(), ply),
-            w.s(
-                "its later moves match the other record one ply later",
-                "dalsze posunięcia zgadzają się z drugim zapisem przesunięte o jeden półruch"
-            )
+            w.s("its_later_moves_match_the_other_record_o")
         ),
         Finding::Swapped { first, second } => format!(
             "{} {first} {} {second} {}.",
-            w.s("plies", "półruchy"),
-            w.s("and", "i"),
-            w.s(
-                "are written in the other order",
-                "są zapisane w odwrotnej kolejności"
-            )
+            w.s("plies_3"),
+            w.s("and"),
+            w.s("are_written_in_the_other_order")
         ),
         Finding::SameIllegal { ply } => format!(
             "{} {ply} {}.",
-            w.s(
-                "both records have the same move at ply",
-                "oba zapisy mają to samo posunięcie w półruchu"
-            ),
-            w.s("and it is illegal there", "i jest ono tam nieprawidłowe")
+            w.s("both_records_have_the_same_move_at_ply"),
+            w.s("and_it_is_illegal_there")
         ),
         Finding::Differ { ply } => format!(
             "{} {ply} {}.",
-            w.s(
-                "the records differ from ply",
-                "zapisy różnią się od półruchu"
-            ),
-            w.s("on, in no simple pattern", "w sposób nieoczywisty")
+            w.s("the_records_differ_from_ply"),
+            w.s("on_in_no_simple_pattern")
         ),
     })
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Context as _;
 
-use super::Registry;
+use super::{Registry, Words};
 use crate::kind::GameKind;
 use crate::picture::{differing, svg::side_by_side, BoardPicture};
 
@@ -30,25 +30,13 @@ pub(crate) fn write_diff(
     kind: GameKind,
     a: &str,
     b: &str,
-    pl: bool,
+    w: Words,
 ) -> anyhow::Result<()> {
     let (Ok(pa), Ok(pb)) = (picture(reg, kind, a), picture(reg, kind, b)) else {
         return Ok(());
     };
     let d = differing(&pa, &pb);
-    let (ca, cb, title) = if pl {
-        (
-            "A: pozycja z zapisu",
-            "B: plansza do poprawienia",
-            "Różnice między pozycjami",
-        )
-    } else {
-        (
-            "A: the record's position",
-            "B: the board to correct",
-            "Where the positions differ",
-        )
-    };
+    let (ca, cb, title) = (w.s("svg_diff_a"), w.s("svg_diff_b"), w.s("svg_diff_title"));
     let title = if d.is_empty() {
         title.to_owned()
     } else {
@@ -76,7 +64,7 @@ pub(super) fn write_reconcile(
     agreed_fen: &str,
     next_a: Option<String>,
     next_b: Option<String>,
-    pl: bool,
+    w: Words,
 ) -> anyhow::Result<()> {
     let at = picture(agreed_fen)?;
     let a = next_a.map(|f| picture(&f)).transpose()?;
@@ -87,21 +75,13 @@ pub(super) fn write_reconcile(
         (None, None) => Vec::new(),
     };
     let next = agreed + 1;
-    let (c0, ca, cb, title) = if pl {
-        (
-            format!("Ostatnia zgodność: po półruchu {agreed}"),
-            format!("A po półruchu {next}"),
-            format!("B po półruchu {next}"),
-            "Pierwsza różnica zapisów",
-        )
-    } else {
-        (
-            format!("Last agreement: after ply {agreed}"),
-            format!("A after ply {next}"),
-            format!("B after ply {next}"),
-            "The first difference between the records",
-        )
-    };
+    let ply = |key: &'static str, n: usize| w.s(key).replace("{ply}", &n.to_string());
+    let (c0, ca, cb, title) = (
+        ply("svg_reconcile_agreed", agreed),
+        ply("svg_reconcile_a", next),
+        ply("svg_reconcile_b", next),
+        w.s("svg_reconcile_title"),
+    );
     let title = if d.is_empty() {
         title.to_owned()
     } else {

@@ -28,9 +28,8 @@
 
 use std::process::ExitCode;
 
-use crate::arbiter::{announcements, svg};
+use crate::arbiter::{announcements, svg, Words};
 use crate::game::GameKind;
-use crate::lang::Lang;
 
 pub use crate::arbiter::{
     AnnouncementsArgs, ArbiterCommand, Args, DiffArgs, DiffNumbering, Files, ReconcileArgs, Side,
@@ -60,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .unwrap_or(GameKind::FALLBACK)
             });
             if let Some(path) = &a.svg {
-                svg::write_diff(path, &reg, kind, &a.a, &a.b, a.lang == Lang::Pl)?;
+                svg::write_diff(path, &reg, kind, &a.a, &a.b, Words::new(a.lang))?;
             }
             kind.arbiter().diff(&a, kind)
         }

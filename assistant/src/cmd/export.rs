@@ -24,10 +24,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "record")]
     pub format: Format,
     /// The document's language (default: the game's).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = crate::lang::parse)]
     pub lang: Option<Lang>,
-    /// BRF: any liblouis table by name (default: Pl-Pl-g1.utb for pl,
-    /// en-ueb-g1.ctb for en); the display table en-us-brf.dis comes first.
+    /// BRF: any liblouis table by name (default: the language card's,
+    /// assistant/data/language/LANG.toml: Pl-Pl-g1.utb for pl, en-ueb-g1.ctb
+    /// for en); the display table en-us-brf.dis comes first.
     #[arg(long, value_name = "NAME")]
     pub table: Option<String>,
     /// BRF: cells a line.
@@ -82,10 +83,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         black: a.black,
     };
     let o = DocOptions {
-        lang: a.lang.map(|l| match l {
-            Lang::Pl => "pl".to_owned(),
-            Lang::En => "en".to_owned(),
-        }),
+        lang: a.lang.map(|l| l.as_str().to_owned()),
         table: a.table,
         width: a.width,
         lines: a.lines,

@@ -70,7 +70,7 @@ pub struct Args {
     /// installed for the language).
     #[arg(long)]
     pub model: Option<PathBuf>,
-    /// Language of the built-in words: pl or en.
+    /// Language of the built-in words: any with data (docs/languages.md).
     #[arg(long, default_value = "pl")]
     pub lang: String,
     /// A phrasebook file (the TOML file `tandem say --phrasebook` takes);
@@ -153,7 +153,7 @@ pub fn model_dir(model: Option<&Path>, lang: &str) -> anyhow::Result<PathBuf> {
         return Ok(PathBuf::from(m));
     }
     tandem_speech::listen::models::find_model(lang).map_err(|searched| {
-        let how = tandem_speech::listen::models::install_command(lang).map_or_else(
+        let how = crate::lang::install_command(lang).map_or_else(
             || "unzip one from https://alphacephei.com/vosk/models there".to_owned(),
             |c| format!("install one with {c}"),
         );

@@ -27,7 +27,8 @@ pub struct Args {
     /// Time control: a preset name (`tandem clock presets`) or a written spec (`90m/45,30m+30s@46`).
     #[arg(long)]
     pub control: Option<String>,
-    /// Speech language: `pl` or `en`.
+    /// Speech language: any with data, `pl`, `en`, `nl`, `fr`, `de`, `es`,
+    /// `ru`, `uk` (docs/languages.md); another is refused with the list.
     #[arg(long)]
     pub lang: Option<String>,
     /// Speech backend.
@@ -141,7 +142,7 @@ pub struct Args {
     /// A player's own channel, repeatable: `SIDE:KEY=VALUE[,KEY=VALUE…]`,
     /// SIDE `white` or `black`; keys `speech` (auto, speechd, espeak, text,
     /// none, left, right, alsa:DEVICE), `braille` (none, terminal,
-    /// brlapi:HOST), `mic` (an ALSA device, or none), `lang` (pl, en),
+    /// brlapi:HOST), `mic` (an ALSA device, or none), `lang` (pl, en, nl, fr, de, es, ru, uk: any language with data),
     /// `board` (chesslink:PATH, the seat's e-board on a serial device;
     /// docs/eboards.md). Each seat hears the moves and its own answers
     /// (docs/seats.md).

@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long)]
     pub fen: Option<String>,
     /// The language of a built-in phrasebook.
-    #[arg(long, value_enum, default_value = "pl")]
+    #[arg(long, value_parser = crate::lang::parse, default_value = "pl")]
     pub lang: Lang,
     /// A phrasebook file (TOML, see speech/phrasebooks/pl.toml); overrides --lang.
     #[arg(long, value_name = "FILE")]
@@ -73,10 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let said = args.variant.say(&SayAsked {
         mv: &args.mv,
         fen: args.fen.as_deref(),
-        lang: match args.lang {
-            Lang::Pl => "pl",
-            Lang::En => "en",
-        },
+        lang: args.lang.as_str(),
         phrasebook: args.phrasebook.as_deref(),
         letters: args.files == Files::Letters,
         dice: args.dice.as_deref(),

@@ -52,7 +52,7 @@ pub struct CheckArgs {
     /// The microphone's device name (`arecord -L`); default: the system's.
     #[arg(long)]
     pub mic: Option<String>,
-    /// Language of the words: pl or en.
+    /// Language of the words: any with data (docs/languages.md).
     #[arg(long, default_value = "pl")]
     pub lang: String,
     /// The Vosk model folder (default: the one installed for the language).

@@ -4,7 +4,7 @@
 //! ctl --seat SIDE pair SIDE`). It does what `tandem ctl pair` does (a code,
 //! shown on the table screen with the page's address as a QR code) and the
 //! session says it ([`Cmd::Tell`]) in the table's language and each seat's,
-//! from `pairing.toml`: the digits one by one, never the address nor the
+//! from `assistant/data/pairing/LANG.toml`: the digits one by one, never the address nor the
 //! certificate's fingerprint (the screen shows them). The journal records
 //! that a code was said, to whom, but not its digits: `tandem ctl pair`
 //! never journals a code either (the journal goes to the hall).
@@ -18,16 +18,15 @@ use super::{PairCode, Pairing};
 use crate::journal::Source;
 use crate::session::{Cmd, Notice, Reply, SessionHandle, Tell, TellWords};
 
-const WORDS: &str = include_str!("pairing.toml");
-
-/// Every language's words (`pairing.toml`), English first.
+/// Every language's words (`assistant/data/pairing/LANG.toml`), English
+/// first.
 fn all_words() -> &'static [(String, BTreeMap<String, String>)] {
     static ALL: OnceLock<Vec<(String, BTreeMap<String, String>)>> = OnceLock::new();
     ALL.get_or_init(|| {
-        // Embedded and checked by the tests below: it parses.
-        let map: BTreeMap<String, BTreeMap<String, String>> =
-            toml::from_str(WORDS).unwrap_or_default();
-        let mut v: Vec<_> = map.into_iter().collect();
+        let mut v: Vec<(String, BTreeMap<String, String>)> = crate::lang::known()
+            .into_iter()
+            .map(|l| (l.to_owned(), crate::lang::sentences("pairing", l).clone()))
+            .collect();
         v.sort_by_key(|(lang, _)| lang != "en");
         v
     })
@@ -46,14 +45,15 @@ pub struct PairAsk {
 
 impl PairAsk {
     /// A typed line that asks for pairing (`pair white`, `unpair black`;
-    /// in Polish `sparuj białe`, `odłącz czarne` too); `None`: any other line.
+    /// in Polish `sparuj białe`, `odłącz czarne`; every language's words of
+    /// assistant/data/commands/); `None`: any other line.
     #[must_use]
     pub fn parse(line: &str) -> Option<PairAsk> {
         let line = line.trim();
         let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let unpair = match word.to_lowercase().as_str() {
-            "pair" | "sparuj" | "paruj" => false,
-            "unpair" | "odłącz" | "odlacz" => true,
+        let unpair = match crate::request::command_word(word)? {
+            "pair" => false,
+            "unpair" => true,
             _ => return None,
         };
         let mut sides = rest.split_whitespace();
@@ -260,8 +260,10 @@ mod tests {
         let digits: Vec<String> = code.chars().map(String::from).collect();
         let (said, journaled, refusal) = texts(&a.tell);
         assert!(!refusal);
+        // Each language's sentence in the order of all_words (English first).
+        let pl = all_words().iter().position(|(l, _)| l == "pl").unwrap();
         assert_eq!(
-            said[1],
+            said[pl],
             format!(
                 "Kod parowania dla czarnych: {}, ważny dwie minuty. Adres i kod QR są na ekranie stołu.",
                 digits.join(", ")
@@ -304,8 +306,9 @@ mod tests {
             said[0],
             "No device seats at this table: start it with --seats."
         );
+        let pl = all_words().iter().position(|(l, _)| l == "pl").unwrap();
         assert_eq!(
-            said[1],
+            said[pl],
             "Przy tym stole nie ma miejsc na urządzeniach: uruchom go z --seats."
         );
         let p = Pairing::new("http://127.0.0.1:1/".into());

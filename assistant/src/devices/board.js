@@ -16,7 +16,7 @@ let hopFrom = null;   // backgammon: the checker picked up
 let pending = null;   // the moves a promotion's choice is asked for
 
 // The page's own words, in the seat's language (`ui` in the first state:
-// page.toml); English until they come.
+// assistant/data/page/LANG.toml); English until they come.
 function w(key, params) {
   let text = W[key] || key;
   for (const [k, v] of Object.entries(params || {})) text = text.split(`{${k}}`).join(String(v));

@@ -3,7 +3,7 @@
 // stream, the page's own words, a request to the table.
 
 // The page's own words in the seat's language (`ui` in the state fetched
-// first: page.toml); English until they come.
+// first: assistant/data/page/LANG.toml); English until they come.
 let W = {};
 // Takes the words `ui`: the page's language, its title (`ui[titleKey]`),
 // every element that names its words (`data-w`).

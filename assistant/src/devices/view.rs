@@ -3,7 +3,7 @@
 //! board drawn for that seat's chair (the same SVG as the hall's desk,
 //! [`crate::picture::svg`]) and what the seat may tap on it
 //! ([`crate::interface::Taps`]), and the words of its squares and of the
-//! pages themselves in the seat's language (`squares.toml`, `page.toml`).
+//! pages themselves in the seat's language (`assistant/data/squares/LANG.toml`, `assistant/data/page/LANG.toml`).
 //! The pages (`seat.js`, `board.js`) only lay it out.
 
 use std::collections::BTreeMap;
@@ -63,43 +63,30 @@ pub fn for_seat(st: &StateView, side: Color, lang: &str) -> Value {
     v
 }
 
-const PAGE: &str = include_str!("page.toml");
-
-/// The device pages' own words in `lang` (`page.toml`; English for a
-/// language without its table): their headings, buttons, labels and
+/// The device pages' own words in `lang` (`assistant/data/page/LANG.toml`,
+/// read by [`crate::lang::words`]): their headings, buttons, labels and
 /// prompts.
 #[must_use]
 pub fn page_words(lang: &str) -> &'static BTreeMap<String, String> {
-    static ALL: OnceLock<BTreeMap<String, BTreeMap<String, String>>> = OnceLock::new();
-    static NONE: OnceLock<BTreeMap<String, String>> = OnceLock::new();
-    // Embedded and checked by the tests below: it parses.
-    let all = ALL.get_or_init(|| toml::from_str(PAGE).unwrap_or_default());
-    all.get(lang)
-        .or_else(|| all.get("en"))
-        .unwrap_or_else(|| NONE.get_or_init(BTreeMap::new))
+    crate::lang::sentences("page", lang)
 }
 
-/// The squares' words of one language (`squares.toml`).
+/// The squares' words of one language (`assistant/data/squares/LANG.toml`).
 #[derive(Debug, Deserialize)]
 struct Words {
     empty: String,
     light: String,
     white: BTreeMap<String, String>,
     black: BTreeMap<String, String>,
-    checkers: BTreeMap<String, [String; 3]>,
+    /// A checker's noun by side, then by CLDR plural category.
+    checkers: BTreeMap<String, BTreeMap<String, String>>,
 }
 
-const SQUARES: &str = include_str!("squares.toml");
-
-/// The words of `lang` (English for a language without its table).
+/// The words of `lang` ([`crate::lang::words`]).
 fn words(lang: &str) -> &'static Words {
-    static ALL: OnceLock<BTreeMap<String, Words>> = OnceLock::new();
-    let all = ALL.get_or_init(|| {
-        // Embedded and checked by the tests below: it parses.
-        toml::from_str(SQUARES).unwrap_or_default()
-    });
+    static ALL: crate::lang::Cache<Words> = OnceLock::new();
     static NONE: OnceLock<Words> = OnceLock::new();
-    all.get(lang).or_else(|| all.get("en")).unwrap_or_else(|| {
+    crate::lang::words(&ALL, "squares", lang).unwrap_or_else(|| {
         NONE.get_or_init(|| Words {
             empty: "empty".into(),
             light: "light square".into(),
@@ -133,7 +120,7 @@ pub fn square_words(p: &BoardPicture, lang: &str, side: Color) -> BTreeMap<Strin
             } else {
                 id.clone()
             };
-            let on: Vec<String> = p.on(&id).map(|piece| piece_words(w, piece)).collect();
+            let on: Vec<String> = p.on(&id).map(|piece| piece_words(w, lang, piece)).collect();
             let words = if on.is_empty() {
                 format!("{name}, {}", w.empty)
             } else {
@@ -144,24 +131,25 @@ pub fn square_words(p: &BoardPicture, lang: &str, side: Color) -> BTreeMap<Strin
         .collect()
 }
 
-fn piece_words(w: &Words, piece: &Piece) -> String {
+fn piece_words(w: &Words, lang: &str, piece: &Piece) -> String {
     let side = match piece.side {
         Color::White => "white",
         Color::Black => "black",
     };
     let shape = shape_key(piece.shape);
     if piece.shape == Shape::Checker {
-        let forms = w.checkers.get(side);
         let n = piece.count;
-        let form = |i: usize| forms.map_or_else(|| format!("{side} checker"), |f| f[i].clone());
-        return match n {
-            1 => form(0),
-            // Polish: 2-4, 22-24…, not 12-14 (a few); the rest many.
-            n if (2..=4).contains(&(n % 10)) && !(12..=14).contains(&(n % 100)) => {
-                format!("{n} {}", form(1))
-            }
-            n => format!("{n} {}", form(2)),
-        };
+        // The count's CLDR plural category in the language (its phrasebook's
+        // rules): Polish 2-4, 22-24… `few`, not 12-14.
+        let category = tandem_speech::Phrasebook::builtin(lang)
+            .map_or("other", |b| b.plural_category(u64::from(n)));
+        let form = w
+            .checkers
+            .get(side)
+            .and_then(|f| f.get(category).or_else(|| f.get("other")))
+            .cloned()
+            .unwrap_or_else(|| format!("{side} checkers"));
+        return if n == 1 { form } else { format!("{n} {form}") };
     }
     let table = if piece.side == Color::White {
         &w.white
@@ -194,9 +182,8 @@ mod tests {
 
     #[test]
     fn every_language_of_the_squares_file_has_every_piece() {
-        let all: BTreeMap<String, Words> = toml::from_str(SQUARES).unwrap();
-        assert_eq!(all.keys().collect::<Vec<_>>(), ["en", "pl"]);
-        for (lang, w) in &all {
+        for lang in crate::lang::known() {
+            let w = words(lang);
             for side in [&w.white, &w.black] {
                 for shape in [
                     "man", "crowned", "pawn", "knight", "bishop", "rook", "queen", "king",
@@ -204,15 +191,22 @@ mod tests {
                     assert!(side.contains_key(shape), "{lang}: {shape}");
                 }
             }
-            assert!(w.checkers.contains_key("white") && w.checkers.contains_key("black"));
+            // A form for every plural category a count of checkers takes.
+            let book = tandem_speech::Phrasebook::builtin(lang).unwrap();
+            for side in ["white", "black"] {
+                for n in 0..=30 {
+                    let c = book.plural_category(n);
+                    assert!(w.checkers[side].contains_key(c), "{lang}: {side} {c} ({n})");
+                }
+            }
         }
     }
 
     #[test]
     fn the_board_page_has_its_words_in_every_language() {
-        let all: BTreeMap<String, BTreeMap<String, String>> = toml::from_str(PAGE).unwrap();
-        let en = &all["en"];
-        for (lang, w) in &all {
+        let en = page_words("en");
+        for lang in crate::lang::known() {
+            let w = page_words(lang);
             assert_eq!(
                 w.keys().collect::<Vec<_>>(),
                 en.keys().collect::<Vec<_>>(),
@@ -301,11 +295,17 @@ mod tests {
             count,
         };
         let pl = words("pl");
-        assert_eq!(piece_words(pl, &stack(1)), "biały pion");
-        assert_eq!(piece_words(pl, &stack(3)), "3 białe piony");
-        assert_eq!(piece_words(pl, &stack(5)), "5 białych pionów");
-        assert_eq!(piece_words(pl, &stack(12)), "12 białych pionów");
-        assert_eq!(piece_words(words("en"), &stack(5)), "5 white checkers");
-        assert_eq!(piece_words(words("xx"), &stack(2)), "2 white checkers");
+        assert_eq!(piece_words(pl, "pl", &stack(1)), "biały pion");
+        assert_eq!(piece_words(pl, "pl", &stack(3)), "3 białe piony");
+        assert_eq!(piece_words(pl, "pl", &stack(5)), "5 białych pionów");
+        assert_eq!(piece_words(pl, "pl", &stack(12)), "12 białych pionów");
+        assert_eq!(
+            piece_words(words("en"), "en", &stack(5)),
+            "5 white checkers"
+        );
+        assert_eq!(
+            piece_words(words("xx"), "xx", &stack(2)),
+            "2 white checkers"
+        );
     }
 }

@@ -45,30 +45,27 @@ fn document(rec: &GameRecord, l: Labels) -> (Vec<String>, Vec<Vec<String>>) {
     let mut head = Vec::new();
     let mut line = |label: &str, v: &str| head.push(format!("{label}: {v}"));
     if let Some(e) = &rec.event {
-        line(l.s("Event", "Turniej"), e);
+        line(l.s("event"), e);
     }
     if let Some(r) = &rec.round {
-        line(l.s("Round", "Runda"), r);
+        line(l.s("round"), r);
     }
     if let Some(t) = &rec.table {
-        line(l.s("Table", "Stół"), t);
+        line(l.s("table"), t);
     }
     if let Some(d) = &rec.date {
         // 2026-05-02: in braille a point inside a number ends the number
         // sign, and the digits after it would read back as letters.
-        line(l.s("Date", "Data"), &d.replace('.', "-"));
+        line(l.s("date"), &d.replace('.', "-"));
     }
-    line(l.s("White", "Białe"), rec.white.as_deref().unwrap_or("?"));
-    line(l.s("Black", "Czarne"), rec.black.as_deref().unwrap_or("?"));
-    line(l.s("Result", "Wynik"), &rec.result_words(l));
+    line(l.s("white"), rec.white.as_deref().unwrap_or("?"));
+    line(l.s("black"), rec.black.as_deref().unwrap_or("?"));
+    line(l.s("result"), &rec.result_words(l));
     line(
         rec.game_name(l),
-        &format!("{} {}", l.s("time control", "tempo"), rec.control),
+        &format!("{} {}", l.s("time_control"), rec.control),
     );
-    line(
-        l.s("In brackets", "W nawiasach"),
-        l.s("time left after the move", "czas pozostały po posunięciu"),
-    );
+    line(l.s("in_brackets"), l.s("time_left_after_the_move"));
     let mut rows = Vec::new();
     for row in rec.rows() {
         let mut units = Vec::new();
@@ -87,7 +84,7 @@ fn document(rec: &GameRecord, l: Labels) -> (Vec<String>, Vec<Vec<String>>) {
 
 /// The moves label that opens the list of moves.
 fn moves_label(l: Labels) -> &'static str {
-    l.s("Moves:", "Posunięcia:")
+    l.s("moves")
 }
 
 /// The record laid out as BRF pages, each piece of print translated to

@@ -64,11 +64,11 @@ fn block(layer: &PdfLayerReference, f: &Fonts, l: Labels, x: f32, top: f32, rows
         vline(layer, c, top, bottom);
     }
     let heads = [
-        l.s("No.", "Nr"),
-        l.s("White", "Białe"),
-        l.s("time", "czas"),
-        l.s("Black", "Czarne"),
-        l.s("time", "czas"),
+        l.s("no"),
+        l.s("white"),
+        l.s("time"),
+        l.s("black"),
+        l.s("time"),
     ];
     for (i, h) in heads.iter().enumerate() {
         layer.use_text(*h, 8.5, Mm(cols[i] + 1.2), Mm(top - ROW_H + 1.8), &f.bold);
@@ -99,34 +99,28 @@ fn heading(
     pages: usize,
 ) -> f32 {
     let mut y = PAGE_H - MARGIN - 5.0;
-    layer.use_text(
-        l.s("Scoresheet", "Protokół partii"),
-        16.0,
-        Mm(MARGIN),
-        Mm(y),
-        &f.bold,
-    );
+    layer.use_text(l.s("scoresheet"), 16.0, Mm(MARGIN), Mm(y), &f.bold);
     if pages > 1 {
-        let p = format!("{} {page}/{pages}", l.s("page", "strona"));
+        let p = format!("{} {page}/{pages}", l.s("page"));
         layer.use_text(p, 9.0, Mm(PAGE_W - MARGIN - 25.0), Mm(y), &f.regular);
     }
     y -= 9.0;
     let dash = |v: &Option<String>| v.clone().unwrap_or_else(|| "—".to_owned());
     // The event and the game on lines of their own (long names), then pairs.
     let rows: [Vec<(&str, String)>; 5] = [
-        vec![(l.s("Event", "Turniej"), dash(&rec.event))],
+        vec![(l.s("event"), dash(&rec.event))],
         vec![
-            (l.s("Round", "Runda"), dash(&rec.round)),
-            (l.s("Table", "Stół"), dash(&rec.table)),
+            (l.s("round"), dash(&rec.round)),
+            (l.s("table"), dash(&rec.table)),
         ],
         vec![
-            (l.s("Date", "Data"), dash(&rec.date)),
-            (l.s("Time control", "Tempo"), rec.control.clone()),
+            (l.s("date"), dash(&rec.date)),
+            (l.s("time_control_2"), rec.control.clone()),
         ],
-        vec![(l.s("Game", "Gra"), rec.game_name(l).to_owned())],
+        vec![(l.s("game"), rec.game_name(l).to_owned())],
         vec![
-            (l.s("White", "Białe"), dash(&rec.white)),
-            (l.s("Black", "Czarne"), dash(&rec.black)),
+            (l.s("white"), dash(&rec.white)),
+            (l.s("black"), dash(&rec.black)),
         ],
     ];
     for row in rows {
@@ -144,7 +138,7 @@ fn heading(
 fn footer(layer: &PdfLayerReference, f: &Fonts, rec: &GameRecord, l: Labels, y: f32) {
     let mut y = y;
     layer.use_text(
-        format!("{}:", l.s("Result", "Wynik")),
+        format!("{}:", l.s("result")),
         11.0,
         Mm(MARGIN),
         Mm(y),
@@ -158,10 +152,7 @@ fn footer(layer: &PdfLayerReference, f: &Fonts, rec: &GameRecord, l: Labels, y: 
         &f.regular,
     );
     layer.use_text(
-        l.s(
-            "Times: each player's time left after the move.",
-            "Czasy: czas pozostały graczowi po posunięciu.",
-        ),
+        l.s("times_each_player_s_time_left_after_the"),
         8.0,
         Mm(PAGE_W / 2.0 + 3.0),
         Mm(y),
@@ -170,9 +161,9 @@ fn footer(layer: &PdfLayerReference, f: &Fonts, rec: &GameRecord, l: Labels, y: 
     y -= 16.0;
     let w = (PAGE_W - 2.0 * MARGIN - 10.0) / 3.0;
     let who = [
-        l.s("White's signature", "Podpis białych"),
-        l.s("Black's signature", "Podpis czarnych"),
-        l.s("Arbiter's signature", "Podpis sędziego"),
+        l.s("white_s_signature"),
+        l.s("black_s_signature"),
+        l.s("arbiter_s_signature"),
     ];
     layer.set_outline_thickness(0.5);
     for (i, label) in who.iter().enumerate() {
@@ -253,8 +244,8 @@ pub fn to_pdf(rec: &GameRecord, lang: &str) -> anyhow::Result<Vec<u8>> {
     let mut boards = vec![(
         format!(
             "{} ({} {})",
-            l.s("Final position", "Pozycja końcowa"),
-            l.s("after ply", "po półruchu"),
+            l.s("final_position"),
+            l.s("after_ply"),
             rec.game.ply()
         ),
         rec.game.picture(),
@@ -262,13 +253,7 @@ pub fn to_pdf(rec: &GameRecord, lang: &str) -> anyhow::Result<Vec<u8>> {
     if let Some(ply) = rec.taken_back_to {
         if let Some(pos) = rec.game.position_at(ply) {
             boards.push((
-                format!(
-                    "{} {ply}",
-                    l.s(
-                        "Position where the arbiter took the game back: after ply",
-                        "Pozycja, do której sędzia cofnął partię: po półruchu"
-                    )
-                ),
+                format!("{} {ply}", l.s("position_where_the_arbiter_took_the_game")),
                 crate::game::picture_of(&pos),
             ));
         }

@@ -5,6 +5,7 @@
 //! ([`GameRecord::spoken`], [`GameRecord::game_name`]); backgammon adds its
 //! arms there.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -15,36 +16,50 @@ use tandem_speech::{Phrasebook, Value};
 use crate::interface::Game;
 use crate::journal::Event;
 
-/// The document's language: the words of headings and labels.
+/// The document's language: the words of headings and labels
+/// (`assistant/data/record/LANG.toml`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Labels {
-    /// Polish (else English).
-    pub pl: bool,
+    code: &'static str,
+    words: &'static BTreeMap<String, String>,
 }
 
 impl Labels {
-    /// `pl` or `en` (English for anything else).
+    /// The words of `lang` (English's for a language without data).
     #[must_use]
     pub fn new(lang: &str) -> Labels {
+        let lang = lang.to_ascii_lowercase();
+        let code = crate::lang::known()
+            .into_iter()
+            .find(|k| *k == lang)
+            .unwrap_or(tandem_speech::languages::REFERENCE);
         Labels {
-            pl: lang.eq_ignore_ascii_case("pl"),
+            code,
+            words: crate::lang::sentences("record", code),
         }
     }
 
-    /// The English or the Polish word.
+    /// The word of `key` (the key itself where a file lacks it: the tests
+    /// check every language has every key).
     #[must_use]
-    pub fn s(self, en: &'static str, pl: &'static str) -> &'static str {
-        if self.pl {
-            pl
-        } else {
-            en
-        }
+    pub fn s(self, key: &'static str) -> &'static str {
+        self.words.get(key).map_or(key, String::as_str)
     }
 
     /// The language code.
     #[must_use]
     pub fn code(self) -> &'static str {
-        self.s("en", "pl")
+        self.code
+    }
+
+    /// A game's title (`title_international`, `title_chess`, ...: the
+    /// game's name on the command line).
+    #[must_use]
+    pub fn title(self, kind: crate::kind::GameKind) -> &'static str {
+        let key = format!("title_{}", kind.name());
+        self.words
+            .get(&key)
+            .map_or_else(|| kind.name(), String::as_str)
     }
 }
 
@@ -235,14 +250,14 @@ impl GameRecord {
     /// The game's name (`Warcaby międzynarodowe`, `Chess`).
     #[must_use]
     pub fn game_name(&self, l: Labels) -> &'static str {
-        self.game.kind().title(l.pl)
+        l.title(self.game.kind())
     }
 
     /// The result in words for a heading (`2-0`, or "not finished").
     #[must_use]
     pub fn result_words(&self, l: Labels) -> String {
         if self.outcome.is_none() {
-            return l.s("game not finished", "partia nie zakończona").to_owned();
+            return l.s("game_not_finished").to_owned();
         }
         self.result.clone()
     }

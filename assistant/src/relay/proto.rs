@@ -288,14 +288,14 @@ pub fn alert_of(r: &Record) -> Option<Alert> {
 
 /// Whether a `say` line is tandem saying that a device was lost or is back:
 /// speech moved to another backend, the braille display gone or working
-/// again, in any built-in language.
+/// again, in any language with data.
 fn is_device_news(text: &str) -> bool {
     use crate::messages::{Messages, Msg};
     static PREFIXES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     let prefixes = PREFIXES.get_or_init(|| {
-        ["en", "pl"]
-            .iter()
-            .filter_map(|l| tandem_speech::Phrasebook::builtin(l))
+        crate::lang::known()
+            .into_iter()
+            .filter_map(tandem_speech::Phrasebook::builtin)
             .flat_map(|b| {
                 let m = Messages::new(b);
                 [

@@ -206,14 +206,12 @@ impl BgPhrasebook {
         })
     }
 
-    /// The built-in book for `pl` or `en`.
+    /// The built-in book of a language with data
+    /// (`speech/phrasebooks/backgammon/LANG.toml`); `None` for a language
+    /// without it or whose file lacks a key of the English one.
     #[must_use]
     pub fn builtin(lang: &str) -> Option<BgPhrasebook> {
-        let text = match lang {
-            "pl" => BACKGAMMON_POLISH_TOML,
-            "en" => BACKGAMMON_ENGLISH_TOML,
-            _ => return None,
-        };
+        let text = crate::languages::text(crate::languages::Book::Backgammon, lang).ok()?;
         BgPhrasebook::from_toml_str(text).ok()
     }
 

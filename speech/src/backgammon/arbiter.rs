@@ -123,14 +123,12 @@ impl BgArbiterBook {
         })
     }
 
-    /// The built-in book for `pl` or `en`.
+    /// The built-in book of a language with data
+    /// (`speech/phrasebooks/backgammon/arbiter-LANG.toml`); `None` for a
+    /// language without it or whose file lacks a key of the English one.
     #[must_use]
     pub fn builtin(lang: &str) -> Option<BgArbiterBook> {
-        let text = match lang {
-            "pl" => POLISH_TOML,
-            "en" => ENGLISH_TOML,
-            _ => return None,
-        };
+        let text = crate::languages::text(crate::languages::Book::BackgammonArbiter, lang).ok()?;
         BgArbiterBook::from_toml_str(text).ok()
     }
 

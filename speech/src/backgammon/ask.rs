@@ -7,21 +7,14 @@
 use tandem_rules::backgammon::Board;
 use tandem_rules::Color;
 
-use super::{
-    BgAnnouncer, BgPhrasebook, Numbering, BACKGAMMON_ENGLISH_TOML, BACKGAMMON_POLISH_TOML,
-};
+use super::{BgAnnouncer, BgPhrasebook, Numbering};
 use crate::ask::{number_slot, AskBook, AskPhrase, Question, Slots};
 
-/// The built-in question words of a language (`pl`, `en`; none for
+/// The built-in question words of a language with data (none for
 /// another: a phrasebook of its own keeps its own words only).
 #[must_use]
 pub fn ask_book(lang: &str) -> &'static AskBook {
-    static BOOKS: std::sync::OnceLock<[AskBook; 2]> = std::sync::OnceLock::new();
-    crate::ask::builtin_ask_book(
-        &BOOKS,
-        [BACKGAMMON_POLISH_TOML, BACKGAMMON_ENGLISH_TOML],
-        lang,
-    )
+    crate::ask::builtin_ask_book(crate::languages::Book::Backgammon, lang)
 }
 
 /// Every backgammon question phrase of `book`'s language (points 1-24 as

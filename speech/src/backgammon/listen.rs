@@ -346,14 +346,11 @@ impl BgLexicon {
         })
     }
 
-    /// The built-in words of `pl` or `en`.
+    /// The built-in words of a language with data (its backgammon and
+    /// draughts phrasebooks).
     #[must_use]
     pub fn builtin(lang: &str) -> Option<BgLexicon> {
-        let text = match lang {
-            "pl" => crate::backgammon::BACKGAMMON_POLISH_TOML,
-            "en" => crate::backgammon::BACKGAMMON_ENGLISH_TOML,
-            _ => return None,
-        };
+        let text = crate::languages::text(crate::languages::Book::Backgammon, lang).ok()?;
         let base = Lexicon::builtin(lang)?;
         BgLexicon::from_toml_str(text, &base).ok()
     }

@@ -12,16 +12,15 @@ use tandem_rules::chess::shakmaty::{
 };
 use tandem_rules::Color;
 
-use super::{ChessAnnouncer, ChessPhrasebook, FileStyle, CHESS_ENGLISH_TOML, CHESS_POLISH_TOML};
+use super::{ChessAnnouncer, ChessPhrasebook, FileStyle};
 use crate::ask::{number_slot, AskBook, AskPhrase, Question, Slots};
 use crate::listen::lexicon::words_of;
 
-/// The built-in question words of a language (`pl`, `en`; none for
+/// The built-in question words of a language with data (none for
 /// another: a phrasebook of its own keeps its own words only).
 #[must_use]
 pub fn ask_book(lang: &str) -> &'static AskBook {
-    static BOOKS: std::sync::OnceLock<[AskBook; 2]> = std::sync::OnceLock::new();
-    crate::ask::builtin_ask_book(&BOOKS, [CHESS_POLISH_TOML, CHESS_ENGLISH_TOML], lang)
+    crate::ask::builtin_ask_book(crate::languages::Book::Chess, lang)
 }
 
 /// The slots of the chess phrasings: `{file}` (names, letters and the

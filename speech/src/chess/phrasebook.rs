@@ -9,7 +9,8 @@ use std::sync::OnceLock;
 
 use tandem_rules::chess::shakmaty::{Role, Square};
 
-use crate::phrasebook::parsed_once;
+use std::collections::HashMap;
+use std::sync::Mutex;
 
 /// The Polish chess phrasebook's source.
 pub const CHESS_POLISH_TOML: &str = include_str!("../../phrasebooks/chess/pl.toml");
@@ -249,36 +250,26 @@ impl ChessPhrasebook {
     /// The built-in Polish book.
     #[must_use]
     pub fn polish() -> ChessPhrasebook {
-        static PARSED: OnceLock<ChessPhrasebook> = OnceLock::new();
         // The built-in file is tested to load (tests below and the golden tests).
-        parsed_once(
-            &PARSED,
-            CHESS_POLISH_TOML,
-            ChessPhrasebook::from_toml_str,
-            "chess/pl.toml",
-        )
+        ChessPhrasebook::builtin("pl").expect("chess/pl.toml is valid (tested)")
     }
 
     /// The built-in English book.
     #[must_use]
     pub fn english() -> ChessPhrasebook {
-        static PARSED: OnceLock<ChessPhrasebook> = OnceLock::new();
-        parsed_once(
-            &PARSED,
-            CHESS_ENGLISH_TOML,
-            ChessPhrasebook::from_toml_str,
-            "chess/en.toml",
-        )
+        ChessPhrasebook::builtin("en").expect("chess/en.toml is valid (tested)")
     }
 
-    /// A built-in book by language tag (`pl`, `en`).
+    /// The built-in book of a language with data
+    /// (`speech/phrasebooks/chess/LANG.toml`); `None` for a language
+    /// without it or whose file lacks a key of the English one.
     #[must_use]
     pub fn builtin(lang: &str) -> Option<ChessPhrasebook> {
-        match lang {
-            "pl" => Some(ChessPhrasebook::polish()),
-            "en" => Some(ChessPhrasebook::english()),
-            _ => None,
-        }
+        static PARSED: OnceLock<Mutex<HashMap<String, ChessPhrasebook>>> = OnceLock::new();
+        crate::languages::once_per_language(&PARSED, lang, || {
+            let text = crate::languages::text(crate::languages::Book::Chess, lang).ok()?;
+            ChessPhrasebook::from_toml_str(text).ok()
+        })
     }
 
     /// Loads a book from a file.

@@ -8,15 +8,14 @@ use tandem_rules::Color;
 
 use super::DraughtsBook;
 use crate::ask::{number_slot, AskBook, AskPhrase, Question, Slots};
-use crate::phrasebook::{Phrasebook, ENGLISH_TOML, POLISH_TOML};
+use crate::phrasebook::Phrasebook;
 use crate::Announcer;
 
-/// The built-in question words of a language (`pl`, `en`; none for
+/// The built-in question words of a language with data (none for
 /// another: a phrasebook of its own keeps its own words only).
 #[must_use]
 pub fn ask_book(lang: &str) -> &'static AskBook {
-    static BOOKS: std::sync::OnceLock<[AskBook; 2]> = std::sync::OnceLock::new();
-    crate::ask::builtin_ask_book(&BOOKS, [POLISH_TOML, ENGLISH_TOML], lang)
+    crate::ask::builtin_ask_book(crate::languages::Book::Draughts, lang)
 }
 
 /// Every draughts question phrase of `book`'s language (rows 1-10 by

@@ -159,26 +159,6 @@ pub fn find_model(lang: &str) -> Result<PathBuf, Vec<PathBuf>> {
     dirs.iter().find_map(|d| find_model_in(d, lang)).ok_or(dirs)
 }
 
-/// The languages whose small model `scripts/voice-model.sh` installs by
-/// itself (it pins their archives' size and SHA-256; docs/voice.md).
-pub const INSTALLABLE: [&str; 2] = ["pl", "en"];
-
-/// The command that installs the model of `lang` (`pl`, `en`; an `en-us`
-/// tag is read as `en`), or `None` for a language of no pinned model
-/// ([`INSTALLABLE`]): then [`OWN_MODEL_COMMAND`] with a model unzipped by
-/// hand is what works.
-#[must_use]
-pub fn install_command(lang: &str) -> Option<String> {
-    let base = lang
-        .split(['-', '_'])
-        .next()
-        .unwrap_or(lang)
-        .to_ascii_lowercase();
-    INSTALLABLE
-        .contains(&base.as_str())
-        .then(|| format!("scripts/setup.sh --voice {base}"))
-}
-
 /// What starts tandem with a model unzipped by hand.
 pub const OWN_MODEL_COMMAND: &str = "tandem play --voice-model FOLDER";
 
@@ -245,19 +225,5 @@ mod tests {
         );
         assert_eq!(find_model_in(t.path(), "de"), None);
         assert_eq!(find_model_in(&t.path().join("nowhere"), "pl"), None);
-    }
-
-    #[test]
-    fn only_languages_of_a_pinned_model_are_given_the_setup_command() {
-        assert_eq!(
-            install_command("pl").as_deref(),
-            Some("scripts/setup.sh --voice pl")
-        );
-        assert_eq!(
-            install_command("en-US").as_deref(),
-            Some("scripts/setup.sh --voice en")
-        );
-        assert_eq!(install_command("ko"), None);
-        assert_eq!(install_command("de"), None);
     }
 }

@@ -20,7 +20,7 @@ fn voice_of(params: &VoiceParams) -> String {
     params
         .voice
         .clone()
-        .unwrap_or_else(|| params.language.clone())
+        .unwrap_or_else(|| crate::languages::espeak_voice(&params.language))
 }
 
 /// The arguments for espeak-ng: UTF-8 input (`-b 1`, needed for Polish),

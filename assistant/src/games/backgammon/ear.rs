@@ -44,12 +44,8 @@ pub fn ear(req: &EarRequest<'_>) -> anyhow::Result<Ear> {
     }
     let table = match &req.phrasebook {
         Some(_) => tandem_speech::Phrasebook::english(),
-        None => tandem_speech::Phrasebook::builtin(req.lang).with_context(|| {
-            format!(
-                "no built-in words for --lang {:?} (pl or en; or give --phrasebook)",
-                req.lang
-            )
-        })?,
+        None => tandem_speech::Phrasebook::builtin(req.lang)
+            .with_context(|| crate::lang::no_builtin(req.lang, "words"))?,
     };
     let words = match &req.phrasebook {
         Some(p) => super::voice::file_words(p, &table)?
@@ -57,7 +53,8 @@ pub fn ear(req: &EarRequest<'_>) -> anyhow::Result<Ear> {
             .cloned()
             .context("backgammon words")?,
         None => BgWords::new(
-            BgLexicon::builtin(req.lang).context("the built-in backgammon words")?,
+            BgLexicon::builtin(req.lang)
+                .with_context(|| crate::lang::no_builtin(req.lang, "backgammon words"))?,
             Lexicon::from_phrasebook(&table),
         ),
     };

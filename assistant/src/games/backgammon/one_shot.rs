@@ -46,7 +46,7 @@ pub fn moves(asked: &MovesAsked) -> anyhow::Result<Vec<String>> {
 pub fn say(asked: &SayAsked) -> anyhow::Result<Said> {
     if asked.phrasebook.is_some() {
         bail!(
-            "--phrasebook is for draughts and chess; backgammon speaks its built-in pl or en words"
+            "--phrasebook is for draughts and chess; backgammon speaks the built-in words of --lang"
         );
     }
     let start = match asked.fen {

@@ -65,11 +65,7 @@ fn file_style(files: Files) -> FileStyle {
 }
 
 fn announcer(w: Words, files: Files) -> ChessAnnouncer {
-    let book = if w.pl {
-        ChessPhrasebook::polish()
-    } else {
-        ChessPhrasebook::english()
-    };
+    let book = ChessPhrasebook::builtin(w.lang.as_str()).unwrap_or_else(ChessPhrasebook::english);
     ChessAnnouncer::new(book, file_style(files))
 }
 
@@ -316,10 +312,7 @@ impl crate::arbiter::ReportGame for ChessGame {
 
     fn set_clocks(w: Words) -> &'static str {
         // 002 E.8: the arbiter corrects both clocks.
-        w.s(
-            "Set the clocks to these times (002 E.8).",
-            "Ustaw zegary na te czasy (002 E.8).",
-        )
+        w.s("set_the_clocks_to_these_times_002_e_8")
     }
 }
 
@@ -461,8 +454,7 @@ pub fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             instructions,
             spoken,
             in_sync: book.sentence("table.in_sync", &[]),
-            board: "szachownica",
-            places: ("Squares", "pola"),
+            game: "chess",
             extra: serde_json::Map::new(),
             extra_lines: Vec::new(),
         },

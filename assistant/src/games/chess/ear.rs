@@ -37,12 +37,8 @@ pub fn ear(req: &EarRequest<'_>) -> anyhow::Result<Ear> {
     let book = match &req.phrasebook {
         Some(p) => ChessPhrasebook::from_file(p)
             .with_context(|| format!("reading --phrasebook {}", p.display()))?,
-        None => ChessPhrasebook::builtin(req.lang).with_context(|| {
-            format!(
-                "no built-in chess words for --lang {:?} (pl or en; or give --phrasebook)",
-                req.lang
-            )
-        })?,
+        None => ChessPhrasebook::builtin(req.lang)
+            .with_context(|| crate::lang::no_builtin(req.lang, "chess words"))?,
     };
     let lex = ChessLexicon::new(&book);
     let grammar = ChessGrammar::build(&pos, &lex);

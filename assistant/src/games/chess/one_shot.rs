@@ -39,8 +39,8 @@ pub fn say(asked: &SayAsked) -> anyhow::Result<Said> {
     let book = match asked.phrasebook {
         Some(path) => ChessPhrasebook::from_file(path)
             .with_context(|| format!("loading the chess phrasebook {}", path.display()))?,
-        None if asked.lang == "en" => ChessPhrasebook::english(),
-        None => ChessPhrasebook::polish(),
+        None => ChessPhrasebook::builtin(asked.lang)
+            .with_context(|| crate::lang::no_builtin(asked.lang, "chess words"))?,
     };
     let pos: Chess = match asked.fen {
         Some(f) => chess::from_fen(f).with_context(|| format!("reading --fen {f:?}"))?,

@@ -251,14 +251,11 @@ impl ReportGame for Game {
     }
 
     fn refused_cite(w: Words) -> String {
-        format!(" (001 {} VIII 3.2)", w.s("ch.", "rozdz."))
+        format!(" (001 {} VIII 3.2)", w.s("ch"))
     }
 
     fn set_clocks(w: Words) -> &'static str {
-        w.s(
-            "Set the clocks to these times (001 ch. VIII 3.1.2; 002 E.8).",
-            "Ustaw zegary na te czasy (001 rozdz. VIII 3.1.2; 002 E.8).",
-        )
+        w.s("set_the_clocks_to_these_times_001_ch_vii")
     }
 }
 
@@ -447,8 +444,7 @@ fn run_diff(args: &DiffArgs, kind: GameKind) -> anyhow::Result<ExitCode> {
             instructions,
             spoken,
             in_sync: capitalize(&book.render("sync.in_sync", &[])),
-            board: "warcabnica",
-            places: ("Squares", "pola"),
+            game: "draughts",
             extra: serde_json::Map::new(),
             extra_lines: Vec::new(),
         },

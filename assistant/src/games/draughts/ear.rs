@@ -48,12 +48,8 @@ pub fn ear(variant: Variant, req: &EarRequest<'_>) -> anyhow::Result<Ear> {
     let lex = match &req.phrasebook {
         Some(p) => Lexicon::draughts_file(p)
             .with_context(|| format!("reading --phrasebook {}", p.display()))?,
-        None => Lexicon::draughts_builtin(req.lang).with_context(|| {
-            format!(
-                "no built-in words for --lang {:?} (pl or en; or give --phrasebook)",
-                req.lang
-            )
-        })?,
+        None => Lexicon::draughts_builtin(req.lang)
+            .with_context(|| crate::lang::no_builtin(req.lang, "words"))?,
     };
     let grammar = Grammar::build(&pos, &lex);
     let lang = lex.phrasebook().language().to_owned();

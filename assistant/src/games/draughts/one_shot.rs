@@ -46,8 +46,8 @@ pub fn say(variant: Variant, asked: &SayAsked) -> anyhow::Result<Said> {
     let book = match asked.phrasebook {
         Some(path) => Phrasebook::from_file(path)
             .with_context(|| format!("loading the phrasebook {}", path.display()))?,
-        None if asked.lang == "en" => Phrasebook::english(),
-        None => Phrasebook::polish(),
+        None => Phrasebook::builtin(asked.lang)
+            .with_context(|| crate::lang::no_builtin(asked.lang, "words"))?,
     };
     let pos = position(variant, asked.fen)?;
     let announcer = Announcer::new(book, AnnounceOptions::default());

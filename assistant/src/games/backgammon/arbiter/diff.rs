@@ -171,14 +171,13 @@ fn info_sentences(
 }
 
 fn info_line(c: &InfoChange, w: Words, book: &BgArbiterBook) -> String {
-    let owner =
-        |o: Option<Color>| o.map_or_else(|| w.s("middle", "środek").to_owned(), |c| book.side(c));
+    let owner = |o: Option<Color>| o.map_or_else(|| w.s("middle").to_owned(), |c| book.side(c));
     let dice = |d: Option<tandem_rules::backgammon::Dice>| {
         d.map_or_else(|| "-".to_owned(), |d| format!("{}{}", d.0, d.1))
     };
     match *c {
         InfoChange::Dice { a, b } => {
-            format!("{}: A {}, B {}", w.s("dice", "kostki"), dice(a), dice(b))
+            format!("{}: A {}, B {}", w.s("dice"), dice(a), dice(b))
         }
         InfoChange::Cube {
             a,
@@ -187,13 +186,13 @@ fn info_line(c: &InfoChange, w: Words, book: &BgArbiterBook) -> String {
             b_owner,
         } => format!(
             "{}: A {a} ({}), B {b} ({})",
-            w.s("cube", "kostka dublująca"),
+            w.s("cube"),
             owner(a_owner),
             owner(b_owner)
         ),
         InfoChange::Score { a, b } => format!(
             "{}: A {}-{}/{}, B {}-{}/{}",
-            w.s("score", "wynik"),
+            w.s("score"),
             a.0,
             a.1,
             a.2,
@@ -202,14 +201,11 @@ fn info_line(c: &InfoChange, w: Words, book: &BgArbiterBook) -> String {
             b.2
         ),
         InfoChange::Crawford { a, b } => format!("Crawford: A {a}, B {b}"),
-        InfoChange::OnRoll { a, b } => format!(
-            "{}: A {}, B {}",
-            w.s("on roll", "rzuca"),
-            book.side(a),
-            book.side(b)
-        ),
+        InfoChange::OnRoll { a, b } => {
+            format!("{}: A {}, B {}", w.s("on_roll"), book.side(a), book.side(b))
+        }
         InfoChange::Doubled { a, b } => {
-            format!("{}: A {a}, B {b}", w.s("double waiting", "kontra czeka"))
+            format!("{}: A {a}, B {b}", w.s("double_waiting"))
         }
     }
 }
@@ -296,8 +292,7 @@ pub fn run_diff(args: &DiffArgs) -> anyhow::Result<ExitCode> {
             instructions,
             spoken,
             in_sync: book.phrase("board.in_sync", &[]),
-            board: "plansza",
-            places: ("Points", "punkty"),
+            game: "backgammon",
             extra,
             extra_lines: others.iter().map(|c| info_line(c, w, &book)).collect(),
         },

@@ -86,16 +86,8 @@ impl ArbiterGame for BackgammonArbiter {
     }
 }
 
-fn lang_tag(lang: Lang) -> &'static str {
-    if lang == Lang::Pl {
-        "pl"
-    } else {
-        "en"
-    }
-}
-
 fn books(lang: Lang) -> anyhow::Result<(BgArbiterBook, BgPhrasebook)> {
-    let tag = lang_tag(lang);
+    let tag = lang.as_str();
     Ok((
         BgArbiterBook::builtin(tag).context("the backgammon arbiter phrasebook does not load")?,
         BgPhrasebook::builtin(tag).context("the backgammon phrasebook does not load")?,
@@ -328,7 +320,7 @@ pub fn run_reconcile(args: &ReconcileArgs, reg: &Registry) -> anyhow::Result<Exi
     let ann = BgWords {
         book,
         ann: BgAnnouncer::new(bg, Numbering::Mover, Color::White),
-        lang: lang_tag(args.lang),
+        lang: args.lang.as_str(),
     };
     compare_records::<BgRecordGame>(args, &start, &a.loaded, &b.loaded, w, &ann, reg)
 }
@@ -381,7 +373,7 @@ impl ReportGame for BgRecordGame {
         let side = Self::turn(before);
         let (game, row) = entry_place(before, side);
         let (game, row) = (game.to_string(), row.to_string());
-        BgArbiterBook::builtin(if w.pl { "pl" } else { "en" }).map_or_else(
+        BgArbiterBook::builtin(w.lang.as_str()).map_or_else(
             || format!("{game}/{row}"),
             |b| b.phrase("report.place", &[("game", &game), ("row", &row)]),
         )
@@ -487,10 +479,7 @@ impl ReportGame for BgRecordGame {
     }
 
     fn set_clocks(w: Words) -> &'static str {
-        w.s(
-            "Set the clocks to these times (004 4.3 (ii) c): the tournament director sets the clock).",
-            "Ustaw zegary na te czasy (004 4.3 (ii) c): zegar nastawia Dyrektor Turnieju).",
-        )
+        w.s("set_the_clocks_to_these_times_004_4_3_ii")
     }
 
     fn fen_label() -> &'static str {
@@ -499,7 +488,7 @@ impl ReportGame for BgRecordGame {
 
     /// A ply of the report is an entry of the record (a turn or a cube action).
     fn wording(text: String, w: Words) -> String {
-        entry_words(&text, w.pl)
+        entry_words(&text, w)
     }
 
     /// `game`, `line`, each record's `a_side`/`b_side` and `a_roll`/`b_roll`
@@ -558,23 +547,15 @@ impl ReportGame for BgRecordGame {
 
 /// The report's "ply" as backgammon's "entry" ("wpis"), word by word, in
 /// the case the Polish preposition asks for.
-fn entry_words(text: &str, pl: bool) -> String {
-    let pairs: &[(&str, &str)] = if pl {
-        &[
-            ("w półruchu", "we wpisie"),
-            ("po półruchu", "po wpisie"),
-            ("półruchach", "wpisach"),
-            ("półruchów", "wpisów"),
-            ("półruchy", "wpisy"),
-            ("półruchu", "wpisu"),
-            ("półruch", "wpis"),
-        ]
-    } else {
-        &[("plies", "entries"), ("ply", "entry")]
-    };
+/// The report's words about plies as words about a record's entries: the
+/// arbiter words' `backgammon_entries`, pairs `PLY WORDS=ENTRY WORDS`
+/// between `;`, tried in their order.
+fn entry_words(text: &str, w: Words) -> String {
     let mut out = text.to_owned();
-    for (from, to) in pairs {
-        out = replace_words(&out, from, to);
+    for pair in w.s("backgammon_entries").split(';') {
+        if let Some((from, to)) = pair.split_once('=') {
+            out = replace_words(&out, from.trim(), to.trim());
+        }
     }
     out
 }
