@@ -1,0 +1,401 @@
+//! Issue 43: in every language tandem has data files for (the stems of
+//! `speech/phrasebooks/*.toml`, [`support::langs::languages`]; never a list
+//! written here), every square and every kind of move is said and heard
+//! back as the same move: what `tandem say --lang LANG` announces,
+//! understood by `tandem hear --lang LANG --text` as the move announced.
+//!
+//! - draughts: every square 1-50 (a king on each), quiet moves, a capture,
+//!   a capture of several pieces, a promotion;
+//! - chess: every square of the board as a move's start and end, pawn and
+//!   piece moves, captures, castling on both sides, en passant, promotion
+//!   (with and without a capture), check and mate (the announcement ends
+//!   with the language's own check or mate sentence, `chess/LANG.toml`);
+//! - backgammon: every point from 1 to 24, the bar, bearing off, doubles and
+//!   hits, in positions of seeded games.
+//!
+//! The Vosk recognizers of the new languages cannot be downloaded here: the
+//! voice grammar is tested through transcripts, as `tandem hear --text`
+//! does. What is heard back is what a player says after the announcement's
+//! words: its move sentence (the pieces to take off, the crowning and the
+//! check that follow are the table's, not the player's), a castling by its
+//! name (the words of `move.short_castle` / `long_castle` before the first
+//! square) and a promotion with its piece (the listener's read-back).
+//!
+//! Speed: one process is the test binary. `tandem say` and `tandem hear`
+//! are the library functions the commands run (`GameKind::say`,
+//! `GameKind::ear` and its judge), with the ear built once per position
+//! and every move of it judged by it; one real `tandem say` → `tandem hear
+//! --text` per language and game checks the command line's `--lang` too.
+
+mod support;
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+use support::cli::run as tandem;
+use support::langs;
+use tandem::game::GameKind;
+use tandem::one_shot::{MovesAsked, Said, SayAsked};
+use tandem::voice::ear::{Ear, EarRequest};
+use tandem_rules::draughts::Variant;
+use tandem_speech::listen::Transcript;
+
+/// What one language's round trips of one game found wrong, and how many
+/// moves they checked.
+#[derive(Default)]
+struct Trips {
+    failures: Vec<String>,
+    checked: usize,
+}
+
+impl Trips {
+    /// `spoken` (from what `said` announces) heard back by `ear`: what
+    /// was heard if it is the move `said` announces, else a failure.
+    fn check(&mut self, ear: &Ear, said: &Said, spoken: &str) -> Option<Value> {
+        self.checked += 1;
+        let want = said.played.clone().unwrap_or_default();
+        let v = heard(ear, spoken);
+        if v["kind"] == "move" && v["move"] == want.as_str() {
+            Some(v)
+        } else {
+            self.failures.push(format!(
+                "{} {}: said {:?} ({want}), heard back from {spoken:?}: {v}",
+                said.lang, said.fen, said.utterance.sentences
+            ));
+            None
+        }
+    }
+
+    fn assert_none(&self, game: &str) {
+        assert!(
+            self.failures.is_empty(),
+            "{game}: {} of {} moves not heard back as themselves:\n{}",
+            self.failures.len(),
+            self.checked,
+            self.failures.join("\n")
+        );
+    }
+}
+
+fn ear(kind: GameKind, lang: &str, fen: Option<&str>, dice: Option<&str>) -> Ear {
+    kind.ear(&EarRequest {
+        lang,
+        phrasebook: None,
+        fen,
+        position: None,
+        dice,
+    })
+    .unwrap_or_else(|e| panic!("{lang} {fen:?}: {e:#}"))
+}
+
+fn say(kind: GameKind, lang: &str, mv: &str, fen: Option<&str>, dice: Option<&str>) -> Said {
+    let said = kind
+        .say(&SayAsked {
+            mv,
+            fen,
+            lang,
+            phrasebook: None,
+            letters: false,
+            dice,
+        })
+        .unwrap_or_else(|e| panic!("{lang} {mv} {fen:?}: {e:#}"));
+    assert!(
+        said.error.is_none() && said.played.is_some(),
+        "{lang} {fen:?}: {mv} is legal: {:?}",
+        said.error
+    );
+    said
+}
+
+fn heard(ear: &Ear, spoken: &str) -> Value {
+    let v = (ear.judge)(&[Transcript::text(spoken)]).expect("judged");
+    serde_json::from_str(&v.json).unwrap()
+}
+
+fn moves(kind: GameKind, fen: Option<&str>) -> Vec<String> {
+    kind.list_moves(&MovesAsked {
+        fen,
+        position: None,
+        dice: None,
+    })
+    .unwrap()
+}
+
+/// One real `tandem say --lang LANG ARGS… MOVE` → `tandem hear --lang LANG
+/// --text SENTENCE ARGS… --json`: the command lines take every language.
+fn through_the_commands(lang: &str, args: &[&str], mv: &str, sentence: usize, want: &str) {
+    let mut a = vec!["say", "--json", "--lang", lang];
+    a.extend_from_slice(args);
+    a.push(mv);
+    let (code, out, err) = tandem(&a);
+    assert_eq!(code, 0, "{a:?}: {err}");
+    let said: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(said["lang"], lang, "{said}");
+    let spoken = said["sentences"][sentence].as_str().unwrap().to_owned();
+    let mut a = vec!["hear", "--json", "--lang", lang, "--text", &spoken];
+    a.extend_from_slice(args);
+    let (code, out, err) = tandem(&a);
+    assert_eq!(code, 0, "{a:?}: {err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (v["kind"].as_str(), v["move"].as_str()),
+        (Some("move"), Some(want)),
+        "{lang}: said {spoken:?}, heard {v}"
+    );
+}
+
+/// The squares a draughts move's notation names (`32-28`, `32x21x12`).
+fn draughts_squares(notation: &str) -> Vec<u8> {
+    notation
+        .split(['-', 'x'])
+        .map(|s| s.parse().unwrap())
+        .collect()
+}
+
+/// A white king on `s` with a black man where the king can take nothing:
+/// every square 1-50 stands in a move of these positions.
+fn king_on(s: u8) -> String {
+    let kind = GameKind::Draughts(Variant::International);
+    (1..=50u8)
+        .rev()
+        .filter(|&b| b != s)
+        .map(|b| format!("W:WK{s}:B{b}"))
+        .find(|fen| {
+            let m = moves(kind, Some(fen));
+            !m.is_empty() && m.iter().all(|m| !m.contains('x'))
+        })
+        .expect("a black man the king cannot take")
+}
+
+#[test]
+fn every_draughts_square_and_kind_of_move_in_every_language() {
+    let kind = GameKind::Draughts(Variant::International);
+    // (position, the moves to say: all of them when empty)
+    let mut positions: Vec<(Option<String>, Vec<&str>)> = vec![
+        (None, vec![]),
+        // A capture, one of three pieces that crowns, a promotion.
+        (Some("W:W33:B28".into()), vec![]),
+        (Some("W:W32:B27,17,8".into()), vec![]),
+        (Some("W:W6:B40".into()), vec![]),
+    ];
+    for s in 1..=50 {
+        positions.push((Some(king_on(s)), vec![]));
+    }
+    for lang in langs::languages() {
+        let mut trips = Trips::default();
+        let mut squares = BTreeSet::new();
+        let (mut captures, mut multi, mut crowned) = (0, 0, 0);
+        for (fen, _) in &positions {
+            let fen = fen.as_deref();
+            let ear = ear(kind, &lang, fen, None);
+            let all = moves(kind, fen);
+            // A king's first and last move: every square once.
+            let chosen: Vec<&String> = if fen.is_some_and(|f| f.contains(":WK")) {
+                vec![&all[0], &all[all.len() - 1]]
+            } else {
+                all.iter().collect()
+            };
+            let man = !fen.is_some_and(|f| f.contains(":WK"));
+            for mv in chosen {
+                let said = say(kind, &lang, mv, fen, None);
+                // The move's sentence; the pieces to take off and the
+                // crowning follow it.
+                let Some(v) = trips.check(&ear, &said, &said.utterance.sentences[0]) else {
+                    continue;
+                };
+                let sq = draughts_squares(said.played.as_deref().unwrap());
+                let taken = v["captured"].as_array().map_or(0, Vec::len);
+                captures += usize::from(taken == 1);
+                multi += usize::from(taken > 1);
+                crowned += usize::from(man && sq.last().is_some_and(|&t| t <= 5));
+                squares.extend(sq);
+            }
+        }
+        trips.assert_none(&format!("draughts, {lang}"));
+        let missing: Vec<u8> = (1..=50).filter(|s| !squares.contains(s)).collect();
+        assert!(
+            missing.is_empty(),
+            "{lang}: squares never heard back: {missing:?}"
+        );
+        assert!(
+            captures >= 1 && multi >= 1 && crowned >= 2,
+            "{lang}: heard back {captures} captures, {multi} of several pieces, {crowned} crownings"
+        );
+        through_the_commands(&lang, &["--fen", "W:W32:B27,17,8"], "32x3", 0, "32x3");
+    }
+}
+
+/// The words of a chess template before its first placeholder, up to the
+/// first punctuation mark: a castling's name ("Short castling"), a
+/// promotion's lead ("Promotes to a").
+fn template_lead(book: &toml::Table, key: &str) -> String {
+    let t = langs::string_at(book, key).unwrap_or_else(|| panic!("chess {key}"));
+    let head = &t[..t.find('{').unwrap_or(t.len())];
+    head.split([':', ',', '.', ';'])
+        .next()
+        .unwrap()
+        .trim()
+        .to_owned()
+}
+
+/// What a player says for a chess move, from its announcement: the move's
+/// sentence, a castling by its name, a promotion with its piece.
+fn chess_spoken(book: &toml::Table, said: &Said) -> String {
+    let san = said.played.as_deref().unwrap();
+    let s = &said.utterance.sentences;
+    if san.starts_with("O-O") {
+        let key = if san.starts_with("O-O-O") {
+            "move.long_castle"
+        } else {
+            "move.short_castle"
+        };
+        let name = template_lead(book, key);
+        assert!(
+            s[0].starts_with(&name),
+            "{}: {s:?} starts with {name:?}",
+            said.lang
+        );
+        return name;
+    }
+    if san.contains('=') {
+        let lead = template_lead(book, "move.promotion");
+        let p = s
+            .iter()
+            .find(|x| x.starts_with(&lead))
+            .unwrap_or_else(|| panic!("{}: no promotion sentence {lead:?} in {s:?}", said.lang));
+        return format!("{} {p}", s[0]);
+    }
+    s[0].clone()
+}
+
+/// Chess positions whose moves start or end on every square: a queen and
+/// the kings, kept where they add a square (the rules' legal moves).
+fn queens_on_every_square(mut covered: BTreeSet<String>) -> Vec<(String, Vec<String>)> {
+    use tandem_rules::chess::ChessGame;
+    let mut out = Vec::new();
+    for (wk, bk) in [("a1", "h8"), ("h1", "a8")] {
+        for q in 0..64u8 {
+            let qs = format!("{}{}", char::from(b'a' + q % 8), q / 8 + 1);
+            if qs == wk || qs == bk {
+                continue;
+            }
+            let mut board = [['1'; 8]; 8];
+            for (sq, c) in [(wk, 'K'), (bk, 'k'), (qs.as_str(), 'Q')] {
+                let b = sq.as_bytes();
+                board[usize::from(b'8' - b[1])][usize::from(b[0] - b'a')] = c;
+            }
+            let rows: Vec<String> = board.iter().map(|r| r.iter().collect()).collect();
+            let fen = format!("{} w - - 0 1", rows.join("/"));
+            let Ok(game) = ChessGame::from_fen(&fen) else {
+                continue;
+            };
+            let mut new = Vec::new();
+            for m in game.legal_moves() {
+                let (from, to) = (m.from.to_string(), m.to.to_string());
+                if !covered.contains(&from) || !covered.contains(&to) {
+                    covered.insert(from.clone());
+                    covered.insert(to.clone());
+                    new.push(format!("{from}{to}"));
+                }
+            }
+            if !new.is_empty() {
+                out.push((fen, new));
+            }
+            if covered.len() == 64 {
+                return out;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_chess_square_and_kind_of_move_in_every_language() {
+    // Every move of: the start (pawns, knights), black's answer, castling
+    // both ways, en passant, promotion (one a capture, with check), mate.
+    let special = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+        "1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+    ];
+    let mut positions: Vec<(String, Vec<String>)> = special
+        .iter()
+        .map(|f| (f.to_string(), moves(GameKind::Chess, Some(f))))
+        .collect();
+    let mut first = BTreeSet::new();
+    for f in special {
+        for m in tandem_rules::chess::ChessGame::from_fen(f)
+            .unwrap()
+            .legal_moves()
+        {
+            first.insert(m.from.to_string());
+            first.insert(m.to.to_string());
+        }
+    }
+    positions.extend(queens_on_every_square(first));
+    for lang in langs::languages() {
+        let book = langs::read_toml(&langs::phrasebooks().join(format!("chess/{lang}.toml")));
+        let mut trips = Trips::default();
+        let mut squares = BTreeSet::new();
+        let mut kinds = BTreeSet::new();
+        for (fen, mvs) in &positions {
+            let ear = ear(GameKind::Chess, &lang, Some(fen), None);
+            for mv in mvs {
+                let said = say(GameKind::Chess, &lang, mv, Some(fen), None);
+                let san = said.played.clone().unwrap();
+                // The check and the mate: the language's own sentence last.
+                let mark = match san.chars().last() {
+                    Some('+') => Some("move.check"),
+                    Some('#') => Some("move.checkmate"),
+                    _ => None,
+                };
+                if let Some(key) = mark {
+                    let want = langs::string_at(&book, key).unwrap();
+                    assert_eq!(
+                        said.utterance.sentences.last().map(String::as_str),
+                        Some(want),
+                        "{lang} {san}"
+                    );
+                    kinds.insert(key);
+                }
+                if trips
+                    .check(&ear, &said, &chess_spoken(&book, &said))
+                    .is_none()
+                {
+                    continue;
+                }
+                let uci = said.extra["uci"].as_str().unwrap();
+                squares.insert(uci[..2].to_owned());
+                squares.insert(uci[2..4].to_owned());
+                let piece = san.starts_with(|c: char| c.is_ascii_uppercase());
+                for (kind, yes) in [
+                    ("pawn", !piece && !san.contains('=')),
+                    ("piece", piece && !san.starts_with('O')),
+                    ("capture", san.contains('x')),
+                    (
+                        "short castling",
+                        san.starts_with("O-O") && !san.starts_with("O-O-O"),
+                    ),
+                    ("long castling", san.starts_with("O-O-O")),
+                    ("en passant", fen.contains(" d6 ") && san == "exd6"),
+                    ("promotion", san.contains('=')),
+                    (
+                        "promotion with a capture",
+                        san.contains('=') && san.contains('x'),
+                    ),
+                ] {
+                    if yes {
+                        kinds.insert(kind);
+                    }
+                }
+            }
+        }
+        trips.assert_none(&format!("chess, {lang}"));
+        assert_eq!(squares.len(), 64, "{lang}: squares heard back: {squares:?}");
+        assert_eq!(kinds.len(), 10, "{lang}: kinds heard back: {kinds:?}");
+        through_the_commands(&lang, &["--variant", "chess"], "Nf3", 0, "Nf3");
+    }
+}
