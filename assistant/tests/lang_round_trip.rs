@@ -399,3 +399,129 @@ fn every_chess_square_and_kind_of_move_in_every_language() {
         through_the_commands(&lang, &["--variant", "chess"], "Nf3", 0, "Nf3");
     }
 }
+
+/// A seeded generator (a test needs no better).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+/// What a backgammon move's text shows (`bar/22 13/7*(2) 6/off`): the
+/// points 1-24, `bar`, `off`, `hit` and `doubles`.
+fn backgammon_marks(text: &str, dice: (u8, u8)) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for part in text.split([' ', '/', '(', ')', '*']) {
+        if part == "bar" || part == "off" || part.parse::<u8>().is_ok_and(|p| (1..=24).contains(&p))
+        {
+            out.insert(part.to_owned());
+        }
+    }
+    if text.contains('*') {
+        out.insert("hit".into());
+    }
+    if dice.0 == dice.1 {
+        out.insert("doubles".into());
+    }
+    out
+}
+
+/// Backgammon positions before white's roll (`POSITION_ID:MATCH_ID`) from
+/// seeded games, each with a roll and the plays of it to say: kept while
+/// they add a point, the bar, bearing off, a hit or doubles. White's: a
+/// move is said in the mover's numbering (docs/backgammon.md, "Voice"),
+/// and `tandem say` reads every move out in white's.
+fn backgammon_positions() -> Vec<(String, (u8, u8), Vec<String>)> {
+    use tandem_rules::backgammon::{Action, Dice, Match, MatchOptions, Phase, Play};
+    use tandem_rules::TableGame;
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    let mut r = Lcg(43);
+    for _game in 0..40 {
+        let mut m = Match::new(MatchOptions { length: 7 });
+        let (a, b) = (r.next(6) as u8 + 1, r.next(5) as u8 + 1);
+        m.act(Action::Roll(Dice(a, if b >= a { b + 1 } else { b })))
+            .unwrap();
+        for _turn in 0..400 {
+            if m.phase() == Phase::Roll && m.side_to_move() == tandem_rules::Color::White {
+                let dice = (r.next(6) as u8 + 1, r.next(6) as u8 + 1);
+                let before = m.position_text();
+                let mut rolled = m.clone();
+                rolled.act(Action::Roll(Dice(dice.0, dice.1))).unwrap();
+                let mut say = Vec::new();
+                for p in rolled.legal() {
+                    let text = rolled.move_text(&p);
+                    let new: Vec<String> = backgammon_marks(&text, dice)
+                        .into_iter()
+                        .filter(|k| !seen.contains(k))
+                        .collect();
+                    if !new.is_empty() && say.len() < 3 {
+                        seen.extend(new);
+                        say.push(text);
+                    }
+                }
+                if !say.is_empty() {
+                    out.push((before, dice, say));
+                }
+            }
+            if m.phase() == Phase::Roll {
+                let dice = Dice(r.next(6) as u8 + 1, r.next(6) as u8 + 1);
+                m.act(Action::Roll(dice)).unwrap();
+            }
+            if m.phase() != Phase::Move {
+                break;
+            }
+            let legal = m.legal();
+            let p = if legal.is_empty() {
+                Play::PASS
+            } else {
+                legal[r.next(legal.len())]
+            };
+            m.act(Action::Move(p)).unwrap();
+        }
+        if seen.len() == 28 {
+            break;
+        }
+    }
+    out
+}
+
+#[test]
+fn every_backgammon_point_and_kind_of_move_in_every_language() {
+    let positions = backgammon_positions();
+    for lang in langs::languages() {
+        let mut trips = Trips::default();
+        let mut marks = BTreeSet::new();
+        for (fen, dice, plays) in &positions {
+            let d = format!("{}{}", dice.0, dice.1);
+            let ear = ear(GameKind::Backgammon, &lang, Some(fen), Some(&d));
+            for mv in plays {
+                let said = say(GameKind::Backgammon, &lang, mv, Some(fen), Some(&d));
+                // The roll's sentence first, then the move's.
+                let spoken = said.utterance.sentences[1..].join(" ");
+                if trips.check(&ear, &said, &spoken).is_some() {
+                    marks.extend(backgammon_marks(said.played.as_deref().unwrap(), *dice));
+                }
+            }
+        }
+        trips.assert_none(&format!("backgammon, {lang}"));
+        assert_eq!(
+            marks.len(),
+            28,
+            "{lang}: points and kinds heard back: {marks:?}"
+        );
+        through_the_commands(
+            &lang,
+            &["--variant", "backgammon", "--dice", "31"],
+            "8/5 6/5",
+            1,
+            "8/5 6/5",
+        );
+    }
+}
