@@ -4,6 +4,7 @@
 //! data files of each (the layout of `docs/languages.md`), for the tests
 //! that walk every language (`lang_*.rs`).
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The repository's root.
@@ -77,4 +78,155 @@ pub fn string_at<'a>(t: &'a toml::Table, key: &str) -> Option<&'a str> {
         v = v.get(p)?;
     }
     v.as_str()
+}
+
+/// The daemon's sentence families, and where each is today as one file
+/// with a table a language.
+const SENTENCE_FAMILIES: [(&str, &str); 6] = [
+    ("messages", "assistant/data/messages.toml"),
+    ("voice-status", "assistant/data/voice-status.toml"),
+    ("page", "assistant/src/devices/page.toml"),
+    ("pairing", "assistant/src/devices/pairing.toml"),
+    ("squares", "assistant/src/devices/squares.toml"),
+    ("language", "assistant/data/language.toml"),
+];
+
+/// Keys whose values are codes (a BCP 47 tag, an espeak-ng voice, a
+/// liblouis table), not words.
+const CODE_KEYS: [&str; 8] = [
+    "language",
+    "espeak_voice",
+    "voice",
+    "code",
+    "tag",
+    "locale",
+    "braille_table",
+    "louis_table",
+];
+
+/// Every family of one language: its name and its table.
+pub fn families(lang: &str) -> Vec<(String, toml::Table)> {
+    let root = root();
+    let mut out: Vec<(String, toml::Table)> = phrasebook_files(lang)
+        .into_iter()
+        .map(|f| {
+            let rel = f.strip_prefix(phrasebooks()).unwrap();
+            let family = rel
+                .to_str()
+                .unwrap()
+                .replace(&format!("{lang}.toml"), "LANG.toml");
+            (format!("speech/phrasebooks/{family}"), read_toml(&f))
+        })
+        .collect();
+    for (family, single) in SENTENCE_FAMILIES {
+        let own: PathBuf = root.join(format!("assistant/data/{family}/{lang}.toml"));
+        if own.is_file() {
+            out.push((family.to_owned(), read_toml(&own)));
+        } else if root.join(single).is_file() {
+            let t = read_toml(&root.join(single));
+            if let Some(toml::Value::Table(mine)) = t.get(lang) {
+                out.push((family.to_owned(), mine.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Every string of a table by its dotted key (a list's items as `key[i]`).
+pub fn strings(prefix: &str, v: &toml::Value, out: &mut BTreeMap<String, String>) {
+    match v {
+        toml::Value::String(s) => {
+            out.insert(prefix.to_owned(), s.clone());
+        }
+        toml::Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                strings(&format!("{prefix}[{i}]"), x, out);
+            }
+        }
+        toml::Value::Table(t) => {
+            for (k, x) in t {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                strings(&key, x, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every key path of a table, lists as a whole.
+pub fn keys(prefix: &str, t: &toml::Table, out: &mut BTreeSet<String>) {
+    for (k, v) in t {
+        let key = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match v {
+            toml::Value::Table(inner) => keys(&key, inner, out),
+            _ => {
+                out.insert(key);
+            }
+        }
+    }
+}
+
+/// The words of a phrase, in small letters: placeholders (`{side}`),
+/// options (`--voice`) and tokens with a digit, a dot, a slash or an
+/// underscore (`e4`, `32-28`, a file name) left out, hyphenated words
+/// split.
+pub fn words(phrase: &str) -> Vec<String> {
+    let mut text = String::new();
+    let mut depth = 0;
+    for c in phrase.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => text.push(c),
+            _ => text.push(' '),
+        }
+    }
+    let mut out = Vec::new();
+    for token in text.split_whitespace() {
+        // A command line's option (`--voice`) is not a word.
+        if token.starts_with("--") {
+            continue;
+        }
+        let t = token.trim_matches(|c: char| !c.is_alphanumeric());
+        if t.chars()
+            .any(|c| c.is_ascii_digit() || c == '.' || c == '/' || c == '_')
+        {
+            continue;
+        }
+        for w in t.split(|c: char| !(c.is_alphabetic() || c == '\'' || c == '’')) {
+            let w = w.trim_matches(['\'', '’']).to_lowercase();
+            if !w.is_empty() {
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+/// Where each word of a language's phrases is said: word → `family key`.
+pub fn words_of(lang: &str) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (family, table) in families(lang) {
+        let mut all = BTreeMap::new();
+        strings("", &toml::Value::Table(table), &mut all);
+        for (key, phrase) in all {
+            let last = key.rsplit('.').next().unwrap();
+            let last = last.split('[').next().unwrap();
+            if CODE_KEYS.contains(&last) {
+                continue;
+            }
+            for w in words(&phrase) {
+                out.entry(w).or_default().push(format!("{family} {key}"));
+            }
+        }
+    }
+    out
 }
