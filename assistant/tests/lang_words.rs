@@ -1,15 +1,17 @@
 //! Issue 43: every language says nothing but its own words. The walk goes
 //! over every phrase of every phrasebook family of every language (the
 //! stems of `speech/phrasebooks/*.toml`): the table's, chess's,
-//! backgammon's and its arbiter's phrasebooks, and the daemon's own
-//! sentence files (`assistant/data/FAMILY/LANG.toml`, or the `[LANG]`
-//! table of the single files they are today: messages, voice status, the
-//! device pages, pairing, squares, the language's own file).
+//! backgammon's and its arbiter's phrasebooks, and the daemon's own words
+//! in every folder of `assistant/data` with a file of the language
+//! (messages, voice status, the device pages, pairing, squares, the
+//! arbiter's and the record's words, the language's card), or the `[LANG]`
+//! table of the single files they were before.
 //!
 //! - Every language has every key English has, in every family.
 //! - No word of a language other than English and Polish is a word of the
 //!   English or Polish files, unless `tests/data/languages/allowed-words/`
 //!   lists it with the reason (`common.toml` for all, `LANG.toml` for one).
+//!   Codes (a language's tag, its espeak-ng voice) are not words.
 
 mod support;
 

@@ -80,15 +80,14 @@ pub fn string_at<'a>(t: &'a toml::Table, key: &str) -> Option<&'a str> {
     v.as_str()
 }
 
-/// The daemon's sentence families, and where each is today as one file
-/// with a table a language.
-const SENTENCE_FAMILIES: [(&str, &str); 6] = [
+/// The daemon's sentence families where each is one file with a table a
+/// language (before they became `assistant/data/FAMILY/LANG.toml`).
+const SINGLE_FILES: [(&str, &str); 5] = [
     ("messages", "assistant/data/messages.toml"),
     ("voice-status", "assistant/data/voice-status.toml"),
     ("page", "assistant/src/devices/page.toml"),
     ("pairing", "assistant/src/devices/pairing.toml"),
     ("squares", "assistant/src/devices/squares.toml"),
-    ("language", "assistant/data/language.toml"),
 ];
 
 /// Keys whose values are codes (a BCP 47 tag, an espeak-ng voice, a
@@ -118,15 +117,30 @@ pub fn families(lang: &str) -> Vec<(String, toml::Table)> {
             (format!("speech/phrasebooks/{family}"), read_toml(&f))
         })
         .collect();
-    for (family, single) in SENTENCE_FAMILIES {
-        let own: PathBuf = root.join(format!("assistant/data/{family}/{lang}.toml"));
+    // Every folder of assistant/data with a file of the language: the
+    // daemon's messages, voice status, device pages, pairing, squares, the
+    // arbiter's and the record's words, the language's card.
+    let data = root.join("assistant/data");
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(&data)
+        .expect("assistant/data")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    for dir in &folders {
+        let own = dir.join(format!("{lang}.toml"));
         if own.is_file() {
-            out.push((family.to_owned(), read_toml(&own)));
-        } else if root.join(single).is_file() {
-            let t = read_toml(&root.join(single));
-            if let Some(toml::Value::Table(mine)) = t.get(lang) {
-                out.push((family.to_owned(), mine.clone()));
-            }
+            let family = dir.file_name().unwrap().to_str().unwrap();
+            out.push((format!("assistant/data/{family}"), read_toml(&own)));
+        }
+    }
+    for (family, single) in SINGLE_FILES {
+        if data.join(family).is_dir() || !root.join(single).is_file() {
+            continue;
+        }
+        let t = read_toml(&root.join(single));
+        if let Some(toml::Value::Table(mine)) = t.get(lang) {
+            out.push((format!("assistant/data/{family}"), mine.clone()));
         }
     }
     out
