@@ -80,39 +80,45 @@ fn num2words(asked: &[(String, u32, Option<&str>)]) -> Option<Vec<Value>> {
 }
 
 /// One list of number words of a language's phrasebooks: the form's name,
-/// the first number and the words.
+/// the first number and the words (a family the language has no file of
+/// yet gives none: `lang_words.rs` names what is missing).
 fn forms(lang: &str) -> Vec<(&'static str, u32, Vec<String>)> {
     let p = langs::phrasebooks();
-    let table = langs::read_toml(&p.join(format!("{lang}.toml")));
-    let bg = langs::read_toml(&p.join(format!("backgammon/{lang}.toml")));
-    let chess = langs::read_toml(&p.join(format!("chess/{lang}.toml")));
-    let list = |t: &toml::Table, path: &[&str]| -> Vec<String> {
-        let mut v = &toml::Value::Table(t.clone());
-        for k in path {
-            v = v
-                .get(k)
-                .unwrap_or_else(|| panic!("{lang}: no {}", path.join(".")));
-        }
-        v.as_array()
-            .unwrap_or_else(|| panic!("{lang}: {} is a list", path.join(".")))
-            .iter()
-            .map(|w| w.as_str().unwrap().to_owned())
-            .collect()
+    let read = |rel: String| {
+        let f = p.join(rel);
+        f.is_file().then(|| langs::read_toml(&f))
     };
-    let mut out = vec![
-        ("cardinal", 0, list(&table, &["numbers", "cardinal"])),
-        ("hundreds", 100, list(&table, &["numbers", "hundreds"])),
-        // Index 0 of the points and dice is unused.
-        ("points", 1, list(&bg, &["numbers", "points"])[1..].to_vec()),
-        ("dice", 1, list(&bg, &["numbers", "dice"])[1..].to_vec()),
-        ("ranks", 1, list(&chess, &["squares", "ranks"])),
-    ];
-    if table
-        .get("numbers")
-        .and_then(|n| n.get("genitive"))
-        .is_some()
-    {
-        out.push(("genitive", 1, list(&table, &["numbers", "genitive"])));
+    let list = |t: &toml::Table, path: &[&str]| -> Option<Vec<String>> {
+        let mut v = t.get(path[0])?;
+        for k in &path[1..] {
+            v = v.get(k)?;
+        }
+        Some(
+            v.as_array()
+                .unwrap_or_else(|| panic!("{lang}: {} is a list", path.join(".")))
+                .iter()
+                .map(|w| w.as_str().unwrap().to_owned())
+                .collect(),
+        )
+    };
+    let mut out = Vec::new();
+    let mut add = |form, first, words: Option<Vec<String>>, skip: usize| {
+        if let Some(w) = words {
+            out.push((form, first, w[skip.min(w.len())..].to_vec()));
+        }
+    };
+    if let Some(t) = read(format!("{lang}.toml")) {
+        add("cardinal", 0, list(&t, &["numbers", "cardinal"]), 0);
+        add("hundreds", 100, list(&t, &["numbers", "hundreds"]), 0);
+        add("genitive", 1, list(&t, &["numbers", "genitive"]), 0);
+    }
+    // Index 0 of the points and dice is unused.
+    if let Some(t) = read(format!("backgammon/{lang}.toml")) {
+        add("points", 1, list(&t, &["numbers", "points"]), 1);
+        add("dice", 1, list(&t, &["numbers", "dice"]), 1);
+    }
+    if let Some(t) = read(format!("chess/{lang}.toml")) {
+        add("ranks", 1, list(&t, &["squares", "ranks"]), 0);
     }
     out
 }

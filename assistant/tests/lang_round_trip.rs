@@ -40,8 +40,9 @@ use tandem::voice::ear::{Ear, EarRequest};
 use tandem_rules::draughts::Variant;
 use tandem_speech::listen::Transcript;
 
-/// What one language's round trips of one game found wrong, and how many
-/// moves they checked.
+/// What the round trips of one game found wrong in every language, and
+/// how many moves they checked: every language is tried, and all that is
+/// wrong in any of them is told at the end.
 #[derive(Default)]
 struct Trips {
     failures: Vec<String>,
@@ -66,10 +67,25 @@ impl Trips {
         }
     }
 
+    /// A failure unless `ok`.
+    fn require(&mut self, ok: bool, what: impl FnOnce() -> String) {
+        if !ok {
+            self.failures.push(what());
+        }
+    }
+
+    /// One language's round trips, whose setup may fail (a language
+    /// without a game's data): the failure is told with the rest.
+    fn run(&mut self, lang: &str, f: impl FnOnce(&mut Trips) -> Result<(), String>) {
+        if let Err(e) = f(self) {
+            self.failures.push(format!("{lang}: {e}"));
+        }
+    }
+
     fn assert_none(&self, game: &str) {
         assert!(
             self.failures.is_empty(),
-            "{game}: {} of {} moves not heard back as themselves:\n{}",
+            "{game}: {} failures ({} moves checked):\n{}",
             self.failures.len(),
             self.checked,
             self.failures.join("\n")
@@ -77,7 +93,7 @@ impl Trips {
     }
 }
 
-fn ear(kind: GameKind, lang: &str, fen: Option<&str>, dice: Option<&str>) -> Ear {
+fn ear(kind: GameKind, lang: &str, fen: Option<&str>, dice: Option<&str>) -> Result<Ear, String> {
     kind.ear(&EarRequest {
         lang,
         phrasebook: None,
@@ -85,10 +101,16 @@ fn ear(kind: GameKind, lang: &str, fen: Option<&str>, dice: Option<&str>) -> Ear
         position: None,
         dice,
     })
-    .unwrap_or_else(|e| panic!("{lang} {fen:?}: {e:#}"))
+    .map_err(|e| format!("tandem hear {fen:?}: {e:#}"))
 }
 
-fn say(kind: GameKind, lang: &str, mv: &str, fen: Option<&str>, dice: Option<&str>) -> Said {
+fn say(
+    kind: GameKind,
+    lang: &str,
+    mv: &str,
+    fen: Option<&str>,
+    dice: Option<&str>,
+) -> Result<Said, String> {
     let said = kind
         .say(&SayAsked {
             mv,
@@ -98,13 +120,13 @@ fn say(kind: GameKind, lang: &str, mv: &str, fen: Option<&str>, dice: Option<&st
             letters: false,
             dice,
         })
-        .unwrap_or_else(|e| panic!("{lang} {mv} {fen:?}: {e:#}"));
+        .map_err(|e| format!("tandem say {mv} {fen:?}: {e:#}"))?;
     assert!(
         said.error.is_none() && said.played.is_some(),
         "{lang} {fen:?}: {mv} is legal: {:?}",
         said.error
     );
-    said
+    Ok(said)
 }
 
 fn heard(ear: &Ear, spoken: &str) -> Value {
@@ -123,25 +145,37 @@ fn moves(kind: GameKind, fen: Option<&str>) -> Vec<String> {
 
 /// One real `tandem say --lang LANG ARGS… MOVE` → `tandem hear --lang LANG
 /// --text SENTENCE ARGS… --json`: the command lines take every language.
-fn through_the_commands(lang: &str, args: &[&str], mv: &str, sentence: usize, want: &str) {
+fn through_the_commands(
+    lang: &str,
+    args: &[&str],
+    mv: &str,
+    sentence: usize,
+    want: &str,
+) -> Result<(), String> {
     let mut a = vec!["say", "--json", "--lang", lang];
     a.extend_from_slice(args);
     a.push(mv);
     let (code, out, err) = tandem(&a);
-    assert_eq!(code, 0, "{a:?}: {err}");
+    if code != 0 {
+        return Err(format!("{a:?}: exit {code}: {err}"));
+    }
     let said: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(said["lang"], lang, "{said}");
     let spoken = said["sentences"][sentence].as_str().unwrap().to_owned();
     let mut a = vec!["hear", "--json", "--lang", lang, "--text", &spoken];
     a.extend_from_slice(args);
     let (code, out, err) = tandem(&a);
-    assert_eq!(code, 0, "{a:?}: {err}");
+    if code != 0 {
+        return Err(format!("{a:?}: exit {code}: {err}"));
+    }
     let v: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(
-        (v["kind"].as_str(), v["move"].as_str()),
-        (Some("move"), Some(want)),
-        "{lang}: said {spoken:?}, heard {v}"
-    );
+    if (v["kind"].as_str(), v["move"].as_str()) == (Some("move"), Some(want)) {
+        Ok(())
+    } else {
+        Err(format!(
+            "tandem say {mv}: said {spoken:?}, tandem hear heard {v}"
+        ))
+    }
 }
 
 /// The squares a draughts move's notation names (`32-28`, `32x21x12`).
@@ -152,77 +186,101 @@ fn draughts_squares(notation: &str) -> Vec<u8> {
         .collect()
 }
 
-/// A white king on `s` with a black man where the king can take nothing:
-/// every square 1-50 stands in a move of these positions.
-fn king_on(s: u8) -> String {
+/// White kings on `s`, `s + 10`, … `s + 40` with a black man where no king
+/// can take: with `s` from 1 to 10 every square 1-50 is a king's. The
+/// position, and a move of each king.
+fn kings_from(s: u8) -> (String, Vec<String>) {
     let kind = GameKind::Draughts(Variant::International);
+    let kings: Vec<u8> = (0..5).map(|i| s + 10 * i).collect();
+    let list = kings
+        .iter()
+        .map(|k| format!("K{k}"))
+        .collect::<Vec<_>>()
+        .join(",");
     (1..=50u8)
         .rev()
-        .filter(|&b| b != s)
-        .map(|b| format!("W:WK{s}:B{b}"))
-        .find(|fen| {
-            let m = moves(kind, Some(fen));
-            !m.is_empty() && m.iter().all(|m| !m.contains('x'))
+        .filter(|b| !kings.contains(b))
+        .find_map(|b| {
+            let fen = format!("W:W{list}:B{b}");
+            let all = moves(kind, Some(&fen));
+            if all.iter().any(|m| m.contains('x')) {
+                return None;
+            }
+            let one: Vec<String> = kings
+                .iter()
+                .filter_map(|k| all.iter().find(|m| m.starts_with(&format!("{k}-"))))
+                .cloned()
+                .collect();
+            (one.len() == kings.len()).then_some((fen, one))
         })
-        .expect("a black man the king cannot take")
+        .expect("a black man no king can take, and a move for every king")
+}
+
+/// One language's draughts round trips: every move of each position (the
+/// start when it is `None`) or the ones given.
+fn draughts_in(
+    lang: &str,
+    positions: &[(Option<String>, Vec<String>)],
+    trips: &mut Trips,
+) -> Result<(), String> {
+    let kind = GameKind::Draughts(Variant::International);
+    let mut squares = BTreeSet::new();
+    let (mut captures, mut multi, mut crowned) = (0, 0, 0);
+    for (fen, given) in positions {
+        let fen = fen.as_deref();
+        let ear = ear(kind, lang, fen, None)?;
+        let all = if given.is_empty() {
+            moves(kind, fen)
+        } else {
+            given.clone()
+        };
+        let kings = fen.is_some_and(|f| f.contains(":WK"));
+        for mv in &all {
+            let said = say(kind, lang, mv, fen, None)?;
+            // The move's sentence; the pieces to take off and the
+            // crowning follow it.
+            let Some(v) = trips.check(&ear, &said, &said.utterance.sentences[0]) else {
+                continue;
+            };
+            let sq = draughts_squares(said.played.as_deref().unwrap());
+            let taken = v["captured"].as_array().map_or(0, Vec::len);
+            captures += usize::from(taken == 1);
+            multi += usize::from(taken > 1);
+            crowned += usize::from(!kings && sq.last().is_some_and(|&t| t <= 5));
+            squares.extend(sq);
+        }
+    }
+    let missing: Vec<u8> = (1..=50).filter(|s| !squares.contains(s)).collect();
+    trips.require(missing.is_empty(), || {
+        format!("{lang}: squares never heard back: {missing:?}")
+    });
+    trips.require(captures >= 1 && multi >= 1 && crowned >= 2, || {
+        format!(
+            "{lang}: heard back {captures} captures, {multi} of several pieces, {crowned} crownings"
+        )
+    });
+    through_the_commands(lang, &["--fen", "W:W32:B27,17,8"], "32x3", 0, "32x3")
 }
 
 #[test]
 fn every_draughts_square_and_kind_of_move_in_every_language() {
-    let kind = GameKind::Draughts(Variant::International);
-    // (position, the moves to say: all of them when empty)
-    let mut positions: Vec<(Option<String>, Vec<&str>)> = vec![
+    // The start, a capture, one of three pieces that crowns, a promotion,
+    // and kings on every square.
+    let mut positions: Vec<(Option<String>, Vec<String>)> = vec![
         (None, vec![]),
-        // A capture, one of three pieces that crowns, a promotion.
         (Some("W:W33:B28".into()), vec![]),
         (Some("W:W32:B27,17,8".into()), vec![]),
         (Some("W:W6:B40".into()), vec![]),
     ];
-    for s in 1..=50 {
-        positions.push((Some(king_on(s)), vec![]));
-    }
+    positions.extend((1..=10).map(|s| {
+        let (fen, one) = kings_from(s);
+        (Some(fen), one)
+    }));
+    let mut trips = Trips::default();
     for lang in langs::languages() {
-        let mut trips = Trips::default();
-        let mut squares = BTreeSet::new();
-        let (mut captures, mut multi, mut crowned) = (0, 0, 0);
-        for (fen, _) in &positions {
-            let fen = fen.as_deref();
-            let ear = ear(kind, &lang, fen, None);
-            let all = moves(kind, fen);
-            // A king's first and last move: every square once.
-            let chosen: Vec<&String> = if fen.is_some_and(|f| f.contains(":WK")) {
-                vec![&all[0], &all[all.len() - 1]]
-            } else {
-                all.iter().collect()
-            };
-            let man = !fen.is_some_and(|f| f.contains(":WK"));
-            for mv in chosen {
-                let said = say(kind, &lang, mv, fen, None);
-                // The move's sentence; the pieces to take off and the
-                // crowning follow it.
-                let Some(v) = trips.check(&ear, &said, &said.utterance.sentences[0]) else {
-                    continue;
-                };
-                let sq = draughts_squares(said.played.as_deref().unwrap());
-                let taken = v["captured"].as_array().map_or(0, Vec::len);
-                captures += usize::from(taken == 1);
-                multi += usize::from(taken > 1);
-                crowned += usize::from(man && sq.last().is_some_and(|&t| t <= 5));
-                squares.extend(sq);
-            }
-        }
-        trips.assert_none(&format!("draughts, {lang}"));
-        let missing: Vec<u8> = (1..=50).filter(|s| !squares.contains(s)).collect();
-        assert!(
-            missing.is_empty(),
-            "{lang}: squares never heard back: {missing:?}"
-        );
-        assert!(
-            captures >= 1 && multi >= 1 && crowned >= 2,
-            "{lang}: heard back {captures} captures, {multi} of several pieces, {crowned} crownings"
-        );
-        through_the_commands(&lang, &["--fen", "W:W32:B27,17,8"], "32x3", 0, "32x3");
+        trips.run(&lang, |t| draughts_in(&lang, &positions, t));
     }
+    trips.assert_none("draughts");
 }
 
 /// The words of a chess template before its first placeholder, up to the
@@ -309,6 +367,83 @@ fn queens_on_every_square(mut covered: BTreeSet<String>) -> Vec<(String, Vec<Str
     out
 }
 
+/// The kinds of chess move a move is (SAN and its position).
+fn chess_kinds(san: &str, fen: &str) -> Vec<&'static str> {
+    let piece = san.starts_with(|c: char| c.is_ascii_uppercase());
+    let castles = san.starts_with("O-O");
+    let long = san.starts_with("O-O-O");
+    let promotes = san.contains('=');
+    [
+        ("pawn", !piece && !promotes),
+        ("piece", piece && !castles),
+        ("capture", san.contains('x')),
+        ("short castling", castles && !long),
+        ("long castling", long),
+        ("en passant", fen.contains(" d6 ") && san == "exd6"),
+        ("promotion", promotes),
+        ("promotion with a capture", promotes && san.contains('x')),
+    ]
+    .into_iter()
+    .filter_map(|(k, yes)| yes.then_some(k))
+    .collect()
+}
+
+/// One language's chess round trips.
+fn chess_in(
+    lang: &str,
+    positions: &[(String, Vec<String>)],
+    trips: &mut Trips,
+) -> Result<(), String> {
+    let path = langs::phrasebooks().join(format!("chess/{lang}.toml"));
+    if !path.is_file() {
+        return Err(format!("no {}", path.display()));
+    }
+    let book = langs::read_toml(&path);
+    let mut squares = BTreeSet::new();
+    let mut kinds = BTreeSet::new();
+    for (fen, mvs) in positions {
+        let ear = ear(GameKind::Chess, lang, Some(fen), None)?;
+        for mv in mvs {
+            let said = say(GameKind::Chess, lang, mv, Some(fen), None)?;
+            let san = said.played.clone().unwrap();
+            // The check and the mate: the language's own sentence last.
+            let mark = match san.chars().last() {
+                Some('+') => Some("move.check"),
+                Some('#') => Some("move.checkmate"),
+                _ => None,
+            };
+            if let Some(key) = mark {
+                let want = langs::string_at(&book, key);
+                let last = said.utterance.sentences.last().map(String::as_str);
+                trips.require(last.is_some() && last == want, || {
+                    format!(
+                        "{lang} {san}: {key} {want:?} is not the last of {:?}",
+                        said.utterance.sentences
+                    )
+                });
+                kinds.insert(key);
+            }
+            if trips
+                .check(&ear, &said, &chess_spoken(&book, &said))
+                .is_none()
+            {
+                continue;
+            }
+            let uci = said.extra["uci"].as_str().unwrap();
+            squares.insert(uci[..2].to_owned());
+            squares.insert(uci[2..4].to_owned());
+            kinds.extend(chess_kinds(&san, fen));
+        }
+    }
+    trips.require(squares.len() == 64, || {
+        format!("{lang}: squares heard back: {squares:?}")
+    });
+    trips.require(kinds.len() == 10, || {
+        format!("{lang}: kinds heard back: {kinds:?}")
+    });
+    through_the_commands(lang, &["--variant", "chess"], "Nf3", 0, "Nf3")
+}
+
 #[test]
 fn every_chess_square_and_kind_of_move_in_every_language() {
     // Every move of: the start (pawns, knights), black's answer, castling
@@ -336,68 +471,11 @@ fn every_chess_square_and_kind_of_move_in_every_language() {
         }
     }
     positions.extend(queens_on_every_square(first));
+    let mut trips = Trips::default();
     for lang in langs::languages() {
-        let book = langs::read_toml(&langs::phrasebooks().join(format!("chess/{lang}.toml")));
-        let mut trips = Trips::default();
-        let mut squares = BTreeSet::new();
-        let mut kinds = BTreeSet::new();
-        for (fen, mvs) in &positions {
-            let ear = ear(GameKind::Chess, &lang, Some(fen), None);
-            for mv in mvs {
-                let said = say(GameKind::Chess, &lang, mv, Some(fen), None);
-                let san = said.played.clone().unwrap();
-                // The check and the mate: the language's own sentence last.
-                let mark = match san.chars().last() {
-                    Some('+') => Some("move.check"),
-                    Some('#') => Some("move.checkmate"),
-                    _ => None,
-                };
-                if let Some(key) = mark {
-                    let want = langs::string_at(&book, key).unwrap();
-                    assert_eq!(
-                        said.utterance.sentences.last().map(String::as_str),
-                        Some(want),
-                        "{lang} {san}"
-                    );
-                    kinds.insert(key);
-                }
-                if trips
-                    .check(&ear, &said, &chess_spoken(&book, &said))
-                    .is_none()
-                {
-                    continue;
-                }
-                let uci = said.extra["uci"].as_str().unwrap();
-                squares.insert(uci[..2].to_owned());
-                squares.insert(uci[2..4].to_owned());
-                let piece = san.starts_with(|c: char| c.is_ascii_uppercase());
-                for (kind, yes) in [
-                    ("pawn", !piece && !san.contains('=')),
-                    ("piece", piece && !san.starts_with('O')),
-                    ("capture", san.contains('x')),
-                    (
-                        "short castling",
-                        san.starts_with("O-O") && !san.starts_with("O-O-O"),
-                    ),
-                    ("long castling", san.starts_with("O-O-O")),
-                    ("en passant", fen.contains(" d6 ") && san == "exd6"),
-                    ("promotion", san.contains('=')),
-                    (
-                        "promotion with a capture",
-                        san.contains('=') && san.contains('x'),
-                    ),
-                ] {
-                    if yes {
-                        kinds.insert(kind);
-                    }
-                }
-            }
-        }
-        trips.assert_none(&format!("chess, {lang}"));
-        assert_eq!(squares.len(), 64, "{lang}: squares heard back: {squares:?}");
-        assert_eq!(kinds.len(), 10, "{lang}: kinds heard back: {kinds:?}");
-        through_the_commands(&lang, &["--variant", "chess"], "Nf3", 0, "Nf3");
+        trips.run(&lang, |t| chess_in(&lang, &positions, t));
     }
+    trips.assert_none("chess");
 }
 
 /// A seeded generator (a test needs no better).
@@ -492,36 +570,43 @@ fn backgammon_positions() -> Vec<(String, (u8, u8), Vec<String>)> {
     out
 }
 
+/// One language's backgammon round trips.
+fn backgammon_in(
+    lang: &str,
+    positions: &[(String, (u8, u8), Vec<String>)],
+    trips: &mut Trips,
+) -> Result<(), String> {
+    let mut marks = BTreeSet::new();
+    for (fen, dice, plays) in positions {
+        let d = format!("{}{}", dice.0, dice.1);
+        let ear = ear(GameKind::Backgammon, lang, Some(fen), Some(&d))?;
+        for mv in plays {
+            let said = say(GameKind::Backgammon, lang, mv, Some(fen), Some(&d))?;
+            // The roll's sentence first, then the move's.
+            let spoken = said.utterance.sentences[1..].join(" ");
+            if trips.check(&ear, &said, &spoken).is_some() {
+                marks.extend(backgammon_marks(said.played.as_deref().unwrap(), *dice));
+            }
+        }
+    }
+    trips.require(marks.len() == 28, || {
+        format!("{lang}: points and kinds heard back: {marks:?}")
+    });
+    through_the_commands(
+        lang,
+        &["--variant", "backgammon", "--dice", "31"],
+        "8/5 6/5",
+        1,
+        "8/5 6/5",
+    )
+}
+
 #[test]
 fn every_backgammon_point_and_kind_of_move_in_every_language() {
     let positions = backgammon_positions();
+    let mut trips = Trips::default();
     for lang in langs::languages() {
-        let mut trips = Trips::default();
-        let mut marks = BTreeSet::new();
-        for (fen, dice, plays) in &positions {
-            let d = format!("{}{}", dice.0, dice.1);
-            let ear = ear(GameKind::Backgammon, &lang, Some(fen), Some(&d));
-            for mv in plays {
-                let said = say(GameKind::Backgammon, &lang, mv, Some(fen), Some(&d));
-                // The roll's sentence first, then the move's.
-                let spoken = said.utterance.sentences[1..].join(" ");
-                if trips.check(&ear, &said, &spoken).is_some() {
-                    marks.extend(backgammon_marks(said.played.as_deref().unwrap(), *dice));
-                }
-            }
-        }
-        trips.assert_none(&format!("backgammon, {lang}"));
-        assert_eq!(
-            marks.len(),
-            28,
-            "{lang}: points and kinds heard back: {marks:?}"
-        );
-        through_the_commands(
-            &lang,
-            &["--variant", "backgammon", "--dice", "31"],
-            "8/5 6/5",
-            1,
-            "8/5 6/5",
-        );
+        trips.run(&lang, |t| backgammon_in(&lang, &positions, t));
     }
+    trips.assert_none("backgammon");
 }

@@ -90,18 +90,15 @@ const SINGLE_FILES: [(&str, &str); 5] = [
     ("squares", "assistant/src/devices/squares.toml"),
 ];
 
-/// Keys whose values are codes (a BCP 47 tag, an espeak-ng voice, a
-/// liblouis table), not words.
-const CODE_KEYS: [&str; 8] = [
-    "language",
-    "espeak_voice",
-    "voice",
-    "code",
-    "tag",
-    "locale",
-    "braille_table",
-    "louis_table",
-];
+/// Whether the value at `key` (a dotted path) is a code, not words: a
+/// book's BCP 47 tag and espeak-ng voice (`meta.language`,
+/// `meta.espeak_voice`, a card's `espeak_voice`), a noun's grammatical
+/// gender (`nouns.hour.gender`). The braille table, the model's name and
+/// hash have digits or dots, which are no words either ([`words`]).
+fn is_code(key: &str) -> bool {
+    matches!(key, "meta.language" | "meta.espeak_voice" | "espeak_voice")
+        || key.ends_with(".gender")
+}
 
 /// Every family of one language: its name and its table.
 pub fn families(lang: &str) -> Vec<(String, toml::Table)> {
@@ -232,9 +229,7 @@ pub fn words_of(lang: &str) -> BTreeMap<String, Vec<String>> {
         let mut all = BTreeMap::new();
         strings("", &toml::Value::Table(table), &mut all);
         for (key, phrase) in all {
-            let last = key.rsplit('.').next().unwrap();
-            let last = last.split('[').next().unwrap();
-            if CODE_KEYS.contains(&last) {
+            if is_code(&key) {
                 continue;
             }
             for w in words(&phrase) {
