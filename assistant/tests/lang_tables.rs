@@ -99,11 +99,29 @@ fn plays_in(lang: &str, variant: &[&str], moves: &[&[&str]], kinds: &[&str]) {
     );
 }
 
+/// `f` for every language; every language is tried, and those that failed
+/// are named at the end (each one's panic is printed as it happens).
+fn in_every_language(f: impl Fn(&str)) {
+    let mut failed = Vec::new();
+    for lang in langs::languages() {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&lang)));
+        if let Err(e) = r {
+            let why = e
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| e.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_default();
+            failed.push(format!("{lang}: {why}"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
 #[test]
 fn a_draughts_table_in_every_language_plays_and_answers_its_clock() {
-    for lang in langs::languages() {
+    in_every_language(|lang| {
         plays_in(
-            &lang,
+            lang,
             &["--variant", "international", "--control", "5m+5s"],
             &[
                 &["move", "32-28"],
@@ -113,14 +131,14 @@ fn a_draughts_table_in_every_language_plays_and_answers_its_clock() {
             ],
             &["move"],
         );
-    }
+    });
 }
 
 #[test]
 fn a_chess_table_in_every_language_plays_and_answers_its_clock() {
-    for lang in langs::languages() {
+    in_every_language(|lang| {
         plays_in(
-            &lang,
+            lang,
             &["--variant", "chess", "--control", "5m+5s"],
             &[
                 &["move", "e4"],
@@ -133,14 +151,14 @@ fn a_chess_table_in_every_language_plays_and_answers_its_clock() {
             ],
             &["move", "game-end"],
         );
-    }
+    });
 }
 
 #[test]
 fn a_backgammon_table_in_every_language_plays_and_answers_its_clock() {
-    for lang in langs::languages() {
+    in_every_language(|lang| {
         plays_in(
-            &lang,
+            lang,
             &["--variant", "backgammon", "--match", "3"],
             &[
                 &["roll", "3", "1"],
@@ -152,7 +170,7 @@ fn a_backgammon_table_in_every_language_plays_and_answers_its_clock() {
             ],
             &["move", "turn"],
         );
-    }
+    });
 }
 
 /// A table of two languages (001 ch. VIII: two blind players from two
