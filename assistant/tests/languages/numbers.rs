@@ -9,14 +9,12 @@
 //! (a hyphen, a gender) says so in `tests/data/languages/num2words.toml`
 //! with the reason; nothing is normalised here.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use crate::support::langs;
 use serde_json::{json, Value};
-use support::langs;
 
 /// What the tests need of num2words, and how to get it.
 const NUM2WORDS: &str =
@@ -81,7 +79,7 @@ fn num2words(asked: &[(String, u32, Option<&str>)]) -> Option<Vec<Value>> {
 
 /// One list of number words of a language's phrasebooks: the form's name,
 /// the first number and the words (a family the language has no file of
-/// yet gives none: `lang_words.rs` names what is missing).
+/// yet gives none: `languages/words.rs` names what is missing).
 fn forms(lang: &str) -> Vec<(&'static str, u32, Vec<String>)> {
     let p = langs::phrasebooks();
     let read = |rel: String| {

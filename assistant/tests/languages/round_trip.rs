@@ -1,5 +1,5 @@
 //! Issue 43: in every language tandem has data files for (the stems of
-//! `speech/phrasebooks/*.toml`, [`support::langs::languages`]; never a list
+//! `speech/phrasebooks/*.toml`, `support::langs::languages`; never a list
 //! written here), every square and every kind of move is said and heard
 //! back as the same move: what `tandem say --lang LANG` announces,
 //! understood by `tandem hear --lang LANG --text` as the move announced.
@@ -27,13 +27,11 @@
 //! and every move of it judged by it; one real `tandem say` → `tandem hear
 //! --text` per language and game checks the command line's `--lang` too.
 
-mod support;
-
 use std::collections::BTreeSet;
 
+use crate::support::cli::run as tandem;
+use crate::support::langs;
 use serde_json::Value;
-use support::cli::run as tandem;
-use support::langs;
 use tandem::game::GameKind;
 use tandem::one_shot::{MovesAsked, Said, SayAsked};
 use tandem::voice::ear::{Ear, EarRequest};

@@ -8,15 +8,13 @@
 //! that language's own data files (`support::langs::words_of`), never a
 //! list written here. One table per language and game, a few moves each.
 
-mod support;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::support::langs::{self, words, words_of};
+use crate::support::{ctl, journal_events_so_far, Play};
 use serde_json::Value;
-use support::langs::{self, words, words_of};
-use support::{ctl, journal_events_so_far, Play};
 
 /// Every announced event of the journal, once the clock's answer is among
 /// them (10 s at most).

@@ -13,10 +13,8 @@
 //!   lists it with the reason (`common.toml` for all, `LANG.toml` for one).
 //!   Codes (a language's tag, its espeak-ng voice) are not words.
 
-mod support;
-
+use crate::support::langs::{self, families, keys, words_of};
 use std::collections::{BTreeMap, BTreeSet};
-use support::langs::{self, families, keys, words_of};
 
 /// The words `allowed-words/NAME.toml` allows (none without the file), each
 /// entry with its reason.

@@ -2,7 +2,7 @@
 //! stems of `speech/phrasebooks/*.toml` (`pl.toml`, `en.toml`, and every
 //! language whose data files are added: `nl.toml`, `ru.toml`, …), and the
 //! data files of each (the layout of `docs/languages.md`), for the tests
-//! that walk every language (`lang_*.rs`).
+//! that walk every language (`tests/languages/`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
