@@ -10,8 +10,6 @@
 //! with the reason; nothing is normalised here.
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 use crate::support::langs;
 use serde_json::{json, Value};
@@ -37,44 +35,12 @@ print(json.dumps(out))
 /// num2words' words for every request; `None` when num2words is missing
 /// and `TANDEM_SKIP_REAL` allows that (`tandem_testkit::require`).
 fn num2words(asked: &[(String, u32, Option<&str>)]) -> Option<Vec<Value>> {
-    let present = Command::new("python3")
-        .args(["-c", "import num2words"])
-        .env("PYTHONPATH", tandem_testkit::python_path())
-        .output()
-        .map_err(|e| e.to_string())
-        .and_then(|o| {
-            if o.status.success() {
-                Ok(())
-            } else {
-                Err(String::from_utf8_lossy(&o.stderr).into_owned())
-            }
-        });
-    tandem_testkit::require(NUM2WORDS, present)?;
-    let mut child = Command::new("python3")
-        .args(["-c", ORACLE])
-        .env("PYTHONPATH", tandem_testkit::python_path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
     let input = json!(asked
         .iter()
         .map(|(l, n, c)| json!([l, n, c]))
         .collect::<Vec<_>>());
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "num2words: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(serde_json::from_slice(&out.stdout).unwrap())
+    let v = crate::support::python::run_json("num2words", NUM2WORDS, ORACLE, &input.to_string())?;
+    Some(serde_json::from_value(v).unwrap())
 }
 
 /// One list of number words of a language's phrasebooks: the form's name,

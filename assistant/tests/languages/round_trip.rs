@@ -476,19 +476,6 @@ fn every_chess_square_and_kind_of_move_in_every_language() {
     trips.assert_none("chess");
 }
 
-/// A seeded generator (a test needs no better).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % n
-    }
-}
-
 /// What a backgammon move's text shows (`bar/22 13/7*(2) 6/off`): the
 /// points 1-24, `bar`, `off`, `hit` and `doubles`.
 fn backgammon_marks(text: &str, dice: (u8, u8)) -> BTreeSet<String> {
@@ -518,15 +505,15 @@ fn backgammon_positions() -> Vec<(String, (u8, u8), Vec<String>)> {
     use tandem_rules::TableGame;
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
-    let mut r = Lcg(43);
+    let mut r = tandem_testkit::Rng(43);
     for _game in 0..40 {
         let mut m = Match::new(MatchOptions { length: 7 });
-        let (a, b) = (r.next(6) as u8 + 1, r.next(5) as u8 + 1);
+        let (a, b) = (r.die(), r.die().min(5));
         m.act(Action::Roll(Dice(a, if b >= a { b + 1 } else { b })))
             .unwrap();
         for _turn in 0..400 {
             if m.phase() == Phase::Roll && m.side_to_move() == tandem_rules::Color::White {
-                let dice = (r.next(6) as u8 + 1, r.next(6) as u8 + 1);
+                let dice = (r.die(), r.die());
                 let before = m.position_text();
                 let mut rolled = m.clone();
                 rolled.act(Action::Roll(Dice(dice.0, dice.1))).unwrap();
@@ -547,7 +534,7 @@ fn backgammon_positions() -> Vec<(String, (u8, u8), Vec<String>)> {
                 }
             }
             if m.phase() == Phase::Roll {
-                let dice = Dice(r.next(6) as u8 + 1, r.next(6) as u8 + 1);
+                let dice = Dice(r.die(), r.die());
                 m.act(Action::Roll(dice)).unwrap();
             }
             if m.phase() != Phase::Move {
@@ -557,7 +544,7 @@ fn backgammon_positions() -> Vec<(String, (u8, u8), Vec<String>)> {
             let p = if legal.is_empty() {
                 Play::PASS
             } else {
-                legal[r.next(legal.len())]
+                legal[r.index(legal.len())]
             };
             m.act(Action::Move(p)).unwrap();
         }

@@ -29,6 +29,7 @@ pub mod cli;
 pub mod devices;
 pub mod langs;
 pub mod pychess;
+pub mod python;
 pub mod session;
 pub mod tls;
 pub mod voice;
