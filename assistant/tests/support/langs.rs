@@ -186,7 +186,7 @@ pub fn keys(prefix: &str, t: &toml::Table, out: &mut BTreeSet<String>) {
 }
 
 /// The words of a phrase, in small letters: placeholders (`{side}`),
-/// options (`--voice`) and tokens with a digit, a dot, a slash or an
+/// options (`--voice`), file endings (`.mat`) and tokens with a digit, a dot, a slash or an
 /// underscore (`e4`, `32-28`, a file name) left out, hyphenated words
 /// split.
 pub fn words(phrase: &str) -> Vec<String> {
@@ -202,8 +202,9 @@ pub fn words(phrase: &str) -> Vec<String> {
     }
     let mut out = Vec::new();
     for token in text.split_whitespace() {
-        // A command line's option (`--voice`) is not a word.
-        if token.starts_with("--") {
+        // A command line's option (`--voice`) and a file's ending (`.mat`)
+        // are not words.
+        if token.starts_with("--") || token.starts_with('.') {
             continue;
         }
         let t = token.trim_matches(|c: char| !c.is_alphanumeric());
