@@ -204,7 +204,8 @@ pub fn words(phrase: &str) -> Vec<String> {
     for token in text.split_whitespace() {
         // A command line's option (`--voice`) and a file's ending (`.mat`)
         // are not words.
-        if token.starts_with("--") || token.starts_with('.') {
+        let bare = token.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '.' && c != '-');
+        if bare.starts_with("--") || bare.starts_with('.') {
             continue;
         }
         let t = token.trim_matches(|c: char| !c.is_alphanumeric());
