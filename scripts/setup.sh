@@ -111,6 +111,11 @@ if [ "$with_tests" = 1 ]; then
     $SUDO python3 -m pip install --quiet --no-deps --disable-pip-version-check \
       --target "$TANDEM_PYTHONPATH" chess==1.11.2
   fi
+  if ! PYTHONPATH="$TANDEM_PYTHONPATH" python3 -c 'import num2words' 2>/dev/null; then
+    echo "setup: installing num2words 0.5.14 into $TANDEM_PYTHONPATH (the independent number words of the language tests)"
+    $SUDO python3 -m pip install --quiet --no-deps --disable-pip-version-check \
+      --target "$TANDEM_PYTHONPATH" num2words==0.5.14
+  fi
   if ! command -v tmux >/dev/null; then
     echo "setup: installing tmux (the screen tests run tandem play in it, as a person sees it)"
     $SUDO apt-get update -qq

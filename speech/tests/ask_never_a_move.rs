@@ -2,7 +2,8 @@
 //! question (issue 23): every phrasing of every legal move of several real
 //! positions of each game, as the grammar gives them to the recognizer, is
 //! heard as no question; and every question phrase is heard as its
-//! question, whichever position is on the board.
+//! question, whichever position is on the board. In every language with a
+//! phrasebook (the stems of `phrasebooks/*.toml`, issue 43).
 
 use tandem_rules::backgammon::{Action, Board, Dice, Match, MatchOptions};
 use tandem_rules::draughts::{Position, Variant};
@@ -15,6 +16,20 @@ use tandem_speech::chess::ChessPhrasebook;
 use tandem_speech::draughts::listen::{DraughtsWords, Grammar};
 use tandem_speech::listen::Lexicon;
 use tandem_speech::Phrasebook;
+
+/// Every language with a phrasebook: the stems of `phrasebooks/*.toml`.
+fn languages() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("phrasebooks");
+    let mut out: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "toml"))
+        .map(|p| p.file_stem().unwrap().to_str().unwrap().to_owned())
+        .collect();
+    out.sort();
+    assert!(out.contains(&"pl".to_owned()) && out.contains(&"en".to_owned()));
+    out
+}
 
 fn no_move_is_a_question(moves: &[String], questions: &[AskPhrase], what: &str) {
     assert!(moves.len() > 10, "{what}: too few phrases to mean anything");
@@ -38,7 +53,8 @@ fn no_move_is_a_question(moves: &[String], questions: &[AskPhrase], what: &str) 
 
 #[test]
 fn draughts_moves_are_never_questions() {
-    for lang in ["pl", "en"] {
+    for lang in languages() {
+        let lang = lang.as_str();
         let book = Phrasebook::builtin(lang).unwrap();
         let q = tandem_speech::draughts::ask::phrases(&book);
         let lex = Lexicon::draughts_builtin(lang).unwrap();
@@ -71,10 +87,9 @@ fn draughts_moves_are_never_questions() {
 
 #[test]
 fn chess_moves_are_never_questions() {
-    for (lang, book) in [
-        ("pl", ChessPhrasebook::polish()),
-        ("en", ChessPhrasebook::english()),
-    ] {
+    for lang in languages() {
+        let book = ChessPhrasebook::builtin(&lang)
+            .unwrap_or_else(|| panic!("{lang}: no chess phrasebook"));
         let q = tandem_speech::chess::ask::phrases(&book);
         let lex = ChessLexicon::new(&book);
         for fen in [
@@ -92,7 +107,8 @@ fn chess_moves_are_never_questions() {
 
 #[test]
 fn backgammon_moves_are_never_questions() {
-    for lang in ["pl", "en"] {
+    for lang in languages() {
+        let lang = lang.as_str();
         let q = tandem_speech::backgammon::ask::phrases(&BgPhrasebook::builtin(lang).unwrap());
         let lex = BgLexicon::builtin(lang).unwrap();
         for dice in [None, Some(Dice(3, 1)), Some(Dice(6, 6)), Some(Dice(5, 2))] {

@@ -2,9 +2,6 @@
 //! `$TANDEM_PYTHONPATH`): the independent reader the tests check tandem's
 //! PGN with, as broadcast sites and chess programs read it.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
 /// What the tests need of python-chess, and how to get it.
@@ -37,40 +34,6 @@ print(json.dumps(games))
 /// fails: `tandem_testkit::missing`).
 #[must_use]
 pub fn read(pgn: &str) -> Option<Vec<Value>> {
-    let present = Command::new("python3")
-        .args(["-c", "import chess.pgn"])
-        .env("PYTHONPATH", tandem_testkit::python_path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| e.to_string())
-        .and_then(|o| {
-            if o.status.success() {
-                Ok(())
-            } else {
-                Err(String::from_utf8_lossy(&o.stderr).into_owned())
-            }
-        });
-    tandem_testkit::require(PYCHESS, present)?;
-    let mut child = Command::new("python3")
-        .args(["-c", READER])
-        .env("PYTHONPATH", tandem_testkit::python_path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(pgn.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "python-chess: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(serde_json::from_slice(&out.stdout).unwrap())
+    let v = super::python::run_json("chess.pgn", PYCHESS, READER, pgn)?;
+    Some(serde_json::from_value(v).unwrap())
 }

@@ -183,7 +183,7 @@ impl ChessLexicon {
             out
         };
         let l = book.listen();
-        ChessLexicon {
+        let mut lex = ChessLexicon {
             book: book.clone(),
             base,
             files,
@@ -195,7 +195,19 @@ impl ChessLexicon {
             promote: list(&l.promote),
             short_castle: list(&l.short_castle),
             long_castle: list(&l.long_castle),
-        }
+        };
+        // The link words in the canonical form heard words are put in: the
+        // English "promotes to a" is heard as "promotes to anna", the
+        // letter a being the file's (the round trip of issue 43 found it).
+        let canon = |lex: &ChessLexicon, v: &[Words]| -> Vec<Words> {
+            v.iter().map(|w| lex.normalize(&w.join(" "))).collect()
+        };
+        lex.takes = canon(&lex, &lex.takes);
+        lex.to = canon(&lex, &lex.to);
+        lex.promote = canon(&lex, &lex.promote);
+        lex.short_castle = canon(&lex, &lex.short_castle);
+        lex.long_castle = canon(&lex, &lex.long_castle);
+        lex
     }
 
     /// The chess phrasebook.
