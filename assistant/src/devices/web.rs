@@ -376,12 +376,16 @@ fn seated<T: serde::de::DeserializeOwned>(
     h: &HeaderMap,
     body: &[u8],
     expected: &str,
-) -> Result<(Color, T), Response> {
+) -> Result<(Color, T), Box<Response>> {
     let Some((side, _)) = seat(app, h) else {
-        return Err(unpaired());
+        return Err(Box::new(unpaired()));
     };
-    let b = serde_json::from_slice::<T>(body)
-        .map_err(|_| refused(StatusCode::BAD_REQUEST, &format!("expected {expected}")))?;
+    let b = serde_json::from_slice::<T>(body).map_err(|_| {
+        Box::new(refused(
+            StatusCode::BAD_REQUEST,
+            &format!("expected {expected}"),
+        ))
+    })?;
     Ok((side, b))
 }
 #[derive(Deserialize)]
@@ -393,7 +397,7 @@ struct MoveBody {
 async fn play(State(app): State<App>, h: HeaderMap, body: axum::body::Bytes) -> Response {
     let (side, b) = match seated::<MoveBody>(&app, &h, &body, "{\"move\": \"32-28\"}") {
         Ok(sb) => sb,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     as_seat(&app, side, Cmd::Move(b.mv)).await
 }
@@ -406,7 +410,7 @@ struct CommandBody {
 async fn command(State(app): State<App>, h: HeaderMap, body: axum::body::Bytes) -> Response {
     let (side, b) = match seated::<CommandBody>(&app, &h, &body, "{\"command\": \"clock\"}") {
         Ok(sb) => sb,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let cmd = Cmd::parse_line(&b.command);
     // The arbiter's actions are the arbiter's, never a device's.

@@ -121,14 +121,7 @@ fn script_and_style<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S>
 }
 
 fn common(r: Router<App>) -> Router<App> {
-    script_and_style(r)
-        .route("/api/tables", get(tables))
-        .route("/api/view", get(views))
-        .route("/api/tables/{n}/game", get(game))
-        .route("/api/round.pdn", get(|s| round(s, "pdn")))
-        .route("/api/round.pgn", get(|s| round(s, "pgn")))
-        .route("/api/results.csv", get(results))
-        .route("/events", get(events))
+    data_routes!(script_and_style(r))
 }
 
 fn not_found(n: u32) -> Response {

@@ -79,7 +79,7 @@ impl Session {
             black_ms: ms(probe.remaining(Color::Black, t)),
             seat: self.asker,
         };
-        if let Err(r) = self.journal_then_say(event, (source, text), prepared.announce, in_tongues)
+        if let Some(r) = self.journal_then_say(event, (source, text), prepared.announce, in_tongues)
         {
             return r;
         }
@@ -101,21 +101,21 @@ impl Session {
     }
 
     /// A move's or an action's `event` journaled first (fsync), then its
-    /// words said (design: "The flow of one move", 3); the refusal of
-    /// `input` from `source` when the journal cannot take it.
+    /// words said (design: "The flow of one move", 3); or, when the
+    /// journal cannot take it, the refusal of `input` from `source`.
     fn journal_then_say(
         &mut self,
         event: Event,
         (source, input): (Source, &str),
         first: Utterance,
         others: Vec<Utterance>,
-    ) -> Result<(), Reply> {
+    ) -> Option<Reply> {
         if let Err(e) = self.record(event) {
             tracing::error!("journal: {e}");
-            return Err(self.refuse_msg(source, input, &Msg::JournalFailed));
+            return Some(self.refuse_msg(source, input, &Msg::JournalFailed));
         }
         self.announce_made(first, others);
-        Ok(())
+        None
     }
 
     /// A game action (decided by the game): journaled, applied, the clock
@@ -149,7 +149,7 @@ impl Session {
             black_ms: ms(probe.remaining(Color::Black, t)),
             seat: self.asker,
         };
-        if let Err(r) = self.journal_then_say(event, (source, input), a.announce, in_tongues) {
+        if let Some(r) = self.journal_then_say(event, (source, input), a.announce, in_tongues) {
             return r;
         }
         if let Some(p) = &press {
