@@ -99,7 +99,7 @@ fn real_mat_files_reconcile_with_themselves_to_gnubgs_ids() {
 /// Each of `files` reconciled with itself agrees (exit 0), at gnubg's
 /// Position and Match IDs where gnubg runs.
 fn assert_reconciled_to_gnubgs_ids(files: &[PathBuf]) {
-    let theirs = gnubg_ids(&files);
+    let theirs = gnubg_ids(files);
     for (k, f) in files.iter().enumerate() {
         let (out, json) = reconcile(f, f);
         assert_eq!(out.status.code(), Some(0), "{}: {json}", f.display());

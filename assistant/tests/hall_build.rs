@@ -143,7 +143,7 @@ fn tables_of_one_event_on_different_builds_raise_a_build_alert() {
         "{alerts:?}"
     );
     let v3 = desk.table(3).unwrap();
-    assert!(alert_kinds(&v3).iter().any(|k| *k == "build"), "{v3}");
+    assert!(alert_kinds(&v3).contains(&"build"), "{v3}");
 
     // The page (Chromium) shows each table's build, the odd one marked.
     let b = support::browser::Browser::start();

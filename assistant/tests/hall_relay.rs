@@ -189,10 +189,7 @@ fn a_table_killed_and_resumed_goes_on_at_the_desk() {
     ctl_ok(&t1, &["resume"]);
     ctl_ok(&t1, &["move", "28x19"]);
     let v = desk.wait_table(1, "the move after the resume", |t| t["ply"] == 3);
-    assert!(
-        alert_kinds(&v).iter().any(|k| *k == "resumed"),
-        "a resumed alert: {v}"
-    );
+    assert!(alert_kinds(&v).contains(&"resumed"), "a resumed alert: {v}");
     desk.wait_copy(1, &journal_of(dir.path(), 1));
     assert_eq!(desk.table(1).unwrap()["chain_ok"], true);
 }

@@ -18,7 +18,7 @@ use std::process::Command;
 use hall_common::chain::{lines_of, rechain, sha256_hex, verify, witness_of_line};
 use hall_common::{
     ctl_ok, desk_keys, hall, journal_records, seqs_of, table, wait_for, wait_witness_of,
-    witness_of, witnessed, Broker, Desk, Witnessed,
+    witness_of, witnessed, Witnessed,
 };
 use serde_json::Value;
 use support::{run_ok, TANDEM};

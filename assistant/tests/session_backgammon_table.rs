@@ -31,6 +31,13 @@ fn setup(length: u32, control: &str, lang: &str) -> GameSetup {
 }
 
 /// A line typed at the table, as the screen's input line sends it.
+/// Each of the `; `-separated `lines` typed in turn.
+fn typed_each(s: &mut Session, lines: &str) {
+    for line in lines.split("; ") {
+        typed(s, line);
+    }
+}
+
 fn typed(s: &mut Session, line: &str) -> Vec<String> {
     let r = s.handle(Cmd::parse_line(line), Source::Typed);
     assert!(r.ok, "{line}: {r:?}");
@@ -58,8 +65,7 @@ async fn a_match_without_a_clock_never_flags_says_so_and_resumes_untimed() {
         panic!("no start line")
     };
     assert_eq!(info.control, "none", "the journal records it");
-    typed(&mut s, "roll 5 2");
-    typed(&mut s, "13/11 13/8");
+    typed_each(&mut s, "roll 5 2; 13/11 13/8");
     // Ten hours on black's roll: no warning, no flag (004 3.5 (i) (a)).
     tokio::time::advance(Duration::from_secs(36_000)).await;
     s.poll_clock();
@@ -99,10 +105,7 @@ async fn a_game_is_resigned_for_one_two_or_three_times_the_cube_offered_then_ans
     let mut f = fixture();
     let mut s = f.start(&setup(7, "eubgf-7", "en"));
     drain(&mut f.speech);
-    typed(&mut s, "roll 3 1");
-    typed(&mut s, "8/5 6/5");
-    typed(&mut s, "double");
-    typed(&mut s, "take");
+    typed_each(&mut s, "roll 3 1; 8/5 6/5; double; take");
     // Black on roll: the session's own `resign` is the game's offer of a single game.
     assert_eq!(
         typed(&mut s, "resign"),
@@ -150,8 +153,7 @@ async fn a_game_is_resigned_for_one_two_or_three_times_the_cube_offered_then_ans
     );
     // `tandem ctl resign white 3` arrives as the command word `resign`
     // with arguments; a backgammon of 3 × the cube of 1.
-    typed(&mut s, "roll 2 4");
-    typed(&mut s, "24/20 13/11");
+    typed_each(&mut s, "roll 2 4; 24/20 13/11");
     let r = s.handle(Cmd::Unknown("resign white 3".into()), Source::Control);
     assert!(r.ok, "{r:?}");
     let r = s.handle(Cmd::Resign(Some(Color::Black)), Source::Control);
@@ -186,9 +188,7 @@ async fn resignation_in_polish_and_bad_levels_refused() {
     drain(&mut f.speech);
     let r = s.handle(Cmd::parse_line("poddaję się"), Source::Typed);
     assert!(!r.ok, "no game before the opening roll");
-    typed(&mut s, "roll 6 1");
-    typed(&mut s, "13/7 8/7");
-    typed(&mut s, "roll 3 2");
+    typed_each(&mut s, "roll 6 1; 13/7 8/7; roll 3 2");
     let r = s.handle(Cmd::parse_line("resign 4"), Source::Typed);
     assert!(!r.ok);
     assert_eq!(r.said, ["Poddaj jeden, dwa albo trzy."]);
@@ -235,9 +235,7 @@ async fn a_roll_leaves_both_boards_in_sync_and_a_move_puts_the_other_behind() {
     typed(&mut s, "done");
     assert_eq!(behind(&s), (0, 0));
     // A double and its take change no board either.
-    typed(&mut s, "bar/24 6/5 8/7(2)");
-    typed(&mut s, "double");
-    typed(&mut s, "take");
+    typed_each(&mut s, "bar/24 6/5 8/7(2); double; take");
     assert_eq!(behind(&s), (0, 1));
 }
 
@@ -245,12 +243,10 @@ async fn a_roll_leaves_both_boards_in_sync_and_a_move_puts_the_other_behind() {
 async fn the_spoken_record_names_each_side_once_a_turn() {
     let f = fixture();
     let mut s = f.start(&setup(3, "eubgf-3", "en"));
-    typed(&mut s, "roll 5 2");
-    typed(&mut s, "13/11 13/8");
-    typed(&mut s, "roll 6 4");
-    typed(&mut s, "24/14*");
-    typed(&mut s, "double");
-    typed(&mut s, "take");
+    typed_each(
+        &mut s,
+        "roll 5 2; 13/11 13/8; roll 6 4; 24/14*; double; take",
+    );
     assert_eq!(
         typed(&mut s, "record 1"),
         [

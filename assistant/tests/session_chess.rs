@@ -13,7 +13,7 @@ use tandem_rules::{Color, DrawReason, Outcome, WinReason};
 
 mod support;
 
-use support::session::{drain, fixture, game_setup};
+use support::session::{drain, fixture, game_setup, Fixture};
 
 fn setup(fen: Option<&str>, control: &str, lang: &str) -> GameSetup {
     game_setup(GameKind::Chess.position(fen).unwrap(), control, lang)
@@ -24,6 +24,22 @@ fn play(s: &mut Session, moves: &[&str]) {
         let r = s.handle(Cmd::Move((*m).into()), Source::Typed);
         assert!(r.ok, "{m}: {r:?}");
     }
+}
+
+/// A 90-minute chess game in English after 1. e4 e5 2. Nf3.
+fn after_e4_e5_nf3(f: &Fixture) -> Session {
+    let mut s = f.start(&setup(None, "90m", "en"));
+    play(&mut s, &["e4", "e5", "Nf3"]);
+    s
+}
+
+/// A one-minute chess game at `fen` (black to move), its clock run for 61
+/// seconds and polled: black's flag has fallen.
+async fn flag_fallen_at(f: &Fixture, fen: &str) -> Session {
+    let mut s = f.start(&setup(Some(fen), "1m", "en"));
+    tokio::time::advance(Duration::from_secs(61)).await;
+    s.poll_clock();
+    s
 }
 
 #[tokio::test(start_paused = true)]
@@ -87,9 +103,7 @@ async fn chess_moves_are_journaled_in_san_and_announced_after_annex_e() {
 async fn a_flag_against_a_bare_king_is_a_draw_and_otherwise_a_loss() {
     // 002 art. 6.9: white has only a king; black's flag falls: a draw.
     let mut f = fixture();
-    let mut s = f.start(&setup(Some("4k3/8/8/8/8/8/4q3/K7 b - - 0 1"), "1m", "en"));
-    tokio::time::advance(Duration::from_secs(61)).await;
-    s.poll_clock();
+    let s = flag_fallen_at(&f, "4k3/8/8/8/8/8/4q3/K7 b - - 0 1").await;
     assert_eq!(
         s.table().game.outcome(),
         Some(Outcome::Draw {
@@ -105,9 +119,7 @@ async fn a_flag_against_a_bare_king_is_a_draw_and_otherwise_a_loss() {
     );
     // With a rook white can mate: black's flag loses.
     let mut f = fixture();
-    let mut s = f.start(&setup(Some("4k3/8/8/8/8/8/4q3/K6R b - - 0 1"), "1m", "en"));
-    tokio::time::advance(Duration::from_secs(61)).await;
-    s.poll_clock();
+    let s = flag_fallen_at(&f, "4k3/8/8/8/8/8/4q3/K6R b - - 0 1").await;
     assert_eq!(
         s.table().game.outcome(),
         Some(Outcome::Win {
@@ -179,8 +191,7 @@ async fn draw_claims_follow_articles_9_2_9_3_and_9_5() {
 #[tokio::test(start_paused = true)]
 async fn boards_behind_differing_and_taken_back_in_chess() {
     let mut f = fixture();
-    let mut s = f.start(&setup(None, "90m", "en"));
-    play(&mut s, &["e4", "e5", "Nf3"]);
+    let mut s = after_e4_e5_nf3(&f);
     // The blind player (white) made Nf3 on their board; black's board lacks it.
     let r = s.handle(Cmd::Missing(Some(Color::Black)), Source::Typed);
     assert_eq!(
@@ -238,8 +249,7 @@ async fn boards_behind_differing_and_taken_back_in_chess() {
 #[tokio::test(start_paused = true)]
 async fn the_scoresheet_draws_where_the_arbiter_took_the_game_back() {
     let mut f = fixture();
-    let mut s = f.start(&setup(None, "90m", "en"));
-    play(&mut s, &["e4", "e5", "Nf3"]);
+    let mut s = after_e4_e5_nf3(&f);
     let r = s.handle(
         Cmd::Takeback(1, "the boards differ".into()),
         Source::Arbiter,

@@ -16,7 +16,7 @@ use tandem_speech::chess::ChessPhrasebook;
 use tandem_speech::listen::audio::{Mode, VadConfig};
 use tandem_speech::listen::{ConfirmPolicy, Lexicon, Listener, ScriptedRecognizer};
 
-use support::session::{draughts_listener, game_setup, h, voice_table, VoiceTable};
+use support::session::{draughts_listener, game_setup, voice_table, VoiceTable};
 
 /// Plays `moves` through the control socket's path.
 async fn play<G: VoiceGame>(t: &mut VoiceTable<G>, moves: &[&str]) {
@@ -50,10 +50,7 @@ async fn draughts_record_commands_are_heard_and_answered() {
     t.said();
 
     let said = t.hear(6, "zapis").await;
-    assert_eq!(
-        t.heard().last().unwrap(),
-        &h("command", "record", "command")
-    );
+    t.assert_last_heard_command("record");
     assert_eq!(said.len(), 3, "{said:?}");
     assert!(
         said[0].starts_with("Ruch jeden. Białe: trzydzieści dwa"),
@@ -61,10 +58,7 @@ async fn draughts_record_commands_are_heard_and_answered() {
     );
 
     let said = t.hear(6, "zapis od dwa").await;
-    assert_eq!(
-        t.heard().last().unwrap(),
-        &h("command", "record-from 2", "command")
-    );
+    t.assert_last_heard_command("record-from 2");
     assert_eq!(said.len(), 2, "{said:?}");
     assert!(said[0].starts_with("Ruch dwa. Białe: "), "{said:?}");
 
@@ -104,10 +98,7 @@ async fn chess_record_commands_are_heard_and_answered() {
     t.said();
 
     let said = t.hear(3, "ruch dwa").await;
-    assert_eq!(
-        t.heard().last().unwrap(),
-        &h("command", "move-number 2", "command")
-    );
+    t.assert_last_heard_command("move-number 2");
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(said[0].starts_with("Ruch dwa. Białe: "), "{said:?}");
     let said = t.hear(3, "zapis").await;

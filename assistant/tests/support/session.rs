@@ -230,6 +230,11 @@ impl<G: VoiceGame> VoiceTable<G> {
         assert_eq!((*source, t.as_str()), (Source::Spoken, text));
     }
 
+    /// What was heard last is the command `text`, answered.
+    pub fn assert_last_heard_command(&self, text: &str) {
+        assert_eq!(self.heard().last().unwrap(), &h("command", text, "command"));
+    }
+
     /// The only position sent to the listener so far is the start.
     pub fn assert_hears_in_the_start_position(&self) {
         assert_eq!(
