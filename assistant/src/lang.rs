@@ -335,6 +335,27 @@ mod tests {
     }
 
     #[test]
+    fn the_model_a_card_pins_is_the_one_tandem_finds_for_its_language() {
+        // What `scripts/setup.sh --voice LANG` unpacks (the card's folder)
+        // is what `tandem play --lang LANG` looks for, for every card.
+        for (folder, lang, path, text) in FILES {
+            if *folder != "language" {
+                continue;
+            }
+            let c: Card = toml::from_str(text).unwrap();
+            let t = tempfile::tempdir().unwrap();
+            let m = t.path().join(&c.vosk.model);
+            std::fs::create_dir_all(m.join("am")).unwrap();
+            std::fs::create_dir_all(m.join("conf")).unwrap();
+            assert_eq!(
+                tandem_speech::listen::models::find_model_in(t.path(), lang),
+                Some(m),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
     fn every_card_reads_and_agrees_with_its_phrasebook() {
         // Every card there (also of a language whose phrasebooks are not yet).
         for (folder, lang, path, text) in FILES {

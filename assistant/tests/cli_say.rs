@@ -232,3 +232,71 @@ fn backgammon_says_the_roll_then_the_move_and_refuses_what_the_rules_refuse() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("roll the opening dice"), "{out}");
 }
+
+/// `--lang` and a seat's `lang=` take every language with data
+/// (docs/languages.md); another is refused, for every game and command,
+/// with the languages tandem knows.
+#[test]
+fn an_unknown_language_is_refused_with_the_known_ones_everywhere() {
+    let state = tempfile::tempdir().unwrap();
+    let runs: [&[&str]; 7] = [
+        &["say", "32-28", "--lang", "xx"],
+        &["say", "--variant", "chess", "Nf3", "--lang", "xx"],
+        &[
+            "say",
+            "--variant",
+            "backgammon",
+            "--dice",
+            "31",
+            "8/5 6/5",
+            "--lang",
+            "xx",
+        ],
+        &["arbiter", "diff", "W:W28:B19", "W:W32:B19", "--lang", "xx"],
+        &["hear", "--text", "a", "--lang", "xx"],
+        &["play", "--headless", "--lang", "xx"],
+        &["play", "--headless", "--seat", "white:lang=xx"],
+    ];
+    for args in runs {
+        let (code, _, err) = support::cli::run_in(args, &[("XDG_STATE_HOME", state.path())], &[]);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(
+            err.contains("unknown language \"xx\": tandem speaks "),
+            "{args:?}: {err}"
+        );
+        // The list: every language with a phrasebook file.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks");
+        for f in std::fs::read_dir(dir).unwrap() {
+            let name = f.unwrap().file_name().into_string().unwrap();
+            if let Some(lang) = name.strip_suffix(".toml") {
+                assert!(err.contains(lang), "{args:?} does not name {lang}: {err}");
+            }
+        }
+    }
+    // Every known language is taken by the same options.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks");
+    for f in std::fs::read_dir(dir).unwrap() {
+        let name = f.unwrap().file_name().into_string().unwrap();
+        let Some(lang) = name.strip_suffix(".toml") else {
+            continue;
+        };
+        for args in [
+            &["say", "32-28", "--lang", lang][..],
+            &["say", "--variant", "chess", "Nf3", "--lang", lang],
+            &[
+                "say",
+                "--variant",
+                "backgammon",
+                "--dice",
+                "31",
+                "8/5 6/5",
+                "--lang",
+                lang,
+            ],
+        ] {
+            let (code, out, err) = tandem(args);
+            assert_eq!(code, 0, "{args:?}: {err}");
+            assert!(!out.trim().is_empty(), "{args:?}");
+        }
+    }
+}
