@@ -33,11 +33,11 @@ function pageWords(ui) {
     if (t && el.textContent !== t) el.textContent = t;
   }
 }
+// The table's announcements and this seat's refusals, as every page says
+// them (announce.js).
+const announce = tandemAnnouncer(log, 200);
 function said(text) {
-  const p = document.createElement("p");
-  p.textContent = text;
-  log.appendChild(p);
-  while (log.children.length > 200) log.removeChild(log.firstElementChild);
+  announce(text);
   log.scrollTop = log.scrollHeight;
 }
 function tell(text) { prompt.textContent = text; }
@@ -50,7 +50,7 @@ async function send(path, body) {
     body: JSON.stringify(body),
   });
   const d = await r.json().catch(() => ({ ok: false, error: "no answer" }));
-  if (!d.ok) error.textContent = (d.said && d.said.length ? d.said.join(" ") : d.error) || "refused";
+  if (!d.ok) refusal(d, error, said);
   return d.ok;
 }
 const command = (c) => send("/api/command", { command: c });

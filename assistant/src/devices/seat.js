@@ -1,16 +1,12 @@
 "use strict";
-// The seat's page, screen reader first: every announcement this seat hears
-// appended once to the polite log; an error of its own input to the alert;
-// focus never moved by the page.
+// The seat's page, screen reader first (announce.js: heard once, in every
+// screen reader): every announcement this seat hears appended once to the
+// polite log, a refusal of its own input too (shown in the error box, not
+// read twice); focus never moved by the page.
 const log = document.getElementById("log");
 const error = document.getElementById("error");
 const title = document.getElementById("title");
-function said(text) {
-  const p = document.createElement("p");
-  p.textContent = text;
-  log.appendChild(p);
-  while (log.children.length > 200) log.removeChild(log.firstElementChild);
-}
+const said = tandemAnnouncer(log, 200);
 // Each square's words, in the seat's language (from the table).
 let squareWords = {};
 let lightSquare = "light square";
@@ -52,7 +48,7 @@ document.getElementById("command").addEventListener("submit", async (e) => {
   if (!command) return;
   if (await send("/api/command", { command })) line.value = "";
 });
-// Sends a request of the seat's; an error of its own goes to the alert.
+// Sends a request of the seat's; a refusal shown and heard once (stream.js).
 async function send(path, body) {
   error.textContent = "";
   const r = await fetch(path, {
@@ -61,9 +57,7 @@ async function send(path, body) {
     body: JSON.stringify(body),
   });
   const d = await r.json().catch(() => ({ ok: false, error: "no answer" }));
-  if (!d.ok) {
-    error.textContent = (d.said && d.said.length ? d.said.join(" ") : d.error) || "refused";
-  }
+  if (!d.ok) refusal(d, error, said);
   return d.ok;
 }
 

@@ -32,3 +32,13 @@ function liveStream(handlers, say, words, refresh) {
   }
   open();
 }
+
+// A refusal of the seat's request (`d`, the answer's JSON) shown in `box`
+// (not read: `aria-hidden`) and heard once: the table's words (`said`) come
+// to the log on the stream as every other announcement; the page's own (no
+// answer, not paired) are given to `say` here.
+function refusal(d, box, say) {
+  const table = d.said && d.said.length ? d.said.join(" ") : "";
+  box.textContent = table || d.error || "refused";
+  if (!table) say(box.textContent);
+}

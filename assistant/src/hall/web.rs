@@ -99,16 +99,17 @@ pub fn public(hall: Arc<Hall>) -> Router {
 /// broadcast delay (`--public-delay`) every data route comes from the
 /// delayed views (`hall/delay.rs`, whose routes the caller passes in).
 pub fn public_page(routes: Router) -> Router {
-    routes
-        .route("/", get(|| async { Html(PUBLIC) }))
+    assets(routes.route("/", get(|| async { Html(PUBLIC) })))
+}
+
+/// The pages' script, style and the shared `/announce.js` (crate::http).
+fn assets<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S> {
+    const JS_TYPE: [(header::HeaderName, &str); 1] =
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")];
+    r.route("/hall.js", get(|| async { (JS_TYPE, JS) }))
         .route(
-            "/hall.js",
-            get(|| async {
-                (
-                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-                    JS,
-                )
-            }),
+            "/announce.js",
+            get(|| async { (JS_TYPE, crate::http::ANNOUNCE_JS) }),
         )
         .route(
             "/hall.css",
@@ -117,19 +118,7 @@ pub fn public_page(routes: Router) -> Router {
 }
 
 fn common(r: Router<App>) -> Router<App> {
-    r.route(
-        "/hall.js",
-        get(|| async {
-            (
-                [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-                JS,
-            )
-        }),
-    )
-    .route(
-        "/hall.css",
-        get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS) }),
-    )
+    assets(r)
     .route("/api/tables", get(tables))
     .route("/api/view", get(views))
     .route("/api/tables/{n}/game", get(game))

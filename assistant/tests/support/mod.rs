@@ -27,6 +27,7 @@ pub mod browser;
 pub mod chesslink;
 pub mod cli;
 pub mod devices;
+pub mod orca;
 pub mod pychess;
 pub mod session;
 pub mod tls;
