@@ -284,8 +284,9 @@ fn scenario(web: Web) {
     // The desk, in the same window: two alerts, the same words.
     let before = desk.alerts().len();
     o.keys(&["ctrl+l"]);
-    o.type_text(&format!("{}/\n", desk.base));
+    o.type_text(&format!("{}/", desk.base));
     let desk_open = now();
+    o.keys(&["Return"]);
     o.wait_loaded("tandem hall: EV", desk_open);
     let mut alerts = Vec::new();
     for i in 0..2 {
