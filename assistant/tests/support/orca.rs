@@ -107,6 +107,17 @@ impl Orca {
              import orca.settings\norca.settings.sayAllOnLoad = False\n",
         )
         .unwrap();
+        // Orca refuses to start beside another Orca of the same user (it
+        // asks `pgrep -u UID -x orca`), whatever their sessions: here each
+        // has its own display and buses, so its `pgrep` finds none.
+        let bin = d.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(bin.join("pgrep"), "#!/bin/sh\nexit 1\n").unwrap();
+        std::fs::set_permissions(
+            bin.join("pgrep"),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
         let bus = run.join("bus");
         let mut env: Vec<(String, String)> = vec![
             ("HOME".into(), path(&home)),
@@ -115,7 +126,7 @@ impl Orca {
             ("XDG_CACHE_HOME".into(), path(&home.join(".cache"))),
             ("XDG_DATA_HOME".into(), path(&home.join(".local/share"))),
             // Debian's own python3 first (Orca's modules are its).
-            ("PATH".into(), "/usr/bin:/bin".into()),
+            ("PATH".into(), format!("{}:/usr/bin:/bin", path(&bin))),
             ("LANG".into(), "C.UTF-8".into()),
             ("GTK_MODULES".into(), "gail:atk-bridge".into()),
             ("ACCESSIBILITY_ENABLED".into(), "1".into()),
