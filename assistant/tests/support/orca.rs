@@ -29,6 +29,8 @@ const NEEDS: &[(&str, &str)] = &[
     ("/usr/bin/Xvfb", "xvfb"),
     ("/usr/bin/xdotool", "xdotool"),
     ("/usr/bin/dbus-daemon", "dbus"),
+    ("/usr/bin/firefox-esr", "firefox-esr"),
+    ("/usr/bin/chromium", "chromium"),
     ("/usr/libexec/at-spi-bus-launcher", "at-spi2-core"),
     ("/usr/bin/speech-dispatcher", "speech-dispatcher"),
     ("/usr/lib/python3/dist-packages/pyatspi", "python3-pyatspi"),
