@@ -495,11 +495,7 @@ fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
         .filter_map(Value::as_str)
         .collect();
     for once in ["Thirty-two, twenty-eight.", "It is not your move."] {
-        assert_eq!(
-            texts.iter().filter(|t| **t == once).count(),
-            1,
-            "{texts:?}"
-        );
+        assert_eq!(texts.iter().filter(|t| **t == once).count(), 1, "{texts:?}");
     }
     // The board as a keyboard grid: one tab stop, arrows move, each square
     // read by its number and what stands on it; focus stays on its square

@@ -78,13 +78,17 @@ impl Heard {
 
     /// Waits until the seat has heard something with `part` since `t`.
     fn wait(&self, part: &str, t: f64) {
-        wait_for(&format!("the seat to hear {part:?}"), Duration::from_secs(20), || {
-            let h = self.since(t);
-            h.iter()
-                .any(|(_, s)| s.contains(part))
-                .then_some(())
-                .ok_or_else(|| format!("{h:?}"))
-        });
+        wait_for(
+            &format!("the seat to hear {part:?}"),
+            Duration::from_secs(20),
+            || {
+                let h = self.since(t);
+                h.iter()
+                    .any(|(_, s)| s.contains(part))
+                    .then_some(())
+                    .ok_or_else(|| format!("{h:?}"))
+            },
+        );
     }
 }
 
@@ -109,7 +113,11 @@ fn spoken_at(spoken: &[(f64, String)], since: f64, text: &str) -> Vec<f64> {
             if u.is_empty() {
                 continue;
             }
-            acc = if acc.is_empty() { u } else { format!("{acc} {u}") };
+            acc = if acc.is_empty() {
+                u
+            } else {
+                format!("{acc} {u}")
+            };
             if acc == want {
                 at.push(*t);
                 break;
@@ -200,7 +208,15 @@ fn scenario(web: Web) {
     // Two minutes each, a warning at 1:57; the clock paused at once, until
     // white's page is up: the warning comes while white thinks.
     let args = [
-        "--lang", "en", "--voice", "off", "--seats", &addr, "--control", "2m", "--warnings",
+        "--lang",
+        "en",
+        "--voice",
+        "off",
+        "--seats",
+        &addr,
+        "--control",
+        "2m",
+        "--warnings",
         "1m57s",
     ];
     let t = table(dir.path(), &broker, 1, &args);
@@ -210,7 +226,12 @@ fn scenario(web: Web) {
         let c = code(&t.socket, side)["code"].as_str().unwrap().to_owned();
         let r = pair_from(&addr, "127.0.0.1", &c);
         assert_eq!(r.status, 200, "{}", r.body);
-        r.header("set-cookie").unwrap().split(';').next().unwrap().to_owned()
+        r.header("set-cookie")
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_owned()
     };
     let heard = Heard::open(&addr, &pair("white"));
     let black = pair("black");
@@ -243,8 +264,13 @@ fn scenario(web: Web) {
     o.type_text("000000");
     let wrong = now();
     o.keys(&["Return"]);
-    o.wait_spoken("the wrong code refused", wrong, |s| s.contains("wrong or expired"));
-    let c = code(&t.socket, "white")["code"].as_str().unwrap().to_owned();
+    o.wait_spoken("the wrong code refused", wrong, |s| {
+        s.contains("wrong or expired")
+    });
+    let c = code(&t.socket, "white")["code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     o.keys(&["ctrl+a"]);
     o.type_text(&c);
     let paired = now();
@@ -262,22 +288,36 @@ fn scenario(web: Web) {
     // columns to 32, Enter; up and right to 28, Enter.
     o.keys(&["ctrl+Home", "Tab", "Tab"]);
     let to32 = now();
-    o.keys(&["Down", "Down", "Down", "Down", "Down", "Down", "Right", "Right", "Right"]);
+    o.keys(&[
+        "Down", "Down", "Down", "Down", "Down", "Down", "Right", "Right", "Right",
+    ]);
     o.wait_spoken("square 32", to32, |s| s.contains("32"));
     o.keys(&["Return"]);
     white_keys(&["Up", "Right", "Return"], "Thirty-two, twenty-eight");
-    black_plays("/api/move", serde_json::json!({"move": "19-23"}), "Nineteen, twenty-three");
+    black_plays(
+        "/api/move",
+        serde_json::json!({"move": "19-23"}),
+        "Nineteen, twenty-three",
+    );
     // The command line: Tab from the grid; a capture typed.
     o.keys(&["Tab"]);
     white_types("28x19", "Twenty-eight takes nineteen");
-    black_plays("/api/move", serde_json::json!({"move": "14x23"}), "Fourteen takes twenty-three");
+    black_plays(
+        "/api/move",
+        serde_json::json!({"move": "14x23"}),
+        "Fourteen takes twenty-three",
+    );
     for _ in 0..4 {
         white_types("ask opponent kings", "kings");
     }
     // Refused twice: the same words, each spoken.
     white_types("50-45", "occupied");
     white_types("50-45", "occupied");
-    black_plays("/api/command", serde_json::json!({"command": "resign"}), "Game over");
+    black_plays(
+        "/api/command",
+        serde_json::json!({"command": "resign"}),
+        "Game over",
+    );
     let n = each_spoken_once(&o, &heard, start);
     assert!(n >= 14, "the seat heard {n} lines");
 
@@ -309,6 +349,11 @@ fn scenario(web: Web) {
     let spoken = o.spoken();
     assert_eq!(alerts[0], alerts[1], "the same alert twice");
     let at = spoken_at(&spoken, desk_open, &alerts[0]);
-    assert_eq!(at.len(), 2, "{:?} spoken at {at:?}; all: {spoken:#?}", alerts[0]);
+    assert_eq!(
+        at.len(),
+        2,
+        "{:?} spoken at {at:?}; all: {spoken:#?}",
+        alerts[0]
+    );
     drop(t);
 }

@@ -119,13 +119,13 @@ fn assets<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S> {
 
 fn common(r: Router<App>) -> Router<App> {
     assets(r)
-    .route("/api/tables", get(tables))
-    .route("/api/view", get(views))
-    .route("/api/tables/{n}/game", get(game))
-    .route("/api/round.pdn", get(|s| round(s, "pdn")))
-    .route("/api/round.pgn", get(|s| round(s, "pgn")))
-    .route("/api/results.csv", get(results))
-    .route("/events", get(events))
+        .route("/api/tables", get(tables))
+        .route("/api/view", get(views))
+        .route("/api/tables/{n}/game", get(game))
+        .route("/api/round.pdn", get(|s| round(s, "pdn")))
+        .route("/api/round.pgn", get(|s| round(s, "pgn")))
+        .route("/api/results.csv", get(results))
+        .route("/events", get(events))
 }
 
 fn not_found(n: u32) -> Response {

@@ -14,7 +14,9 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+pub use super::browser::wait_within as wait_for;
 
 /// The browsers the pages are read in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,22 +57,6 @@ pub fn now() -> f64 {
         .duration_since(UNIX_EPOCH)
         .unwrap()
         .as_secs_f64()
-}
-
-/// Waits until `f` gives something (polling every 50 ms), or panics with
-/// `what` and the last answer.
-pub fn wait_for<T>(what: &str, limit: Duration, mut f: impl FnMut() -> Result<T, String>) -> T {
-    let t0 = Instant::now();
-    loop {
-        match f() {
-            Ok(v) => return v,
-            Err(last) => assert!(
-                t0.elapsed() < limit,
-                "{what}: not within {limit:?}; last: {last}"
-            ),
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 impl Orca {
@@ -345,10 +331,8 @@ impl Orca {
             .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
             .filter(|&pid| pid != me)
             .filter(|pid| {
-                std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| {
-                    env.split(|&b| b == 0)
-                        .any(|kv| kv == mark.as_bytes())
-                })
+                std::fs::read(format!("/proc/{pid}/environ"))
+                    .is_ok_and(|env| env.split(|&b| b == 0).any(|kv| kv == mark.as_bytes()))
             })
             .collect()
     }
@@ -365,7 +349,11 @@ impl Drop for Orca {
                 for f in ["spoken.log", "orca-debug.out", "stderr.log"] {
                     let _ = std::fs::copy(self.dir.path().join(f), keep.join(f));
                 }
-                let _ = writeln!(std::io::stderr(), "orca: its logs kept in {}", keep.display());
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "orca: its logs kept in {}",
+                    keep.display()
+                );
             }
         }
         for _ in 0..3 {
