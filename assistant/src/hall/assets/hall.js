@@ -377,7 +377,10 @@
         method: "POST", headers: { "x-tandem-desk": "1" },
         body: document.getElementById("rec-text").value,
       });
-      document.getElementById("rec").textContent = await r.text();
+      const text = await r.text();
+      document.getElementById("rec").textContent = text;
+      // Its first line said (the whole report is below the form).
+      commandLine(text.split("\n")[0]);
     });
     await load();
     const es = new EventSource("/events");
