@@ -547,7 +547,8 @@ fn the_seats_page_in_chromium_reads_every_announcement_into_its_log() {
     );
     b.wait_js(
         "the board after the capture",
-        "return document.querySelector(\"#board [data-id='19']\").textContent.startsWith('19 w');",
+        "const c = document.querySelector(\"#board [data-id='19']\"); \
+         return c.textContent.startsWith('19, white man') && c.querySelector('.pc').textContent === ' w';",
     );
     // The page as a person sees it, kept as the test's artifact.
     let shots =

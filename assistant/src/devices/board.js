@@ -35,11 +35,7 @@ function pageWords(ui) {
 }
 // The table's announcements and this seat's refusals, as every page says
 // them (announce.js).
-const announce = tandemAnnouncer(log, 200);
-function said(text) {
-  announce(text);
-  log.scrollTop = log.scrollHeight;
-}
+const said = tandemAnnouncer(log, 200, () => { log.scrollTop = log.scrollHeight; });
 function tell(text) { prompt.textContent = text; }
 
 async function send(path, body) {

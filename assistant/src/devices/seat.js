@@ -104,22 +104,26 @@ function words(id, p) {
 }
 // A square's content: its name (seen and heard), the piece's code (seen
 // only), what stands there (heard only): its accessible name holds its
-// visible name.
+// visible name. What stands there is hidden by its size, in the same line
+// as the name (`.sr`): hidden by its position, or in another item of the
+// square's flex box, it would be a block of its own, and Firefox puts a
+// space between blocks ("6 , black man").
 function fill(c, w) {
   const key = `${w.name}|${w.code}|${w.rest}`;
   if (c.dataset.key === key) return;
   c.dataset.key = key;
+  const rest = document.createElement("span");
+  rest.className = "sr";
+  rest.textContent = w.rest;
   const name = document.createElement("span");
-  name.textContent = w.name;
+  name.append(w.name, rest);
   const code = document.createElement("span");
   code.setAttribute("aria-hidden", "true");
   code.className = "pc";
   code.textContent = w.code ? ` ${w.code}` : "";
-  const rest = document.createElement("span");
-  rest.className = "sr";
-  rest.textContent = w.rest;
-  c.replaceChildren(name, code, rest);
+  c.replaceChildren(name, code);
 }
+
 let focusAt = [0, 0];
 function drawBoard(picture) {
   const { rows, at } = cellsOf(picture);

@@ -20,25 +20,36 @@
 //   for the browser, so that what it reports as inserted is that line (text
 //   straight in the region, or in `li` items of a list given `role="log"`,
 //   made Chromium report the whole region again);
-// `tandemAnnouncer(region, keep)`: `say(text)` appends `text` to `region`
-// as a paragraph, keeping its last `keep` lines (0: all; the oldest dropped
-// without being read); `say(text, p)` appends the paragraph `p` (whose words
-// are `text`).
+// - the lines that come together (within 100 ms) are one paragraph: with
+//   Firefox, Orca skips an insertion when a newer one in the same region is
+//   already waiting ("more recent system event in the same object"), so
+//   two lines appended at once lost the first;
+// `tandemAnnouncer(region, keep, then)`: `say(text)` appends `text` to
+// `region` as a paragraph (with the lines said in the next 100 ms), keeping
+// its last `keep` paragraphs (0: all; the oldest dropped without being
+// read); `then(paragraph)`, if given, runs after each.
 const tandemLastSaid = { text: null, odd: false };
-function tandemAnnouncer(region, keep) {
-  return function say(text, node) {
-    const words = String(text).trim();
-    if (!words) return null;
+function tandemAnnouncer(region, keep, then) {
+  let burst = [];
+  function append() {
+    const words = burst.join(" ");
+    burst = [];
     const same = words === tandemLastSaid.text;
     tandemLastSaid.odd = same ? !tandemLastSaid.odd : false;
     tandemLastSaid.text = words;
-    const line = node || document.createElement("p");
-    if (!node) line.textContent = words;
-    if (tandemLastSaid.odd) line.append("\u00a0");
+    const line = document.createElement("p");
+    line.textContent = tandemLastSaid.odd ? `${words}\u00a0` : words;
     if (keep > 0) {
       while (region.children.length >= keep) region.removeChild(region.firstElementChild);
     }
     region.appendChild(line);
-    return line;
+    if (then) then(line);
+  }
+  return function say(text) {
+    const words = String(text).trim();
+    if (!words) return false;
+    if (!burst.length) setTimeout(append, 100);
+    burst.push(words);
+    return true;
   };
 }

@@ -38,9 +38,9 @@
 
   // What the pages say, as every page tandem serves says it (announce.js):
   // each line inserted in a live region that is in the HTML from the start.
-  const said = (id, keep) => {
+  const said = (id, keep, then) => {
     const region = document.getElementById(id);
-    return region ? tandemAnnouncer(region, keep) : () => null;
+    return region ? tandemAnnouncer(region, keep, then) : () => false;
   };
   const statusLine = said("status", 1);
   let lastStatus = "";
@@ -100,23 +100,20 @@
   // to a list that is not live, newest first; every later one (as it comes,
   // or missed while the stream was down and sent in a snapshot) is appended
   // to the assertive log: read once. One already shown is not added again.
-  const alertLine = said("alerts", 100);
+  const alertLine = said("alerts", 100, (p) => { p.parentNode.scrollTop = p.parentNode.scrollHeight; });
   const shown = new Set();
   let opened = false;
   function addAlert(table, a, fresh) {
     const key = JSON.stringify([table, a.kind, a.seq, a.wall, a.text]);
     if (shown.has(key)) return;
     shown.add(key);
-    const line = el(opened ? "p" : "li", { class: fresh ? "new" : null, text: `Table ${table}: ${a.text}` });
-    line.dataset.kind = a.kind;
+    const text = `Table ${table}: ${a.text}`;
     if (!opened) {
       const before = document.getElementById("alerts-before");
-      if (before) before.prepend(line);
+      if (before) before.prepend(el("li", { text: text }));
       return;
     }
-    if (alertLine(line.textContent, line) && fresh) beep();
-    const list = document.getElementById("alerts");
-    list.scrollTop = list.scrollHeight;
+    if (alertLine(text) && fresh) beep();
   }
 
   // ---------------------------------------------------------------- tables
