@@ -19,7 +19,8 @@
 #                     script can write there or use sudo)
 #   scripts/setup.sh --hall       also the MQTT broker for the arbiter's desk
 #                                 (`tandem hall`, docs/hall.md); tables need none
-#   (--test also installs Mosquitto and headless Chromium for the hall tests)
+#   (--test also installs Mosquitto and headless Chromium for the hall tests,
+#   Orca, Xvfb, xdotool and Firefox ESR for the screen reader tests)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -63,6 +64,8 @@ if [ "$with_tests" = 1 ]; then
     poppler-utils                                     # pdftoppm, pdftotext: the PDF scoresheet in the export tests
     gnubg                                             # GNU Backgammon (/usr/games/gnubg): the backgammon oracle
     iproute2                                          # ip, ss: a table's addresses and open sockets in the report and --seats tests
+    orca python3-pyatspi at-spi2-core dbus            # a real screen reader reading the pages (orca_pages)
+    xvfb xdotool firefox-esr                          #   on a private display, keys typed through it, the second browser
   )
 fi
 # The hall's broker (the desk machine; docs/hall.md) and its command-line clients.

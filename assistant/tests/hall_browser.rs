@@ -102,7 +102,7 @@ fn the_desk_page_in_chromium_follows_moves_and_alerts() {
     ctl_ok(&t1, &["mismatch"]);
     let alert = b.wait_js(
         "the mismatch alert",
-        "const li = document.querySelector('#alerts li'); return li && li.textContent;",
+        "const p = document.querySelector('#alerts p'); return p && p.textContent;",
     );
     assert!(alert.as_str().unwrap().contains("boards differ"), "{alert}");
     b.wait_js(

@@ -22,13 +22,9 @@ function w(key, params) {
   for (const [k, v] of Object.entries(params || {})) text = text.split(`{${k}}`).join(String(v));
   return text;
 }
-function said(text) {
-  const p = document.createElement("p");
-  p.textContent = text;
-  log.appendChild(p);
-  while (log.children.length > 200) log.removeChild(log.firstElementChild);
-  log.scrollTop = log.scrollHeight;
-}
+// The table's announcements and this seat's refusals, as every page says
+// them (announce.js).
+const said = tandemAnnouncer(log, 200, () => { log.scrollTop = log.scrollHeight; });
 function tell(text) { prompt.textContent = text; }
 
 const command = (c) => send("/api/command", { command: c });

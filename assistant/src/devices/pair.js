@@ -1,9 +1,15 @@
 "use strict";
+// The pairing page: what it is doing in the status, a refusal in the alert,
+// each inserted as every page says things (announce.js); the focus stays in
+// the code's field.
+const status = tandemAnnouncer(document.getElementById("status"), 1);
+const error = document.getElementById("error");
+const refused = tandemAnnouncer(error, 1);
 document.getElementById("pair").addEventListener("submit", async (e) => {
   e.preventDefault();
-  const status = document.getElementById("status");
   const code = document.getElementById("code").value.trim();
-  status.textContent = "Pairing…";
+  error.replaceChildren();
+  status("Pairing…");
   const r = await fetch("/api/pair", {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -14,6 +20,6 @@ document.getElementById("pair").addEventListener("submit", async (e) => {
     location.assign(d.page === "/board" ? "/board" : "/seat");
   } else {
     const d = await r.json().catch(() => ({ error: "refused" }));
-    status.textContent = d.error || "refused";
+    refused(d.error || "refused");
   }
 });

@@ -1,15 +1,11 @@
 "use strict";
-// The seat's page, screen reader first: every announcement this seat hears
-// appended once to the polite log; an error of its own input to the alert;
-// focus never moved by the page.
+// The seat's page, screen reader first (announce.js: heard once, in every
+// screen reader): every announcement this seat hears appended once to the
+// polite log, a refusal of its own input too (shown in the error box, not
+// read twice); focus never moved by the page.
 const log = document.getElementById("log");
 const title = document.getElementById("title");
-function said(text) {
-  const p = document.createElement("p");
-  p.textContent = text;
-  log.appendChild(p);
-  while (log.children.length > 200) log.removeChild(log.firstElementChild);
-}
+const said = tandemAnnouncer(log, 200);
 // Each square's words, in the seat's language (from the table).
 let squareWords = {};
 let lightSquare = "light square";
@@ -77,22 +73,26 @@ function words(id, p) {
 }
 // A square's content: its name (seen and heard), the piece's code (seen
 // only), what stands there (heard only): its accessible name holds its
-// visible name.
+// visible name. What stands there is hidden by its size, in the same line
+// as the name (`.sr`): hidden by its position, or in another item of the
+// square's flex box, it would be a block of its own, and Firefox puts a
+// space between blocks ("6 , black man").
 function fill(c, w) {
   const key = `${w.name}|${w.code}|${w.rest}`;
   if (c.dataset.key === key) return;
   c.dataset.key = key;
+  const rest = document.createElement("span");
+  rest.className = "sr";
+  rest.textContent = w.rest;
   const name = document.createElement("span");
-  name.textContent = w.name;
+  name.append(w.name, rest);
   const code = document.createElement("span");
   code.setAttribute("aria-hidden", "true");
   code.className = "pc";
   code.textContent = w.code ? ` ${w.code}` : "";
-  const rest = document.createElement("span");
-  rest.className = "sr";
-  rest.textContent = w.rest;
-  c.replaceChildren(name, code, rest);
+  c.replaceChildren(name, code);
 }
+
 let focusAt = [0, 0];
 function drawBoard(picture) {
   const { rows, at } = cellsOf(picture);

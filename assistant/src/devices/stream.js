@@ -17,8 +17,12 @@ function pageWords(ui, titleKey) {
   }
 }
 
-// Sends a request of the seat's; an error of its own goes to the alert
-// (`#error`).
+// What the page says in its log (`said`, given to `follow`): a refusal
+// the table did not word itself is said there too.
+let pageSay = () => {};
+
+// Sends a request of the seat's; a refusal shown in the error box and heard
+// once (`refusal`).
 async function send(path, body) {
   const error = document.getElementById("error");
   error.textContent = "";
@@ -28,13 +32,14 @@ async function send(path, body) {
     body: JSON.stringify(body),
   });
   const d = await r.json().catch(() => ({ ok: false, error: "no answer" }));
-  if (!d.ok) error.textContent = (d.said && d.said.length ? d.said.join(" ") : d.error) || "refused";
+  if (!d.ok) refusal(d, error, pageSay);
   return d.ok;
 }
 
 // The table followed: its state fetched now (and again when the stream is
 // back), each state to `show`, each announcement to `said`.
 function follow(show, said) {
+  pageSay = said;
   const fetchState = () => fetch("/api/state").then((r) => r.json()).then(show).catch(() => {});
   fetchState();
   liveStream(
@@ -77,4 +82,14 @@ function liveStream(handlers, say, words, refresh) {
     };
   }
   open();
+}
+
+// A refusal of the seat's request (`d`, the answer's JSON) shown in `box`
+// (not read: `aria-hidden`) and heard once: the table's words (`said`) come
+// to the log on the stream as every other announcement; the page's own (no
+// answer, not paired) are given to `say` here.
+function refusal(d, box, say) {
+  const table = d.said && d.said.length ? d.said.join(" ") : "";
+  box.textContent = table || d.error || "refused";
+  if (!table) say(box.textContent);
 }

@@ -38,6 +38,7 @@ use super::pairing::{Pairing, Refusal};
 use super::view::{for_seat, page_words, Page};
 use crate::http::guard::{Addresses, Denied, Policy, Site};
 use crate::http::serve::{reserved_for, Remote};
+use crate::http::ANNOUNCE_JS;
 use crate::journal::Source;
 use crate::session::{Cmd, Notice, SessionHandle};
 
@@ -188,6 +189,7 @@ pub fn router(app: App) -> Router {
         .route("/board.js", get(board_script))
         .route("/stream.js", get(stream_script))
         .route("/pair.js", get(|| async { js(PAIR_JS) }))
+        .route("/announce.js", get(|| async { js(ANNOUNCE_JS) }))
         .route("/api/pair", post(pair))
         .route("/api/state", get(state))
         .route("/api/move", post(play))

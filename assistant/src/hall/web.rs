@@ -99,29 +99,27 @@ pub fn public(hall: Arc<Hall>) -> Router {
 /// broadcast delay (`--public-delay`) every data route comes from the
 /// delayed views (`hall/delay.rs`, whose routes the caller passes in).
 pub fn public_page(routes: Router) -> Router {
-    script_and_style(routes.route("/", get(|| async { Html(PUBLIC) })))
+    assets(routes.route("/", get(|| async { Html(PUBLIC) })))
 }
 
-/// The pages' script and style (`/hall.js`, `/hall.css`), whatever state
-/// the routes hold.
-fn script_and_style<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S> {
-    r.route(
-        "/hall.js",
-        get(|| async {
-            (
-                [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-                JS,
-            )
-        }),
-    )
-    .route(
-        "/hall.css",
-        get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS) }),
-    )
+/// The pages' script, style and the shared `/announce.js` (crate::http),
+/// whatever state the routes hold.
+fn assets<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S> {
+    const JS_TYPE: [(header::HeaderName, &str); 1] =
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")];
+    r.route("/hall.js", get(|| async { (JS_TYPE, JS) }))
+        .route(
+            "/announce.js",
+            get(|| async { (JS_TYPE, crate::http::ANNOUNCE_JS) }),
+        )
+        .route(
+            "/hall.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS) }),
+        )
 }
 
 fn common(r: Router<App>) -> Router<App> {
-    data_routes!(script_and_style(r))
+    data_routes!(assets(r))
 }
 
 fn not_found(n: u32) -> Response {

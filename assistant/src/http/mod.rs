@@ -10,7 +10,15 @@
 //!   every answer.
 //! - [`tls`]: the certificate beyond loopback (given, or made at first
 //!   start and kept private) and its fingerprint.
+//! - [`ANNOUNCE_JS`]: how every page of both servers speaks to a screen
+//!   reader (`/announce.js`, one source: docs/devices.md, "Heard once").
 
 pub mod guard;
 pub mod serve;
 pub mod tls;
+
+/// The pages' one way to announce (`announce.js`): live regions filled by
+/// inserted lines, a repeat made distinct, alerts inserted; served as
+/// `/announce.js` by the table's device server and by the hall's desk and
+/// public servers.
+pub const ANNOUNCE_JS: &str = include_str!("announce.js");

@@ -10,14 +10,20 @@ use serde_json::{json, Value};
 use tandem_testkit::free_port;
 
 /// Waits until `f` gives something (polling), or panics with `what`.
-fn wait_for<T>(what: &str, mut f: impl FnMut() -> Result<T, String>) -> T {
+fn wait_for<T>(what: &str, f: impl FnMut() -> Result<T, String>) -> T {
+    wait_within(what, Duration::from_secs(30), f)
+}
+
+/// Waits until `f` gives something (polling every 50 ms), or panics with
+/// `what` and the last answer once `limit` has passed.
+pub fn wait_within<T>(what: &str, limit: Duration, mut f: impl FnMut() -> Result<T, String>) -> T {
     let t0 = Instant::now();
     loop {
         match f() {
             Ok(v) => return v,
             Err(last) => assert!(
-                t0.elapsed() < Duration::from_secs(30),
-                "{what}: not within 30 s; last: {last}"
+                t0.elapsed() < limit,
+                "{what}: not within {limit:?}; last: {last}"
             ),
         }
         std::thread::sleep(Duration::from_millis(50));

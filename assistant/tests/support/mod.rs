@@ -28,6 +28,7 @@ pub mod chesslink;
 pub mod cli;
 pub mod devices;
 pub mod langs;
+pub mod orca;
 pub mod pychess;
 pub mod python;
 pub mod session;

@@ -36,14 +36,24 @@
     } catch (e) { /* no sound: the list still says it */ }
   }
 
+  // What the pages say, as every page tandem serves says it (announce.js):
+  // each line inserted in a live region that is in the HTML from the start.
+  const said = (id, keep, then) => {
+    const region = document.getElementById(id);
+    return region ? tandemAnnouncer(region, keep, then) : () => false;
+  };
+  const statusLine = said("status", 1);
+  let lastStatus = "";
   function status(text) {
-    const s = document.getElementById("status");
-    if (s) s.textContent = text;
+    // The same state again (a snapshot after a reconnection) is not news.
+    if (text === lastStatus) return;
+    lastStatus = text;
+    statusLine(text);
   }
+  const commandLine = said("command-status", 3);
 
   // ---------------------------------------------------------------- commands
   async function command(table, cmd, arg) {
-    const out = document.getElementById("command-status");
     try {
       const r = await fetch("/api/command", {
         method: "POST",
@@ -52,14 +62,13 @@
       });
       const j = await r.json();
       const who = table === null ? "every table" : `table ${table}`;
-      out.textContent = j.ok ? `Sent ${cmd} to ${who}; waiting for the answer.` : `Not sent: ${j.error}`;
+      commandLine(j.ok ? `Sent ${cmd} to ${who}; waiting for the answer.` : `Not sent: ${j.error}`);
     } catch (e) {
-      out.textContent = `Not sent: ${e}`;
+      commandLine(`Not sent: ${e}`);
     }
   }
 
   async function publish(table, on) {
-    const out = document.getElementById("command-status");
     const r = await fetch("/api/public", {
       method: "POST",
       headers: { "content-type": "application/json", "x-tandem-desk": "1" },
@@ -67,37 +76,44 @@
     });
     const j = await r.json();
     const who = table === null ? "Every table" : `Table ${table}`;
-    out.textContent = j.ok ? `${who} ${on ? "shown to" : "hidden from"} spectators.` : `Not done: ${j.error}`;
+    commandLine(j.ok ? `${who} ${on ? "shown to" : "hidden from"} spectators.` : `Not done: ${j.error}`);
   }
 
   async function acknowledge(table) {
-    const out = document.getElementById("command-status");
     const r = await fetch(`/api/tables/${Number(table)}/acknowledge`, {
       method: "POST",
       headers: { "x-tandem-desk": "1" },
     });
     if (r.status === 401) { location.href = "/login"; return; }
     const j = await r.json();
-    out.textContent = j.ok ? `Table ${table}: the broken chain acknowledged.` : `Not done: ${j.error}`;
+    commandLine(j.ok ? `Table ${table}: the broken chain acknowledged.` : `Not done: ${j.error}`);
   }
 
   function onReply(d) {
-    const out = document.getElementById("command-status");
-    if (!out) return;
     const r = d.reply;
-    out.textContent = `Table ${d.table}: ${r.cmd} ${r.ok ? "done" : r.unconfirmed ? "not confirmed" : "refused"}${r.text ? ": " + r.text : ""}`;
+    commandLine(`Table ${d.table}: ${r.cmd} ${r.ok ? "done" : r.unconfirmed ? "not confirmed" : "refused"}${r.text ? ": " + r.text : ""}`);
   }
 
   // ---------------------------------------------------------------- alerts
+  // Each alert shown once, as plain words (a link inside a live line is
+  // read apart). Those from before the page opened (its first snapshot) go
+  // to a list that is not live, newest first; every later one (as it comes,
+  // or missed while the stream was down and sent in a snapshot) is appended
+  // to the assertive log: read once. One already shown is not added again.
+  const alertLine = said("alerts", 100, (p) => { p.parentNode.scrollTop = p.parentNode.scrollHeight; });
+  const shown = new Set();
+  let opened = false;
   function addAlert(table, a, fresh) {
-    const list = document.getElementById("alerts");
-    if (!list) return;
-    const li = el("li", { class: fresh ? "new" : null },
-      el("a", { href: `#table-${table}`, text: `Table ${table}` }), `: ${a.text}`);
-    li.dataset.kind = a.kind;
-    list.prepend(li);
-    while (list.children.length > 100) list.lastChild.remove();
-    if (fresh) beep();
+    const key = JSON.stringify([table, a.kind, a.seq, a.wall, a.text]);
+    if (shown.has(key)) return;
+    shown.add(key);
+    const text = `Table ${table}: ${a.text}`;
+    if (!opened) {
+      const before = document.getElementById("alerts-before");
+      if (before) before.prepend(el("li", { text: text }));
+      return;
+    }
+    if (alertLine(text) && fresh) beep();
   }
 
   // ---------------------------------------------------------------- tables
@@ -277,9 +293,9 @@
     if (ev) ev.textContent = d.event;
     document.title = `${document.title.split(":")[0]}: ${d.event}`;
     for (const v of d.tables) renderTable(v);
-    const list = document.getElementById("alerts");
-    if (list) list.replaceChildren();
+    // Oldest first: the newest ends on top.
     for (const { table, alert } of d.alerts || []) addAlert(table, alert, false);
+    opened = true;
     const start = document.getElementById("start-all");
     if (start && !d.can_command) { start.disabled = true; start.title = "no arbiter secret at the desk"; }
     status(`${d.tables.length} tables. Live.`);
@@ -358,7 +374,10 @@
         method: "POST", headers: { "x-tandem-desk": "1" },
         body: document.getElementById("rec-text").value,
       });
-      document.getElementById("rec").textContent = await r.text();
+      const text = await r.text();
+      document.getElementById("rec").textContent = text;
+      // Its first line said (the whole report is below the form).
+      commandLine(text.split("\n")[0]);
     });
     await load();
     const es = new EventSource("/events");
@@ -377,7 +396,9 @@
       if (sound) beep();
     });
     const c = document.getElementById("clear-alerts");
-    if (c) c.addEventListener("click", () => document.getElementById("alerts").replaceChildren());
+    if (c) c.addEventListener("click", () => {
+      for (const id of ["alerts", "alerts-before"]) document.getElementById(id).replaceChildren();
+    });
     const pa = document.getElementById("public-all");
     if (pa) pa.addEventListener("click", () => publish(null, true));
     const ph = document.getElementById("public-none");
