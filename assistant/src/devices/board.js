@@ -7,6 +7,7 @@
 const $ = (id) => document.getElementById(id);
 const boardEl = $("board");
 const prompt = $("prompt");
+const error = $("error");
 const log = $("log");
 let st = null;        // the last state
 let at = 0;           // when it came (for the running clock)
@@ -17,10 +18,20 @@ let pending = null;   // the moves a promotion's choice is asked for
 
 // The page's own words, in the seat's language (`ui` in the first state:
 // page.toml); English until they come.
+let W = {};
 function w(key, params) {
   let text = W[key] || key;
   for (const [k, v] of Object.entries(params || {})) text = text.split(`{${k}}`).join(String(v));
   return text;
+}
+function pageWords(ui) {
+  W = ui;
+  if (ui.lang) document.documentElement.lang = ui.lang;
+  if (ui.page_title) document.title = ui.page_title;
+  for (const el of document.querySelectorAll("[data-w]")) {
+    const t = W[el.dataset.w];
+    if (t && el.textContent !== t) el.textContent = t;
+  }
 }
 function said(text) {
   const p = document.createElement("p");
@@ -31,6 +42,17 @@ function said(text) {
 }
 function tell(text) { prompt.textContent = text; }
 
+async function send(path, body) {
+  error.textContent = "";
+  const r = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const d = await r.json().catch(() => ({ ok: false, error: "no answer" }));
+  if (!d.ok) error.textContent = (d.said && d.said.length ? d.said.join(" ") : d.error) || "refused";
+  return d.ok;
+}
 const command = (c) => send("/api/command", { command: c });
 async function play(text) {
   clearTaps();
@@ -54,7 +76,7 @@ function show(s) {
   const moved = !st || fresh || st.ply !== s.ply || JSON.stringify(st.taps) !== JSON.stringify(s.taps);
   st = s;
   at = performance.now();
-  if (s.ui) pageWords(s.ui, "page_title");
+  if (s.ui) pageWords(s.ui);
   const title = w("title", { side: w(`${s.seat}_side`) });
   if ($("title").textContent !== title) $("title").textContent = title;
   if (moved || first) { clearTaps(); drawBoard(); }
@@ -331,4 +353,11 @@ $("accept").addEventListener("click", () => ask(w("ask_accept"), w("yes_accept")
 $("decline").addEventListener("click", () => command("draw decline"));
 $("resign").addEventListener("click", () => ask(w("ask_resign"), w("yes_resign"), () => command("resign")));
 
-follow(show, said);
+const fetchState = () => fetch("/api/state").then((r) => r.json()).then(show).catch(() => {});
+fetchState();
+liveStream(
+  { said: (e) => said(e.data), state: (e) => show(JSON.parse(e.data)) },
+  said,
+  () => W,
+  fetchState,
+);

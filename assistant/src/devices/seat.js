@@ -3,6 +3,7 @@
 // appended once to the polite log; an error of its own input to the alert;
 // focus never moved by the page.
 const log = document.getElementById("log");
+const error = document.getElementById("error");
 const title = document.getElementById("title");
 function said(text) {
   const p = document.createElement("p");
@@ -13,9 +14,20 @@ function said(text) {
 // Each square's words, in the seat's language (from the table).
 let squareWords = {};
 let lightSquare = "light square";
-// The page's own words: `W` (stream.js).
+// The page's own words in the seat's language (`ui` in the state fetched
+// first: page.toml); English until they come.
+let W = {};
+function pageWords(ui) {
+  W = ui;
+  if (ui.lang) document.documentElement.lang = ui.lang;
+  if (ui.seat_page_title) document.title = ui.seat_page_title;
+  for (const el of document.querySelectorAll("[data-w]")) {
+    const t = W[el.dataset.w];
+    if (t && el.textContent !== t) el.textContent = t;
+  }
+}
 function named(s) {
-  if (s.ui) pageWords(s.ui, "seat_page_title");
+  if (s.ui) pageWords(s.ui);
   const side = W[`${s.seat}_side`] || s.seat;
   const t = (W.seat_title || "Your seat: {side}").split("{side}").join(side);
   if (title.textContent !== t) title.textContent = t;
@@ -25,7 +37,14 @@ function named(s) {
   // The grid drawn: what the page's time to interactive counts.
   if (!performance.getEntriesByName("seat-ready").length) performance.mark("seat-ready");
 }
-follow(named, said);
+const fetchState = () => fetch("/api/state").then((r) => r.json()).then(named).catch(() => {});
+fetchState();
+liveStream(
+  { said: (e) => said(e.data), state: (e) => named(JSON.parse(e.data)) },
+  said,
+  () => W,
+  fetchState,
+);
 document.getElementById("command").addEventListener("submit", async (e) => {
   e.preventDefault();
   const line = document.getElementById("line");
@@ -33,6 +52,20 @@ document.getElementById("command").addEventListener("submit", async (e) => {
   if (!command) return;
   if (await send("/api/command", { command })) line.value = "";
 });
+// Sends a request of the seat's; an error of its own goes to the alert.
+async function send(path, body) {
+  error.textContent = "";
+  const r = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const d = await r.json().catch(() => ({ ok: false, error: "no answer" }));
+  if (!d.ok) {
+    error.textContent = (d.said && d.said.length ? d.said.join(" ") : d.error) || "refused";
+  }
+  return d.ok;
+}
 
 // The board as a keyboard grid (WAI-ARIA grid pattern): one tab stop, the
 // arrow keys, Home and End move between squares; each square is read by its

@@ -1,51 +1,5 @@
 "use strict";
-// What both seat pages (`seat.js`, `board.js`) share: the table's live
-// stream, the page's own words, a request to the table.
-
-// The page's own words in the seat's language (`ui` in the state fetched
-// first: page.toml); English until they come.
-let W = {};
-// Takes the words `ui`: the page's language, its title (`ui[titleKey]`),
-// every element that names its words (`data-w`).
-function pageWords(ui, titleKey) {
-  W = ui;
-  if (ui.lang) document.documentElement.lang = ui.lang;
-  if (ui[titleKey]) document.title = ui[titleKey];
-  for (const el of document.querySelectorAll("[data-w]")) {
-    const t = W[el.dataset.w];
-    if (t && el.textContent !== t) el.textContent = t;
-  }
-}
-
-// Sends a request of the seat's; an error of its own goes to the alert
-// (`#error`).
-async function send(path, body) {
-  const error = document.getElementById("error");
-  error.textContent = "";
-  const r = await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const d = await r.json().catch(() => ({ ok: false, error: "no answer" }));
-  if (!d.ok) error.textContent = (d.said && d.said.length ? d.said.join(" ") : d.error) || "refused";
-  return d.ok;
-}
-
-// The table followed: its state fetched now (and again when the stream is
-// back), each state to `show`, each announcement to `said`.
-function follow(show, said) {
-  const fetchState = () => fetch("/api/state").then((r) => r.json()).then(show).catch(() => {});
-  fetchState();
-  liveStream(
-    { said: (e) => said(e.data), state: (e) => show(JSON.parse(e.data)) },
-    said,
-    () => W,
-    fetchState,
-  );
-}
-
-// The table's live stream: when
+// The table's live stream for both seat pages (`seat.js`, `board.js`): when
 // it breaks (the table stopped, the network gone, the stream refused) it is
 // opened again after 1 s, then 2, 4... 30 s at most; the page's log says
 // once that the table cannot be reached, and once that it is back (then

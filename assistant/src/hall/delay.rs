@@ -295,7 +295,15 @@ fn page_view_for(hall: &Hall, s: &Seen, board: Option<u64>) -> (Value, u64) {
 
 /// The data routes of the public server with a delay.
 pub fn routes(d: Arc<Delayed>) -> Router {
-    data_routes!(Router::new()).with_state(d)
+    Router::new()
+        .route("/api/tables", get(tables))
+        .route("/api/view", get(views))
+        .route("/api/tables/{n}/game", get(game))
+        .route("/api/round.pdn", get(|s| round(s, "pdn")))
+        .route("/api/round.pgn", get(|s| round(s, "pgn")))
+        .route("/api/results.csv", get(results))
+        .route("/events", get(events))
+        .with_state(d)
 }
 
 async fn tables(State(d): State<Arc<Delayed>>) -> Json<Value> {

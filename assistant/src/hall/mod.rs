@@ -9,21 +9,6 @@
 //! over), so no order between them can deadlock the broker loop and the web
 //! server (`hall_stress` toggles spectators while everything is read).
 
-/// The data routes every spectators' server answers, the same paths for
-/// the live views (`web.rs`) and the delayed ones (`delay.rs`): the calling
-/// module's own handlers of these names added to the router `$r`.
-macro_rules! data_routes {
-    ($r:expr) => {
-        $r.route("/api/tables", get(tables))
-            .route("/api/view", get(views))
-            .route("/api/tables/{n}/game", get(game))
-            .route("/api/round.pdn", get(|s| round(s, "pdn")))
-            .route("/api/round.pgn", get(|s| round(s, "pgn")))
-            .route("/api/results.csv", get(results))
-            .route("/events", get(events))
-    };
-}
-
 pub mod build;
 pub mod delay;
 pub mod guard;

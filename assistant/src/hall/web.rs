@@ -99,12 +99,24 @@ pub fn public(hall: Arc<Hall>) -> Router {
 /// broadcast delay (`--public-delay`) every data route comes from the
 /// delayed views (`hall/delay.rs`, whose routes the caller passes in).
 pub fn public_page(routes: Router) -> Router {
-    script_and_style(routes.route("/", get(|| async { Html(PUBLIC) })))
+    routes
+        .route("/", get(|| async { Html(PUBLIC) }))
+        .route(
+            "/hall.js",
+            get(|| async {
+                (
+                    [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+                    JS,
+                )
+            }),
+        )
+        .route(
+            "/hall.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS) }),
+        )
 }
 
-/// The pages' script and style (`/hall.js`, `/hall.css`), whatever state
-/// the routes hold.
-fn script_and_style<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S> {
+fn common(r: Router<App>) -> Router<App> {
     r.route(
         "/hall.js",
         get(|| async {
@@ -118,10 +130,13 @@ fn script_and_style<S: Clone + Send + Sync + 'static>(r: Router<S>) -> Router<S>
         "/hall.css",
         get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], CSS) }),
     )
-}
-
-fn common(r: Router<App>) -> Router<App> {
-    data_routes!(script_and_style(r))
+    .route("/api/tables", get(tables))
+    .route("/api/view", get(views))
+    .route("/api/tables/{n}/game", get(game))
+    .route("/api/round.pdn", get(|s| round(s, "pdn")))
+    .route("/api/round.pgn", get(|s| round(s, "pgn")))
+    .route("/api/results.csv", get(results))
+    .route("/events", get(events))
 }
 
 fn not_found(n: u32) -> Response {
