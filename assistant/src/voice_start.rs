@@ -213,13 +213,16 @@ impl VoiceStatus {
             VoiceStatus::Off => "voice input off (--voice off)".into(),
             VoiceStatus::NoLibrary(e) => format!("voice input off: {e}"),
             VoiceStatus::NoModel { lang, searched } => format!(
-                "voice input off: no Vosk model for {lang:?} in {} (folders named like \
-                 vosk-model-small-{lang}-0.22); {}",
+                "voice input off: no Vosk model for {lang:?} in {} (a folder named like {}); {}",
                 searched
                     .iter()
                     .map(|d| d.display().to_string())
                     .collect::<Vec<_>>()
                     .join(" or "),
+                crate::lang::card(lang).map_or_else(
+                    |_| format!("vosk-model-small-{lang}-VERSION"),
+                    |c| c.vosk.model.clone()
+                ),
                 crate::lang::install_command(lang).map_or_else(
                     || format!(
                         "unzip one from https://alphacephei.com/vosk/models into the first, \
