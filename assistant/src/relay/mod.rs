@@ -60,9 +60,10 @@ pub struct RelaySettings {
 
 /// Lines published and not yet acknowledged, at most.
 const WINDOW: u64 = 64;
-/// How often the last state is published again: the desk's "seen" time,
-/// by which it tells a table that is there from one that is gone (a protocol
-/// need, not a poll: the relay's only timer besides the MQTT keep-alive).
+/// How often the last state is published again: the desk's "seen" time
+/// (`seen_ms_ago`), by which the arbiter tells a table that is there from one
+/// gone quiet (a protocol need, not a poll: the relay's only timer besides
+/// the MQTT keep-alive).
 const HEARTBEAT: Duration = Duration::from_secs(5);
 /// The cursor is saved (synced) at most this often.
 const SAVE_EVERY: Duration = Duration::from_millis(500);
@@ -315,6 +316,8 @@ impl Relay {
             for e in &mut self.earlier {
                 e.next = e.cursor.acked + 1;
             }
+            // The heartbeat: the hall's protocol needs it (the desk's "seen"
+            // time), so it stays; the journal has no timer (`written`).
             let mut beat = tokio::time::interval(HEARTBEAT);
             let why = loop {
                 let until = *stop.borrow();
