@@ -42,8 +42,7 @@
 //! dropped ones try again after 1 s), not part of the desk's delay.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use rumqttc::{AsyncClient, MqttOptions, QoS};
@@ -51,6 +50,8 @@ use serde_json::{json, Value};
 use tandem::journal::{line_hash, wall_now, Event, Record, StartInfo, GENESIS};
 
 use tandem_testkit::free_port;
+
+mod support;
 
 fn ticks(pid: u32) -> u64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
@@ -66,60 +67,6 @@ fn status_kb(pid: u32, key: &str) -> u64 {
         .find_map(|l| l.strip_prefix(key))
         .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
         .unwrap_or(0)
-}
-
-struct Kill(Child);
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn broker(dir: &Path) -> (Kill, u16) {
-    let port = free_port();
-    std::fs::write(dir.join("passwd"), "desk:deskpw\nsim:simpw\n").unwrap();
-    assert!(Command::new("mosquitto_passwd")
-        .arg("-U")
-        .arg(dir.join("passwd"))
-        .status()
-        .expect("mosquitto_passwd (scripts/setup.sh --hall)")
-        .success());
-    std::fs::write(
-        dir.join("acl"),
-        "user desk\ntopic read tandem/LOAD/table/#\ntopic write tandem/LOAD/desk/#\n\nuser sim\ntopic readwrite tandem/LOAD/#\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("m.conf"),
-        format!(
-            "user root\nlistener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nmax_queued_messages 100000\n{}",
-            dir.join("passwd").display(),
-            dir.join("acl").display(),
-            // `HALL_LOAD_INFLIGHT=N`: the broker's `max_inflight_messages`
-            // (Mosquitto's default 20 QoS 1 messages unacknowledged per client).
-            std::env::var("HALL_LOAD_INFLIGHT")
-                .map(|n| format!("max_inflight_messages {n}\n"))
-                .unwrap_or_default()
-        ),
-    )
-    .unwrap();
-    let child = Command::new("/usr/sbin/mosquitto")
-        .arg("-c")
-        .arg(dir.join("m.conf"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("mosquitto");
-    let t0 = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            t0.elapsed() < Duration::from_secs(10),
-            "mosquitto did not start"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    (Kill(child), port)
 }
 
 /// A simulated table: its journal's chain and the relay's messages.
@@ -444,7 +391,7 @@ fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
         Ok(d) if !d.is_empty() => tempfile::tempdir_in(d).unwrap(),
         _ => tempfile::tempdir().unwrap(),
     };
-    let (broker, port) = broker(dir.path());
+    let (broker, port) = support::broker(dir.path());
     let broker_pid = broker.0.id();
     let http = free_port();
     let public = free_port();
@@ -481,7 +428,7 @@ fn run_step(tables: u32, secs: u64, o: &Options) -> Value {
         .spawn()
         .expect("tandem hall");
     let pid = desk.id();
-    let _desk = Kill(desk);
+    let _desk = support::Kill(desk);
     let base = format!("http://127.0.0.1:{http}");
     let t0 = Instant::now();
     while ureq::get(&format!("{base}/api/stats")).call().is_err() {

@@ -174,6 +174,8 @@ fn unanswered() -> anyhow::Error {
 pub struct SessionHandle {
     tx: mpsc::Sender<SessionMsg>,
     notices: broadcast::Sender<Notice>,
+    /// The lines in the journal file, as the session's writer tells them.
+    written: tokio::sync::watch::Receiver<u64>,
 }
 
 impl SessionHandle {
@@ -256,6 +258,15 @@ impl SessionHandle {
     /// pairing code made): nobody listening is nobody to tell.
     pub fn notify(&self, notice: Notice) {
         let _ = self.notices.send(notice);
+    }
+
+    /// The number of lines in the journal file, changed each time the
+    /// session writes lines to it (the relay reads the file then, and never
+    /// polls it: [`crate::journal::JournalWriter::written`]). Its `changed`
+    /// fails once the session has stopped: nothing more is written.
+    #[must_use]
+    pub fn journal_written(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.written.clone()
     }
 
     /// Asks the actor to stop.
@@ -882,6 +893,7 @@ impl Session {
         let handle = SessionHandle {
             tx,
             notices: self.out.notices.clone(),
+            written: self.journal.written(),
         };
         let task = tokio::spawn(self.run(rx));
         (handle, task)

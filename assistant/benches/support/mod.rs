@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use tandem::game::AnyPosition;
 use tandem::session::{Blind, GameSetup, SeatOutput, DEFAULT_WARNINGS};
@@ -14,6 +14,7 @@ use tandem_rules::draughts::pdn::{parse_pdn, replay, Replay};
 use tandem_rules::draughts::Variant;
 use tandem_rules::{Color, GameOptions};
 use tandem_speech::Utterance;
+use tandem_testkit::free_port;
 use tokio::sync::mpsc::UnboundedSender;
 
 /// A game from `start`, 90 minutes a player, `blind`, announced in `lang`,
@@ -54,7 +55,12 @@ pub fn play(dir: &Path, socket: &Path) -> Command {
 
 /// [`play`] with this `--braille` backend.
 pub fn play_with_braille(dir: &Path, socket: &Path, braille: &str) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tandem"));
+    play_as(env!("CARGO_BIN_EXE_tandem").as_ref(), dir, socket, braille)
+}
+
+/// [`play_with_braille`] with another build of `tandem` (to compare two commits).
+pub fn play_as(tandem: &std::ffi::OsStr, dir: &Path, socket: &Path, braille: &str) -> Command {
+    let mut cmd = Command::new(tandem);
     cmd.args(["play", "--headless"])
         .args(["--speech", "text", "--braille", braille])
         .arg("--socket")
@@ -134,4 +140,63 @@ pub fn runtime_two_workers() -> tokio::runtime::Runtime {
         .enable_all()
         .build()
         .expect("runtime")
+}
+
+/// A child process, killed when this is dropped.
+pub struct Kill(pub Child);
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A real Mosquitto on a free port of 127.0.0.1, its files in `dir`,
+/// password and ACL on, for the event `LOAD`: the user `desk` (`deskpw`)
+/// reads the tables' topics and writes the desk's, `sim` (`simpw`) reads and
+/// writes them all (a simulated table, or a real one's relay). The port.
+pub fn broker(dir: &Path) -> (Kill, u16) {
+    let port = free_port();
+    std::fs::write(dir.join("passwd"), "desk:deskpw\nsim:simpw\n").unwrap();
+    assert!(Command::new("mosquitto_passwd")
+        .arg("-U")
+        .arg(dir.join("passwd"))
+        .status()
+        .expect("mosquitto_passwd (scripts/setup.sh --hall)")
+        .success());
+    std::fs::write(
+        dir.join("acl"),
+        "user desk\ntopic read tandem/LOAD/table/#\ntopic write tandem/LOAD/desk/#\n\nuser sim\ntopic readwrite tandem/LOAD/#\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("m.conf"),
+        format!(
+            "user root\nlistener {port} 127.0.0.1\nallow_anonymous false\npassword_file {}\nacl_file {}\npersistence false\nmax_queued_messages 100000\n{}",
+            dir.join("passwd").display(),
+            dir.join("acl").display(),
+            // `HALL_LOAD_INFLIGHT=N`: the broker's `max_inflight_messages`
+            // (Mosquitto's default 20 QoS 1 messages unacknowledged per client).
+            std::env::var("HALL_LOAD_INFLIGHT")
+                .map(|n| format!("max_inflight_messages {n}\n"))
+                .unwrap_or_default()
+        ),
+    )
+    .unwrap();
+    let child = Command::new("/usr/sbin/mosquitto")
+        .arg("-c")
+        .arg(dir.join("m.conf"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("mosquitto");
+    let t0 = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "mosquitto did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (Kill(child), port)
 }

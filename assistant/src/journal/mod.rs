@@ -676,6 +676,9 @@ pub struct JournalWriter {
     fallback: Option<Fallback>,
     fallback_dirs: Vec<PathBuf>,
     change: Option<HealthChange>,
+    /// The lines in the file, told to whoever follows it (the relay) each
+    /// time lines reach the file: it reads the file then, and never polls.
+    written: tokio::sync::watch::Sender<u64>,
 }
 
 /// The wall clock as RFC 3339 (UTC, milliseconds).
@@ -707,6 +710,7 @@ impl JournalWriter {
             fallback: None,
             fallback_dirs: fallback_dirs(),
             change: None,
+            written: tokio::sync::watch::Sender::new(seq),
         }
     }
 
@@ -793,6 +797,16 @@ impl JournalWriter {
         self.last_t_ms
     }
 
+    /// The number of lines in the file, changed each time lines reach it (a
+    /// line appended, or the lines kept in memory written at last): a
+    /// follower of the file waits on it instead of reading the file on a
+    /// timer. It ends (`changed` fails) when the writer is dropped: nothing
+    /// more is written then.
+    #[must_use]
+    pub fn written(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.written.subscribe()
+    }
+
     /// Whether the journal file holds every line, and where the others are.
     #[must_use]
     pub fn health(&self) -> JournalHealth {
@@ -842,6 +856,7 @@ impl JournalWriter {
             self.degrade(&e, record.seq, &line);
         } else {
             self.good_len += line.len() as u64;
+            self.written.send_replace(self.seq);
         }
         self.buf = line;
         Ok(record)
@@ -867,6 +882,7 @@ impl JournalWriter {
                 self.pending.shrink_to_fit();
                 self.pending_lines = 0;
                 self.error = None;
+                self.written.send_replace(self.seq);
                 self.change = Some(HealthChange::Recovered { flushed });
                 true
             }

@@ -246,3 +246,31 @@ fn a_tampered_journal_is_not_resumed() {
         io::ErrorKind::InvalidData
     );
 }
+
+/// The relay's wake-up (issue 47): told each time lines reach the file, with
+/// the file's line count; not for a line kept in memory while the file
+/// refuses it, and again once the kept lines are written.
+#[test]
+fn a_follower_is_told_when_lines_reach_the_file() {
+    let (dir, p) = sample();
+    let mut w = JournalWriter::resume(&p, &Journal::read(&p).unwrap())
+        .unwrap()
+        .with_fallback_dirs(vec![dir.path().join("copies")]);
+    let mut seen = w.written();
+    assert_eq!(*seen.borrow_and_update(), 4);
+    w.append(3000, mv(3, "31-27")).unwrap();
+    assert!(seen.has_changed().unwrap());
+    assert_eq!(*seen.borrow_and_update(), 5);
+    // The disk refuses the next line: it is kept, nothing reached the file.
+    w.file = OpenOptions::new().write(true).open("/dev/full").unwrap();
+    w.append(4000, mv(4, "20-24")).unwrap();
+    assert!(!seen.has_changed().unwrap());
+    // The file writable again: both kept lines go in at the next retry.
+    w.file = OpenOptions::new().append(true).open(&p).unwrap();
+    assert!(w.retry());
+    assert_eq!(*seen.borrow_and_update(), 6);
+    assert_eq!(std::fs::read_to_string(&p).unwrap().lines().count(), 6);
+    // The writer gone (the session stopped): nothing more will come.
+    drop(w);
+    assert!(seen.has_changed().is_err());
+}

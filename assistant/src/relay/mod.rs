@@ -10,6 +10,13 @@
 //! does, and it acts through the control socket like `tandem ctl`. The game
 //! never waits for it: a broker that is down only delays the relay.
 //!
+//! It never reads the file on a timer: the session's journal writer tells it
+//! each time lines reach the file ([`crate::session::SessionHandle::journal_written`]),
+//! and it reads the file then. Nothing else writes that journal while the
+//! table runs (`tandem ctl`, the desk's commands and witnesses all go through
+//! the session; a restart is a new relay that reads the file from line 1), so
+//! no safety net watches the file (docs/hall.md, "What wakes the relay").
+//!
 //! Lines are published in order with QoS 1 from the line after the last one
 //! the broker acknowledged (remembered next to the journal), so a broker
 //! restart, an outage or the table's own crash loses nothing; a line sent
@@ -53,10 +60,13 @@ pub struct RelaySettings {
 
 /// Lines published and not yet acknowledged, at most.
 const WINDOW: u64 = 64;
-/// How often the journal file is read when nothing else wakes the relay.
-const POLL: Duration = Duration::from_millis(200);
-/// How often the last state is published again (the desk's "seen" time).
+/// How often the last state is published again: the desk's "seen" time
+/// (`seen_ms_ago`), by which the arbiter tells a table that is there from one
+/// gone quiet (a protocol need, not a poll: the relay's only timer besides
+/// the MQTT keep-alive).
 const HEARTBEAT: Duration = Duration::from_secs(5);
+/// The cursor is saved (synced) at most this often.
+const SAVE_EVERY: Duration = Duration::from_millis(500);
 
 /// The relay running at a table: stopped with [`RelayTask::drain`].
 pub struct RelayTask {
@@ -80,22 +90,29 @@ impl RelayTask {
 /// How long `tandem play` waits at its stop for the relay to send the last lines.
 pub const DRAIN: Duration = Duration::from_secs(3);
 
+/// The table whose journal the relay follows: its control socket, its
+/// journal file, and the session's word that lines reached that file.
+pub struct Followed {
+    /// The control socket.
+    pub socket: PathBuf,
+    /// The journal file.
+    pub journal: PathBuf,
+    /// Changed each time the session writes lines to the journal
+    /// ([`crate::session::SessionHandle::journal_written`]).
+    pub written: watch::Receiver<u64>,
+}
+
 /// Starts the relay for the table whose control socket and journal these are.
 /// `token` is the secret the control socket takes for the arbiter's acts
 /// ([`crate::control::server::ControlSocket::in_hall`]): the relay sends it
 /// only with a desk command whose signature it checked.
-pub fn spawn(
-    settings: RelaySettings,
-    socket: PathBuf,
-    journal: PathBuf,
-    token: String,
-) -> RelayTask {
+pub fn spawn(settings: RelaySettings, table: Followed, token: String) -> RelayTask {
     let (tx, rx) = mpsc::unbounded_channel();
-    bridge::follow(socket.clone(), tx);
+    bridge::follow(table.socket.clone(), tx);
     let (stop, stop_rx) = watch::channel(None);
     let task = tokio::spawn(async move {
-        let mut relay = Relay::new(settings, socket, &journal, token);
-        relay.run(rx, stop_rx).await;
+        let mut relay = Relay::new(settings, table.socket, &table.journal, token);
+        relay.run(rx, table.written, stop_rx).await;
     });
     RelayTask { task, stop }
 }
@@ -256,8 +273,12 @@ impl Relay {
     async fn run(
         &mut self,
         mut events: mpsc::UnboundedReceiver<Value>,
+        mut written: watch::Receiver<u64>,
         mut stop: watch::Receiver<Option<tokio::time::Instant>>,
     ) {
+        // Until the session stops (its writer dropped): then every line is in
+        // the file, read once more below, and nothing more comes.
+        let mut writing = true;
         let id = mqtt::client_id(
             &self.s.broker,
             format!("tandem-{}-table-{}", self.s.event, self.s.table),
@@ -295,7 +316,8 @@ impl Relay {
             for e in &mut self.earlier {
                 e.next = e.cursor.acked + 1;
             }
-            let mut poll = tokio::time::interval(POLL);
+            // The heartbeat: the hall's protocol needs it (the desk's "seen"
+            // time), so it stays; the journal has no timer (`written`).
             let mut beat = tokio::time::interval(HEARTBEAT);
             let why = loop {
                 let until = *stop.borrow();
@@ -319,13 +341,19 @@ impl Relay {
                     Some(r) = self.done_rx.recv() => {
                         self.publish(&client, &mut conn, &self.topic("reply"), false, serde_json::to_vec(&r).unwrap_or_default());
                     }
-                    _ = poll.tick() => self.read_journal(),
+                    w = written.changed(), if writing => {
+                        writing = w.is_ok();
+                        self.read_journal();
+                    }
                     _ = beat.tick() => if conn.up { self.publish_state(&client, &mut conn) },
+                    () = tokio::time::sleep_until(saved + SAVE_EVERY), if self.dirty() => {}
                     _ = stop.changed(), if until.is_none() => {}
+                    // Stopping: the lines not acknowledged by then go on the next start.
+                    () = tokio::time::sleep_until(until.unwrap_or_else(tokio::time::Instant::now)), if until.is_some() => {}
                 }
                 self.pump(&client, &mut conn);
                 // Synced (a crash never leaves an empty cursor), at most twice a second.
-                if self.dirty() && saved.elapsed() >= Duration::from_millis(500) {
+                if self.dirty() && saved.elapsed() >= SAVE_EVERY {
                     self.save_cursor();
                     saved = tokio::time::Instant::now();
                 }

@@ -1,6 +1,6 @@
 //! The relay to the hall's broker as a part (`--relay`, docs/hall.md): it
-//! follows the journal file and the control socket; the game never waits
-//! for it. In a hall only the desk acts as the arbiter, through the token
+//! follows the journal file, read when the session's handle says lines
+//! reached it, and the control socket; the game never waits for it. In a hall only the desk acts as the arbiter, through the token
 //! made here that only the relay and the control socket know.
 
 use super::{Opens, Part, Running, Stage, Stopping, Table};
@@ -74,12 +74,12 @@ impl Part for RelayPart {
 
     fn start(&mut self, table: &mut Table, run: &Running<'_>) -> anyhow::Result<()> {
         if let Some(token) = self.token.take() {
-            self.task = Some(crate::relay::spawn(
-                self.settings.clone(),
-                table.socket.clone(),
-                run.facts.journal.clone(),
-                token,
-            ));
+            let followed = crate::relay::Followed {
+                socket: table.socket.clone(),
+                journal: run.facts.journal.clone(),
+                written: run.handle.journal_written(),
+            };
+            self.task = Some(crate::relay::spawn(self.settings.clone(), followed, token));
         }
         Ok(())
     }
