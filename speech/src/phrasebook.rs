@@ -269,6 +269,7 @@ pub struct Book {
     meta: Meta,
     cardinal: Vec<String>,
     hundreds: Vec<String>,
+    hundreds_round: Option<Vec<String>>,
     genitive: Option<Vec<String>>,
     gender_numbers: HashMap<String, HashMap<u64, String>>,
     nouns: HashMap<String, Noun>,
@@ -397,7 +398,15 @@ impl Phrasebook {
             0..=99 => below_100(n),
             100..=999 => {
                 // 1 <= n / 100 <= 9 and `hundreds` has exactly 9 entries (checked on load).
-                let mut s = self.hundreds[(n / 100 - 1) as usize].clone();
+                let h = (n / 100 - 1) as usize;
+                // A round hundred has its own word where the language has one
+                // ("deux cents", "cien"; `hundreds_round`, 9 entries, checked on load).
+                if n % 100 == 0 {
+                    if let Some(round) = &self.hundreds_round {
+                        return round[h].clone();
+                    }
+                }
+                let mut s = self.hundreds[h].clone();
                 if n % 100 != 0 {
                     s.push(' ');
                     s.push_str(&below_100(n % 100));

@@ -73,7 +73,19 @@ fn forms(lang: &str) -> Vec<(&'static str, u32, Vec<String>)> {
     };
     if let Some(t) = read(format!("{lang}.toml")) {
         add("cardinal", 0, list(&t, &["numbers", "cardinal"]), 0);
-        add("hundreds", 100, list(&t, &["numbers", "hundreds"]), 0);
+        let hundreds = list(&t, &["numbers", "hundreds"]);
+        let round = list(&t, &["numbers", "hundreds_round"]);
+        if let (Some(h), Some(r), Some(c)) = (&hundreds, &round, list(&t, &["numbers", "cardinal"]))
+        {
+            // A language whose round hundred has its own word ("deux cents",
+            // "cien"): that word is the round hundred, and `hundreds` is what
+            // comes before tens and units, as in 101, 201, ... 901.
+            add("hundreds_round", 100, Some(r.clone()), 0);
+            let before_one = h.iter().map(|w| format!("{w} {}", c[1])).collect();
+            add("hundreds_and_one", 101, Some(before_one), 0);
+        } else {
+            add("hundreds", 100, hundreds, 0);
+        }
         add("genitive", 1, list(&t, &["numbers", "genitive"]), 0);
     }
     // Index 0 of the points and dice is unused.
@@ -90,8 +102,8 @@ fn forms(lang: &str) -> Vec<(&'static str, u32, Vec<String>)> {
 /// The number a form's `i`-th word stands for.
 fn number(form: &str, first: u32, i: usize) -> u32 {
     let i = u32::try_from(i).unwrap();
-    if form == "hundreds" {
-        100 * (i + 1)
+    if form.starts_with("hundreds") {
+        100 * (i + 1) + first % 100
     } else {
         first + i
     }
@@ -128,7 +140,7 @@ fn every_language_s_number_words_are_num2words_or_a_written_difference() {
         for (form, first, words) in forms(&lang) {
             let expected_len = match form {
                 "cardinal" => 100,
-                "hundreds" => 9,
+                "hundreds" | "hundreds_round" | "hundreds_and_one" => 9,
                 "genitive" => 50,
                 "points" => 24,
                 "dice" => 6,

@@ -215,6 +215,7 @@ fn read_meta(meta: &Tab<'_>) -> Result<Meta, PhrasebookError> {
 struct Numbers {
     cardinal: Vec<String>,
     hundreds: Vec<String>,
+    hundreds_round: Option<Vec<String>>,
     genitive: Option<Vec<String>>,
     gender: HashMap<String, HashMap<u64, String>>,
 }
@@ -222,6 +223,13 @@ struct Numbers {
 fn read_numbers(numbers: &Tab<'_>) -> Result<Numbers, PhrasebookError> {
     let cardinal = numbers.strings("cardinal", Some(100))?;
     let hundreds = numbers.strings("hundreds", Some(9))?;
+    // A round hundred's own word, where it differs from the one said before
+    // tens and units (French "deux cents" / "deux cent douze").
+    let hundreds_round = if numbers.t.contains_key("hundreds_round") {
+        Some(numbers.strings("hundreds_round", Some(9))?)
+    } else {
+        None
+    };
     let genitive = if numbers.t.contains_key("genitive") {
         Some(numbers.strings("genitive", Some(50))?)
     } else {
@@ -236,6 +244,7 @@ fn read_numbers(numbers: &Tab<'_>) -> Result<Numbers, PhrasebookError> {
     Ok(Numbers {
         cardinal,
         hundreds,
+        hundreds_round,
         genitive,
         gender,
     })
@@ -508,6 +517,7 @@ impl Phrasebook {
                 meta,
                 cardinal: numbers.cardinal,
                 hundreds: numbers.hundreds,
+                hundreds_round: numbers.hundreds_round,
                 genitive: numbers.genitive,
                 gender_numbers: numbers.gender,
                 nouns,
