@@ -31,12 +31,12 @@ step "cargo test (all features, real components), in two lanes"
 # The test binaries are built once; then two `cargo test` runs share them,
 # each running its own set of binaries (most of the suite waits on real
 # components, sockets and timers, not on the cores). Meanwhile the release
-# builds of the deep perft and of the fuzz targets run on one core at the
-# lowest priority, so that they are ready when the tests end.
+# builds of the deep perft and of the fuzz targets run at the lowest
+# priority (the tests' processes come first on the cores), so that they are
+# ready when the tests end.
 cargo test --workspace --all-features --no-run
 logs="$(mktemp -d)"
 (
-  export CARGO_BUILD_JOBS=1
   nice -n 19 cargo test --release -p tandem-rules --test perft --test chess --no-run
   cd fuzz && RUSTC_BOOTSTRAP=1 nice -n 19 cargo fuzz build --sanitizer none -O
 ) >"$logs/builds.log" 2>&1 &
