@@ -193,9 +193,13 @@ fn entries_with_hits_and_a_hit_then_off() {
         "White: from the bar to twenty-one, hitting."
     );
     assert_eq!(
-        said(&en, &a, Dice(4, 4), "bar/21*/17*/13 13/9"),
-        "White: from the bar to twenty-one, hitting, to seventeen, hitting, to thirteen, \
-         thirteen to nine."
+        said(&en, &a, Dice(4, 4), "bar/21*/17*/9"),
+        "White: from the bar to twenty-one, hitting, to seventeen, hitting, to nine."
+    );
+    assert_eq!(
+        said(&pl, &a, Dice(4, 4), "bar/21*/17* 24/20(2)"),
+        "Biały: z bandy na dwadzieścia jeden z biciem, na siedemnaście, bicie, \
+         dwadzieścia cztery na dwadzieścia, dwa piony."
     );
     // White's move said to black: in black's numbering, the bar still the bar.
     let black = announcer("en", Numbering::Listener, Color::Black);

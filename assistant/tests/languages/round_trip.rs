@@ -537,8 +537,13 @@ fn backgammon_positions() -> Vec<(String, (u8, u8), Vec<String>)> {
     let made = [
         // White on the bar; black blots on white's 21 and 17.
         ("yCfyATDgc/AAWA:MAHgAAAAAAAE", (4, 3), "bar/21*/18"),
-        ("yCfyATDgc/AAWA:MAHgAAAAAAAE", (3, 1), "bar/21* 24/21"),
-        ("yCfyATDgc/AAWA:MAHgAAAAAAAE", (4, 4), "bar/21*/17*/13 13/9"),
+        ("yCfyATDgc/AAWA:MAHgAAAAAAAE", (3, 1), "bar/21*"),
+        ("yCfyATDgc/AAWA:MAHgAAAAAAAE", (4, 4), "bar/21*/17*/9"),
+        (
+            "yCfyATDgc/AAWA:MAHgAAAAAAAE",
+            (4, 4),
+            "bar/21*/17* 24/20(2)",
+        ),
         // Two white checkers on the bar; black blots on white's 22 and 21.
         ("lM/BBwDgc3AAbA:MAHgAAAAAAAE", (4, 3), "bar/22* bar/21*"),
         // White bearing off; a black blot on white's 2.

@@ -365,8 +365,7 @@ impl BgAnnouncer {
 
     /// Point `p` (1..24) as said, in the other side's numbering if `flip`.
     fn point_said(&self, p: u8, flip: bool) -> String {
-        self.book
-            .number(u32::from(if flip { 25 - p } else { p }))
+        self.book.number(u32::from(if flip { 25 - p } else { p }))
     }
 
     /// One checker's path (start, every point hit on the way, end; the
@@ -378,7 +377,10 @@ impl BgAnnouncer {
         let pt = |p: u8| self.point_said(p, flip);
         let (from, first) = (chain[0], chain.get(1).copied().unwrap_or(0));
         let (mut s, rest) = if from == 25 {
-            (b.fill("enter", &[("to", &pt(first))]), &chain[2.min(chain.len())..])
+            (
+                b.fill("enter", &[("to", &pt(first))]),
+                &chain[2.min(chain.len())..],
+            )
         } else if first == 0 {
             (b.fill("bear_off", &[("from", &pt(from))]), &[][..])
         } else if let Some(&to) = chain.get(2) {
@@ -386,7 +388,10 @@ impl BgAnnouncer {
             let args: Vec<(&str, &str)> = via.iter().map(|(k, v)| (*k, v.as_str())).collect();
             (b.fill("via", &args), &chain[3..])
         } else {
-            (b.fill("step", &[("from", &pt(from)), ("to", &pt(first))]), &[][..])
+            (
+                b.fill("step", &[("from", &pt(from)), ("to", &pt(first))]),
+                &[][..],
+            )
         };
         let via = b.templates.get("via").map_or("", String::as_str);
         let on = via.split_once("{mid}").map_or(via, |(_, after)| after);
