@@ -384,8 +384,8 @@ impl BgAnnouncer {
         } else if first == 0 {
             (b.fill("bear_off", &[("from", &pt(from))]), &[][..])
         } else if let Some(&to) = chain.get(2) {
-            let via = [("from", pt(from)), ("mid", pt(first)), ("to", pt(to))];
-            let args: Vec<(&str, &str)> = via.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let args = [("from", &pt(from)), ("mid", &pt(first)), ("to", &pt(to))];
+            let args = args.map(|(k, v)| (k, v.as_str()));
             (b.fill("via", &args), &chain[3..])
         } else {
             (
