@@ -170,3 +170,63 @@ fn the_cube_the_end_and_the_score() {
         "Pips: White 167, Black 167."
     );
 }
+
+/// A checker entering from the bar with a hit is said with the bar's words
+/// (`enter`), in every numbering, never as a point 25 or 0; every hit on the
+/// way is said; a checker borne off after a hit is said borne off.
+#[test]
+fn entries_with_hits_and_a_hit_then_off() {
+    // White on the bar; black blots on white's 21 and 17.
+    let a = position_id::decode("yCfyATDgc/AAWA", Color::White).unwrap();
+    let en = announcer("en", Numbering::Mover, Color::White);
+    let pl = announcer("pl", Numbering::Mover, Color::White);
+    assert_eq!(
+        said(&en, &a, Dice(4, 3), "bar/21*/18"),
+        "White: from the bar to twenty-one, hitting, to eighteen."
+    );
+    assert_eq!(
+        said(&pl, &a, Dice(4, 3), "bar/21*/18"),
+        "Biały: z bandy na dwadzieścia jeden z biciem, na osiemnaście."
+    );
+    assert_eq!(
+        said(&en, &a, Dice(3, 1), "bar/21*"),
+        "White: from the bar to twenty-one, hitting."
+    );
+    assert_eq!(
+        said(&en, &a, Dice(4, 4), "bar/21*/17*/9"),
+        "White: from the bar to twenty-one, hitting, to seventeen, hitting, to nine."
+    );
+    assert_eq!(
+        said(&pl, &a, Dice(4, 4), "bar/21*/17* 24/20(2)"),
+        "Biały: z bandy na dwadzieścia jeden z biciem, na siedemnaście, bicie, \
+         dwadzieścia cztery na dwadzieścia, dwa piony."
+    );
+    // White's move said to black: in black's numbering, the bar still the bar.
+    let black = announcer("en", Numbering::Listener, Color::Black);
+    assert_eq!(
+        said(&black, &a, Dice(4, 3), "bar/21*/18"),
+        "White: from the bar to four, hitting, to seven."
+    );
+    let both = announcer("pl", Numbering::Both, Color::Black);
+    assert_eq!(
+        said(&both, &a, Dice(4, 3), "bar/21*/18"),
+        "Biały: z bandy na dwadzieścia jeden z biciem, na osiemnaście, \
+         twoje z bandy na cztery z biciem, na siedem."
+    );
+    // Two white checkers on the bar; black blots on white's 22 and 21.
+    let c = position_id::decode("lM/BBwDgc3AAbA", Color::White).unwrap();
+    assert_eq!(
+        said(&en, &c, Dice(4, 3), "bar/22* bar/21*"),
+        "White: from the bar to twenty-two, hitting, from the bar to twenty-one, hitting."
+    );
+    // White bearing off; a black blot on white's 2.
+    let b = position_id::decode("4PPgAxDcew8AAA", Color::White).unwrap();
+    assert_eq!(
+        said(&en, &b, Dice(4, 2), "6/2*/off"),
+        "White: six to two, hitting, two off."
+    );
+    assert_eq!(
+        said(&pl, &b, Dice(4, 2), "6/2*/off"),
+        "Biały: sześć na dwa, bicie, dwa wyprowadza."
+    );
+}

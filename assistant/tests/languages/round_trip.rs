@@ -484,6 +484,11 @@ fn every_chess_square_and_kind_of_move_in_every_language() {
     trips.assert_none("chess");
 }
 
+/// How many things [`backgammon_marks`] tells apart: the points 1-24,
+/// the bar, off, a hit, doubles and the four ways a hit goes with the bar
+/// or off.
+const BACKGAMMON_MARKS: usize = 32;
+
 /// What a backgammon move's text shows (`bar/22 13/7*(2) 6/off`): the
 /// points 1-24, `bar`, `off`, `hit` and `doubles`.
 fn backgammon_marks(text: &str, dice: (u8, u8)) -> BTreeSet<String> {
@@ -496,6 +501,21 @@ fn backgammon_marks(text: &str, dice: (u8, u8)) -> BTreeSet<String> {
     }
     if text.contains('*') {
         out.insert("hit".into());
+    }
+    // A hit with the bar or off in the same checker's path: the bar and off
+    // said in their own words, never as a point 25 or 0.
+    for path in text.split(' ') {
+        let from_bar = path.starts_with("bar/");
+        for (kind, has) in [
+            ("bar and hit", from_bar && path.contains('*')),
+            ("hit on the way", path.contains("*/")),
+            ("bar, hit on the way", from_bar && path.contains("*/")),
+            ("hit, then off", path.contains("*/off")),
+        ] {
+            if has {
+                out.insert(kind.into());
+            }
+        }
     }
     if dice.0 == dice.1 {
         out.insert("doubles".into());
@@ -511,8 +531,30 @@ fn backgammon_marks(text: &str, dice: (u8, u8)) -> BTreeSet<String> {
 fn backgammon_positions() -> Vec<(String, (u8, u8), Vec<String>)> {
     use tandem_rules::backgammon::{Action, Dice, Match, MatchOptions, Phase, Play};
     use tandem_rules::TableGame;
+    // Made by hand, as seeded games rarely reach them: a checker entering
+    // from the bar with a hit, with a hit then going on, two entering
+    // with two hits, doubles from the bar, a hit then off.
+    let made = [
+        // White on the bar; black blots on white's 21 and 17.
+        ("yCfyATDgc/AAWA:MAHgAAAAAAAE", (4, 3), "bar/21*/18"),
+        ("yCfyATDgc/AAWA:MAHgAAAAAAAE", (3, 1), "bar/21*"),
+        ("yCfyATDgc/AAWA:MAHgAAAAAAAE", (4, 4), "bar/21*/17*/9"),
+        (
+            "yCfyATDgc/AAWA:MAHgAAAAAAAE",
+            (4, 4),
+            "bar/21*/17* 24/20(2)",
+        ),
+        // Two white checkers on the bar; black blots on white's 22 and 21.
+        ("lM/BBwDgc3AAbA:MAHgAAAAAAAE", (4, 3), "bar/22* bar/21*"),
+        // White bearing off; a black blot on white's 2.
+        ("4PPgAxDcew8AAA:MAHgAAAAAAAE", (4, 2), "6/2*/off"),
+    ];
     let mut seen = BTreeSet::new();
-    let mut out = Vec::new();
+    let mut out: Vec<(String, (u8, u8), Vec<String>)> = Vec::new();
+    for (position, dice, play) in made {
+        seen.extend(backgammon_marks(play, dice));
+        out.push((position.to_owned(), dice, vec![play.to_owned()]));
+    }
     let mut r = tandem_testkit::Rng(43);
     for _game in 0..40 {
         let mut m = Match::new(MatchOptions { length: 7 });
@@ -556,7 +598,7 @@ fn backgammon_positions() -> Vec<(String, (u8, u8), Vec<String>)> {
             };
             m.act(Action::Move(p)).unwrap();
         }
-        if seen.len() == 28 {
+        if seen.len() == BACKGAMMON_MARKS {
             break;
         }
     }
@@ -582,7 +624,7 @@ fn backgammon_in(
             }
         }
     }
-    trips.require(marks.len() == 28, || {
+    trips.require(marks.len() == BACKGAMMON_MARKS, || {
         format!("{lang}: points and kinds heard back: {marks:?}")
     });
     through_the_commands(

@@ -322,31 +322,38 @@ impl BgAnnouncer {
         )
     }
 
+    /// A move's checker paths said (`flip`: in the other side's numbering).
+    /// The bar and off are said in their own words (`enter`, `bear_off`),
+    /// never as a point number, whatever the path hits; a hit is said once,
+    /// on the first landing on its point, as gnubg marks it.
     fn steps_text(&self, board: &Board, play: &Play, flip: bool) -> String {
         let b = &self.book;
-        let pt = |p: u8| b.number(u32::from(if flip { 25 - p } else { p }));
+        let them = board.side(board.turn().other());
+        let blot_at = |p: u8| (1..=24).contains(&p) && them[24 - usize::from(p)] > 0;
+        let mut marked = [false; 26];
         let mut parts = Vec::new();
         for (chain, count) in notation::paths(board, play) {
-            let from = chain[0];
             let to = *chain.last().unwrap_or(&0);
-            let them = board.side(board.turn().other());
-            let blot_at = |p: u8| (1..=24).contains(&p) && them[24 - usize::from(p)] > 0;
-            let mut s = if chain.len() > 2 {
-                // Hits on the way: say the first; the rest chain on.
-                let mid = chain[1];
-                b.fill(
-                    "via",
-                    &[("from", &pt(from)), ("mid", &pt(mid)), ("to", &pt(to))],
-                )
-            } else if from == 25 {
-                b.fill("enter", &[("to", &pt(to))])
-            } else if to == 0 {
-                b.fill("bear_off", &[("from", &pt(from))])
+            // A checker borne off after a hit on the way (`6/2*/off`): its
+            // landings said, then the bear-off from the last one.
+            let landings = if to == 0 && chain.len() > 2 {
+                &chain[..chain.len() - 1]
             } else {
-                b.fill("step", &[("from", &pt(from)), ("to", &pt(to))])
+                &chain[..]
             };
-            if to != 0 && blot_at(to) {
+            let last = *landings.last().unwrap_or(&0);
+            let mids = &landings[1..landings.len().saturating_sub(1)];
+            let mut s = self.path_text(landings, flip);
+            let hit_at_end = last != 0 && blot_at(last) && !marked[usize::from(last)];
+            for &p in mids.iter().chain(hit_at_end.then_some(&last)) {
+                marked[usize::from(p)] = true;
+            }
+            if hit_at_end {
                 s = b.fill("hit", &[("step", &s)]);
+            }
+            if landings.len() < chain.len() {
+                let off = b.fill("bear_off", &[("from", &self.point_said(last, flip))]);
+                s = format!("{s}{}{off}", b.and);
             }
             if count > 1 {
                 s = b.fill("count", &[("step", &s), ("n", &b.number(u32::from(count)))]);
@@ -354,6 +361,44 @@ impl BgAnnouncer {
             parts.push(s);
         }
         parts.join(&b.and)
+    }
+
+    /// Point `p` (1..24) as said, in the other side's numbering if `flip`.
+    fn point_said(&self, p: u8, flip: bool) -> String {
+        self.book.number(u32::from(if flip { 25 - p } else { p }))
+    }
+
+    /// One checker's path (start, every point hit on the way, end; the
+    /// bar 25, off 0): the first step (`enter` from the bar, `via` past a
+    /// hit, `bear_off`, `step`), then each further landing with the words
+    /// of `via` after its `{mid}` (", hitting, to {to}").
+    fn path_text(&self, chain: &[u8], flip: bool) -> String {
+        let b = &self.book;
+        let pt = |p: u8| self.point_said(p, flip);
+        let (from, first) = (chain[0], chain.get(1).copied().unwrap_or(0));
+        let (mut s, rest) = if from == 25 {
+            (
+                b.fill("enter", &[("to", &pt(first))]),
+                &chain[2.min(chain.len())..],
+            )
+        } else if first == 0 {
+            (b.fill("bear_off", &[("from", &pt(from))]), &[][..])
+        } else if let Some(&to) = chain.get(2) {
+            let args = [("from", &pt(from)), ("mid", &pt(first)), ("to", &pt(to))];
+            let args = args.map(|(k, v)| (k, v.as_str()));
+            (b.fill("via", &args), &chain[3..])
+        } else {
+            (
+                b.fill("step", &[("from", &pt(from)), ("to", &pt(first))]),
+                &[][..],
+            )
+        };
+        let via = b.templates.get("via").map_or("", String::as_str);
+        let on = via.split_once("{mid}").map_or(via, |(_, after)| after);
+        for &p in rest {
+            s.push_str(&on.replace("{to}", &pt(p)));
+        }
+        s
     }
 
     /// A move, every hit, entry and bear-off said: "Black: eight to five, six to five."
