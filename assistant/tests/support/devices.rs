@@ -1,4 +1,4 @@
-//! A table serving device seats (`tandem play --seats 127.0.0.1:PORT`) and
+//! A table serving device seats (`tandem play --seats 127.0.0.1:0`) and
 //! plain HTTP/1.1 to it from any loopback address (127.0.0.2.. play the
 //! other hosts of a venue's network).
 
@@ -21,18 +21,9 @@ pub struct Table {
     _dir: tempfile::TempDir,
 }
 
-/// A free port on 127.0.0.1.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 impl Table {
-    /// `tandem play --seats 127.0.0.1:PORT` (text speech, no voice) with
-    /// `env`, awaited until its pages answer.
+    /// `tandem play --seats 127.0.0.1:0` (text speech, no voice; the port
+    /// the table got) with `env`, awaited until its pages answer.
     pub fn start(env: &[(&str, String)]) -> Table {
         let t = Table::start_at("127.0.0.1:0", env);
         let t0 = Instant::now();
