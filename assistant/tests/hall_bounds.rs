@@ -658,6 +658,10 @@ fn the_arbiters_reports_run_bounded() {
     for p in pages {
         let (status, body) = p.join().unwrap().unwrap();
         assert_eq!(status, 200, "{body}");
+        // Each page with its report (not a word of why there is none).
+        let d: Value = serde_json::from_str(&body).unwrap();
+        let a = d["announcements"].as_str().unwrap();
+        assert!(a.contains("Boards reported different: 0"), "{a}");
     }
     done.store(true, std::sync::atomic::Ordering::Relaxed);
     watch.join().unwrap();
