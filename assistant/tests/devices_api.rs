@@ -18,7 +18,6 @@ use serde_json::{json, Value};
 use support::devices::{code as pair, http, pair_tls, Answer, Table};
 use support::tls::https;
 use support::{ctl, journal_events};
-use tandem_testkit::free_port;
 
 /// `POST path` with the JSON `body` and `headers`, from 127.0.0.1.
 fn post(addr: &str, path: &str, headers: &[(&str, &str)], body: Value) -> Answer {
@@ -227,12 +226,17 @@ fn a_paired_device_is_its_sides_seat_and_nothing_else_gets_in() {
 fn beyond_loopback_the_pages_are_served_over_tls_with_the_tables_certificate() {
     use std::os::unix::fs::PermissionsExt;
     let state = tempfile::tempdir().unwrap();
-    let port = free_port();
+    // Port 0: the table takes the port the OS gives it (no other process
+    // can take it between a test's pick and the table's bind), and says
+    // which with every pairing code's address.
     let t = Table::start_at(
-        &format!("0.0.0.0:{port}"),
+        "0.0.0.0:0",
         &[("XDG_STATE_HOME", state.path().to_str().unwrap().to_owned())],
     );
     let socket = t.socket.clone();
+    let url = pair(&socket, "white")["url"].as_str().unwrap().to_owned();
+    let port = port_of(&url);
+    assert!(url.starts_with("https://"), "{url}");
     let seats = state.path().join("tandem").join("seats");
     let pem = std::fs::read(seats.join("cert.pem")).expect("the certificate made at start");
     let der = rustls_pemfile::certs(&mut &pem[..])
@@ -606,6 +610,18 @@ fn first_reachable_ipv4() -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The port of the pages' address `url` (`https://HOST:PORT/`): the one the
+/// table got when it asked for port 0, never 0.
+fn port_of(url: &str) -> u16 {
+    let port = url
+        .trim_end_matches('/')
+        .rsplit_once(':')
+        .and_then(|(_, p)| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in the pages' address {url}"));
+    assert_ne!(port, 0, "{url}");
+    port
+}
+
 /// `--seats 0.0.0.0:P` (issue 45) names an address of the table that other
 /// machines reach (its first non-loopback one) where it prints the pages'
 /// address and in the pairing code's address (the one the screen's QR code
@@ -616,10 +632,10 @@ fn first_reachable_ipv4() -> Option<String> {
 fn every_address_names_one_that_other_machines_reach_or_asks_for_one() {
     let dir = tempfile::tempdir().unwrap();
     let err = dir.path().join("stderr.txt");
-    let port = free_port();
+    // Port 0: the OS's pick (no other process can take it first).
     let d = support::Play::in_dir(dir.path())
         .args(["--lang", "en", "--speech", "text", "--voice", "off"])
-        .args(["--seats", &format!("0.0.0.0:{port}")])
+        .args(["--seats", "0.0.0.0:0"])
         .arg("--journal")
         .arg(dir.path().join("game.jsonl"))
         .state_home(&dir.path().join("state"))
@@ -630,6 +646,7 @@ fn every_address_names_one_that_other_machines_reach_or_asks_for_one() {
         .expect("the code's address")
         .to_owned();
     let printed = d.stderr_text();
+    let port = port_of(&url);
     match first_reachable_ipv4() {
         Some(ip) => {
             let want = format!("https://{ip}:{port}/");

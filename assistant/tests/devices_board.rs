@@ -15,11 +15,10 @@ use serde_json::{json, Value};
 use support::browser::Browser;
 use support::ctl;
 use support::devices::Table;
-use tandem_testkit::free_port;
 
 /// A table serving device seats on loopback, with `args`.
 fn table(args: &[&str]) -> Table {
-    Table::launch(&format!("127.0.0.1:{}", free_port()), args, &[])
+    Table::launch("127.0.0.1:0", args, &[])
 }
 
 impl Table {

@@ -16,8 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hall_common::{
-    alert_kinds, closed, ctl_ok, free_port, hall, journal_of, mark, table, wait_for, Broker, Desk,
-    EVENT,
+    alert_kinds, closed, ctl_ok, hall, journal_of, mark, table, wait_for, Broker, Desk, EVENT,
 };
 use serde_json::{json, Value};
 
@@ -27,9 +26,7 @@ fn desk_with_public(
     broker: &Broker,
     env: &[(&str, &str)],
 ) -> (Desk, String) {
-    let port = free_port();
-    let public = format!("127.0.0.1:{port}");
-    let desk = Desk::start_env(dir, broker, &["--public", &public], env);
+    let (desk, public) = Desk::start_public(dir, broker, &[], env);
     (desk, format!("http://{public}"))
 }
 

@@ -16,8 +16,7 @@ use serde_json::Value;
 fn moves_through_ctl_appear_at_the_desk_with_every_field() {
     let dir = tempfile::tempdir().unwrap();
     let broker = Broker::start(dir.path(), 3);
-    let public = format!("127.0.0.1:{}", hall_common::free_port());
-    let desk = Desk::start(dir.path(), &broker, &["--public", &public]);
+    let (desk, public) = Desk::start_public(dir.path(), &broker, &[], &[]);
     let t1 = table(dir.path(), &broker, 1, &[]);
     let t2 = table(dir.path(), &broker, 2, &["--round", "3"]);
     ctl_ok(&t1, &["move", "32-28"]);

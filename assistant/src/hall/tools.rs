@@ -9,6 +9,7 @@
 use std::ffi::OsString;
 use std::io::Write as _;
 use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,6 +21,9 @@ const MAX_REPORT: usize = 1 << 20;
 /// The desk's runner of `tandem arbiter`.
 pub struct Tools {
     running: Arc<Semaphore>,
+    /// Its children alive now, the most ever alive at once, and how many
+    /// were started (`arbiters` in `GET /api/stats`).
+    alive: Arc<Alive>,
     /// At once, at most.
     pub at_once: usize,
     /// Waiting for a turn and running, at most.
@@ -40,13 +44,52 @@ impl Default for Tools {
         let at_once = usize::try_from(var("TANDEM_HALL_ARBITERS", 2)).unwrap_or(2);
         Tools {
             running: Arc::new(Semaphore::new(at_once)),
+            alive: Arc::default(),
             at_once,
             limit: Duration::from_millis(var("TANDEM_HALL_ARBITER_TIMEOUT_MS", 20_000)),
         }
     }
 }
 
+/// The desk's `tandem arbiter` children: alive now, the most alive at once
+/// so far, and started so far.
+#[derive(Default)]
+struct Alive {
+    now: AtomicUsize,
+    most: AtomicUsize,
+    started: AtomicU64,
+}
+
+/// One child counted alive from its start until it is reaped (its output
+/// taken) or, stopped, until it is dropped (killed).
+struct Counted(Arc<Alive>);
+
+impl Counted {
+    fn new(alive: &Arc<Alive>) -> Counted {
+        let now = alive.now.fetch_add(1, Ordering::SeqCst) + 1;
+        alive.most.fetch_max(now, Ordering::SeqCst);
+        alive.started.fetch_add(1, Ordering::SeqCst);
+        Counted(alive.clone())
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.now.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 impl Tools {
+    /// The `tandem arbiter` children started so far, and the most alive at
+    /// once so far (`arbiters` in `GET /api/stats`).
+    #[must_use]
+    pub fn counts(&self) -> (u64, usize) {
+        (
+            self.alive.started.load(Ordering::SeqCst),
+            self.alive.most.load(Ordering::SeqCst),
+        )
+    }
+
     /// Runs `tandem arbiter ARGS…` and returns what it printed, or says why not.
     pub async fn run(&self, args: Vec<OsString>) -> String {
         let limit = self.limit;
@@ -70,6 +113,9 @@ impl Tools {
             Ok(c) => c,
             Err(e) => return format!("tandem arbiter could not run: {e}"),
         };
+        // Dropped last, after the wait (and the child in it): counted alive
+        // until it is reaped or killed.
+        let _alive = Counted::new(&self.alive);
         match tokio::time::timeout(limit, child.wait_with_output()).await {
             Ok(Ok(o)) => {
                 let mut s = String::from_utf8_lossy(&o.stdout).into_owned();

@@ -630,9 +630,11 @@ async fn stats(State(app): State<App>) -> Json<Value> {
         let i = ((v.len() as f64 - 1.0) * p).round() as usize;
         json!(v[i.min(v.len() - 1)])
     };
+    let (started, most) = app.hall.tools.counts();
     Json(
         json!({"lines": lines, "messages": messages, "tables": app.hall.tables().len(),
                 "sse_lagged": sse_lagged, "heavy_builds": app.hall.heavy.made(),
+                "arbiters": {"started": started, "most_at_once": most},
                 "lag_ms": {"p50": pct(0.5), "p99": pct(0.99), "max": v.last()}}),
     )
 }

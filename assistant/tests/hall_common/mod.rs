@@ -561,7 +561,7 @@ pub fn mark(broker: &Broker, desk: &Desk, n: u64, text: &str, what: &str) {
 }
 
 impl Desk {
-    /// `tandem hall --broker … --event EV --listen 127.0.0.1:PORT --data DIR/desk
+    /// `tandem hall --broker … --event EV --listen 127.0.0.1:0 --data DIR/desk
     /// --arbiter-secret-file … --signing-key DIR/keys/desk.key`.
     pub fn start(dir: &Path, broker: &Broker, extra: &[&str]) -> Desk {
         Desk::start_env(dir, broker, extra, &[])
@@ -569,41 +569,75 @@ impl Desk {
 
     /// [`Desk::start`] with environment variables set for the desk.
     pub fn start_env(dir: &Path, broker: &Broker, extra: &[&str], env: &[(&str, &str)]) -> Desk {
-        let port = free_port();
-        let (private, _) = desk_keys(dir);
-        let mut cmd = Command::new(TANDEM);
-        cmd.envs(env.iter().copied());
-        if let Some(ca) = &broker.ca {
-            cmd.env("TANDEM_MQTT_CA", ca);
-        }
-        let child = desk_args(&mut cmd, dir, broker, &format!("127.0.0.1:{port}"))
-            .arg("--signing-key")
-            .arg(private)
-            .args(extra)
-            .stderr(std::fs::File::create(dir.join("desk-stderr")).unwrap())
-            .spawn()
-            .expect("start tandem hall");
-        let d = Desk {
-            child,
-            base: format!("http://127.0.0.1:{port}"),
-            data: dir.join("desk"),
-        };
-        wait_for("the desk's page", || d.get_text("/").map(drop));
-        d
+        Desk::launch(dir, broker, extra, env).0
     }
 
     /// [`Desk::start_env`] with its public server on a free loopback port
-    /// (`--public 127.0.0.1:PORT`, then `extra`): the desk and that address.
+    /// (`--public 127.0.0.1:0`, then `extra`): the desk and that address.
     pub fn start_public(
         dir: &Path,
         broker: &Broker,
         extra: &[&str],
         env: &[(&str, &str)],
     ) -> (Desk, String) {
-        let public = format!("127.0.0.1:{}", free_port());
-        let mut args = vec!["--public", &public];
+        let mut args = vec!["--public", "127.0.0.1:0"];
         args.extend_from_slice(extra);
-        (Desk::start_env(dir, broker, &args, env), public)
+        let (desk, public) = Desk::launch(dir, broker, &args, env);
+        (desk, public.expect("the desk says its public address"))
+    }
+
+    /// The desk on port 0 of loopback (and `--public 127.0.0.1:0` when
+    /// `extra` asks for it): the OS picks free ports as the desk binds (no
+    /// other process can take them between a pick and the bind), read back
+    /// from the desk's first line; the desk and its public address.
+    fn launch(
+        dir: &Path,
+        broker: &Broker,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> (Desk, Option<String>) {
+        let (private, _) = desk_keys(dir);
+        let mut cmd = Command::new(TANDEM);
+        cmd.envs(env.iter().copied());
+        if let Some(ca) = &broker.ca {
+            cmd.env("TANDEM_MQTT_CA", ca);
+        }
+        let err = dir.join("desk-stderr");
+        let mut child = desk_args(&mut cmd, dir, broker, "127.0.0.1:0")
+            .arg("--signing-key")
+            .arg(private)
+            .args(extra)
+            .stderr(std::fs::File::create(&err).unwrap())
+            .spawn()
+            .expect("start tandem hall");
+        // `tandem hall: event EV, broker URL, desk http://ADDR, public http://ADDR (delayed D)`.
+        let after = |line: &str, key: &str| {
+            let rest = line.split(key).nth(1)?;
+            Some(rest.split([',', ' ']).next()?.to_owned())
+        };
+        let t0 = Instant::now();
+        let (here, public) = loop {
+            let text = std::fs::read_to_string(&err).unwrap_or_default();
+            if let Some(line) = text.lines().find(|l| l.starts_with("tandem hall: event")) {
+                let here = after(line, ", desk http://").expect(line);
+                break (here, after(line, ", public http://"));
+            }
+            if let Ok(Some(st)) = child.try_wait() {
+                panic!("tandem hall exited ({st}) before saying its address: {text}");
+            }
+            assert!(
+                t0.elapsed() < DEADLINE,
+                "the desk never said its address: {text}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let d = Desk {
+            child,
+            base: format!("http://{here}"),
+            data: dir.join("desk"),
+        };
+        wait_for("the desk's page", || d.get_text("/").map(drop));
+        (d, public)
     }
 
     /// GET a path, as text.

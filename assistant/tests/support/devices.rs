@@ -1,4 +1,4 @@
-//! A table serving device seats (`tandem play --seats 127.0.0.1:PORT`) and
+//! A table serving device seats (`tandem play --seats 127.0.0.1:0`) and
 //! plain HTTP/1.1 to it from any loopback address (127.0.0.2.. play the
 //! other hosts of a venue's network).
 
@@ -21,20 +21,11 @@ pub struct Table {
     _dir: tempfile::TempDir,
 }
 
-/// A free port on 127.0.0.1.
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 impl Table {
-    /// `tandem play --seats 127.0.0.1:PORT` (text speech, no voice) with
-    /// `env`, awaited until its pages answer.
+    /// `tandem play --seats 127.0.0.1:0` (text speech, no voice; the port
+    /// the table got) with `env`, awaited until its pages answer.
     pub fn start(env: &[(&str, String)]) -> Table {
-        let t = Table::start_at(&format!("127.0.0.1:{}", free_port()), env);
+        let t = Table::start_at("127.0.0.1:0", env);
         let t0 = Instant::now();
         while http(&t.addr, "GET", "/", &[], None).status != 200 {
             assert!(
@@ -55,8 +46,13 @@ impl Table {
     /// `tandem play --seats ADDR` (text speech, no voice, `--lang en` unless
     /// `args` name one) with `args` and `env`, not awaited beyond its
     /// control socket.
+    ///
+    /// With port 0 (`127.0.0.1:0`) the OS picks a free port as the table
+    /// binds (no other process can take it between a pick and the bind) and
+    /// [`Table::addr`] is the address the table says it got (its
+    /// `device seats at URL` line on stderr; the stderr is shown when the
+    /// test fails).
     pub fn launch(addr: &str, args: &[&str], env: &[(&str, String)]) -> Table {
-        let addr = addr.to_owned();
         let dir = tempfile::tempdir().unwrap();
         let socket = dir.path().join("tandem.sock");
         let journal = dir.path().join("game.jsonl");
@@ -64,10 +60,19 @@ impl Table {
         if !args.contains(&"--lang") {
             all.extend(["--lang", "en"]);
         }
-        all.extend(["--speech", "text", "--voice", "off", "--seats", &addr]);
+        all.extend(["--speech", "text", "--voice", "off", "--seats", addr]);
         all.extend(["--journal", journal.to_str().unwrap()]);
         all.extend_from_slice(args);
-        let d = Daemon::start(&all, &socket, env);
+        let mut play = super::Play::new(&socket).args(&all).envs(env);
+        if addr.ends_with(":0") {
+            play = play.stderr_file(dir.path().join("stderr.txt"));
+        }
+        let d = play.start();
+        let addr = if addr.ends_with(":0") {
+            said_address(&d)
+        } else {
+            addr.to_owned()
+        };
         Table {
             addr,
             socket,
@@ -94,6 +99,46 @@ impl Table {
     /// `POST /api/pair` with `code` from the loopback address `from`.
     pub fn pair_from(&self, from: &str, code: &str) -> Answer {
         pair_from(&self.addr, from, code)
+    }
+}
+
+/// The seats' address (`HOST:PORT`) a table started with port 0 says it
+/// got: its `device seats at http(s)://HOST:PORT/` line on stderr.
+fn said_address(d: &Daemon) -> String {
+    let t0 = Instant::now();
+    loop {
+        let text = d.stderr_text();
+        let said = text.lines().find_map(|l| {
+            let url = l.split("device seats at ").nth(1)?;
+            let url = url.split([',', ' ']).next()?;
+            let rest = url.split_once("://")?.1;
+            Some(rest.trim_end_matches('/').to_owned())
+        });
+        if let Some(addr) = said {
+            assert!(!addr.ends_with(":0"), "{text}");
+            return addr;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "the table never said its seats' address: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+impl Drop for Table {
+    /// The table's stderr, when it went to a file and the test failed.
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            if let Some(text) = self
+                ._d
+                .stderr
+                .as_ref()
+                .and_then(|p| std::fs::read_to_string(p).ok())
+            {
+                eprintln!("the table's stderr:\n{text}");
+            }
+        }
     }
 }
 
