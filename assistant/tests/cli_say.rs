@@ -239,10 +239,41 @@ fn backgammon_says_the_roll_then_the_move_and_refuses_what_the_rules_refuse() {
 #[test]
 fn an_unknown_language_is_refused_with_the_known_ones_everywhere() {
     let state = tempfile::tempdir().unwrap();
-    let runs: [&[&str]; 7] = [
-        &["say", "32-28", "--lang", "xx"],
-        &["say", "--variant", "chess", "Nf3", "--lang", "xx"],
-        &[
+    let mut runs = says_in("xx");
+    runs.extend([
+        vec!["arbiter", "diff", "W:W28:B19", "W:W32:B19", "--lang", "xx"],
+        vec!["hear", "--text", "a", "--lang", "xx"],
+        vec!["play", "--headless", "--lang", "xx"],
+        vec!["play", "--headless", "--seat", "white:lang=xx"],
+    ]);
+    for args in runs {
+        let (code, _, err) = support::cli::run_in(&args, &[("XDG_STATE_HOME", state.path())], &[]);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(
+            err.contains("unknown language \"xx\": tandem speaks "),
+            "{args:?}: {err}"
+        );
+        // The list: every language with a phrasebook file.
+        for lang in known_languages() {
+            assert!(err.contains(&lang), "{args:?} does not name {lang}: {err}");
+        }
+    }
+    // Every known language is taken by the same options.
+    for lang in known_languages() {
+        for args in says_in(&lang) {
+            let (code, out, err) = tandem(&args);
+            assert_eq!(code, 0, "{args:?}: {err}");
+            assert!(!out.trim().is_empty(), "{args:?}");
+        }
+    }
+}
+
+/// `tandem say` of a draughts, a chess and a backgammon move in `lang`.
+fn says_in(lang: &str) -> Vec<Vec<&str>> {
+    vec![
+        vec!["say", "32-28", "--lang", lang],
+        vec!["say", "--variant", "chess", "Nf3", "--lang", lang],
+        vec![
             "say",
             "--variant",
             "backgammon",
@@ -250,53 +281,19 @@ fn an_unknown_language_is_refused_with_the_known_ones_everywhere() {
             "31",
             "8/5 6/5",
             "--lang",
-            "xx",
+            lang,
         ],
-        &["arbiter", "diff", "W:W28:B19", "W:W32:B19", "--lang", "xx"],
-        &["hear", "--text", "a", "--lang", "xx"],
-        &["play", "--headless", "--lang", "xx"],
-        &["play", "--headless", "--seat", "white:lang=xx"],
-    ];
-    for args in runs {
-        let (code, _, err) = support::cli::run_in(args, &[("XDG_STATE_HOME", state.path())], &[]);
-        assert_ne!(code, 0, "{args:?}");
-        assert!(
-            err.contains("unknown language \"xx\": tandem speaks "),
-            "{args:?}: {err}"
-        );
-        // The list: every language with a phrasebook file.
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks");
-        for f in std::fs::read_dir(dir).unwrap() {
-            let name = f.unwrap().file_name().into_string().unwrap();
-            if let Some(lang) = name.strip_suffix(".toml") {
-                assert!(err.contains(lang), "{args:?} does not name {lang}: {err}");
-            }
-        }
-    }
-    // Every known language is taken by the same options.
+    ]
+}
+
+/// Every language with a phrasebook file (`speech/phrasebooks/LANG.toml`).
+fn known_languages() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../speech/phrasebooks");
-    for f in std::fs::read_dir(dir).unwrap() {
-        let name = f.unwrap().file_name().into_string().unwrap();
-        let Some(lang) = name.strip_suffix(".toml") else {
-            continue;
-        };
-        for args in [
-            &["say", "32-28", "--lang", lang][..],
-            &["say", "--variant", "chess", "Nf3", "--lang", lang],
-            &[
-                "say",
-                "--variant",
-                "backgammon",
-                "--dice",
-                "31",
-                "8/5 6/5",
-                "--lang",
-                lang,
-            ],
-        ] {
-            let (code, out, err) = tandem(args);
-            assert_eq!(code, 0, "{args:?}: {err}");
-            assert!(!out.trim().is_empty(), "{args:?}");
-        }
-    }
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|f| {
+            let name = f.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".toml").map(str::to_owned)
+        })
+        .collect()
 }
