@@ -51,6 +51,10 @@ for p in json.load(sys.stdin)["packages"]:
         if "test" in t["kind"]:
             print(t["name"])
 ' | sort -u)
+if [ "${#targets[@]}" -eq 0 ]; then
+  echo "cargo metadata listed no test target: the lanes would run nothing" >&2
+  exit 1
+fi
 lane_a=(); lane_b=()
 for t in "${targets[@]}"; do
   case "$t" in
